@@ -1,0 +1,112 @@
+"""Input checks shared by every entry point.
+
+sacreBLEU silently mis-scores some malformed inputs (``zip`` truncates streams of different
+lengths, a flat list of reference strings is read character by character); here each one raises
+an error that says what is wrong and where.
+"""
+
+from collections.abc import Sequence
+from typing import List, Optional, Tuple
+
+
+def _kind(x) -> str:
+    return type(x).__name__
+
+
+def check_hypotheses(hypotheses, what: str = "hypotheses") -> List[str]:
+    """Return ``hypotheses`` as a list after checking it is a non-empty sequence of ``str``.
+
+    Raises:
+        TypeError: not a sequence, a bare string, or an element that is not a string.
+        ValueError: empty, or a ``None`` element (named by its 0-based index).
+    """
+    if isinstance(hypotheses, (str, bytes)):
+        raise TypeError(f"{what} must be a sequence of strings, got a single {_kind(hypotheses)}; wrap it in a list")
+    if not isinstance(hypotheses, Sequence):
+        try:
+            hypotheses = list(hypotheses)
+        except TypeError:
+            raise TypeError(f"{what} must be a sequence of strings, got {_kind(hypotheses)}") from None
+    hyps = list(hypotheses)
+    if not hyps:
+        raise ValueError(f"{what} is empty: BLEU needs at least one segment")
+    for i, h in enumerate(hyps):
+        if not isinstance(h, str):
+            if h is None:
+                raise ValueError(f"{what}[{i}] is None (every hypothesis must be a string; use '' for an empty output)")
+            raise TypeError(f"{what}[{i}] is a {_kind(h)}, expected str")
+    return hyps
+
+
+def check_references(references, n_hyps: int) -> Tuple[List[List[str]], int]:
+    """Validate reference streams and transpose them to one list of references per segment.
+
+    Args:
+        references: a sequence of reference streams (one stream per reference set), each a
+            sequence of ``n_hyps`` strings; ``None`` in a stream means "this segment has no
+            reference in this stream" (a variable number of references).
+        n_hyps: number of hypotheses.
+
+    Returns:
+        ``(per_segment, num_refs)``: the non-None references of each segment, and the number
+        of references per segment (-1 when it varies: signature ``nrefs:var``).
+
+    Raises:
+        TypeError: a bare string or a flat list of strings instead of a list of streams, or a
+            reference that is neither ``str`` nor ``None``.
+        ValueError: no streams, a stream whose length differs from the hypotheses, or a segment
+            left without any reference.
+    """
+    if isinstance(references, (str, bytes)) or not isinstance(references, Sequence):
+        raise TypeError(
+            f"references must be a list of reference streams (a list of lists of strings), got {_kind(references)}"
+        )
+    streams = list(references)
+    if not streams:
+        raise ValueError("references is empty: give at least one reference stream")
+    for k, stream in enumerate(streams):
+        if isinstance(stream, str):
+            raise TypeError(
+                "references must be a list of reference streams, one list of strings per reference "
+                f"set, but references[{k}] is a string; for a single reference write [refs], not refs"
+            )
+        if not isinstance(stream, Sequence):
+            raise TypeError(f"references[{k}] must be a sequence of strings, got {_kind(stream)}")
+        if len(stream) != n_hyps:
+            raise ValueError(
+                f"reference stream {k} has {len(stream)} lines but there are {n_hyps} hypotheses"
+            )
+    per_segment: List[List[str]] = []
+    counts = set()
+    for i, refs in enumerate(zip(*streams)):
+        seg = []
+        for k, r in enumerate(refs):
+            if r is None:
+                continue
+            if not isinstance(r, str):
+                raise TypeError(f"references[{k}][{i}] is a {_kind(r)}, expected str or None")
+            seg.append(r)
+        if not seg:
+            raise ValueError(f"segment {i} has no reference: all {len(streams)} reference streams are None there")
+        counts.add(len(seg))
+        per_segment.append(seg)
+    num_refs = counts.pop() if len(counts) == 1 else -1
+    return per_segment, num_refs
+
+
+def check_sentence_args(hypothesis, references) -> Tuple[str, List[Optional[str]]]:
+    """Checks for ``sentence_score(hypothesis, references)``; returns the references as a list.
+
+    Raises:
+        TypeError: ``hypothesis`` not a string, ``references`` a bare string or not a sequence.
+        ValueError: ``hypothesis`` is None, or no non-None reference.
+    """
+    if hypothesis is None:
+        raise ValueError("hypothesis is None; use '' for an empty output")
+    if not isinstance(hypothesis, str):
+        raise TypeError(f"hypothesis must be a str, got {_kind(hypothesis)}")
+    if isinstance(references, (str, bytes)):
+        raise TypeError("references must be a sequence of reference strings, got a single string; write [ref]")
+    if not isinstance(references, Sequence):
+        raise TypeError(f"references must be a sequence of reference strings, got {_kind(references)}")
+    return hypothesis, list(references)

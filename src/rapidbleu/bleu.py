@@ -1,0 +1,219 @@
+"""BLEU (Papineni et al., ACL 2002) with sacreBLEU 2.x's API and results.
+
+Per-segment sufficient statistics come from the active backend (compiled or pure Python, see
+``rapidbleu.backend``); everything after that (aggregation, smoothing, effective order,
+signatures) is computed in one place, ``rapidbleu._stats``.
+"""
+
+import logging
+from typing import List, Optional, Sequence
+
+import numpy as np
+
+from . import _backend
+from ._stats import MAX_NGRAM_ORDER, SMOOTH_DEFAULTS, bleu_from_stats, check_smoothing, split_row
+from ._validate import check_hypotheses, check_references, check_sentence_args
+from .score import BLEUScore, BLEUSignature
+from .tokenizers import DEFAULT_TOKENIZER, LANGUAGE_DEFAULTS, available_tokenizers, get_tokenizer
+
+logger = logging.getLogger("rapidbleu")
+
+
+class BLEU:
+    """BLEU metric, a drop-in for ``sacrebleu.metrics.BLEU``.
+
+    Args:
+        lowercase: lowercase hypotheses and references (Python ``str.lower``).
+        force: do not warn about hypotheses that look tokenized (>= 100 ending in `` .``).
+        tokenize: tokenizer name (see ``rapidbleu.tokenizers.available_tokenizers()``); None
+            chooses from ``trg_lang`` (``zh``, ``ja-mecab``, ``ko-mecab``) or ``13a``.
+        smooth_method: ``exp`` (default), ``floor``, ``add-k`` or ``none``.
+        smooth_value: for ``floor`` (default 0.1) and ``add-k`` (default 1).
+        max_ngram_order: N, the highest n-gram order (default 4).
+        effective_order: ignore orders with no hypothesis n-grams (for sentence BLEU).
+        trg_lang: target language code, used to choose the tokenizer when ``tokenize`` is None.
+        references: reference streams to cache for repeated ``corpus_score(hyps, None)`` calls.
+        workers: threads used by the compiled core (1 = serial, -1 = all cores); results are
+            identical for any value.
+
+    Raises:
+        ValueError: unknown smoothing method or tokenizer, or ``max_ngram_order`` < 1.
+    """
+
+    SMOOTH_DEFAULTS = SMOOTH_DEFAULTS
+    TOKENIZER_DEFAULT = DEFAULT_TOKENIZER
+
+    def __init__(self, lowercase: bool = False, force: bool = False, tokenize: Optional[str] = None,
+                 smooth_method: str = "exp", smooth_value: Optional[float] = None,
+                 max_ngram_order: int = MAX_NGRAM_ORDER, effective_order: bool = False,
+                 trg_lang: str = "", references: Optional[Sequence[Sequence[str]]] = None,
+                 workers: int = 1):
+        check_smoothing(smooth_method)
+        if isinstance(max_ngram_order, bool) or not isinstance(max_ngram_order, (int, np.integer)) or max_ngram_order < 1:
+            raise ValueError(f"max_ngram_order must be an integer >= 1, got {max_ngram_order!r}")
+        self._force = force
+        self.trg_lang = trg_lang
+        self.lowercase = lowercase
+        self.smooth_value = smooth_value
+        self.smooth_method = smooth_method
+        self.max_ngram_order = int(max_ngram_order)
+        self.effective_order = effective_order
+        self.workers = workers
+        self.n_bootstrap = None
+        self.seed = None
+
+        if tokenize is None:
+            tokenize = LANGUAGE_DEFAULTS.get(trg_lang, DEFAULT_TOKENIZER)
+        else:
+            for lang, best in LANGUAGE_DEFAULTS.items():
+                if trg_lang == lang and tokenize != best:
+                    logger.warning("Consider using the %r or 'spm' tokenizer for %s.", best, lang)
+        self.tokenizer = get_tokenizer(tokenize)
+        self.tokenizer_signature = self.tokenizer.signature()
+
+        self._ref_cache = None
+        if references is not None:
+            self._ref_cache = self._prepare_references(references, len(references[0]) if references else 0)
+
+    TOKENIZERS = property(lambda self: available_tokenizers())
+
+    # -- statistics -------------------------------------------------------------------------
+    def _prepare_references(self, references, n_hyps):
+        per_segment, num_refs = check_references(references, n_hyps)
+        self.num_refs = num_refs
+        return per_segment
+
+    def _preprocess_for_core(self, lines: List[str]):
+        """Strings and tokenizer name to hand to the core: tokenizers without a compiled fast
+        path run here in Python (after lowercasing and right-stripping, as sacreBLEU does)."""
+        fast = self.tokenizer.fast_path
+        if fast is not None:
+            return lines, fast, self.lowercase
+        tok = self.tokenizer
+        low = self.lowercase
+        return [tok((s.lower() if low else s).rstrip()) for s in lines], "none", False
+
+    def _segment_stats(self, hyps: List[str], per_segment_refs: List[List[str]]) -> np.ndarray:
+        hyps_in, tok, low = self._preprocess_for_core(hyps)
+        if tok != self.tokenizer.fast_path:
+            per_segment_refs = [self._preprocess_for_core(refs)[0] for refs in per_segment_refs]
+        return _backend.impl.string_stats(hyps_in, per_segment_refs, self.max_ngram_order, tok, low, self.workers)
+
+    def corpus_statistics(self, hypotheses: Sequence[str],
+                          references: Optional[Sequence[Sequence[str]]] = None) -> np.ndarray:
+        """Per-segment sufficient statistics.
+
+        Args:
+            hypotheses: n hypothesis strings.
+            references: reference streams (each n strings or None), or None to use the cache
+                given to the constructor.
+
+        Returns:
+            int64 array (n, 2 + 2N): ``[hyp_len, ref_len, matches_1..N, totals_1..N]`` per
+            segment; a column sum is the corpus statistics.
+
+        Raises:
+            TypeError/ValueError: malformed input (see ``rapidbleu._validate``).
+            RuntimeError: no references given and none cached.
+        """
+        hyps = check_hypotheses(hypotheses)
+        if references is not None:
+            per_segment = self._prepare_references(references, len(hyps))
+        elif self._ref_cache is not None:
+            per_segment = self._ref_cache
+            if len(per_segment) != len(hyps):
+                raise ValueError(
+                    f"{len(hyps)} hypotheses but the cached references have {len(per_segment)} segments"
+                )
+        else:
+            raise RuntimeError("no references given and none cached (pass references= to BLEU())")
+        if not self._force:
+            tokenized = sum(1 for h in hyps if h.endswith(" ."))
+            if tokenized >= 100:
+                logger.warning("That's 100 lines that end in a tokenized period ('.')")
+                logger.warning("It looks like you forgot to detokenize your test data, which may hurt your score.")
+                logger.warning("If you insist your data is detokenized, or don't care, you can suppress this message with the `force` parameter.")
+        return self._segment_stats(hyps, per_segment)
+
+    # -- scores -----------------------------------------------------------------------------
+    def score_from_stats(self, stats) -> BLEUScore:
+        """BLEU from one row of aggregated statistics (a column sum for a corpus)."""
+        sys_len, ref_len, correct, total = split_row(stats, self.max_ngram_order)
+        score, counts, totals, precisions, bp = bleu_from_stats(
+            correct, total, sys_len, ref_len, self.smooth_method, self.smooth_value,
+            self.effective_order, self.max_ngram_order)
+        return BLEUScore(score, counts, totals, precisions, bp, sys_len, ref_len)
+
+    def corpus_score(self, hypotheses: Sequence[str], references: Optional[Sequence[Sequence[str]]],
+                     n_bootstrap: int = 1) -> BLEUScore:
+        """Corpus BLEU (0-100): statistics summed over all segments, then one score.
+
+        Args:
+            hypotheses: n strings.
+            references: list of reference streams, each n strings (None entries allowed in
+                multi-reference streams); None uses the cached references.
+            n_bootstrap: if > 1, also estimate a 95% confidence interval from that many
+                bootstrap resamples (sacreBLEU's procedure and seed rules).
+
+        Raises:
+            TypeError, ValueError: malformed input, with the stream and line named.
+        """
+        stats = self.corpus_statistics(hypotheses, references)
+        result = self.score_from_stats(stats.sum(axis=0))
+        if n_bootstrap > 1:
+            from .significance import bootstrap_ci
+
+            self.n_bootstrap = n_bootstrap
+            self.seed, mean, ci = bootstrap_ci(stats, self, n_bootstrap)
+            result._mean, result._ci = mean, ci
+        return result
+
+    def sentence_score(self, hypothesis: str, references: Sequence[str]) -> BLEUScore:
+        """BLEU (0-100) of one hypothesis against its references (a list of strings).
+
+        Raises:
+            TypeError/ValueError: hypothesis not a string, references a bare string, or no
+                non-None reference.
+        """
+        hyp, refs = check_sentence_args(hypothesis, references)
+        if not self.effective_order:
+            logger.warning("It is recommended to enable `effective_order` for sentence-level BLEU.")
+        per_segment = self._prepare_references([[r] for r in refs], 1)
+        stats = self._segment_stats([hyp], per_segment)
+        return self.score_from_stats(stats[0])
+
+    def sentence_scores(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
+        """Sentence BLEU of every segment, in one call: float64 array (n,), 0-100.
+
+        ``references`` are reference streams as in ``corpus_score``.  Each value equals
+        ``sentence_score(hypotheses[i], [stream[i] for stream in references]).score``.
+        """
+        stats = self.corpus_statistics(hypotheses, references)
+        return np.array([self.score_from_stats(row).score for row in stats], dtype=np.float64)
+
+    def get_signature(self) -> BLEUSignature:
+        """The reproducibility signature (needs a scored corpus for the number of references)."""
+        return BLEUSignature(self.__dict__)
+
+
+def corpus_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[str]], smooth_method: str = "exp",
+                smooth_value: Optional[float] = None, force: bool = False, lowercase: bool = False,
+                tokenize: str = DEFAULT_TOKENIZER, use_effective_order: bool = False) -> BLEUScore:
+    """Corpus BLEU with sacreBLEU's ``corpus_bleu`` defaults (exp smoothing, 13a, no effective order)."""
+    return BLEU(lowercase=lowercase, force=force, tokenize=tokenize, smooth_method=smooth_method,
+                smooth_value=smooth_value, effective_order=use_effective_order).corpus_score(hypotheses, references)
+
+
+def raw_corpus_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[str]],
+                    smooth_value: Optional[float] = SMOOTH_DEFAULTS["floor"]) -> BLEUScore:
+    """sacreBLEU's ``raw_corpus_bleu``: no tokenization, floor smoothing (0.1), effective order."""
+    return corpus_bleu(hypotheses, references, smooth_method="floor", smooth_value=smooth_value, force=True,
+                       tokenize="none", use_effective_order=True)
+
+
+def sentence_bleu(hypothesis: str, references: Sequence[str], smooth_method: str = "exp",
+                  smooth_value: Optional[float] = None, lowercase: bool = False,
+                  tokenize: str = DEFAULT_TOKENIZER, use_effective_order: bool = True) -> BLEUScore:
+    """Sentence BLEU with sacreBLEU's ``sentence_bleu`` defaults (exp smoothing, effective order on)."""
+    return BLEU(lowercase=lowercase, tokenize=tokenize, force=False, smooth_method=smooth_method,
+                smooth_value=smooth_value, effective_order=use_effective_order).sentence_score(hypothesis, references)

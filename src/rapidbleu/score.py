@@ -1,0 +1,168 @@
+"""Result and signature objects with sacreBLEU 2.x's text, JSON and attribute layout."""
+
+import json
+import statistics
+from typing import Any, Dict, List, Optional
+
+from ._version import __version__
+
+#: The version written into signatures: says which tool produced the score.
+SIGNATURE_VERSION = f"rapidbleu-{__version__}"
+
+
+class Score:
+    """A metric value with sacreBLEU's ``format()``: ``NAME|signature = 12.34 <verbose>``.
+
+    Attributes:
+        name: metric name (``"BLEU"``).
+        score: the value, 0-100.
+    """
+
+    def __init__(self, name: str, score: float):
+        self.name = name
+        self.score = score
+        # Bootstrap confidence interval (set by estimate_ci); -1 means "not computed".
+        self._mean = -1.0
+        self._ci = -1.0
+        self._verbose = ""
+
+    def format(self, width: int = 2, score_only: bool = False, signature: str = "", is_json: bool = False) -> str:
+        """The score as sacreBLEU prints it.
+
+        Args:
+            width: decimals of the score (and of the CI).
+            score_only: only the number (text mode).
+            signature: the formatted signature string, or "" for none.
+            is_json: a JSON object (indent 1, non-ASCII kept) instead of one text line.
+        """
+        d: Dict[str, Any] = {"name": self.name, "score": float(f"{self.score:.{width}f}"), "signature": signature}
+        sc = f"{self.score:.{width}f}"
+        if self._mean > 0:
+            mean_str = f"{self._mean:.{width}f}"
+            ci_str = f"{self._ci:.{width}f}"
+            conf = f"μ = {mean_str} ± {ci_str}"
+            sc += f" ({conf})"
+            if is_json:
+                d["confidence_mean"] = float(mean_str)
+                d["confidence_var"] = float(ci_str)
+                d["confidence"] = conf
+        line = f"{self.name}|{signature}" if signature else self.name
+        line = f"{line} = {sc}"
+        if self._verbose:
+            line += f" {self._verbose}"
+            d["verbose_score"] = self._verbose
+        if score_only:
+            return sc
+        if is_json:
+            for item in signature.split("|"):
+                key, value = item.split(":", 1)
+                d[key] = value
+            return json.dumps(d, indent=1, ensure_ascii=False)
+        return line
+
+    def estimate_ci(self, scores: List["Score"]) -> None:
+        """Store the mean and the 95% half-width of bootstrap ``scores`` (sacreBLEU's rule:
+        sorted scores, bounds at index n // 40 and n - n // 40 - 1)."""
+        raw = sorted(s.score for s in scores)
+        lo = len(raw) // 40
+        self._ci = 0.5 * (raw[len(raw) - lo - 1] - raw[lo])
+        self._mean = statistics.mean(raw)
+
+    def __repr__(self) -> str:
+        return self.format()
+
+
+class BLEUScore(Score):
+    """Corpus or sentence BLEU with its statistics.
+
+    Attributes:
+        score: BLEU, 0-100 (float).
+        counts: clipped n-gram matches per order 1..N (add-k smoothing included, as sacreBLEU).
+        totals: hypothesis n-gram totals per order 1..N.
+        precisions: modified n-gram precisions per order, in percent.
+        bp: brevity penalty.
+        sys_len: hypothesis length c (tokens); ref_len: effective reference length r.
+        ratio: ``sys_len / ref_len`` (0 when ``ref_len`` is 0).
+    """
+
+    def __init__(self, score: float, counts: List, totals: List, precisions: List[float], bp: float,
+                 sys_len: int, ref_len: int):
+        super().__init__("BLEU", score)
+        self.bp = bp
+        self.counts = counts
+        self.totals = totals
+        self.sys_len = sys_len
+        self.ref_len = ref_len
+        self.precisions = precisions
+        self.prec_str = "/".join(f"{p:.1f}" for p in precisions)
+        self.ratio = sys_len / ref_len if ref_len else 0
+        self._verbose = (
+            f"{self.prec_str} (BP = {bp:.3f} ratio = {self.ratio:.3f} "
+            f"hyp_len = {sys_len:d} ref_len = {ref_len:d})"
+        )
+
+
+class Signature:
+    """Reproducibility signature: ``nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:...``.
+
+    ``format(short=True)`` uses sacreBLEU's abbreviations (``#:1|c:mixed|e:no|...``).
+    """
+
+    def __init__(self, args: dict):
+        self._abbr = {"version": "v", "nrefs": "#", "test": "t", "lang": "l", "subset": "S",
+                      "origlang": "o", "bs": "bs", "ar": "ar", "seed": "rs"}
+        if "num_refs" not in args:
+            raise ValueError("the number of references is unknown: score a corpus first")
+        num_refs = args["num_refs"]
+        self.info: Dict[str, Any] = {
+            "version": SIGNATURE_VERSION,
+            "nrefs": "var" if num_refs == -1 else num_refs,
+            "bs": args.get("n_bootstrap"),
+            "ar": None,
+            "seed": args.get("seed"),
+            "test": args.get("test_set"),
+            "lang": args.get("langpair"),
+            "origlang": args.get("origlang"),
+            "subset": args.get("subset"),
+        }
+
+    def format(self, short: bool = False) -> str:
+        keys = [k for k in self.info if k != "version"] + ["version"]
+        parts = []
+        for key in keys:
+            value = self.info[key]
+            if value is None:
+                continue
+            if isinstance(value, bool):
+                value = "yes" if value else "no"
+            parts.append(f"{self._abbr[key] if short else key}:{value}")
+        return "|".join(parts)
+
+    def update(self, key: str, value: Any) -> None:
+        self.info[key] = value
+
+    def __str__(self) -> str:
+        return self.format()
+
+    __repr__ = __str__
+
+
+class BLEUSignature(Signature):
+    """The BLEU signature: adds case, effective order, tokenizer and smoothing."""
+
+    def __init__(self, args: dict):
+        super().__init__(args)
+        from ._stats import SMOOTH_DEFAULTS
+
+        self._abbr.update({"case": "c", "eff": "e", "tok": "tok", "smooth": "s"})
+        smooth = args["smooth_method"]
+        default: Optional[float] = SMOOTH_DEFAULTS[smooth]
+        if default is not None:
+            value = args["smooth_value"]
+            smooth += f"[{(default if value is None else value):.2f}]"
+        self.info.update({
+            "case": "lc" if args["lowercase"] else "mixed",
+            "eff": "yes" if args["effective_order"] else "no",
+            "tok": args["tokenizer_signature"],
+            "smooth": smooth,
+        })
