@@ -14,7 +14,7 @@ from . import _backend
 from ._stats import MAX_NGRAM_ORDER, SMOOTH_DEFAULTS, bleu_from_stats, check_smoothing, split_row
 from ._validate import check_hypotheses, check_references, check_sentence_args
 from .score import BLEUScore, BLEUSignature
-from .tokenizers import DEFAULT_TOKENIZER, LANGUAGE_DEFAULTS, available_tokenizers, get_tokenizer
+from .tokenizers import DEFAULT_TOKENIZER, LANGUAGE_DEFAULTS, available_tokenizers, get_tokenizer, language_warning
 
 logger = logging.getLogger("rapidbleu")
 
@@ -65,9 +65,9 @@ class BLEU:
         if tokenize is None:
             tokenize = LANGUAGE_DEFAULTS.get(trg_lang, DEFAULT_TOKENIZER)
         else:
-            for lang, best in LANGUAGE_DEFAULTS.items():
-                if trg_lang == lang and tokenize != best:
-                    logger.warning("Consider using the %r or 'spm' tokenizer for %s.", best, lang)
+            advice = language_warning(trg_lang, tokenize)
+            if advice is not None:
+                logger.warning(advice)
         self.tokenizer = get_tokenizer(tokenize)
         self.tokenizer_signature = self.tokenizer.signature()
 
