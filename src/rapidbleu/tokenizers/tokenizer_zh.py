@@ -71,10 +71,23 @@ def is_chinese_char(ch: str) -> bool:
     return _ZH_CHAR.fullmatch(ch) is not None
 
 
+# Speed: both the per-character CJK split and 13a's first rule (ASCII punctuation and symbols
+# get a space on each side) look at one character and nothing around it, so they run as one
+# ``str.translate``.  Only the amount of whitespace differs from doing them one after the
+# other (13a's rule also pads the spaces the CJK split inserted), and whitespace runs are
+# neither digits nor periods/commas for the remaining rules and collapse at the end; the tests
+# compare with sacreBLEU on random text to keep this honest.
+_SPLIT_TABLE = {cp: f" {chr(cp)} " for lo, hi in ZH_RANGES for cp in range(lo, hi + 1)}
+_SPLIT_TABLE.update(
+    (ord(ch), f" {ch} ") for ch in map(chr, range(128)) if _RULES_13A[0][0].fullmatch(ch)
+)
+_CONTEXT_RULES = _RULES_13A[1:]
+
+
 def tokenize_zh(line: str) -> str:
     """Tokenize one segment as sacreBLEU's ``zh`` does (see the module docstring)."""
-    line = _ZH_CHAR.sub(r" \g<0> ", line.strip())
-    for pattern, repl in _RULES_13A:
+    line = line.strip().translate(_SPLIT_TABLE)
+    for pattern, repl in _CONTEXT_RULES:
         line = pattern.sub(repl, line)
     return " ".join(line.split())
 
