@@ -42,25 +42,27 @@ _MISSING = (
     "classes); install it with: pip install regex"
 )
 
-_RULES = None
+if _regex is not None:
+    _RULES = (
+        (_regex.compile(r"(\P{N})(\p{P})"), r"\1 \2 "),
+        (_regex.compile(r"(\p{P})(\P{N})"), r" \1 \2"),
+        (_regex.compile(r"(\p{S})"), r" \1 "),
+    )
+else:  # pragma: no cover
+    _RULES = ()
 
 
 def _rules():
-    global _RULES
-    if _RULES is None:
-        if _regex is None:
-            raise ImportError(_MISSING)
-        _RULES = (
-            (_regex.compile(r"(\P{N})(\p{P})"), r"\1 \2 "),
-            (_regex.compile(r"(\p{P})(\P{N})"), r" \1 \2"),
-            (_regex.compile(r"(\p{S})"), r" \1 "),
-        )
+    if _regex is None:
+        raise ImportError(_MISSING)
     return _RULES
 
 
 def tokenize_intl(line: str) -> str:
     """Tokenize one segment with mteval-v14's international rules (see the module docstring)."""
-    for pattern, repl in _rules():
+    if _regex is None:
+        raise ImportError(_MISSING)
+    for pattern, repl in _RULES:
         line = pattern.sub(repl, line)
     return " ".join(line.split())
 
