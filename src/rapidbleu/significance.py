@@ -313,7 +313,8 @@ def bootstrap_ci(stats, metric, n_bootstrap: int, progress: Progress = None) -> 
         stats: per-segment statistics ``(n, 2 + 2N)`` from ``BLEU.corpus_statistics``.
         metric: the ``rapidbleu.BLEU`` that produced them.
         n_bootstrap: number of resamples (each of ``n`` segments drawn with replacement).
-        progress: optional callback, called with the number of resamples done per chunk.
+        progress: optional callback, called with the number of resamples done per chunk
+            (default: the metric's ``_progress`` attribute, if any, which the CLI sets).
 
     Returns:
         ``(seed, mean, half_width)``: ``seed`` is ``SACREBLEU_SEED`` lowercased (``"12345"`` by
@@ -329,6 +330,8 @@ def bootstrap_ci(stats, metric, n_bootstrap: int, progress: Progress = None) -> 
     if n_bootstrap < 1:
         raise ValueError("n_bootstrap must be >= 1")
     st = _as_stats(stats)
+    if progress is None:
+        progress = getattr(metric, "_progress", None)
     (sums,) = _bootstrap_sums(np.random.default_rng(seed), [st], n_bootstrap, progress)
     scores = sorted(bleu_scores(sums, metric, np.float32).tolist())
     lo = len(scores) // 40
@@ -560,6 +563,13 @@ class PairedTest:
             if self.n_ar_confidence > 0:
                 sig.update("bs", self.n_ar_confidence)
             self._signatures[key] = sig
+
+    @property
+    def progress_total(self) -> int:
+        """Total the ``progress`` callback will count to: resamples or trials of each stream of
+        draws (one stream shared by all systems when seeded, one per system otherwise)."""
+        streams = 1 if self._seed else max(self.n_systems, 1)
+        return self.n_samples * streams * len(self.metrics)
 
     def __call__(self):
         scores: Dict[str, list] = {"System": [name for name, _ in self.named_systems]}
