@@ -29,11 +29,18 @@ ROOT = os.path.dirname(HERE)
 PAIR, SYSTEMS = "de-en", ("ONLINE-W", "GTCOM_Peter", "AIRC")
 
 
-def data_dir():
-    for d in (os.path.join(ROOT, "tests", "data", "wmt23"), "/work/shared/data/wmt23"):
-        if os.path.isdir(d):
-            return d
-    sys.exit("WMT23 data not found (tests/data/wmt23 or /work/shared/data/wmt23)")
+def find(name):
+    """A WMT23 file: the full selection ($RAPIDBLEU_WMT23_DIR or ../shared/data/wmt23 beside the
+    repository, files in references/ and system-outputs/) first, else the 100-line samples in
+    tests/data/wmt23."""
+    dirs = [os.environ.get("RAPIDBLEU_WMT23_DIR"), os.path.join(os.path.dirname(ROOT), "shared", "data", "wmt23"),
+            "/work/shared/data/wmt23", os.path.join(ROOT, "tests", "data", "wmt23")]
+    for d in filter(None, dirs):
+        for sub in ("references", "system-outputs", ""):
+            p = os.path.join(d, sub, name)
+            if os.path.isfile(p):
+                return p
+    sys.exit(f"WMT23 file {name} not found (set RAPIDBLEU_WMT23_DIR)")
 
 
 def read(path):
@@ -42,10 +49,9 @@ def read(path):
 
 
 def build_corpus(n_segments):
-    d = data_dir()
     src, tgt = PAIR.split("-")
-    ref = read(f"{d}/references/generaltest2023.{PAIR}.ref.refA.{tgt}")
-    hyps = [read(f"{d}/system-outputs/generaltest2023.{PAIR}.hyp.{s}.{tgt}") for s in SYSTEMS]
+    ref = read(find(f"generaltest2023.{PAIR}.ref.refA.{tgt}"))
+    hyps = [read(find(f"generaltest2023.{PAIR}.hyp.{s}.{tgt}")) for s in SYSTEMS]
     rnd = random.Random(1)
     shuffled = []
     for i, line in enumerate(hyps[0]):
@@ -64,14 +70,13 @@ def child(tool, test, n_seg, n):
     warnings.simplefilter("ignore")
     names, systems, ref = build_corpus(n_seg)
     os.environ["SACREBLEU_SEED"] = "12345"
-    rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     t0 = time.perf_counter()
     if tool == "sacrebleu":
         from sacrebleu.metrics import BLEU
         from sacrebleu.significance import PairedTest
         metric = BLEU(references=[ref])
         cache = {id(s): metric._extract_corpus_statistics(s, None) for s in systems}
-        t1 = time.perf_counter()
+        t1, c1 = time.perf_counter(), time.process_time()
         rss1 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         # Hand PairedTest the statistics computed above, so that only the test is timed.
         BLEU._extract_corpus_statistics = lambda self, hyps, refs: cache[id(hyps)]
@@ -83,15 +88,16 @@ def child(tool, test, n_seg, n):
         from rapidbleu.significance import paired_ar, paired_bs
         metric = rapidbleu.BLEU(references=[ref])
         stats = [metric.corpus_statistics(s, None) for s in systems]
-        t1 = time.perf_counter()
+        t1, c1 = time.perf_counter(), time.process_time()
         rss1 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         fn = paired_bs if test == "bs" else paired_ar
         res = fn(stats[0], stats[1:], metric, n)
         t2 = time.perf_counter()
         extract, test_time = t1 - t0, t2 - t1
         scores = {"BLEU": res}
+    cpu = time.process_time() - c1
     rss2 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    out = {"extract": extract, "test": test_time, "rss_before_mb": rss1 / 1024, "rss_peak_mb": rss2 / 1024,
+    out = {"extract": extract, "test": test_time, "cpu": cpu, "rss_before_mb": rss1 / 1024, "rss_peak_mb": rss2 / 1024,
            "results": [[r.score, r.p_value, r.mean, r.ci] for r in scores["BLEU"]]}
     print(json.dumps(out, default=float))
 

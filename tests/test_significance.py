@@ -164,6 +164,7 @@ def test_paired_ar_with_confidence_equals_sacrebleu(data, seed):
 def test_chunked_draws_equal_one_draw(data, seed, monkeypatch):
     """Tiny chunks (many chunk boundaries, bool draws split at 32-bit boundaries) change nothing."""
     monkeypatch.setattr(S, "_CHUNK_ELEMS", 1000)
+    monkeypatch.setattr(S, "_MIN_CHUNK_ROWS", 1)
     _compare_paired(data, "ar", 97, 45)
     _compare_paired(data, "bs", 45)
 

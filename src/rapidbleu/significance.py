@@ -48,8 +48,10 @@ DEFAULT_SAMPLES = {"ar": 10000, "bs": 1000}
 
 #: Sums of float32 values are exact while they stay at or below 2**24.
 _F32_EXACT = float(1 << 24)
-#: Target number of matrix elements per chunk of draws (bounds the working memory).
-_CHUNK_ELEMS = 1 << 20
+#: Target number of matrix elements per chunk of draws (bounds the working memory) ...
+_CHUNK_ELEMS = 1 << 21
+#: ... but at least this many rows: BLAS (OpenBLAS threads) is very slow on thin products.
+_MIN_CHUNK_ROWS = 128
 
 # Under NEP 50 (NumPy >= 2) ``python_float * np.float32`` stays float32 for scalars and arrays
 # alike, so the vectorised path can reproduce sacreBLEU's scalar arithmetic.  Older NumPy
@@ -211,7 +213,7 @@ def _p_value(stats: np.ndarray, real: float) -> float:
 # Drawing resamples and trials, chunk by chunk
 # --------------------------------------------------------------------------------------------
 def _chunk_rows(n: int, multiple: int = 1) -> int:
-    k = max(1, _CHUNK_ELEMS // max(n, 1))
+    k = max(_MIN_CHUNK_ROWS, _CHUNK_ELEMS // max(n, 1))
     return max(multiple, (k // multiple) * multiple)
 
 
@@ -237,10 +239,12 @@ def _bootstrap_sums(rng: np.random.Generator, mats: Sequence[np.ndarray], n_samp
     for start in range(0, n_samples, k):
         rows = min(k, n_samples - start)
         idx = rng.choice(n, size=(rows, n), replace=True)
-        flat = idx + (np.arange(rows, dtype=np.int64) * n)[:, None]
-        counts = np.bincount(flat.ravel(), minlength=rows * n).reshape(rows, n)
-        del flat
-        block = counts.astype(mat.dtype) @ mat
+        # How often each segment is drawn; row by row so the bins stay in cache.
+        counts = np.empty((rows, n), dtype=mat.dtype)
+        for r in range(rows):
+            counts[r] = np.bincount(idx[r], minlength=n)
+        block = counts @ mat
+        del counts
         if not exact32:
             big = block > _F32_EXACT
             if big.any():  # float32 rounding in sacreBLEU's sum: redo those resamples its way
