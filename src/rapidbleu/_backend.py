@@ -20,7 +20,11 @@ _CHOICES = ("auto", "cython", "python")
 
 
 def _load_cython():
-    from . import _stats_cy  # noqa: F401  (compiled extension)
+    import importlib.util
+
+    if importlib.util.find_spec(f"{__package__}._stats_cy") is None:
+        raise ImportError("the extension rapidbleu._stats_cy is not built (pure-Python install)")
+    from . import _stats_cy  # compiled extension
 
     # One place for the documentation: the pure-Python twin's docstrings.
     for name in ("string_stats", "token_stats"):

@@ -1,0 +1,306 @@
+"""``rapidbleu`` / ``python -m rapidbleu``: sacreBLEU's command line for BLEU.
+
+Same options, same reading of files and same output text as ``sacrebleu`` 2.x (only the
+``version:`` value of the signature differs).  Unlike sacreBLEU, unreadable files, line-count
+mismatches and undecodable bytes end with a one-line message naming the file (and line) and a
+non-zero exit code instead of a traceback or a silently truncated score.
+"""
+
+import argparse
+import io
+import logging
+import os
+import sys
+from typing import List, Optional
+
+from ._stats import SMOOTH_DEFAULTS
+from ._version import __version__
+from .bleu import BLEU
+from .report import Color, print_results_table, print_single_results
+from .textio import InputError, read_lines, split_lines
+from .tokenizers import available_tokenizers
+
+logger = logging.getLogger("rapidbleu")
+
+OUTPUT_FORMATS = ("json", "text", "latex")
+
+
+class CLIError(Exception):
+    """An error to report on stderr with an exit code (1 unless given)."""
+
+    def __init__(self, message: str, code: int = 1):
+        super().__init__(message)
+        self.code = code
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="rapidbleu",
+        description="rapidbleu: sacreBLEU-compatible BLEU, fast.\n"
+                    "Quick usage: rapidbleu ref.txt -i output.txt",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--language-pair", "-l", dest="langpair", default=None,
+                   help="Source-target language pair (e.g. en-zh); the target chooses the default tokenizer.")
+    p.add_argument("--input", "-i", type=str, nargs="*", default=None,
+                   help="Read input from file(s) instead of STDIN.")
+    p.add_argument("refs", nargs="*", default=[],
+                   help="Reference file(s); give them before -i/--input.")
+    p.add_argument("--num-refs", "-nr", type=int, default=1,
+                   help="Split the reference stream on tabs, and expect this many references. (Default: %(default)s)")
+    p.add_argument("--encoding", "-e", type=str, default="utf-8",
+                   help="Open text files with specified encoding (Default: %(default)s)")
+    p.add_argument("--metrics", "-m", choices=["bleu"], nargs="+", default=["bleu"],
+                   help="Metrics to compute (rapidbleu computes BLEU only).")
+    p.add_argument("--sentence-level", "-sl", action="store_true", help="Compute metric for each sentence.")
+    g = p.add_argument_group("BLEU related arguments")
+    g.add_argument("--smooth-method", "-s", choices=list(SMOOTH_DEFAULTS), default="exp", dest="bleu_smooth_method",
+                   help="Smoothing method: exponential decay, floor (increment zero counts), add-k (increment "
+                        "num/denom by k for n>1), or none. (Default: %(default)s)")
+    g.add_argument("--smooth-value", "-sv", type=float, default=None, dest="bleu_smooth_value",
+                   help="The smoothing value. Only valid for floor and add-k. "
+                        f"(Defaults: floor: {SMOOTH_DEFAULTS['floor']}, add-k: {SMOOTH_DEFAULTS['add-k']})")
+    g.add_argument("--tokenize", "-tok", choices=available_tokenizers(), default=None, dest="bleu_tokenize",
+                   help="Tokenization method to use for BLEU. If not provided, defaults to `zh` for Chinese, "
+                        "`ja-mecab` for Japanese, `ko-mecab` for Korean and `13a` (mteval) otherwise.")
+    g.add_argument("--lowercase", "-lc", dest="bleu_lowercase", action="store_true", default=False,
+                   help="If True, enables case-insensitivity. (Default: %(default)s)")
+    g.add_argument("--force", default=False, action="store_true", dest="bleu_force",
+                   help="Insist that your tokenized input is actually detokenized.")
+    g.add_argument("--workers", type=int, default=1,
+                   help="Threads for the compiled core (-1 = all cores). (Default: %(default)s)")
+    c = p.add_argument_group("Confidence interval (CI) estimation for single-system evaluation")
+    c.add_argument("--confidence", "-ci", action="store_true",
+                   help="Report confidence interval using bootstrap resampling.")
+    c.add_argument("--confidence-n", "-cin", type=int, default=1000,
+                   help="Set the number of bootstrap resamples for CI estimation (Default: %(default)s).")
+    t = p.add_argument_group("Paired significance testing for multi-system evaluation")
+    choice = t.add_mutually_exclusive_group()
+    choice.add_argument("--paired-ar", "-par", action="store_true",
+                        help="Perform paired test using approximate randomization (AR). This option is "
+                             "mutually exclusive with --paired-bs (Default: %(default)s).")
+    choice.add_argument("--paired-bs", "-pbs", action="store_true",
+                        help="Perform paired test using bootstrap resampling. This option is "
+                             "mutually exclusive with --paired-ar (Default: %(default)s).")
+    t.add_argument("--paired-ar-n", "-parn", type=int, default=10000,
+                   help="Number of trials for approximate randomization test (Default: %(default)s).")
+    t.add_argument("--paired-bs-n", "-pbsn", type=int, default=1000,
+                   help="Number of bootstrap resamples for paired bootstrap resampling test (Default: %(default)s).")
+    t.add_argument("--paired-jobs", "-j", type=int, default=1,
+                   help="Threads for comparisons that do not share random draws (SACREBLEU_SEED=none or 0); "
+                        "0 = one per system. Results do not depend on it. (Default: %(default)s)")
+    r = p.add_argument_group("Reporting related arguments")
+    r.add_argument("--quiet", "-q", default=False, action="store_true", help="Suppress verbose messages.")
+    r.add_argument("--short", "-sh", default=False, action="store_true",
+                   help="Produce a shorter (less human readable) signature.")
+    r.add_argument("--score-only", "-b", default=False, action="store_true", help="Print only the computed score.")
+    r.add_argument("--width", "-w", type=int, default=1, help="Floating point width (Default: %(default)s).")
+    r.add_argument("--no-color", "-nc", action="store_true", help="Disable the occasional use of terminal colors.")
+    r.add_argument("--format", "-f", default="json", choices=OUTPUT_FORMATS,
+                   help="Set the output format. `latex` is only valid for multi-system mode whereas `json` and "
+                        "`text` apply to single-system mode only. This flag is overridden if the SACREBLEU_FORMAT "
+                        "environment variable is set to one of the valid choices (Default: %(default)s).")
+    p.add_argument("--version", "-V", action="version", version=f"%(prog)s {__version__}")
+    return p
+
+
+def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
+    args = build_parser().parse_args(argv)
+    env_format = os.environ.get("SACREBLEU_FORMAT", "").lower()
+    if env_format in OUTPUT_FORMATS:
+        args.format = env_format
+    return args
+
+
+def _read_refs(args) -> List[List[str]]:
+    if not args.refs:
+        raise CLIError("no reference files: give them as positional arguments before -i/--input "
+                       "(rapidbleu does not download test sets)")
+    if args.num_refs < 1:
+        raise CLIError(f"--num-refs must be >= 1, got {args.num_refs}")
+    if args.num_refs != 1 and len(args.refs) > 1:
+        raise CLIError("--num-refs reads tab-separated references from a single file; give only one reference file")
+    streams: List[List[str]] = [[] for _ in range(max(len(args.refs), args.num_refs))]
+    for k, path in enumerate(args.refs):
+        lines = read_lines(path, args.encoding)
+        if args.num_refs == 1:
+            streams[k] = lines
+            continue
+        for lineno, line in enumerate(lines, 1):
+            fields = line.split("\t", args.num_refs - 1)
+            if len(fields) != args.num_refs:
+                raise CLIError(f"{path}: line {lineno}: expected {args.num_refs} tab-separated references, "
+                               f"found {len(fields)}", code=17)
+            for j, ref in enumerate(fields):
+                streams[j].append(ref)
+    return streams
+
+
+def _read_systems(args, paired: bool = False):
+    systems, names = [], []
+    if args.input is None:
+        stream = io.TextIOWrapper(sys.stdin.buffer, encoding=args.encoding)
+        try:
+            first = stream.readline()
+            rest = stream.read()
+        except UnicodeDecodeError as exc:
+            raise InputError(f"<stdin>: cannot decode input as {args.encoding} ({exc.reason})") from None
+        # sacreBLEU: the first line fixes the number of tab-separated systems.
+        fields = first.rstrip().split("\t")
+        systems = [[f] for f in fields]
+        names = [f"System {i + 1}" for i in range(len(fields))]
+        # Universal newlines, as Python's text-mode stdin: "\r\n" and "\r" end lines too.
+        for lineno, line in enumerate(split_lines(rest.replace("\r\n", "\n").replace("\r", "\n")), 2):
+            parts = line.rstrip().split("\t")
+            if len(parts) != len(systems):
+                raise CLIError(f"<stdin>: line {lineno}: {len(parts)} tab-separated fields, but the first line "
+                               f"had {len(systems)} (one per system)", code=17)
+            for s, sent in zip(systems, parts):
+                s.append(sent.rstrip())
+        if first == "" and not rest:
+            raise CLIError("<stdin>: no input (give the system output on standard input or with -i)")
+        return systems, names
+    if not args.input:
+        raise CLIError("-i/--input needs at least one file")
+    for path in args.input:
+        if paired and names and path == names[0]:
+            logger.info("Ignoring %r as it was also given as the baseline.", path)
+            continue
+        if path in names:
+            raise CLIError(f"{path!r} already used to name a system; give each system file once")
+        systems.append(read_lines(path, args.encoding))
+        names.append(path)
+    return systems, names
+
+
+def _check_lengths(systems, names, refs, ref_names) -> None:
+    for system, name in zip(systems, names):
+        if not system:
+            raise CLIError(f"{name}: is empty: no segment to score")
+        for stream, ref_name in zip(refs, ref_names):
+            if len(stream) != len(system):
+                raise CLIError(f"{name} has {len(system)} lines but {ref_name} has {len(stream)}: "
+                               "system and reference streams must have the same number of lines")
+
+
+def run(args) -> None:
+    Color.setup(args.no_color)
+    refs = _read_refs(args)
+    ref_names = (args.refs if args.num_refs == 1
+                 else [f"{args.refs[0]} (reference field {j + 1})" for j in range(len(refs))])
+    paired = "bs" if args.paired_bs else ("ar" if args.paired_ar else "")
+    systems, names = _read_systems(args, bool(paired))
+    if paired:
+        # sacreBLEU marks the first system as the baseline (stdin systems have no file names).
+        names = (["Baseline"] + [f"System {i + 1}" for i in range(len(systems) - 1)] if args.input is None
+                 else [f"Baseline: {names[0]}"] + names[1:])
+    if args.sentence_level and len(systems) > 1:
+        raise CLIError("Only one system can be evaluated in sentence-level mode.")
+    if args.sentence_level and (args.confidence or paired):
+        raise CLIError("Statistical tests are unavailable in sentence-level mode.")
+    if paired and len(systems) == 1:
+        raise CLIError("Paired tests require multiple input systems given to --input (-i).")
+    if len(systems) > 1 and args.confidence:
+        raise CLIError("Use paired tests (--paired) for multiple systems.")
+    _check_lengths(systems, names, refs, ref_names)
+
+    trg_lang = args.langpair.split("-")[1] if args.langpair and "-" in args.langpair else ""
+    metric = BLEU(lowercase=args.bleu_lowercase, force=args.bleu_force, tokenize=args.bleu_tokenize,
+                  smooth_method=args.bleu_smooth_method, smooth_value=args.bleu_smooth_value,
+                  effective_order=args.sentence_level, trg_lang=trg_lang, references=refs,
+                  workers=args.workers)
+
+    if args.sentence_level:
+        sig = metric.get_signature().format(args.short)
+        stats = metric.corpus_statistics(systems[0], None)
+        for row in stats:
+            print(metric.score_from_stats(row).format(args.width, args.score_only, sig))
+        return
+
+    if len(systems) == 1:
+        n_bootstrap = args.confidence_n if args.confidence else 1
+        with _progress_bar(args, n_bootstrap if n_bootstrap > 1 else 0) as progress:
+            metric._progress = progress
+            score = metric.corpus_score(systems[0], None, n_bootstrap=n_bootstrap)
+            metric._progress = None
+        sig = metric.get_signature().format(args.short if args.format != "json" else False)
+        print_single_results([score.format(args.width, args.score_only, sig, args.format == "json")], args.format)
+        return
+
+    logger.info("Found %d systems.", len(systems))
+    if paired:
+        _run_paired(args, paired, metric, names, systems)
+        return
+    cells = []
+    for system in systems:
+        cells.append(metric.corpus_score(system, None).format(args.width, True))
+    sigs = {"BLEU": metric.get_signature().format(args.short)}
+    print_results_table({"System": names, "BLEU": cells}, sigs, args.format, args.width)
+
+
+class _progress_bar:
+    """A tqdm bar on stderr for ``total`` steps; off with -q, when stderr is not a terminal, when
+    tqdm is missing, or for totals too small to matter.  Yields an ``update(n)`` callback or None."""
+
+    def __init__(self, args, total: int, desc: str = "bootstrap"):
+        self.bar = None
+        if total >= 1000 and not args.quiet and hasattr(sys.stderr, "isatty") and sys.stderr.isatty():
+            try:
+                from tqdm import tqdm
+            except ImportError:
+                return
+            self.bar = tqdm(total=total, desc=desc, unit="sample", file=sys.stderr, leave=False)
+
+    def __enter__(self):
+        return self.bar.update if self.bar is not None else None
+
+    def __exit__(self, *exc):
+        if self.bar is not None:
+            self.bar.close()
+        return False
+
+
+def _run_paired(args, paired: str, metric: BLEU, names: List[str], systems) -> None:
+    """Paired bootstrap (``bs``) or approximate randomization (``ar``) of every system against the
+    first one, printed as sacreBLEU's multi-system table (or JSON / LaTeX)."""
+    from .significance import PairedTest
+
+    n_samples = args.paired_bs_n if paired == "bs" else args.paired_ar_n
+    test = PairedTest(list(zip(names, systems)), {"BLEU": metric}, None, test_type=paired,
+                      n_samples=n_samples, n_jobs=args.paired_jobs)
+    desc = "paired bootstrap" if paired == "bs" else "approximate randomization"
+    with _progress_bar(args, test.progress_total, desc) as progress:
+        test.progress = progress
+        sigs, scores = test()
+    # sacreBLEU's header repeats the number given on the command line.
+    print_results_table(scores, {k: v.format(args.short) for k, v in sigs.items()}, args.format, args.width,
+                        paired=paired, n_samples=n_samples)
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    """Entry point of the ``rapidbleu`` command; returns (and exits with) the exit code."""
+    args = parse_args(argv)
+    # Output is UTF-8 whatever the locale, as in sacreBLEU.
+    if hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(encoding="utf-8")
+    if not args.quiet and not logging.getLogger().handlers:
+        logging.basicConfig(level=logging.INFO, format="rapidbleu: %(message)s")
+    try:
+        run(args)
+    except (CLIError, InputError, ValueError, TypeError, ImportError) as exc:
+        print(f"rapidbleu: error: {exc}", file=sys.stderr)
+        code = getattr(exc, "code", 1)
+        if argv is None:
+            sys.exit(code)
+        return code
+    except BrokenPipeError:
+        # `rapidbleu ... | head`: stop quietly like a Unix filter.
+        try:
+            sys.stdout = None  # type: ignore[assignment]
+        finally:
+            pass
+        return 0
+    return 0
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,109 @@
+"""Bad input raises a clear error naming what is wrong and where (sacreBLEU would mis-score)."""
+
+import pytest
+
+import rapidbleu
+
+HYPS = ["a b c", "d e f", "g h"]
+REFS = [["a b c", "d e f", "g h"]]
+
+
+def test_reference_stream_shorter_than_hypotheses():
+    with pytest.raises(ValueError, match=r"reference stream 0 has 2 lines but there are 3 hypotheses"):
+        rapidbleu.corpus_bleu(HYPS, [REFS[0][:2]])
+
+
+def test_second_reference_stream_longer():
+    with pytest.raises(ValueError, match=r"reference stream 1 has 4 lines but there are 3 hypotheses"):
+        rapidbleu.corpus_bleu(HYPS, [REFS[0], REFS[0] + ["x"]])
+
+
+def test_flat_list_of_reference_strings():
+    with pytest.raises(TypeError, match=r"references\[0\] is a string; for a single reference write \[refs\]"):
+        rapidbleu.corpus_bleu(HYPS, REFS[0])
+
+
+def test_bare_string_as_hypotheses():
+    with pytest.raises(TypeError, match="hypotheses must be a sequence of strings, got a single str"):
+        rapidbleu.corpus_bleu("a b c", REFS)
+
+
+def test_bare_string_as_references():
+    with pytest.raises(TypeError, match="references must be a list of reference streams"):
+        rapidbleu.corpus_bleu(HYPS, "a b c")
+
+
+def test_bare_string_as_sentence_references():
+    with pytest.raises(TypeError, match="got a single string; write \\[ref\\]"):
+        rapidbleu.sentence_bleu("a b", "a b")
+
+
+def test_none_hypothesis():
+    with pytest.raises(ValueError, match=r"hypotheses\[1\] is None"):
+        rapidbleu.corpus_bleu(["a", None, "c"], REFS)
+
+
+def test_none_sentence_hypothesis():
+    with pytest.raises(ValueError, match="hypothesis is None"):
+        rapidbleu.sentence_bleu(None, ["a"])
+
+
+def test_non_string_hypothesis():
+    with pytest.raises(TypeError, match=r"hypotheses\[2\] is a int, expected str"):
+        rapidbleu.corpus_bleu(["a", "b", 3], REFS)
+
+
+def test_non_string_reference():
+    with pytest.raises(TypeError, match=r"references\[0\]\[1\] is a bytes, expected str or None"):
+        rapidbleu.corpus_bleu(HYPS, [["a", b"b", "c"]])
+
+
+def test_segment_without_any_reference():
+    with pytest.raises(ValueError, match="segment 1 has no reference: all 2 reference streams are None there"):
+        rapidbleu.corpus_bleu(HYPS, [["a", None, "c"], ["a", None, "c"]])
+
+
+def test_sentence_without_any_reference():
+    with pytest.raises(ValueError, match="segment 0 has no reference"):
+        rapidbleu.sentence_bleu("a b", [None])
+
+
+def test_empty_corpus():
+    with pytest.raises(ValueError, match="hypotheses is empty"):
+        rapidbleu.corpus_bleu([], [[]])
+
+
+def test_no_reference_streams():
+    with pytest.raises(ValueError, match="references is empty"):
+        rapidbleu.corpus_bleu(HYPS, [])
+
+
+def test_unknown_smoothing_and_tokenizer_and_order():
+    with pytest.raises(ValueError, match="unknown smooth_method 'expo'"):
+        rapidbleu.BLEU(smooth_method="expo")
+    with pytest.raises(ValueError, match="unknown tokenizer '14a'"):
+        rapidbleu.BLEU(tokenize="14a")
+    with pytest.raises(ValueError, match="max_ngram_order must be an integer >= 1"):
+        rapidbleu.BLEU(max_ngram_order=0)
+
+
+def test_no_references_and_no_cache():
+    with pytest.raises(RuntimeError, match="no references given and none cached"):
+        rapidbleu.BLEU().corpus_score(HYPS, None)
+
+
+def test_cached_references_length_mismatch():
+    with pytest.raises(ValueError, match="2 hypotheses but the cached references have 3 segments"):
+        rapidbleu.BLEU(references=REFS).corpus_score(HYPS[:2], None)
+
+
+# Accepted on purpose (sacreBLEU scores these correctly): empty strings and odd Unicode.
+def test_empty_strings_score_zero_not_error():
+    s = rapidbleu.corpus_bleu(["", ""], [["", "a"]])
+    assert s.score == 0.0 and s.sys_len == 0 and s.ref_len == 1
+
+
+def test_odd_unicode_and_huge_line():
+    line = ("\u00a0x\u200by\u3000z\U0001F600 " * 20000).strip()
+    s = rapidbleu.corpus_bleu([line, "\ud800 lone"], [[line, "\ud800 lone"]])
+    assert s.score == 100.00000000000004
