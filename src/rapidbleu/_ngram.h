@@ -40,6 +40,7 @@ typedef struct {
     rb_tok_entry *ttab; size_t ttab_cap;  /* allocated slots */
     rb_pair_entry *ptab; size_t ptab_cap;
     size_t ttab_size, ptab_size;           /* slots in use for the current segment */
+    unsigned ttab_shift, ptab_shift;
 } rb_scratch;
 
 static void rb_scratch_init(rb_scratch *sc, int order, int tokenizer, uint64_t mask) {
@@ -90,7 +91,7 @@ static void rb_intern_spans(rb_scratch *sc, size_t ntok, int insert, uint32_t *i
     for (size_t k = 0; k < ntok; k++) {
         const uint32_t *s = sc->cps + sc->ts[k];
         uint64_t h = rb_hash_cps(s, sc->tl[k]) & sc->mask;
-        ids[k] = rb_tok_find_str(sc->ttab, sc->ttab_size, sc->cps, s, sc->ts[k], sc->tl[k], h,
+        ids[k] = rb_tok_find_str(sc->ttab, sc->ttab_size, sc->ttab_shift, sc->cps, s, sc->ts[k], sc->tl[k], h,
                                  insert, &sc->next_id);
     }
 }
@@ -98,7 +99,7 @@ static void rb_intern_spans(rb_scratch *sc, size_t ntok, int insert, uint32_t *i
 static void rb_intern_ints(rb_scratch *sc, const int64_t *tok, size_t ntok, int insert,
                            uint32_t *ids) {
     for (size_t k = 0; k < ntok; k++)
-        ids[k] = rb_tok_find_int(sc->ttab, sc->ttab_size, (uint64_t)tok[k], sc->mask, insert,
+        ids[k] = rb_tok_find_int(sc->ttab, sc->ttab_size, sc->ttab_shift, (uint64_t)tok[k], sc->mask, insert,
                                  &sc->next_id);
 }
 
@@ -131,7 +132,7 @@ static int rb_segment(rb_scratch *sc, const rb_text *hyp, const rb_text *refs, s
     /* hypothesis: ids of every n-gram, order by order, into sc->hyp */
     size_t total = 0;
     for (int n = 1; n <= N; n++) total += rb_ngrams(hl, n);
-    size_t tcap = rb_table_size(hl), pcap = rb_table_size(total - hl);
+    size_t tcap = rb_table_size(hl, &sc->ttab_shift), pcap = rb_table_size(total - hl, &sc->ptab_shift);
     if (!RB_RESERVE(sc, hyp, total + 1) || !rb_reserve((void **)&sc->ttab, &sc->ttab_cap, tcap, sizeof(rb_tok_entry)) ||
         !rb_reserve((void **)&sc->ptab, &sc->ptab_cap, pcap, sizeof(rb_pair_entry)))
         return RB_ENOMEM;
@@ -147,7 +148,7 @@ static int rb_segment(rb_scratch *sc, const rb_text *hyp, const rb_text *refs, s
     for (int n = 2; n <= N && rb_ngrams(hl, n) > 0; n++) {
         size_t cnt_n = rb_ngrams(hl, n);
         for (size_t i = 0; i < cnt_n; i++)
-            sc->hyp[cur + i] = rb_pair_find(sc->ptab, pcap, sc->hyp[prev + i], sc->hyp[i + n - 1],
+            sc->hyp[cur + i] = rb_pair_find(sc->ptab, pcap, sc->ptab_shift, sc->hyp[prev + i], sc->hyp[i + n - 1],
                                             sc->mask, 1, &sc->next_id);
         prev = cur;
         cur += cnt_n;
@@ -180,7 +181,7 @@ static int rb_segment(rb_scratch *sc, const rb_text *hyp, const rb_text *refs, s
             int any = 0;
             for (size_t i = 0; i < cnt_n; i++) {
                 uint32_t id = n == 1 ? sc->rtok[i]
-                                     : rb_pair_find(sc->ptab, pcap, sc->lvl[i], sc->rtok[i + n - 1],
+                                     : rb_pair_find(sc->ptab, pcap, sc->ptab_shift, sc->lvl[i], sc->rtok[i + n - 1],
                                                     sc->mask, 0, &sc->next_id);
                 sc->lvl[i] = id;
                 if (id != RB_ABSENT) {

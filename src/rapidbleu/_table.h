@@ -32,36 +32,43 @@ typedef struct {
     uint32_t id;
 } rb_pair_entry;
 
-static inline uint64_t rb_mix64(uint64_t h) {
-    /* the finaliser of MurmurHash3: every input bit affects the low bits used as slot */
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdULL;
-    h ^= h >> 33;
-    h *= 0xc4ceb9fe1a85ec53ULL;
-    h ^= h >> 33;
-    return h;
+#define RB_GOLDEN 0x9e3779b97f4a7c15ULL
+
+/* Multiplicative (Fibonacci) hashing: the slot is the top `bits` of key * golden ratio, which
+ * depend on every bit of the key; one multiply per lookup. */
+static inline size_t rb_slot(uint64_t h, uint64_t mask, unsigned shift) {
+    return (size_t)(((h * RB_GOLDEN) & mask) >> shift);
 }
 
+/* Hash of a token's code points: two code points per multiply (they fit in 21 bits each);
+ * multiplication carries every input bit into the top bits, which rb_slot uses. */
 static inline uint64_t rb_hash_cps(const uint32_t *s, uint32_t len) {
-    uint64_t h = 0x9e3779b97f4a7c15ULL ^ len;
-    for (uint32_t k = 0; k < len; k++) h = (h ^ s[k]) * 0x100000001b3ULL;
-    return rb_mix64(h);
+    uint64_t h = (uint64_t)len * RB_GOLDEN;
+    uint32_t k = 0;
+    for (; k + 1 < len; k += 2) h = (h ^ (s[k] | ((uint64_t)s[k + 1] << 32))) * RB_GOLDEN;
+    if (k < len) h = (h ^ s[k]) * RB_GOLDEN;
+    return h ^ (h >> 29);
 }
 
-/* Power of two >= 2 * n (load factor <= 1/2), at least 16. */
-static inline size_t rb_table_size(size_t n) {
+/* Power of two >= 2 * n (load factor <= 1/2), at least 16; *shift = 64 - log2(size). */
+static inline size_t rb_table_size(size_t n, unsigned *shift) {
     size_t cap = 16;
-    while (cap < 2 * n) cap <<= 1;
+    unsigned sh = 60;
+    while (cap < 2 * n) {
+        cap <<= 1;
+        sh--;
+    }
+    *shift = sh;
     return cap;
 }
 
 /* Find the string token s[0..len) (hash h, computed by the caller with the mask applied);
  * `cps` is the buffer the stored spans point into.  Inserts it with id *next_id (and
  * increments it) when `insert`; otherwise returns RB_ABSENT for an unknown token. */
-static inline uint32_t rb_tok_find_str(rb_tok_entry *tab, size_t cap, const uint32_t *cps,
-                                       const uint32_t *s, uint32_t start, uint32_t len,
-                                       uint64_t h, int insert, uint32_t *next_id) {
-    size_t m = cap - 1, slot = (size_t)h & m;
+static inline uint32_t rb_tok_find_str(rb_tok_entry *tab, size_t cap, unsigned shift,
+                                       const uint32_t *cps, const uint32_t *s, uint32_t start,
+                                       uint32_t len, uint64_t h, int insert, uint32_t *next_id) {
+    size_t m = cap - 1, slot = rb_slot(h, ~(uint64_t)0, shift);
     for (;;) {
         rb_tok_entry *e = &tab[slot];
         if (e->id == RB_ABSENT) {
@@ -80,9 +87,10 @@ static inline uint32_t rb_tok_find_str(rb_tok_entry *tab, size_t cap, const uint
 }
 
 /* The same for integer tokens: the key is the token id itself, so equality is exact. */
-static inline uint32_t rb_tok_find_int(rb_tok_entry *tab, size_t cap, uint64_t key,
-                                       uint64_t mask, int insert, uint32_t *next_id) {
-    size_t m = cap - 1, slot = (size_t)(rb_mix64(key) & mask) & m;
+static inline uint32_t rb_tok_find_int(rb_tok_entry *tab, size_t cap, unsigned shift,
+                                       uint64_t key, uint64_t mask, int insert,
+                                       uint32_t *next_id) {
+    size_t m = cap - 1, slot = rb_slot(key, mask, shift);
     for (;;) {
         rb_tok_entry *e = &tab[slot];
         if (e->id == RB_ABSENT) {
@@ -98,11 +106,12 @@ static inline uint32_t rb_tok_find_int(rb_tok_entry *tab, size_t cap, uint64_t k
 
 /* Id of the n-gram (prefix, last); RB_ABSENT if either part is absent, or if it is unknown
  * and not `insert`. */
-static inline uint32_t rb_pair_find(rb_pair_entry *tab, size_t cap, uint32_t prefix,
-                                    uint32_t last, uint64_t mask, int insert, uint32_t *next_id) {
+static inline uint32_t rb_pair_find(rb_pair_entry *tab, size_t cap, unsigned shift,
+                                    uint32_t prefix, uint32_t last, uint64_t mask, int insert,
+                                    uint32_t *next_id) {
     if (prefix == RB_ABSENT || last == RB_ABSENT) return RB_ABSENT;
     uint64_t key = ((uint64_t)prefix << 32) | last;
-    size_t m = cap - 1, slot = (size_t)(rb_mix64(key) & mask) & m;
+    size_t m = cap - 1, slot = rb_slot(key, mask, shift);
     for (;;) {
         rb_pair_entry *e = &tab[slot];
         if (e->key == key) return e->id;
