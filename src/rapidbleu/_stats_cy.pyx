@@ -177,28 +177,36 @@ def _string_stats(hypotheses, references, int max_ngram_order, tokenizer, bint l
         tok = RB_TOK_NONE
         py_tok = get_tokenizer(tokenizer)
         prep = (lambda s: py_tok(s.lower().rstrip())) if lowercase else (lambda s: py_tok(s.rstrip()))
-    refs = [r if isinstance(r, list) else list(r) for r in references]
+    refs = [r if isinstance(r, (list, tuple)) else list(r) for r in references]
     for r in refs:
         n_refs += len(r)
     cdef _Batch b = _new_batch(n, n + n_refs, max_ngram_order, tok, mask)
-    keep = []
     hyps = hypotheses if prep is None else [prep(h) for h in hypotheses]
-    if prep is not None:
-        refs = [[prep(x) for x in r] for r in refs]
-    keep.append(hyps)
-    keep.append(refs)
+    # b._keep owns every str the texts point into, so no other thread can free one while
+    # the counting runs without the GIL (the caller's lists may change meanwhile)
+    keep = []
     i = 0
     for h in hyps:
+        if i >= n:
+            raise RuntimeError("hypotheses changed while being read")
         _set_str(&b.texts[i], h)
+        keep.append(h)
         i += 1
+    if i != n:
+        raise RuntimeError("hypotheses changed while being read")
     k = n
     b.ref_off[0] = 0
     for i in range(n):
-        seg = refs[i]
+        seg = refs[i] if prep is None else [prep(x) for x in refs[i]]
         for x in seg:
+            if k >= n + n_refs:
+                raise RuntimeError("references changed while being read")
             _set_str(&b.texts[k], x)
+            keep.append(x)
             k += 1
         b.ref_off[i + 1] = k - n
+    if k != n + n_refs:
+        raise RuntimeError("references changed while being read")
     b._keep = keep
     out = np.zeros((n, n_columns(max_ngram_order)), dtype=np.int64)
     if n:
