@@ -189,7 +189,14 @@ class BLEU:
         ``sentence_score(hypotheses[i], [stream[i] for stream in references]).score``.
         """
         stats = self.corpus_statistics(hypotheses, references)
-        return np.array([self.score_from_stats(row).score for row in stats], dtype=np.float64)
+        # bleu_from_stats directly, without a BLEUScore per row: the same float, several
+        # times faster (rows as Python ints via tolist(), as split_row would give).
+        n = self.max_ngram_order
+        args = (self.smooth_method, self.smooth_value, self.effective_order, n)
+        return np.array(
+            [bleu_from_stats(r[2:2 + n], r[2 + n:], r[0], r[1], *args)[0] for r in stats.tolist()],
+            dtype=np.float64,
+        )
 
     def get_signature(self) -> BLEUSignature:
         """The reproducibility signature (needs a scored corpus for the number of references)."""
