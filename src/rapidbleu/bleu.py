@@ -6,6 +6,7 @@ signatures) is computed in one place, ``rapidbleu._stats``.
 """
 
 import logging
+from itertools import repeat
 from typing import List, Optional, Sequence
 
 import numpy as np
@@ -128,7 +129,7 @@ class BLEU:
         else:
             raise RuntimeError("no references given and none cached (pass references= to BLEU())")
         if not self._force:
-            tokenized = sum(1 for h in hyps if h.endswith(" ."))
+            tokenized = sum(map(str.endswith, hyps, repeat(" .")))
             if tokenized >= 100:
                 logger.warning("That's 100 lines that end in a tokenized period ('.')")
                 logger.warning("It looks like you forgot to detokenize your test data, which may hurt your score.")
