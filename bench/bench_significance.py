@@ -59,7 +59,7 @@ def build_corpus(n_segments):
         if i % 3 == 0:
             rnd.shuffle(words)
         shuffled.append(" ".join(words))
-    truncated = [" ".join(l.split()[: max(1, len(l.split()) // 2)]) if i % 4 == 0 else l for i, l in enumerate(hyps[1])]
+    truncated = [" ".join(l.split()[: max(1, len(l.split()) // 2)]) if i % 4 == 0 else l for i, l in enumerate(hyps[1])]  # noqa: E741
     names = list(SYSTEMS) + ["ONLINE-W-shuf", "GTCOM-trunc"]
     systems = hyps + [shuffled, truncated]
     reps = max(1, -(-n_segments // len(ref)))

@@ -7,7 +7,6 @@ resamples/trials keep this file fast.
 import os
 import subprocess
 import sys
-import warnings
 from pathlib import Path
 
 import numpy as np

@@ -26,7 +26,7 @@ def _order_counts(tokens: Sequence[Hashable], max_order: int) -> List[Counter]:
     return counts
 
 
-def _max_ref_counts(ref_token_lists, max_order: int) -> List[dict]:
+def _max_ref_counts(ref_token_lists, max_order: int) -> List[Counter]:
     """Per order, the maximum count of each n-gram over the references (clipping counts)."""
     merged = None
     for tokens in ref_token_lists:
@@ -38,7 +38,7 @@ def _max_ref_counts(ref_token_lists, max_order: int) -> List[dict]:
             for gram, k in c.items():
                 if k > m.get(gram, 0):
                     m[gram] = k
-    return merged or [{} for _ in range(max_order)]
+    return merged or [Counter() for _ in range(max_order)]
 
 
 def _row(hyp_tokens, ref_token_lists, max_order: int, out) -> None:

@@ -7,7 +7,7 @@ signatures) is computed in one place, ``rapidbleu._stats``.
 
 import logging
 from itertools import repeat
-from typing import List, Optional, Sequence
+from typing import Callable, List, Optional, Sequence
 
 import numpy as np
 
@@ -60,8 +60,10 @@ class BLEU:
         self.max_ngram_order = int(max_ngram_order)
         self.effective_order = effective_order
         self.workers = workers
-        self.n_bootstrap = None
-        self.seed = None
+        self.n_bootstrap: Optional[int] = None
+        self.seed: Optional[str] = None
+        # progress callback for bootstrap resampling (the CLI sets it around one call)
+        self._progress: Optional[Callable[[int], None]] = None
 
         if tokenize is None:
             tokenize = LANGUAGE_DEFAULTS.get(trg_lang, DEFAULT_TOKENIZER)

@@ -32,7 +32,7 @@ import math
 import os
 import statistics
 from concurrent.futures import ThreadPoolExecutor
-from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -252,8 +252,8 @@ def _bootstrap_sums(rng: np.random.Generator, mats: Sequence[np.ndarray], n_samp
                 for w in widths:
                     sl = slice(col0, col0 + w)
                     m32 = stacked[:, sl].astype(np.float32)
-                    for r in np.nonzero(big[:, sl].any(axis=1))[0]:
-                        block[r, sl] = m32[idx[r]].sum(0)
+                    for rr in np.nonzero(big[:, sl].any(axis=1))[0]:
+                        block[rr, sl] = m32[idx[rr]].sum(0)
                     col0 += w
         out[start:start + rows] = block
         if progress:
@@ -408,7 +408,7 @@ def paired_bs(baseline_stats, systems_stats: Sequence, metric, n_samples: int = 
     bl = _as_stats(baseline_stats)
     systems = [_as_stats(s) for s in systems_stats]
     _check_shapes(bl, systems)
-    bl_seed, sys_seed = _seeds(seed)
+    bl_seed, sys_seed = _seeds(seed)  # type: ignore[arg-type]  # "env" resolved above
 
     bl_score = _corpus_score(bl, metric)
     if sys_seed is not None:
@@ -469,7 +469,7 @@ def paired_ar(baseline_stats, systems_stats: Sequence, metric, n_samples: int = 
     bl = _as_stats(baseline_stats)
     systems = [_as_stats(s) for s in systems_stats]
     _check_shapes(bl, systems)
-    bl_seed, sys_seed = _seeds(seed)
+    bl_seed, sys_seed = _seeds(seed)  # type: ignore[arg-type]  # "env" resolved above
 
     bl_score = _corpus_score(bl, metric)
     bl_mean = bl_ci = None
@@ -540,7 +540,7 @@ class PairedTest:
 
     _DEFAULT_SAMPLES = DEFAULT_SAMPLES
 
-    def __init__(self, named_systems: List[Tuple[str, Sequence[str]]], metrics: Mapping[str, object],
+    def __init__(self, named_systems: List[Tuple[str, Sequence[str]]], metrics: Mapping[str, Any],
                  references: Optional[Sequence[Sequence[str]]], test_type: str = "ar", n_samples: int = 0,
                  n_ar_confidence: int = -1, n_jobs: int = 1, progress: Progress = None):
         assert test_type in ("ar", "bs"), f"Unknown test type {test_type!r}"

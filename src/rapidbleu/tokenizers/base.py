@@ -1,5 +1,7 @@
 """The interface every tokenizer implements."""
 
+from typing import Optional
+
 
 class BaseTokenizer:
     """A callable that maps one segment (``str``) to its tokenized form (``str``).
@@ -11,7 +13,7 @@ class BaseTokenizer:
     """
 
     #: Name of the tokenizer in the compiled core, or None.
-    fast_path = None
+    fast_path: Optional[str] = None
 
     def signature(self) -> str:
         raise NotImplementedError(f"{type(self).__name__} must define signature()")

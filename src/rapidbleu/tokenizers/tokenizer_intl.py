@@ -35,7 +35,7 @@ from .base import BaseTokenizer
 try:
     import regex as _regex
 except ImportError:  # pragma: no cover - regex is a declared dependency
-    _regex = None
+    _regex = None  # type: ignore[assignment]
 
 _MISSING = (
     "the 'intl' tokenizer needs the 'regex' module (the one sacreBLEU uses for its Unicode "
