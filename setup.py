@@ -25,6 +25,15 @@ DIRECTIVES = {
 }
 
 
+#: Every compiled module, built from src/rapidbleu/<module>.pyx, with the headers it includes
+#: (rebuild dependencies).  A new extension is one more entry here; MANIFEST.in already ships
+#: every src/rapidbleu/*.pyx/*.pxd/*.h, and .ci/run checks that the wheel holds each module and
+#: that it has a .pyi stub.
+EXTENSIONS = {
+    "_stats_cy": ["_ngram.h", "_table.h", "_tok.h"],
+}
+
+
 def _compile_args():
     if sys.platform == "win32":
         return ["/Od", "/Zi"] if DEBUG else ["/O2"]
@@ -40,15 +49,18 @@ def _extensions():
             raise
         print(f"rapidbleu: Cython not available ({exc}); installing the pure-Python backend", file=sys.stderr)
         return []
-    ext = Extension(
-        "rapidbleu._stats_cy",
-        sources=["src/rapidbleu/_stats_cy.pyx"],
-        depends=["src/rapidbleu/_ngram.h", "src/rapidbleu/_table.h", "src/rapidbleu/_tok.h"],
-        include_dirs=["src/rapidbleu"],
-        extra_compile_args=_compile_args(),
-        extra_link_args=["-g"] if DEBUG and sys.platform != "win32" else [],
-    )
-    return cythonize([ext], compiler_directives=DIRECTIVES, language_level=3)
+    exts = [
+        Extension(
+            f"rapidbleu.{module}",
+            sources=[f"src/rapidbleu/{module}.pyx"],
+            depends=[f"src/rapidbleu/{h}" for h in headers],
+            include_dirs=["src/rapidbleu"],
+            extra_compile_args=_compile_args(),
+            extra_link_args=["-g"] if DEBUG and sys.platform != "win32" else [],
+        )
+        for module, headers in EXTENSIONS.items()
+    ]
+    return cythonize(exts, compiler_directives=DIRECTIVES, language_level=3)
 
 
 class OptionalBuildExt(build_ext):
