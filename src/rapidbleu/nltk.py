@@ -633,7 +633,9 @@ def sentence_bleu_batch(
 
     Raises:
         LengthMismatchError: ``len(list_of_references) != len(hypotheses)``.
-        ValueError: a hypothesis without references; SmoothingError: as ``sentence_bleu``.
+        ValueError: a hypothesis without references.
+        SmoothingError: method 6 and some sentence without a trigram match (the whole call
+            fails, as the loop would at that sentence); filter such sentences first.
     """
     _check_lengths(list_of_references, hypotheses)
     weight_list, several = _weight_list(weights)
