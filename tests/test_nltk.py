@@ -288,6 +288,11 @@ def test_fraction_unnormalized():
     short = rb.modified_precision([["a", "b"]], ["a"], 3)  # NLTK's max(1, 0) denominator
     assert (short.numerator, short.denominator) == (0, 1)
     assert rb.Fraction(6, 8).numerator == 6 and float(rb.Fraction(6, 8) + 1) == 1.75
+    import copy
+    import pickle
+
+    f = pickle.loads(pickle.dumps(rb.Fraction(6, 8)))
+    assert (f.numerator, f.denominator) == (6, 8) and copy.deepcopy(f).numerator == 6
 
 
 def test_zero_length_hypothesis_and_empty_reference():

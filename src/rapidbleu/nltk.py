@@ -98,8 +98,19 @@ class Fraction(_Fraction):
 
     def __new__(cls, numerator=0, denominator=None, _normalize=False):
         self = super().__new__(cls, numerator, denominator)
+        if denominator is None:  # Fraction("3/4"), Fraction(0.5), ...: nothing to keep raw
+            numerator, denominator = _Fraction.numerator.fget(self), _Fraction.denominator.fget(self)
         self._raw_numerator = numerator
         self._raw_denominator = denominator
+        return self
+
+    def __reduce__(self):
+        return (type(self), (self._raw_numerator, self._raw_denominator))
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
         return self
 
     @property
