@@ -48,7 +48,7 @@ import warnings
 from collections import defaultdict
 from fractions import Fraction as _Fraction
 from itertools import count
-from typing import Hashable, List, Sequence, Tuple, Union
+from typing import Tuple
 
 import numpy as np
 
@@ -72,7 +72,6 @@ _DEFAULT_WEIGHTS = (0.25, 0.25, 0.25, 0.25)
 _TINY = sys.float_info.min  # method0's stand-in for a zero precision
 _MAX_VECTOR_ORDER = 60  # above this, 2**k overflows float math; use the exact per-row path
 
-Weights = Union[Sequence[float], Sequence[Sequence[float]]]
 
 
 class LengthMismatchError(ValueError, AssertionError):
