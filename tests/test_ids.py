@@ -369,3 +369,21 @@ def test_workers_give_identical_results():
     assert np.array_equal(a, _batch_py.self_stats(seqs, 4))
     p1 = _batch_cy.pairwise_scores(seqs[:100], 4, "exp", None, True, 1)
     assert np.array_equal(p1, _batch_cy.pairwise_scores(seqs[:100], 4, "exp", None, True, -1))
+
+
+@needs_cy
+def test_nltk_scorer_bit_identical_on_many_rows():
+    from rapidbleu import _batch_cy
+
+    rng = np.random.default_rng(77)
+    for N, w in ((4, (0.25,) * 4), (3, (1 / 3,) * 3), (6, (1 / 6,) * 6)):
+        n = 6000
+        c = rng.integers(0, 80, size=n)
+        r = np.maximum(0, c + rng.integers(-15, 15, size=n))
+        tot = np.maximum(0, c[:, None] - np.arange(N)[None, :])
+        m = (tot * rng.random((n, N)) ** 2 * (rng.random((n, N)) > 0.2)).astype(np.int64)
+        stats = np.column_stack([c, r, m, tot]).astype(np.int64)
+        for method, eps in ((0, 0.0), (1, 0.1)):
+            a = _batch_cy.nltk_scores(stats, N, w, method, eps, 2)
+            b = batch._nltk_scores_py(stats, N, w, method, eps)
+            assert np.array_equal(a.view(np.int64), b.view(np.int64)), (N, method)

@@ -542,3 +542,105 @@ def pairwise_scores(seqs, int max_order, method, smooth_value, bint effective_or
 
     _run(work, n, workers)
     return out
+
+
+# ------------------------------------------------------------------------------- NLTK-style
+
+cdef double _fsum(const double *terms, int n) noexcept nogil:
+    """Correctly rounded sum of finite ``terms`` (Shewchuk's exact partials, round half even
+    at the end): the value ``math.fsum`` returns, since both are the exact sum rounded once."""
+    cdef double partials[160]
+    cdef int i, j, m = 0
+    cdef double x, y, t, hi, lo, yr
+    for k in range(n):
+        x = terms[k]
+        i = 0
+        for j in range(m):
+            y = partials[j]
+            if fabs(x) < fabs(y):
+                t = x
+                x = y
+                y = t
+            hi = x + y
+            lo = y - (hi - x)
+            if lo != 0.0:
+                partials[i] = lo
+                i += 1
+            x = hi
+        m = i
+        partials[m] = x
+        m += 1
+    hi = 0.0
+    if m > 0:
+        m -= 1
+        hi = partials[m]
+        lo = 0.0
+        while m > 0:
+            x = hi
+            m -= 1
+            y = partials[m]
+            hi = x + y
+            yr = hi - x
+            lo = y - yr
+            if lo != 0.0:
+                break
+        if m > 0 and ((lo < 0.0 and partials[m - 1] < 0.0) or (lo > 0.0 and partials[m - 1] > 0.0)):
+            y = lo * 2.0
+            x = hi + y
+            yr = x - hi
+            if y == yr:
+                hi = x
+    return hi
+
+
+cdef double _nltk_score(const int64_t *row, int N, const double *w, int method, double eps,
+                        double tiny) noexcept nogil:
+    """NLTK 3.9 ``sentence_bleu`` (methods 0 and 1) from one statistics row."""
+    cdef double terms[MAX_ORDER_C]
+    cdef double p, d, bp
+    cdef int k
+    cdef int64_t c = row[0], r = row[1]
+    if row[2] == 0:
+        return 0.0
+    for k in range(N):
+        d = <double> (row[2 + N + k] if row[2 + N + k] > 1 else 1)
+        if row[2 + k] != 0:
+            p = (<double> row[2 + k]) / d
+        elif method == 1:
+            p = eps / d
+        else:
+            p = tiny
+        terms[k] = w[k] * log(p)
+    if c > r:
+        bp = 1.0
+    else:
+        bp = exp(1.0 - (<double> r) / (<double> c))
+    return bp * exp(_fsum(terms, N))
+
+
+def nltk_scores(stats, int max_order, weights, int method, double eps, workers=1):
+    """NLTK-style (0-1) scores of statistics rows; methods 0 and 1, uniform or any weights."""
+    if max_order > MAX_ORDER_C:
+        raise ValueError(f"at most {MAX_ORDER_C} orders")
+    arr = np.ascontiguousarray(stats, dtype=np.int64)
+    if arr.ndim != 2 or arr.shape[1] != 2 + 2 * max_order:
+        raise ValueError(f"stats must have shape (n, {2 + 2 * max_order}), got {arr.shape}")
+    wa = np.ascontiguousarray(weights, dtype=np.float64)
+    if wa.shape[0] != max_order:
+        raise ValueError("one weight per order")
+    cdef double[::1] wv = wa
+    cdef int64_t[:, ::1] st = arr
+    cdef Py_ssize_t n = arr.shape[0]
+    out = np.zeros(n, dtype=np.float64)
+    cdef double[::1] o = out
+    cdef double tiny = sys.float_info.min
+
+    def work(Py_ssize_t lo, Py_ssize_t hi):
+        cdef Py_ssize_t i
+        with nogil:
+            for i in range(lo, hi):
+                o[i] = _nltk_score(&st[i, 0], max_order, &wv[0], method, eps, tiny)
+
+    if n:
+        _run(work, n, workers)
+    return out

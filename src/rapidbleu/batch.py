@@ -121,7 +121,7 @@ def _uniform(order: int):
     return (1.0 / order,) * order
 
 
-def _nltk_scores(stats: np.ndarray, order: int, weights, smoothing_function) -> np.ndarray:
+def _nltk_scores(stats: np.ndarray, order: int, weights, smoothing_function, workers: int = 1) -> np.ndarray:
     """NLTK ``sentence_bleu`` (0-1) of each statistics row (the stats of a hypothesis against
     its references: NLTK's closest length, clipping and totals are the same numbers).
 
@@ -142,11 +142,26 @@ def _nltk_scores(stats: np.ndarray, order: int, weights, smoothing_function) -> 
             "methods 0 and 1 are available without it"
         )
     w = [float(x) for x in weights]
+    if method == 0:
+        _warn_method0(stats, order)
+    if _C_NLTK and order <= 64:
+        return _impl.nltk_scores(stats, order, w, method, 0.0 if eps is None else eps, workers)
+    return _nltk_scores_py(stats, order, w, method, eps)
+
+
+def _warn_method0(stats, order):
+    m = stats[:, 2 : 2 + order]
+    if ((m[:, :1] > 0) & (m == 0)).any():
+        warnings.warn("NLTK-style method0: some n-gram order has no match; its precision is "
+                      "sys.float_info.min (NLTK's behaviour), so such scores are ~0", UserWarning, stacklevel=4)
+
+
+def _nltk_scores_py(stats, order, w, method, eps) -> np.ndarray:
+    """The Python loop (the oracle of ``_batch_cy.nltk_scores``), NLTK's operations one by one."""
     tiny = sys.float_info.min
     out = np.zeros(len(stats), dtype=np.float64)
-    warned = False
     log, exp, fsum = math.log, math.exp, math.fsum
-    for i, row in enumerate(stats.tolist()):
+    for i, row in enumerate(np.asarray(stats).tolist()):
         m = row[2 : 2 + order]
         if m[0] == 0:
             continue  # NLTK: no unigram match -> 0
@@ -161,15 +176,36 @@ def _nltk_scores(stats: np.ndarray, order: int, weights, smoothing_function) -> 
                 p = eps / di
             else:
                 p = tiny
-                warned = True
             if p > 0:
                 terms.append(wi * log(p))
         bp = 1.0 if c > r else (0.0 if c == 0 else exp(1 - r / c))
         out[i] = bp * exp(fsum(terms))
-    if warned:
-        warnings.warn("NLTK-style method0: some n-gram order has no match; its precision is "
-                      "sys.float_info.min (NLTK's behaviour), so such scores are ~0", UserWarning, stacklevel=3)
     return out
+
+
+def _c_nltk_exact(mod) -> bool:
+    """As ``_c_scores_exact`` for the NLTK-style scorer."""
+    if not hasattr(mod, "nltk_scores"):
+        return False
+    rng = np.random.default_rng(54321)
+    for N, w in ((4, (0.25,) * 4), (3, (1 / 3,) * 3), (2, (0.7, 0.3)), (5, (0.1, 0.2, 0.3, 0.15, 0.25))):
+        n = 1500
+        c = rng.integers(0, 60, size=n)
+        r = np.maximum(0, c + rng.integers(-10, 10, size=n))
+        tot = np.maximum(0, c[:, None] - np.arange(N)[None, :])
+        m = (tot * rng.random((n, N)) * (rng.random((n, N)) > 0.3)).astype(np.int64)
+        st = np.column_stack([c, r, m, tot]).astype(np.int64)
+        for method, eps in ((0, 0.0), (1, 0.1), (1, 0.013)):
+            a = mod.nltk_scores(st, N, w, method, eps)
+            b = _nltk_scores_py(st, N, w, method, eps)
+            if not np.array_equal(a.view(np.int64), b.view(np.int64)):
+                warnings.warn("rapidbleu: the compiled NLTK-style scorer differs from Python's math here; "
+                              "using the Python loop (exact, slower)", RuntimeWarning, stacklevel=3)
+                return False
+    return True
+
+
+_C_NLTK = _c_nltk_exact(_impl)
 
 
 # ----------------------------------------------------------------------- input handling
@@ -297,7 +333,7 @@ def sentence_bleu_batch(hypotheses, references, smooth_method: str = "exp", smoo
     if auto_reweigh:
         raise NotImplementedError("auto_reweigh needs rapidbleu.nltk (branch nltk)")
     stats = _stats_of(data, len(w), workers)
-    return _nltk_scores(stats, len(w), w, smoothing_function)
+    return _nltk_scores(stats, len(w), w, smoothing_function, workers)
 
 
 def _id_data(hypotheses, references, tokenize, lowercase, pad_id, eos_id) -> IdStreams:
@@ -374,7 +410,7 @@ def self_bleu(sentences, *, style: str = "nltk", max_ngram_order: Optional[int] 
         return _sacre_scores(stats, order, smooth_method, smooth_value, effective_order, workers)
     if smoothing_function is None:
         smoothing_function = _default_method1()
-    return _nltk_scores(stats, order, _nltk_weights(weights, order), smoothing_function)
+    return _nltk_scores(stats, order, _nltk_weights(weights, order), smoothing_function, workers)
 
 
 def _resolve_order(max_ngram_order, weights, style):
@@ -441,7 +477,7 @@ def pairwise_bleu(candidates, *, style: str = "sacrebleu", smooth_method: str = 
             smoothing_function = _default_method1()
         st = _impl.pairwise_stats(seqs, order, workers)
         out = _nltk_scores(st.reshape(n * n, -1), order, _nltk_weights(weights, order),
-                           smoothing_function).reshape(n, n)
+                           smoothing_function, workers).reshape(n, n)
     if diagonal is not None:
         np.fill_diagonal(out, diagonal)
     return out

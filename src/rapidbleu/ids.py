@@ -36,6 +36,7 @@ Papineni, Roukos, Ward and Zhu (2002), smoothing methods from Chen and Cherry (2
 """
 
 from collections.abc import Sequence
+from itertools import chain
 from typing import List, Optional, Tuple
 
 import numpy as np
@@ -126,6 +127,56 @@ def _check_special(value, name: str):
     return value
 
 
+def _clean_flat(flat: np.ndarray, lens: np.ndarray, pad_id, eos_id):
+    """The cleaning rules applied to n sequences stored end to end (vectorised)."""
+    if eos_id is None and pad_id is None:
+        return flat, lens
+    n = len(lens)
+    seg = np.repeat(np.arange(n), lens)
+    keep = np.ones(len(flat), dtype=bool)
+    if eos_id is not None:
+        hits = np.flatnonzero(flat == eos_id)
+        if hits.size:
+            starts = np.zeros(n, dtype=np.int64)
+            np.cumsum(lens[:-1], out=starts[1:])
+            first = np.full(n, np.iinfo(np.int64).max, dtype=np.int64)
+            hs = seg[hits]
+            u, idx = np.unique(hs, return_index=True)  # hits are sorted: first hit per segment
+            first[u] = hits[idx]
+            keep &= np.arange(len(flat)) < first[seg]
+    if pad_id is not None:
+        keep &= flat != pad_id
+    if keep.all():
+        return flat, lens
+    return flat[keep], np.bincount(seg[keep], minlength=n).astype(np.int64)
+
+
+def _split(flat: np.ndarray, lens: np.ndarray) -> List[np.ndarray]:
+    ends = np.cumsum(lens).tolist()
+    starts = [0] + ends[:-1]
+    return [flat[a:b] for a, b in zip(starts, ends)]
+
+
+def _fast_lists(x, what, pad_id, eos_id) -> Optional[List[np.ndarray]]:
+    """Fast path for a list of lists/tuples of Python ints: one conversion for the stream.
+    Returns None when the slow path must decide (mixed forms, None entries, odd values)."""
+    if not all(type(e) in (list, tuple) for e in x):
+        return None
+    lens = np.fromiter(map(len, x), dtype=np.int64, count=len(x))
+    flat_list = list(chain.from_iterable(x))
+    if not flat_list:
+        return [np.zeros(0, dtype=np.int64) for _ in x]
+    try:
+        flat = np.array(flat_list)
+    except (OverflowError, ValueError, TypeError):
+        return None
+    if flat.ndim != 1 or flat.dtype.kind not in "iu":
+        return None  # floats, bools, strings, huge ints, nested: the slow path names the culprit
+    flat = _check_dtype(flat, what)
+    flat, lens = _clean_flat(flat, lens, pad_id, eos_id)
+    return _split(flat, lens)
+
+
 def _stream(x, what: str, pad_id, eos_id, allow_none: bool = False) -> List[Optional[np.ndarray]]:
     """One stream as a list of cleaned int64 1-D arrays (``None`` kept where allowed)."""
     if isinstance(x, (str, bytes)):
@@ -141,12 +192,17 @@ def _stream(x, what: str, pad_id, eos_id, allow_none: bool = False) -> List[Opti
                     "(n segments x T positions, padded with pad_id) or a list of 1-D sequences"
                 )
             arr = _check_dtype(arr, what)
-            return [clean_ids(row, pad_id, eos_id) for row in arr]
+            n, T = arr.shape
+            flat, lens = _clean_flat(arr.reshape(-1), np.full(n, T, dtype=np.int64), pad_id, eos_id)
+            return _split(np.ascontiguousarray(flat), lens)
     if not isinstance(x, Sequence):
         try:
             x = list(x)
         except TypeError:
             raise TypeError(f"{what} must be a list of token-id sequences or a 2-D array, got {_kind(x)}") from None
+    fast = _fast_lists(x, what, pad_id, eos_id)
+    if fast is not None:
+        return fast  # type: ignore[return-value]
     out: List[Optional[np.ndarray]] = []
     for i, seq in enumerate(x):
         if seq is None:
@@ -214,6 +270,11 @@ class IdStreams:
                     f"reference stream {k} ({name}) has {len(c)} rows but there are {n} hypotheses"
                 )
             cleaned.append(c)
+        if not any(r is None for c in cleaned for r in c):
+            per_segment = [[r] for r in cleaned[0]] if len(cleaned) == 1 else list(map(list, zip(*cleaned)))
+            self.refs = per_segment
+            self.num_refs = len(cleaned)
+            return
         per_segment = []
         counts = set()
         for i in range(n):
