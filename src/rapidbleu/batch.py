@@ -31,7 +31,7 @@ import numpy as np
 
 from . import _batch_py
 from ._stats import MAX_NGRAM_ORDER, check_smoothing
-from .ids import IdStreams, _check_order, _check_special, _is_arraylike, _stats_of, to_id_lists
+from .ids import IdStreams, _check_order, _is_arraylike, _stats_of, no_gc, to_id_lists
 
 __all__ = ["pairwise_bleu", "self_bleu", "sentence_bleu_batch", "backend"]
 
@@ -271,7 +271,7 @@ def _nltk_weights(weights, order):
 
 # ----------------------------------------------------------------------- public API
 
-def sentence_bleu_batch(hypotheses, references, smooth_method: str = "exp", smooth_value: Optional[float] = None,
+def _sentence_bleu_batch_impl(hypotheses, references, smooth_method: str = "exp", smooth_value: Optional[float] = None,
                         effective_order: bool = True, max_ngram_order: int = MAX_NGRAM_ORDER, workers: int = 1, *,
                         pad_id: Optional[int] = None, eos_id: Optional[int] = None, tokenize: str = "13a",
                         lowercase: bool = False, weights=None, smoothing_function=None,
@@ -365,7 +365,7 @@ def _id_data(hypotheses, references, tokenize, lowercase, pad_id, eos_id) -> IdS
     return IdStreams([h.tolist() for h in hyps], conv)
 
 
-def self_bleu(sentences, *, style: str = "nltk", max_ngram_order: Optional[int] = None, weights=None,
+def _self_bleu_impl(sentences, *, style: str = "nltk", max_ngram_order: Optional[int] = None, weights=None,
               smoothing_function=None, smooth_method: str = "exp", smooth_value: Optional[float] = None,
               effective_order: bool = True, pad_id: Optional[int] = None, eos_id: Optional[int] = None,
               tokenize: str = "13a", lowercase: bool = False, workers: int = 1) -> np.ndarray:
@@ -433,7 +433,7 @@ def _default_method1():
     return _Eps().method1
 
 
-def pairwise_bleu(candidates, *, style: str = "sacrebleu", smooth_method: str = "exp",
+def _pairwise_bleu_impl(candidates, *, style: str = "sacrebleu", smooth_method: str = "exp",
                   smooth_value: Optional[float] = None, effective_order: bool = True,
                   max_ngram_order: Optional[int] = None, weights=None, smoothing_function=None,
                   diagonal: Optional[float] = None, pad_id: Optional[int] = None, eos_id: Optional[int] = None,
@@ -481,3 +481,20 @@ def pairwise_bleu(candidates, *, style: str = "sacrebleu", smooth_method: str = 
     if diagonal is not None:
         np.fill_diagonal(out, diagonal)
     return out
+
+
+def _wrap(impl, name):
+    import functools
+
+    @functools.wraps(impl)
+    def f(*args, **kwargs):
+        with no_gc():
+            return impl(*args, **kwargs)
+
+    f.__name__ = f.__qualname__ = name
+    return f
+
+
+sentence_bleu_batch = _wrap(_sentence_bleu_batch_impl, "sentence_bleu_batch")
+self_bleu = _wrap(_self_bleu_impl, "self_bleu")
+pairwise_bleu = _wrap(_pairwise_bleu_impl, "pairwise_bleu")
