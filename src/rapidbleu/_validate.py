@@ -30,11 +30,14 @@ def check_hypotheses(hypotheses, what: str = "hypotheses") -> List[str]:
     hyps = list(hypotheses)
     if not hyps:
         raise ValueError(f"{what} is empty: BLEU needs at least one segment")
-    for i, h in enumerate(hyps):
-        if not isinstance(h, str):
-            if h is None:
-                raise ValueError(f"{what}[{i}] is None (every hypothesis must be a string; use '' for an empty output)")
-            raise TypeError(f"{what}[{i}] is a {_kind(h)}, expected str")
+    # Fast path: one C-level pass over the types; the per-item loop runs only to name an error
+    # (or for str subclasses such as numpy.str_).
+    if set(map(type, hyps)) != {str}:
+        for i, h in enumerate(hyps):
+            if not isinstance(h, str):
+                if h is None:
+                    raise ValueError(f"{what}[{i}] is None (every hypothesis must be a string; use '' for an empty output)")
+                raise TypeError(f"{what}[{i}] is a {_kind(h)}, expected str")
     return hyps
 
 
@@ -76,16 +79,24 @@ def check_references(references, n_hyps: int) -> Tuple[List[List[str]], int]:
             raise ValueError(
                 f"reference stream {k} has {len(stream)} lines but there are {n_hyps} hypotheses"
             )
+    has_none = False
+    for k, stream in enumerate(streams):
+        kinds = set(map(type, stream))
+        if kinds == {str}:
+            continue
+        for i, r in enumerate(stream):
+            if r is None:
+                has_none = True
+            elif not isinstance(r, str):
+                raise TypeError(f"references[{k}][{i}] is a {_kind(r)}, expected str or None")
+    if not has_none:  # the common case: a fixed number of references, no per-item work
+        if len(streams) == 1:
+            return [[r] for r in streams[0]], 1
+        return list(map(list, zip(*streams))), len(streams)
     per_segment: List[List[str]] = []
     counts = set()
     for i, refs in enumerate(zip(*streams)):
-        seg = []
-        for k, r in enumerate(refs):
-            if r is None:
-                continue
-            if not isinstance(r, str):
-                raise TypeError(f"references[{k}][{i}] is a {_kind(r)}, expected str or None")
-            seg.append(r)
+        seg = [r for r in refs if r is not None]
         if not seg:
             raise ValueError(f"segment {i} has no reference: all {len(streams)} reference streams are None there")
         counts.add(len(seg))

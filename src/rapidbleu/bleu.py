@@ -6,6 +6,7 @@ signatures) is computed in one place, ``rapidbleu._stats``.
 """
 
 import logging
+from itertools import repeat
 from typing import List, Optional, Sequence
 
 import numpy as np
@@ -14,7 +15,7 @@ from . import _backend
 from ._stats import MAX_NGRAM_ORDER, SMOOTH_DEFAULTS, bleu_from_stats, check_smoothing, split_row
 from ._validate import check_hypotheses, check_references, check_sentence_args
 from .score import BLEUScore, BLEUSignature
-from .tokenizers import DEFAULT_TOKENIZER, LANGUAGE_DEFAULTS, available_tokenizers, get_tokenizer
+from .tokenizers import DEFAULT_TOKENIZER, LANGUAGE_DEFAULTS, available_tokenizers, get_tokenizer, language_warning
 
 logger = logging.getLogger("rapidbleu")
 
@@ -65,9 +66,9 @@ class BLEU:
         if tokenize is None:
             tokenize = LANGUAGE_DEFAULTS.get(trg_lang, DEFAULT_TOKENIZER)
         else:
-            for lang, best in LANGUAGE_DEFAULTS.items():
-                if trg_lang == lang and tokenize != best:
-                    logger.warning("Consider using the %r or 'spm' tokenizer for %s.", best, lang)
+            advice = language_warning(trg_lang, tokenize)
+            if advice is not None:
+                logger.warning(advice)
         self.tokenizer = get_tokenizer(tokenize)
         self.tokenizer_signature = self.tokenizer.signature()
 
@@ -128,7 +129,7 @@ class BLEU:
         else:
             raise RuntimeError("no references given and none cached (pass references= to BLEU())")
         if not self._force:
-            tokenized = sum(1 for h in hyps if h.endswith(" ."))
+            tokenized = sum(map(str.endswith, hyps, repeat(" .")))
             if tokenized >= 100:
                 logger.warning("That's 100 lines that end in a tokenized period ('.')")
                 logger.warning("It looks like you forgot to detokenize your test data, which may hurt your score.")
@@ -189,7 +190,14 @@ class BLEU:
         ``sentence_score(hypotheses[i], [stream[i] for stream in references]).score``.
         """
         stats = self.corpus_statistics(hypotheses, references)
-        return np.array([self.score_from_stats(row).score for row in stats], dtype=np.float64)
+        # bleu_from_stats directly, without a BLEUScore per row: the same float, several
+        # times faster (rows as Python ints via tolist(), as split_row would give).
+        n = self.max_ngram_order
+        args = (self.smooth_method, self.smooth_value, self.effective_order, n)
+        return np.array(
+            [bleu_from_stats(r[2:2 + n], r[2 + n:], r[0], r[1], *args)[0] for r in stats.tolist()],
+            dtype=np.float64,
+        )
 
     def get_signature(self) -> BLEUSignature:
         """The reproducibility signature (needs a scored corpus for the number of references)."""

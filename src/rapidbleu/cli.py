@@ -68,6 +68,26 @@ def build_parser() -> argparse.ArgumentParser:
                    help="Insist that your tokenized input is actually detokenized.")
     g.add_argument("--workers", type=int, default=1,
                    help="Threads for the compiled core (-1 = all cores). (Default: %(default)s)")
+    c = p.add_argument_group("Confidence interval (CI) estimation for single-system evaluation")
+    c.add_argument("--confidence", "-ci", action="store_true",
+                   help="Report confidence interval using bootstrap resampling.")
+    c.add_argument("--confidence-n", "-cin", type=int, default=1000,
+                   help="Set the number of bootstrap resamples for CI estimation (Default: %(default)s).")
+    t = p.add_argument_group("Paired significance testing for multi-system evaluation")
+    choice = t.add_mutually_exclusive_group()
+    choice.add_argument("--paired-ar", "-par", action="store_true",
+                        help="Perform paired test using approximate randomization (AR). This option is "
+                             "mutually exclusive with --paired-bs (Default: %(default)s).")
+    choice.add_argument("--paired-bs", "-pbs", action="store_true",
+                        help="Perform paired test using bootstrap resampling. This option is "
+                             "mutually exclusive with --paired-ar (Default: %(default)s).")
+    t.add_argument("--paired-ar-n", "-parn", type=int, default=10000,
+                   help="Number of trials for approximate randomization test (Default: %(default)s).")
+    t.add_argument("--paired-bs-n", "-pbsn", type=int, default=1000,
+                   help="Number of bootstrap resamples for paired bootstrap resampling test (Default: %(default)s).")
+    t.add_argument("--paired-jobs", "-j", type=int, default=1,
+                   help="Threads for comparisons that do not share random draws (SACREBLEU_SEED=none or 0); "
+                        "0 = one per system. Results do not depend on it. (Default: %(default)s)")
     r = p.add_argument_group("Reporting related arguments")
     r.add_argument("--quiet", "-q", default=False, action="store_true", help="Suppress verbose messages.")
     r.add_argument("--short", "-sh", default=False, action="store_true",
@@ -115,7 +135,7 @@ def _read_refs(args) -> List[List[str]]:
     return streams
 
 
-def _read_systems(args):
+def _read_systems(args, paired: bool = False):
     systems, names = [], []
     if args.input is None:
         stream = io.TextIOWrapper(sys.stdin.buffer, encoding=args.encoding)
@@ -142,6 +162,9 @@ def _read_systems(args):
     if not args.input:
         raise CLIError("-i/--input needs at least one file")
     for path in args.input:
+        if paired and names and path == names[0]:
+            logger.info("Ignoring %r as it was also given as the baseline.", path)
+            continue
         if path in names:
             raise CLIError(f"{path!r} already used to name a system; give each system file once")
         systems.append(read_lines(path, args.encoding))
@@ -164,9 +187,20 @@ def run(args) -> None:
     refs = _read_refs(args)
     ref_names = (args.refs if args.num_refs == 1
                  else [f"{args.refs[0]} (reference field {j + 1})" for j in range(len(refs))])
-    systems, names = _read_systems(args)
+    paired = "bs" if args.paired_bs else ("ar" if args.paired_ar else "")
+    systems, names = _read_systems(args, bool(paired))
+    if paired:
+        # sacreBLEU marks the first system as the baseline (stdin systems have no file names).
+        names = (["Baseline"] + [f"System {i + 1}" for i in range(len(systems) - 1)] if args.input is None
+                 else [f"Baseline: {names[0]}"] + names[1:])
     if args.sentence_level and len(systems) > 1:
         raise CLIError("Only one system can be evaluated in sentence-level mode.")
+    if args.sentence_level and (args.confidence or paired):
+        raise CLIError("Statistical tests are unavailable in sentence-level mode.")
+    if paired and len(systems) == 1:
+        raise CLIError("Paired tests require multiple input systems given to --input (-i).")
+    if len(systems) > 1 and args.confidence:
+        raise CLIError("Use paired tests (--paired) for multiple systems.")
     _check_lengths(systems, names, refs, ref_names)
 
     trg_lang = args.langpair.split("-")[1] if args.langpair and "-" in args.langpair else ""
@@ -183,17 +217,63 @@ def run(args) -> None:
         return
 
     if len(systems) == 1:
-        score = metric.corpus_score(systems[0], None)
+        n_bootstrap = args.confidence_n if args.confidence else 1
+        with _progress_bar(args, n_bootstrap if n_bootstrap > 1 else 0) as progress:
+            metric._progress = progress
+            score = metric.corpus_score(systems[0], None, n_bootstrap=n_bootstrap)
+            metric._progress = None
         sig = metric.get_signature().format(args.short if args.format != "json" else False)
         print_single_results([score.format(args.width, args.score_only, sig, args.format == "json")], args.format)
         return
 
     logger.info("Found %d systems.", len(systems))
+    if paired:
+        _run_paired(args, paired, metric, names, systems)
+        return
     cells = []
     for system in systems:
         cells.append(metric.corpus_score(system, None).format(args.width, True))
     sigs = {"BLEU": metric.get_signature().format(args.short)}
     print_results_table({"System": names, "BLEU": cells}, sigs, args.format, args.width)
+
+
+class _progress_bar:
+    """A tqdm bar on stderr for ``total`` steps; off with -q, when stderr is not a terminal, when
+    tqdm is missing, or for totals too small to matter.  Yields an ``update(n)`` callback or None."""
+
+    def __init__(self, args, total: int, desc: str = "bootstrap"):
+        self.bar = None
+        if total >= 1000 and not args.quiet and hasattr(sys.stderr, "isatty") and sys.stderr.isatty():
+            try:
+                from tqdm import tqdm
+            except ImportError:
+                return
+            self.bar = tqdm(total=total, desc=desc, unit="sample", file=sys.stderr, leave=False)
+
+    def __enter__(self):
+        return self.bar.update if self.bar is not None else None
+
+    def __exit__(self, *exc):
+        if self.bar is not None:
+            self.bar.close()
+        return False
+
+
+def _run_paired(args, paired: str, metric: BLEU, names: List[str], systems) -> None:
+    """Paired bootstrap (``bs``) or approximate randomization (``ar``) of every system against the
+    first one, printed as sacreBLEU's multi-system table (or JSON / LaTeX)."""
+    from .significance import PairedTest
+
+    n_samples = args.paired_bs_n if paired == "bs" else args.paired_ar_n
+    test = PairedTest(list(zip(names, systems)), {"BLEU": metric}, None, test_type=paired,
+                      n_samples=n_samples, n_jobs=args.paired_jobs)
+    desc = "paired bootstrap" if paired == "bs" else "approximate randomization"
+    with _progress_bar(args, test.progress_total, desc) as progress:
+        test.progress = progress
+        sigs, scores = test()
+    # sacreBLEU's header repeats the number given on the command line.
+    print_results_table(scores, {k: v.format(args.short) for k, v in sigs.items()}, args.format, args.width,
+                        paired=paired, n_samples=n_samples)
 
 
 def main(argv: Optional[List[str]] = None) -> int:

@@ -11,7 +11,16 @@ from .base import BaseTokenizer
 # name -> "module:Class"; one module per tokenizer.
 _REGISTRY = {
     "none": "none:NoneTokenizer",
+    "zh": "tokenizer_zh:TokenizerZh",
     "13a": "tokenizer_13a:Tokenizer13a",
+    "intl": "tokenizer_intl:TokenizerIntl",
+    "char": "tokenizer_char:TokenizerChar",
+    "ja-mecab": "tokenizer_ja_mecab:TokenizerJaMecab",
+    "ko-mecab": "tokenizer_ko_mecab:TokenizerKoMecab",
+    "spm": "tokenizer_spm:TokenizerDeprecatedSPM",
+    "flores101": "tokenizer_spm:TokenizerFlores101",
+    "flores200": "tokenizer_spm:TokenizerFlores200",
+    "spBLEU-1K": "tokenizer_spm:TokenizerSpBLEU1K",
 }
 
 #: The tokenizer BLEU uses when none is given and the target language implies none.
@@ -20,14 +29,28 @@ DEFAULT_TOKENIZER = "13a"
 #: sacreBLEU's choice of tokenizer from a target language code when ``tokenize`` is not given.
 LANGUAGE_DEFAULTS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
 
+#: Language names used in the warning when another tokenizer is forced for these targets.
+LANGUAGE_NAMES = {"zh": "Chinese", "ja": "Japanese", "ko": "Korean"}
+
+
+def language_warning(trg_lang: str, tokenize: str):
+    """sacreBLEU's advice when ``tokenize`` is forced for a target language that has a better
+    default, word for word ("Consider using the 'zh' or 'spm' tokenizer for Chinese."), or
+    None when there is nothing to say."""
+    best = LANGUAGE_DEFAULTS.get(trg_lang)
+    if best is None or tokenize == best:
+        return None
+    return f"Consider using the {best!r} or 'spm' tokenizer for {LANGUAGE_NAMES[trg_lang]}."
+
 
 def available_tokenizers():
     """Names accepted by ``BLEU(tokenize=...)`` and the CLI's ``-tok``, in registry order."""
     return list(_REGISTRY)
 
 
-def get_tokenizer(name: str) -> BaseTokenizer:
-    """Instantiate the tokenizer registered as ``name``.
+def get_tokenizer(name: str, **kwargs) -> BaseTokenizer:
+    """Instantiate the tokenizer registered as ``name`` (``kwargs`` go to its constructor,
+    e.g. ``model_path=`` for the SentencePiece tokenizers).
 
     Raises:
         ValueError: ``name`` is not a known tokenizer (the message lists the known ones).
@@ -41,7 +64,7 @@ def get_tokenizer(name: str) -> BaseTokenizer:
         ) from None
     module_name, class_name = spec.split(":")
     module = import_module(f".{module_name}", __name__)
-    return getattr(module, class_name)()
+    return getattr(module, class_name)(**kwargs)
 
 
-__all__ = ["BaseTokenizer", "DEFAULT_TOKENIZER", "LANGUAGE_DEFAULTS", "available_tokenizers", "get_tokenizer"]
+__all__ = ["BaseTokenizer", "DEFAULT_TOKENIZER", "LANGUAGE_DEFAULTS", "LANGUAGE_NAMES", "language_warning", "available_tokenizers", "get_tokenizer"]

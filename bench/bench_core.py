@@ -1,0 +1,214 @@
+"""Benchmark of corpus and sentence BLEU: rapidbleu backends vs sacreBLEU (and others if installed).
+
+    python bench/bench_core.py [--quick] [--data DIR]
+
+Data: every WMT23 system output with its reference A (13a tokenization for all, as a speed
+test), and a large corpus of >= 200,000 segments made by repeating those pairs.  Each timing
+is the median of several runs (wall clock, and CPU time of this process for one-thread
+runs: on a shared machine CPU time is the steadier number).  sacreBLEU on the large corpus
+runs once; with --quick (and always for the pure-Python backend) one WMT23 copy of it is timed
+and scaled linearly (the corpus is that copy repeated), which the table says.  Every tool's score is checked against sacreBLEU's; mismatches are printed.
+"""
+
+import argparse
+import glob
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+import rapidbleu  # noqa: E402
+from rapidbleu import _backend  # noqa: E402
+
+BIG = 200_000
+
+
+def _lines(path):
+    with open(path, encoding="utf-8", newline="") as f:
+        lines = f.read().split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def load_wmt23(data):
+    hyps, refs = [], []
+    for path in sorted(glob.glob(os.path.join(data, "system-outputs", "*"))):
+        name = os.path.basename(path)
+        pair, lang = name.split(".")[1], name.rsplit(".", 1)[1]
+        ref = os.path.join(data, "references", f"generaltest2023.{pair}.ref.refA.{lang}")
+        hyps += _lines(path)
+        refs += _lines(ref)
+    return hyps, refs
+
+
+def timeit(fn, runs):
+    """(median wall s, median CPU s, last result)."""
+    walls, cpus, out = [], [], None
+    for _ in range(runs):
+        w, c = time.perf_counter(), time.process_time()
+        out = fn()
+        walls.append(time.perf_counter() - w)
+        cpus.append(time.process_time() - c)
+    return statistics.median(walls), statistics.median(cpus), out
+
+
+def machine_info():
+    cpu = platform.processor() or ""
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    return (f"CPU: {cpu}; cores: {os.cpu_count()}; load average at start: {load:.1f}; "
+            f"Python {platform.python_version()}; rapidbleu {rapidbleu.__version__}")
+
+
+def with_backend(module, workers, fn):
+    """Run fn with rapidbleu's statistics backend set to `module`."""
+    saved = _backend.impl
+    _backend.impl = module
+    try:
+        return fn(workers)
+    finally:
+        _backend.impl = saved
+
+
+def optional_tools():
+    """(name, corpus function or None, note) for other BLEU packages, when importable."""
+    tools = []
+    try:
+        import bleuscore  # noqa: F401
+
+        def run_bleuscore(h, r):
+            res = bleuscore.compute(predictions=h, references=[[x] for x in r], max_order=4, smooth=False)
+            return 100 * res["bleu"]
+        tools.append(("bleuscore", run_bleuscore, "own tokenizer (13a-like)"))
+    except ImportError:
+        tools.append(("bleuscore", None, "not installed"))
+    try:
+        from fast_bleu import BLEU as FastBLEU  # noqa: F401
+
+        tools.append(("fast-bleu", None, "installed, but scores per sentence with its own rules: not comparable"))
+    except ImportError:
+        tools.append(("fast-bleu", None, "not installed"))
+    try:
+        from nltk.translate.bleu_score import corpus_bleu as nltk_corpus_bleu
+        from rapidbleu.tokenizers.tokenizer_13a import tokenize_13a
+
+        def run_nltk(h, r):
+            hs = [tokenize_13a(x.rstrip()).split() for x in h]
+            rs = [[tokenize_13a(x.rstrip()).split()] for x in r]
+            return 100 * nltk_corpus_bleu(rs, hs)
+        tools.append(("NLTK corpus_bleu (13a tokens)", run_nltk, "tokenization included"))
+    except ImportError:
+        tools.append(("NLTK", None, "not installed"))
+    return tools
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="fewer runs, subsets for slow tools")
+    ap.add_argument("--data", default=None, help="WMT23 folder (default: tests/data/wmt23 or /work/shared/data/wmt23)")
+    args = ap.parse_args()
+    data = args.data or next((d for d in (ROOT / "tests/data/wmt23", Path("/work/shared/data/wmt23"))
+                              if (Path(d) / "system-outputs").is_dir()), None)
+    if data is None:
+        sys.exit("WMT23 data not found; pass --data DIR")
+
+    import sacrebleu
+    from rapidbleu import BLEU, _stats_py
+    try:
+        from rapidbleu import _stats_cy
+    except ImportError as exc:
+        sys.exit(f"compiled core not built ({exc}): python setup.py build_ext --inplace")
+
+    runs = 3 if args.quick else 5
+    hyps, refs = load_wmt23(str(data))
+    reps = -(-BIG // len(hyps))
+    big_h, big_r = hyps * reps, refs * reps
+    print(machine_info())
+    print(f"WMT23: {len(hyps)} segments; large corpus: {len(big_h)} segments ({reps} x WMT23)\n")
+
+    rows, mismatches = [], []
+
+    def rb_corpus(module, workers, h, r):
+        return with_backend(module, workers, lambda w: BLEU(workers=w).corpus_score(h, [r]).score)
+
+    def record(corpus, tool, wall, cpu, score, ref_score, ref_wall, note=""):
+        exact = tool.startswith(("rapidbleu", "sacreBLEU"))
+        if (score != ref_score) if exact else abs(score - ref_score) > 0.01:
+            mismatches.append(f"{corpus} / {tool}: {score!r} != sacreBLEU {ref_score!r}")
+        ratio = ref_wall / wall if wall else float("nan")
+        rows.append((corpus, tool, wall, cpu, ratio, f"{score:.4f}", note))
+
+    for corpus, h, r, sb_subset in (("WMT23", hyps, refs, None),
+                                    ("large", big_h, big_r, len(hyps) if args.quick else None)):
+        n = len(h)
+        # sacreBLEU first: the reference for scores and ratios
+        hs, rs = (h, r) if sb_subset is None else (h[:sb_subset], r[:sb_subset])
+        sb_runs = runs if corpus == "WMT23" else 1
+        wall, cpu, _ = timeit(lambda: sacrebleu.BLEU().corpus_score(hs, [rs]), sb_runs)
+        scale = n / len(hs)
+        sb_wall, sb_cpu = wall * scale, cpu * scale
+        sb_score = sacrebleu.BLEU().corpus_score(h, [r]).score if sb_subset else sacrebleu.BLEU().corpus_score(hs, [rs]).score
+        note = f"{sb_runs} run(s)" + (f", timed on {len(hs)} segments and scaled" if sb_subset else "")
+        record(corpus, "sacreBLEU corpus_score", sb_wall, sb_cpu, sb_score, sb_score, sb_wall, note)
+
+        for tool, module, workers in (("rapidbleu cython, 1 thread", _stats_cy, 1),
+                                      (f"rapidbleu cython, all threads ({os.cpu_count()})", _stats_cy, -1),
+                                      ("rapidbleu python backend", _stats_py, 1)):
+            sub = None
+            if module is _stats_py and corpus == "large":
+                sub = len(hyps)  # one WMT23 copy: a representative slice
+            hh, rr = (h, r) if sub is None else (h[:sub], r[:sub])
+            k = 1 if module is _stats_py else runs
+            wall, cpu, score = timeit(lambda: rb_corpus(module, workers, hh, rr), k)
+            if sub is not None:
+                wall, cpu = wall * n / sub, cpu * n / sub
+                score = rb_corpus(_stats_cy, 1, h, r)  # score check on the full corpus
+            record(corpus, tool, wall, cpu if workers == 1 else float("nan"), score, sb_score, sb_wall,
+                   f"{k} run(s)" + (f", timed on {sub} segments and scaled" if sub else ""))
+
+        if corpus == "WMT23":  # other packages: WMT23 only (score checked to 0.01)
+            for tool, fn, note in optional_tools():
+                if fn is None:
+                    print(f"skipped {tool}: {note}")
+                    continue
+                wall, cpu, score = timeit(lambda: fn(h, r), 1)
+                record(corpus, tool, wall, cpu, score, sb_score, sb_wall, f"1 run; {note}")
+
+    # sentence BLEU of every WMT23 segment
+    n = len(hyps)
+    sub = 3000 if args.quick else 10_000
+    sb = sacrebleu.BLEU(effective_order=True)
+    wall, cpu, sb_scores = timeit(lambda: [sb.sentence_score(x, [y]).score for x, y in zip(hyps[:sub], refs[:sub])], 1)
+    sent_sb_wall = wall * n / sub
+    rows.append(("WMT23 sentence BLEU", "sacreBLEU sentence_score loop", sent_sb_wall, cpu * n / sub, 1.0, "-",
+                 f"1 run on {sub} segments, scaled"))
+    for tool, module, workers in (("rapidbleu sentence_scores, cython 1 thread", _stats_cy, 1),
+                                  ("rapidbleu sentence_scores, cython all threads", _stats_cy, -1)):
+        wall, cpu, scores = timeit(lambda: with_backend(module, workers, lambda w: BLEU(effective_order=True, workers=w).sentence_scores(hyps, [refs])), runs)
+        bad = sum(1 for a, b in zip(scores[:sub], sb_scores) if a != b)
+        if bad:
+            mismatches.append(f"sentence BLEU / {tool}: {bad} of {sub} scores differ from sacreBLEU")
+        rows.append(("WMT23 sentence BLEU", tool, wall, cpu if workers == 1 else float("nan"),
+                     sent_sb_wall / wall, "exact" if not bad else f"{bad} differ", f"{runs} runs"))
+
+    print("| corpus | tool | wall s | CPU s | speed-up vs sacreBLEU (wall) | BLEU | notes |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | --- |")
+    for corpus, tool, wall, cpu, ratio, score, note in rows:
+        cpu_s = "-" if cpu != cpu else f"{cpu:.3f}"
+        print(f"| {corpus} | {tool} | {wall:.3f} | {cpu_s} | {ratio:.1f}x | {score} | {note} |")
+    print()
+    print("\n".join(f"MISMATCH: {m}" for m in mismatches) or "All scores agree with sacreBLEU.")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,250 @@
+/* BLEU sufficient statistics of one segment at a time, without the GIL.
+ *
+ * Per segment: the hypothesis is tokenized and its tokens and n-grams get exact dense ids
+ * (inserted into the tables); each reference is then only *looked up*, since an n-gram that
+ * is not in the hypothesis cannot match (an unknown prefix ends the extension early).  With
+ * dense ids, clipping is plain arrays: refmax[id] (the maximum count over references) and a
+ * counter per id.  All buffers live in one rb_scratch per thread and only grow, so the loop
+ * over segments never allocates once they are large enough.
+ */
+#ifndef RAPIDBLEU_NGRAM_H
+#define RAPIDBLEU_NGRAM_H
+
+#include "_table.h"
+#include "_tok.h"
+
+#define RB_KIND_INT64 8 /* a text of int64 token ids instead of a str (kinds 1, 2, 4) */
+
+enum { RB_OK = 0, RB_ENOMEM = 1, RB_ETOOLONG = 2 };
+
+typedef struct {
+    const void *data; /* PyUnicode_DATA, or int64 token ids */
+    size_t len;       /* code points, or tokens */
+    int kind;         /* 1, 2, 4 (PyUnicode kinds) or RB_KIND_INT64 */
+} rb_text;
+
+typedef struct {
+    int order;      /* maximum n-gram order N >= 1 */
+    int tokenizer;  /* RB_TOK_* */
+    uint64_t mask;  /* ANDed into every hash; all ones except in collision tests */
+    uint32_t next_id;
+    uint32_t *cps; size_t cps_cap;        /* code points: hypothesis, then current reference */
+    uint32_t *ts; size_t ts_cap;          /* token spans of the current text */
+    uint32_t *tl; size_t tl_cap;
+    uint32_t *hyp; size_t hyp_cap;        /* hypothesis n-gram ids, order 1 first */
+    uint32_t *rtok; size_t rtok_cap;      /* reference token ids */
+    uint32_t *lvl; size_t lvl_cap;        /* reference n-gram ids of the current order */
+    uint32_t *refmax; size_t refmax_cap;  /* per id: max count over the references */
+    uint32_t *cnt; size_t cnt_cap;        /* per id: count in this reference / matches used */
+    uint32_t *touched; size_t touched_cap;
+    rb_tok_entry *ttab; size_t ttab_cap;  /* allocated slots */
+    rb_pair_entry *ptab; size_t ptab_cap;
+    size_t ttab_size, ptab_size;           /* slots in use for the current segment */
+    unsigned ttab_shift, ptab_shift;
+} rb_scratch;
+
+static void rb_scratch_init(rb_scratch *sc, int order, int tokenizer, uint64_t mask) {
+    memset(sc, 0, sizeof(*sc));
+    sc->order = order;
+    sc->tokenizer = tokenizer;
+    sc->mask = mask;
+}
+
+static void rb_scratch_free(rb_scratch *sc) {
+    free(sc->cps); free(sc->ts); free(sc->tl); free(sc->hyp); free(sc->rtok); free(sc->lvl);
+    free(sc->refmax); free(sc->cnt); free(sc->touched); free(sc->ttab); free(sc->ptab);
+    memset(sc, 0, sizeof(*sc));
+}
+
+#define RB_RESERVE(sc, field, need) \
+    rb_reserve((void **)&(sc)->field, &(sc)->field##_cap, (need), sizeof(*(sc)->field))
+
+/* Decode a str text into sc->cps at `base`, rstrip and tokenize it; spans in sc->ts/tl.
+ * Returns the token count, or -1 (out of memory) / -2 (segment over 2**32 code points). */
+static ptrdiff_t rb_str_spans(rb_scratch *sc, const rb_text *t, size_t base) {
+    size_t n = t->len;
+    if (base + n >= (size_t)UINT32_MAX) return -2;
+    if (!RB_RESERVE(sc, cps, base + n + 1) || !RB_RESERVE(sc, ts, n + 1) ||
+        !RB_RESERVE(sc, tl, n + 1))
+        return -1;
+    uint32_t *s = sc->cps + base;
+    switch (t->kind) {
+        case 1: {
+            const uint8_t *d = (const uint8_t *)t->data;
+            for (size_t i = 0; i < n; i++) s[i] = d[i];
+            break;
+        }
+        case 2: {
+            const uint16_t *d = (const uint16_t *)t->data;
+            for (size_t i = 0; i < n; i++) s[i] = d[i];
+            break;
+        }
+        default:
+            memcpy(s, t->data, n * sizeof(uint32_t));
+    }
+    n = rb_rstrip(s, n);
+    return (ptrdiff_t)rb_tokenize(sc->tokenizer, s, n, (uint32_t)base, sc->ts, sc->tl);
+}
+
+/* Ids of the ntok tokens whose spans are in sc->ts/tl (insert: new ids; else RB_ABSENT). */
+static void rb_intern_spans(rb_scratch *sc, size_t ntok, int insert, uint32_t *ids) {
+    for (size_t k = 0; k < ntok; k++) {
+        const uint32_t *s = sc->cps + sc->ts[k];
+        uint64_t h = rb_hash_cps(s, sc->tl[k]) & sc->mask;
+        ids[k] = rb_tok_find_str(sc->ttab, sc->ttab_size, sc->ttab_shift, sc->cps, s, sc->ts[k], sc->tl[k], h,
+                                 insert, &sc->next_id);
+    }
+}
+
+static void rb_intern_ints(rb_scratch *sc, const int64_t *tok, size_t ntok, int insert,
+                           uint32_t *ids) {
+    for (size_t k = 0; k < ntok; k++)
+        ids[k] = rb_tok_find_int(sc->ttab, sc->ttab_size, sc->ttab_shift, (uint64_t)tok[k], sc->mask, insert,
+                                 &sc->next_id);
+}
+
+/* Number of n-grams of order n in a text of `len` tokens. */
+static inline size_t rb_ngrams(size_t len, int n) { return len >= (size_t)n ? len - n + 1 : 0; }
+
+/* Token spans (str) or length (int) of a text placed at cps offset `base`. */
+static ptrdiff_t rb_text_tokens(rb_scratch *sc, const rb_text *t, size_t base) {
+    if (t->kind == RB_KIND_INT64) return (ptrdiff_t)t->len;
+    return rb_str_spans(sc, t, base);
+}
+
+static void rb_text_ids(rb_scratch *sc, const rb_text *t, size_t ntok, int insert, uint32_t *ids) {
+    if (t->kind == RB_KIND_INT64)
+        rb_intern_ints(sc, (const int64_t *)t->data, ntok, insert, ids);
+    else
+        rb_intern_spans(sc, ntok, insert, ids);
+}
+
+/* One row [hyp_len, ref_len, matches_1..N, totals_1..N] into `row`.  Returns RB_OK or an
+ * error code. */
+static int rb_segment(rb_scratch *sc, const rb_text *hyp, const rb_text *refs, size_t nrefs,
+                      int64_t *row) {
+    const int N = sc->order;
+    ptrdiff_t r = rb_text_tokens(sc, hyp, 0);
+    if (r < 0) return r == -1 ? RB_ENOMEM : RB_ETOOLONG;
+    const size_t hl = (size_t)r;
+    const size_t ref_base = hyp->kind == RB_KIND_INT64 ? 0 : hyp->len;
+
+    /* hypothesis: ids of every n-gram, order by order, into sc->hyp */
+    size_t total = 0;
+    for (int n = 1; n <= N; n++) total += rb_ngrams(hl, n);
+    size_t tcap = rb_table_size(hl, &sc->ttab_shift), pcap = rb_table_size(total - hl, &sc->ptab_shift);
+    if (!RB_RESERVE(sc, hyp, total + 1) || !rb_reserve((void **)&sc->ttab, &sc->ttab_cap, tcap, sizeof(rb_tok_entry)) ||
+        !rb_reserve((void **)&sc->ptab, &sc->ptab_cap, pcap, sizeof(rb_pair_entry)))
+        return RB_ENOMEM;
+    /* only the part in use is cleared (0xFF.. = empty slot), so small segments stay cheap */
+    memset(sc->ttab, 0xFF, tcap * sizeof(rb_tok_entry));
+    memset(sc->ptab, 0xFF, pcap * sizeof(rb_pair_entry));
+    sc->ttab_size = tcap; /* probing stays within the cleared prefix */
+    sc->ptab_size = pcap;
+    sc->next_id = 0;
+
+    rb_text_ids(sc, hyp, hl, 1, sc->hyp);
+    size_t prev = 0, cur = hl;
+    for (int n = 2; n <= N && rb_ngrams(hl, n) > 0; n++) {
+        size_t cnt_n = rb_ngrams(hl, n);
+        for (size_t i = 0; i < cnt_n; i++)
+            sc->hyp[cur + i] = rb_pair_find(sc->ptab, pcap, sc->ptab_shift, sc->hyp[prev + i], sc->hyp[i + n - 1],
+                                            sc->mask, 1, &sc->next_id);
+        prev = cur;
+        cur += cnt_n;
+    }
+    const uint32_t ids = sc->next_id;
+    if (!RB_RESERVE(sc, refmax, (size_t)ids + 1) || !RB_RESERVE(sc, cnt, (size_t)ids + 1) ||
+        !RB_RESERVE(sc, touched, (size_t)ids + 1))
+        return RB_ENOMEM;
+    memset(sc->refmax, 0, (size_t)ids * sizeof(uint32_t));
+    memset(sc->cnt, 0, (size_t)ids * sizeof(uint32_t));
+
+    /* references: closest length (ties to the shorter), clipping counts */
+    int64_t best_len = -1, best_diff = -1;
+    for (size_t k = 0; k < nrefs; k++) {
+        r = rb_text_tokens(sc, &refs[k], ref_base);
+        if (r < 0) return r == -1 ? RB_ENOMEM : RB_ETOOLONG;
+        const size_t rl = (size_t)r;
+        int64_t diff = (int64_t)hl - (int64_t)rl;
+        if (diff < 0) diff = -diff;
+        if (best_diff == -1 || diff < best_diff || (diff == best_diff && (int64_t)rl < best_len)) {
+            best_len = (int64_t)rl;
+            best_diff = diff;
+        }
+        if (hl == 0 || rl == 0) continue;
+        if (!RB_RESERVE(sc, rtok, rl) || !RB_RESERVE(sc, lvl, rl)) return RB_ENOMEM;
+        rb_text_ids(sc, &refs[k], rl, 0, sc->rtok);
+        size_t nt = 0;
+        for (int n = 1; n <= N && rl >= (size_t)n; n++) {
+            size_t cnt_n = rl - n + 1;
+            int any = 0;
+            for (size_t i = 0; i < cnt_n; i++) {
+                uint32_t id = n == 1 ? sc->rtok[i]
+                                     : rb_pair_find(sc->ptab, pcap, sc->ptab_shift, sc->lvl[i], sc->rtok[i + n - 1],
+                                                    sc->mask, 0, &sc->next_id);
+                sc->lvl[i] = id;
+                if (id != RB_ABSENT) {
+                    any = 1;
+                    if (sc->cnt[id]++ == 0) sc->touched[nt++] = id;
+                }
+            }
+            if (!any) break; /* no longer n-gram of this reference can be in the hypothesis */
+        }
+        for (size_t t = 0; t < nt; t++) {
+            uint32_t id = sc->touched[t];
+            if (sc->cnt[id] > sc->refmax[id]) sc->refmax[id] = sc->cnt[id];
+            sc->cnt[id] = 0;
+        }
+    }
+
+    /* clipped matches: each hypothesis n-gram counts while its budget refmax[id] lasts */
+    row[0] = (int64_t)hl;
+    row[1] = best_len;
+    prev = 0;
+    for (int n = 1; n <= N; n++) {
+        size_t cnt_n = rb_ngrams(hl, n);
+        int64_t m = 0;
+        for (size_t i = 0; i < cnt_n; i++) {
+            uint32_t id = sc->hyp[prev + i];
+            if (sc->cnt[id] < sc->refmax[id]) {
+                sc->cnt[id]++;
+                m++;
+            }
+        }
+        prev += cnt_n;
+        row[1 + n] = m;
+        row[1 + N + n] = (int64_t)cnt_n;
+    }
+    return RB_OK;
+}
+
+/* Rows start..end-1 of a batch.  texts[0..n_hyp) are the hypotheses; the references of
+ * segment i are texts[n_hyp + ref_off[i] .. n_hyp + ref_off[i+1]).  out is row-major
+ * (n_hyp, 2 + 2N).  Returns RB_OK or the first error. */
+static int rb_rows(rb_scratch *sc, const rb_text *texts, size_t n_hyp, const int64_t *ref_off,
+                   size_t start, size_t end, int64_t *out) {
+    const size_t cols = 2 + 2 * (size_t)sc->order;
+    for (size_t i = start; i < end; i++) {
+        int rc = rb_segment(sc, &texts[i], &texts[n_hyp + ref_off[i]],
+                            (size_t)(ref_off[i + 1] - ref_off[i]), out + i * cols);
+        if (rc != RB_OK) return rc;
+    }
+    return RB_OK;
+}
+
+/* Debugging aid for the tests: the 13a/none tokens of one str text, joined by single
+ * spaces, into `out` (capacity >= 2 * len + 1 code points).  Returns the length written. */
+static ptrdiff_t rb_debug_tokenize(rb_scratch *sc, const rb_text *t, uint32_t *out) {
+    ptrdiff_t r = rb_str_spans(sc, t, 0);
+    if (r < 0) return r;
+    size_t w = 0;
+    for (ptrdiff_t k = 0; k < r; k++) {
+        if (k) out[w++] = ' ';
+        memcpy(out + w, sc->cps + sc->ts[k], sc->tl[k] * sizeof(uint32_t));
+        w += sc->tl[k];
+    }
+    return (ptrdiff_t)w;
+}
+
+#endif

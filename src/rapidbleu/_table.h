@@ -1,0 +1,141 @@
+/* Open-addressing hash tables (linear probing) that give tokens and n-grams exact dense ids.
+ *
+ * No false matches by construction:
+ *  - a token table entry keeps the token's span, and a hit on the 64-bit hash is confirmed by
+ *    comparing the code points (or, for integer tokens, the key is the token id itself);
+ *  - an n-gram of order n >= 2 is keyed by the exact pair (id of its first n-1 tokens, id of
+ *    its last token), packed into 64 bits: equal keys mean equal n-grams.  Token ids and n-gram
+ *    ids come from one counter, so a key also fixes the order.
+ * A hash only chooses where probing starts; a collision costs a probe, never a count.
+ * `mask` (normally all ones) is ANDed into every hash: the tests set it to 0 to force every
+ * key onto one probe chain and prove that.
+ */
+#ifndef RAPIDBLEU_TABLE_H
+#define RAPIDBLEU_TABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RB_ABSENT UINT32_MAX /* id of a reference token/n-gram that the hypothesis lacks */
+
+typedef struct {
+    uint64_t key;   /* hash of the code points, or the integer token itself */
+    uint32_t id;    /* RB_ABSENT marks an empty slot */
+    uint32_t start; /* span of the token in the code-point buffer (string tokens) */
+    uint32_t len;
+} rb_tok_entry;
+
+typedef struct {
+    uint64_t key; /* (prefix id << 32) | last token id; UINT64_MAX marks an empty slot */
+    uint32_t id;
+} rb_pair_entry;
+
+#define RB_GOLDEN 0x9e3779b97f4a7c15ULL
+
+/* Multiplicative (Fibonacci) hashing: the slot is the top `bits` of key * golden ratio, which
+ * depend on every bit of the key; one multiply per lookup. */
+static inline size_t rb_slot(uint64_t h, uint64_t mask, unsigned shift) {
+    return (size_t)(((h * RB_GOLDEN) & mask) >> shift);
+}
+
+/* Hash of a token's code points: two code points per multiply (they fit in 21 bits each);
+ * multiplication carries every input bit into the top bits, which rb_slot uses. */
+static inline uint64_t rb_hash_cps(const uint32_t *s, uint32_t len) {
+    uint64_t h = (uint64_t)len * RB_GOLDEN;
+    uint32_t k = 0;
+    for (; k + 1 < len; k += 2) h = (h ^ (s[k] | ((uint64_t)s[k + 1] << 32))) * RB_GOLDEN;
+    if (k < len) h = (h ^ s[k]) * RB_GOLDEN;
+    return h ^ (h >> 29);
+}
+
+/* Power of two >= 2 * n (load factor <= 1/2), at least 16; *shift = 64 - log2(size). */
+static inline size_t rb_table_size(size_t n, unsigned *shift) {
+    size_t cap = 16;
+    unsigned sh = 60;
+    while (cap < 2 * n) {
+        cap <<= 1;
+        sh--;
+    }
+    *shift = sh;
+    return cap;
+}
+
+/* Find the string token s[0..len) (hash h, computed by the caller with the mask applied);
+ * `cps` is the buffer the stored spans point into.  Inserts it with id *next_id (and
+ * increments it) when `insert`; otherwise returns RB_ABSENT for an unknown token. */
+static inline uint32_t rb_tok_find_str(rb_tok_entry *tab, size_t cap, unsigned shift,
+                                       const uint32_t *cps, const uint32_t *s, uint32_t start,
+                                       uint32_t len, uint64_t h, int insert, uint32_t *next_id) {
+    size_t m = cap - 1, slot = rb_slot(h, ~(uint64_t)0, shift);
+    for (;;) {
+        rb_tok_entry *e = &tab[slot];
+        if (e->id == RB_ABSENT) {
+            if (!insert) return RB_ABSENT;
+            e->key = h;
+            e->id = (*next_id)++;
+            e->start = start;
+            e->len = len;
+            return e->id;
+        }
+        if (e->key == h && e->len == len &&
+            memcmp(cps + e->start, s, (size_t)len * sizeof(uint32_t)) == 0)
+            return e->id;
+        slot = (slot + 1) & m;
+    }
+}
+
+/* The same for integer tokens: the key is the token id itself, so equality is exact. */
+static inline uint32_t rb_tok_find_int(rb_tok_entry *tab, size_t cap, unsigned shift,
+                                       uint64_t key, uint64_t mask, int insert,
+                                       uint32_t *next_id) {
+    size_t m = cap - 1, slot = rb_slot(key, mask, shift);
+    for (;;) {
+        rb_tok_entry *e = &tab[slot];
+        if (e->id == RB_ABSENT) {
+            if (!insert) return RB_ABSENT;
+            e->key = key;
+            e->id = (*next_id)++;
+            return e->id;
+        }
+        if (e->key == key) return e->id;
+        slot = (slot + 1) & m;
+    }
+}
+
+/* Id of the n-gram (prefix, last); RB_ABSENT if either part is absent, or if it is unknown
+ * and not `insert`. */
+static inline uint32_t rb_pair_find(rb_pair_entry *tab, size_t cap, unsigned shift,
+                                    uint32_t prefix, uint32_t last, uint64_t mask, int insert,
+                                    uint32_t *next_id) {
+    if (prefix == RB_ABSENT || last == RB_ABSENT) return RB_ABSENT;
+    uint64_t key = ((uint64_t)prefix << 32) | last;
+    size_t m = cap - 1, slot = rb_slot(key, mask, shift);
+    for (;;) {
+        rb_pair_entry *e = &tab[slot];
+        if (e->key == key) return e->id;
+        if (e->key == UINT64_MAX) {
+            if (!insert) return RB_ABSENT;
+            e->key = key;
+            e->id = (*next_id)++;
+            return e->id;
+        }
+        slot = (slot + 1) & m;
+    }
+}
+
+/* Grow *p to hold at least `need` elements of `size` bytes (amortised doubling; contents
+ * kept).  Returns 0 when out of memory. */
+static int rb_reserve(void **p, size_t *cap, size_t need, size_t size) {
+    if (need <= *cap) return 1;
+    size_t c = *cap ? *cap : 64;
+    while (c < need) c *= 2;
+    void *q = realloc(*p, c * size);
+    if (!q) return 0;
+    *p = q;
+    *cap = c;
+    return 1;
+}
+
+#endif

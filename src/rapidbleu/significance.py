@@ -1,0 +1,588 @@
+"""Bootstrap confidence intervals and paired significance tests from the statistics matrix.
+
+Everything here works on the per-segment sufficient statistics of ``BLEU.corpus_statistics``
+(int64, shape ``(n, 2 + 2N)``) and reproduces sacreBLEU 2.x's ``significance`` module number
+for number:
+
+* the same seeds (``SACREBLEU_SEED``, default ``12345``; ``none`` draws entropy from the OS),
+  the same generator (``numpy.random.default_rng``) and the same sequence of draws, so every
+  resample and every randomisation trial is the one sacreBLEU uses;
+* the same arithmetic: sacreBLEU sums bootstrap resamples in float32 and then computes BLEU on
+  numpy float32 scalars (NumPy 2 keeps ``100. * np.float32`` in float32), whereas the
+  approximate-randomisation trials are int64; both are reproduced bit for bit, with Python's
+  ``math.log``/``math.exp`` for the transcendental functions;
+* the same summaries: 95% interval from the sorted scores at ``n // 40`` and
+  ``n - n // 40 - 1`` (half its width is reported), the bootstrap mean, and p-values
+  ``(c + 1) / (trials + 1)``.
+
+What differs is how the work is done.  sacreBLEU materialises a ``(resamples, segments,
+columns)`` float32 array per system (800 MB for 1,000 resamples of 20,000 segments) and calls a
+Python BLEU function once per resample; here the draws are consumed in chunks of rows, a
+resample's sums are ``counts @ stats`` with ``counts`` the ``np.bincount`` of its indices, a
+randomisation trial's sums are one matrix product with the bool selector, all systems that
+share a seed share one stream of draws, and BLEU is computed for all resamples at once.  Peak
+extra memory is a few tens of megabytes whatever the number of resamples.
+
+References: Koehn (2004), "Statistical significance tests for machine translation
+evaluation"; Riezler and Maxwell (2005), "On some pitfalls in automatic evaluation and
+significance testing for MT"; Clark et al. (2011, MultEval) for the p-value smoothing.
+"""
+
+import math
+import os
+import statistics
+from concurrent.futures import ThreadPoolExecutor
+from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from ._stats import SMOOTH_DEFAULTS
+
+__all__ = [
+    "Result", "PairedTest", "bootstrap_ci", "estimate_ci", "paired_bs", "paired_ar",
+    "bleu_scores", "seed_from_env", "DEFAULT_SAMPLES",
+]
+
+#: Default number of bootstrap resamples (``bs``) and randomisation trials (``ar``).
+DEFAULT_SAMPLES = {"ar": 10000, "bs": 1000}
+
+#: Sums of float32 values are exact while they stay at or below 2**24.
+_F32_EXACT = float(1 << 24)
+#: Target number of matrix elements per chunk of draws (bounds the working memory) ...
+_CHUNK_ELEMS = 1 << 21
+#: ... but at least this many rows: BLAS (OpenBLAS threads) is very slow on thin products.
+_MIN_CHUNK_ROWS = 128
+
+# Under NEP 50 (NumPy >= 2) ``python_float * np.float32`` stays float32 for scalars and arrays
+# alike, so the vectorised path can reproduce sacreBLEU's scalar arithmetic.  Older NumPy
+# promotes scalars by value; there we compute row by row with numpy scalars instead.
+_NEP50 = (np.float32(1) * 1.0).dtype == np.float32 and (np.asarray([np.float32(1)]) * 1.0).dtype == np.float32
+
+Progress = Optional[Callable[[int], None]]
+
+
+# --------------------------------------------------------------------------------------------
+# Seeds
+# --------------------------------------------------------------------------------------------
+def seed_from_env() -> Tuple[str, Optional[int]]:
+    """``(text, seed)`` from ``SACREBLEU_SEED`` (default ``"12345"``).
+
+    ``text`` is the variable's value as given; ``seed`` is ``None`` when it is ``none`` in any
+    case (entropy from the OS), else ``int(text)`` (``ValueError`` if it is not an integer).
+    """
+    text = os.environ.get("SACREBLEU_SEED", "12345")
+    return text, (None if text.lower() == "none" else int(text))
+
+
+# --------------------------------------------------------------------------------------------
+# BLEU for many rows of statistics at once
+# --------------------------------------------------------------------------------------------
+def _metric_params(metric):
+    n = metric.max_ngram_order
+    method = metric.smooth_method
+    value = metric.smooth_value if metric.smooth_value is not None else SMOOTH_DEFAULTS[method]
+    return n, method, value, bool(metric.effective_order)
+
+
+def _map(fn, arr: np.ndarray) -> np.ndarray:
+    """Apply a ``math`` function element-wise with Python's libm (numpy's may differ by an ulp)."""
+    return np.fromiter(map(fn, arr.tolist()), dtype=np.float64, count=arr.size).reshape(arr.shape)
+
+
+def _row_score(row, n, method, value, eff_flag) -> float:
+    """One row, with exactly sacreBLEU's operations on numpy scalars (the slow, safe path)."""
+    correct, total = row[2:2 + n].copy(), row[2 + n:2 + 2 * n].copy()
+    sys_len, ref_len = int(row[0]), int(row[1])
+    bp = 1.0
+    if sys_len < ref_len:
+        bp = math.exp(1 - ref_len / sys_len) if sys_len > 0 else 0.0
+    if not any(correct):
+        return 0.0
+    prec = [0.0] * n
+    mteval, eff = 1.0, n
+    for i in range(n):
+        if method == "add-k" and i > 0:
+            correct[i] += value
+            total[i] += value
+        if total[i] == 0:
+            break
+        if eff_flag:
+            eff = i + 1
+        if correct[i] == 0:
+            if method == "exp":
+                mteval *= 2
+                prec[i] = 100. / (mteval * total[i])
+            elif method == "floor":
+                prec[i] = 100. * value / total[i]
+        else:
+            prec[i] = 100. * correct[i] / total[i]
+    logs = [-9999999999 if p == 0.0 else math.log(p) for p in prec[:eff]]
+    return bp * math.exp(sum(logs) / eff)
+
+
+def bleu_scores(sums: np.ndarray, metric, dtype=np.int64) -> np.ndarray:
+    """BLEU (0-100) of every row of summed statistics, as sacreBLEU computes it.
+
+    Args:
+        sums: ``(m, 2 + 2N)`` array of aggregated statistics (integer values).
+        metric: a ``rapidbleu.BLEU`` (smoothing, effective order and N are read from it).
+        dtype: the numpy type sacreBLEU holds the statistics in: ``np.int64`` for
+            approximate-randomisation trials and plain corpus scores, ``np.float32`` for
+            bootstrap resamples (float32 arithmetic in the precisions).
+
+    Returns:
+        float64 array ``(m,)``; each value is the float sacreBLEU's ``compute_bleu`` returns
+        for that row held in ``dtype``.
+    """
+    n, method, value, eff_flag = _metric_params(metric)
+    st = np.asarray(sums).astype(dtype, copy=False)
+    m = st.shape[0]
+    if not _NEP50:
+        return np.array([_row_score(st[i], n, method, value, eff_flag) for i in range(m)], dtype=np.float64)
+
+    # The type of ``python_float op stat`` (float32 for float32 statistics, float64 for ints).
+    arith = (st[:0, 0] * 1.0).dtype
+    sys_len = st[:, 0].astype(np.int64)
+    ref_len = st[:, 1].astype(np.int64)
+    correct = st[:, 2:2 + n].copy()
+    total = st[:, 2 + n:2 + 2 * n].copy()
+
+    # Brevity penalty: exp(1 - r/c) for 0 < c < r, 0 for c == 0 < r, else 1.
+    bp = np.ones(m, dtype=np.float64)
+    short = sys_len < ref_len
+    pos = short & (sys_len > 0)
+    if pos.any():
+        bp[pos] = _map(math.exp, 1 - ref_len[pos] / sys_len[pos])
+    bp[short & (sys_len <= 0)] = 0.0
+
+    any_match = (correct != 0).any(axis=1)
+    prec = np.zeros((m, n), dtype=np.float64)
+    alive = np.ones(m, dtype=bool)  # no order with zero n-grams met yet (sacreBLEU's ``break``)
+    eff = np.full(m, n, dtype=np.int64)
+    mteval = np.ones(m, dtype=np.float64)
+    for i in range(n):
+        c, t = correct[:, i], total[:, i]
+        if method == "add-k" and i > 0:
+            c = (c + value).astype(dtype)  # the statistics array keeps its type (int64 truncates)
+            t = (t + value).astype(dtype)
+        alive &= t != 0
+        if eff_flag:
+            eff[alive] = i + 1
+        nz = alive & (c != 0)
+        zero = alive & (c == 0)
+        tc = t.astype(arith)
+        p = (arith.type(100.0) * c.astype(arith)) / np.where(nz, tc, arith.type(1))
+        prec[nz, i] = p[nz]
+        if method == "exp":
+            mteval = np.where(zero, mteval * 2, mteval)
+            pz = arith.type(100.0) / (mteval.astype(arith) * np.where(zero, tc, arith.type(1)))
+            prec[zero, i] = pz[zero]
+        elif method == "floor":
+            pz = arith.type(100.0 * value) / np.where(zero, tc, arith.type(1))
+            prec[zero, i] = pz[zero]
+
+    logs = np.full((m, n), -9999999999.0)
+    nonzero = prec != 0.0
+    logs[nonzero] = _map(math.log, prec[nonzero])
+    acc = np.zeros(m, dtype=np.float64)
+    for i in range(n):  # Python's sum(): left to right
+        acc = np.where(i < eff, acc + logs[:, i], acc)
+    score = bp * _map(math.exp, acc / eff)
+    return np.where(any_match, score, 0.0)
+
+
+# --------------------------------------------------------------------------------------------
+# Summaries
+# --------------------------------------------------------------------------------------------
+def estimate_ci(scores: np.ndarray) -> Tuple[float, float]:
+    """``(mean, half-width)`` of the 95% interval of bootstrap ``scores`` (sacreBLEU's
+    ``significance.estimate_ci``): sort, take ``s[n // 40]`` and ``s[n - n // 40 - 1]``; the mean
+    is numpy's (pairwise) mean of the sorted array."""
+    s = np.sort(np.asarray(scores, dtype=np.float64))
+    lo = len(s) // 40
+    return float(s.mean()), float(0.5 * (s[len(s) - lo - 1] - s[lo]))
+
+
+def _p_value(stats: np.ndarray, real: float) -> float:
+    """``(#{stats > real} + 1) / (len(stats) + 1)`` (MultEval's smoothed count)."""
+    c = int(np.count_nonzero(stats > real))
+    return (c + 1) / (len(stats) + 1)
+
+
+# --------------------------------------------------------------------------------------------
+# Drawing resamples and trials, chunk by chunk
+# --------------------------------------------------------------------------------------------
+def _chunk_rows(n: int, multiple: int = 1) -> int:
+    k = max(_MIN_CHUNK_ROWS, _CHUNK_ELEMS // max(n, 1))
+    return max(multiple, (k // multiple) * multiple)
+
+
+def _bootstrap_sums(rng: np.random.Generator, mats: Sequence[np.ndarray], n_samples: int,
+                    progress: Progress = None) -> List[np.ndarray]:
+    """Column sums of ``n_samples`` bootstrap resamples of each matrix in ``mats``.
+
+    Draws ``rng.choice(n, size=(n_samples, n), replace=True)`` in row chunks (the same stream
+    as one call).  Returns one float64 ``(n_samples, C)`` array per matrix, holding the
+    float32 sums sacreBLEU gets by summing the float32 rows in order (identical to the exact
+    integer sums while those stay <= 2**24; beyond that the float32 sum is recomputed).
+    """
+    n = mats[0].shape[0]
+    widths = [m.shape[1] for m in mats]
+    stacked = np.ascontiguousarray(np.hstack(mats)).astype(np.int64)
+    if (stacked < 0).any():
+        raise ValueError("statistics must be non-negative")
+    bound = float(n) * float(stacked.max(initial=0))  # upper bound on any resample's sum
+    exact32 = bound <= _F32_EXACT
+    mat = stacked.astype(np.float32 if exact32 else np.float64)
+    out = np.empty((n_samples, stacked.shape[1]), dtype=np.float64)
+    k = _chunk_rows(n)
+    for start in range(0, n_samples, k):
+        rows = min(k, n_samples - start)
+        idx = rng.choice(n, size=(rows, n), replace=True)
+        # How often each segment is drawn; row by row so the bins stay in cache.
+        counts = np.empty((rows, n), dtype=mat.dtype)
+        for r in range(rows):
+            counts[r] = np.bincount(idx[r], minlength=n)
+        block = counts @ mat
+        del counts
+        if not exact32:
+            big = block > _F32_EXACT
+            if big.any():  # float32 rounding in sacreBLEU's sum: redo those resamples its way
+                col0 = 0
+                for w in widths:
+                    sl = slice(col0, col0 + w)
+                    m32 = stacked[:, sl].astype(np.float32)
+                    for r in np.nonzero(big[:, sl].any(axis=1))[0]:
+                        block[r, sl] = m32[idx[r]].sum(0)
+                    col0 += w
+        out[start:start + rows] = block
+        if progress:
+            progress(rows)
+    res, col0 = [], 0
+    for w in widths:
+        res.append(out[:, col0:col0 + w])
+        col0 += w
+    return res
+
+
+def _ar_sums(rng: np.random.Generator, bl: np.ndarray, systems: Sequence[np.ndarray], n_trials: int,
+             progress: Progress = None) -> List[Tuple[np.ndarray, np.ndarray]]:
+    """Statistics of the two shuffled pseudo-systems of every randomisation trial.
+
+    Draws ``rng.integers(2, size=(n_trials, n), dtype=bool)`` (selector: True takes the
+    baseline's segment into pseudo-system A) in row chunks whose sizes keep numpy's 32-bit bool
+    buffering aligned, so the stream is identical to one call.  With ``D = bl - sys`` and ``P``
+    the selector, A = ``sum(sys) + P @ D`` and B = ``sum(bl) - P @ D``.  Returns per system
+    ``(A, B)``, int64 ``(n_trials, C)``.
+    """
+    n = bl.shape[0]
+    c = bl.shape[1]
+    diffs = np.hstack([bl - s for s in systems]).astype(np.int64)
+    exact32 = float(np.abs(diffs).sum(axis=0).max(initial=0)) <= _F32_EXACT
+    dmat = diffs.astype(np.float32 if exact32 else np.float64)
+    pd = np.empty((n_trials, diffs.shape[1]), dtype=np.int64)
+    k = _chunk_rows(n, 32 // math.gcd(32, n))
+    for start in range(0, n_trials, k):
+        rows = min(k, n_trials - start)
+        sel = rng.integers(2, size=(rows, n), dtype=bool)
+        pd[start:start + rows] = np.rint(sel.astype(dmat.dtype) @ dmat).astype(np.int64)
+        if progress:
+            progress(rows)
+    bl_tot = bl.sum(axis=0)
+    out = []
+    for j, s in enumerate(systems):
+        block = pd[:, j * c:(j + 1) * c]
+        out.append((s.sum(axis=0) + block, bl_tot - block))
+    return out
+
+
+def _as_stats(stats) -> np.ndarray:
+    a = np.asarray(stats)
+    if a.ndim != 2 or a.shape[0] == 0:
+        raise ValueError(f"statistics must be a non-empty 2-D matrix (segments x columns), got shape {a.shape}")
+    if not np.issubdtype(a.dtype, np.integer):
+        if not np.all(a == np.round(a)):
+            raise ValueError("statistics must be integer counts")
+    return a.astype(np.int64)
+
+
+# --------------------------------------------------------------------------------------------
+# Single-system confidence interval
+# --------------------------------------------------------------------------------------------
+def bootstrap_ci(stats, metric, n_bootstrap: int, progress: Progress = None) -> Tuple[str, float, float]:
+    """95% bootstrap confidence interval of corpus BLEU (sacreBLEU's ``corpus_score(...,
+    n_bootstrap)``).
+
+    Args:
+        stats: per-segment statistics ``(n, 2 + 2N)`` from ``BLEU.corpus_statistics``.
+        metric: the ``rapidbleu.BLEU`` that produced them.
+        n_bootstrap: number of resamples (each of ``n`` segments drawn with replacement).
+        progress: optional callback, called with the number of resamples done per chunk
+            (default: the metric's ``_progress`` attribute, if any, which the CLI sets).
+
+    Returns:
+        ``(seed, mean, half_width)``: ``seed`` is ``SACREBLEU_SEED`` lowercased (``"12345"`` by
+        default, ``"none"`` for OS entropy) as the signature reports it; ``mean`` is the exact
+        (``statistics.mean``) mean of the resampled scores and ``half_width`` half the distance
+        between the 2.5% and 97.5% sorted scores, both BLEU points (0-100).
+
+    Raises:
+        ValueError: malformed statistics, ``n_bootstrap < 1`` or a non-integer seed.
+    """
+    text, seed = seed_from_env()
+    n_bootstrap = int(n_bootstrap)
+    if n_bootstrap < 1:
+        raise ValueError("n_bootstrap must be >= 1")
+    st = _as_stats(stats)
+    if progress is None:
+        progress = getattr(metric, "_progress", None)
+    (sums,) = _bootstrap_sums(np.random.default_rng(seed), [st], n_bootstrap, progress)
+    scores = sorted(bleu_scores(sums, metric, np.float32).tolist())
+    lo = len(scores) // 40
+    return text.lower(), statistics.mean(scores), 0.5 * (scores[len(scores) - lo - 1] - scores[lo])
+
+
+# --------------------------------------------------------------------------------------------
+# Paired tests
+# --------------------------------------------------------------------------------------------
+class Result:
+    """One system's result in a paired test (sacreBLEU's ``significance.Result``).
+
+    Attributes (in this order, which the JSON output follows):
+        score: corpus BLEU (0-100).
+        p_value: p-value against the baseline (None for the baseline itself).
+        mean: bootstrap estimate of the true mean (None when no resampling was done).
+        ci: half-width of the 95% bootstrap confidence interval (None likewise).
+    """
+
+    def __init__(self, score: float, p_value: Optional[float] = None,
+                 mean: Optional[float] = None, ci: Optional[float] = None):
+        self.score = score
+        self.p_value = p_value
+        self.mean = mean
+        self.ci = ci
+
+    def __repr__(self):
+        return ",".join(f"{k}={v}" for k, v in self.__dict__.items())
+
+    def __eq__(self, other):
+        return isinstance(other, Result) and self.__dict__ == other.__dict__
+
+
+def _seeds(seed: Optional[int]) -> Tuple[Optional[int], Optional[int]]:
+    """(baseline CI seed, per-system seed): sacreBLEU seeds the baseline's own CI with the
+    seed as given but each comparison with ``seed if seed else None`` (so 0 means OS entropy
+    for the comparisons)."""
+    return seed, (seed if seed else None)
+
+
+def _corpus_score(st: np.ndarray, metric) -> float:
+    return float(metric.score_from_stats(st.sum(axis=0)).score)
+
+
+def paired_bs(baseline_stats, systems_stats: Sequence, metric, n_samples: int = 1000,
+              seed: Union[Optional[int], str] = "env", n_jobs: int = 1,
+              progress: Progress = None) -> List[Result]:
+    """Paired bootstrap resampling test (Koehn 2004) as sacreBLEU's ``_paired_bs_test``.
+
+    Every comparison draws ``n_samples`` resamples of segment indices (shared by the baseline
+    and the system); the p-value counts resamples whose centred absolute score difference
+    ``|s - b| - mean(|s - b|)`` exceeds the observed ``|S - B|``: ``(c + 1) / (n_samples + 1)``.
+
+    Args:
+        baseline_stats: ``(n, 2 + 2N)`` statistics of the baseline.
+        systems_stats: statistics of each other system (same shape).
+        metric: the ``rapidbleu.BLEU`` used for all of them.
+        n_samples: resamples (0 or less: the default, 1000).
+        seed: an int, ``None`` (OS entropy), or ``"env"`` to read ``SACREBLEU_SEED``.
+        n_jobs: threads for comparisons that do not share draws (only with OS entropy).
+        progress: callback with the number of resamples done (per system and chunk).
+
+    Returns:
+        ``[baseline, system_1, ...]`` ``Result``s: scores, bootstrap means and CI half-widths
+        in BLEU points; p-values for the systems.
+    """
+    if seed == "env":
+        seed = seed_from_env()[1]
+    n_samples = n_samples if n_samples > 0 else DEFAULT_SAMPLES["bs"]
+    bl = _as_stats(baseline_stats)
+    systems = [_as_stats(s) for s in systems_stats]
+    _check_shapes(bl, systems)
+    bl_seed, sys_seed = _seeds(seed)
+
+    bl_score = _corpus_score(bl, metric)
+    if sys_seed is not None:
+        # Every comparison starts a generator from the same seed: one stream serves them all,
+        # and the baseline's own CI too when it uses the same seed.
+        sums = _bootstrap_sums(np.random.default_rng(sys_seed), [bl] + systems, n_samples, progress)
+        pairs = [(sums[0], s) for s in sums[1:]]
+        bl_ci_sums = sums[0] if bl_seed == sys_seed else \
+            _bootstrap_sums(np.random.default_rng(bl_seed), [bl], n_samples)[0]
+    else:
+        bl_ci_sums = _bootstrap_sums(np.random.default_rng(bl_seed), [bl], n_samples)[0]
+
+        def one(s):
+            b, x = _bootstrap_sums(np.random.default_rng(None), [bl, s], n_samples, progress)
+            return b, x
+        pairs = _map_jobs(one, systems, n_jobs)
+
+    bl_mean, bl_ci = estimate_ci(bleu_scores(bl_ci_sums, metric, np.float32))
+    results = [Result(bl_score, None, bl_mean, bl_ci)]
+    bl_cache = {}
+    for st, (b_sums, s_sums) in zip(systems, pairs):
+        key = id(b_sums)
+        if key not in bl_cache:
+            bl_cache[key] = bleu_scores(b_sums, metric, np.float32)
+        b_scores = bl_cache[key]
+        s_scores = bleu_scores(s_sums, metric, np.float32)
+        score = _corpus_score(st, metric)
+        mean, ci = estimate_ci(s_scores)
+        diffs = np.abs(s_scores - b_scores)
+        p = _p_value(diffs - diffs.mean(), abs(bl_score - score))
+        results.append(Result(score, p, mean, ci))
+    return results
+
+
+def paired_ar(baseline_stats, systems_stats: Sequence, metric, n_samples: int = 10000,
+              n_ar_confidence: int = -1, seed: Union[Optional[int], str] = "env", n_jobs: int = 1,
+              progress: Progress = None) -> List[Result]:
+    """Paired approximate randomization test (Riezler and Maxwell 2005) as sacreBLEU's
+    ``_paired_ar_test``.
+
+    Each trial swaps every segment between baseline and system with probability 1/2; the
+    p-value counts trials whose absolute score difference of the two pseudo-systems exceeds
+    the observed ``|S - B|``: ``(c + 1) / (n_samples + 1)``.
+
+    Args:
+        baseline_stats, systems_stats, metric, seed, n_jobs, progress: as in ``paired_bs``.
+        n_samples: trials (0 or less: the default, 10,000).
+        n_ar_confidence: bootstrap resamples for CIs (drawn after the trials, from the same
+            generator); -1 disables them, 0 means 1000.
+
+    Returns:
+        ``[baseline, system_1, ...]`` ``Result``s (``mean``/``ci`` None without CIs).
+    """
+    if seed == "env":
+        seed = seed_from_env()[1]
+    n_samples = n_samples if n_samples > 0 else DEFAULT_SAMPLES["ar"]
+    n_conf = n_ar_confidence if n_ar_confidence != 0 else DEFAULT_SAMPLES["bs"]
+    bl = _as_stats(baseline_stats)
+    systems = [_as_stats(s) for s in systems_stats]
+    _check_shapes(bl, systems)
+    bl_seed, sys_seed = _seeds(seed)
+
+    bl_score = _corpus_score(bl, metric)
+    bl_mean = bl_ci = None
+    if n_conf > 0:
+        (b,) = _bootstrap_sums(np.random.default_rng(bl_seed), [bl], n_conf)
+        bl_mean, bl_ci = estimate_ci(bleu_scores(b, metric, np.float32))
+
+    def run(rng, group):
+        trials = _ar_sums(rng, bl, group, n_samples, progress)
+        cis = _bootstrap_sums(rng, group, n_conf) if n_conf > 0 else [None] * len(group)
+        return list(zip(trials, cis))
+
+    if sys_seed is not None:
+        per_sys = run(np.random.default_rng(sys_seed), systems) if systems else []
+    else:
+        per_sys = [r[0] for r in _map_jobs(lambda s: run(np.random.default_rng(None), [s]), systems, n_jobs)]
+
+    results = [Result(bl_score, None, bl_mean, bl_ci)]
+    for st, ((a, b), ci_sums) in zip(systems, per_sys):
+        score = _corpus_score(st, metric)
+        sa = bleu_scores(a, metric, np.int64)
+        sb = bleu_scores(b, metric, np.int64)
+        p = _p_value(np.abs(sa - sb), abs(bl_score - score))
+        res = Result(score, p)
+        if ci_sums is not None:
+            res.mean, res.ci = estimate_ci(bleu_scores(ci_sums, metric, np.float32))
+        results.append(res)
+    return results
+
+
+def _check_shapes(bl, systems):
+    for i, s in enumerate(systems):
+        if s.shape != bl.shape:
+            raise ValueError(f"system {i + 1} has statistics of shape {s.shape}, the baseline {bl.shape}")
+
+
+def _map_jobs(fn, items, n_jobs):
+    if n_jobs == 1 or len(items) <= 1:
+        return [fn(x) for x in items]
+    workers = len(items) if n_jobs <= 0 else min(n_jobs, len(items))
+    with ThreadPoolExecutor(max_workers=workers) as ex:
+        return list(ex.map(fn, items))
+
+
+class PairedTest:
+    """Paired significance test of several systems against a baseline (the first system),
+    a drop-in for ``sacrebleu.significance.PairedTest`` restricted to BLEU metrics.
+
+    Args:
+        named_systems: ``[(name, hypotheses), ...]``; the first is the baseline.
+        metrics: ``{name: rapidbleu.BLEU}`` (the name is replaced by the score's, ``"BLEU"``).
+        references: reference streams, or None to use each metric's cached references.
+        test_type: ``"ar"`` (approximate randomization) or ``"bs"`` (paired bootstrap).
+        n_samples: trials (``ar``) or resamples (``bs``); 0 uses 10,000 / 1,000.
+        n_ar_confidence: for ``ar``, bootstrap resamples for CIs; -1 (default) none, 0 = 1000.
+        n_jobs: threads; only used when comparisons do not share draws (OS entropy).
+        progress: optional callback with the number of resamples/trials done.
+
+    The seed comes from ``SACREBLEU_SEED`` (default 12345, ``none`` for OS entropy).
+
+    Calling the object returns ``(signatures, scores)``: ``{metric: Signature}`` with
+    ``seed``, ``bs``/``ar`` set, and ``{"System": [names], metric: [Result, ...]}``.
+
+    Raises:
+        AssertionError: unknown test type (as sacreBLEU).
+        ValueError: systems of different lengths, malformed input.
+    """
+
+    _DEFAULT_SAMPLES = DEFAULT_SAMPLES
+
+    def __init__(self, named_systems: List[Tuple[str, Sequence[str]]], metrics: Mapping[str, object],
+                 references: Optional[Sequence[Sequence[str]]], test_type: str = "ar", n_samples: int = 0,
+                 n_ar_confidence: int = -1, n_jobs: int = 1, progress: Progress = None):
+        assert test_type in ("ar", "bs"), f"Unknown test type {test_type!r}"
+        self.test_type = test_type
+        _text, self._seed = seed_from_env()
+        self.n_jobs = n_jobs
+        self.references = references
+        self.named_systems = named_systems
+        self.n_ar_confidence = n_ar_confidence if n_ar_confidence != 0 else DEFAULT_SAMPLES["bs"]
+        self.n_samples = n_samples if n_samples > 0 else DEFAULT_SAMPLES[test_type]
+        self.n_systems = len(named_systems) - 1
+        self.progress = progress
+        self.metrics = {}
+        self._signatures = {}
+        self._stats: Dict[str, List[np.ndarray]] = {}
+        for _name, metric in metrics.items():
+            stats = [metric.corpus_statistics(hyps, references) for _sys, hyps in named_systems]
+            key = metric.score_from_stats(stats[0].sum(axis=0)).name
+            self.metrics[key] = metric
+            self._stats[key] = stats
+            sig = metric.get_signature()
+            sig.update("seed", str(self._seed).lower())
+            sig.update(test_type, self.n_samples)
+            if self.n_ar_confidence > 0:
+                sig.update("bs", self.n_ar_confidence)
+            self._signatures[key] = sig
+
+    @property
+    def progress_total(self) -> int:
+        """Total the ``progress`` callback will count to: resamples or trials of each stream of
+        draws (one stream shared by all systems when seeded, one per system otherwise)."""
+        streams = 1 if self._seed else max(self.n_systems, 1)
+        return self.n_samples * streams * len(self.metrics)
+
+    def __call__(self):
+        scores: Dict[str, list] = {"System": [name for name, _ in self.named_systems]}
+        for key, metric in self.metrics.items():
+            bl, *systems = self._stats[key]
+            if self.test_type == "bs":
+                scores[key] = paired_bs(bl, systems, metric, self.n_samples, self._seed, self.n_jobs,
+                                        self.progress)
+            else:
+                scores[key] = paired_ar(bl, systems, metric, self.n_samples, self.n_ar_confidence,
+                                        self._seed, self.n_jobs, self.progress)
+        return self._signatures, scores

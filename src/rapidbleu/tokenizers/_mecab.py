@@ -1,0 +1,50 @@
+"""Shared MeCab plumbing for ``ja-mecab`` and ``ko-mecab``.
+
+Both tokenizers run a MeCab tagger in wakati mode (``-Owakati``: surface forms separated by
+spaces) with a dictionary shipped as a Python package, exactly the packages sacreBLEU uses,
+and refuse to run with another dictionary or with a user dictionary loaded (the scores would
+not be comparable).  Per segment: ``str.strip()``, ``tagger.parse``, ``str.strip()``.
+"""
+
+from functools import lru_cache
+
+from .base import BaseTokenizer
+
+
+class MecabTokenizer(BaseTokenizer):
+    """Base class: subclasses set the names below and implement ``_load()``."""
+
+    fast_path = None
+    #: signature prefix and suffix around ``tagger.version()``
+    _SIG_PREFIX = ""
+    _SIG_SUFFIX = ""
+    #: number of entries of the one dictionary this tokenizer accepts
+    _DICT_SIZE = 0
+    _DICT_NAME = ""
+
+    def __init__(self):
+        self.tagger = self._load()
+        info = self.tagger.dictionary_info()
+        if info.size != self._DICT_SIZE:
+            raise RuntimeError(
+                f"{self._SIG_PREFIX.rstrip('-')}: expected the {self._DICT_NAME} dictionary "
+                f"({self._DICT_SIZE} entries), MeCab loaded one with {info.size}"
+            )
+        if info.next is not None:
+            raise RuntimeError(
+                f"{self._SIG_PREFIX.rstrip('-')}: a user dictionary is loaded; scores would not be "
+                "comparable (check your mecabrc)"
+            )
+        self._cached = lru_cache(maxsize=2**16)(self._tokenize)
+
+    def _load(self):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _tokenize(self, line: str) -> str:
+        return self.tagger.parse(line.strip()).strip()
+
+    def signature(self) -> str:
+        return f"{self._SIG_PREFIX}{self.tagger.version()}{self._SIG_SUFFIX}"
+
+    def __call__(self, line: str) -> str:
+        return self._cached(line)

@@ -1,0 +1,38 @@
+"""The ``char`` tokenizer: every character is a token (sacreBLEU's ``char``).
+
+The segment is turned into its characters joined by single spaces, code point by code point
+(Python ``str`` iteration): no normalization, no grapheme clustering, so a base letter and a
+following combining mark are two tokens and an astral character (emoji, CJK Extension B) is
+one.  Whitespace characters become tokens of their own in the returned string, which BLEU's
+``str.split()`` then drops; the string itself is what sacreBLEU returns (leading whitespace
+included), kept on purpose so tokenized output compares equal.
+"""
+
+from functools import lru_cache
+
+from .base import BaseTokenizer
+
+
+def tokenize_char(line: str) -> str:
+    """Split ``line`` into its code points, joined by single spaces."""
+    return " ".join(line)
+
+
+class TokenizerChar(BaseTokenizer):
+    """Character-level tokenization, identical to sacreBLEU's ``char`` (signature ``char``).
+
+    This is what WMT uses for Japanese targets in its official BLEU tables (WMT23 en-ja).
+    """
+
+    fast_path = None
+
+    def signature(self) -> str:
+        return "char"
+
+    @staticmethod
+    @lru_cache(maxsize=2**16)
+    def _cached(line: str) -> str:
+        return " ".join(line)
+
+    def __call__(self, line: str) -> str:
+        return self._cached(line)

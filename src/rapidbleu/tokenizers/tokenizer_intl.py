@@ -1,0 +1,88 @@
+"""The ``intl`` tokenizer: mteval-v14's international tokenization, as sacreBLEU applies it.
+
+mteval-v14.pl (``tokenization_international``) splits on Unicode punctuation and symbols with
+three Perl substitutions; sacreBLEU 2.x runs the same three rules with the third-party
+``regex`` module, whose ``\\p{..}`` classes follow *that module's* Unicode database (which is
+usually newer than Python's ``unicodedata``).  We use the same module and the same rules, so
+the result matches sacreBLEU's for the installed ``regex`` version.  The rules, in order, each
+one pass of ``sub`` (left to right, non-overlapping):
+
+1. a punctuation character (``\\p{P}``) preceded by a non-number (``\\P{N}``) is split off:
+   ``xP`` -> ``x P `` (both characters are consumed, so in ``a...`` the second period is not
+   split by this rule: runs of punctuation are split pairwise);
+2. a punctuation character followed by a non-number is split off: ``Px`` -> `` P x``;
+3. every symbol (``\\p{S}``: math, currency, modifier and other symbols, emoji) gets a space
+   on each side;
+
+and finally whitespace runs collapse to one space (``str.split()``, so leading and trailing
+whitespace disappear).
+
+Quirks kept on purpose (they are in mteval-v14.pl and in sacreBLEU):
+
+* no padding of the line: a punctuation mark between two digits stays attached
+  (``1,000``, ``3.14``), and so does one at the very start or end when its only neighbour is
+  a digit (``2023.`` at the end of a line stays one token);
+* ``\\p{N}`` is every number (``Nd``, ``Nl``, ``No``), so ``²,`` and ``Ⅻ.`` behave like digits;
+* no unescaping of ``&amp;`` and friends (unlike ``13a``).
+
+Needs ``regex`` (a dependency of rapidbleu, as of sacreBLEU).
+"""
+
+from functools import lru_cache
+
+from .base import BaseTokenizer
+
+try:
+    import regex as _regex
+except ImportError:  # pragma: no cover - regex is a declared dependency
+    _regex = None
+
+_MISSING = (
+    "the 'intl' tokenizer needs the 'regex' module (the one sacreBLEU uses for its Unicode "
+    "classes); install it with: pip install regex"
+)
+
+if _regex is not None:
+    _RULES = (
+        (_regex.compile(r"(\P{N})(\p{P})"), r"\1 \2 "),
+        (_regex.compile(r"(\p{P})(\P{N})"), r" \1 \2"),
+        (_regex.compile(r"(\p{S})"), r" \1 "),
+    )
+else:  # pragma: no cover
+    _RULES = ()
+
+
+def _rules():
+    if _regex is None:
+        raise ImportError(_MISSING)
+    return _RULES
+
+
+def tokenize_intl(line: str) -> str:
+    """Tokenize one segment with mteval-v14's international rules (see the module docstring)."""
+    if _regex is None:
+        raise ImportError(_MISSING)
+    for pattern, repl in _RULES:
+        line = pattern.sub(repl, line)
+    return " ".join(line.split())
+
+
+class TokenizerIntl(BaseTokenizer):
+    """mteval-v14 international tokenization, identical to sacreBLEU's ``intl`` (signature
+    ``intl``).  Raises ``ImportError`` at construction if ``regex`` is missing."""
+
+    fast_path = None
+
+    def __init__(self):
+        _rules()
+
+    def signature(self) -> str:
+        return "intl"
+
+    @staticmethod
+    @lru_cache(maxsize=2**16)
+    def _cached(line: str) -> str:
+        return tokenize_intl(line)
+
+    def __call__(self, line: str) -> str:
+        return self._cached(line)

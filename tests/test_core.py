@@ -1,0 +1,214 @@
+"""The compiled core (``rapidbleu._stats_cy``) against the pure-Python oracle (``_stats_py``).
+
+Every test here skips when the extension is not built, except ``test_extension_required``,
+which fails when ``RAPIDBLEU_REQUIRE_CYTHON=1`` (CI and wheel builds set it).
+"""
+
+import glob
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from rapidbleu import _stats_py as py
+from rapidbleu.tokenizers.tokenizer_13a import tokenize_13a
+
+try:
+    from rapidbleu import _stats_cy as cy
+
+    _MISSING = None
+except ImportError as exc:  # not built: pure-Python install
+    cy = None
+    _MISSING = f"rapidbleu._stats_cy is not built ({exc}); run `python setup.py build_ext --inplace`"
+
+needs_cy = pytest.mark.skipif(cy is None, reason=_MISSING or "")
+
+hypothesis = pytest.importorskip("hypothesis")
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+def test_extension_required():
+    if os.environ.get("RAPIDBLEU_REQUIRE_CYTHON") == "1":
+        assert cy is not None, _MISSING
+    elif cy is None:
+        pytest.skip(_MISSING)
+    assert cy.NAME == "cython"
+
+
+# -- WMT23: every system, element for element --------------------------------------------
+
+_HERE = Path(__file__).resolve().parent
+_DATA_DIRS = [_HERE / "data" / "wmt23", Path("/work/shared/data/wmt23")]
+_DATA = next((d for d in _DATA_DIRS if (d / "system-outputs").is_dir()), None)
+
+
+def _lines(path):
+    # as sacreBLEU's command line reads files: UTF-8, split on "\n" only, BOM kept
+    with open(path, encoding="utf-8", newline="") as f:
+        text = f.read()
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def _systems():
+    if _DATA is None:
+        return []
+    return sorted(glob.glob(str(_DATA / "system-outputs" / "*")))
+
+
+def _system_id(path):
+    return os.path.basename(path)
+
+
+@needs_cy
+@pytest.mark.skipif(_DATA is None, reason="WMT23 data not found in tests/data/wmt23 or /work/shared/data/wmt23")
+@pytest.mark.parametrize("system", _systems(), ids=_system_id)
+def test_wmt23_system_matches_oracle(system):
+    # generaltest2023.<pair>.hyp.<system>.<lang>; system names may contain dots
+    name = os.path.basename(system)
+    pair, lang = name.split(".")[1], name.rsplit(".", 1)[1]
+    ref_files = sorted(glob.glob(str(_DATA / "references" / f"generaltest2023.{pair}.ref.*.{lang}")))
+    hyps = _lines(system)
+    refs = [list(seg) for seg in zip(*[_lines(f) for f in ref_files])]
+    assert len(refs) == len(hyps)
+    expected = py.string_stats(hyps, refs)
+    got = cy.string_stats(hyps, refs)
+    assert got.dtype == np.int64 and got.shape == expected.shape
+    np.testing.assert_array_equal(got, expected)
+
+
+# -- adversarial strings ------------------------------------------------------------------
+
+_SPACES = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2005\u200a\u2028\u2029\u202f\u205f\u3000"
+_PIECES = [
+    *_SPACES, "\u200b", "\ufeff", "\U0001f600", "\U00010348", "e\u0301", "\u0301", "\ud800",
+    "&amp;", "&amp;lt;", "&lt;", "&gt;", "&quot;", "&amp;quot;", "&", "<skipped>", "<skip", "-\n",
+    "\n", "-", ".", ",", "..", ",.", "3", "0", "42", "1,000", "3.5", "a", "b", "the", "cat",
+    "İ", "Σ", "ß", "ǅ", "Ω", "(", ")", "'", '"', "$", "/", "~", "`", "@", "[", "]",
+]
+_word = st.sampled_from(_PIECES)
+_text = st.lists(_word, max_size=25).map("".join) | st.text(max_size=30)
+_refs = st.lists(_text, min_size=1, max_size=8)
+_batch = st.lists(st.tuples(_text, _refs), min_size=1, max_size=6)
+
+_SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@needs_cy
+def test_whitespace_is_python_isspace():
+    assert cy._whitespace() == [c for c in range(0x110000) if chr(c).isspace()]
+
+
+@needs_cy
+@_SETTINGS
+@given(_text)
+def test_13a_tokens_equal_regex(line):
+    assert cy._tokenize(line, "13a") == tokenize_13a(line.rstrip())
+    assert cy._tokenize(line, "none") == " ".join(line.split())
+
+
+@needs_cy
+@_SETTINGS
+@given(_batch, st.sampled_from(["13a", "none"]), st.booleans(), st.integers(1, 9))
+def test_string_stats_equal_oracle(batch, tokenizer, lowercase, order):
+    hyps = [h for h, _ in batch]
+    refs = [r for _, r in batch]
+    expected = py.string_stats(hyps, refs, order, tokenizer, lowercase)
+    np.testing.assert_array_equal(cy.string_stats(hyps, refs, order, tokenizer, lowercase), expected)
+
+
+@needs_cy
+def test_repeated_ngrams_and_long_lines():
+    hyps = ["a a a a b " * 400, "x " * 5000 + "&amp;lt; 3.5 1,000 " * 50, "the " * 10]
+    refs = [["a a b " * 300, "a " * 1000], ["x " * 10, "x " * 4999], ["the the", "the " * 3, "cat"]]
+    for order in (1, 4, 9, 12):
+        np.testing.assert_array_equal(cy.string_stats(hyps, refs, order), py.string_stats(hyps, refs, order))
+
+
+_ids = st.lists(st.integers(-3, 6) | st.integers(-(2**63), 2**63 - 1), max_size=30)
+
+
+@needs_cy
+@_SETTINGS
+@given(st.lists(st.tuples(_ids, st.lists(_ids, min_size=1, max_size=8)), min_size=1, max_size=6),
+       st.integers(1, 9), st.booleans())
+def test_token_stats_equal_oracle(batch, order, as_arrays):
+    hyps = [h for h, _ in batch]
+    refs = [r for _, r in batch]
+    expected = py.token_stats(hyps, refs, order)
+    if as_arrays:
+        hyps = [np.array(h, dtype=np.int64) for h in hyps]
+        refs = [[np.array(x, dtype=np.int64) for x in r] for r in refs]
+    np.testing.assert_array_equal(cy.token_stats(hyps, refs, order), expected)
+
+
+@needs_cy
+def test_token_stats_equal_string_stats_none():
+    rng = np.random.default_rng(0)
+    hyps = [rng.integers(0, 20, rng.integers(0, 30)) for _ in range(200)]
+    refs = [[rng.integers(0, 20, rng.integers(0, 30)) for _ in range(rng.integers(1, 4))] for _ in hyps]
+    as_str = lambda ids: " ".join(map(str, ids))  # noqa: E731
+    got = cy.token_stats(hyps, refs)
+    np.testing.assert_array_equal(got, cy.string_stats([as_str(h) for h in hyps], [[as_str(x) for x in r] for r in refs], tokenizer="none"))
+    np.testing.assert_array_equal(got, py.token_stats(hyps, refs))
+
+
+# -- threads ------------------------------------------------------------------------------
+
+def _random_corpus(n, seed=1):
+    rng = np.random.default_rng(seed)
+    vocab = ["the", "cat", "sat", "on", "mat", ".", ",", "3.5", "a-b", "İ", "\u3000", "x&amp;y"]
+    def line():
+        return " ".join(rng.choice(vocab, rng.integers(0, 40)))
+    return [line() for _ in range(n)], [[line() for _ in range(rng.integers(1, 4))] for _ in range(n)]
+
+
+@needs_cy
+def test_workers_give_identical_results():
+    hyps, refs = _random_corpus(1000)
+    one = cy.string_stats(hyps, refs, workers=1)
+    np.testing.assert_array_equal(one, py.string_stats(hyps, refs))
+    for w in (2, 3, -1):
+        np.testing.assert_array_equal(cy.string_stats(hyps, refs, workers=w), one)
+    ids = [[hash(t) % 50 for t in h.split()] for h in hyps]
+    rids = [[[hash(t) % 50 for t in x.split()] for x in r] for r in refs]
+    t1 = cy.token_stats(ids, rids, workers=1)
+    for w in (2, -1):
+        np.testing.assert_array_equal(cy.token_stats(ids, rids, workers=w), t1)
+
+
+@needs_cy
+@pytest.mark.parametrize("bad", [0, -2, 1.5, True])
+def test_bad_workers(bad):
+    with pytest.raises((ValueError, TypeError)):
+        cy.string_stats(["a"], [["a"]], workers=bad)
+
+
+# -- collisions ---------------------------------------------------------------------------
+
+@needs_cy
+@pytest.mark.parametrize("mask", [0, 1, 0xFF00000000000000])
+def test_hash_collisions_do_not_change_counts(mask):
+    """With every hash ANDed to (almost) nothing, all tokens and n-grams share a probe chain;
+    exact key/content comparison must keep every count right."""
+    hyps, refs = _random_corpus(300, seed=7)
+    hyps += ["ab ba aab aba baa", "\ud800 \U0001f600 x", ""]
+    refs += [["ba ab aba aab"], ["\U0001f600 \ud800 x"], ["a"]]
+    for order in (1, 4, 9):
+        expected = py.string_stats(hyps, refs, order)
+        np.testing.assert_array_equal(cy._string_stats_masked(hyps, refs, order, "13a", False, 1, mask), expected)
+    ids = [[hash(t) % 1000 for t in h.split()] for h in hyps]
+    rids = [[[hash(t) % 1000 for t in x.split()] for x in r] for r in refs]
+    np.testing.assert_array_equal(cy._token_stats_masked(ids, rids, 4, 1, mask), py.token_stats(ids, rids, 4))
+
+
+@needs_cy
+def test_empty_batch_and_shapes():
+    assert cy.string_stats([], [], 4).shape == (0, 10)
+    out = cy.string_stats([""], [["", " "]], 2)
+    np.testing.assert_array_equal(out, py.string_stats([""], [["", " "]], 2))
+    assert out.dtype == np.int64

