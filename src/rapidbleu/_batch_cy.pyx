@@ -1,4 +1,5 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+# cython: language_level=3
+# Compiler directives (bounds checks off unless RAPIDBLEU_DEBUG_BUILD=1) come from setup.py.
 """Compiled kernels for batched BLEU on token ids: self-BLEU, pairwise matrices, and scores.
 
 Same functions, signatures and results as the pure-Python twin ``rapidbleu._batch_py`` (whose
