@@ -48,7 +48,13 @@ def _extensions():
         extra_compile_args=_compile_args(),
         extra_link_args=["-g"] if DEBUG and sys.platform != "win32" else [],
     )
-    return cythonize([ext], compiler_directives=DIRECTIVES, language_level=3)
+    batch = Extension(
+        "rapidbleu._batch_cy",
+        sources=["src/rapidbleu/_batch_cy.pyx"],
+        extra_compile_args=_compile_args(),
+        extra_link_args=["-g"] if DEBUG and sys.platform != "win32" else [],
+    )
+    return cythonize([ext, batch], compiler_directives=DIRECTIVES, language_level=3)
 
 
 class OptionalBuildExt(build_ext):
