@@ -31,6 +31,7 @@ DIRECTIVES = {
 #: that it has a .pyi stub.
 EXTENSIONS = {
     "_stats_cy": ["_ngram.h", "_table.h", "_tok.h"],
+    "_batch_cy": [],
 }
 
 

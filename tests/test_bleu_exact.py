@@ -11,8 +11,17 @@ from hypothesis import strategies as st
 import rapidbleu
 from conftest import OFFICIAL_TOKENIZER, SAMPLE_DIR, full_data_dir, read, systems
 
-logging.getLogger("sacrebleu").setLevel(logging.ERROR)
-logging.getLogger("rapidbleu").setLevel(logging.ERROR)
+
+
+@pytest.fixture(autouse=True)
+def _quiet_loggers():
+    """Silence both tools' advisory warnings here, without changing levels for other tests."""
+    saved = {name: logging.getLogger(name).level for name in ("sacrebleu", "rapidbleu")}
+    for name in saved:
+        logging.getLogger(name).setLevel(logging.ERROR)
+    yield
+    for name, level in saved.items():
+        logging.getLogger(name).setLevel(level)
 
 SIG_VERSION = f"version:rapidbleu-{rapidbleu.__version__}"
 

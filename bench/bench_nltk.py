@@ -1,0 +1,126 @@
+"""NLTK's BLEU vs rapidbleu.nltk on a large pre-tokenized WMT23 corpus.
+
+    python bench/bench_nltk.py            # ~200,000 segments (NLTK alone takes minutes)
+    python bench/bench_nltk.py --quick    # ~20,000 segments
+
+Times, in one run: NLTK ``corpus_bleu`` vs ``rapidbleu.nltk.corpus_bleu``, and a loop of NLTK
+``sentence_bleu`` vs one ``rapidbleu.nltk.sentence_bleu_batch`` call; tokens are Python lists
+of str (13a-tokenized once, outside the timings).  NLTK runs once per task, rapidbleu
+``--repeat`` times (median).  Prints a markdown table with the speed-ups, the targets (30x
+corpus, 50x sentence loop, meant for the compiled backend), whether the values agree and the
+backend in use (``rapidbleu._backend.impl.NAME``).
+"""
+
+import argparse
+import gc
+import os
+import statistics
+import sys
+import time
+import warnings
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+
+import nltk.translate.bleu_score as nltk_bleu  # noqa: E402
+
+import rapidbleu.nltk as rb  # noqa: E402
+from rapidbleu import _backend  # noqa: E402
+from rapidbleu.tokenizers import get_tokenizer  # noqa: E402
+
+TARGET_CORPUS, TARGET_SENTENCE = 30, 50
+
+
+def data_dir():
+    for d in (ROOT / "tests" / "data" / "wmt23", Path("/work/shared/data/wmt23")):
+        if (d / "system-outputs").is_dir():
+            return d
+    sys.exit("WMT23 data not found (tests/data/wmt23 or /work/shared/data/wmt23)")
+
+
+def load_pairs():
+    root = data_dir()
+    tok = get_tokenizer("13a")
+
+    def read(path):
+        with open(path, encoding="utf-8") as f:
+            return [tok(line.rstrip()).split() for line in f]
+
+    refs_by_pair, refs_all, hyps_all = {}, [], []
+    for hyp_file in sorted((root / "system-outputs").iterdir()):
+        pair = hyp_file.name.split(".")[1]
+        if pair not in refs_by_pair:
+            refs_by_pair[pair] = [read(r) for r in sorted((root / "references").glob(f"*.{pair}.ref.*"))]
+        refs = refs_by_pair[pair]
+        for i, hyp in enumerate(read(hyp_file)):
+            hyps_all.append(hyp)
+            refs_all.append([r[i] for r in refs])
+    return refs_all, hyps_all
+
+
+def timed(fn):
+    t0 = time.perf_counter()
+    value = fn()
+    return time.perf_counter() - t0, value
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="~20,000 segments instead of ~200,000")
+    ap.add_argument("--segments", type=int, default=None, help="corpus size (overrides --quick)")
+    ap.add_argument("--repeat", type=int, default=None, help="rapidbleu runs (median; default 5 quick, 3 full)")
+    ap.add_argument("--workers", type=int, default=1, help="threads for the compiled core")
+    args = ap.parse_args()
+    warnings.simplefilter("ignore")  # NLTK's (and our) method0 warnings
+
+    n_target = args.segments or (20_000 if args.quick else 200_000)
+    repeat = args.repeat or (5 if args.quick else 3)
+    refs0, hyps0 = load_pairs()
+    reps = -(-n_target // len(hyps0))
+    refs, hyps = (refs0 * reps)[:n_target], (hyps0 * reps)[:n_target]
+    n_tokens = sum(map(len, hyps)) + sum(len(r) for rs in refs for r in rs)
+    print(f"corpus: {len(hyps):,} segments ({len(hyps0):,} WMT23 pairs repeated), "
+          f"{n_tokens:,} tokens; backend: {_backend.impl.NAME}; workers: {args.workers}; "
+          f"rapidbleu runs: {repeat}; cpus: {os.cpu_count()}\n", flush=True)
+
+    rows = []
+
+    # corpus BLEU
+    t_nltk, v_nltk = timed(lambda: nltk_bleu.corpus_bleu(refs, hyps))
+    runs = [timed(lambda: rb.corpus_bleu(refs, hyps, workers=args.workers)) for _ in range(repeat)]
+    t_rb, v_rb = statistics.median(t for t, _ in runs), runs[0][1]
+    agree = "identical" if v_rb == v_nltk else f"rel err {abs(v_rb - v_nltk) / abs(v_nltk):.2g}"
+    rows.append(("corpus_bleu", t_nltk, t_rb, TARGET_CORPUS, f"{agree} ({v_nltk:.6f})"))
+    print(f"corpus done: NLTK {t_nltk:.2f}s, rapidbleu {t_rb:.3f}s", flush=True)
+
+    # sentence BLEU: NLTK loop vs one batch call (smoothing method1, the usual training choice)
+    nf, rf = nltk_bleu.SmoothingFunction().method1, rb.SmoothingFunction().method1
+    t_nltk, v_nltk = timed(lambda: [nltk_bleu.sentence_bleu(r, h, smoothing_function=nf)
+                                    for r, h in zip(refs, hyps)])
+    runs = [timed(lambda: rb.sentence_bleu_batch(refs, hyps, smoothing_function=rf, workers=args.workers))
+            for _ in range(repeat)]
+    t_rb, v_rb = statistics.median(t for t, _ in runs), runs[0][1].tolist()
+    same = sum(a == b for a, b in zip(v_nltk, v_rb))
+    worst = max((abs(a - b) / abs(a) if a else abs(b)) for a, b in zip(v_nltk, v_rb))
+    agree = f"{same:,}/{len(v_rb):,} identical, max rel err {worst:.2g}"
+    rows.append(("sentence_bleu loop vs sentence_bleu_batch (method1)", t_nltk, t_rb, TARGET_SENTENCE, agree))
+    print(f"sentence done: NLTK {t_nltk:.2f}s, rapidbleu {t_rb:.3f}s", flush=True)
+
+    # where rapidbleu's time goes: mapping tokens to ids (Python dict) vs the core
+    gc.disable()  # as rapidbleu.nltk does around these two steps
+    t_enc, (h_ids, r_ids) = timed(lambda: rb._encode(refs, hyps))
+    t_core, _ = timed(lambda: _backend.impl.token_stats(h_ids, r_ids, 4, workers=args.workers))
+    gc.enable()
+
+    print(f"\n| task | NLTK (s) | rapidbleu (s, median of {repeat}) | speed-up | target | values |")
+    print("| --- | ---: | ---: | ---: | ---: | --- |")
+    for name, tn, tr, target, agree in rows:
+        flag = "met" if tn / tr >= target else "not met"
+        print(f"| {name} | {tn:.2f} | {tr:.3f} | {tn / tr:.1f}x | {target}x ({flag}) | {agree} |")
+    print(f"\nbackend `{_backend.impl.NAME}`; inside one rapidbleu call: token -> id mapping "
+          f"{t_enc:.3f}s, token_stats (order 4) {t_core:.3f}s.")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,500 @@
+"""BLEU inside training and decoding loops: batched sentence scores, self-BLEU, pairwise matrices.
+
+Two families of scores, never mixed:
+
+* **sacreBLEU-style** (0-100): ``rapidbleu.BLEU`` / ``sacrebleu.sentence_bleu`` -- smoothing
+  ``exp`` (default), ``floor``, ``add-k``, ``none`` (Chen and Cherry 2014, methods 1-3 and
+  mteval's NIST smoothing), effective order on for sentences, uniform weights;
+* **NLTK-style** (0-1): ``nltk.translate.bleu_score.sentence_bleu`` -- per-order ``weights``
+  and a ``smoothing_function`` (NLTK's ``SmoothingFunction().methodK`` or rapidbleu.nltk's).
+  Computed by ``rapidbleu.nltk`` when that module is present (branch ``nltk``); until then
+  methods 0 and 1 (all that self-BLEU needs) are computed here, exactly as NLTK, and the
+  others raise ``NotImplementedError``.  See :func:`_nltk_scores` for the hook.
+
+Inputs: a sentence is a string (tokenized like sacreBLEU with ``tokenize``, default ``13a``,
+and ``lowercase``), a sequence of string tokens (used as is), or token ids in any form that
+``rapidbleu.ids`` accepts (lists of ints, 1-D integer arrays, a padded 2-D array, objects with
+``__array__``), cleaned with ``pad_id``/``eos_id`` as documented there.
+
+BLEU: Papineni, Roukos, Ward and Zhu (2002).  Self-BLEU: Zhu et al. (2018), "Texygen: A
+Benchmarking Platform for Text Generation Models", SIGIR.
+"""
+
+import math
+import os
+import sys
+import warnings
+from collections.abc import Sequence
+from typing import List, Optional
+
+import numpy as np
+
+from . import _batch_py
+from ._stats import MAX_NGRAM_ORDER, check_smoothing
+from .ids import IdStreams, _check_order, _is_arraylike, _stats_of, no_gc, to_id_lists
+
+__all__ = ["pairwise_bleu", "self_bleu", "sentence_bleu_batch", "backend"]
+
+
+# ----------------------------------------------------------------------- backend choice
+
+def _select():
+    """The kernel module: ``_batch_cy`` unless ``RAPIDBLEU_BACKEND=python`` or it is not built
+    (then ``_batch_py``, same results; ``RAPIDBLEU_BACKEND=cython`` makes that an error)."""
+    choice = os.environ.get("RAPIDBLEU_BACKEND", "auto").strip().lower() or "auto"
+    if choice == "python":
+        return _batch_py
+    try:
+        from . import _batch_cy
+    except ImportError as exc:
+        if choice == "cython":
+            raise ImportError(f"RAPIDBLEU_BACKEND=cython but rapidbleu._batch_cy cannot be imported ({exc})") from exc
+        return _batch_py
+    return _batch_cy
+
+
+def _c_scores_exact(mod) -> bool:
+    """Check, once, that the compiled scorer gives the very floats of ``bleu_from_stats`` here
+    (same libm, same ``sum()``); if not, scores are computed in Python (slower, exact)."""
+    if mod is _batch_py:
+        return True
+    rng = np.random.default_rng(12345)
+    rows = []
+    for N in (1, 2, 4, 6):
+        n = 400
+        c = rng.integers(0, 60, size=n)
+        r = np.maximum(0, c + rng.integers(-10, 10, size=n))
+        tot = np.maximum(0, c[:, None] - np.arange(N)[None, :])
+        m = (tot * rng.random((n, N)) * (rng.random((n, N)) > 0.3)).astype(np.int64)
+        rows.append((N, np.column_stack([c, r, m, tot]).astype(np.int64)))
+    for N, st in rows:
+        for method, value in (("exp", None), ("floor", None), ("floor", 0.37), ("add-k", None),
+                              ("add-k", 0.5), ("none", None)):
+            for eff in (True, False):
+                a = mod.sacre_scores(st, N, method, value, eff)
+                b = _batch_py.sacre_scores(st, N, method, value, eff)
+                if not np.array_equal(a.view(np.int64), b.view(np.int64)):
+                    warnings.warn("rapidbleu: the compiled BLEU scorer differs from Python's math here; "
+                                  "using the Python scorer (exact, slower)", RuntimeWarning, stacklevel=3)
+                    return False
+    return True
+
+
+_impl = _select()
+_C_SCORES = _c_scores_exact(_impl)
+#: "cython" or "python": which kernels compute self-BLEU and pairwise matrices.
+backend = _impl.NAME
+
+
+def _sacre_scores(stats, order, smooth_method, smooth_value, effective_order, workers):
+    mod = _impl if _C_SCORES else _batch_py
+    if mod is _batch_py:
+        return _batch_py.sacre_scores(stats, order, smooth_method, smooth_value, effective_order)
+    return mod.sacre_scores(stats, order, smooth_method, smooth_value, effective_order, workers)
+
+
+# ----------------------------------------------------------------------- NLTK-style hook
+
+def _nltk_module():
+    """``rapidbleu.nltk`` if it is installed (branch ``nltk``), else None."""
+    try:
+        from . import nltk as mod  # noqa: F401
+    except ImportError:
+        return None
+    return mod
+
+
+def _method_number(fn):
+    """(number, epsilon) of NLTK-style smoothing methods 0 and 1, else (None, None)."""
+    if fn is None:
+        return 0, None
+    name = getattr(fn, "__name__", "")
+    owner = getattr(fn, "__self__", None)
+    if name == "method0":
+        return 0, None
+    if name == "method1" and owner is not None and hasattr(owner, "epsilon"):
+        return 1, float(owner.epsilon)
+    return None, None
+
+
+def _uniform(order: int):
+    return (1.0 / order,) * order
+
+
+def _nltk_scores(stats: np.ndarray, order: int, weights, smoothing_function, workers: int = 1) -> np.ndarray:
+    """NLTK ``sentence_bleu`` (0-1) of each statistics row (the stats of a hypothesis against
+    its references: NLTK's closest length, clipping and totals are the same numbers).
+
+    Hook: if ``rapidbleu.nltk`` provides ``sentence_bleu_from_stats(stats, weights,
+    smoothing_function, max_ngram_order)`` it is used, so every NLTK method is available;
+    otherwise methods 0 and 1 are computed here, float for float as NLTK 3.9 does
+    (``float(Fraction(m, max(1, t)))``, method1 ``epsilon / max(1, t)``, ``math.fsum``).
+    """
+    mod = _nltk_module()
+    if mod is not None and hasattr(mod, "sentence_bleu_from_stats"):
+        return np.asarray(mod.sentence_bleu_from_stats(stats, weights=weights, smoothing_function=smoothing_function,
+                                                       max_ngram_order=order), dtype=np.float64)
+    method, eps = _method_number(smoothing_function)
+    if method is None:
+        raise NotImplementedError(
+            f"NLTK-style smoothing {getattr(smoothing_function, '__name__', smoothing_function)!r} on "
+            "precomputed statistics needs rapidbleu.nltk.sentence_bleu_from_stats (branch nltk); "
+            "methods 0 and 1 are available without it"
+        )
+    w = [float(x) for x in weights]
+    if method == 0:
+        _warn_method0(stats, order)
+    if _C_NLTK and order <= 64:
+        return _impl.nltk_scores(stats, order, w, method, 0.0 if eps is None else eps, workers)
+    return _nltk_scores_py(stats, order, w, method, eps)
+
+
+def _warn_method0(stats, order):
+    m = stats[:, 2 : 2 + order]
+    if ((m[:, :1] > 0) & (m == 0)).any():
+        warnings.warn("NLTK-style method0: some n-gram order has no match; its precision is "
+                      "sys.float_info.min (NLTK's behaviour), so such scores are ~0", UserWarning, stacklevel=4)
+
+
+def _nltk_scores_py(stats, order, w, method, eps) -> np.ndarray:
+    """The Python loop (the oracle of ``_batch_cy.nltk_scores``), NLTK's operations one by one."""
+    tiny = sys.float_info.min
+    out = np.zeros(len(stats), dtype=np.float64)
+    log, exp, fsum = math.log, math.exp, math.fsum
+    for i, row in enumerate(np.asarray(stats).tolist()):
+        m = row[2 : 2 + order]
+        if m[0] == 0:
+            continue  # NLTK: no unigram match -> 0
+        c, r = row[0], row[1]
+        d = row[2 + order : 2 + 2 * order]
+        terms = []
+        for wi, mi, ti in zip(w, m, d):
+            di = ti if ti > 1 else 1
+            if mi:
+                p = mi / di
+            elif method == 1:
+                p = eps / di
+            else:
+                p = tiny
+            if p > 0:
+                terms.append(wi * log(p))
+        bp = 1.0 if c > r else (0.0 if c == 0 else exp(1 - r / c))
+        out[i] = bp * exp(fsum(terms))
+    return out
+
+
+def _c_nltk_exact(mod) -> bool:
+    """As ``_c_scores_exact`` for the NLTK-style scorer."""
+    if not hasattr(mod, "nltk_scores"):
+        return False
+    rng = np.random.default_rng(54321)
+    for N, w in ((4, (0.25,) * 4), (3, (1 / 3,) * 3), (2, (0.7, 0.3)), (5, (0.1, 0.2, 0.3, 0.15, 0.25))):
+        n = 1500
+        c = rng.integers(0, 60, size=n)
+        r = np.maximum(0, c + rng.integers(-10, 10, size=n))
+        tot = np.maximum(0, c[:, None] - np.arange(N)[None, :])
+        m = (tot * rng.random((n, N)) * (rng.random((n, N)) > 0.3)).astype(np.int64)
+        st = np.column_stack([c, r, m, tot]).astype(np.int64)
+        for method, eps in ((0, 0.0), (1, 0.1), (1, 0.013)):
+            a = mod.nltk_scores(st, N, w, method, eps)
+            b = _nltk_scores_py(st, N, w, method, eps)
+            if not np.array_equal(a.view(np.int64), b.view(np.int64)):
+                warnings.warn("rapidbleu: the compiled NLTK-style scorer differs from Python's math here; "
+                              "using the Python loop (exact, slower)", RuntimeWarning, stacklevel=3)
+                return False
+    return True
+
+
+_C_NLTK = _c_nltk_exact(_impl)
+
+
+# ----------------------------------------------------------------------- input handling
+
+def _is_text(x) -> bool:
+    return isinstance(x, str)
+
+
+def _first(x):
+    for e in x:
+        if e is not None:
+            return e
+    return None
+
+
+def _sentences_as_ids(sentences, what, tokenize, lowercase, pad_id, eos_id, vocab=None) -> List[np.ndarray]:
+    """Strings -> tokenizer -> ids; string-token lists -> ids; id forms -> cleaned arrays."""
+    if isinstance(sentences, (str, bytes)):
+        raise TypeError(f"{what} must be a list of sentences, got a single string; wrap it in a list")
+    if not _is_arraylike(sentences) and not isinstance(sentences, Sequence):
+        sentences = list(sentences)
+    first = None if _is_arraylike(sentences) else _first(sentences)
+    textual = isinstance(first, str) or (
+        isinstance(first, Sequence) and not isinstance(first, str) and len(first) > 0 and isinstance(first[0], str)
+    )
+    if not textual:
+        return to_id_lists(sentences, pad_id, eos_id)
+    from .tokenizers import get_tokenizer
+
+    tok = get_tokenizer(tokenize) if isinstance(first, str) else None
+    vocab = {} if vocab is None else vocab
+    out = []
+    for i, s in enumerate(sentences):
+        if isinstance(s, str):
+            if tok is None:
+                raise TypeError(f"{what}[{i}] is a string but {what}[0] is a token list: use one form")
+            toks = tok((s.lower() if lowercase else s).rstrip()).split()
+        elif isinstance(s, Sequence) and all(isinstance(t, str) for t in s):
+            if tok is not None:
+                raise TypeError(f"{what}[{i}] is a token list but {what}[0] is a string: use one form")
+            toks = s  # type: ignore[assignment]
+        else:
+            raise TypeError(f"{what}[{i}] is a {type(s).__name__}; expected a string or a list of string tokens")
+        out.append(np.array([vocab.setdefault(t, len(vocab)) for t in toks], dtype=np.int64))
+    return out
+
+
+def _check_style(style):
+    if style not in ("nltk", "sacrebleu"):
+        raise ValueError(f"style must be 'nltk' (0-1, NLTK's sentence_bleu) or 'sacrebleu' (0-100), got {style!r}")
+
+
+def _nltk_weights(weights, order):
+    if weights is None:
+        return _uniform(order if order is not None else MAX_NGRAM_ORDER)
+    w = tuple(float(x) for x in weights)
+    if not w:
+        raise ValueError("weights must have at least one order")
+    if order is not None and len(w) != order:
+        raise ValueError(f"weights has {len(w)} orders but max_ngram_order={order}")
+    return w
+
+
+# ----------------------------------------------------------------------- public API
+
+def _sentence_bleu_batch_impl(hypotheses, references, smooth_method: str = "exp", smooth_value: Optional[float] = None,
+                        effective_order: bool = True, max_ngram_order: int = MAX_NGRAM_ORDER, workers: int = 1, *,
+                        pad_id: Optional[int] = None, eos_id: Optional[int] = None, tokenize: str = "13a",
+                        lowercase: bool = False, weights=None, smoothing_function=None,
+                        auto_reweigh: bool = False) -> np.ndarray:
+    """Sentence BLEU of every segment in one call: float64 array of shape (n,).
+
+    sacreBLEU-style (default): ``out[i] == sacrebleu.sentence_bleu(hyp_i, refs_i, smooth_method,
+    smooth_value, use_effective_order=effective_order).score`` (0-100) for strings (tokenized with
+    ``tokenize``/``lowercase``), and the same on ids written as space-separated strings with
+    ``tokenize='none'``.  The float is identical, not just close (tested).
+
+    NLTK-style, when ``weights`` or ``smoothing_function`` is given: ``out[i] ==
+    nltk.translate.bleu_score.sentence_bleu(refs_i, hyp_i, weights, smoothing_function)``
+    (0-1); delegated to ``rapidbleu.nltk.sentence_bleu_batch`` when that module exists.
+
+    Args:
+        hypotheses: n strings, n token lists, or n id sequences / a padded (n, T) array.
+        references: one stream (one reference per hypothesis, same forms) or a list of K
+            streams (``references[k][i]``; ``None`` = no k-th reference for segment i).
+        smooth_method, smooth_value, effective_order, max_ngram_order: sacreBLEU's.
+        workers: threads of the compiled core (1 serial, -1 all cores); same results.
+        pad_id, eos_id: id cleaning (see ``rapidbleu.ids``).
+        tokenize, lowercase: for string input.
+        weights, smoothing_function, auto_reweigh: NLTK-style scoring.
+
+    Raises:
+        ValueError: unknown smoothing, mismatched stream lengths (named), bad shapes.
+        TypeError: mixed or non-integer input.  NotImplementedError: an NLTK smoothing method
+        other than 0/1 while ``rapidbleu.nltk`` is absent.
+    """
+    order = _check_order(max_ngram_order)
+    nltk_style = weights is not None or smoothing_function is not None
+    if not nltk_style:
+        check_smoothing(smooth_method)
+    if isinstance(hypotheses, (list, tuple)) and hypotheses and isinstance(_first(hypotheses), str) and not nltk_style:
+        from .bleu import BLEU
+
+        streams = references
+        if isinstance(_first(references), str):
+            streams = [references]  # one stream of strings
+        bleu = BLEU(tokenize=tokenize, lowercase=lowercase, force=True, smooth_method=smooth_method,
+                    smooth_value=smooth_value, effective_order=effective_order, max_ngram_order=order,
+                    workers=workers)
+        stats = bleu.corpus_statistics(hypotheses, streams)
+        return _sacre_scores(stats, order, smooth_method, smooth_value, effective_order, workers)
+
+    data = _id_data(hypotheses, references, tokenize, lowercase, pad_id, eos_id)
+    if not nltk_style:
+        stats = _stats_of(data, order, workers)
+        return _sacre_scores(stats, order, smooth_method, smooth_value, effective_order, workers)
+
+    w = _nltk_weights(weights, None)
+    mod = _nltk_module()
+    if mod is not None and hasattr(mod, "sentence_bleu_batch"):
+        return np.asarray(mod.sentence_bleu_batch(
+            [[r.tolist() for r in refs] for refs in data.refs], [h.tolist() for h in data.hyps],
+            weights=w, smoothing_function=smoothing_function, auto_reweigh=auto_reweigh, workers=workers,
+        ), dtype=np.float64)
+    if auto_reweigh:
+        raise NotImplementedError("auto_reweigh needs rapidbleu.nltk (branch nltk)")
+    stats = _stats_of(data, len(w), workers)
+    return _nltk_scores(stats, len(w), w, smoothing_function, workers)
+
+
+def _id_data(hypotheses, references, tokenize, lowercase, pad_id, eos_id) -> IdStreams:
+    """Hypotheses/references of any accepted form as an ``IdStreams`` (text mapped through one
+    shared vocabulary)."""
+    first = None if _is_arraylike(hypotheses) else _first(hypotheses) if isinstance(hypotheses, Sequence) else None
+    textual = isinstance(first, str) or (
+        isinstance(first, Sequence) and len(first) > 0 and isinstance(first[0], str)
+    )
+    if not textual:
+        return IdStreams(hypotheses, references, pad_id, eos_id)
+    vocab: dict = {}
+    hyps = _sentences_as_ids(hypotheses, "hypotheses", tokenize, lowercase, None, None, vocab)
+    rfirst = _first(references)
+    one_stream = isinstance(rfirst, str) or (
+        isinstance(rfirst, Sequence) and len(rfirst) > 0 and isinstance(rfirst[0], str)
+    )
+    streams = [references] if one_stream else list(references)
+    conv = []
+    for k, s in enumerate(streams):
+        if len(s) != len(hyps):
+            raise ValueError(f"reference stream {k} has {len(s)} rows but there are {len(hyps)} hypotheses")
+        idx = [i for i, x in enumerate(s) if x is not None]
+        ids = _sentences_as_ids([s[i] for i in idx], f"references[{k}]", tokenize, lowercase, None, None, vocab)
+        row: list = [None] * len(s)
+        for i, a in zip(idx, ids):
+            row[i] = a.tolist()
+        conv.append(row)
+    return IdStreams([h.tolist() for h in hyps], conv)
+
+
+def _self_bleu_impl(sentences, *, style: str = "nltk", max_ngram_order: Optional[int] = None, weights=None,
+              smoothing_function=None, smooth_method: str = "exp", smooth_value: Optional[float] = None,
+              effective_order: bool = True, pad_id: Optional[int] = None, eos_id: Optional[int] = None,
+              tokenize: str = "13a", lowercase: bool = False, workers: int = 1) -> np.ndarray:
+    """Self-BLEU of each sentence: BLEU of sentence i against all the other sentences.
+
+    Definition (Zhu et al. 2018, Texygen; fast-bleu's ``SelfBLEU``): ``out[i] =
+    sentence_bleu(references=[s_j for j != i], hypothesis=s_i)``; a corpus's Self-BLEU is
+    ``out.mean()`` (higher = less diverse).  Texygen calls NLTK's ``sentence_bleu`` with uniform
+    weights ``(1/N,) * N`` (N = 3 by default in Texygen, 4 in fast-bleu) and
+    ``SmoothingFunction().method1`` (epsilon 0.1 for zero-match orders); fast-bleu does the
+    same in C++ (method1 by default, method0 optional; its weights are float32, so its floats
+    differ from NLTK's in the last bits).  Texygen's own scripts subsample (500 sentences) and
+    its non-parallel variant keeps sentence i among its references; neither is done here.
+
+    Computed without the O(n^2) scan: per n-gram the two largest counts over the set and the
+    sentence holding the largest (``rapidbleu._batch_py`` explains), equal to the naive loop.
+
+    Args:
+        sentences: n >= 2 sentences (strings, string-token lists, or ids as in ``rapidbleu.ids``).
+        style: ``"nltk"`` (default; 0-1, NLTK's ``sentence_bleu``, as Texygen/fast-bleu) or
+            ``"sacrebleu"`` (0-100; ``smooth_method``/``smooth_value``/``effective_order`` as
+            ``sacrebleu.sentence_bleu``).
+        max_ngram_order: N (default: len(weights), else 4).
+        weights: NLTK-style per-order weights (default uniform over N).
+        smoothing_function: NLTK-style (default ``method1``, epsilon 0.1).
+        workers: threads (1 serial, -1 all cores); same results.
+
+    Returns:
+        float64 array (n,).
+
+    Raises:
+        ValueError: fewer than 2 sentences, bad style/order/weights.
+    """
+    _check_style(style)
+    order = _resolve_order(max_ngram_order, weights, style)
+    seqs = _sentences_as_ids(sentences, "sentences", tokenize, lowercase, pad_id, eos_id)
+    if len(seqs) < 2:
+        raise ValueError(f"self-BLEU needs at least 2 sentences (each is scored against the others), got {len(seqs)}")
+    stats = _impl.self_stats(seqs, order, workers)
+    if style == "sacrebleu":
+        check_smoothing(smooth_method)
+        return _sacre_scores(stats, order, smooth_method, smooth_value, effective_order, workers)
+    if smoothing_function is None:
+        smoothing_function = _default_method1()
+    return _nltk_scores(stats, order, _nltk_weights(weights, order), smoothing_function, workers)
+
+
+def _resolve_order(max_ngram_order, weights, style):
+    if max_ngram_order is None:
+        max_ngram_order = len(weights) if (weights is not None and style == "nltk") else MAX_NGRAM_ORDER
+    return _check_order(max_ngram_order)
+
+
+def _default_method1():
+    mod = _nltk_module()
+    if mod is not None and hasattr(mod, "SmoothingFunction"):
+        return mod.SmoothingFunction().method1
+
+    class _Eps:  # stand-in for SmoothingFunction() (epsilon 0.1), recognised by _method_number
+        epsilon = 0.1
+
+        def method1(self, p_n, *args, **kwargs):  # pragma: no cover - never called as a function
+            raise NotImplementedError
+
+    return _Eps().method1
+
+
+def _pairwise_bleu_impl(candidates, *, style: str = "sacrebleu", smooth_method: str = "exp",
+                  smooth_value: Optional[float] = None, effective_order: bool = True,
+                  max_ngram_order: Optional[int] = None, weights=None, smoothing_function=None,
+                  diagonal: Optional[float] = None, pad_id: Optional[int] = None, eos_id: Optional[int] = None,
+                  tokenize: str = "13a", lowercase: bool = False, workers: int = 1) -> np.ndarray:
+    """Pairwise sentence-BLEU matrix (the MBR utility matrix): float64 array (n, n).
+
+    ``out[i, j]`` = sentence BLEU of candidate i (hypothesis) against candidate j (its single
+    reference); not symmetric (the brevity penalty and the precisions are the hypothesis's).
+    sacreBLEU-style by default (0-100, ``sacrebleu.sentence_bleu(c_i, [c_j]).score``), or
+    NLTK-style with ``style="nltk"`` (0-1; ``weights`` default uniform, ``smoothing_function``
+    default method1).  MBR picks ``argmax_i out[i].mean()`` (or a weighted sum).
+
+    Diagonal: by default computed like any other pair, i.e. a candidate against itself
+    (100.00000000000004 in sacreBLEU style for a non-empty candidate, sacreBLEU's float; 0 for
+    an empty one); pass ``diagonal=x`` to overwrite it (e.g. ``0.0`` or ``np.nan`` to leave the
+    self-pair out of an MBR mean).
+
+    Args:
+        candidates: n sentences (strings, string-token lists, or ids as in ``rapidbleu.ids``).
+        workers: threads over row chunks (1 serial, -1 all cores); same results.
+
+    Raises:
+        ValueError: no candidates, bad style or smoothing.
+    """
+    _check_style(style)
+    order = _resolve_order(max_ngram_order, weights, style)
+    seqs = _sentences_as_ids(candidates, "candidates", tokenize, lowercase, pad_id, eos_id)
+    n = len(seqs)
+    if n == 0:
+        raise ValueError("candidates is empty")
+    if style == "sacrebleu":
+        check_smoothing(smooth_method)
+        if _C_SCORES:
+            out = _impl.pairwise_scores(seqs, order, smooth_method, smooth_value, effective_order, workers)
+        else:
+            st = _impl.pairwise_stats(seqs, order, workers)
+            out = _batch_py.sacre_scores(st.reshape(n * n, -1), order, smooth_method, smooth_value,
+                                         effective_order).reshape(n, n)
+    else:
+        if smoothing_function is None:
+            smoothing_function = _default_method1()
+        st = _impl.pairwise_stats(seqs, order, workers)
+        out = _nltk_scores(st.reshape(n * n, -1), order, _nltk_weights(weights, order),
+                           smoothing_function, workers).reshape(n, n)
+    if diagonal is not None:
+        np.fill_diagonal(out, diagonal)
+    return out
+
+
+def _wrap(impl, name):
+    import functools
+
+    @functools.wraps(impl)
+    def f(*args, **kwargs):
+        with no_gc():
+            return impl(*args, **kwargs)
+
+    f.__name__ = f.__qualname__ = name
+    return f
+
+
+sentence_bleu_batch = _wrap(_sentence_bleu_batch_impl, "sentence_bleu_batch")
+self_bleu = _wrap(_self_bleu_impl, "self_bleu")
+pairwise_bleu = _wrap(_pairwise_bleu_impl, "pairwise_bleu")

@@ -1,0 +1,389 @@
+"""Token-id input, batched sentence scores, self-BLEU and pairwise matrices (issue 7).
+
+Every score is compared for float equality (``==``, not approx) with sacreBLEU 2.6.0 or NLTK.
+Compiled-kernel comparisons skip when ``rapidbleu._batch_cy`` is not built.
+"""
+
+import importlib.util
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+import sacrebleu
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from nltk.translate.bleu_score import SmoothingFunction
+from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
+
+import rapidbleu
+from rapidbleu import _batch_py, _stats_py, batch
+from rapidbleu.batch import pairwise_bleu, self_bleu, sentence_bleu_batch
+from rapidbleu.ids import corpus_bleu_ids, stats_ids
+
+HAVE_CY = importlib.util.find_spec("rapidbleu._batch_cy") is not None
+needs_cy = pytest.mark.skipif(not HAVE_CY, reason="rapidbleu._batch_cy not built")
+DATA = Path(__file__).resolve().parent / "data" / "wmt23"
+SM = SmoothingFunction()
+
+
+def s(ids):
+    return " ".join(map(str, ids))
+
+
+def rand_seqs(rng, n, vocab=8, max_len=14, min_len=0):
+    return [rng.integers(0, vocab, size=rng.integers(min_len, max_len + 1)).tolist() for _ in range(n)]
+
+
+def read(name, n=None):
+    with open(DATA / name, encoding="utf-8") as fh:
+        lines = [line.rstrip("\n") for line in fh]
+    return lines[:n] if n else lines
+
+
+class Tensorish:
+    """A CPU 'tensor': exposes only __array__ (as torch tensors do)."""
+
+    def __init__(self, data, dtype=np.int64):
+        self._a = np.asarray(data, dtype=dtype)
+
+    def __array__(self, dtype=None, copy=None):
+        return self._a if dtype is None else self._a.astype(dtype)
+
+
+# ------------------------------------------------------------------- ids == string path
+
+@pytest.mark.parametrize("order", [1, 2, 4, 6])
+def test_stats_ids_equal_string_path(order):
+    rng = np.random.default_rng(order)
+    hyps = rand_seqs(rng, 120, vocab=6)
+    r1, r2 = rand_seqs(rng, 120, vocab=6), rand_seqs(rng, 120, vocab=6)
+    got = stats_ids(hyps, [r1, r2], max_ngram_order=order)
+    bleu = rapidbleu.BLEU(tokenize="none", max_ngram_order=order, force=True)
+    want = bleu.corpus_statistics([s(h) for h in hyps], [[s(r) for r in r1], [s(r) for r in r2]])
+    assert got.dtype == np.int64 and got.shape == (120, 2 + 2 * order)
+    assert np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("method,value,eff", [("exp", None, False), ("floor", 0.2, True), ("add-k", 2, False),
+                                              ("none", None, False)])
+def test_corpus_bleu_ids_equal_sacrebleu(method, value, eff):
+    rng = np.random.default_rng(7)
+    hyps = rand_seqs(rng, 200, vocab=10, max_len=20)
+    refs = rand_seqs(rng, 200, vocab=10, max_len=20)
+    got = corpus_bleu_ids(hyps, refs, smooth_method=method, smooth_value=value, effective_order=eff)
+    want = sacrebleu.corpus_bleu([s(h) for h in hyps], [[s(r) for r in refs]], smooth_method=method,
+                                 smooth_value=value, tokenize="none", use_effective_order=eff)
+    assert got.score == want.score
+    assert got.counts == want.counts and got.totals == want.totals
+    assert got.sys_len == want.sys_len and got.ref_len == want.ref_len
+
+
+def test_corpus_bleu_ids_multi_ref_with_none():
+    hyps = [[1, 2, 3, 4], [5, 6, 7]]
+    r1 = [[1, 2, 3], None]
+    r2 = [[1, 2, 3, 4, 5], [5, 6]]
+    got = corpus_bleu_ids(hyps, [r1, r2])
+    want = sacrebleu.corpus_bleu(["1 2 3 4", "5 6 7"], [["1 2 3", None], ["1 2 3 4 5", "5 6"]], tokenize="none")
+    assert got.score == want.score
+
+
+# ------------------------------------------------------------------- padded arrays, eos, __array__
+
+def test_padded_2d_equals_lists_and_pad_anywhere_removed():
+    hyps = [[5, 6, 7, 8], [5, 9], [7]]
+    refs = [[5, 6, 7], [5, 9, 9, 1], [7, 7]]
+    H = np.full((3, 6), 0, dtype=np.int32)
+    R = np.full((3, 6), 0, dtype=np.int16)
+    for i, h in enumerate(hyps):
+        H[i, : len(h)] = h
+    for i, r in enumerate(refs):
+        R[i, 2 : 2 + len(r)] = r  # left padding
+    want = stats_ids(hyps, refs)
+    assert np.array_equal(stats_ids(H, R, pad_id=0), want)
+    # pad inside a row is removed too
+    assert np.array_equal(stats_ids([[5, 0, 6, 7, 8], [5, 9], [7]], refs, pad_id=0), want)
+    # without pad_id the pads are tokens
+    assert not np.array_equal(stats_ids(H, R), want)
+
+
+def test_eos_truncates_and_is_excluded():
+    eos = 2
+    hyps = [[5, 6, eos, 9, 9], [7, 8, 9]]
+    refs = [[5, 6, 1, eos], [eos, 7, 8]]
+    got = stats_ids(hyps, refs, eos_id=eos)
+    want = stats_ids([[5, 6], [7, 8, 9]], [[5, 6, 1], []])
+    assert np.array_equal(got, want)
+    # eos first, then pad: pad == eos (GPT-2 style) with right padding
+    H = np.array([[5, 6, 3, 3], [7, 3, 3, 3]])
+    assert np.array_equal(stats_ids(H, H, pad_id=3, eos_id=3), stats_ids([[5, 6], [7]], [[5, 6], [7]]))
+
+
+def test_array_protocol_objects_and_dtypes():
+    hyps = [[1, 2, 3], [4, 5]]
+    refs = [[1, 2, 3, 4], [4, 5, 6]]
+    want = stats_ids(hyps, refs)
+    assert np.array_equal(stats_ids([Tensorish(h) for h in hyps], [Tensorish(r, np.uint8) for r in refs]), want)
+    assert np.array_equal(stats_ids(Tensorish([[1, 2, 3], [4, 5, -1]]), Tensorish([[1, 2, 3, 4], [4, 5, 6, -1]]),
+                                    pad_id=-1), want)
+    assert np.array_equal(stats_ids([np.array(h, dtype=np.int8) for h in hyps], refs), want)
+    assert np.array_equal(stats_ids(tuple(tuple(h) for h in hyps), [refs]), want)  # explicit list of streams
+
+
+def test_negative_ids_allowed():
+    got = sentence_bleu_batch([[-5, -6, -7, 2**62]], [[-5, -6, -7, 2**62]])
+    assert got[0] == sacrebleu.sentence_bleu("-5 -6 -7 4611686018427387904",
+                                             ["-5 -6 -7 4611686018427387904"], tokenize="none").score
+
+
+@pytest.mark.parametrize("hyps,refs,exc,match", [
+    ([[1, 2]], [[1], [2]], ValueError, "reference stream 0 .* 2 rows but there are 1 hypotheses"),
+    ([[1, 2], [3]], [[[1], [3]], [[1]]], ValueError, "reference stream 1 .* 1 rows"),
+    (np.zeros((2, 3), dtype=np.float32), [[1], [2]], TypeError, "dtype float32"),
+    ([[1.0, 2.0]], [[1]], TypeError, "integers"),
+    ([[True, False]], [[1]], TypeError, "integers"),
+    (np.zeros((2, 3, 4), dtype=np.int64), [[1], [2]], ValueError, "3-D"),
+    ([[1, 2]], np.zeros((1, 2, 2), dtype=np.int64), ValueError, "3-D"),
+    ([[1, 2]], [1, 2], TypeError, "flat sequence"),
+    ([1, 2], [[1, 2]], TypeError, "single integer"),
+    (["1 2"], [[1]], TypeError, "str"),
+    ([], [], ValueError, "empty|cannot tell"),
+    ([[1, 2]], [[]], ValueError, "cannot tell"),
+    ([None], [[1]], ValueError, "None"),
+    (np.array([[2**63]], dtype=np.uint64), [[1]], OverflowError, "int64"),
+    ([[2**64]], [[1]], OverflowError, "int64"),
+])
+def test_errors(hyps, refs, exc, match):
+    with pytest.raises(exc, match=match):
+        stats_ids(hyps, refs)
+
+
+def test_error_segment_without_reference_and_bad_specials():
+    with pytest.raises(ValueError, match="segment 1 has no reference"):
+        stats_ids([[1], [2]], [[[1], None], [[1], None]])
+    with pytest.raises(TypeError, match="pad_id"):
+        stats_ids([[1]], [[1]], pad_id=1.0)
+    with pytest.raises(ValueError, match="smooth_method"):
+        corpus_bleu_ids([[1]], [[1]], smooth_method="nope")
+
+
+# ------------------------------------------------------------------- sentence_bleu_batch
+
+def test_sentence_batch_strings_equal_sacrebleu_and_single_sentence_path():
+    hyps = read("generaltest2023.de-en.hyp.AIRC.en", 100)
+    refs = read("generaltest2023.de-en.ref.refA.en", 100)
+    for method, value in (("exp", None), ("floor", None), ("add-k", None), ("none", None)):
+        got = sentence_bleu_batch(hyps, [refs], smooth_method=method, smooth_value=value)
+        assert got.dtype == np.float64 and got.shape == (100,)
+        one = rapidbleu.BLEU(smooth_method=method, effective_order=True)
+        for i in range(0, 100, 7 if method != "exp" else 1):
+            want = sacrebleu.sentence_bleu(hyps[i], [refs[i]], smooth_method=method, smooth_value=value).score
+            assert got[i] == want, (method, i)
+            assert got[i] == one.sentence_score(hyps[i], [refs[i]]).score
+    # a bare stream of strings is one reference each; lowercase passes through
+    got = sentence_bleu_batch(hyps[:30], refs[:30], lowercase=True, effective_order=False)
+    for i in range(30):
+        assert got[i] == sacrebleu.sentence_bleu(hyps[i], [refs[i]], lowercase=True, use_effective_order=False).score
+
+
+def test_sentence_batch_ids_equal_sacrebleu_on_id_strings():
+    rng = np.random.default_rng(3)
+    hyps = rand_seqs(rng, 300, vocab=7, max_len=12)
+    r1, r2 = rand_seqs(rng, 300, vocab=7, max_len=12), rand_seqs(rng, 300, vocab=7, max_len=12)
+    got = sentence_bleu_batch(hyps, [r1, r2], workers=2)
+    for i in range(300):
+        want = sacrebleu.sentence_bleu(s(hyps[i]), [s(r1[i]), s(r2[i])], tokenize="none").score
+        assert got[i] == want
+
+
+def test_sentence_batch_nltk_style_equals_nltk():
+    rng = np.random.default_rng(4)
+    hyps = rand_seqs(rng, 150, vocab=6, max_len=10)
+    refs = rand_seqs(rng, 150, vocab=6, max_len=10)
+    for weights, fn in (((0.25,) * 4, SM.method1), ((1 / 3,) * 3, SM.method1), ((0.5, 0.5), SM.method0)):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            got = sentence_bleu_batch(hyps, refs, weights=weights, smoothing_function=fn)
+            for i in range(150):
+                want = nltk_sentence_bleu([refs[i]], hyps[i], weights, smoothing_function=fn)
+                assert got[i] == want, (weights, i)
+
+
+def test_scorer_bit_identical_on_many_rows():
+    """The compiled scorer against bleu_from_stats (Python math) on 60k random rows."""
+    rng = np.random.default_rng(99)
+    mod = batch._impl
+    for N in (1, 3, 4):
+        n = 5000
+        c = rng.integers(0, 80, size=n)
+        r = np.maximum(0, c + rng.integers(-15, 15, size=n))
+        tot = np.maximum(0, c[:, None] - np.arange(N)[None, :])
+        m = (tot * rng.random((n, N)) ** 2 * (rng.random((n, N)) > 0.2)).astype(np.int64)
+        stats = np.column_stack([c, r, m, tot]).astype(np.int64)
+        for method in ("exp", "floor", "add-k", "none"):
+            for eff in (True, False):
+                a = batch._sacre_scores(stats, N, method, None, eff, 2)
+                b = _batch_py.sacre_scores(stats, N, method, None, eff)
+                assert np.array_equal(a.view(np.int64), b.view(np.int64)), (N, method, eff, mod.NAME)
+
+
+# ------------------------------------------------------------------- self-BLEU
+
+def naive_self_stats(seqs, order):
+    n = len(seqs)
+    return _stats_py.token_stats(seqs, [[seqs[j] for j in range(n) if j != i] for i in range(n)], order)
+
+
+def kernels():
+    mods = [_batch_py]
+    if HAVE_CY:
+        from rapidbleu import _batch_cy
+        mods.append(_batch_cy)
+    return mods
+
+
+seq_lists = st.lists(st.lists(st.integers(-2, 5), max_size=9), min_size=2, max_size=12)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seqs=seq_lists, order=st.integers(1, 5))
+def test_self_stats_property_equals_naive(seqs, order):
+    want = naive_self_stats(seqs, order)
+    for mod in kernels():
+        got = mod.self_stats([np.array(x, dtype=np.int64) for x in seqs], order, 2)
+        assert np.array_equal(got, want), mod.NAME
+
+
+@settings(max_examples=60, deadline=None)
+@given(seqs=st.lists(st.lists(st.integers(0, 4), min_size=1, max_size=8), min_size=2, max_size=8))
+def test_self_bleu_nltk_style_property(seqs):
+    got = self_bleu(seqs)
+    for i in range(len(seqs)):
+        others = [x for j, x in enumerate(seqs) if j != i]
+        assert got[i] == nltk_sentence_bleu(others, seqs[i], (0.25,) * 4, smoothing_function=SM.method1)
+
+
+def test_self_bleu_texygen_trigram_and_sacrebleu_style():
+    sents = read("generaltest2023.de-en.hyp.AIRC.en", 60)
+    toks = [x.split() for x in sents]
+    got = self_bleu(toks, weights=(1 / 3,) * 3)  # Texygen's default: trigram, method1
+    for i in range(0, 60, 5):
+        others = [t for j, t in enumerate(toks) if j != i]
+        assert got[i] == nltk_sentence_bleu(others, toks[i], (1 / 3,) * 3, smoothing_function=SM.method1)
+    sac = self_bleu(sents, style="sacrebleu")
+    for i in range(0, 60, 5):
+        others = [t for j, t in enumerate(sents) if j != i]
+        assert sac[i] == sacrebleu.sentence_bleu(sents[i], others).score
+    assert np.array_equal(self_bleu(sents, style="sacrebleu", workers=2), sac)
+
+
+def test_self_bleu_duplicates_and_errors():
+    seqs = [[1, 2, 3], [1, 2, 3], [4, 5], [1, 2, 3, 1, 2, 3]]
+    got = self_bleu(seqs, style="sacrebleu")
+    for i in range(4):
+        others = [s(x) for j, x in enumerate(seqs) if j != i]
+        assert got[i] == sacrebleu.sentence_bleu(s(seqs[i]), others, tokenize="none").score
+    with pytest.raises(ValueError, match="at least 2"):
+        self_bleu([[1, 2]])
+    with pytest.raises(ValueError, match="style"):
+        self_bleu(seqs, style="bleu")
+
+
+def test_self_bleu_matches_fast_bleu_closely():
+    fast_bleu = pytest.importorskip("fast_bleu")
+    rng = np.random.default_rng(5)
+    seqs = rand_seqs(rng, 80, vocab=9, min_len=1)
+    fb = np.array(fast_bleu.SelfBLEU(seqs, {4: (0.25,) * 4}).get_score()[4])
+    # fast-bleu computes in long double with float32 weights: equal to ~1 ulp, not bit-exact
+    assert np.allclose(fb, self_bleu(seqs), rtol=1e-12, atol=0)
+
+
+# ------------------------------------------------------------------- pairwise
+
+def test_pairwise_equals_pair_loop_and_diagonal():
+    rng = np.random.default_rng(6)
+    seqs = rand_seqs(rng, 30, vocab=6, max_len=10) + [[]]
+    got = pairwise_bleu(seqs, workers=2)
+    assert got.shape == (31, 31) and got.dtype == np.float64
+    for i in range(31):
+        for j in range(31):
+            assert got[i, j] == sacrebleu.sentence_bleu(s(seqs[i]), [s(seqs[j])], tokenize="none").score
+    assert got[0, 0] == 100.00000000000004 and got[30, 30] == 0.0
+    d = pairwise_bleu(seqs, diagonal=np.nan)
+    assert np.isnan(np.diag(d)).all() and np.array_equal(d[~np.eye(31, dtype=bool)], got[~np.eye(31, dtype=bool)])
+    nl = pairwise_bleu(seqs, style="nltk", weights=(0.5, 0.5))
+    for i in range(0, 31, 3):
+        for j in range(31):
+            assert nl[i, j] == nltk_sentence_bleu([seqs[j]], seqs[i], (0.5, 0.5), smoothing_function=SM.method1)
+
+
+@settings(max_examples=50, deadline=None)
+@given(seqs=st.lists(st.lists(st.integers(0, 4), max_size=8), min_size=1, max_size=7), order=st.integers(1, 5),
+       method=st.sampled_from(["exp", "floor", "add-k", "none"]))
+def test_pairwise_property(seqs, order, method):
+    arrs = [np.array(x, dtype=np.int64) for x in seqs]
+    n = len(seqs)
+    want_st = _stats_py.token_stats([seqs[i] for i in range(n) for _ in range(n)],
+                                    [[seqs[j]] for _ in range(n) for j in range(n)], order).reshape(n, n, -1)
+    want = _batch_py.sacre_scores(want_st.reshape(n * n, -1), order, method, None, True).reshape(n, n)
+    for mod in kernels():
+        assert np.array_equal(mod.pairwise_stats(arrs, order, 1), want_st)
+        assert np.array_equal(mod.pairwise_scores(arrs, order, method, None, True, 2), want)
+
+
+def test_pairwise_strings_wmt():
+    cands = read("generaltest2023.de-en.hyp.AIRC.en", 25)
+    got = pairwise_bleu(cands)
+    for i in range(0, 25, 4):
+        for j in range(25):
+            assert got[i, j] == sacrebleu.sentence_bleu(cands[i], [cands[j]]).score
+
+
+# ------------------------------------------------------------------- compiled kernels
+
+@needs_cy
+def test_hash_collisions_never_match():
+    from rapidbleu import _batch_cy
+
+    rng = np.random.default_rng(8)
+    seqs = [np.array(x, dtype=np.int64) for x in rand_seqs(rng, 40, vocab=30)]
+    seqs.append(np.array([2**62, -(2**62), 1, 2**32 + 1], dtype=np.int64))
+    want_self = _batch_py.self_stats(seqs, 4)
+    want_pair = _batch_py.pairwise_stats(seqs, 4)
+    try:
+        _batch_cy._set_mask(0)  # every key on one probe chain
+        assert np.array_equal(_batch_cy.self_stats(seqs, 4, 1), want_self)
+        assert np.array_equal(_batch_cy.pairwise_stats(seqs, 4, 2), want_pair)
+    finally:
+        _batch_cy._set_mask(2**64 - 1)
+
+
+@needs_cy
+def test_workers_give_identical_results():
+    from rapidbleu import _batch_cy
+
+    rng = np.random.default_rng(10)
+    seqs = [np.array(x, dtype=np.int64) for x in rand_seqs(rng, 500, vocab=50, max_len=30)]
+    a = _batch_cy.self_stats(seqs, 4, 1)
+    assert np.array_equal(a, _batch_cy.self_stats(seqs, 4, 2))
+    assert np.array_equal(a, _batch_py.self_stats(seqs, 4))
+    p1 = _batch_cy.pairwise_scores(seqs[:100], 4, "exp", None, True, 1)
+    assert np.array_equal(p1, _batch_cy.pairwise_scores(seqs[:100], 4, "exp", None, True, -1))
+
+
+@needs_cy
+def test_nltk_scorer_bit_identical_on_many_rows():
+    from rapidbleu import _batch_cy
+
+    rng = np.random.default_rng(77)
+    for N, w in ((4, (0.25,) * 4), (3, (1 / 3,) * 3), (6, (1 / 6,) * 6)):
+        n = 6000
+        c = rng.integers(0, 80, size=n)
+        r = np.maximum(0, c + rng.integers(-15, 15, size=n))
+        tot = np.maximum(0, c[:, None] - np.arange(N)[None, :])
+        m = (tot * rng.random((n, N)) ** 2 * (rng.random((n, N)) > 0.2)).astype(np.int64)
+        stats = np.column_stack([c, r, m, tot]).astype(np.int64)
+        for method, eps in ((0, 0.0), (1, 0.1)):
+            a = _batch_cy.nltk_scores(stats, N, w, method, eps, 2)
+            b = batch._nltk_scores_py(stats, N, w, method, eps)
+            assert np.array_equal(a.view(np.int64), b.view(np.int64)), (N, method)

@@ -1,0 +1,410 @@
+"""rapidbleu.nltk against the installed NLTK (nltk.translate.bleu_score).
+
+Every comparison asks for the *same float* (the implementation reproduces NLTK's order of
+operations); on a mismatch the message gives the relative error, which the project tolerates
+up to 1e-12 where exactness is impossible (``EXACT = False``).
+"""
+
+import math
+import random
+import warnings
+from fractions import Fraction as PyFraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+nb = pytest.importorskip("nltk.translate.bleu_score")
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+import rapidbleu.nltk as rb  # noqa: E402
+from rapidbleu import _backend  # noqa: E402
+from rapidbleu.tokenizers import get_tokenizer  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
+
+#: All comparisons bit-exact (True), or within REL_TOL (False).
+EXACT = True
+REL_TOL = 1e-12
+
+WEIGHTS = [
+    (0.25, 0.25, 0.25, 0.25),
+    (1,),
+    (0.5, 0.5),
+    (1 / 3,) * 3,
+    (0.2,) * 5,
+    (0.1, 0.3, 0.5, 0.1),
+    [(0.5, 0.5), (1 / 3,) * 3, (0.25,) * 4, (0.2,) * 5],
+]
+
+NLTK_CC = nb.SmoothingFunction()
+RB_CC = rb.SmoothingFunction()
+
+
+def _close(a, b):
+    if a == b and type(a) in (int, float) and type(b) in (int, float):
+        return True
+    if EXACT:
+        return False
+    return abs(a - b) <= REL_TOL * max(abs(a), abs(b))
+
+
+def assert_same(expected, got, what=""):
+    """Scalars or (nested) lists of scores; ``got`` may be a numpy array."""
+    if isinstance(got, np.ndarray):
+        got = got.tolist()
+    if isinstance(expected, list):
+        assert isinstance(got, list) and len(got) == len(expected), (what, expected, got)
+        for e, g in zip(expected, got):
+            assert_same(e, g, what)
+        return
+    assert not isinstance(got, list), (what, expected, got)
+    rel = abs(expected - got) / abs(expected) if expected else abs(got)
+    assert _close(expected, got), f"{what}: NLTK {expected!r} rapidbleu {got!r} (rel {rel:.3g})"
+
+
+def outcome(fn):
+    """``('ok', value)`` or ``('err', exception type)``."""
+    try:
+        return "ok", fn()
+    except Exception as exc:  # noqa: BLE001
+        return "err", type(exc)
+
+
+def assert_same_outcome(nltk_fn, rb_fn, what=""):
+    kind_n, val_n = outcome(nltk_fn)
+    kind_r, val_r = outcome(rb_fn)
+    if kind_n == "err":
+        assert kind_r == "err", f"{what}: NLTK raised {val_n.__name__}, rapidbleu returned {val_r}"
+        assert issubclass(val_r, val_n), f"{what}: {val_r.__name__} is not a {val_n.__name__}"
+    else:
+        assert kind_r == "ok", f"{what}: rapidbleu raised {val_r.__name__}, NLTK gave {val_n}"
+        assert_same(val_n, val_r, what)
+
+
+# --------------------------------------------------------------------------- WMT23 data
+
+
+def _data_dir():
+    for d in (Path(__file__).parent / "data" / "wmt23", Path("/work/shared/data/wmt23")):
+        if (d / "system-outputs").is_dir() and (d / "references").is_dir():
+            return d
+    return None
+
+
+@pytest.fixture(scope="module")
+def wmt():
+    """(list_of_references, hypotheses): a spread of WMT23 segments, 13a-tokenized."""
+    root = _data_dir()
+    if root is None:
+        pytest.skip("WMT23 data not found in tests/data/wmt23 or /work/shared/data/wmt23")
+    tok = get_tokenizer("13a")
+
+    def lines(path):
+        with open(path, encoding="utf-8") as f:
+            return f.read().split("\n")
+
+    def prep(line):
+        return tok(line.rstrip()).split()
+
+    refs_all, hyps_all = [], []
+    ref_cache = {}
+    for hyp_file in sorted((root / "system-outputs").iterdir()):
+        pair = hyp_file.name.split(".")[1]
+        if pair not in ref_cache:
+            ref_cache[pair] = [lines(r) for r in sorted((root / "references").glob(f"*.{pair}.ref.*"))]
+        hyps = lines(hyp_file)
+        # every 29th segment of every system: all pairs, one and two references
+        for i in range(len(hyp_file.name) % 29, len(hyps) - 1, 29):
+            hyps_all.append(prep(hyps[i]))
+            refs_all.append([prep(r[i]) for r in ref_cache[pair]])
+    assert len(hyps_all) > 800
+    return refs_all, hyps_all
+
+
+@pytest.mark.parametrize("method", range(8))
+def test_wmt_corpus_methods(wmt, method):
+    refs, hyps = wmt
+    assert_same_outcome(
+        lambda: nb.corpus_bleu(refs, hyps, smoothing_function=getattr(NLTK_CC, f"method{method}")),
+        lambda: rb.corpus_bleu(refs, hyps, smoothing_function=getattr(RB_CC, f"method{method}")),
+        f"corpus method{method}",
+    )
+
+
+@pytest.mark.parametrize("weights", WEIGHTS[1:], ids=lambda w: str(len(w)))
+def test_wmt_corpus_weights(wmt, weights):
+    refs, hyps = wmt
+    for method in (0, 5):
+        assert_same_outcome(
+            lambda: nb.corpus_bleu(refs, hyps, weights, getattr(NLTK_CC, f"method{method}")),
+            lambda: rb.corpus_bleu(refs, hyps, weights, getattr(RB_CC, f"method{method}")),
+            f"corpus weights={weights} method{method}",
+        )
+
+
+def test_wmt_corpus_short_prefix_auto_reweigh(wmt):
+    refs, hyps = wmt
+    # A tiny corpus (< 4 tokens) is where auto_reweigh matters.
+    short = [(r, h[:k]) for r, h, k in zip(refs, hyps, [1, 2, 3, 1])]
+    for r, h in short:
+        for method in range(6):
+            assert_same_outcome(
+                lambda: nb.sentence_bleu(r, h, smoothing_function=getattr(NLTK_CC, f"method{method}"), auto_reweigh=True),
+                lambda: rb.sentence_bleu(r, h, smoothing_function=getattr(RB_CC, f"method{method}"), auto_reweigh=True),
+                "auto_reweigh",
+            )
+    assert_same(nb.corpus_bleu(refs, hyps, auto_reweigh=True), rb.corpus_bleu(refs, hyps, auto_reweigh=True))
+
+
+@pytest.mark.parametrize("method", range(8))
+def test_wmt_sentence_batch(wmt, method):
+    refs, hyps = wmt
+    refs, hyps = refs[::4], hyps[::4]
+    nf = getattr(NLTK_CC, f"method{method}")
+    rf = getattr(RB_CC, f"method{method}")
+    weights = (0.25,) * 4 if method != 0 else [(0.5, 0.5), (0.25,) * 4, (0.2,) * 5]
+    expected, keep = [], []
+    for i, (r, h) in enumerate(zip(refs, hyps)):
+        kind, val = outcome(lambda: nb.sentence_bleu(r, h, weights, nf))
+        if kind == "ok":  # method 6 refuses sentences without trigram matches
+            expected.append(val)
+            keep.append(i)
+        else:
+            assert_same_outcome(lambda: nb.sentence_bleu(r, h, weights, nf),
+                                lambda: rb.sentence_bleu(r, h, weights, rf))
+    assert len(keep) > 50
+    refs_k, hyps_k = [refs[i] for i in keep], [hyps[i] for i in keep]
+    got = rb.sentence_bleu_batch(refs_k, hyps_k, weights, rf)
+    assert got.dtype == np.float64
+    assert got.shape == ((len(keep), 3) if isinstance(weights, list) else (len(keep),))
+    assert_same(expected, got, f"batch method{method}")
+    one_by_one = [rb.sentence_bleu(r, h, weights, rf) for r, h in zip(refs_k[:150], hyps_k[:150])]
+    assert_same(expected[:150], one_by_one, f"sentence method{method}")
+
+
+def test_wmt_batch_weights_and_reweigh(wmt):
+    refs, hyps = wmt
+    refs, hyps = refs[:120], [h[: (i % 5)] if i % 7 == 0 else h for i, h in enumerate(hyps[:120])]
+    for weights in WEIGHTS:
+        for method in (None, 1, 3, 4):
+            nf = getattr(NLTK_CC, f"method{method}") if method is not None else None
+            rf = getattr(RB_CC, f"method{method}") if method is not None else None
+            for reweigh in (False, True):
+                expected = [nb.sentence_bleu(r, h, weights, nf, reweigh) for r, h in zip(refs, hyps)]
+                got = rb.sentence_bleu_batch(refs, hyps, weights, rf, reweigh)
+                assert_same(expected, got, f"batch {weights} {method} {reweigh}")
+
+
+# --------------------------------------------------------------------------- properties
+
+ALPHABETS = [["a", "b"], ["a", "b", "c"], list("abcdef"), [0, 1], [0, 1, 2, 3], [7, "x"]]
+WEIGHT_CHOICES = WEIGHTS + [(0.5, 0.5, 0.0, 0.0), (0.4, 0.3, 0.2, 0.1, 0.0, 0.0)]
+
+
+@st.composite
+def corpora(draw, max_segments=4):
+    alphabet = draw(st.sampled_from(ALPHABETS))
+    token = st.sampled_from(alphabet)
+    sentence = st.lists(token, min_size=0, max_size=draw(st.sampled_from([3, 6, 14])))
+    n = draw(st.integers(1, max_segments))
+    hyps = [draw(sentence) for _ in range(n)]
+    refs = [draw(st.lists(sentence, min_size=1, max_size=4)) for _ in range(n)]
+    return refs, hyps
+
+
+params = st.tuples(st.sampled_from(WEIGHT_CHOICES), st.integers(0, 8), st.booleans())
+
+
+def _fns(method):
+    if method == 8:
+        return None, None
+    return getattr(NLTK_CC, f"method{method}"), getattr(RB_CC, f"method{method}")
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(corpora(), params)
+def test_property_corpus(data, p):
+    refs, hyps = data
+    weights, method, reweigh = p
+    nf, rf = _fns(method)
+    assert_same_outcome(
+        lambda: nb.corpus_bleu(refs, hyps, weights, nf, reweigh),
+        lambda: rb.corpus_bleu(refs, hyps, weights, rf, reweigh),
+        f"corpus {weights} m{method} {reweigh}",
+    )
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(corpora(max_segments=6), params)
+def test_property_sentence_and_batch(data, p):
+    refs, hyps = data
+    weights, method, reweigh = p
+    nf, rf = _fns(method)
+    expected = [outcome(lambda: nb.sentence_bleu(r, h, weights, nf, reweigh)) for r, h in zip(refs, hyps)]
+    for (r, h), (kind, val) in zip(zip(refs, hyps), expected):
+        assert_same_outcome(lambda: nb.sentence_bleu(r, h, weights, nf, reweigh),
+                            lambda: rb.sentence_bleu(r, h, weights, rf, reweigh), "sentence")
+    errors = [val for kind, val in expected if kind == "err"]
+    if errors:
+        with pytest.raises(errors[0]):
+            rb.sentence_bleu_batch(refs, hyps, weights, rf, reweigh)
+    else:
+        assert_same([val for _, val in expected], rb.sentence_bleu_batch(refs, hyps, weights, rf, reweigh), "batch")
+
+
+@settings(max_examples=120, deadline=None)
+@given(corpora(max_segments=1), st.integers(1, 6))
+def test_property_modified_precision(data, n):
+    refs, hyps = data
+    a = nb.modified_precision(refs[0], hyps[0], n)
+    b = rb.modified_precision(refs[0], hyps[0], n)
+    assert isinstance(b, PyFraction)
+    assert (b.numerator, b.denominator) == (a.numerator, a.denominator)
+    assert float(a) == float(b) and a == b
+    hl = len(hyps[0])
+    assert nb.closest_ref_length(refs[0], hl) == rb.closest_ref_length(refs[0], hl)
+    r = rb.closest_ref_length(refs[0], hl)
+    assert_same(nb.brevity_penalty(r, hl), rb.brevity_penalty(r, hl))
+    assert type(nb.brevity_penalty(r, hl)) is type(rb.brevity_penalty(r, hl))
+
+
+# --------------------------------------------------------------------------- edge cases
+
+
+REF1 = "It is a guide to action that ensures that the military will forever heed Party commands".split()
+REF2 = "It is the guiding principle which guarantees the military forces always being under the command of the Party".split()
+HYP1 = "It is a guide to action which ensures that the military always obeys the commands of the party".split()
+HYP2 = "he read the book because he was interested in world history".split()
+REF3 = "he was interested in world history because he read the book".split()
+
+
+def test_fraction_unnormalized():
+    p = rb.modified_precision([["a", "b"]], ["a", "a", "b", "b"], 1)
+    q = nb.modified_precision([["a", "b"]], ["a", "a", "b", "b"], 1)
+    assert (p.numerator, p.denominator) == (q.numerator, q.denominator) == (2, 4)
+    assert p == PyFraction(1, 2) and float(p) == 0.5
+    short = rb.modified_precision([["a", "b"]], ["a"], 3)  # NLTK's max(1, 0) denominator
+    assert (short.numerator, short.denominator) == (0, 1)
+    assert rb.Fraction(6, 8).numerator == 6 and float(rb.Fraction(6, 8) + 1) == 1.75
+    import copy
+    import pickle
+
+    f = pickle.loads(pickle.dumps(rb.Fraction(6, 8)))
+    assert (f.numerator, f.denominator) == (6, 8) and copy.deepcopy(f).numerator == 6
+
+
+def test_zero_length_hypothesis_and_empty_reference():
+    assert rb.sentence_bleu([REF1], []) == nb.sentence_bleu([REF1], []) == 0
+    assert type(rb.sentence_bleu([REF1], [])) is int
+    assert rb.sentence_bleu([REF1], [], [(1,), (0.5, 0.5)]) == [0, 0]
+    assert rb.sentence_bleu([[]], ["a"]) == nb.sentence_bleu([[]], ["a"]) == 0
+    assert_same(nb.sentence_bleu([[], ["a", "b"]], ["a", "b"], (0.5, 0.5)),
+                rb.sentence_bleu([[], ["a", "b"]], ["a", "b"], (0.5, 0.5)))
+    assert rb.sentence_bleu_batch([[REF1], [REF2]], [[], HYP1]).tolist()[0] == 0.0
+
+
+def test_errors():
+    with pytest.raises(ValueError, match="2 hypotheses but 1 lists of references"):
+        rb.corpus_bleu([[REF1]], [HYP1, HYP2])
+    with pytest.raises(AssertionError):  # still caught by code written for NLTK
+        rb.corpus_bleu([[REF1]], [HYP1, HYP2])
+    with pytest.raises(ValueError, match="1 hypotheses but 2"):
+        rb.sentence_bleu_batch([[REF1], [REF2]], [HYP1])
+    with pytest.raises(ZeroDivisionError):
+        nb.corpus_bleu([], [])
+    with pytest.raises(rb.EmptyCorpusError):
+        rb.corpus_bleu([], [])
+    with pytest.raises(ZeroDivisionError):
+        rb.corpus_bleu([], [])
+    assert rb.sentence_bleu_batch([], []).shape == (0,)
+    assert rb.sentence_bleu_batch([], [], [(1,), (0.5, 0.5)]).shape == (0, 2)
+    with pytest.raises(ValueError, match="hypothesis 1 has no references"):
+        rb.corpus_bleu([[REF1], []], [HYP1, HYP2])
+    with pytest.raises(ValueError):
+        rb.closest_ref_length([], 3)
+    with pytest.raises(ValueError):
+        rb.modified_precision([REF1], HYP1, 0)
+
+
+def test_nltk_doc_examples():
+    refs = [[REF1, REF2], [REF3]]
+    hyps = [HYP1, HYP2]
+    for w in [(0.25,) * 4, (0.1, 0.3, 0.5, 0.1), [(0.5, 0.5), (0.333, 0.333, 0.334), (0.25,) * 4, (0.2,) * 5]]:
+        assert_same(nb.corpus_bleu(refs, hyps, w), rb.corpus_bleu(refs, hyps, w))
+    assert_same(nb.sentence_bleu([REF1], HYP1), rb.sentence_bleu([REF1], HYP1))
+    # Tiny positive score without smoothing (NLTK's sys.float_info.min precision).
+    tiny = rb.sentence_bleu([["a", "b"]], ["a", "b"])
+    assert tiny == nb.sentence_bleu([["a", "b"]], ["a", "b"]) and 0 < tiny < 1e-150
+
+
+def test_warnings_method0():
+    with pytest.warns(UserWarning, match="3-gram"):
+        rb.sentence_bleu([["a", "b"]], ["a", "b"])
+    with pytest.warns(UserWarning, match="1 of 2 hypotheses"):
+        rb.sentence_bleu_batch([[["a", "b"]], [REF1]], [["a", "b"], REF1])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        rb.sentence_bleu([REF1], REF1)  # everything matches: no warning
+
+
+def test_nltk_smoothing_objects_and_custom_callables():
+    refs, hyps = [[REF1, REF2], [REF3]], [HYP1, HYP2[:5]]
+    odd = nb.SmoothingFunction(epsilon=0.01, alpha=3, k=2)
+    ours = rb.SmoothingFunction(epsilon=0.01, alpha=3, k=2)
+    for m in range(8):
+        expected = nb.corpus_bleu(refs, hyps, smoothing_function=getattr(odd, f"method{m}"))
+        assert_same(expected, rb.corpus_bleu(refs, hyps, smoothing_function=getattr(odd, f"method{m}")))
+        assert_same(expected, rb.corpus_bleu(refs, hyps, smoothing_function=getattr(ours, f"method{m}")))
+        batch_expected = [nb.sentence_bleu(r, h, smoothing_function=getattr(odd, f"method{m}")) for r, h in zip(refs, hyps)]
+        assert_same(batch_expected, rb.sentence_bleu_batch(refs, hyps, smoothing_function=getattr(odd, f"method{m}")))
+
+    def custom(p_n, references, hypothesis, hyp_len):
+        return [PyFraction(p.numerator + 1, p.denominator + 2) for p in p_n]
+
+    assert_same(nb.corpus_bleu(refs, hyps, smoothing_function=custom),
+                rb.corpus_bleu(refs, hyps, smoothing_function=custom))
+    assert_same([nb.sentence_bleu(r, h, smoothing_function=custom) for r, h in zip(refs, hyps)],
+                rb.sentence_bleu_batch(refs, hyps, smoothing_function=custom))
+    # Fraction weights and a Fraction epsilon take the exact per-row path.
+    fw = (PyFraction(1, 3),) * 3
+    frac_eps = rb.SmoothingFunction(epsilon=PyFraction(1, 7))
+    frac_eps_n = nb.SmoothingFunction(epsilon=PyFraction(1, 7))
+    assert_same([nb.sentence_bleu(r, h, fw, frac_eps_n.method1) for r, h in zip(refs, hyps)],
+                rb.sentence_bleu_batch(refs, hyps, fw, frac_eps.method1))
+
+
+def test_smoothing_methods_direct():
+    """Calling SmoothingFunction methods by hand, as NLTK users do."""
+    for m in range(8):
+        p_n = [nb.modified_precision([REF1, REF2], HYP1, i) for i in range(1, 5)]
+        q_n = [rb.modified_precision([REF1, REF2], HYP1, i) for i in range(1, 5)]
+        a = getattr(NLTK_CC, f"method{m}")(p_n, [REF1, REF2], HYP1, len(HYP1))
+        b = getattr(RB_CC, f"method{m}")(q_n, [REF1, REF2], HYP1, len(HYP1))
+        assert [float(x) for x in a] == [float(x) for x in b]
+
+
+def test_int_tokens_and_backend():
+    rng = random.Random(5)
+    hyps = [[rng.randrange(4) for _ in range(rng.randrange(12))] for _ in range(50)]
+    refs = [[[rng.randrange(4) for _ in range(rng.randrange(1, 12))] for _ in range(2)] for _ in range(50)]
+    assert_same(nb.corpus_bleu(refs, hyps), rb.corpus_bleu(refs, hyps))
+    assert_same([nb.sentence_bleu(r, h, smoothing_function=NLTK_CC.method3) for r, h in zip(refs, hyps)],
+                rb.sentence_bleu_batch(refs, hyps, smoothing_function=RB_CC.method3, workers=2))
+    assert _backend.impl.NAME in ("python", "cython")
+
+
+def test_stats_come_from_core(monkeypatch):
+    calls = []
+    real = _backend.impl.token_stats
+
+    def spy(*args, **kwargs):
+        calls.append(args[2] if len(args) > 2 else kwargs.get("max_ngram_order"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(_backend.impl, "token_stats", spy)
+    rb.corpus_bleu([[REF1]], [HYP1], (0.2,) * 5)
+    rb.sentence_bleu_batch([[REF1]], [HYP1], (0.5, 0.5), RB_CC.method5)
+    assert calls == [5, 5]
+    assert math.isfinite(rb.sentence_bleu([REF1], HYP1))
