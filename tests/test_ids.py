@@ -373,8 +373,11 @@ def test_workers_give_identical_results():
 
 @needs_cy
 def test_nltk_scorer_bit_identical_on_many_rows():
+    """The compiled NLTK-style kernel (methods 0, 1) against rapidbleu.nltk's numpy path."""
     from rapidbleu import _batch_cy
+    from rapidbleu import nltk as rbn
 
+    assert batch._C_NLTK or batch._impl.NAME == "python"  # built and checked at import
     rng = np.random.default_rng(77)
     for N, w in ((4, (0.25,) * 4), (3, (1 / 3,) * 3), (6, (1 / 6,) * 6)):
         n = 6000
@@ -383,7 +386,127 @@ def test_nltk_scorer_bit_identical_on_many_rows():
         tot = np.maximum(0, c[:, None] - np.arange(N)[None, :])
         m = (tot * rng.random((n, N)) ** 2 * (rng.random((n, N)) > 0.2)).astype(np.int64)
         stats = np.column_stack([c, r, m, tot]).astype(np.int64)
-        for method, eps in ((0, 0.0), (1, 0.1)):
+        for method, sm in ((0, rbn.SmoothingFunction()), (1, rbn.SmoothingFunction()),
+                           (1, rbn.SmoothingFunction(epsilon=0.37))):
+            eps = float(sm.epsilon) if method else 0.0
             a = _batch_cy.nltk_scores(stats, N, w, method, eps, 2)
-            b = batch._nltk_scores_py(stats, N, w, method, eps)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                b = rbn._from_stats(stats, N, [w], method, sm, False, compiled=False)[:, 0]
+                # several tuples, shorter than N: the kernel runs on the first k orders
+                ws = [w, (0.5, 0.5), (1.0,)]
+                fast = rbn._from_stats(stats, N, ws, method, sm, False, workers=2)
+                slow = rbn._from_stats(stats, N, ws, method, sm, False, compiled=False)
             assert np.array_equal(a.view(np.int64), b.view(np.int64)), (N, method)
+            assert np.array_equal(fast.view(np.int64), slow.view(np.int64)), (N, method)
+
+
+# ------------------------------------------------------------------- NLTK-style, every method
+
+NLTK_SM = [SmoothingFunction(), SmoothingFunction(epsilon=0.0, alpha=3, k=2), SmoothingFunction(epsilon=0.01, k=7)]
+NLTK_WEIGHTS = [(0.25,) * 4, (1 / 3,) * 3, (0.5, 0.5), (1.0,), (0.1, 0.2, 0.3, 0.15, 0.25), (0.4, 0.3, 0.2, 0.1, 0.0, 0.0)]
+
+
+def _nltk_or_error(refs, hyp, weights, fn):
+    try:
+        return nltk_sentence_bleu(refs, hyp, weights, smoothing_function=fn)
+    except (AssertionError, IndexError) as exc:  # method 6
+        return exc
+
+
+def _ours(fn_rb, fn_nltk, rb_object):
+    return fn_rb if rb_object else fn_nltk
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seqs=st.lists(st.lists(st.integers(0, 3), max_size=9), min_size=2, max_size=7),
+       weights=st.sampled_from(NLTK_WEIGHTS), method=st.integers(0, 7), sm=st.sampled_from(range(len(NLTK_SM))),
+       rb_object=st.booleans())
+def test_self_bleu_every_method_equals_naive_nltk(seqs, weights, method, sm, rb_object):
+    from rapidbleu import nltk as rbn
+
+    nf = getattr(NLTK_SM[sm], f"method{method}")
+    s = NLTK_SM[sm]
+    rf = getattr(rbn.SmoothingFunction(s.epsilon, s.alpha, s.k), f"method{method}") if rb_object else nf
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = [_nltk_or_error([x for j, x in enumerate(seqs) if j != i], seqs[i], weights, nf)
+                for i in range(len(seqs))]
+        errors = [w for w in want if isinstance(w, Exception)]
+        if errors:
+            with pytest.raises(type(errors[0])):
+                self_bleu(seqs, weights=weights, smoothing_function=rf)
+            return
+        got = self_bleu(seqs, weights=weights, smoothing_function=rf, workers=2)
+    assert got.dtype == np.float64 and got.shape == (len(seqs),)
+    assert got.tolist() == want
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seqs=st.lists(st.lists(st.integers(0, 3), max_size=8), min_size=1, max_size=6),
+       weights=st.sampled_from(NLTK_WEIGHTS), method=st.integers(0, 7), sm=st.sampled_from(range(len(NLTK_SM))))
+def test_pairwise_every_method_equals_naive_nltk(seqs, weights, method, sm):
+    nf = getattr(NLTK_SM[sm], f"method{method}")
+    n = len(seqs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = [[_nltk_or_error([seqs[j]], seqs[i], weights, nf) for j in range(n)] for i in range(n)]
+        errors = [w for row in want for w in row if isinstance(w, Exception)]
+        if errors:
+            with pytest.raises(type(errors[0])):
+                pairwise_bleu(seqs, style="nltk", weights=weights, smoothing_function=nf)
+            return
+        got = pairwise_bleu(seqs, style="nltk", weights=weights, smoothing_function=nf, workers=2)
+    assert got.shape == (n, n) and got.tolist() == want
+
+
+def test_nltk_style_methods_on_real_text():
+    """Every method on WMT sentences (longer, more matches than the property tests); method 6
+    refuses some of these sentences (no trigram match), as NLTK does: the properties cover it."""
+    toks = [x.split() for x in read("generaltest2023.de-en.hyp.AIRC.en", 40)]
+    for method in (0, 1, 2, 3, 4, 5, 7):
+        nf = getattr(SM, f"method{method}")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            got = self_bleu(toks, weights=(0.25,) * 4, smoothing_function=nf)
+            pw = pairwise_bleu(toks[:12], style="nltk", smoothing_function=nf)
+            for i in range(0, 40, 7):
+                others = [t for j, t in enumerate(toks) if j != i]
+                assert got[i] == nltk_sentence_bleu(others, toks[i], smoothing_function=nf), (method, i)
+            for i in range(0, 12, 5):
+                for j in range(12):
+                    assert pw[i, j] == nltk_sentence_bleu([toks[j]], toks[i], smoothing_function=nf)
+
+
+def test_nltk_style_custom_callable_refused_without_tokens():
+    def custom(p_n, references, hypothesis, hyp_len):
+        return p_n
+
+    seqs = [[1, 2, 3], [1, 2], [3, 2, 1]]
+    with pytest.raises(TypeError, match="statistics do not hold"):
+        self_bleu(seqs, smoothing_function=custom)
+    with pytest.raises(TypeError, match="statistics do not hold"):
+        pairwise_bleu(seqs, style="nltk", smoothing_function=custom)
+    # sentence_bleu_batch has the tokens: callables work there
+    got = sentence_bleu_batch(seqs, seqs[::-1], smoothing_function=custom)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert got.tolist() == [nltk_sentence_bleu([r], h, smoothing_function=custom)
+                                for h, r in zip(seqs, seqs[::-1])]
+
+
+def test_method5_stats_are_five_orders(monkeypatch):
+    """Methods 5 and 7 read the 5-gram precision: the kernels are asked for 5 orders."""
+    orders = []
+    real = batch._impl.self_stats
+
+    def spy(seqs, order, workers=1):
+        orders.append(order)
+        return real(seqs, order, workers)
+
+    monkeypatch.setattr(batch._impl, "self_stats", spy)
+    seqs = [[1, 2, 3, 4, 5, 6], [1, 2, 3, 4, 5, 7], [2, 3]]
+    self_bleu(seqs, weights=(0.5, 0.5), smoothing_function=SM.method5)
+    self_bleu(seqs, weights=(0.5, 0.5), smoothing_function=SM.method1)
+    self_bleu(seqs, max_ngram_order=6, smoothing_function=SM.method7)
+    assert orders == [5, 2, 6]

@@ -408,3 +408,95 @@ def test_stats_come_from_core(monkeypatch):
     rb.sentence_bleu_batch([[REF1]], [HYP1], (0.5, 0.5), RB_CC.method5)
     assert calls == [5, 5]
     assert math.isfinite(rb.sentence_bleu([REF1], HYP1))
+
+
+# --------------------------------------------------------------------------- from statistics
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(corpora(max_segments=6), params, st.integers(0, 2))
+def test_property_sentence_bleu_from_stats(data, p, extra):
+    """Scores from a statistics matrix (of any depth >= what is needed) equal NLTK's."""
+    refs, hyps = data
+    weights, method, reweigh = p
+    nf, rf = _fns(method)
+    weight_list = weights if isinstance(weights, list) else [weights]
+    K = max(len(w) for w in weight_list)
+    N = max(K, 5 if method in (5, 7) else 1) + extra
+    stats = rb._stats(refs, hyps, N)
+    expected = [outcome(lambda: nb.sentence_bleu(r, h, weights, nf, reweigh)) for r, h in zip(refs, hyps)]
+    errors = [val for kind, val in expected if kind == "err"]
+    for fn in (nf, rf):
+        if errors:
+            with pytest.raises(errors[0]):
+                rb.sentence_bleu_from_stats(stats, weights, fn, reweigh)
+        else:
+            got = rb.sentence_bleu_from_stats(stats, weights, fn, reweigh, max_ngram_order=N)
+            assert got.shape == ((len(hyps), len(weights)) if isinstance(weights, list) else (len(hyps),))
+            assert_same([val for _, val in expected], got, "from_stats")
+
+
+def test_from_stats_sacrebleu_statistics():
+    """sacreBLEU's statistics rows have the same layout and meaning."""
+    from sacrebleu.metrics import BLEU
+
+    hyps = ["a b c a b", "b", "c c a b c a", ""]
+    refs = [["a b c", "c a b c", "b", "a b"], ["a b c a", "b b", "c a b", "a"]]
+    stats = np.array(BLEU(tokenize="none", max_ngram_order=5)._extract_corpus_statistics(hyps, refs))
+    for m in range(8):
+        want = [outcome(lambda: nb.sentence_bleu([r0.split(), r1.split()], h.split(), (1 / 3,) * 3,
+                                                 getattr(NLTK_CC, f"method{m}")))
+                for h, r0, r1 in zip(hyps, *refs)]
+        if any(kind == "err" for kind, _ in want):
+            with pytest.raises(rb.SmoothingError):
+                rb.sentence_bleu_from_stats(stats, (1 / 3,) * 3, getattr(NLTK_CC, f"method{m}"))
+            continue
+        assert_same([v for _, v in want], rb.sentence_bleu_from_stats(stats, (1 / 3,) * 3,
+                                                                      getattr(NLTK_CC, f"method{m}")))
+
+
+def test_from_stats_errors():
+    stats = rb._stats([[REF1], [REF2]], [HYP1, HYP2], 4)
+
+    def custom(p_n, references, hypothesis, hyp_len):
+        return p_n
+
+    with pytest.raises(TypeError, match="statistics do not hold"):
+        rb.sentence_bleu_from_stats(stats, smoothing_function=custom)
+    with pytest.raises(ValueError, match="at least 5 orders"):
+        rb.sentence_bleu_from_stats(stats, smoothing_function=RB_CC.method5)
+    with pytest.raises(ValueError, match="at least 5 orders"):
+        rb.sentence_bleu_from_stats(stats, (0.5, 0.5), smoothing_function=NLTK_CC.method7)
+    with pytest.raises(ValueError, match="5 orders but stats hold only 4"):
+        rb.sentence_bleu_from_stats(stats, (0.2,) * 5)
+    with pytest.raises(ValueError, match="max_ngram_order=3"):
+        rb.sentence_bleu_from_stats(stats, (0.5, 0.5), max_ngram_order=3)
+    with pytest.raises(ValueError, match="shape"):
+        rb.sentence_bleu_from_stats(stats[:, :-1])
+    with pytest.raises(ValueError, match="shape"):
+        rb.sentence_bleu_from_stats(stats[0])
+    with pytest.raises(TypeError, match="integer"):
+        rb.sentence_bleu_from_stats(stats.astype(float))
+    bad = stats.copy()
+    bad[0, -1] += 1
+    with pytest.raises(ValueError, match="totals_n"):
+        rb.sentence_bleu_from_stats(bad)
+    bad = stats.copy()
+    bad[0, 2] = bad[0, 6] + 1
+    with pytest.raises(ValueError, match="matches_n <= totals_n"):
+        rb.sentence_bleu_from_stats(bad)
+    with pytest.raises(rb.SmoothingError):
+        rb.sentence_bleu_from_stats(stats, (0.5, 0.5), RB_CC.method6)
+    assert rb.sentence_bleu_from_stats(np.zeros((0, 10), dtype=np.int64)).shape == (0,)
+    assert rb.sentence_bleu_from_stats(stats, [(0.5, 0.5), ()]).shape == (2, 2)
+    assert rb.sentence_bleu_from_stats(stats, ()).tolist() == [0.0, 0.0]
+
+
+def test_from_stats_warning_points_at_caller():
+    stats = rb._stats([[["a", "b"]], [REF1]], [["a", "b"], REF1], 4)
+    with pytest.warns(UserWarning, match="1 of 2 hypotheses") as rec:
+        rb.sentence_bleu_from_stats(stats)
+    assert {Path(w.filename).name for w in rec} == {Path(__file__).name}
+    with pytest.warns(UserWarning) as rec:
+        rb.sentence_bleu_batch([[["a", "b"]], [REF1]], [["a", "b"], REF1])
+    assert {Path(w.filename).name for w in rec} == {Path(__file__).name}

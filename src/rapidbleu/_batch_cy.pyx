@@ -596,7 +596,8 @@ cdef double _fsum(const double *terms, int n) noexcept nogil:
 
 cdef double _nltk_score(const int64_t *row, int N, const double *w, int method, double eps,
                         double tiny) noexcept nogil:
-    """NLTK 3.9 ``sentence_bleu`` (methods 0 and 1) from one statistics row."""
+    """NLTK 3.9/3.10 ``sentence_bleu`` (methods 0 and 1) from one statistics row; method 1 needs
+    ``eps > 0`` (NLTK skips non-positive precisions, this does not)."""
     cdef double terms[MAX_ORDER_C]
     cdef double p, d, bp
     cdef int k
@@ -620,7 +621,9 @@ cdef double _nltk_score(const int64_t *row, int N, const double *w, int method, 
 
 
 def nltk_scores(stats, int max_order, weights, int method, double eps, workers=1):
-    """NLTK-style (0-1) scores of statistics rows; methods 0 and 1, uniform or any weights."""
+    """NLTK-style (0-1) scores of statistics rows; methods 0 and 1 (``eps > 0``), one weight per
+    order.  Called by ``rapidbleu.nltk._from_stats``, which checks those conditions and is the
+    oracle this is tested against (``rapidbleu.batch._c_nltk_exact`` at import)."""
     if max_order > MAX_ORDER_C:
         raise ValueError(f"at most {MAX_ORDER_C} orders")
     arr = np.ascontiguousarray(stats, dtype=np.int64)

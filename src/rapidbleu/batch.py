@@ -6,10 +6,11 @@ Two families of scores, never mixed:
   ``exp`` (default), ``floor``, ``add-k``, ``none`` (Chen and Cherry 2014, methods 1-3 and
   mteval's NIST smoothing), effective order on for sentences, uniform weights;
 * **NLTK-style** (0-1): ``nltk.translate.bleu_score.sentence_bleu`` -- per-order ``weights``
-  and a ``smoothing_function`` (NLTK's ``SmoothingFunction().methodK`` or rapidbleu.nltk's).
-  Computed by ``rapidbleu.nltk`` when that module is present (branch ``nltk``); until then
-  methods 0 and 1 (all that self-BLEU needs) are computed here, exactly as NLTK, and the
-  others raise ``NotImplementedError``.  See :func:`_nltk_scores` for the hook.
+  and a ``smoothing_function`` (NLTK's ``SmoothingFunction().methodK`` or rapidbleu.nltk's,
+  K = 0..7).  Scored by ``rapidbleu.nltk.sentence_bleu_from_stats`` from the statistics
+  computed here (5 orders at least for methods 5 and 7), the same floats as NLTK; a custom
+  smoothing callable needs tokens, so ``self_bleu``/``pairwise_bleu`` refuse it (``TypeError``)
+  and ``sentence_bleu_batch`` hands it the tokens.
 
 Inputs: a sentence is a string (tokenized like sacreBLEU with ``tokenize``, default ``13a``,
 and ``lowercase``), a sequence of string tokens (used as is), or token ids in any form that
@@ -20,9 +21,7 @@ BLEU: Papineni, Roukos, Ward and Zhu (2002).  Self-BLEU: Zhu et al. (2018), "Tex
 Benchmarking Platform for Text Generation Models", SIGIR.
 """
 
-import math
 import os
-import sys
 import warnings
 from collections.abc import Sequence
 from typing import List, Optional
@@ -30,6 +29,7 @@ from typing import List, Optional
 import numpy as np
 
 from . import _batch_py
+from . import nltk as _nltk
 from ._stats import MAX_NGRAM_ORDER, check_smoothing
 from .ids import IdStreams, _check_order, _is_arraylike, _stats_of, no_gc, to_id_lists
 
@@ -93,101 +93,42 @@ def _sacre_scores(stats, order, smooth_method, smooth_value, effective_order, wo
     return mod.sacre_scores(stats, order, smooth_method, smooth_value, effective_order, workers)
 
 
-# ----------------------------------------------------------------------- NLTK-style hook
-
-def _nltk_module():
-    """``rapidbleu.nltk`` if it is installed (branch ``nltk``), else None."""
-    try:
-        from . import nltk as mod  # noqa: F401
-    except ImportError:
-        return None
-    return mod
-
-
-def _method_number(fn):
-    """(number, epsilon) of NLTK-style smoothing methods 0 and 1, else (None, None)."""
-    if fn is None:
-        return 0, None
-    name = getattr(fn, "__name__", "")
-    owner = getattr(fn, "__self__", None)
-    if name == "method0":
-        return 0, None
-    if name == "method1" and owner is not None and hasattr(owner, "epsilon"):
-        return 1, float(owner.epsilon)
-    return None, None
-
+# ----------------------------------------------------------------------- NLTK-style scoring
 
 def _uniform(order: int):
     return (1.0 / order,) * order
+
+
+def _nltk_stats_order(order: int, smoothing_function) -> int:
+    """Orders of statistics NLTK-style scoring needs: ``order``, or 5 if more for smoothing
+    methods 5 and 7 (they read each sentence's 5-gram precision whatever the weights).
+
+    Raises ``TypeError`` for a custom smoothing callable (it would need the tokens).
+    """
+    method, _ = _nltk._stats_smoothing(smoothing_function)
+    return max(order, 5) if method in (5, 7) else order
 
 
 def _nltk_scores(stats: np.ndarray, order: int, weights, smoothing_function, workers: int = 1) -> np.ndarray:
     """NLTK ``sentence_bleu`` (0-1) of each statistics row (the stats of a hypothesis against
     its references: NLTK's closest length, clipping and totals are the same numbers).
 
-    Hook: if ``rapidbleu.nltk`` provides ``sentence_bleu_from_stats(stats, weights,
-    smoothing_function, max_ngram_order)`` it is used, so every NLTK method is available;
-    otherwise methods 0 and 1 are computed here, float for float as NLTK 3.9 does
-    (``float(Fraction(m, max(1, t)))``, method1 ``epsilon / max(1, t)``, ``math.fsum``).
+    ``stats`` holds ``order`` orders (at least 5 for methods 5 and 7, see
+    :func:`_nltk_stats_order`); ``weights`` may have fewer.  Scored by
+    ``rapidbleu.nltk.sentence_bleu_from_stats`` (every ``SmoothingFunction`` method; the
+    compiled kernel for methods 0 and 1); a custom smoothing callable raises ``TypeError``.
     """
-    mod = _nltk_module()
-    if mod is not None and hasattr(mod, "sentence_bleu_from_stats"):
-        return np.asarray(mod.sentence_bleu_from_stats(stats, weights=weights, smoothing_function=smoothing_function,
-                                                       max_ngram_order=order), dtype=np.float64)
-    method, eps = _method_number(smoothing_function)
-    if method is None:
-        raise NotImplementedError(
-            f"NLTK-style smoothing {getattr(smoothing_function, '__name__', smoothing_function)!r} on "
-            "precomputed statistics needs rapidbleu.nltk.sentence_bleu_from_stats (branch nltk); "
-            "methods 0 and 1 are available without it"
-        )
-    w = [float(x) for x in weights]
-    if method == 0:
-        _warn_method0(stats, order)
-    if _C_NLTK and order <= 64:
-        return _impl.nltk_scores(stats, order, w, method, 0.0 if eps is None else eps, workers)
-    return _nltk_scores_py(stats, order, w, method, eps)
-
-
-def _warn_method0(stats, order):
-    m = stats[:, 2 : 2 + order]
-    if ((m[:, :1] > 0) & (m == 0)).any():
-        warnings.warn("NLTK-style method0: some n-gram order has no match; its precision is "
-                      "sys.float_info.min (NLTK's behaviour), so such scores are ~0", UserWarning, stacklevel=4)
-
-
-def _nltk_scores_py(stats, order, w, method, eps) -> np.ndarray:
-    """The Python loop (the oracle of ``_batch_cy.nltk_scores``), NLTK's operations one by one."""
-    tiny = sys.float_info.min
-    out = np.zeros(len(stats), dtype=np.float64)
-    log, exp, fsum = math.log, math.exp, math.fsum
-    for i, row in enumerate(np.asarray(stats).tolist()):
-        m = row[2 : 2 + order]
-        if m[0] == 0:
-            continue  # NLTK: no unigram match -> 0
-        c, r = row[0], row[1]
-        d = row[2 + order : 2 + 2 * order]
-        terms = []
-        for wi, mi, ti in zip(w, m, d):
-            di = ti if ti > 1 else 1
-            if mi:
-                p = mi / di
-            elif method == 1:
-                p = eps / di
-            else:
-                p = tiny
-            if p > 0:
-                terms.append(wi * log(p))
-        bp = 1.0 if c > r else (0.0 if c == 0 else exp(1 - r / c))
-        out[i] = bp * exp(fsum(terms))
-    return out
+    return _nltk.sentence_bleu_from_stats(stats, weights=weights, smoothing_function=smoothing_function,
+                                          max_ngram_order=order, workers=workers)
 
 
 def _c_nltk_exact(mod) -> bool:
-    """As ``_c_scores_exact`` for the NLTK-style scorer."""
+    """Check, once, that the compiled NLTK-style kernel (methods 0 and 1) gives the very floats
+    of ``rapidbleu.nltk``'s numpy path; if not, that path is used (slower, exact)."""
     if not hasattr(mod, "nltk_scores"):
         return False
     rng = np.random.default_rng(54321)
+    sm = {0: _nltk.SmoothingFunction(), 1: _nltk.SmoothingFunction(), 2: _nltk.SmoothingFunction(epsilon=0.013)}
     for N, w in ((4, (0.25,) * 4), (3, (1 / 3,) * 3), (2, (0.7, 0.3)), (5, (0.1, 0.2, 0.3, 0.15, 0.25))):
         n = 1500
         c = rng.integers(0, 60, size=n)
@@ -195,17 +136,19 @@ def _c_nltk_exact(mod) -> bool:
         tot = np.maximum(0, c[:, None] - np.arange(N)[None, :])
         m = (tot * rng.random((n, N)) * (rng.random((n, N)) > 0.3)).astype(np.int64)
         st = np.column_stack([c, r, m, tot]).astype(np.int64)
-        for method, eps in ((0, 0.0), (1, 0.1), (1, 0.013)):
-            a = mod.nltk_scores(st, N, w, method, eps)
-            b = _nltk_scores_py(st, N, w, method, eps)
+        for key, (method, smoother) in enumerate(((0, sm[0]), (1, sm[1]), (1, sm[2]))):
+            a = mod.nltk_scores(st, N, w, method, float(smoother.epsilon) if method else 0.0)
+            b = _nltk._from_stats(st, N, [w], method, smoother, False, compiled=False)[:, 0]
             if not np.array_equal(a.view(np.int64), b.view(np.int64)):
                 warnings.warn("rapidbleu: the compiled NLTK-style scorer differs from Python's math here; "
-                              "using the Python loop (exact, slower)", RuntimeWarning, stacklevel=3)
+                              "using numpy (exact, slower)", RuntimeWarning, stacklevel=3)
                 return False
     return True
 
 
-_C_NLTK = _c_nltk_exact(_impl)
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", UserWarning)  # method 0 on random rows
+    _C_NLTK = _c_nltk_exact(_impl)
 
 
 # ----------------------------------------------------------------------- input handling
@@ -285,7 +228,8 @@ def _sentence_bleu_batch_impl(hypotheses, references, smooth_method: str = "exp"
 
     NLTK-style, when ``weights`` or ``smoothing_function`` is given: ``out[i] ==
     nltk.translate.bleu_score.sentence_bleu(refs_i, hyp_i, weights, smoothing_function)``
-    (0-1); delegated to ``rapidbleu.nltk.sentence_bleu_batch`` when that module exists.
+    (0-1, every ``SmoothingFunction`` method and custom callables); computed by
+    ``rapidbleu.nltk.sentence_bleu_batch`` on the token ids.
 
     Args:
         hypotheses: n strings, n token lists, or n id sequences / a padded (n, T) array.
@@ -299,8 +243,8 @@ def _sentence_bleu_batch_impl(hypotheses, references, smooth_method: str = "exp"
 
     Raises:
         ValueError: unknown smoothing, mismatched stream lengths (named), bad shapes.
-        TypeError: mixed or non-integer input.  NotImplementedError: an NLTK smoothing method
-        other than 0/1 while ``rapidbleu.nltk`` is absent.
+        TypeError: mixed or non-integer input.
+        SmoothingError: NLTK method 6 on a sentence without a trigram match (as NLTK).
     """
     order = _check_order(max_ngram_order)
     nltk_style = weights is not None or smoothing_function is not None
@@ -324,16 +268,10 @@ def _sentence_bleu_batch_impl(hypotheses, references, smooth_method: str = "exp"
         return _sacre_scores(stats, order, smooth_method, smooth_value, effective_order, workers)
 
     w = _nltk_weights(weights, None)
-    mod = _nltk_module()
-    if mod is not None and hasattr(mod, "sentence_bleu_batch"):
-        return np.asarray(mod.sentence_bleu_batch(
-            [[r.tolist() for r in refs] for refs in data.refs], [h.tolist() for h in data.hyps],
-            weights=w, smoothing_function=smoothing_function, auto_reweigh=auto_reweigh, workers=workers,
-        ), dtype=np.float64)
-    if auto_reweigh:
-        raise NotImplementedError("auto_reweigh needs rapidbleu.nltk (branch nltk)")
-    stats = _stats_of(data, len(w), workers)
-    return _nltk_scores(stats, len(w), w, smoothing_function, workers)
+    return np.asarray(_nltk.sentence_bleu_batch(
+        [[r.tolist() for r in refs] for refs in data.refs], [h.tolist() for h in data.hyps],
+        weights=w, smoothing_function=smoothing_function, auto_reweigh=auto_reweigh, workers=workers,
+    ), dtype=np.float64)
 
 
 def _id_data(hypotheses, references, tokenize, lowercase, pad_id, eos_id) -> IdStreams:
@@ -390,47 +328,42 @@ def _self_bleu_impl(sentences, *, style: str = "nltk", max_ngram_order: Optional
             ``sacrebleu.sentence_bleu``).
         max_ngram_order: N (default: len(weights), else 4).
         weights: NLTK-style per-order weights (default uniform over N).
-        smoothing_function: NLTK-style (default ``method1``, epsilon 0.1).
+        smoothing_function: NLTK-style, ``SmoothingFunction().methodK`` (rapidbleu.nltk's or
+            NLTK's, K = 0..7; default ``method1``, epsilon 0.1).  Methods 5 and 7 make the
+            statistics 5 orders deep whatever N (they read the 5-gram precision).
         workers: threads (1 serial, -1 all cores); same results.
 
     Returns:
-        float64 array (n,).
+        float64 array (n,): 0-1 (NLTK style) or 0-100 (sacreBLEU style).
 
     Raises:
         ValueError: fewer than 2 sentences, bad style/order/weights.
+        TypeError: a smoothing callable other than the ``SmoothingFunction`` methods (it would
+            need the tokens; loop over ``rapidbleu.nltk.sentence_bleu`` instead).
+        rapidbleu.nltk.SmoothingError: method 6 and a sentence with unigram but no trigram
+            match against the others (NLTK's assertion).
     """
     _check_style(style)
     order = _resolve_order(max_ngram_order, weights, style)
     seqs = _sentences_as_ids(sentences, "sentences", tokenize, lowercase, pad_id, eos_id)
     if len(seqs) < 2:
         raise ValueError(f"self-BLEU needs at least 2 sentences (each is scored against the others), got {len(seqs)}")
-    stats = _impl.self_stats(seqs, order, workers)
     if style == "sacrebleu":
         check_smoothing(smooth_method)
+        stats = _impl.self_stats(seqs, order, workers)
         return _sacre_scores(stats, order, smooth_method, smooth_value, effective_order, workers)
     if smoothing_function is None:
-        smoothing_function = _default_method1()
-    return _nltk_scores(stats, order, _nltk_weights(weights, order), smoothing_function, workers)
+        smoothing_function = _nltk.SmoothingFunction().method1
+    w = _nltk_weights(weights, order)
+    stats_order = _nltk_stats_order(order, smoothing_function)
+    stats = _impl.self_stats(seqs, stats_order, workers)
+    return _nltk_scores(stats, stats_order, w, smoothing_function, workers)
 
 
 def _resolve_order(max_ngram_order, weights, style):
     if max_ngram_order is None:
         max_ngram_order = len(weights) if (weights is not None and style == "nltk") else MAX_NGRAM_ORDER
     return _check_order(max_ngram_order)
-
-
-def _default_method1():
-    mod = _nltk_module()
-    if mod is not None and hasattr(mod, "SmoothingFunction"):
-        return mod.SmoothingFunction().method1
-
-    class _Eps:  # stand-in for SmoothingFunction() (epsilon 0.1), recognised by _method_number
-        epsilon = 0.1
-
-        def method1(self, p_n, *args, **kwargs):  # pragma: no cover - never called as a function
-            raise NotImplementedError
-
-    return _Eps().method1
 
 
 def _pairwise_bleu_impl(candidates, *, style: str = "sacrebleu", smooth_method: str = "exp",
@@ -443,8 +376,10 @@ def _pairwise_bleu_impl(candidates, *, style: str = "sacrebleu", smooth_method: 
     ``out[i, j]`` = sentence BLEU of candidate i (hypothesis) against candidate j (its single
     reference); not symmetric (the brevity penalty and the precisions are the hypothesis's).
     sacreBLEU-style by default (0-100, ``sacrebleu.sentence_bleu(c_i, [c_j]).score``), or
-    NLTK-style with ``style="nltk"`` (0-1; ``weights`` default uniform, ``smoothing_function``
-    default method1).  MBR picks ``argmax_i out[i].mean()`` (or a weighted sum).
+    NLTK-style with ``style="nltk"`` (0-1, ``nltk.translate.bleu_score.sentence_bleu([c_j],
+    c_i, weights, smoothing_function)``; ``weights`` default uniform, ``smoothing_function``
+    default method1, any ``SmoothingFunction`` method 0-7, as in :func:`self_bleu`).  MBR picks
+    ``argmax_i out[i].mean()`` (or a weighted sum).
 
     Diagonal: by default computed like any other pair, i.e. a candidate against itself
     (100.00000000000004 in sacreBLEU style for a non-empty candidate, sacreBLEU's float; 0 for
@@ -457,6 +392,7 @@ def _pairwise_bleu_impl(candidates, *, style: str = "sacrebleu", smooth_method: 
 
     Raises:
         ValueError: no candidates, bad style or smoothing.
+        TypeError, SmoothingError: as in :func:`self_bleu` (NLTK style).
     """
     _check_style(style)
     order = _resolve_order(max_ngram_order, weights, style)
@@ -474,10 +410,11 @@ def _pairwise_bleu_impl(candidates, *, style: str = "sacrebleu", smooth_method: 
                                          effective_order).reshape(n, n)
     else:
         if smoothing_function is None:
-            smoothing_function = _default_method1()
-        st = _impl.pairwise_stats(seqs, order, workers)
-        out = _nltk_scores(st.reshape(n * n, -1), order, _nltk_weights(weights, order),
-                           smoothing_function, workers).reshape(n, n)
+            smoothing_function = _nltk.SmoothingFunction().method1
+        w = _nltk_weights(weights, order)
+        stats_order = _nltk_stats_order(order, smoothing_function)
+        st = _impl.pairwise_stats(seqs, stats_order, workers)
+        out = _nltk_scores(st.reshape(n * n, -1), stats_order, w, smoothing_function, workers).reshape(n, n)
     if diagonal is not None:
         np.fill_diagonal(out, diagonal)
     return out

@@ -16,6 +16,12 @@ Conventions (NLTK's):
 * the clipped n-gram counts come from the compiled core (``rapidbleu._backend.impl``), after
   the tokens are mapped to integer ids (one dictionary per call).
 
+Not in NLTK: ``sentence_bleu_batch`` (a loop of ``sentence_bleu`` in one call) and
+``sentence_bleu_from_stats``, the same scores from a statistics matrix (rows ``[hyp_len,
+ref_len, matches_1..N, totals_1..N]``, as ``rapidbleu.ids.stats_ids`` and sacreBLEU compute
+them; N >= 5 for smoothing methods 5 and 7).  ``rapidbleu.batch`` (self-BLEU, pairwise
+matrices) scores NLTK-style through it.
+
 Formulas: BLEU and the brevity penalty from Papineni, Roukos, Ward and Zhu (2002), "BLEU: a
 method for automatic evaluation of machine translation", ACL; smoothing methods 1-7 from Chen
 and Cherry (2014), "A Systematic Comparison of Smoothing Techniques for Sentence-Level BLEU",
@@ -66,6 +72,7 @@ __all__ = [
     "modified_precision",
     "sentence_bleu",
     "sentence_bleu_batch",
+    "sentence_bleu_from_stats",
 ]
 
 _DEFAULT_WEIGHTS = (0.25, 0.25, 0.25, 0.25)
@@ -441,20 +448,24 @@ def _bleu_from_counts(
     method,
     smoother,
     auto_reweigh,
-    last_refs,
-    last_hyp,
     p5_last,
+    last_hyp_len,
+    tokens=None,
     warn=True,
 ):
-    """Scores (a list, one per weight tuple) from corpus counts, as NLTK combines them.
+    """Scores (a list, one per weight tuple) from counts, as NLTK combines them.
 
-    ``p5_last``: a callable returning the last pair's 5-gram modified precision (methods 5, 7).
+    ``p5_last``: a callable returning the last pair's 5-gram modified precision (methods 5, 7);
+    ``last_hyp_len``: the last hypothesis's length (method 6 counts its n-grams);
+    ``tokens``: ``(last references, last hypothesis)``, needed only by a callable
+    ``smoother`` (``method is None``), which receives them as NLTK passes them.
     """
     p_n = [Fraction(m, d, _normalize=False) for m, d in zip(numerators, denominators)]
     if numerators[0] == 0:
         return [0] * len(weight_list)
     bp = brevity_penalty(ref_len, hyp_len)
     if method is None:
+        last_refs, last_hyp = tokens
         p_n = smoother(p_n, references=last_refs, hypothesis=last_hyp, hyp_len=hyp_len)
     elif method == 0:
         p_n = _m0(p_n, warn=warn)
@@ -469,7 +480,7 @@ def _bleu_from_counts(
     elif method == 5:
         p_n = _m5(p_n, p5_last())
     elif method == 6:
-        p_n = _m6(p_n, len(last_hyp), smoother.alpha)
+        p_n = _m6(p_n, last_hyp_len, smoother.alpha)
     else:
         p_n = _m5(_m4(p_n, hyp_len, smoother.k), p5_last())
     return _score(p_n, weight_list, bp, hyp_len, auto_reweigh)
@@ -541,9 +552,9 @@ def corpus_bleu(
         method,
         smoother,
         auto_reweigh,
-        last_refs,
-        last_hyp,
         p5_last,
+        len(last_hyp),
+        tokens=(last_refs, last_hyp),
     )
     return scores if several else scores[0]
 
@@ -589,17 +600,12 @@ def _is_plain_number(x) -> bool:
     return isinstance(x, (int, float)) and not isinstance(x, bool) and abs(x) < 2**52
 
 
-def _vector_precisions(method, smoother, M, D, c, rows, warn):
-    """Smoothed precisions as floats (n, N), computed as NLTK's scalar code would, or None when
+def _vector_precisions(method, smoother, M, D, c):
+    """Smoothed precisions as floats (n, K), computed as NLTK's scalar code would, or None when
     this method/parameters need the exact per-row path.  Entries <= 0 are skipped later."""
     Mf, Df = M.astype(np.float64), D.astype(np.float64)
     zero = M == 0
     if method == 0:
-        if warn:
-            for j in range(M.shape[1]):
-                missing = int(np.count_nonzero(zero[rows, j]))
-                if missing:
-                    _warn_zero_order(j + 1, stacklevel=4, count_=missing, n=len(M))
         return np.where(zero, _TINY, Mf / np.where(zero, 1.0, Df))
     if method == 1:
         eps = smoother.epsilon
@@ -629,6 +635,245 @@ def _vector_precisions(method, smoother, M, D, c, rows, warn):
     return None
 
 
+def _is_plain_float_tuple(weight) -> bool:
+    return all(map(_is_plain_number, weight))
+
+
+_KERNEL_MIN_ROWS = 4096  # below this, importing rapidbleu.batch (~0.25 s once) does not pay
+
+
+def _compiled_kernel(n_rows):
+    """``nltk_scores`` of the compiled batch kernels (methods 0 and 1), or None where it is not
+    built, where its import-time check found it differs from :func:`_from_stats` here, or where
+    ``rapidbleu.batch`` is not imported yet and ``n_rows`` is too few to make that worth it."""
+    if n_rows < _KERNEL_MIN_ROWS and f"{__package__}.batch" not in sys.modules:
+        return None
+    try:
+        from . import batch
+    except ImportError:  # pragma: no cover - batch imports only what this package ships
+        return None
+    if not getattr(batch, "_C_NLTK", False):
+        return None
+    return batch._impl.nltk_scores
+
+
+def _check_stats(stats, max_ngram_order):
+    """``(int64 array (n, 2 + 2N), N)`` after checking the layout of a statistics matrix."""
+    arr = np.asarray(stats)
+    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.integer) or arr.size == 0):
+        raise TypeError(f"stats must be an integer array, got dtype {arr.dtype}")
+    if arr.ndim != 2 or arr.shape[1] < 4 or arr.shape[1] % 2:
+        raise ValueError(
+            f"stats must have shape (n, 2 + 2N) with N >= 1 ([hyp_len, ref_len, matches_1..N, "
+            f"totals_1..N] per row), got {arr.shape}"
+        )
+    arr = arr.astype(np.int64, copy=False)
+    N = (arr.shape[1] - 2) // 2
+    if max_ngram_order is not None and int(max_ngram_order) != N:
+        raise ValueError(f"max_ngram_order={max_ngram_order} but stats hold {N} orders (shape {arr.shape})")
+    c = arr[:, 0]
+    M, T = arr[:, 2 : 2 + N], arr[:, 2 + N :]
+    if len(arr) and (arr.min() < 0 or (M > T).any()):
+        raise ValueError("stats must be non-negative counts with matches_n <= totals_n")
+    if not np.array_equal(T, np.maximum(0, c[:, None] - np.arange(N)[None, :])):
+        raise ValueError(
+            "stats: totals_n must be max(0, hyp_len - n + 1) (the n-grams of the hypothesis); "
+            "these rows do not come from BLEU statistics of one hypothesis each"
+        )
+    return arr, N
+
+
+def _warn_method0_rows(M, rows, up):
+    """Method 0's warnings, one per order that some scored row misses; ``up``: frames from
+    this function's caller to the user's call."""
+    zero = M[rows] == 0
+    for j in range(M.shape[1]):
+        missing = int(np.count_nonzero(zero[:, j]))
+        if missing:
+            _warn_zero_order(j + 1, stacklevel=up + 3, count_=missing, n=len(M))
+
+
+def _from_stats(stats, N, weight_list, method, smoother, auto_reweigh, tokens=None, workers=1,
+                compiled=True, stacklevel=2):
+    """The one scoring implementation: NLTK ``sentence_bleu`` of every statistics row.
+
+    ``stats``: checked int64 (n, 2 + 2N); ``weight_list``: NLTK's list of weight tuples (the
+    longest has K <= N orders); ``method``/``smoother`` from :func:`_resolve_smoothing`
+    (``method is None`` only with ``tokens = (list_of_references, hypotheses)``).  Returns
+    float64 (n, W).  Paths, all giving NLTK's floats: the compiled kernel (methods 0, 1), numpy
+    (methods 0-4), exact Fractions per distinct row (methods 5-7, unusual parameters) or per
+    row with the tokens (callables).  ``stacklevel``: frames from here to the user's call
+    (2 when called by a public function).
+    """
+    n, W = len(stats), len(weight_list)
+    out = np.zeros((n, W), dtype=np.float64)
+    K = max(len(w) for w in weight_list)
+    if n == 0 or K == 0:
+        return out
+    c, r = stats[:, 0], stats[:, 1]
+    M = stats[:, 2 : 2 + K]
+    D = np.maximum(stats[:, 2 + N : 2 + N + K], 1)
+    rows = np.flatnonzero(M[:, 0] > 0)  # NLTK returns 0 when no unigram matches
+    plain = method is not None and all(map(_is_plain_float_tuple, weight_list))
+    if plain and method == 0:
+        _warn_method0_rows(M, rows, stacklevel)
+    reweigh = auto_reweigh and any(w == _DEFAULT_WEIGHTS for w in weight_list)
+
+    kernel = _compiled_kernel(n) if (compiled and plain and method in (0, 1) and not reweigh and K <= 64) else None
+    eps = smoother.epsilon if method == 1 else 0.0
+    if kernel is not None and (method == 0 or (_is_plain_number(eps) and eps > 0)):
+        # (eps <= 0 gives precisions NLTK skips, which the kernel does not)
+        for j, weight in enumerate(weight_list):
+            k = len(weight)
+            if k == 0:
+                continue
+            sub = stats if k == N else np.concatenate(
+                [stats[:, :2], stats[:, 2 : 2 + k], stats[:, 2 + N : 2 + N + k]], axis=1)
+            out[:, j] = kernel(sub, k, [float(x) for x in weight], method, float(eps), workers)
+        return out
+
+    P = _vector_precisions(method, smoother, M, D, c) if plain else None
+    if P is None:
+        _rowwise(out, rows, stats, N, K, weight_list, method, smoother, auto_reweigh, tokens)
+        return out
+
+    P, cs, rs = P[rows], c[rows], r[rows]
+    positive = P > 0
+    L = np.zeros_like(P)
+    L[positive] = _log_map(P[positive])
+    bp = np.ones(len(rows))
+    short = cs <= rs
+    bp[short] = _exp_map(1 - rs[short] / cs[short])
+    for j, weight in enumerate(weight_list):
+        Wm = np.zeros(P.shape)
+        w = [float(x) for x in weight]
+        Wm[:, : len(w)] = w
+        if auto_reweigh and weight == _DEFAULT_WEIGHTS:
+            for hl in (1, 2, 3):
+                sel = cs == hl
+                if sel.any():
+                    Wm[sel] = 0.0
+                    Wm[sel, :hl] = 1 / hl
+        terms = np.where(positive, Wm * L, 0.0)
+        sums = np.fromiter(map(math.fsum, terms.tolist()), dtype=np.float64, count=len(rows))
+        out[rows, j] = bp * _exp_map(sums)
+    return out
+
+
+def _rowwise(out, rows, stats, N, K, weight_list, method, smoother, auto_reweigh, tokens):
+    """Exact per-row path (Fractions, NLTK's operations) for what is not vectorised.
+
+    Without tokens each distinct statistics row is scored once (pairwise and self-BLEU
+    matrices repeat rows a lot); with tokens (a callable smoother) every row is scored with
+    its own references and hypothesis.
+    """
+    sel = stats[rows]
+    if tokens is None and len(sel) > 1:
+        sel, inverse = np.unique(sel, axis=0, return_inverse=True)
+        inverse = inverse.reshape(-1)
+    else:
+        inverse = None
+    scores = np.empty((len(sel), len(weight_list)), dtype=np.float64)
+    for u, row in enumerate(sel.tolist()):
+        nums = row[2 : 2 + K]
+        dens = [max(1, t) for t in row[2 + N : 2 + N + K]]
+
+        def p5(row=row):
+            return Fraction(row[6], max(1, row[6 + N]), _normalize=False)
+
+        pair = None
+        if tokens is not None:
+            i = int(rows[u])
+            pair = (tokens[0][i], tokens[1][i])
+        scores[u, :] = _bleu_from_counts(
+            nums, dens, row[0], row[1], weight_list, method, smoother, auto_reweigh,
+            p5, row[0], tokens=pair, warn=True,
+        )
+    out[rows, :] = scores if inverse is None else scores[inverse]
+
+
+def _stats_smoothing(smoothing_function):
+    """``_resolve_smoothing`` for scoring from statistics: a built-in method or ``TypeError``."""
+    method, smoother = _resolve_smoothing(smoothing_function)
+    if method is None:
+        raise TypeError(
+            f"smoothing_function {getattr(smoothing_function, '__qualname__', smoothing_function)!r} "
+            "is not a SmoothingFunction method 0-7: a custom callable receives the references and "
+            "the hypothesis, which statistics do not hold; use rapidbleu.nltk.sentence_bleu_batch "
+            "(with the tokens) instead"
+        )
+    return method, smoother
+
+
+def sentence_bleu_from_stats(
+    stats,
+    weights=_DEFAULT_WEIGHTS,
+    smoothing_function=None,
+    auto_reweigh=False,
+    max_ngram_order=None,
+    *,
+    workers=1,
+) -> np.ndarray:
+    """NLTK's ``sentence_bleu`` of every row of a BLEU statistics matrix.
+
+    Row i must be the statistics of one hypothesis against its references, laid out as
+    ``[hyp_len, ref_len, matches_1..N, totals_1..N]`` (int): ``ref_len`` the closest reference
+    length (ties to the shorter, NLTK's ``closest_ref_length``), ``matches_n`` the clipped
+    n-gram matches, ``totals_n = max(0, hyp_len - n + 1)``.  That is what
+    ``rapidbleu._backend.impl.token_stats``, ``rapidbleu.ids.stats_ids``, the self-BLEU and
+    pairwise kernels of ``rapidbleu.batch`` and sacreBLEU's ``BLEU._extract_corpus_statistics``
+    produce.  Then ``out[i] == nltk.translate.bleu_score.sentence_bleu(refs_i, hyp_i, weights,
+    smoothing_function, auto_reweigh)``, the same float (tested).
+
+    What each built-in method reads, and where it comes from here: methods 0-3 only the
+    precisions ``matches_n / max(1, totals_n)``; method 4 also ``hyp_len``; method 6 the
+    n-gram counts of the hypothesis, ``max(0, hyp_len - n + 1)``; methods 5 and 7 the 5-gram
+    precision ``modified_precision(references, hypothesis, 5)`` whatever the weights, so for
+    them ``stats`` must hold **at least 5 orders** (``ValueError`` otherwise).  A custom
+    smoothing callable may read the tokens, which statistics do not hold: it is refused
+    (``TypeError``); use :func:`sentence_bleu_batch`, which has the tokens.
+
+    Args:
+        stats: int array (n, 2 + 2N), N >= the longest weight tuple (>= 5 for methods 5, 7).
+        weights: one tuple of per-order weights or a list of W tuples (NLTK's convention);
+            orders beyond a tuple's length are ignored for it.
+        smoothing_function: ``None`` (method 0) or a ``SmoothingFunction().methodK`` of
+            rapidbleu.nltk or of NLTK, K = 0..7 (its ``epsilon``, ``alpha``, ``k`` are used).
+        auto_reweigh: NLTK's: a hypothesis of fewer than 4 tokens scored with the default
+            weights uses ``(1/hyp_len,) * hyp_len``.
+        max_ngram_order: N, if given checked against the shape (default: from the shape).
+        workers: threads of the compiled kernel (methods 0 and 1); same results.
+
+    Returns:
+        float64 array of scores in [0, 1]: shape (n,) for one weight tuple, (n, W) for a list
+        of W tuples; 0 where no unigram matches.  Method 0 warns (``UserWarning``) once per
+        order that some row does not match.
+
+    Raises:
+        TypeError: ``stats`` not an integer array; a smoothing callable other than the
+            ``SmoothingFunction`` methods.
+        ValueError: bad shape, ``max_ngram_order`` differing from it, inconsistent counts,
+            more weight orders than N, methods 5/7 with N < 5.
+        SmoothingError: method 6 on fewer than 3 orders, or on a row with matching unigrams but
+            no matching trigram (NLTK's assertion; the whole call fails).
+    """
+    weight_list, several = _weight_list(weights)
+    stats, N = _check_stats(stats, max_ngram_order)
+    K = max(len(w) for w in weight_list)
+    if K > N:
+        raise ValueError(f"weights have {K} orders but stats hold only {N}")
+    method, smoother = _stats_smoothing(smoothing_function)
+    if method in (5, 7) and N < 5 and K > 0:
+        raise ValueError(
+            f"smoothing method {method} reads the 5-gram precision of each sentence (NLTK: "
+            f"modified_precision(references, hypothesis, 5)), but stats hold only {N} orders; "
+            "compute the statistics with at least 5 orders"
+        )
+    out = _from_stats(stats, N, weight_list, method, smoother, auto_reweigh, workers=workers,
+                      stacklevel=2)
+    return out if several else out[:, 0]
+
+
 def sentence_bleu_batch(
     list_of_references,
     hypotheses,
@@ -639,9 +884,10 @@ def sentence_bleu_batch(
 ) -> np.ndarray:
     """NLTK's ``sentence_bleu`` of every pair at once (a loop of ``sentence_bleu`` made fast).
 
-    ``out[i] == sentence_bleu(list_of_references[i], hypotheses[i], ...)``; the statistics of
-    all pairs come from one call of the compiled core, the smoothing and the final step are
-    vectorised (methods 0-4) or exact per row (methods 5-7 and other callables).
+    ``out[i] == sentence_bleu(list_of_references[i], hypotheses[i], ...)``: the statistics of
+    all pairs come from one call of the compiled core (5 orders at least for methods 5 and 7),
+    then :func:`sentence_bleu_from_stats` scores them; a custom smoothing callable is called
+    per pair with that pair's references and hypothesis, as NLTK calls it.
 
     Args:
         list_of_references: n lists of reference token sequences (at least one each).
@@ -672,61 +918,9 @@ def sentence_bleu_batch(
     method, smoother = _resolve_smoothing(smoothing_function)
     stats_order = max(max_order, 5) if method in (5, 7) else max_order
     stats = _stats(list_of_references, hypotheses, stats_order, workers=workers)
-    c, r = stats[:, 0], stats[:, 1]
-    M = stats[:, 2 : 2 + max_order]
-    D = np.maximum(stats[:, 2 + stats_order : 2 + stats_order + max_order], 1)
-    scored = M[:, 0] > 0  # NLTK returns 0 when no unigram matches
-    rows = np.flatnonzero(scored)
-    out = np.zeros((n, W), dtype=np.float64)
-
-    P = None
-    if method is not None and all(map(_is_plain_float_tuple, weight_list)):
-        P = _vector_precisions(method, smoother, M, D, c, rows, warn=True)
-    if P is None:
-        _rowwise(out, rows, stats, stats_order, max_order, weight_list, method, smoother,
-                 auto_reweigh, list_of_references, hypotheses)
-        return out if several else out[:, 0]
-
-    P, cs, rs = P[rows], c[rows], r[rows]
-    positive = P > 0
-    L = np.zeros_like(P)
-    L[positive] = _log_map(P[positive])
-    bp = np.ones(len(rows))
-    short = cs <= rs
-    bp[short] = _exp_map(1 - rs[short] / cs[short])
-    for j, weight in enumerate(weight_list):
-        Wm = np.zeros(P.shape)
-        w = [float(x) for x in weight]
-        Wm[:, : len(w)] = w
-        if auto_reweigh and weight == _DEFAULT_WEIGHTS:
-            for hl in (1, 2, 3):
-                sel = cs == hl
-                if sel.any():
-                    Wm[sel] = 0.0
-                    Wm[sel, :hl] = 1 / hl
-        terms = np.where(positive, Wm * L, 0.0)
-        sums = np.fromiter(map(math.fsum, terms.tolist()), dtype=np.float64, count=len(rows))
-        out[rows, j] = bp * _exp_map(sums)
+    # The scoring of sentence_bleu_from_stats (same implementation, called directly so that
+    # warnings point at the caller); a callable smoother gets each pair's tokens.
+    tokens = None if method is not None else (list_of_references, hypotheses)
+    out = _from_stats(stats, stats_order, weight_list, method, smoother, auto_reweigh,
+                      tokens=tokens, workers=workers, stacklevel=2)
     return out if several else out[:, 0]
-
-
-def _is_plain_float_tuple(weight) -> bool:
-    return all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in weight)
-
-
-def _rowwise(out, rows, stats, stats_order, max_order, weight_list, method, smoother,
-             auto_reweigh, list_of_references, hypotheses):
-    """Exact per-row path (Fractions, NLTK's operations) for what is not vectorised."""
-    for i in rows.tolist():
-        row = [int(v) for v in stats[i]]
-        nums = row[2 : 2 + max_order]
-        dens = [max(1, t) for t in row[2 + stats_order : 2 + stats_order + max_order]]
-
-        def p5(row=row):
-            return Fraction(row[6], max(1, row[6 + stats_order]), _normalize=False)
-
-        scores = _bleu_from_counts(
-            nums, dens, row[0], row[1], weight_list, method, smoother, auto_reweigh,
-            list_of_references[i], hypotheses[i], p5, warn=True,
-        )
-        out[i, :] = scores
