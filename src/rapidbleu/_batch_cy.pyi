@@ -1,7 +1,7 @@
 """Type stub of the compiled batch kernels ``rapidbleu._batch_cy`` (built from ``_batch_cy.pyx``).
 
 Same functions and results as ``rapidbleu._batch_py`` (which documents them), plus
-``nltk_scores``, whose oracle is the Python loop in ``rapidbleu.batch``.
+``nltk_scores``, called (and checked) by ``rapidbleu.nltk._from_stats``.
 """
 
 from typing import Any, Final, Literal, Optional, Sequence
