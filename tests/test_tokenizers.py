@@ -28,8 +28,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-os.environ.setdefault("RAPIDBLEU_BACKEND", "python")
-
 import rapidbleu  # noqa: E402
 from rapidbleu.tokenizers import available_tokenizers, get_tokenizer  # noqa: E402
 
