@@ -62,6 +62,13 @@ static inline size_t rb_table_size(size_t n, unsigned *shift) {
     return cap;
 }
 
+/* a == b over len code points; inline, since tokens are short and a libc call costs more. */
+static inline int rb_same_cps(const uint32_t *a, const uint32_t *b, uint32_t len) {
+    for (uint32_t k = 0; k < len; k++)
+        if (a[k] != b[k]) return 0;
+    return 1;
+}
+
 /* Find the string token s[0..len) (hash h, computed by the caller with the mask applied);
  * `cps` is the buffer the stored spans point into.  Inserts it with id *next_id (and
  * increments it) when `insert`; otherwise returns RB_ABSENT for an unknown token. */
@@ -79,8 +86,7 @@ static inline uint32_t rb_tok_find_str(rb_tok_entry *tab, size_t cap, unsigned s
             e->len = len;
             return e->id;
         }
-        if (e->key == h && e->len == len &&
-            memcmp(cps + e->start, s, (size_t)len * sizeof(uint32_t)) == 0)
+        if (e->key == h && e->len == len && rb_same_cps(cps + e->start, s, len))
             return e->id;
         slot = (slot + 1) & m;
     }

@@ -172,9 +172,12 @@ static size_t rb_tok_13a(const uint32_t *s, size_t n, uint32_t base, uint32_t *t
     while (i < n) {
         uint32_t c = s[i];
         unsigned cls = c < 128 ? rb_ascii_class[c] : (rb_is_uspace(c) ? RB_C_SPACE : 0u);
-        if (cls == 0 || cls == RB_C_DIGIT) { /* ordinary character */
+        if (cls == 0 || cls == RB_C_DIGIT) { /* ordinary characters: the whole run at once */
             if (open == (size_t)-1) open = i;
-            i++;
+            for (i++; i < n; i++) {
+                c = s[i];
+                if (c < 128 ? (rb_ascii_class[c] & ~RB_C_DIGIT) != 0 : rb_is_uspace(c)) break;
+            }
             continue;
         }
         if (cls & RB_C_SPACE) {

@@ -6,6 +6,8 @@ an error that says what is wrong and where.
 """
 
 from collections.abc import Sequence
+from itertools import repeat
+from operator import add, is_not
 from typing import List, Optional, Tuple
 
 
@@ -41,8 +43,8 @@ def check_hypotheses(hypotheses, what: str = "hypotheses") -> List[str]:
     return hyps
 
 
-def check_references(references, n_hyps: int) -> Tuple[List[List[str]], int]:
-    """Validate reference streams and transpose them to one list of references per segment.
+def check_references(references, n_hyps: int) -> Tuple[List[List[Optional[str]]], int]:
+    """Validate reference streams; they stay streams (the layout the statistics take).
 
     Args:
         references: a sequence of reference streams (one stream per reference set), each a
@@ -51,8 +53,9 @@ def check_references(references, n_hyps: int) -> Tuple[List[List[str]], int]:
         n_hyps: number of hypotheses.
 
     Returns:
-        ``(per_segment, num_refs)``: the non-None references of each segment, and the number
-        of references per segment (-1 when it varies: signature ``nrefs:var``).
+        ``(streams, num_refs)``: the streams as new lists (later changes to the caller's lists
+        do not affect them), ``None`` entries kept; and the number of references per segment
+        (-1 when it varies: signature ``nrefs:var``).
 
     Raises:
         TypeError: a bare string or a flat list of strings instead of a list of streams, or a
@@ -79,30 +82,29 @@ def check_references(references, n_hyps: int) -> Tuple[List[List[str]], int]:
             raise ValueError(
                 f"reference stream {k} has {len(stream)} lines but there are {n_hyps} hypotheses"
             )
-    has_none = False
+    streams = [list(stream) for stream in streams]
+    with_none = []
     for k, stream in enumerate(streams):
         kinds = set(map(type, stream))
         if kinds == {str}:
             continue
         for i, r in enumerate(stream):
-            if r is None:
-                has_none = True
-            elif not isinstance(r, str):
+            if r is not None and not isinstance(r, str):
                 raise TypeError(f"references[{k}][{i}] is a {_kind(r)}, expected str or None")
-    if not has_none:  # the common case: a fixed number of references, no per-item work
-        if len(streams) == 1:
-            return [[r] for r in streams[0]], 1
-        return list(map(list, zip(*streams))), len(streams)
-    per_segment: List[List[str]] = []
-    counts = set()
-    for i, refs in enumerate(zip(*streams)):
-        seg = [r for r in refs if r is not None]
-        if not seg:
-            raise ValueError(f"segment {i} has no reference: all {len(streams)} reference streams are None there")
-        counts.add(len(seg))
-        per_segment.append(seg)
-    num_refs = counts.pop() if len(counts) == 1 else -1
-    return per_segment, num_refs
+        if type(None) in kinds:
+            with_none.append(stream)
+    if not with_none:  # the common case: a fixed number of references, no per-item work
+        return streams, len(streams)
+    # references per segment, counted with C-level map passes (no list per segment)
+    counts = [len(streams) - len(with_none)] * n_hyps
+    for stream in with_none:
+        counts = list(map(add, counts, map(is_not, stream, repeat(None))))
+    if 0 in counts:
+        i = counts.index(0)
+        raise ValueError(f"segment {i} has no reference: all {len(streams)} reference streams are None there")
+    distinct = set(counts)
+    num_refs = distinct.pop() if len(distinct) == 1 else -1
+    return streams, num_refs
 
 
 def check_sentence_args(hypothesis, references) -> Tuple[str, List[Optional[str]]]:
