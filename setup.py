@@ -43,7 +43,8 @@ def _extensions():
     ext = Extension(
         "rapidbleu._stats_cy",
         sources=["src/rapidbleu/_stats_cy.pyx"],
-        depends=["src/rapidbleu/_ngram.h", "src/rapidbleu/_table.h", "src/rapidbleu/_tok.h"],
+        depends=["src/rapidbleu/_ngram.h", "src/rapidbleu/_table.h", "src/rapidbleu/_tok.h",
+                 "src/rapidbleu/_uni.h"],
         include_dirs=["src/rapidbleu"],
         extra_compile_args=_compile_args(),
         extra_link_args=["-g"] if DEBUG and sys.platform != "win32" else [],

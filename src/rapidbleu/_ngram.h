@@ -233,7 +233,7 @@ static int rb_rows(rb_scratch *sc, const rb_text *texts, size_t n_hyp, const int
     return RB_OK;
 }
 
-/* Debugging aid for the tests: the 13a/none tokens of one str text, joined by single
+/* Debugging aid for the tests: the tokens of one str text, joined by single
  * spaces, into `out` (capacity >= 2 * len + 1 code points).  Returns the length written. */
 static ptrdiff_t rb_debug_tokenize(rb_scratch *sc, const rb_text *t, uint32_t *out) {
     ptrdiff_t r = rb_str_spans(sc, t, 0);

@@ -48,6 +48,9 @@ cdef extern from "_ngram.h" nogil:
     enum:
         RB_TOK_NONE
         RB_TOK_13A
+        RB_TOK_CHAR
+        RB_TOK_ZH
+        RB_TOK_INTL
         RB_KIND_INT64
         RB_OK
         RB_ENOMEM
@@ -58,12 +61,15 @@ cdef extern from "_ngram.h" nogil:
                 size_t start, size_t end, int64_t *out)
     ptrdiff_t rb_debug_tokenize(rb_scratch *sc, const rb_text *t, uint32_t *out)
     int rb_is_space(uint32_t c)
+    int rb_is_zh(uint32_t c)
+    unsigned rb_u_class(uint32_t c)
 
 #: Name of this backend, as reported by ``rapidbleu.backend``.
 NAME = "cython"
 
 #: Tokenizers implemented in C; any other registered tokenizer runs in Python first.
-_C_TOKENIZERS = {"none": RB_TOK_NONE, "13a": RB_TOK_13A}
+_C_TOKENIZERS = {"none": RB_TOK_NONE, "13a": RB_TOK_13A, "char": RB_TOK_CHAR, "zh": RB_TOK_ZH,
+                 "intl": RB_TOK_INTL}
 
 #: Fewest segments per thread: below this, starting threads costs more than it saves.
 _MIN_CHUNK = 64
@@ -310,7 +316,8 @@ def _token_stats_masked(hypotheses, references, max_ngram_order, workers, uint64
 
 
 def _tokenize(str line, tokenizer="13a"):
-    """The C tokenizer's tokens of ``line.rstrip()``, joined by single spaces."""
+    """The C tokenizer's tokens of ``line.rstrip()``, joined by single spaces (any name in
+    ``_C_TOKENIZERS``)."""
     cdef rb_text t
     cdef int tok = _C_TOKENIZERS[tokenizer]
     cdef rb_scratch *sc = <rb_scratch *> malloc(sizeof(rb_scratch))
@@ -337,3 +344,18 @@ def _whitespace():
     """Every code point the C core treats as whitespace (must equal Python's str.isspace)."""
     cdef uint32_t c
     return [c for c in range(0x110000) if rb_is_space(c)]
+
+
+def _zh_chars():
+    """Every code point the C zh tokenizer splits off (must equal tokenizer_zh.is_chinese_char)."""
+    cdef uint32_t c
+    return [c for c in range(0x110000) if rb_is_zh(c)]
+
+
+def _intl_classes():
+    """The C intl table: bytes of length 0x110000, 0 other, 1 \\p{P}, 2 \\p{S}, 3 \\p{N}."""
+    cdef uint32_t c
+    cdef bytearray out = bytearray(0x110000)
+    for c in range(0x110000):
+        out[c] = rb_u_class(c)
+    return bytes(out)

@@ -74,8 +74,9 @@ def string_stats(
             reference in stream k for segment i).  Every segment needs at least one ``str``
             (``ValueError`` otherwise); a stream of another length is a ``ValueError``.
         max_ngram_order: N >= 1.
-        tokenizer: name of a tokenizer with a fast path (``"13a"``, ``"none"``, ...); other
-            tokenizers are applied by the caller, which then passes ``"none"``.
+        tokenizer: a registered tokenizer name.  The compiled core runs ``none``, ``13a``,
+            ``char``, ``zh`` and ``intl`` in C (``fast_path``) and any other in Python first;
+            ``BLEU`` applies those itself and passes ``"none"``.
         lowercase: lowercase with Python's ``str.lower`` before tokenizing.
         workers: threads for the compiled backend (1 = serial, -1 = all cores); the
             pure-Python backend accepts and ignores it.
