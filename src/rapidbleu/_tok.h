@@ -96,10 +96,10 @@ static const uint32_t rb_rep_lt[] = {'<'};
 static const uint32_t rb_pat_gt[] = {'&', 'g', 't', ';'};
 static const uint32_t rb_rep_gt[] = {'>'};
 
-/* 13a step 1, in place: delete <skipped>, join "-\n", "\n" -> " ", then (only if the line
- * has an '&') unescape &quot; &amp; &lt; &gt; in that order, one full pass each, exactly as
- * the chain of str.replace calls.  Passes a line cannot match are skipped. */
-static size_t rb_13a_step1(uint32_t *s, size_t n) {
+/* Which of '<', '\n', '&' (the only characters step 1 can act on) occur in s[0..n). */
+enum { RB_HAS_LT = 1, RB_HAS_NL = 2, RB_HAS_AMP = 4 };
+
+static inline int rb_step1_flags(const uint32_t *s, size_t n) {
     int has_lt = 0, has_nl = 0, has_amp = 0;
     for (size_t i = 0; i < n; i++) {
         uint32_t c = s[i];
@@ -107,6 +107,24 @@ static size_t rb_13a_step1(uint32_t *s, size_t n) {
         has_nl |= (c == '\n');
         has_amp |= (c == '&');
     }
+    return (has_lt ? RB_HAS_LT : 0) | (has_nl ? RB_HAS_NL : 0) | (has_amp ? RB_HAS_AMP : 0);
+}
+
+/* The same flags from the 1-byte (PyUnicode kind 1) source, with memchr, which is much faster
+ * than a scan of the decoded buffer; a superset of the decoded prefix's flags is fine (a pass
+ * that finds nothing changes nothing). */
+static inline int rb_step1_flags_ucs1(const uint8_t *d, size_t n) {
+    return (memchr(d, '<', n) ? RB_HAS_LT : 0) | (memchr(d, '\n', n) ? RB_HAS_NL : 0) |
+           (memchr(d, '&', n) ? RB_HAS_AMP : 0);
+}
+
+/* 13a step 1, in place: delete <skipped>, join "-\n", "\n" -> " ", then (only if the line
+ * has an '&') unescape &quot; &amp; &lt; &gt; in that order, one full pass each, exactly as
+ * the chain of str.replace calls.  Passes a line cannot match (per `flags`, RB_HAS_*; -1:
+ * scan for them here) are skipped. */
+static size_t rb_13a_step1(uint32_t *s, size_t n, int flags) {
+    if (flags < 0) flags = rb_step1_flags(s, n);
+    int has_lt = flags & RB_HAS_LT, has_nl = flags & RB_HAS_NL, has_amp = flags & RB_HAS_AMP;
     if (has_lt) n = rb_replace(s, n, rb_pat_skipped, 9, NULL, 0);
     if (has_nl) {
         n = rb_replace(s, n, rb_pat_hyphen_nl, 2, NULL, 0);
@@ -320,12 +338,13 @@ static size_t rb_tok_intl(const uint32_t *s, size_t n, uint32_t base, uint32_t *
 }
 
 /* Tokenize s[0..n) in place with the given tokenizer (after rstrip, which the caller does):
- * may shorten the buffer (13a step 1); writes spans to ts/tl; returns the token count. */
+ * may shorten the buffer (13a step 1, given its RB_HAS_* flags or -1); writes spans to ts/tl;
+ * returns the token count. */
 static size_t rb_tokenize(int tokenizer, uint32_t *s, size_t n, uint32_t base, uint32_t *ts,
-                          uint32_t *tl) {
+                          uint32_t *tl, int step1_flags) {
     switch (tokenizer) {
         case RB_TOK_13A:
-            n = rb_13a_step1(s, n);
+            n = rb_13a_step1(s, n, step1_flags);
             return rb_tok_13a(s, n, base, ts, tl);
         case RB_TOK_CHAR:
             return rb_tok_char(s, n, base, ts, tl);
