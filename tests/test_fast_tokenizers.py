@@ -196,3 +196,32 @@ def test_string_stats_wmt23_sample(name):
 def PY_LINES(path):  # noqa: N802 (as sacreBLEU's CLI reads files)
     with open(path, encoding="utf-8", newline="\n") as fh:
         return [line.rstrip() for line in fh]
+
+
+# -- through BLEU: the compiled fast path against sacreBLEU --------------------------------
+
+@pytest.mark.parametrize("name", FAST)
+def test_bleu_fast_path_equals_sacrebleu(name, monkeypatch):
+    """BLEU(tokenize=name) on the compiled backend (raw strings go to C), every WMT23 sample
+    system with all its references, cased and lowercased, against sacreBLEU."""
+    import glob
+    import logging
+
+    sacrebleu = pytest.importorskip("sacrebleu")
+    from rapidbleu import BLEU, _backend
+
+    monkeypatch.setattr(_backend, "impl", cy)
+    logging.getLogger("sacrebleu").setLevel(logging.ERROR)
+    folder = HERE / "data" / "wmt23"
+    checked = 0
+    for hyp in sorted(glob.glob(str(folder / "generaltest2023.*.hyp.*"))):
+        _, pair, _, _system, lang = Path(hyp).name.split(".")
+        refs = [PY_LINES(p) for p in sorted(glob.glob(str(folder / f"generaltest2023.{pair}.ref.*.{lang}")))]
+        hyps = PY_LINES(hyp)
+        for low in (False, True):
+            ours = BLEU(tokenize=name, lowercase=low, force=True).corpus_score(hyps, refs)
+            theirs = sacrebleu.BLEU(tokenize=name, lowercase=low, force=True).corpus_score(hyps, refs)
+            assert (ours.score, ours.counts, ours.totals, ours.sys_len, ours.ref_len) == (
+                theirs.score, theirs.counts, theirs.totals, theirs.sys_len, theirs.ref_len), (name, hyp, low)
+            checked += 1
+    assert checked
