@@ -18,24 +18,12 @@ from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 from cpython.list cimport PyList_GET_ITEM
 from cpython.object cimport PyObject
-from cpython.unicode cimport PyUnicode_Check, PyUnicode_DATA, PyUnicode_GET_LENGTH, PyUnicode_KIND
+from cpython.unicode cimport PyUnicode_GET_LENGTH
 
 from ._stats import n_columns
 from .tokenizers import get_tokenizer
 
 cdef extern from *:
-    """
-    /* PyUnicode_READY is needed (and exists) only before Python 3.12, for legacy strings. */
-    static int rb_str_ready(PyObject *s) {
-    #if PY_VERSION_HEX < 0x030C0000
-        return PyUnicode_READY(s);
-    #else
-        (void)s;
-        return 0;
-    #endif
-    }
-    """
-    int rb_str_ready(object s) except -1
     object PyUnicode_FromKindAndData(int kind, const void *buffer, Py_ssize_t size)
 
 cdef extern from "_ngram.h" nogil:
@@ -63,6 +51,23 @@ cdef extern from "_ngram.h" nogil:
     int rb_is_space(uint32_t c)
     int rb_is_zh(uint32_t c)
     unsigned rb_u_class(uint32_t c)
+
+cdef extern from *:
+    """
+    /* Point t at the code points of str s (subclasses included, their data is the str's own).
+     * Returns 0, -1 if s is not a str, -2 with a Python error set. */
+    static int rb_set_text(rb_text *t, PyObject *s) {
+        if (!PyUnicode_Check(s)) return -1;
+    #if PY_VERSION_HEX < 0x030C0000
+        if (PyUnicode_READY(s) < 0) return -2; /* legacy strings, before Python 3.12 */
+    #endif
+        t->data = PyUnicode_DATA(s);
+        t->len = (size_t)PyUnicode_GET_LENGTH(s);
+        t->kind = (int)PyUnicode_KIND(s);
+        return 0;
+    }
+    """
+    int rb_set_text(rb_text *t, PyObject *s)
 
 #: Name of this backend, as reported by ``rapidbleu.backend``.
 NAME = "cython"
@@ -147,13 +152,11 @@ def _execute(_Batch batch, Py_ssize_t n, workers):
 
 
 cdef inline int _set_str(rb_text *t, PyObject *s) except -1:
-    # str subclasses are accepted: the data read is the str's own, whatever they override
-    if not PyUnicode_Check(<object> s):
+    cdef int rc = rb_set_text(t, s)
+    if rc == -1:
         raise TypeError(f"expected str, got {type(<object> s).__name__}")
-    rb_str_ready(<object> s)
-    t.data = PyUnicode_DATA(<object> s)
-    t.len = <size_t> PyUnicode_GET_LENGTH(<object> s)
-    t.kind = <int> PyUnicode_KIND(<object> s)
+    if rc != 0:
+        return -1  # -2: PyUnicode_READY set the error, which propagates
     return 0
 
 

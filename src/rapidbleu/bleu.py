@@ -6,14 +6,13 @@ signatures) is computed in one place, ``rapidbleu._stats``.
 """
 
 import logging
-from itertools import repeat
 from typing import List, Optional, Sequence
 
 import numpy as np
 
 from . import _backend
 from ._stats import MAX_NGRAM_ORDER, SMOOTH_DEFAULTS, bleu_from_stats, check_smoothing, split_row
-from ._validate import check_hypotheses, check_references, check_sentence_args
+from ._validate import check_hypotheses, check_hypotheses_counting, check_references, check_sentence_args
 from .score import BLEUScore, BLEUSignature
 from .tokenizers import DEFAULT_TOKENIZER, LANGUAGE_DEFAULTS, available_tokenizers, get_tokenizer, language_warning
 
@@ -118,7 +117,10 @@ class BLEU:
             TypeError/ValueError: malformed input (see ``rapidbleu._validate``).
             RuntimeError: no references given and none cached.
         """
-        hyps = check_hypotheses(hypotheses)
+        if self._force:
+            hyps = check_hypotheses(hypotheses)
+        else:
+            hyps, tokenized = check_hypotheses_counting(hypotheses, " .")
         if references is not None:
             streams = self._prepare_references(references, len(hyps))
         elif self._ref_cache is not None:
@@ -130,7 +132,6 @@ class BLEU:
         else:
             raise RuntimeError("no references given and none cached (pass references= to BLEU())")
         if not self._force:
-            tokenized = sum(map(str.endswith, hyps, repeat(" .")))
             if tokenized >= 100:
                 logger.warning("That's 100 lines that end in a tokenized period ('.')")
                 logger.warning("It looks like you forgot to detokenize your test data, which may hurt your score.")
