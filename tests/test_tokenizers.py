@@ -343,7 +343,8 @@ def sacrebleu_home(tmp_path, monkeypatch, spm_model):
 @needs_data
 @pytest.mark.parametrize("name", ["flores101", "flores200", "spBLEU-1K", "spm"])
 def test_spm_equals_sacrebleu(name, sacrebleu_home, caplog):
-    caplog.set_level(logging.WARNING)
+    for logger in ("sacrebleu", "rapidbleu"):  # per logger, as in the trg_lang warning test
+        caplog.set_level(logging.WARNING, logger=logger)
     theirs_tok = _sb_get_tokenizer(name)()
     theirs_msgs = [r.getMessage() for r in caplog.records if r.name == "sacrebleu"]
     caplog.clear()
