@@ -42,11 +42,20 @@ def _hex_rows(values, per_row, fmt):
     return "\n".join("    " + ", ".join(items[i:i + per_row]) + "," for i in range(0, len(items), per_row))
 
 
-def render():
+def _zh_ranges():
+    # this tree's table (an already imported rapidbleu, as in the tests, is used as it is)
     sys.path.insert(0, str(ROOT / "src"))
+    try:
+        from rapidbleu.tokenizers.tokenizer_zh import ZH_RANGES
+    finally:
+        sys.path.remove(str(ROOT / "src"))
+    return ZH_RANGES
+
+
+def render():
     import regex
 
-    from rapidbleu.tokenizers.tokenizer_zh import ZH_RANGES
+    ZH_RANGES = _zh_ranges()  # noqa: N806
 
     cls = intl_classes()
     blocks, index = {}, []

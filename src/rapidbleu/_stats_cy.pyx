@@ -10,6 +10,7 @@ not depend on the number of threads.  Compiler directives are set in ``setup.py`
 import os
 from concurrent.futures import ThreadPoolExecutor
 from itertools import chain
+from operator import methodcaller
 
 import numpy as np
 
@@ -188,7 +189,7 @@ def _string_stats(hypotheses, references, int max_ngram_order, tokenizer, bint l
     cdef int tok
     if tokenizer in _C_TOKENIZERS:
         tok = _C_TOKENIZERS[tokenizer]
-        prep = str.lower if lowercase else None
+        prep = methodcaller("lower") if lowercase else None  # the method, as sacreBLEU calls it
     else:
         # no C fast path: sacreBLEU's preprocessing in Python, then split in C
         tok = RB_TOK_NONE
