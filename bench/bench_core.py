@@ -3,7 +3,7 @@
     python bench/bench_core.py [--quick] [--data DIR]
 
 Data: every WMT23 system output with its reference A (13a tokenization for all, as a speed
-test), and a large corpus of >= 200,000 segments made by repeating those pairs.  Each timing
+test; then char, zh and intl on WMT23, the tokenizers with a C fast path), and a large corpus of >= 200,000 segments made by repeating those pairs.  Each timing
 is the median of several runs (wall clock, and CPU time of this process for one-thread
 runs: on a shared machine CPU time is the steadier number).  sacreBLEU on the large corpus
 runs once; with --quick (and always for the pure-Python backend) one WMT23 copy of it is timed
@@ -141,12 +141,19 @@ def main():
     def rb_corpus(module, workers, h, r):
         return with_backend(module, workers, lambda w: BLEU(workers=w).corpus_score(h, [r]).score)
 
+    def rb_corpus_tok(tok, h, r):
+        return with_backend(_stats_cy, 1, lambda w: BLEU(tokenize=tok, workers=w).corpus_score(h, [r]).score)
+
+    sb_cpu_of = {}
+
     def record(corpus, tool, wall, cpu, score, ref_score, ref_wall, note=""):
         exact = tool.startswith(("rapidbleu", "sacreBLEU"))
         if (score != ref_score) if exact else abs(score - ref_score) > 0.01:
             mismatches.append(f"{corpus} / {tool}: {score!r} != sacreBLEU {ref_score!r}")
         ratio = ref_wall / wall if wall else float("nan")
-        rows.append((corpus, tool, wall, cpu, ratio, f"{score:.4f}", note))
+        ref_cpu = sb_cpu_of.get(corpus, float("nan"))
+        cpu_ratio = ref_cpu / cpu if cpu == cpu and cpu else float("nan")
+        rows.append((corpus, tool, wall, cpu, ratio, cpu_ratio, f"{score:.4f}", note))
 
     for corpus, h, r, sb_subset in (("WMT23", hyps, refs, None),
                                     ("large", big_h, big_r, len(hyps) if args.quick else None)):
@@ -159,6 +166,7 @@ def main():
         sb_wall, sb_cpu = wall * scale, cpu * scale
         sb_score = sacrebleu.BLEU().corpus_score(h, [r]).score if sb_subset else sacrebleu.BLEU().corpus_score(hs, [rs]).score
         note = f"{sb_runs} run(s)" + (f", timed on {len(hs)} segments and scaled" if sb_subset else "")
+        sb_cpu_of[corpus] = sb_cpu
         record(corpus, "sacreBLEU corpus_score", sb_wall, sb_cpu, sb_score, sb_score, sb_wall, note)
 
         for tool, module, workers in (("rapidbleu cython, 1 thread", _stats_cy, 1),
@@ -184,13 +192,23 @@ def main():
                 wall, cpu, score = timeit(lambda: fn(h, r), 1)
                 record(corpus, tool, wall, cpu, score, sb_score, sb_wall, f"1 run; {note}")
 
+    # the other tokenizers with a C fast path: WMT23, sacreBLEU once, rapidbleu on 1 thread
+    for tok in ("char", "zh", "intl"):
+        corpus = f"WMT23 tok={tok}"
+        wall, cpu, sb_score = timeit(lambda: sacrebleu.BLEU(tokenize=tok).corpus_score(hyps, [refs]).score, 1)
+        sb_cpu_of[corpus] = cpu
+        record(corpus, "sacreBLEU corpus_score", wall, cpu, sb_score, sb_score, wall, "1 run")
+        w, c, score = timeit(lambda: rb_corpus_tok(tok, hyps, refs), runs)
+        record(corpus, "rapidbleu cython, 1 thread", w, c, score, sb_score, wall, f"{runs} run(s)")
+
     # sentence BLEU of every WMT23 segment
     n = len(hyps)
     sub = 3000 if args.quick else 10_000
     sb = sacrebleu.BLEU(effective_order=True)
     wall, cpu, sb_scores = timeit(lambda: [sb.sentence_score(x, [y]).score for x, y in zip(hyps[:sub], refs[:sub])], 1)
     sent_sb_wall = wall * n / sub
-    rows.append(("WMT23 sentence BLEU", "sacreBLEU sentence_score loop", sent_sb_wall, cpu * n / sub, 1.0, "-",
+    sent_sb_cpu = cpu * n / sub
+    rows.append(("WMT23 sentence BLEU", "sacreBLEU sentence_score loop", sent_sb_wall, sent_sb_cpu, 1.0, 1.0, "-",
                  f"1 run on {sub} segments, scaled"))
     for tool, module, workers in (("rapidbleu sentence_scores, cython 1 thread", _stats_cy, 1),
                                   ("rapidbleu sentence_scores, cython all threads", _stats_cy, -1)):
@@ -199,13 +217,15 @@ def main():
         if bad:
             mismatches.append(f"sentence BLEU / {tool}: {bad} of {sub} scores differ from sacreBLEU")
         rows.append(("WMT23 sentence BLEU", tool, wall, cpu if workers == 1 else float("nan"),
-                     sent_sb_wall / wall, "exact" if not bad else f"{bad} differ", f"{runs} runs"))
+                     sent_sb_wall / wall, sent_sb_cpu / cpu if workers == 1 else float("nan"),
+                     "exact" if not bad else f"{bad} differ", f"{runs} runs"))
 
-    print("| corpus | tool | wall s | CPU s | speed-up vs sacreBLEU (wall) | BLEU | notes |")
-    print("| --- | --- | ---: | ---: | ---: | ---: | --- |")
-    for corpus, tool, wall, cpu, ratio, score, note in rows:
+    print("| corpus | tool | wall s | CPU s | speed-up vs sacreBLEU (wall) | speed-up (CPU) | BLEU | notes |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |")
+    for corpus, tool, wall, cpu, ratio, cpu_ratio, score, note in rows:
         cpu_s = "-" if cpu != cpu else f"{cpu:.3f}"
-        print(f"| {corpus} | {tool} | {wall:.3f} | {cpu_s} | {ratio:.1f}x | {score} | {note} |")
+        cpu_r = "-" if cpu_ratio != cpu_ratio else f"{cpu_ratio:.1f}x"
+        print(f"| {corpus} | {tool} | {wall:.3f} | {cpu_s} | {ratio:.1f}x | {cpu_r} | {score} | {note} |")
     print()
     print("\n".join(f"MISMATCH: {m}" for m in mismatches) or "All scores agree with sacreBLEU.")
 

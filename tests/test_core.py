@@ -24,6 +24,14 @@ except ImportError as exc:  # not built: pure-Python install
 
 needs_cy = pytest.mark.skipif(cy is None, reason=_MISSING or "")
 
+
+def streams(per_segment):
+    """Segment-major reference lists as the reference streams ``string_stats`` takes: stream k
+    holds each segment's k-th reference, ``None`` where a segment has fewer (as sacreBLEU's
+    callers write a variable number of references)."""
+    k_max = max((len(r) for r in per_segment), default=0)
+    return [[r[k] if k < len(r) else None for r in per_segment] for k in range(k_max)]
+
 hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
@@ -73,8 +81,8 @@ def test_wmt23_system_matches_oracle(system):
     pair, lang = name.split(".")[1], name.rsplit(".", 1)[1]
     ref_files = sorted(glob.glob(str(_DATA / "references" / f"generaltest2023.{pair}.ref.*.{lang}")))
     hyps = _lines(system)
-    refs = [list(seg) for seg in zip(*[_lines(f) for f in ref_files])]
-    assert len(refs) == len(hyps)
+    refs = [_lines(f) for f in ref_files]
+    assert all(len(r) == len(hyps) for r in refs)
     expected = py.string_stats(hyps, refs)
     got = cy.string_stats(hyps, refs)
     assert got.dtype == np.int64 and got.shape == expected.shape
@@ -116,7 +124,7 @@ def test_13a_tokens_equal_regex(line):
 @given(_batch, st.sampled_from(["13a", "none"]), st.booleans(), st.integers(1, 9))
 def test_string_stats_equal_oracle(batch, tokenizer, lowercase, order):
     hyps = [h for h, _ in batch]
-    refs = [r for _, r in batch]
+    refs = streams([r for _, r in batch])
     expected = py.string_stats(hyps, refs, order, tokenizer, lowercase)
     np.testing.assert_array_equal(cy.string_stats(hyps, refs, order, tokenizer, lowercase), expected)
 
@@ -124,7 +132,7 @@ def test_string_stats_equal_oracle(batch, tokenizer, lowercase, order):
 @needs_cy
 def test_repeated_ngrams_and_long_lines():
     hyps = ["a a a a b " * 400, "x " * 5000 + "&amp;lt; 3.5 1,000 " * 50, "the " * 10]
-    refs = [["a a b " * 300, "a " * 1000], ["x " * 10, "x " * 4999], ["the the", "the " * 3, "cat"]]
+    refs = streams([["a a b " * 300, "a " * 1000], ["x " * 10, "x " * 4999], ["the the", "the " * 3, "cat"]])
     for order in (1, 4, 9, 12):
         np.testing.assert_array_equal(cy.string_stats(hyps, refs, order), py.string_stats(hyps, refs, order))
 
@@ -153,7 +161,7 @@ def test_token_stats_equal_string_stats_none():
     refs = [[rng.integers(0, 20, rng.integers(0, 30)) for _ in range(rng.integers(1, 4))] for _ in hyps]
     as_str = lambda ids: " ".join(map(str, ids))  # noqa: E731
     got = cy.token_stats(hyps, refs)
-    np.testing.assert_array_equal(got, cy.string_stats([as_str(h) for h in hyps], [[as_str(x) for x in r] for r in refs], tokenizer="none"))
+    np.testing.assert_array_equal(got, cy.string_stats([as_str(h) for h in hyps], streams([[as_str(x) for x in r] for r in refs]), tokenizer="none"))
     np.testing.assert_array_equal(got, py.token_stats(hyps, refs))
 
 
@@ -170,10 +178,10 @@ def _random_corpus(n, seed=1):
 @needs_cy
 def test_workers_give_identical_results():
     hyps, refs = _random_corpus(1000)
-    one = cy.string_stats(hyps, refs, workers=1)
-    np.testing.assert_array_equal(one, py.string_stats(hyps, refs))
+    one = cy.string_stats(hyps, streams(refs), workers=1)
+    np.testing.assert_array_equal(one, py.string_stats(hyps, streams(refs)))
     for w in (2, 3, -1):
-        np.testing.assert_array_equal(cy.string_stats(hyps, refs, workers=w), one)
+        np.testing.assert_array_equal(cy.string_stats(hyps, streams(refs), workers=w), one)
     ids = [[hash(t) % 50 for t in h.split()] for h in hyps]
     rids = [[[hash(t) % 50 for t in x.split()] for x in r] for r in refs]
     t1 = cy.token_stats(ids, rids, workers=1)
@@ -199,8 +207,9 @@ def test_hash_collisions_do_not_change_counts(mask):
     hyps += ["ab ba aab aba baa", "\ud800 \U0001f600 x", ""]
     refs += [["ba ab aba aab"], ["\U0001f600 \ud800 x"], ["a"]]
     for order in (1, 4, 9):
-        expected = py.string_stats(hyps, refs, order)
-        np.testing.assert_array_equal(cy._string_stats_masked(hyps, refs, order, "13a", False, 1, mask), expected)
+        expected = py.string_stats(hyps, streams(refs), order)
+        got = cy._string_stats_masked(hyps, streams(refs), order, "13a", False, 1, mask)
+        np.testing.assert_array_equal(got, expected)
     ids = [[hash(t) % 1000 for t in h.split()] for h in hyps]
     rids = [[[hash(t) % 1000 for t in x.split()] for x in r] for r in refs]
     np.testing.assert_array_equal(cy._token_stats_masked(ids, rids, 4, 1, mask), py.token_stats(ids, rids, 4))
@@ -209,6 +218,36 @@ def test_hash_collisions_do_not_change_counts(mask):
 @needs_cy
 def test_empty_batch_and_shapes():
     assert cy.string_stats([], [], 4).shape == (0, 10)
-    out = cy.string_stats([""], [["", " "]], 2)
-    np.testing.assert_array_equal(out, py.string_stats([""], [["", " "]], 2))
+    assert cy.string_stats([], [[], []], 4).shape == (0, 10)
+    out = cy.string_stats([""], [[""], [" "]], 2)
+    np.testing.assert_array_equal(out, py.string_stats([""], [[""], [" "]], 2))
     assert out.dtype == np.int64
+
+
+@pytest.mark.parametrize("mod", [py, pytest.param(cy, marks=needs_cy)], ids=["python", "cython"])
+def test_stream_layout_errors(mod):
+    with pytest.raises(ValueError, match="stream 1 has 1 lines"):
+        mod.string_stats(["a", "b"], [["a", "b"], ["a"]])
+    with pytest.raises(ValueError, match="segment 1 has no reference"):
+        mod.string_stats(["a", "b"], [["a", None], [None, None]])
+
+
+@needs_cy
+def test_non_str_is_a_type_error():
+    # (the oracle trusts validated input; the core must still never read a non-str as one)
+    for hyps, refs in ((["a", "b"], [["a", 3]]), (["a", None], [["a", "b"]]), ([b"a"], [["a"]])):
+        with pytest.raises(TypeError, match="expected str"):
+            cy.string_stats(hyps, refs)
+
+
+@needs_cy
+def test_streams_are_copied_and_none_skipped():
+    """None entries are skipped (a segment's references are its non-None stream items, in
+    stream order), and the core reads private copies of the lists."""
+    hyps = ["the cat sat", "a b c d", "x"]
+    refs = [["the cat", None, "x y"], [None, "a b c", None], ["the cat sat", "a b", "x"]]
+    per_seg = [["the cat", "the cat sat"], ["a b c", "a b"], ["x y", "x"]]
+    expected = np.array([py.string_stats([h], [[r] for r in rs])[0] for h, rs in zip(hyps, per_seg)])
+    np.testing.assert_array_equal(py.string_stats(hyps, refs), expected)
+    np.testing.assert_array_equal(cy.string_stats(hyps, refs), expected)
+    np.testing.assert_array_equal(cy.string_stats(hyps, refs, workers=2), expected)

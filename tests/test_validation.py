@@ -107,3 +107,25 @@ def test_odd_unicode_and_huge_line():
     line = ("\u00a0x\u200by\u3000z\U0001F600 " * 20000).strip()
     s = rapidbleu.corpus_bleu([line, "\ud800 lone"], [[line, "\ud800 lone"]])
     assert s.score == 100.00000000000004
+
+
+def test_check_references_returns_private_streams():
+    from rapidbleu._validate import check_references
+
+    s0, s1 = ["a", None, "c"], [None, "b", "c"]
+    streams, num_refs = check_references((s0, s1), 3)
+    assert streams == [s0, s1] and num_refs == -1  # None kept, nrefs:var
+    assert streams[0] is not s0 and streams[1] is not s1  # the caller's lists may change later
+    assert check_references([s0[:1] + ["b", "c"], ["x", "y", "z"]], 3)[1] == 2
+    assert check_references([["a", None], [None, "b"]], 2)[1] == 1  # one per segment, varying streams
+
+
+def test_variable_references_equal_sacrebleu():
+    sacrebleu = pytest.importorskip("sacrebleu")
+    hyps = ["the cat sat on the mat", "a dog", "hello world .", "x y z"]
+    refs = [["the cat sat on a mat", None, "hello world !", "x y"], [None, "the dog", "hello there", None],
+            ["a cat sat", "a dog barks", None, "x y z"]]
+    for kw in ({}, {"tokenize": "zh"}, {"tokenize": "char", "lowercase": True}, {"tokenize": "intl"}):
+        ours = rapidbleu.BLEU(**kw).corpus_score(hyps, refs)
+        theirs = sacrebleu.BLEU(**kw).corpus_score(hyps, refs)
+        assert (ours.score, ours.counts, ours.totals, ours.ref_len) == (theirs.score, theirs.counts, theirs.totals, theirs.ref_len)

@@ -68,10 +68,12 @@ static ptrdiff_t rb_str_spans(rb_scratch *sc, const rb_text *t, size_t base) {
         !RB_RESERVE(sc, tl, n + 1))
         return -1;
     uint32_t *s = sc->cps + base;
+    int step1_flags = -1;
     switch (t->kind) {
         case 1: {
             const uint8_t *d = (const uint8_t *)t->data;
             for (size_t i = 0; i < n; i++) s[i] = d[i];
+            if (sc->tokenizer == RB_TOK_13A) step1_flags = rb_step1_flags_ucs1(d, n);
             break;
         }
         case 2: {
@@ -83,7 +85,7 @@ static ptrdiff_t rb_str_spans(rb_scratch *sc, const rb_text *t, size_t base) {
             memcpy(s, t->data, n * sizeof(uint32_t));
     }
     n = rb_rstrip(s, n);
-    return (ptrdiff_t)rb_tokenize(sc->tokenizer, s, n, (uint32_t)base, sc->ts, sc->tl);
+    return (ptrdiff_t)rb_tokenize(sc->tokenizer, s, n, (uint32_t)base, sc->ts, sc->tl, step1_flags);
 }
 
 /* Ids of the ntok tokens whose spans are in sc->ts/tl (insert: new ids; else RB_ABSENT). */
@@ -154,11 +156,14 @@ static int rb_segment(rb_scratch *sc, const rb_text *hyp, const rb_text *refs, s
         cur += cnt_n;
     }
     const uint32_t ids = sc->next_id;
+    /* id `ids` is a sink that counts the reference n-grams the hypothesis lacks, so the
+     * counting loop below has no data-dependent branch (no hypothesis n-gram reads it) */
+    const uint32_t sink = ids;
     if (!RB_RESERVE(sc, refmax, (size_t)ids + 1) || !RB_RESERVE(sc, cnt, (size_t)ids + 1) ||
         !RB_RESERVE(sc, touched, (size_t)ids + 1))
         return RB_ENOMEM;
-    memset(sc->refmax, 0, (size_t)ids * sizeof(uint32_t));
-    memset(sc->cnt, 0, (size_t)ids * sizeof(uint32_t));
+    memset(sc->refmax, 0, ((size_t)ids + 1) * sizeof(uint32_t));
+    memset(sc->cnt, 0, ((size_t)ids + 1) * sizeof(uint32_t));
 
     /* references: closest length (ties to the shorter), clipping counts */
     int64_t best_len = -1, best_diff = -1;
@@ -183,11 +188,11 @@ static int rb_segment(rb_scratch *sc, const rb_text *hyp, const rb_text *refs, s
                 uint32_t id = n == 1 ? sc->rtok[i]
                                      : rb_pair_find(sc->ptab, pcap, sc->ptab_shift, sc->lvl[i], sc->rtok[i + n - 1],
                                                     sc->mask, 0, &sc->next_id);
-                sc->lvl[i] = id;
-                if (id != RB_ABSENT) {
-                    any = 1;
-                    if (sc->cnt[id]++ == 0) sc->touched[nt++] = id;
-                }
+                sc->lvl[i] = id; /* RB_ABSENT stays: it ends the longer n-grams early */
+                const uint32_t slot = id == RB_ABSENT ? sink : id;
+                any |= id != RB_ABSENT;
+                sc->touched[nt] = slot;
+                nt += sc->cnt[slot]++ == 0;
             }
             if (!any) break; /* no longer n-gram of this reference can be in the hypothesis */
         }
@@ -207,10 +212,9 @@ static int rb_segment(rb_scratch *sc, const rb_text *hyp, const rb_text *refs, s
         int64_t m = 0;
         for (size_t i = 0; i < cnt_n; i++) {
             uint32_t id = sc->hyp[prev + i];
-            if (sc->cnt[id] < sc->refmax[id]) {
-                sc->cnt[id]++;
-                m++;
-            }
+            uint32_t ok = sc->cnt[id] < sc->refmax[id]; /* branch-free: the outcome is random */
+            sc->cnt[id] += ok;
+            m += ok;
         }
         prev += cnt_n;
         row[1 + n] = m;
@@ -233,7 +237,7 @@ static int rb_rows(rb_scratch *sc, const rb_text *texts, size_t n_hyp, const int
     return RB_OK;
 }
 
-/* Debugging aid for the tests: the 13a/none tokens of one str text, joined by single
+/* Debugging aid for the tests: the tokens of one str text, joined by single
  * spaces, into `out` (capacity >= 2 * len + 1 code points).  Returns the length written. */
 static ptrdiff_t rb_debug_tokenize(rb_scratch *sc, const rb_text *t, uint32_t *out) {
     ptrdiff_t r = rb_str_spans(sc, t, 0);

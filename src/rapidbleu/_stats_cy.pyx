@@ -10,30 +10,21 @@ not depend on the number of threads.  Compiler directives are set in ``setup.py`
 import os
 from concurrent.futures import ThreadPoolExecutor
 from itertools import chain
+from operator import methodcaller
 
 import numpy as np
 
 from libc.stdint cimport int64_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
-from cpython.unicode cimport PyUnicode_DATA, PyUnicode_GET_LENGTH, PyUnicode_KIND
+from cpython.list cimport PyList_GET_ITEM
+from cpython.object cimport PyObject
+from cpython.unicode cimport PyUnicode_GET_LENGTH
 
 from ._stats import n_columns
 from .tokenizers import get_tokenizer
 
 cdef extern from *:
-    """
-    /* PyUnicode_READY is needed (and exists) only before Python 3.12, for legacy strings. */
-    static int rb_str_ready(PyObject *s) {
-    #if PY_VERSION_HEX < 0x030C0000
-        return PyUnicode_READY(s);
-    #else
-        (void)s;
-        return 0;
-    #endif
-    }
-    """
-    int rb_str_ready(object s) except -1
     object PyUnicode_FromKindAndData(int kind, const void *buffer, Py_ssize_t size)
 
 cdef extern from "_ngram.h" nogil:
@@ -46,6 +37,9 @@ cdef extern from "_ngram.h" nogil:
     enum:
         RB_TOK_NONE
         RB_TOK_13A
+        RB_TOK_CHAR
+        RB_TOK_ZH
+        RB_TOK_INTL
         RB_KIND_INT64
         RB_OK
         RB_ENOMEM
@@ -56,12 +50,32 @@ cdef extern from "_ngram.h" nogil:
                 size_t start, size_t end, int64_t *out)
     ptrdiff_t rb_debug_tokenize(rb_scratch *sc, const rb_text *t, uint32_t *out)
     int rb_is_space(uint32_t c)
+    int rb_is_zh(uint32_t c)
+    unsigned rb_u_class(uint32_t c)
+
+cdef extern from *:
+    """
+    /* Point t at the code points of str s (subclasses included, their data is the str's own).
+     * Returns 0, -1 if s is not a str, -2 with a Python error set. */
+    static int rb_set_text(rb_text *t, PyObject *s) {
+        if (!PyUnicode_Check(s)) return -1;
+    #if PY_VERSION_HEX < 0x030C0000
+        if (PyUnicode_READY(s) < 0) return -2; /* legacy strings, before Python 3.12 */
+    #endif
+        t->data = PyUnicode_DATA(s);
+        t->len = (size_t)PyUnicode_GET_LENGTH(s);
+        t->kind = (int)PyUnicode_KIND(s);
+        return 0;
+    }
+    """
+    int rb_set_text(rb_text *t, PyObject *s)
 
 #: Name of this backend, as reported by ``rapidbleu.backend``.
 NAME = "cython"
 
 #: Tokenizers implemented in C; any other registered tokenizer runs in Python first.
-_C_TOKENIZERS = {"none": RB_TOK_NONE, "13a": RB_TOK_13A}
+_C_TOKENIZERS = {"none": RB_TOK_NONE, "13a": RB_TOK_13A, "char": RB_TOK_CHAR, "zh": RB_TOK_ZH,
+                 "intl": RB_TOK_INTL}
 
 #: Fewest segments per thread: below this, starting threads costs more than it saves.
 _MIN_CHUNK = 64
@@ -138,14 +152,13 @@ def _execute(_Batch batch, Py_ssize_t n, workers):
             f.result()
 
 
-cdef inline void _set_str(rb_text *t, object s) except *:
-    # exact type: str subclasses may override lower()/rstrip() but the data is the str's own
-    if not isinstance(s, str):
-        raise TypeError(f"expected str, got {type(s).__name__}")
-    rb_str_ready(s)
-    t.data = PyUnicode_DATA(s)
-    t.len = <size_t> PyUnicode_GET_LENGTH(s)
-    t.kind = <int> PyUnicode_KIND(s)
+cdef inline int _set_str(rb_text *t, PyObject *s) except -1:
+    cdef int rc = rb_set_text(t, s)
+    if rc == -1:
+        raise TypeError(f"expected str, got {type(<object> s).__name__}")
+    if rc != 0:
+        return -1  # -2: PyUnicode_READY set the error, which propagates
+    return 0
 
 
 cdef _Batch _new_batch(Py_ssize_t n, Py_ssize_t n_texts, int order, int tokenizer, uint64_t mask):
@@ -163,51 +176,59 @@ cdef _Batch _new_batch(Py_ssize_t n, Py_ssize_t n_texts, int order, int tokenize
     return b
 
 
+def _prepared(lines, prep):
+    """A private list of ``lines`` (``prep`` applied, ``None`` kept)."""
+    if prep is None:
+        return list(lines)
+    return [None if x is None else prep(x) for x in lines]
+
+
 def _string_stats(hypotheses, references, int max_ngram_order, tokenizer, bint lowercase,
                   workers, uint64_t mask):
-    cdef Py_ssize_t n = len(hypotheses), i, k, n_refs = 0
-    if len(references) != n:
-        raise ValueError(f"{n} hypotheses but references for {len(references)} segments")
+    cdef Py_ssize_t n, i, k, n_streams, t
     cdef int tok
     if tokenizer in _C_TOKENIZERS:
         tok = _C_TOKENIZERS[tokenizer]
-        prep = (lambda s: s.lower()) if lowercase else None
+        prep = methodcaller("lower") if lowercase else None  # the method, as sacreBLEU calls it
     else:
         # no C fast path: sacreBLEU's preprocessing in Python, then split in C
         tok = RB_TOK_NONE
         py_tok = get_tokenizer(tokenizer)
         prep = (lambda s: py_tok(s.lower().rstrip())) if lowercase else (lambda s: py_tok(s.rstrip()))
-    refs = [r if isinstance(r, (list, tuple)) else list(r) for r in references]
-    for r in refs:
-        n_refs += len(r)
-    cdef _Batch b = _new_batch(n, n + n_refs, max_ngram_order, tok, mask)
-    hyps = hypotheses if prep is None else [prep(h) for h in hypotheses]
-    # b._keep owns every str the texts point into, so no other thread can free one while
-    # the counting runs without the GIL (the caller's lists may change meanwhile)
-    keep = []
-    i = 0
-    for h in hyps:
-        if i >= n:
-            raise RuntimeError("hypotheses changed while being read")
-        _set_str(&b.texts[i], h)
-        keep.append(h)
-        i += 1
-    if i != n:
-        raise RuntimeError("hypotheses changed while being read")
-    k = n
-    b.ref_off[0] = 0
-    for i in range(n):
-        seg = refs[i] if prep is None else [prep(x) for x in refs[i]]
-        for x in seg:
-            if k >= n + n_refs:
-                raise RuntimeError("references changed while being read")
-            _set_str(&b.texts[k], x)
-            keep.append(x)
-            k += 1
-        b.ref_off[i + 1] = k - n
-    if k != n + n_refs:
-        raise RuntimeError("references changed while being read")
-    b._keep = keep
+    # Private lists (copies of the top level, or of the preprocessed strings): nobody else can
+    # change them, so holding them in b._keep keeps every str the texts point into alive while
+    # the counting runs without the GIL.
+    cdef list hyps = _prepared(hypotheses, prep)
+    cdef list streams = [_prepared(s, prep) for s in references]
+    n = len(hyps)
+    n_streams = len(streams)
+    for k in range(n_streams):
+        if len(<list> streams[k]) != n:
+            raise ValueError(f"{n} hypotheses but reference stream {k} has {len(streams[k])} lines")
+    cdef _Batch b = _new_batch(n, n + n * n_streams, max_ngram_order, tok, mask)
+    b._keep = (hyps, streams)
+    cdef PyObject **cols = <PyObject **> malloc(max(1, n_streams) * sizeof(PyObject *))
+    if cols == NULL:
+        raise MemoryError()
+    cdef PyObject *x
+    try:
+        for k in range(n_streams):
+            cols[k] = <PyObject *> streams[k]
+        for i in range(n):
+            _set_str(&b.texts[i], PyList_GET_ITEM(hyps, i))
+        t = n
+        b.ref_off[0] = 0
+        for i in range(n):
+            for k in range(n_streams):
+                x = PyList_GET_ITEM(<object> cols[k], i)
+                if x != <PyObject *> None:
+                    _set_str(&b.texts[t], x)
+                    t += 1
+            if t - n == b.ref_off[i]:
+                raise ValueError(f"segment {i} has no reference (every stream is None there)")
+            b.ref_off[i + 1] = t - n
+    finally:
+        free(cols)
     out = np.zeros((n, n_columns(max_ngram_order)), dtype=np.int64)
     if n:
         b.out = out
@@ -299,7 +320,8 @@ def _token_stats_masked(hypotheses, references, max_ngram_order, workers, uint64
 
 
 def _tokenize(str line, tokenizer="13a"):
-    """The C tokenizer's tokens of ``line.rstrip()``, joined by single spaces."""
+    """The C tokenizer's tokens of ``line.rstrip()``, joined by single spaces (any name in
+    ``_C_TOKENIZERS``)."""
     cdef rb_text t
     cdef int tok = _C_TOKENIZERS[tokenizer]
     cdef rb_scratch *sc = <rb_scratch *> malloc(sizeof(rb_scratch))
@@ -309,7 +331,7 @@ def _tokenize(str line, tokenizer="13a"):
         free(sc)
         free(buf)
         raise MemoryError()
-    _set_str(&t, line)
+    _set_str(&t, <PyObject *> line)
     rb_scratch_init(sc, 1, tok, _FULL_MASK)
     w = rb_debug_tokenize(sc, &t, buf)
     try:
@@ -326,3 +348,18 @@ def _whitespace():
     """Every code point the C core treats as whitespace (must equal Python's str.isspace)."""
     cdef uint32_t c
     return [c for c in range(0x110000) if rb_is_space(c)]
+
+
+def _zh_chars():
+    """Every code point the C zh tokenizer splits off (must equal tokenizer_zh.is_chinese_char)."""
+    cdef uint32_t c
+    return [c for c in range(0x110000) if rb_is_zh(c)]
+
+
+def _intl_classes():
+    """The C intl table: bytes of length 0x110000, 0 other, 1 \\p{P}, 2 \\p{S}, 3 \\p{N}."""
+    cdef uint32_t c
+    cdef bytearray out = bytearray(0x110000)
+    for c in range(0x110000):
+        out[c] = rb_u_class(c)
+    return bytes(out)

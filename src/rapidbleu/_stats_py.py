@@ -7,7 +7,7 @@ functions).  Inputs arrive already validated by ``rapidbleu._validate``.
 """
 
 from collections import Counter
-from typing import Hashable, List, Sequence
+from typing import Hashable, List, Optional, Sequence
 
 import numpy as np
 
@@ -56,7 +56,7 @@ def _row(hyp_tokens, ref_token_lists, max_order: int, out) -> None:
 
 def string_stats(
     hypotheses: Sequence[str],
-    references: Sequence[Sequence[str]],
+    references: Sequence[Sequence[Optional[str]]],
     max_ngram_order: int = 4,
     tokenizer: str = "13a",
     lowercase: bool = False,
@@ -69,11 +69,14 @@ def string_stats(
 
     Args:
         hypotheses: n hypothesis strings.
-        references: n lists, the i-th holding the reference strings of segment i (at least one;
-            ``None`` entries already removed).
+        references: reference *streams* (sacreBLEU's layout): K lists of n items each, the
+            k-th item of segment i being ``references[k][i]``, a ``str`` or ``None`` (no
+            reference in stream k for segment i).  Every segment needs at least one ``str``
+            (``ValueError`` otherwise); a stream of another length is a ``ValueError``.
         max_ngram_order: N >= 1.
-        tokenizer: name of a tokenizer with a fast path (``"13a"``, ``"none"``, ...); other
-            tokenizers are applied by the caller, which then passes ``"none"``.
+        tokenizer: a registered tokenizer name.  The compiled core runs ``none``, ``13a``,
+            ``char``, ``zh`` and ``intl`` in C (``fast_path``) and any other in Python first;
+            ``BLEU`` applies those itself and passes ``"none"``.
         lowercase: lowercase with Python's ``str.lower`` before tokenizing.
         workers: threads for the compiled backend (1 = serial, -1 = all cores); the
             pure-Python backend accepts and ignores it.
@@ -89,10 +92,17 @@ def string_stats(
             line = line.lower()
         return tok(line.rstrip()).split()
 
-    out = np.zeros((len(hypotheses), n_columns(max_ngram_order)), dtype=np.int64)
-    for i, (hyp, refs) in enumerate(zip(hypotheses, references)):
+    n = len(hypotheses)
+    for k, stream in enumerate(references):
+        if len(stream) != n:
+            raise ValueError(f"{n} hypotheses but reference stream {k} has {len(stream)} lines")
+    out = np.zeros((n, n_columns(max_ngram_order)), dtype=np.int64)
+    for i, hyp in enumerate(hypotheses):
+        refs = [prep(r) for r in (stream[i] for stream in references) if r is not None]
+        if not refs:
+            raise ValueError(f"segment {i} has no reference (every stream is None there)")
         row = [0] * n_columns(max_ngram_order)
-        _row(prep(hyp), [prep(r) for r in refs], max_ngram_order, row)
+        _row(prep(hyp), refs, max_ngram_order, row)
         out[i] = row
     return out
 
@@ -107,13 +117,15 @@ def token_stats(
 
     Args:
         hypotheses: n sequences of integer token ids (lists or 1-D int64 arrays).
-        references: n lists of reference id sequences (at least one per segment).
+        references: n lists of reference id sequences (at least one per segment): unlike
+            ``string_stats``, *segment-major* (NLTK's layout).
         max_ngram_order: N >= 1.
         workers: as in ``string_stats``.
 
     Returns:
         int64 array of shape (n, 2 + 2N), the same layout as ``string_stats``; equal to
-        ``string_stats`` on the ids written as space-separated strings with tokenizer ``none``.
+        ``string_stats`` on the ids written as space-separated strings with tokenizer ``none``
+        (the references transposed to streams).
     """
     out = np.zeros((len(hypotheses), n_columns(max_ngram_order)), dtype=np.int64)
     for i, (hyp, refs) in enumerate(zip(hypotheses, references)):

@@ -40,13 +40,19 @@ static inline size_t rb_slot(uint64_t h, uint64_t mask, unsigned shift) {
     return (size_t)(((h * RB_GOLDEN) & mask) >> shift);
 }
 
-/* Hash of a token's code points: two code points per multiply (they fit in 21 bits each);
- * multiplication carries every input bit into the top bits, which rb_slot uses. */
+/* Hash of a token's code points: three code points per multiply (21 bits each fill 63 bits,
+ * so most tokens take one or two steps); multiplication carries every input bit into the top
+ * bits, which rb_slot uses.  (A code point above 21 bits would only collide: hits are always
+ * confirmed by comparing the code points.) */
 static inline uint64_t rb_hash_cps(const uint32_t *s, uint32_t len) {
     uint64_t h = (uint64_t)len * RB_GOLDEN;
     uint32_t k = 0;
-    for (; k + 1 < len; k += 2) h = (h ^ (s[k] | ((uint64_t)s[k + 1] << 32))) * RB_GOLDEN;
-    if (k < len) h = (h ^ s[k]) * RB_GOLDEN;
+    for (; k + 2 < len; k += 3)
+        h = (h ^ (s[k] | ((uint64_t)s[k + 1] << 21) | ((uint64_t)s[k + 2] << 42))) * RB_GOLDEN;
+    if (k + 1 < len)
+        h = (h ^ (s[k] | ((uint64_t)s[k + 1] << 21))) * RB_GOLDEN;
+    else if (k < len)
+        h = (h ^ s[k]) * RB_GOLDEN;
     return h ^ (h >> 29);
 }
 
@@ -60,6 +66,13 @@ static inline size_t rb_table_size(size_t n, unsigned *shift) {
     }
     *shift = sh;
     return cap;
+}
+
+/* a == b over len code points; inline, since tokens are short and a libc call costs more. */
+static inline int rb_same_cps(const uint32_t *a, const uint32_t *b, uint32_t len) {
+    for (uint32_t k = 0; k < len; k++)
+        if (a[k] != b[k]) return 0;
+    return 1;
 }
 
 /* Find the string token s[0..len) (hash h, computed by the caller with the mask applied);
@@ -79,8 +92,7 @@ static inline uint32_t rb_tok_find_str(rb_tok_entry *tab, size_t cap, unsigned s
             e->len = len;
             return e->id;
         }
-        if (e->key == h && e->len == len &&
-            memcmp(cps + e->start, s, (size_t)len * sizeof(uint32_t)) == 0)
+        if (e->key == h && e->len == len && rb_same_cps(cps + e->start, s, len))
             return e->id;
         slot = (slot + 1) & m;
     }

@@ -6,6 +6,8 @@ an error that says what is wrong and where.
 """
 
 from collections.abc import Sequence
+from itertools import repeat
+from operator import add, is_not
 from typing import List, Optional, Tuple
 
 
@@ -13,13 +15,7 @@ def _kind(x) -> str:
     return type(x).__name__
 
 
-def check_hypotheses(hypotheses, what: str = "hypotheses") -> List[str]:
-    """Return ``hypotheses`` as a list after checking it is a non-empty sequence of ``str``.
-
-    Raises:
-        TypeError: not a sequence, a bare string, or an element that is not a string.
-        ValueError: empty, or a ``None`` element (named by its 0-based index).
-    """
+def _as_list(hypotheses, what: str) -> List:
     if isinstance(hypotheses, (str, bytes)):
         raise TypeError(f"{what} must be a sequence of strings, got a single {_kind(hypotheses)}; wrap it in a list")
     if not isinstance(hypotheses, Sequence):
@@ -30,19 +26,51 @@ def check_hypotheses(hypotheses, what: str = "hypotheses") -> List[str]:
     hyps = list(hypotheses)
     if not hyps:
         raise ValueError(f"{what} is empty: BLEU needs at least one segment")
-    # Fast path: one C-level pass over the types; the per-item loop runs only to name an error
-    # (or for str subclasses such as numpy.str_).
-    if set(map(type, hyps)) != {str}:
-        for i, h in enumerate(hyps):
-            if not isinstance(h, str):
-                if h is None:
-                    raise ValueError(f"{what}[{i}] is None (every hypothesis must be a string; use '' for an empty output)")
-                raise TypeError(f"{what}[{i}] is a {_kind(h)}, expected str")
     return hyps
 
 
-def check_references(references, n_hyps: int) -> Tuple[List[List[str]], int]:
-    """Validate reference streams and transpose them to one list of references per segment.
+def _name_bad_hypothesis(hyps: List, what: str) -> None:
+    for i, h in enumerate(hyps):
+        if not isinstance(h, str):
+            if h is None:
+                raise ValueError(f"{what}[{i}] is None (every hypothesis must be a string; use '' for an empty output)")
+            raise TypeError(f"{what}[{i}] is a {_kind(h)}, expected str")
+
+
+def check_hypotheses(hypotheses, what: str = "hypotheses") -> List[str]:
+    """Return ``hypotheses`` as a list after checking it is a non-empty sequence of ``str``.
+
+    Raises:
+        TypeError: not a sequence, a bare string, or an element that is not a string.
+        ValueError: empty, or a ``None`` element (named by its 0-based index).
+    """
+    hyps = _as_list(hypotheses, what)
+    # Fast path: one C-level pass over the types; the per-item loop runs only to name an error
+    # (or for str subclasses such as numpy.str_).
+    if set(map(type, hyps)) != {str}:
+        _name_bad_hypothesis(hyps, what)
+    return hyps
+
+
+def check_hypotheses_counting(hypotheses, suffix: str, what: str = "hypotheses") -> Tuple[List[str], int]:
+    """``check_hypotheses`` and the number of hypotheses that end with ``suffix``, in one pass:
+    on a large corpus every pass over the strings is mostly cache misses, and ``str.endswith``
+    rejects whatever is not a ``str`` anyway (then the per-item loop names it).
+
+    Raises:
+        the same errors, with the same messages, as ``check_hypotheses``.
+    """
+    hyps = _as_list(hypotheses, what)
+    try:
+        count = sum(map(str.endswith, hyps, repeat(suffix)))
+    except TypeError:
+        _name_bad_hypothesis(hyps, what)
+        raise
+    return hyps, count
+
+
+def check_references(references, n_hyps: int) -> Tuple[List[List[Optional[str]]], int]:
+    """Validate reference streams; they stay streams (the layout the statistics take).
 
     Args:
         references: a sequence of reference streams (one stream per reference set), each a
@@ -51,8 +79,9 @@ def check_references(references, n_hyps: int) -> Tuple[List[List[str]], int]:
         n_hyps: number of hypotheses.
 
     Returns:
-        ``(per_segment, num_refs)``: the non-None references of each segment, and the number
-        of references per segment (-1 when it varies: signature ``nrefs:var``).
+        ``(streams, num_refs)``: the streams as new lists (later changes to the caller's lists
+        do not affect them), ``None`` entries kept; and the number of references per segment
+        (-1 when it varies: signature ``nrefs:var``).
 
     Raises:
         TypeError: a bare string or a flat list of strings instead of a list of streams, or a
@@ -79,30 +108,29 @@ def check_references(references, n_hyps: int) -> Tuple[List[List[str]], int]:
             raise ValueError(
                 f"reference stream {k} has {len(stream)} lines but there are {n_hyps} hypotheses"
             )
-    has_none = False
+    streams = [list(stream) for stream in streams]
+    with_none = []
     for k, stream in enumerate(streams):
         kinds = set(map(type, stream))
         if kinds == {str}:
             continue
         for i, r in enumerate(stream):
-            if r is None:
-                has_none = True
-            elif not isinstance(r, str):
+            if r is not None and not isinstance(r, str):
                 raise TypeError(f"references[{k}][{i}] is a {_kind(r)}, expected str or None")
-    if not has_none:  # the common case: a fixed number of references, no per-item work
-        if len(streams) == 1:
-            return [[r] for r in streams[0]], 1
-        return list(map(list, zip(*streams))), len(streams)
-    per_segment: List[List[str]] = []
-    counts = set()
-    for i, refs in enumerate(zip(*streams)):
-        seg = [r for r in refs if r is not None]
-        if not seg:
-            raise ValueError(f"segment {i} has no reference: all {len(streams)} reference streams are None there")
-        counts.add(len(seg))
-        per_segment.append(seg)
-    num_refs = counts.pop() if len(counts) == 1 else -1
-    return per_segment, num_refs
+        if type(None) in kinds:
+            with_none.append(stream)
+    if not with_none:  # the common case: a fixed number of references, no per-item work
+        return streams, len(streams)
+    # references per segment, counted with C-level map passes (no list per segment)
+    counts = [len(streams) - len(with_none)] * n_hyps
+    for stream in with_none:
+        counts = list(map(add, counts, map(is_not, stream, repeat(None))))
+    if 0 in counts:
+        i = counts.index(0)
+        raise ValueError(f"segment {i} has no reference: all {len(streams)} reference streams are None there")
+    distinct = set(counts)
+    num_refs = distinct.pop() if len(distinct) == 1 else -1
+    return streams, num_refs
 
 
 def check_sentence_args(hypothesis, references) -> Tuple[str, List[Optional[str]]]:

@@ -6,14 +6,13 @@ signatures) is computed in one place, ``rapidbleu._stats``.
 """
 
 import logging
-from itertools import repeat
 from typing import Callable, List, Optional, Sequence
 
 import numpy as np
 
 from . import _backend
 from ._stats import MAX_NGRAM_ORDER, SMOOTH_DEFAULTS, bleu_from_stats, check_smoothing, split_row
-from ._validate import check_hypotheses, check_references, check_sentence_args
+from ._validate import check_hypotheses, check_hypotheses_counting, check_references, check_sentence_args
 from .score import BLEUScore, BLEUSignature
 from .tokenizers import DEFAULT_TOKENIZER, LANGUAGE_DEFAULTS, available_tokenizers, get_tokenizer, language_warning
 
@@ -82,25 +81,26 @@ class BLEU:
 
     # -- statistics -------------------------------------------------------------------------
     def _prepare_references(self, references, n_hyps):
-        per_segment, num_refs = check_references(references, n_hyps)
+        streams, num_refs = check_references(references, n_hyps)
         self.num_refs = num_refs
-        return per_segment
+        return streams
 
-    def _preprocess_for_core(self, lines: List[str]):
+    def _preprocess_for_core(self, lines: List[Optional[str]]):
         """Strings and tokenizer name to hand to the core: tokenizers without a compiled fast
-        path run here in Python (after lowercasing and right-stripping, as sacreBLEU does)."""
+        path run here in Python (after lowercasing and right-stripping, as sacreBLEU does);
+        ``None`` (no reference) stays ``None``."""
         fast = self.tokenizer.fast_path
         if fast is not None:
             return lines, fast, self.lowercase
         tok = self.tokenizer
         low = self.lowercase
-        return [tok((s.lower() if low else s).rstrip()) for s in lines], "none", False
+        return [None if s is None else tok((s.lower() if low else s).rstrip()) for s in lines], "none", False
 
-    def _segment_stats(self, hyps: List[str], per_segment_refs: List[List[str]]) -> np.ndarray:
+    def _segment_stats(self, hyps: List[str], ref_streams: List[List[Optional[str]]]) -> np.ndarray:
         hyps_in, tok, low = self._preprocess_for_core(hyps)
         if tok != self.tokenizer.fast_path:
-            per_segment_refs = [self._preprocess_for_core(refs)[0] for refs in per_segment_refs]
-        return _backend.impl.string_stats(hyps_in, per_segment_refs, self.max_ngram_order, tok, low, self.workers)
+            ref_streams = [self._preprocess_for_core(stream)[0] for stream in ref_streams]
+        return _backend.impl.string_stats(hyps_in, ref_streams, self.max_ngram_order, tok, low, self.workers)
 
     def corpus_statistics(self, hypotheses: Sequence[str],
                           references: Optional[Sequence[Sequence[str]]] = None) -> np.ndarray:
@@ -119,24 +119,26 @@ class BLEU:
             TypeError/ValueError: malformed input (see ``rapidbleu._validate``).
             RuntimeError: no references given and none cached.
         """
-        hyps = check_hypotheses(hypotheses)
+        if self._force:
+            hyps = check_hypotheses(hypotheses)
+        else:
+            hyps, tokenized = check_hypotheses_counting(hypotheses, " .")
         if references is not None:
-            per_segment = self._prepare_references(references, len(hyps))
+            streams = self._prepare_references(references, len(hyps))
         elif self._ref_cache is not None:
-            per_segment = self._ref_cache
-            if len(per_segment) != len(hyps):
+            streams = self._ref_cache
+            if len(streams[0]) != len(hyps):
                 raise ValueError(
-                    f"{len(hyps)} hypotheses but the cached references have {len(per_segment)} segments"
+                    f"{len(hyps)} hypotheses but the cached references have {len(streams[0])} segments"
                 )
         else:
             raise RuntimeError("no references given and none cached (pass references= to BLEU())")
         if not self._force:
-            tokenized = sum(map(str.endswith, hyps, repeat(" .")))
             if tokenized >= 100:
                 logger.warning("That's 100 lines that end in a tokenized period ('.')")
                 logger.warning("It looks like you forgot to detokenize your test data, which may hurt your score.")
                 logger.warning("If you insist your data is detokenized, or don't care, you can suppress this message with the `force` parameter.")
-        return self._segment_stats(hyps, per_segment)
+        return self._segment_stats(hyps, streams)
 
     # -- scores -----------------------------------------------------------------------------
     def score_from_stats(self, stats) -> BLEUScore:
@@ -181,8 +183,8 @@ class BLEU:
         hyp, refs = check_sentence_args(hypothesis, references)
         if not self.effective_order:
             logger.warning("It is recommended to enable `effective_order` for sentence-level BLEU.")
-        per_segment = self._prepare_references([[r] for r in refs], 1)
-        stats = self._segment_stats([hyp], per_segment)
+        streams = self._prepare_references([[r] for r in refs], 1)
+        stats = self._segment_stats([hyp], streams)
         return self.score_from_stats(stats[0])
 
     def sentence_scores(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:

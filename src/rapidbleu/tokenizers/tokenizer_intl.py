@@ -71,7 +71,9 @@ class TokenizerIntl(BaseTokenizer):
     """mteval-v14 international tokenization, identical to sacreBLEU's ``intl`` (signature
     ``intl``).  Raises ``ImportError`` at construction if ``regex`` is missing."""
 
-    fast_path = None
+    #: In the compiled core (rb_tok_intl in _tok.h, with the regex module's classes generated
+    #: into _uni.h); held to this class token for token by tests/test_fast_tokenizers.py.
+    fast_path = "intl"
 
     def __init__(self):
         _rules()

@@ -1,0 +1,227 @@
+"""The compiled ``char``, ``zh`` and ``intl`` tokenizers against the Python ones, token for token.
+
+* their character tables: zh's ranges and intl's \\p{P}/\\p{S}/\\p{N} classes over every code
+  point, and the generated header ``_uni.h`` up to date with its generator;
+* every distinct WMT23 line (the repository sample and, when present, the full selection in
+  /work/shared/data/wmt23) through the C hook ``_tokenize`` and the Python tokenizer;
+* property tests on random Unicode (astral, combining marks, whitespace, the zh range edges,
+  punctuation/symbol/number runs);
+* the statistics matrix of ``_stats_cy.string_stats`` equal to ``_stats_py.string_stats`` for
+  each tokenizer (the Python tokenizers are sacreBLEU's, see ``test_tokenizers.py``).
+"""
+
+import importlib.util
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rapidbleu import _stats_py as py
+from rapidbleu.tokenizers import get_tokenizer
+from rapidbleu.tokenizers.tokenizer_char import tokenize_char
+from rapidbleu.tokenizers.tokenizer_intl import tokenize_intl
+from rapidbleu.tokenizers.tokenizer_zh import is_chinese_char, tokenize_zh
+
+try:
+    from rapidbleu import _stats_cy as cy
+except ImportError as exc:  # pure-Python install
+    pytest.skip(f"rapidbleu._stats_cy is not built ({exc})", allow_module_level=True)
+
+regex = pytest.importorskip("regex")
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+FAST = ["char", "zh", "intl"]
+
+#: What the core must produce: the Python tokenizer on the right-stripped line, split.
+PY_TOK = {
+    "char": lambda line: " ".join(tokenize_char(line.rstrip()).split()),
+    "zh": lambda line: tokenize_zh(line.rstrip()),
+    "intl": lambda line: tokenize_intl(line.rstrip()),
+}
+
+
+@pytest.mark.parametrize("name", FAST)
+def test_fast_path_is_set(name):
+    assert get_tokenizer(name).fast_path == name
+    assert name in cy._C_TOKENIZERS
+
+
+# -- tables ---------------------------------------------------------------------------------
+
+def test_zh_table_equals_python_for_every_code_point():
+    ours = set(cy._zh_chars())
+    diff = [hex(c) for c in range(0x110000) if (c in ours) != is_chinese_char(chr(c))]
+    assert not diff, diff[:20]
+
+
+def _gen():
+    spec = importlib.util.spec_from_file_location("gen_unicode_tables", ROOT / "tools" / "gen_unicode_tables.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_intl_table_equals_regex_for_every_code_point():
+    """The C table against the very classes tokenizer_intl's rules use (the regex module's
+    Unicode database, not unicodedata's)."""
+    table = cy._intl_classes()
+    pats = [(1, regex.compile(r"\p{P}")), (2, regex.compile(r"\p{S}")), (3, regex.compile(r"\p{N}"))]
+    diff = []
+    for c in range(0x110000):
+        ch = chr(c)
+        want = next((code for code, pat in pats if pat.match(ch)), 0)
+        if table[c] != want:
+            diff.append(hex(c))
+    assert not diff, f"{len(diff)} code points differ (regex {regex.__version__}): {diff[:20]}; rerun tools/gen_unicode_tables.py"
+
+
+def test_generated_header_is_current():
+    gen = _gen()
+    assert gen.HEADER.read_text(encoding="utf-8") == gen.render(), "rerun python tools/gen_unicode_tables.py"
+
+
+# -- WMT23: every line ----------------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def wmt23_lines():
+    seen = {}
+    for folder in (HERE / "data" / "wmt23", Path("/work/shared/data/wmt23")):
+        if not folder.is_dir():
+            continue
+        for path in sorted(p for p in folder.rglob("generaltest2023.*") if p.is_file()):
+            with open(path, encoding="utf-8", newline="") as f:
+                for line in f.read().split("\n"):
+                    seen[line] = None
+    return list(seen)
+
+
+@pytest.mark.parametrize("name", FAST)
+def test_wmt23_every_line(name):
+    lines = wmt23_lines()
+    assert lines, "no WMT23 data (tests/data/wmt23)"
+    ref = PY_TOK[name]
+    bad = [line for line in lines if cy._tokenize(line, name) != ref(line)]
+    assert not bad, f"{name}: {len(bad)} of {len(lines)} lines differ, first: {bad[0]!r}"
+    low = [line.lower() for line in lines[:5000]]
+    assert [cy._tokenize(x, name) for x in low] == [ref(x) for x in low]
+
+
+# -- random Unicode -------------------------------------------------------------------------
+
+_EDGE = list(
+    "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~0123456789aZ"
+    "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u200a\u200b\u2028\u2029\u202f\u205f\u3000\ufeff"
+    "\u0301\u0308\u20dd\u302a\u3099\ud800\udfff"
+    "\u2a6d\u2a6e\u2f80\u2f81\u2fa1\u2fa2\u2fdf\u2fe0\u2fef\u2ff0\u303f\u3040\u33ff\u3400\u4db5\u4db6"
+    "\u4dff\u4e00\u9fa5\u9fa6\u9fbb\u9fbc\uf8ff\uf900\ufa2d\ufa2e\ufa30\ufa6a\ufa6b\ufa70\ufad9\ufada"
+    "\ufaff\ufe0f\ufe10\ufe1f\ufe20\ufe2f\ufe30\ufe4f\ufe50\ueffe\uff00\uff01\uff10\uffef\ufff0"
+    "\u2e7f\u2e80\u2eff\u2f00\u30ff\u3100\u312f\u3130\u319f\u31a0\u31ef\u31f0\u31ff\u3200\u25ff\u2600\u27bf\u27c0"
+    "\U00020000\U0002a6d6\U0002f800\U0002fa1d\U0001f600\U0001d7ce\U00010348\U000e0001\U0010ffff"
+    "\u00b2\u00bd\u2167\u0660\u0966\u3007\u00a7\u00b6\u2014\u2026\u201c\u201d\u00ab\u00bb\u3001\u3002\uff0c"
+    "\u00a9\u20ac\u00b0\u02c6\u2190\u2211\u058a\u05be\u1400\u2e3a\u30a0\ufe58\uff0d"
+) + ["&amp;", "<skipped>", "-\n", "..", "...", ",.", "1,000", "3.14", "2-3", "3--", ".5", "5.", "²,", "Ⅻ.",
+     "a.b", "!?", "e\u0301", "中文", "。」", "$5", "5%"]
+
+unicode_text = st.lists(
+    st.one_of(
+        st.characters(codec=None, exclude_categories=()),      # anything, astral and Cs included
+        st.characters(categories=("P", "S", "N", "M", "Z")),
+        st.characters(min_codepoint=0x1FF0, max_codepoint=0x33FF),  # the zh slip's neighbourhood
+        st.sampled_from(_EDGE),
+    ),
+    max_size=40,
+).map("".join)
+
+_SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@pytest.mark.parametrize("name", FAST)
+@_SETTINGS
+@given(text=unicode_text)
+def test_random_unicode(name, text):
+    assert cy._tokenize(text, name) == PY_TOK[name](text)
+
+
+@pytest.mark.parametrize("name", FAST)
+def test_every_code_point_in_context(name):
+    """Each code point alone and between digits, letters and punctuation (one long line per
+    batch, so also every neighbour pair of the batch)."""
+    cps = [chr(c) for c in range(0x110000)]
+    for ctx in ("1{}a", "a{}1", ".{}1", "1{}.", "-{}-"):
+        for start in range(0, len(cps), 1 << 14):
+            chunk = " ".join(ctx.format(c) for c in cps[start:start + (1 << 14)])
+            assert cy._tokenize(chunk, name) == PY_TOK[name](chunk), (name, ctx, hex(start))
+    cat = "".join(cps[0x20:0x3400])  # no separators at all: every adjacent pair of the BMP start
+    assert cy._tokenize(cat, name) == PY_TOK[name](cat)
+
+
+# -- the statistics matrix ------------------------------------------------------------------
+
+def _streams(per_segment):
+    k_max = max(len(r) for r in per_segment)
+    return [[r[k] if k < len(r) else None for r in per_segment] for k in range(k_max)]
+
+
+@pytest.mark.parametrize("name", FAST)
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(batch=st.lists(st.tuples(unicode_text, st.lists(unicode_text, min_size=1, max_size=4)), min_size=1, max_size=6),
+       lowercase=st.booleans(), order=st.integers(1, 6))
+def test_string_stats_equal_oracle(name, batch, lowercase, order):
+    hyps = [h for h, _ in batch]
+    refs = _streams([r for _, r in batch])
+    expected = py.string_stats(hyps, refs, order, name, lowercase)
+    np.testing.assert_array_equal(cy.string_stats(hyps, refs, order, name, lowercase), expected)
+
+
+@pytest.mark.parametrize("name", FAST)
+def test_string_stats_wmt23_sample(name):
+    """Real segments: each WMT23 sample system against its references, both backends."""
+    import glob
+
+    folder = HERE / "data" / "wmt23"
+    for hyp in sorted(glob.glob(str(folder / "generaltest2023.*.hyp.*"))):
+        _, pair, _, _system, lang = Path(hyp).name.split(".")
+        refs = [PY_LINES(p) for p in sorted(glob.glob(str(folder / f"generaltest2023.{pair}.ref.*.{lang}")))]
+        hyps = PY_LINES(hyp)
+        for low in (False, True):
+            expected = py.string_stats(hyps, refs, 4, name, low)
+            np.testing.assert_array_equal(cy.string_stats(hyps, refs, 4, name, low), expected)
+            np.testing.assert_array_equal(cy._string_stats_masked(hyps, refs, 4, name, low, 2, 0), expected)
+
+
+def PY_LINES(path):  # noqa: N802 (as sacreBLEU's CLI reads files)
+    with open(path, encoding="utf-8", newline="\n") as fh:
+        return [line.rstrip() for line in fh]
+
+
+# -- through BLEU: the compiled fast path against sacreBLEU --------------------------------
+
+@pytest.mark.parametrize("name", FAST)
+def test_bleu_fast_path_equals_sacrebleu(name, monkeypatch):
+    """BLEU(tokenize=name) on the compiled backend (raw strings go to C), every WMT23 sample
+    system with all its references, cased and lowercased, against sacreBLEU."""
+    import glob
+    import logging
+
+    sacrebleu = pytest.importorskip("sacrebleu")
+    from rapidbleu import BLEU, _backend
+
+    monkeypatch.setattr(_backend, "impl", cy)
+    logging.getLogger("sacrebleu").setLevel(logging.ERROR)
+    folder = HERE / "data" / "wmt23"
+    checked = 0
+    for hyp in sorted(glob.glob(str(folder / "generaltest2023.*.hyp.*"))):
+        _, pair, _, _system, lang = Path(hyp).name.split(".")
+        refs = [PY_LINES(p) for p in sorted(glob.glob(str(folder / f"generaltest2023.{pair}.ref.*.{lang}")))]
+        hyps = PY_LINES(hyp)
+        for low in (False, True):
+            ours = BLEU(tokenize=name, lowercase=low, force=True).corpus_score(hyps, refs)
+            theirs = sacrebleu.BLEU(tokenize=name, lowercase=low, force=True).corpus_score(hyps, refs)
+            assert (ours.score, ours.counts, ours.totals, ours.sys_len, ours.ref_len) == (
+                theirs.score, theirs.counts, theirs.totals, theirs.sys_len, theirs.ref_len), (name, hyp, low)
+            checked += 1
+    assert checked
