@@ -225,3 +225,13 @@ def test_bleu_fast_path_equals_sacrebleu(name, monkeypatch):
                 theirs.score, theirs.counts, theirs.totals, theirs.sys_len, theirs.ref_len), (name, hyp, low)
             checked += 1
     assert checked
+
+
+def test_intl_fast_path_only_with_the_regex_version_of_the_table(monkeypatch):
+    """sacreBLEU follows the installed regex module's Unicode data; the compiled table is used
+    only when it was generated from that same version, else the Python rules run."""
+    from rapidbleu.tokenizers import get_tokenizer, tokenizer_intl
+
+    assert get_tokenizer("intl").fast_path == "intl"
+    monkeypatch.setattr(tokenizer_intl._regex, "__version__", "0.0.0-other")
+    assert get_tokenizer("intl").fast_path is None

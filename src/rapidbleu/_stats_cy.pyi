@@ -9,6 +9,7 @@ from typing import Final, Literal, Sequence
 import numpy as np
 
 NAME: Final[Literal["cython"]]
+INTL_REGEX_VERSION: str
 
 def string_stats(
     hypotheses: Sequence[str],

@@ -356,6 +356,13 @@ def _zh_chars():
     return [c for c in range(0x110000) if rb_is_zh(c)]
 
 
+cdef extern from "_uni.h":
+    const char *RB_UNI_REGEX_VERSION
+
+#: Version of the ``regex`` module whose Unicode classes the C intl tokenizer was built with.
+INTL_REGEX_VERSION = RB_UNI_REGEX_VERSION.decode("ascii")
+
+
 def _intl_classes():
     """The C intl table: bytes of length 0x110000, 0 other, 1 \\p{P}, 2 \\p{S}, 3 \\p{N}."""
     cdef uint32_t c

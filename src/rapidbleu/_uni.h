@@ -7,6 +7,10 @@
 
 #include <stdint.h>
 
+/* The regex version the intl classes come from: the core uses its intl fast path only when the
+ * installed regex module is this version (tokenizer_intl.py checks), else the Python rules. */
+#define RB_UNI_REGEX_VERSION "2026.5.9"
+
 /* sacreBLEU's zh ranges (inclusive), in its order, with its slip (see tokenizer_zh.py). */
 static const uint32_t rb_zh_ranges[][2] = {
     {0x3400, 0x4DB5},

@@ -73,10 +73,13 @@ class TokenizerIntl(BaseTokenizer):
 
     #: In the compiled core (rb_tok_intl in _tok.h, with the regex module's classes generated
     #: into _uni.h); held to this class token for token by tests/test_fast_tokenizers.py.
+    #: Set per instance: only when the installed ``regex`` is the version the table was built
+    #: from, since sacreBLEU follows whatever ``regex`` is installed (Unicode data changes).
     fast_path = "intl"
 
     def __init__(self):
         _rules()
+        self.fast_path = "intl" if _compiled_table_matches() else None
 
     def signature(self) -> str:
         return "intl"
@@ -88,3 +91,11 @@ class TokenizerIntl(BaseTokenizer):
 
     def __call__(self, line: str) -> str:
         return self._cached(line)
+
+
+def _compiled_table_matches() -> bool:
+    try:
+        from .. import _stats_cy
+    except ImportError:
+        return True  # pure-Python backend: it runs these rules itself
+    return getattr(_stats_cy, "INTL_REGEX_VERSION", None) == getattr(_regex, "__version__", None)
