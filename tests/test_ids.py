@@ -510,3 +510,25 @@ def test_method5_stats_are_five_orders(monkeypatch):
     self_bleu(seqs, weights=(0.5, 0.5), smoothing_function=SM.method1)
     self_bleu(seqs, max_ngram_order=6, smoothing_function=SM.method7)
     assert orders == [5, 2, 6]
+
+
+def test_nltk_style_batch_with_several_text_reference_streams():
+    """K streams of reference strings (sacreBLEU's layout) in NLTK style: each segment gets
+    its K references, as a loop of NLTK sentence_bleu would (regression: the streams were
+    read as one stream of token lists)."""
+    from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
+
+    from rapidbleu.batch import sentence_bleu_batch
+
+    m1 = SmoothingFunction().method1
+    hyps = ["the cat sat on the mat", "a dog ran home", "x y"]
+    refs = [["the cat sat on the mat", "a dog ran", "x y z"], ["cat sat", "a dog ran home", "y"]]
+    expected = [sentence_bleu([refs[0][i].split(), refs[1][i].split()], hyps[i].split(), smoothing_function=m1)
+                for i in range(3)]
+    got = sentence_bleu_batch(hyps, refs, smoothing_function=m1, tokenize="none")
+    assert got.tolist() == expected
+    tok_refs = [[r.split() for r in stream] for stream in refs]
+    tok_hyps = [h.split() for h in hyps]
+    assert sentence_bleu_batch(tok_hyps, tok_refs, smoothing_function=m1).tolist() == expected
+    assert sentence_bleu_batch(tok_hyps, tok_refs[0], smoothing_function=m1).tolist() == [
+        sentence_bleu([tok_refs[0][i]], tok_hyps[i], smoothing_function=m1) for i in range(3)]

@@ -286,9 +286,13 @@ def _id_data(hypotheses, references, tokenize, lowercase, pad_id, eos_id) -> IdS
     vocab: dict = {}
     hyps = _sentences_as_ids(hypotheses, "hypotheses", tokenize, lowercase, None, None, vocab)
     rfirst = _first(references)
-    one_stream = isinstance(rfirst, str) or (
-        isinstance(rfirst, Sequence) and len(rfirst) > 0 and isinstance(rfirst[0], str)
-    )
+    # The hypotheses' form settles what a reference looks like: with string hypotheses a
+    # reference is a string (so a list of strings is a stream of them); with token-list
+    # hypotheses a reference is a token list (so a list of strings is one reference).
+    if isinstance(first, str):
+        one_stream = isinstance(rfirst, str)
+    else:
+        one_stream = isinstance(rfirst, Sequence) and len(rfirst) > 0 and isinstance(rfirst[0], str)
     streams = [references] if one_stream else list(references)
     conv = []
     for k, s in enumerate(streams):
