@@ -19,20 +19,62 @@ from . import _stats_py
 _CHOICES = ("auto", "cython", "python")
 
 
-def _load_cython():
+def _choice(choice=None) -> str:
+    """``choice`` or ``$RAPIDBLEU_BACKEND`` (default auto), validated."""
+    if choice is None:
+        choice = os.environ.get("RAPIDBLEU_BACKEND", "auto").strip().lower() or "auto"
+    if choice not in _CHOICES:
+        raise ValueError(f"RAPIDBLEU_BACKEND={choice!r}: choose one of {', '.join(_CHOICES)}")
+    return choice
+
+
+def _import_compiled(name: str, twin, docs=()):
+    import importlib
     import importlib.util
 
-    if importlib.util.find_spec(f"{__package__}._stats_cy") is None:
-        raise ImportError("the extension rapidbleu._stats_cy is not built (pure-Python install)")
-    from . import _stats_cy  # compiled extension
-
+    if importlib.util.find_spec(f"{__package__}.{name}") is None:
+        raise ImportError(f"the extension rapidbleu.{name} is not built (pure-Python install)")
+    module = importlib.import_module(f"{__package__}.{name}")
     # One place for the documentation: the pure-Python twin's docstrings.
-    for name in ("string_stats", "token_stats"):
+    for attr in docs:
         try:
-            getattr(_stats_cy, name).__doc__ = getattr(_stats_py, name).__doc__
+            getattr(module, attr).__doc__ = getattr(twin, attr).__doc__
         except (AttributeError, TypeError):  # builtin functions may refuse __doc__
             pass
-    return _stats_cy
+    return module
+
+
+def select_twin(compiled: str, twin, choice=None, warn: bool = True, docs=()):
+    """The compiled module ``rapidbleu.<compiled>`` or its pure-Python ``twin``, by ``choice``.
+
+    Every pair of compiled/pure-Python modules is chosen by this one rule (``python``: the
+    twin; ``cython``: the compiled module or ``ImportError``; ``auto``: the compiled module if
+    it imports, else the twin, with a ``RuntimeWarning`` when ``warn``).
+
+    Raises:
+        ValueError: unknown choice.
+        ImportError: ``cython`` forced but the extension cannot be imported.
+    """
+    choice = _choice(choice)
+    if choice == "python":
+        return twin
+    try:
+        return _import_compiled(compiled, twin, docs)
+    except ImportError as exc:
+        if choice == "cython":
+            raise ImportError(
+                f"RAPIDBLEU_BACKEND=cython but the compiled extension rapidbleu.{compiled} cannot be "
+                f"imported ({exc}); reinstall rapidbleu from a wheel or with a C compiler, or use "
+                "RAPIDBLEU_BACKEND=python"
+            ) from exc
+        if warn:
+            warnings.warn(
+                f"rapidbleu: compiled core not available ({exc}); using the pure-Python backend "
+                "(same results, slower). Set RAPIDBLEU_BACKEND=python to silence this warning.",
+                RuntimeWarning,
+                stacklevel=4,
+            )
+        return twin
 
 
 def select(choice=None):
@@ -42,28 +84,7 @@ def select(choice=None):
         ValueError: unknown choice.
         ImportError: ``cython`` forced but the extension cannot be imported.
     """
-    if choice is None:
-        choice = os.environ.get("RAPIDBLEU_BACKEND", "auto").strip().lower() or "auto"
-    if choice not in _CHOICES:
-        raise ValueError(f"RAPIDBLEU_BACKEND={choice!r}: choose one of {', '.join(_CHOICES)}")
-    if choice == "python":
-        return _stats_py
-    try:
-        return _load_cython()
-    except ImportError as exc:
-        if choice == "cython":
-            raise ImportError(
-                "RAPIDBLEU_BACKEND=cython but the compiled extension rapidbleu._stats_cy cannot be "
-                f"imported ({exc}); reinstall rapidbleu from a wheel or with a C compiler, or use "
-                "RAPIDBLEU_BACKEND=python"
-            ) from exc
-        warnings.warn(
-            f"rapidbleu: compiled core not available ({exc}); using the pure-Python backend "
-            "(same results, slower). Set RAPIDBLEU_BACKEND=python to silence this warning.",
-            RuntimeWarning,
-            stacklevel=3,
-        )
-        return _stats_py
+    return select_twin("_stats_cy", _stats_py, choice, docs=("string_stats", "token_stats"))
 
 
 #: The active statistics module.

@@ -21,14 +21,13 @@ BLEU: Papineni, Roukos, Ward and Zhu (2002).  Self-BLEU: Zhu et al. (2018), "Tex
 Benchmarking Platform for Text Generation Models", SIGIR.
 """
 
-import os
 import warnings
 from collections.abc import Sequence
 from typing import List, Optional
 
 import numpy as np
 
-from . import _batch_py
+from . import _backend, _batch_py
 from . import nltk as _nltk
 from ._stats import MAX_NGRAM_ORDER, check_smoothing
 from .ids import IdStreams, _check_order, _is_arraylike, _stats_of, no_gc, to_id_lists
@@ -39,18 +38,10 @@ __all__ = ["pairwise_bleu", "self_bleu", "sentence_bleu_batch", "backend"]
 # ----------------------------------------------------------------------- backend choice
 
 def _select():
-    """The kernel module: ``_batch_cy`` unless ``RAPIDBLEU_BACKEND=python`` or it is not built
-    (then ``_batch_py``, same results; ``RAPIDBLEU_BACKEND=cython`` makes that an error)."""
-    choice = os.environ.get("RAPIDBLEU_BACKEND", "auto").strip().lower() or "auto"
-    if choice == "python":
-        return _batch_py
-    try:
-        from . import _batch_cy
-    except ImportError as exc:
-        if choice == "cython":
-            raise ImportError(f"RAPIDBLEU_BACKEND=cython but rapidbleu._batch_cy cannot be imported ({exc})") from exc
-        return _batch_py
-    return _batch_cy
+    """The kernel module: ``_batch_cy``, or ``_batch_py`` (same results) by the same rule as the
+    statistics core (``rapidbleu._backend.select_twin``); the core already warned if the
+    compiled code is missing, so no second warning here."""
+    return _backend.select_twin("_batch_cy", _batch_py, warn=False)
 
 
 def _c_scores_exact(mod) -> bool:
