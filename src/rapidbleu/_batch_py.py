@@ -64,6 +64,17 @@ def closest_other_lengths(lengths: np.ndarray) -> np.ndarray:
 
 
 def self_stats(seqs, max_order: int, workers: int = 1) -> np.ndarray:
+    """Self-BLEU statistics: row i is sentence i against all the other sentences as references.
+
+    Args:
+        seqs: n int64 id sequences; max_order: N >= 1; workers: threads (compiled twin only).
+
+    Returns:
+        int64 (n, 2 + 2N), the layout of ``rapidbleu._stats``; clipping uses, per n-gram, the
+        largest count among the *other* sentences (top-1 unless sentence i holds it, then top-2),
+        and ref_len the closest length among the others (ties to the shorter).  Same output in
+        ``_batch_cy.self_stats``.
+    """
     n = len(seqs)
     counts = [_counts(s, max_order) for s in seqs]
     top1: List[dict] = [dict() for _ in range(max_order)]
@@ -97,6 +108,8 @@ def self_stats(seqs, max_order: int, workers: int = 1) -> np.ndarray:
 
 
 def pairwise_stats(seqs, max_order: int, workers: int = 1) -> np.ndarray:
+    """Statistics of every ordered pair: ``out[i, j]`` is sentence i (hypothesis) against
+    sentence j (single reference); int64 (n, n, 2 + 2N).  Same output in ``_batch_cy``."""
     n = len(seqs)
     counts = [_counts(s, max_order) for s in seqs]
     lengths = [len(s) for s in seqs]
@@ -114,6 +127,9 @@ def pairwise_stats(seqs, max_order: int, workers: int = 1) -> np.ndarray:
 
 
 def sacre_scores(stats, max_order: int, method: str, smooth_value, effective_order: bool) -> np.ndarray:
+    """sacreBLEU sentence BLEU (0-100) of each stats row: float64 (n,), each value exactly
+    ``rapidbleu._stats.bleu_from_stats(...)[0]``; ``ValueError`` for a bad shape or method.
+    ``_batch_cy.sacre_scores`` gives the same floats (checked at import by ``rapidbleu.batch``)."""
     stats = np.asarray(stats, dtype=np.int64)
     out = np.empty(len(stats), dtype=np.float64)
     N = max_order
@@ -125,6 +141,8 @@ def sacre_scores(stats, max_order: int, method: str, smooth_value, effective_ord
 
 def pairwise_scores(seqs, max_order: int, method: str, smooth_value, effective_order: bool,
                     workers: int = 1) -> np.ndarray:
+    """sacreBLEU sentence BLEU (0-100) of every ordered pair: float64 (n, n), ``[i, j]`` =
+    sentence i against sentence j; the scores of ``pairwise_stats`` by ``sacre_scores``."""
     n = len(seqs)
     st = pairwise_stats(seqs, max_order, workers)
     return sacre_scores(st.reshape(n * n, -1), max_order, method, smooth_value, effective_order).reshape(n, n)

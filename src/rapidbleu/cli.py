@@ -34,6 +34,7 @@ class CLIError(Exception):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """sacreBLEU's BLEU options (same names, short forms, defaults) plus ``--workers``."""
     p = argparse.ArgumentParser(
         prog="rapidbleu",
         description="rapidbleu: sacreBLEU-compatible BLEU, fast.\n"
@@ -104,6 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
+    """Parse ``argv``; ``SACREBLEU_FORMAT`` overrides ``-f`` as in sacreBLEU."""
     args = build_parser().parse_args(argv)
     env_format = os.environ.get("SACREBLEU_FORMAT", "").lower()
     if env_format in OUTPUT_FORMATS:
@@ -183,6 +185,7 @@ def _check_lengths(systems, names, refs, ref_names) -> None:
 
 
 def run(args) -> None:
+    """Read the files, score, print. Raises ``CLIError``/``InputError`` for bad input."""
     Color.setup(args.no_color)
     refs = _read_refs(args)
     ref_names = (args.refs if args.num_refs == 1
