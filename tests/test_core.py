@@ -6,6 +6,7 @@ which fails when ``RAPIDBLEU_REQUIRE_CYTHON=1`` (CI and wheel builds set it).
 
 import glob
 import os
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -251,3 +252,144 @@ def test_streams_are_copied_and_none_skipped():
     np.testing.assert_array_equal(py.string_stats(hyps, refs), expected)
     np.testing.assert_array_equal(cy.string_stats(hyps, refs), expected)
     np.testing.assert_array_equal(cy.string_stats(hyps, refs, workers=2), expected)
+
+
+# -- token sequences of any hashable tokens (NLTK's convention) ----------------------------
+
+# Tokens that exercise each way the core reads a segment: exact str (code points), exact int
+# (int64 ids), and everything else (mapped by a dict, Python's ==: 1 == 1.0 == True).
+_str_tok = st.sampled_from(["a", "b", "ab", "", " ", "é", "\U0001f600", "\ud800", "a b", "İ"])
+_int_tok = st.integers(-2, 3) | st.integers(-(2**63), 2**63 - 1) | st.just(2**64)
+_odd_tok = st.sampled_from([1.0, True, False, 0, 2.5, (1, 2), "1", None, b"a", np.int64(1)])
+
+
+def _seqs_of(tok):
+    seq = st.lists(tok, max_size=12)
+    return st.lists(st.tuples(seq, st.lists(seq, min_size=1, max_size=4)), min_size=1, max_size=8)
+
+
+@needs_cy
+@_SETTINGS
+@given(_seqs_of(_str_tok) | _seqs_of(_int_tok) | _seqs_of(_str_tok | _int_tok | _odd_tok),
+       st.integers(1, 6), st.sampled_from([1, 2]), st.sampled_from([1, 7, 1 << 20]), st.booleans())
+def test_token_sequences_equal_oracle(batch, order, workers, block, as_tuples):
+    """Any hashable tokens, blocks of any size, any thread count: the oracle's numbers."""
+    hyps = [h for h, _ in batch]
+    refs = [r for _, r in batch]
+    if as_tuples:
+        hyps = [tuple(h) for h in hyps]
+        refs = [tuple(tuple(x) for x in r) for r in refs]
+    expected = py.token_stats(hyps, refs, order)
+    with _block_size(block):
+        np.testing.assert_array_equal(cy.token_stats(hyps, refs, order, workers=workers), expected)
+
+
+@contextmanager
+def _block_size(size):
+    """Set the core's block size (tokens per packed block) for the duration."""
+    old = cy._BLOCK_TOKENS
+    cy._BLOCK_TOKENS = size
+    try:
+        yield
+    finally:
+        cy._BLOCK_TOKENS = old
+
+
+@needs_cy
+def test_str_tokens_equal_int_ids_and_string_path():
+    """The same corpus as str tokens, as int ids and as text (tokenize='none'): one answer;
+    also across many small blocks with two threads (packing overlaps counting)."""
+    hyps, refs = _random_corpus(600, seed=3)
+    tok_h = [h.split() for h in hyps]
+    tok_r = [[x.split() for x in r] for r in refs]
+    vocab = {}
+    id_h = [[vocab.setdefault(t, len(vocab)) for t in h] for h in tok_h]
+    id_r = [[[vocab.setdefault(t, len(vocab)) for t in x] for x in r] for r in tok_r]
+    want = py.string_stats(hyps, streams(refs), 4, tokenizer="none")
+    np.testing.assert_array_equal(cy.token_stats(tok_h, tok_r), want)
+    np.testing.assert_array_equal(cy.token_stats(id_h, id_r), want)
+    with _block_size(50):
+        np.testing.assert_array_equal(cy.token_stats(tok_h, tok_r, workers=2), want)
+        np.testing.assert_array_equal(cy.token_stats(id_h, id_r, workers=3), want)
+
+
+@needs_cy
+@pytest.mark.parametrize("mask", [0, 0xFF00000000000000])
+def test_str_token_collisions_do_not_change_counts(mask):
+    tok_h = [["ab", "ba", "a", "b", "ab"], ["\U0001f600", "x", "\ud800"], [], ["", "", " "]]
+    tok_r = [[["ba", "ab", "ab"], ["a b"]], [["\U0001f600", "\ud800", "x"]], [["a"]], [[" ", ""]]]
+    for order in (1, 3):
+        np.testing.assert_array_equal(cy._token_stats_masked(tok_h, tok_r, order, 1, mask),
+                                      py.token_stats(tok_h, tok_r, order))
+
+
+@pytest.mark.parametrize("mod", [py, pytest.param(cy, marks=needs_cy)], ids=["python", "cython"])
+def test_token_stats_errors(mod):
+    with pytest.raises(ValueError, match="hypothesis 1 has no references"):
+        mod.token_stats([["a"], ["b"]], [[["a"]], []])
+    with pytest.raises(ValueError, match="2 hypotheses but references for 1 segments"):
+        mod.token_stats([["a"], ["b"]], [[["a"]]])
+    with pytest.raises(TypeError, match="unhashable"):
+        mod.token_stats([[["a"]]], [[["a"]]])
+
+
+# -- flat id streams -----------------------------------------------------------------------
+
+def _flat(seqs):
+    lens = np.array([-1 if s is None else len(s) for s in seqs], dtype=np.int64)
+    flat = np.array([t for s in seqs if s is not None for t in s], dtype=np.int64)
+    return flat, lens
+
+
+@needs_cy
+@_SETTINGS
+@given(st.lists(st.tuples(_ids, st.lists(_ids | st.none(), min_size=2, max_size=2)), min_size=1, max_size=8)
+       .filter(lambda b: all(any(r is not None for r in refs) for _, refs in b)),
+       st.integers(1, 6), st.sampled_from([1, 2]))
+def test_flat_stats_equal_oracle(batch, order, workers):
+    """Flat streams (None = no reference in that stream) give token_stats' numbers."""
+    hyps = [h for h, _ in batch]
+    per_seg = [[r for r in refs if r is not None] for _, refs in batch]
+    ref_streams = [_flat([refs[k] for _, refs in batch]) for k in range(2)]
+    expected = py.token_stats(hyps, per_seg, order)
+    np.testing.assert_array_equal(py.flat_stats(*_flat(hyps), ref_streams, order), expected)
+    np.testing.assert_array_equal(cy.flat_stats(*_flat(hyps), ref_streams, order, workers=workers), expected)
+    np.testing.assert_array_equal(cy._flat_stats_masked(*_flat(hyps), ref_streams, order, 1, 0), expected)
+
+
+@pytest.mark.parametrize("mod", [py, pytest.param(cy, marks=needs_cy)], ids=["python", "cython"])
+def test_flat_stats_errors(mod):
+    h = _flat([[1, 2], [3]])
+    with pytest.raises(ValueError, match="reference stream 0 has 1 rows"):
+        mod.flat_stats(*h, [_flat([[1]])])
+    with pytest.raises(ValueError, match="segment 1 has no reference"):
+        mod.flat_stats(*h, [_flat([[1], None])])
+    with pytest.raises(ValueError, match="the lengths sum to 3 but the buffer holds 2 ids"):
+        mod.flat_stats(np.array([1, 2]), h[1], [_flat([[1], [2]])])
+    with pytest.raises(ValueError, match="no reference stream"):
+        mod.flat_stats(*h, [])
+
+
+@pytest.mark.parametrize("mod", [py, pytest.param(cy, marks=needs_cy)], ids=["python", "cython"])
+@pytest.mark.parametrize("seqs, allow_none, packable", [
+    ([[1, 2], (3,), []], False, True),
+    ([[1, 2], None], True, True),
+    ([[1, 2], None], False, False),
+    ([[1, True]], False, False),           # bool: the checked path refuses it
+    ([[1, np.int64(2)]], False, False),    # numpy scalar: the checked path converts it
+    ([[2**63]], False, False),             # beyond int64
+    ([[-(2**63), 2**63 - 1]], False, True),
+    ([[1.0]], False, False),
+    ([np.array([1])], False, False),
+    ([], False, True),
+])
+def test_pack_int_lists(mod, seqs, allow_none, packable):
+    got = mod.pack_int_lists(seqs, allow_none)
+    if not packable:
+        assert got is None
+        return
+    flat, lens = got
+    want_flat, want_lens = _flat(seqs)
+    assert flat.dtype == lens.dtype == np.int64
+    np.testing.assert_array_equal(flat, want_flat)
+    np.testing.assert_array_equal(lens, want_lens)

@@ -13,14 +13,16 @@
 #include "_table.h"
 #include "_tok.h"
 
-#define RB_KIND_INT64 8 /* a text of int64 token ids instead of a str (kinds 1, 2, 4) */
+#define RB_KIND_INT64 8  /* a text of int64 token ids instead of a str (kinds 1, 2, 4) */
+#define RB_KIND_TOKENS 9 /* a text already split into str tokens: their code points back to back */
 
 enum { RB_OK = 0, RB_ENOMEM = 1, RB_ETOOLONG = 2 };
 
 typedef struct {
-    const void *data; /* PyUnicode_DATA, or int64 token ids */
-    size_t len;       /* code points, or tokens */
-    int kind;         /* 1, 2, 4 (PyUnicode kinds) or RB_KIND_INT64 */
+    const void *data;        /* PyUnicode_DATA, int64 token ids, or uint32 code points */
+    size_t len;              /* code points (str), or tokens (ids, split tokens) */
+    int kind;                /* 1, 2, 4 (PyUnicode kinds), RB_KIND_INT64 or RB_KIND_TOKENS */
+    const uint32_t *tok_len; /* RB_KIND_TOKENS: the length of each token, in code points */
 } rb_text;
 
 typedef struct {
@@ -40,6 +42,7 @@ typedef struct {
     rb_tok_entry *ttab; size_t ttab_cap;  /* allocated slots */
     rb_pair_entry *ptab; size_t ptab_cap;
     size_t ttab_size, ptab_size;           /* slots in use for the current segment */
+    size_t text_end;                       /* end in cps of the last text placed there */
     unsigned ttab_shift, ptab_shift;
 } rb_scratch;
 
@@ -84,8 +87,29 @@ static ptrdiff_t rb_str_spans(rb_scratch *sc, const rb_text *t, size_t base) {
         default:
             memcpy(s, t->data, n * sizeof(uint32_t));
     }
+    sc->text_end = base + n;
     n = rb_rstrip(s, n);
     return (ptrdiff_t)rb_tokenize(sc->tokenizer, s, n, (uint32_t)base, sc->ts, sc->tl, step1_flags);
+}
+
+/* Copy the code points of a pre-split text (RB_KIND_TOKENS) into sc->cps at `base`; spans in
+ * sc->ts/tl.  Returns the token count, or -1 (out of memory) / -2 (over 2**32 code points). */
+static ptrdiff_t rb_split_spans(rb_scratch *sc, const rb_text *t, size_t base) {
+    size_t ntok = t->len, ncp = 0;
+    for (size_t k = 0; k < ntok; k++) ncp += t->tok_len[k];
+    if (base + ncp >= (size_t)UINT32_MAX) return -2;
+    if (!RB_RESERVE(sc, cps, base + ncp + 1) || !RB_RESERVE(sc, ts, ntok + 1) ||
+        !RB_RESERVE(sc, tl, ntok + 1))
+        return -1;
+    if (ncp) memcpy(sc->cps + base, t->data, ncp * sizeof(uint32_t));
+    uint32_t pos = (uint32_t)base;
+    for (size_t k = 0; k < ntok; k++) {
+        sc->ts[k] = pos;
+        sc->tl[k] = t->tok_len[k];
+        pos += t->tok_len[k];
+    }
+    sc->text_end = base + ncp;
+    return (ptrdiff_t)ntok;
 }
 
 /* Ids of the ntok tokens whose spans are in sc->ts/tl (insert: new ids; else RB_ABSENT). */
@@ -108,9 +132,13 @@ static void rb_intern_ints(rb_scratch *sc, const int64_t *tok, size_t ntok, int 
 /* Number of n-grams of order n in a text of `len` tokens. */
 static inline size_t rb_ngrams(size_t len, int n) { return len >= (size_t)n ? len - n + 1 : 0; }
 
-/* Token spans (str) or length (int) of a text placed at cps offset `base`. */
+/* Token spans (str, split tokens) or length (int) of a text placed at cps offset `base`. */
 static ptrdiff_t rb_text_tokens(rb_scratch *sc, const rb_text *t, size_t base) {
-    if (t->kind == RB_KIND_INT64) return (ptrdiff_t)t->len;
+    if (t->kind == RB_KIND_INT64) {
+        sc->text_end = base;
+        return (ptrdiff_t)t->len;
+    }
+    if (t->kind == RB_KIND_TOKENS) return rb_split_spans(sc, t, base);
     return rb_str_spans(sc, t, base);
 }
 
@@ -129,7 +157,7 @@ static int rb_segment(rb_scratch *sc, const rb_text *hyp, const rb_text *refs, s
     ptrdiff_t r = rb_text_tokens(sc, hyp, 0);
     if (r < 0) return r == -1 ? RB_ENOMEM : RB_ETOOLONG;
     const size_t hl = (size_t)r;
-    const size_t ref_base = hyp->kind == RB_KIND_INT64 ? 0 : hyp->len;
+    const size_t ref_base = sc->text_end; /* references go after the hypothesis's code points */
 
     /* hypothesis: ids of every n-gram, order by order, into sc->hyp */
     size_t total = 0;
@@ -232,6 +260,20 @@ static int rb_rows(rb_scratch *sc, const rb_text *texts, size_t n_hyp, const int
     for (size_t i = start; i < end; i++) {
         int rc = rb_segment(sc, &texts[i], &texts[n_hyp + ref_off[i]],
                             (size_t)(ref_off[i + 1] - ref_off[i]), out + i * cols);
+        if (rc != RB_OK) return rc;
+    }
+    return RB_OK;
+}
+
+/* Rows start..end-1 of a batch stored segment by segment: the hypothesis of segment i is
+ * texts[off[i]] and its references texts[off[i] + 1 .. off[i + 1]).  out is row-major
+ * (rows, 2 + 2N), row i at out + i * (2 + 2N).  Returns RB_OK or the first error. */
+static int rb_rows_grouped(rb_scratch *sc, const rb_text *texts, const int64_t *off, size_t start,
+                           size_t end, int64_t *out) {
+    const size_t cols = 2 + 2 * (size_t)sc->order;
+    for (size_t i = start; i < end; i++) {
+        int rc = rb_segment(sc, &texts[off[i]], &texts[off[i] + 1],
+                            (size_t)(off[i + 1] - off[i] - 1), out + i * cols);
         if (rc != RB_OK) return rc;
     }
     return RB_OK;

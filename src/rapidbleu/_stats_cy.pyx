@@ -9,13 +9,12 @@ not depend on the number of threads.  Compiler directives are set in ``setup.py`
 
 import os
 from concurrent.futures import ThreadPoolExecutor
-from itertools import chain
 from operator import methodcaller
 
 import numpy as np
 
 from libc.stdint cimport int64_t, uint32_t, uint64_t
-from libc.stdlib cimport free, malloc
+from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memset
 from cpython.list cimport PyList_GET_ITEM
 from cpython.object cimport PyObject
@@ -32,6 +31,7 @@ cdef extern from "_ngram.h" nogil:
         const void *data
         size_t len
         int kind
+        const uint32_t *tok_len
     ctypedef struct rb_scratch:
         pass
     enum:
@@ -137,7 +137,7 @@ def _resolve_workers(workers):
     return workers
 
 
-def _execute(_Batch batch, Py_ssize_t n, workers):
+def _execute(batch, Py_ssize_t n, workers):
     """Run the batch on contiguous chunks, one per thread; same rows for any thread count."""
     cdef Py_ssize_t w = min(_resolve_workers(workers), max(1, n // _MIN_CHUNK))
     if n == 0:
@@ -236,54 +236,480 @@ def _string_stats(hypotheses, references, int max_ngram_order, tokenizer, bint l
     return out
 
 
-def _as_int64_flat(seqs):
-    """One contiguous int64 buffer with all token ids, and the length of each sequence."""
-    lens = np.fromiter((len(s) for s in seqs), dtype=np.int64, count=len(seqs))
-    total = int(lens.sum())
-    if all(isinstance(s, np.ndarray) for s in seqs):
-        for s in seqs:
-            if s.ndim != 1:
-                raise ValueError(f"token-id arrays must be 1-D, got shape {s.shape}")
-        flat = np.concatenate([s.astype(np.int64, copy=False) for s in seqs]) if seqs else np.empty(0, np.int64)
-    else:
-        for s in seqs:
-            if isinstance(s, np.ndarray) and s.ndim != 1:
-                raise ValueError(f"token-id arrays must be 1-D, got shape {s.shape}")
-        flat = np.fromiter(chain.from_iterable(seqs), dtype=np.int64, count=total)
-    return np.ascontiguousarray(flat, dtype=np.int64), lens
+# -- token sequences: packed block by block -------------------------------------------------
+#
+# A token sequence (NLTK's convention: any hashable tokens) reaches the kernel in one of two
+# C forms, chosen per segment (tokens are only ever compared within a segment):
+#   * every token an exact ``int`` that fits int64 (or a 1-D integer numpy array): int64 ids;
+#   * every token an exact ``str``: the tokens' code points back to back (RB_KIND_TOKENS),
+#     compared code point by code point, which is ``str`` equality.
+# Anything else (mixed types, floats, bools, tuples, str subclasses, ...) is mapped to ids by a
+# dict for that segment, so equality is Python's ``==``/``hash`` as in NLTK's Counters.
+# Packing copies the tokens under the GIL into buffers that nothing else can change or free;
+# the kernel then runs on them without the GIL.  Blocks bound the memory, and while the
+# threads count one block the next one is packed.
+
+cdef extern from "Python.h":
+    # on borrowed pointers: no reference counting around these calls
+    long long _as_ll "PyLong_AsLongLongAndOverflow"(PyObject *o, int *overflow)
+    bint _is_int "PyLong_CheckExact"(PyObject *o)
+    bint _is_str "PyUnicode_CheckExact"(PyObject *o)
+    Py_ssize_t PySequence_Fast_GET_SIZE(object o)
+    PyObject **PySequence_Fast_ITEMS(object o)
+
+cdef extern from *:
+    """
+    /* Append the code points of str token s (an exact str) to *cps (n used, cap allocated;
+     * grown by doubling) and its length to *tlen.  0; -1 out of memory or with a Python
+     * error set (legacy string not ready); -2 for a token of 2**32 - 1 code points or more. */
+    static int rb_append_str(uint32_t **cps, size_t *n, size_t *cap, uint32_t *tlen, PyObject *s) {
+    #if PY_VERSION_HEX < 0x030C0000
+        if (PyUnicode_READY(s) < 0) return -1;
+    #endif
+        Py_ssize_t len = PyUnicode_GET_LENGTH(s);
+        if ((size_t)len >= (size_t)UINT32_MAX) return -2;
+        if (*n + (size_t)len > *cap) {
+            size_t c = *cap ? *cap : 4096;
+            while (c < *n + (size_t)len) c *= 2;
+            uint32_t *q = (uint32_t *)realloc(*cps, c * sizeof(uint32_t));
+            if (!q) { PyErr_NoMemory(); return -1; }
+            *cps = q;
+            *cap = c;
+        }
+        uint32_t *dst = *cps + *n;
+        const void *d = PyUnicode_DATA(s);
+        switch (PyUnicode_KIND(s)) {
+            case PyUnicode_1BYTE_KIND:
+                for (Py_ssize_t i = 0; i < len; i++) dst[i] = ((const Py_UCS1 *)d)[i];
+                break;
+            case PyUnicode_2BYTE_KIND:
+                for (Py_ssize_t i = 0; i < len; i++) dst[i] = ((const Py_UCS2 *)d)[i];
+                break;
+            default:
+                memcpy(dst, d, (size_t)len * sizeof(uint32_t));
+        }
+        *n += (size_t)len;
+        *tlen = (uint32_t)len;
+        return 0;
+    }
+    """
+    int rb_append_str(uint32_t **cps, size_t *n, size_t *cap, uint32_t *tlen, PyObject *s) except -1
+
+cdef extern from "_ngram.h" nogil:
+    enum:
+        RB_KIND_TOKENS
+    int rb_rows_grouped(rb_scratch *sc, const rb_text *texts, const int64_t *off, size_t start,
+                        size_t end, int64_t *out)
+
+#: Tokens per packed block (about 8 MB of ids, or 40 MB of code points).
+_BLOCK_TOKENS = 1 << 20
+
+cdef enum:
+    _K_UNKNOWN = 0  # token kind of a segment: not seen yet (all its texts empty so far)
+    _K_INT = 1
+    _K_STR = 2
+
+
+cdef int _grow(void **p, size_t *cap, size_t need, size_t size) except -1:
+    """Make *p hold ``need`` elements (amortised doubling, contents kept)."""
+    if need <= cap[0]:
+        return 0
+    cdef size_t c = cap[0] * 2 if cap[0] else 1024
+    while c < need:
+        c *= 2
+    cdef void *q = realloc(p[0], c * size)
+    if q == NULL:
+        raise MemoryError()
+    p[0] = q
+    cap[0] = c
+    return 0
+
+
+cdef class _Rows:
+    """Segments stored one after the other for ``rb_rows_grouped``: the hypothesis of segment i
+    is ``texts[off[i]]``, its references follow.  ``out`` points at row 0 of this batch in an
+    int64 (rows, 2 + 2N) array held by ``_keep`` with every buffer the texts point into."""
+
+    cdef rb_text *texts
+    cdef size_t n_texts, cap_texts
+    cdef int64_t *off
+    cdef size_t n_seg, cap_seg
+    cdef int64_t *out
+    cdef int order
+    cdef uint64_t mask
+    cdef object _keep
+
+    def __cinit__(self):
+        self.texts = NULL
+        self.off = NULL
+
+    def __dealloc__(self):
+        free(self.texts)
+        free(self.off)
+
+    cdef int reserve(self, size_t n_texts, size_t n_seg) except -1:
+        _grow(<void **> &self.texts, &self.cap_texts, n_texts, sizeof(rb_text))
+        _grow(<void **> &self.off, &self.cap_seg, n_seg + 1, sizeof(int64_t))
+        return 0
+
+    def run(self, Py_ssize_t start, Py_ssize_t end):
+        """Fill rows start..end-1 (with the GIL released); one scratch space per call."""
+        cdef rb_scratch *sc = <rb_scratch *> malloc(sizeof(rb_scratch))
+        cdef int rc
+        if sc == NULL:
+            raise MemoryError()
+        rb_scratch_init(sc, self.order, RB_TOK_NONE, self.mask)
+        with nogil:
+            rc = rb_rows_grouped(sc, self.texts, self.off, <size_t> start, <size_t> end, self.out)
+            rb_scratch_free(sc)
+            free(sc)
+        if rc == RB_ENOMEM:
+            raise MemoryError("rapidbleu: out of memory while counting n-grams")
+        if rc == RB_ETOOLONG:
+            raise ValueError("rapidbleu: a hypothesis and reference together exceed 2**32 - 1 code points")
+
+
+cdef class _Block(_Rows):
+    """A block of token-sequence segments packed for the kernel (see the comment above).
+
+    Int tokens are copied into ``ids``; str tokens into ``cps`` (their code points back to
+    back, widened to 32 bits) with their lengths in ``tlen``.  The copies are the block's own:
+    the kernel reads memory that nothing else can change or free while it runs without the
+    GIL, and reads it sequentially.
+    """
+
+    cdef int64_t *ids
+    cdef size_t n_ids, cap_ids
+    cdef uint32_t *cps
+    cdef size_t n_cps, cap_cps
+    cdef uint32_t *tlen
+    cdef size_t n_tlen, cap_tlen
+    cdef int64_t *start         # per text: first token in ids (int) or tlen (str)
+    cdef int64_t *cstart        # per text: first code point in cps (str)
+    cdef size_t cap_start, cap_cstart
+
+    def __cinit__(self):
+        self.ids = NULL
+        self.cps = NULL
+        self.tlen = NULL
+        self.start = NULL
+        self.cstart = NULL
+
+    def __dealloc__(self):
+        free(self.ids)
+        free(self.cps)
+        free(self.tlen)
+        free(self.start)
+        free(self.cstart)
+
+    cdef int _new_text(self) except -1:
+        cdef size_t t = self.n_texts
+        if t + 1 > self.cap_texts or self.n_seg + 2 > self.cap_seg:
+            self.reserve(t + 1, self.n_seg + 1)
+        if t + 1 > self.cap_start:
+            _grow(<void **> &self.start, &self.cap_start, t + 1, sizeof(int64_t))
+            _grow(<void **> &self.cstart, &self.cap_cstart, t + 1, sizeof(int64_t))
+        self.texts[t].len = 0
+        self.texts[t].data = NULL
+        self.texts[t].tok_len = NULL
+        self.n_texts = t + 1
+        return 0
+
+    cdef int _pack_text(self, object seq, int *kind) except -1:
+        """Append one text; 1 if packed, 0 if the segment needs the dict path."""
+        cdef size_t t = self.n_texts
+        cdef Py_ssize_t m, j
+        cdef PyObject **items
+        cdef PyObject *x
+        cdef int ovf = 0
+        self._new_text()
+        self.start[t] = <int64_t> (self.n_tlen if kind[0] == _K_STR else self.n_ids)
+        self.cstart[t] = <int64_t> self.n_cps
+        if type(seq) is list or type(seq) is tuple:
+            m = PySequence_Fast_GET_SIZE(seq)
+            if m == 0:
+                return 1
+            items = PySequence_Fast_ITEMS(seq)
+            if kind[0] == _K_UNKNOWN:
+                if _is_int(items[0]):
+                    kind[0] = _K_INT
+                elif _is_str(items[0]):
+                    kind[0] = _K_STR
+                    self.start[t] = <int64_t> self.n_tlen
+                else:
+                    return 0
+            if kind[0] == _K_INT:
+                if self.n_ids + m > self.cap_ids:
+                    _grow(<void **> &self.ids, &self.cap_ids, self.n_ids + m, sizeof(int64_t))
+                for j in range(m):
+                    x = items[j]
+                    if not _is_int(x):
+                        return 0
+                    self.ids[self.n_ids + j] = _as_ll(x, &ovf)
+                    if ovf:
+                        return 0
+                self.n_ids += m
+            else:
+                if self.n_tlen + m > self.cap_tlen:
+                    _grow(<void **> &self.tlen, &self.cap_tlen, self.n_tlen + m, sizeof(uint32_t))
+                for j in range(m):
+                    x = items[j]
+                    if not _is_str(x):
+                        return 0
+                    if rb_append_str(&self.cps, &self.n_cps, &self.cap_cps, &self.tlen[self.n_tlen + j], x) == -2:
+                        raise ValueError("rapidbleu: a token of 2**32 - 1 code points or more")
+                self.n_tlen += m
+            self.texts[t].len = <size_t> m
+            return 1
+        if type(seq) is np.ndarray and seq.ndim == 1 and kind[0] != _K_STR and (
+                seq.dtype.kind == "i" or (seq.dtype.kind == "u" and seq.dtype.itemsize < 8)):
+            arr = np.ascontiguousarray(seq, dtype=np.int64)
+            m = arr.shape[0]
+            kind[0] = _K_INT
+            if m == 0:
+                return 1
+            _grow(<void **> &self.ids, &self.cap_ids, self.n_ids + m, sizeof(int64_t))
+            _copy_int64(self.ids + self.n_ids, arr)
+            self.n_ids += m
+            self.texts[t].len = <size_t> m
+            return 1
+        return 0
+
+    cdef int _pack_ids(self, list ids) except -1:
+        """Append one text of small exact ints (the dict path's output)."""
+        cdef int kind = _K_INT
+        if not self._pack_text(ids, &kind):
+            raise AssertionError("dict-mapped ids are exact ints")
+        return 0
+
+    cdef int pack_segment(self, object hyp, object refs, Py_ssize_t i) except -1:
+        cdef size_t t0 = self.n_texts, n_ids = self.n_ids, n_cps = self.n_cps, n_tlen = self.n_tlen
+        cdef int kind = _K_UNKNOWN
+        cdef int ok
+        cdef size_t t
+        if type(refs) is not list and type(refs) is not tuple:
+            refs = list(refs)
+        if len(refs) == 0:
+            raise ValueError(f"hypothesis {i} has no references (each needs at least one)")
+        ok = self._pack_text(hyp, &kind)
+        if ok:
+            for r in refs:
+                ok = self._pack_text(r, &kind)
+                if not ok:
+                    break
+        if not ok:
+            # mixed or other token types: ids from a dict, Python's equality
+            self.n_texts, self.n_ids, self.n_cps, self.n_tlen = t0, n_ids, n_cps, n_tlen
+            kind = _K_INT
+            vocab = {}
+            get = vocab.setdefault
+            self._pack_ids([get(tok, len(vocab)) for tok in hyp])
+            for r in refs:
+                self._pack_ids([get(tok, len(vocab)) for tok in r])
+        for t in range(t0, self.n_texts):
+            self.texts[t].kind = RB_KIND_TOKENS if kind == _K_STR else RB_KIND_INT64
+        self.off[self.n_seg + 1] = <int64_t> self.n_texts
+        self.n_seg += 1
+        return 0
+
+    cdef Py_ssize_t pack(self, hypotheses, references, Py_ssize_t i, Py_ssize_t n,
+                         size_t limit) except -1:
+        """Pack segments i, i+1, ... until the block holds ``limit`` tokens or more; returns the
+        first segment not packed.  Then point the texts into the (now final) buffers.  The
+        block must not be in use by the kernel."""
+        cdef size_t t
+        self.n_texts = self.n_seg = self.n_ids = self.n_cps = self.n_tlen = 0
+        self.reserve(1, 1)
+        self.off[0] = 0
+        while i < n and self.n_ids + self.n_tlen < limit:
+            self.pack_segment(hypotheses[i], references[i], i)
+            i += 1
+        for t in range(self.n_texts):
+            if self.texts[t].kind == RB_KIND_TOKENS:
+                self.texts[t].data = self.cps + self.cstart[t]
+                self.texts[t].tok_len = self.tlen + self.start[t]
+            else:
+                self.texts[t].data = self.ids + self.start[t]
+        return i
+
+
+cdef void _copy_int64(int64_t *dst, int64_t[::1] src):
+    cdef Py_ssize_t k
+    for k in range(src.shape[0]):
+        dst[k] = src[k]
+
+
+def _run_blocks(hypotheses, references, Py_ssize_t n, int order, uint64_t mask, workers, out):
+    """Pack and count block by block; with threads, block k+1 is packed while k is counted."""
+    cdef Py_ssize_t w = _resolve_workers(workers)
+    cdef Py_ssize_t i = 0, b = 0
+    cdef size_t limit = _BLOCK_TOKENS
+    cdef _Block blk
+    cdef int64_t[:, ::1] out_v = out
+    blocks = []
+    for b in range(2 if w > 1 else 1):
+        blk = _Block()
+        blk.order = order
+        blk.mask = mask
+        blk._keep = out
+        blocks.append(blk)
+    b = 0
+    if w <= 1:
+        blk = blocks[0]
+        while i < n:
+            blk.out = &out_v[i, 0]
+            i = blk.pack(hypotheses, references, i, n, limit)
+            blk.run(0, blk.n_seg)
+        return
+    with ThreadPoolExecutor(max_workers=w) as pool:
+        pending = []
+        while i < n:
+            blk = blocks[b]
+            blk.out = &out_v[i, 0]
+            i = blk.pack(hypotheses, references, i, n, limit)
+            for f in pending:
+                f.result()  # the other block is free again
+            k = blk.n_seg
+            parts = min(w, max(1, k // _MIN_CHUNK))
+            pending = [pool.submit(blk.run, k * p // parts, k * (p + 1) // parts) for p in range(parts)]
+            b ^= 1
+        for f in pending:
+            f.result()
 
 
 def _token_stats(hypotheses, references, int max_ngram_order, workers, uint64_t mask):
-    cdef Py_ssize_t n = len(hypotheses), i, k, n_texts
+    cdef Py_ssize_t n = len(hypotheses)
+    if max_ngram_order < 1:
+        raise ValueError(f"max_ngram_order must be >= 1, got {max_ngram_order}")
     if len(references) != n:
         raise ValueError(f"{n} hypotheses but references for {len(references)} segments")
-    refs = [list(r) for r in references]
-    seqs = list(hypotheses)
-    for r in refs:
-        seqs.extend(r)
-    n_texts = len(seqs)
-    flat, lens = _as_int64_flat(seqs)
-    cdef _Batch b = _new_batch(n, n_texts, max_ngram_order, RB_TOK_NONE, mask)
-    cdef int64_t[::1] lens_v = lens
-    cdef int64_t[::1] flat_v = flat
-    cdef const int64_t *base = &flat_v[0] if flat.shape[0] else NULL
-    cdef int64_t off = 0
-    for i in range(n_texts):
-        b.texts[i].data = base + off if base != NULL else NULL
-        b.texts[i].len = <size_t> lens_v[i]
-        b.texts[i].kind = RB_KIND_INT64
-        off += lens_v[i]
-    k = 0
-    b.ref_off[0] = 0
-    for i in range(n):
-        k += len(refs[i])
-        b.ref_off[i + 1] = k
-    b._keep = flat
-    out = np.zeros((n, n_columns(max_ngram_order)), dtype=np.int64)
+    _resolve_workers(workers)
+    out = np.empty((n, n_columns(max_ngram_order)), dtype=np.int64)  # the kernel fills every cell
     if n:
-        b.out = out
-        _execute(b, n, workers)
+        _run_blocks(hypotheses, references, n, max_ngram_order, mask, workers, out)
     return out
+
+
+def _flat_stats(hyp_flat, hyp_lens, ref_streams, int max_ngram_order, workers, uint64_t mask):
+    cdef Py_ssize_t n = len(hyp_lens), K = len(ref_streams) + 1, i, k, t
+    if max_ngram_order < 1:
+        raise ValueError(f"max_ngram_order must be >= 1, got {max_ngram_order}")
+    _resolve_workers(workers)
+    # stream 0: the hypotheses; streams 1..K-1: the references
+    flats = [np.ascontiguousarray(hyp_flat, dtype=np.int64)]
+    lens = [np.ascontiguousarray(hyp_lens, dtype=np.int64)]
+    for k, (f, l) in enumerate(ref_streams):
+        if len(l) != n:
+            raise ValueError(f"{n} hypotheses but reference stream {k} has {len(l)} rows")
+        flats.append(np.ascontiguousarray(f, dtype=np.int64))
+        lens.append(np.ascontiguousarray(l, dtype=np.int64))
+    if K == 1:
+        raise ValueError("no reference stream")
+    starts = []
+    for k in range(K):
+        starts.append(_starts(lens[k], flats[k], "hypotheses" if k == 0 else f"reference stream {k - 1}"))
+    cdef _Rows rows = _Rows()
+    rows.order = max_ngram_order
+    rows.mask = mask
+    rows.reserve(n * K + 1, n)
+    cdef const int64_t **fp = <const int64_t **> malloc(K * sizeof(int64_t *))
+    cdef const int64_t **lp = <const int64_t **> malloc(K * sizeof(int64_t *))
+    cdef const int64_t **sp = <const int64_t **> malloc(K * sizeof(int64_t *))
+    cdef int64_t[::1] v
+    cdef int64_t ln
+    if fp == NULL or lp == NULL or sp == NULL:
+        free(fp); free(lp); free(sp)
+        raise MemoryError()
+    try:
+        for k in range(K):
+            v = flats[k]
+            fp[k] = &v[0] if v.shape[0] else NULL
+            v = lens[k]
+            lp[k] = &v[0] if v.shape[0] else NULL
+            v = starts[k]
+            sp[k] = &v[0] if v.shape[0] else NULL
+        t = 0
+        rows.off[0] = 0
+        for i in range(n):
+            for k in range(K):
+                ln = lp[k][i]
+                if ln < 0:
+                    if k == 0:
+                        raise ValueError(f"hypothesis {i} has length {ln}")
+                    continue  # no reference in this stream for segment i
+                rows.texts[t].data = fp[k] + sp[k][i] if fp[k] != NULL else NULL
+                rows.texts[t].len = <size_t> ln
+                rows.texts[t].kind = RB_KIND_INT64
+                t += 1
+            if t - 1 == rows.off[i]:
+                raise ValueError(f"segment {i} has no reference (every reference stream is None there)")
+            rows.off[i + 1] = t
+    finally:
+        free(fp); free(lp); free(sp)
+    out = np.empty((n, n_columns(max_ngram_order)), dtype=np.int64)  # the kernel fills every cell
+    cdef int64_t[:, ::1] out_v = out
+    rows._keep = (flats, lens, starts, out)  # the texts point into these
+    if n:
+        rows.out = &out_v[0, 0]
+        _execute(rows, n, workers)
+    return out
+
+
+cdef _starts(int64_t[::1] lens, int64_t[::1] flat, what):
+    """Offset of each sequence in its flat buffer (a length of -1, no sequence, takes none);
+    checks that the lengths cover the buffer exactly."""
+    cdef Py_ssize_t i, n = lens.shape[0]
+    cdef int64_t pos = 0
+    out = np.empty(n, dtype=np.int64)
+    cdef int64_t[::1] o = out
+    for i in range(n):
+        o[i] = pos
+        if lens[i] > 0:
+            pos += lens[i]
+    if pos != flat.shape[0]:
+        raise ValueError(f"{what}: the lengths sum to {pos} but the buffer holds {flat.shape[0]} ids")
+    return out
+
+
+def pack_int_lists(seqs, bint allow_none=False):
+    """See ``rapidbleu._stats_py.pack_int_lists``."""
+    cdef Py_ssize_t n = len(seqs), i, j, m, total = 0
+    cdef PyObject **items
+    cdef int ovf = 0
+    cdef long long v
+    if type(seqs) is not list and type(seqs) is not tuple:
+        return None
+    lens = np.empty(n, dtype=np.int64)
+    cdef int64_t[::1] lv = lens
+    for i in range(n):
+        e = <object> PySequence_Fast_ITEMS(seqs)[i]
+        if type(e) is list or type(e) is tuple:
+            m = PySequence_Fast_GET_SIZE(e)
+            lv[i] = m
+            total += m
+        elif allow_none and e is None:
+            lv[i] = -1
+        else:
+            return None
+    flat = np.empty(total, dtype=np.int64)
+    cdef int64_t[::1] fv = flat
+    cdef Py_ssize_t pos = 0
+    for i in range(n):
+        if lv[i] <= 0:
+            continue
+        e = <object> PySequence_Fast_ITEMS(seqs)[i]
+        m = PySequence_Fast_GET_SIZE(e)
+        if m != lv[i] or pos + m > total:
+            return None  # changed meanwhile (another thread): let the checked path decide
+        items = PySequence_Fast_ITEMS(e)
+        for j in range(m):
+            if not _is_int(items[j]):
+                return None
+            fv[pos + j] = _as_ll(items[j], &ovf)
+            if ovf:
+                return None
+        pos += m
+    return flat, lens
 
 
 def string_stats(hypotheses, references, max_ngram_order=4, tokenizer="13a", lowercase=False,
@@ -305,6 +731,11 @@ def token_stats(hypotheses, references, max_ngram_order=4, workers=1):
     return _token_stats(hypotheses, references, max_ngram_order, workers, _FULL_MASK)
 
 
+def flat_stats(hyp_flat, hyp_lens, ref_streams, max_ngram_order=4, workers=1):
+    """See ``rapidbleu._stats_py.flat_stats`` (same arguments, same int64 (n, 2 + 2N) result)."""
+    return _flat_stats(hyp_flat, hyp_lens, ref_streams, max_ngram_order, workers, _FULL_MASK)
+
+
 # -- test hooks ---------------------------------------------------------------------------
 
 def _string_stats_masked(hypotheses, references, max_ngram_order, tokenizer, lowercase, workers,
@@ -317,6 +748,11 @@ def _string_stats_masked(hypotheses, references, max_ngram_order, tokenizer, low
 def _token_stats_masked(hypotheses, references, max_ngram_order, workers, uint64_t mask):
     """``token_stats`` with every hash ANDed with ``mask`` (0: all keys collide)."""
     return _token_stats(hypotheses, references, max_ngram_order, workers, mask)
+
+
+def _flat_stats_masked(hyp_flat, hyp_lens, ref_streams, max_ngram_order, workers, uint64_t mask):
+    """``flat_stats`` with every hash ANDed with ``mask`` (0: all keys collide)."""
+    return _flat_stats(hyp_flat, hyp_lens, ref_streams, max_ngram_order, workers, mask)
 
 
 def _tokenize(str line, tokenizer="13a"):

@@ -7,6 +7,7 @@ functions).  Inputs arrive already validated by ``rapidbleu._validate``.
 """
 
 from collections import Counter
+from itertools import chain
 from typing import Hashable, List, Optional, Sequence
 
 import numpy as np
@@ -107,34 +108,129 @@ def string_stats(
     return out
 
 
+def _tokens(seq) -> list:
+    """A token sequence as a list (numpy arrays as Python scalars, so ids compare as ints)."""
+    return seq.tolist() if isinstance(seq, np.ndarray) else list(seq)
+
+
 def token_stats(
-    hypotheses: Sequence[Sequence[int]],
-    references: Sequence[Sequence[Sequence[int]]],
+    hypotheses: Sequence[Sequence[Hashable]],
+    references: Sequence[Sequence[Sequence[Hashable]]],
     max_ngram_order: int = 4,
     workers: int = 1,
 ) -> np.ndarray:
-    """Per-sentence BLEU sufficient statistics of token-id sequences.
+    """Per-sentence BLEU sufficient statistics of token sequences (NLTK's layout).
 
     Args:
-        hypotheses: n sequences of integer token ids (lists or 1-D int64 arrays).
-        references: n lists of reference id sequences (at least one per segment): unlike
-            ``string_stats``, *segment-major* (NLTK's layout).
+        hypotheses: n token sequences (lists, tuples or 1-D numpy arrays).  Tokens are any
+            hashable values compared with ``==`` as NLTK's Counters compare them (``1 == 1.0
+            == True``); the compiled core reads lists/tuples of exact ``int`` (int64) or exact
+            ``str`` tokens and 1-D integer arrays directly, and maps any other segment's tokens
+            to ids with a dict first.
+        references: n lists of reference token sequences (at least one per segment):
+            *segment-major*, unlike ``string_stats``.
         max_ngram_order: N >= 1.
         workers: as in ``string_stats``.
 
     Returns:
-        int64 array of shape (n, 2 + 2N), the same layout as ``string_stats``; equal to
-        ``string_stats`` on the ids written as space-separated strings with tokenizer ``none``
-        (the references transposed to streams).
+        int64 array of shape (n, 2 + 2N), the same layout as ``string_stats``; for integer ids,
+        equal to ``string_stats`` on the ids written as space-separated strings with tokenizer
+        ``none`` (the references transposed to streams).
+
+    Raises:
+        ValueError: ``len(references) != len(hypotheses)``; a segment without references.
     """
-    out = np.zeros((len(hypotheses), n_columns(max_ngram_order)), dtype=np.int64)
+    n = len(hypotheses)
+    if len(references) != n:
+        raise ValueError(f"{n} hypotheses but references for {len(references)} segments")
+    if max_ngram_order < 1:
+        raise ValueError(f"max_ngram_order must be >= 1, got {max_ngram_order}")
+    out = np.zeros((n, n_columns(max_ngram_order)), dtype=np.int64)
     for i, (hyp, refs) in enumerate(zip(hypotheses, references)):
+        refs = [_tokens(r) for r in refs]
+        if not refs:
+            raise ValueError(f"hypothesis {i} has no references (each needs at least one)")
         row = [0] * n_columns(max_ngram_order)
-        _row(
-            [int(t) for t in hyp],
-            [[int(t) for t in r] for r in refs],
-            max_ngram_order,
-            row,
-        )
+        _row(_tokens(hyp), refs, max_ngram_order, row)
         out[i] = row
     return out
+
+
+def flat_stats(
+    hyp_flat: np.ndarray,
+    hyp_lens: np.ndarray,
+    ref_streams: Sequence[tuple],
+    max_ngram_order: int = 4,
+    workers: int = 1,
+) -> np.ndarray:
+    """``token_stats`` of integer ids stored flat: one buffer per stream, no object per sentence.
+
+    Args:
+        hyp_flat: int64 array, the n hypotheses' ids end to end.
+        hyp_lens: int64 array (n,), the length of each hypothesis.
+        ref_streams: K >= 1 pairs ``(flat, lens)`` in the same form, one per reference stream
+            (sacreBLEU's layout); a length of -1 means "no reference in this stream for this
+            segment" (it takes no ids from the buffer).
+        max_ngram_order: N >= 1.
+        workers: as in ``string_stats``.
+
+    Returns:
+        int64 array (n, 2 + 2N), as ``token_stats``.
+
+    Raises:
+        ValueError: a stream whose length count differs from the hypotheses', lengths that do
+            not add up to their buffer, no reference stream, a segment without any reference.
+    """
+    n = len(hyp_lens)
+    streams = [(np.asarray(hyp_flat, dtype=np.int64), np.asarray(hyp_lens, dtype=np.int64))]
+    for k, (f, lens) in enumerate(ref_streams):
+        if len(lens) != n:
+            raise ValueError(f"{n} hypotheses but reference stream {k} has {len(lens)} rows")
+        streams.append((np.asarray(f, dtype=np.int64), np.asarray(lens, dtype=np.int64)))
+    if len(streams) == 1:
+        raise ValueError("no reference stream")
+    split = []
+    for k, (f, lens) in enumerate(streams):
+        total = int(np.maximum(lens, 0).sum())
+        if total != len(f):
+            what = "hypotheses" if k == 0 else f"reference stream {k - 1}"
+            raise ValueError(f"{what}: the lengths sum to {total} but the buffer holds {len(f)} ids")
+        ends = np.cumsum(np.maximum(lens, 0)).tolist()
+        split.append([None if ln < 0 else f[e - ln:e].tolist() for ln, e in zip(lens.tolist(), ends)])
+    hyps = split[0]
+    refs = []
+    for i in range(n):
+        if hyps[i] is None:
+            raise ValueError(f"hypothesis {i} has length -1")
+        seg = [s[i] for s in split[1:] if s[i] is not None]
+        if not seg:
+            raise ValueError(f"segment {i} has no reference (every reference stream is None there)")
+        refs.append(seg)
+    return token_stats(hyps, refs, max_ngram_order, workers)
+
+
+def pack_int_lists(seqs, allow_none: bool = False):
+    """One stream of token-id lists as ``(flat, lens)``, or ``None`` when it is not that form.
+
+    Args:
+        seqs: a list or tuple whose items are lists or tuples of exact ``int`` (``bool`` and
+            numpy scalars excluded) that fit in int64, or ``None`` when ``allow_none``.
+
+    Returns:
+        ``(flat, lens)``: int64 arrays, all ids end to end and the length of each sequence
+        (-1 for ``None``); ``None`` for any other input (the caller's checked path then
+        accepts or refuses it with a precise error).
+    """
+    if type(seqs) is not list and type(seqs) is not tuple:
+        return None
+    if not all(type(e) is list or type(e) is tuple or (allow_none and e is None) for e in seqs):
+        return None
+    lens = np.fromiter((-1 if e is None else len(e) for e in seqs), dtype=np.int64, count=len(seqs))
+    flat_list = list(chain.from_iterable(e for e in seqs if e is not None))
+    if not all(type(t) is int for t in flat_list):
+        return None
+    try:
+        flat = np.array(flat_list, dtype=np.int64)
+    except OverflowError:
+        return None
+    return flat, lens

@@ -259,10 +259,16 @@ def _sentence_bleu_batch_impl(hypotheses, references, smooth_method: str = "exp"
         return _sacre_scores(stats, order, smooth_method, smooth_value, effective_order, workers)
 
     w = _nltk_weights(weights, None)
-    return np.asarray(_nltk.sentence_bleu_batch(
-        [[r.tolist() for r in refs] for refs in data.refs], [h.tolist() for h in data.hyps],
-        weights=w, smoothing_function=smoothing_function, auto_reweigh=auto_reweigh, workers=workers,
-    ), dtype=np.float64)
+    method, _ = _nltk._resolve_smoothing(smoothing_function)
+    if method is None:  # a custom smoothing callable reads each pair's tokens
+        return np.asarray(_nltk.sentence_bleu_batch(
+            [[r.tolist() for r in refs] for refs in data.refs], [h.tolist() for h in data.hyps],
+            weights=w, smoothing_function=smoothing_function, auto_reweigh=auto_reweigh, workers=workers,
+        ), dtype=np.float64)
+    stats_order = max(len(w), 5) if method in (5, 7) else len(w)
+    stats = _stats_of(data, stats_order, workers)
+    return _nltk.sentence_bleu_from_stats(stats, weights=w, smoothing_function=smoothing_function,
+                                          auto_reweigh=auto_reweigh, workers=workers)
 
 
 def _id_data(hypotheses, references, tokenize, lowercase, pad_id, eos_id) -> IdStreams:

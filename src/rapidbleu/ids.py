@@ -21,11 +21,11 @@ If ``pad_id == eos_id`` (GPT-2 style) step 1 comes first, so a left-padded row i
 Ids: any integer that fits in int64, negative ids included (so ``-100``, the usual "ignore"
 label, works as ``pad_id``).  Unsigned arrays are accepted if their values fit.  Boolean
 arrays and all-boolean sequences, floats (even integral ones), strings and objects are refused
-with ``TypeError`` (a Python list mixing ``True``/``False`` with ints is read as 1/0, as numpy
-converts it); arrays of 3 or more dimensions with ``ValueError``.
+with ``TypeError``, also inside a list of ints; arrays of 3 or more dimensions with ``ValueError``.
 
 Speed: a padded 2-D array is cleaned with vectorised numpy; a list of lists of Python ints is
-converted in one numpy call (~0.1 us per id); other forms row by row.
+packed by the compiled core in one pass (a few ns per id); other forms row by row.  Streams
+stay flat (one buffer each) all the way to the core.
 
 References: either one stream (one reference per hypothesis, same forms as the hypotheses) or a
 list of K streams (K references per hypothesis, sacreBLEU's convention: ``references[k][i]`` is
@@ -42,7 +42,6 @@ Papineni, Roukos, Ward and Zhu (2002), smoothing methods from Chen and Cherry (2
 import gc
 from collections.abc import Sequence
 from contextlib import contextmanager
-from itertools import chain
 from typing import List, Optional, Tuple
 
 import numpy as np
@@ -149,17 +148,17 @@ def _check_special(value, name: str):
 
 
 def _clean_flat(flat: np.ndarray, lens: np.ndarray, pad_id, eos_id):
-    """The cleaning rules applied to n sequences stored end to end (vectorised)."""
+    """The cleaning rules applied to n sequences stored end to end (vectorised); a length of -1
+    (no sequence) stays -1."""
     if eos_id is None and pad_id is None:
         return flat, lens
     n = len(lens)
-    seg = np.repeat(np.arange(n), lens)
+    sizes = np.maximum(lens, 0)
+    seg = np.repeat(np.arange(n), sizes)
     keep = np.ones(len(flat), dtype=bool)
     if eos_id is not None:
         hits = np.flatnonzero(flat == eos_id)
         if hits.size:
-            starts = np.zeros(n, dtype=np.int64)
-            np.cumsum(lens[:-1], out=starts[1:])
             first = np.full(n, np.iinfo(np.int64).max, dtype=np.int64)
             hs = seg[hits]
             u, idx = np.unique(hs, return_index=True)  # hits are sorted: first hit per segment
@@ -169,37 +168,28 @@ def _clean_flat(flat: np.ndarray, lens: np.ndarray, pad_id, eos_id):
         keep &= flat != pad_id
     if keep.all():
         return flat, lens
-    return flat[keep], np.bincount(seg[keep], minlength=n).astype(np.int64)
+    new_lens = np.bincount(seg[keep], minlength=n).astype(np.int64)
+    new_lens[lens < 0] = -1
+    return flat[keep], new_lens
 
 
-def _split(flat: np.ndarray, lens: np.ndarray) -> List[np.ndarray]:
-    ends = np.cumsum(lens).tolist()
-    starts = [0] + ends[:-1]
-    return [flat[a:b] for a, b in zip(starts, ends)]
+def _split(flat: np.ndarray, lens: np.ndarray) -> List[Optional[np.ndarray]]:
+    """Sequences stored end to end as a list of arrays (``None`` where the length is -1)."""
+    ends = np.cumsum(np.maximum(lens, 0)).tolist()
+    return [None if ln < 0 else flat[e - ln:e] for ln, e in zip(lens.tolist(), ends)]
 
 
-def _fast_lists(x, what, pad_id, eos_id) -> Optional[List[np.ndarray]]:
-    """Fast path for a list of lists/tuples of Python ints: one conversion for the stream.
-    Returns None when the slow path must decide (mixed forms, None entries, odd values)."""
-    if not all(type(e) in (list, tuple) for e in x):
-        return None
-    lens = np.fromiter(map(len, x), dtype=np.int64, count=len(x))
-    flat_list = list(chain.from_iterable(x))
-    if not flat_list:
-        return [np.zeros(0, dtype=np.int64) for _ in x]
-    try:
-        flat = np.array(flat_list)
-    except (OverflowError, ValueError, TypeError):
-        return None
-    if flat.ndim != 1 or flat.dtype.kind not in "iu":
-        return None  # floats, bools, strings, huge ints, nested: the slow path names the culprit
-    flat = _check_dtype(flat, what)
-    flat, lens = _clean_flat(flat, lens, pad_id, eos_id)
-    return _split(flat, lens)
+def _join(seqs: List[Optional[np.ndarray]]) -> Tuple[np.ndarray, np.ndarray]:
+    """The inverse of :func:`_split`."""
+    lens = np.fromiter((-1 if s is None else len(s) for s in seqs), dtype=np.int64, count=len(seqs))
+    parts = [s for s in seqs if s is not None and len(s)]
+    flat = np.concatenate(parts).astype(np.int64, copy=False) if parts else np.zeros(0, dtype=np.int64)
+    return np.ascontiguousarray(flat), lens
 
 
-def _stream(x, what: str, pad_id, eos_id, allow_none: bool = False) -> List[Optional[np.ndarray]]:
-    """One stream as a list of cleaned int64 1-D arrays (``None`` kept where allowed)."""
+def _stream(x, what: str, pad_id, eos_id, allow_none: bool = False) -> Tuple[np.ndarray, np.ndarray]:
+    """One stream, cleaned, as ``(flat, lens)``: its ids end to end (int64) and the length of
+    each sequence (-1 for a ``None`` entry, where allowed)."""
     if isinstance(x, (str, bytes)):
         raise TypeError(f"{what} is a {_kind(x)}; give token ids (or use the string API)")
     if _is_arraylike(x):
@@ -215,15 +205,16 @@ def _stream(x, what: str, pad_id, eos_id, allow_none: bool = False) -> List[Opti
             arr = _check_dtype(arr, what)
             n, T = arr.shape
             flat, lens = _clean_flat(arr.reshape(-1), np.full(n, T, dtype=np.int64), pad_id, eos_id)
-            return _split(np.ascontiguousarray(flat), lens)  # type: ignore[return-value]
+            return np.ascontiguousarray(flat), lens
     if not isinstance(x, Sequence):
         try:
             x = list(x)
         except TypeError:
             raise TypeError(f"{what} must be a list of token-id sequences or a 2-D array, got {_kind(x)}") from None
-    fast = _fast_lists(x, what, pad_id, eos_id)
-    if fast is not None:
-        return fast  # type: ignore[return-value]
+    # lists of lists of Python ints: packed by the core in one pass, no object per sentence
+    packed = _backend.impl.pack_int_lists(x, allow_none)
+    if packed is not None:
+        return _clean_flat(packed[0], packed[1], pad_id, eos_id)
     out: List[Optional[np.ndarray]] = []
     for i, seq in enumerate(x):
         if seq is None:
@@ -240,7 +231,7 @@ def _stream(x, what: str, pad_id, eos_id, allow_none: bool = False) -> List[Opti
         if arr.ndim != 1:
             raise ValueError(f"{what}[{i}] is a {arr.ndim}-D array of shape {arr.shape}; expected 1-D")
         out.append(clean_ids(arr, pad_id, eos_id))
-    return out
+    return _join(out)
 
 
 def _depth(x) -> Optional[int]:
@@ -266,19 +257,21 @@ def _depth(x) -> Optional[int]:
 
 
 class IdStreams:
-    """Validated, cleaned id input: ``hyps`` (n arrays) and ``refs`` (n lists of arrays).
+    """Validated, cleaned id input, stored flat (one buffer per stream, no object per sentence).
 
     Attributes:
-        hyps: list of n int64 1-D arrays.
-        refs: list of n lists, the references of each segment (at least one each).
+        hyp: ``(flat, lens)`` of the n hypotheses (int64 arrays: ids end to end, lengths).
+        ref_streams: K >= 1 ``(flat, lens)`` pairs, one per reference stream; a length of -1
+            means "no reference in this stream for this segment".
+        n: number of segments.
         num_refs: references per segment (-1 when it varies).
     """
 
     def __init__(self, hypotheses, references, pad_id=None, eos_id=None):
         pad_id = _check_special(pad_id, "pad_id")
         eos_id = _check_special(eos_id, "eos_id")
-        self.hyps = _stream(hypotheses, "hypotheses", pad_id, eos_id)
-        n = len(self.hyps)
+        self.hyp = _stream(hypotheses, "hypotheses", pad_id, eos_id)
+        n = self.n = len(self.hyp[1])
         if n == 0:
             raise ValueError("hypotheses is empty: BLEU needs at least one segment")
         streams = _split_reference_streams(references)
@@ -286,26 +279,30 @@ class IdStreams:
         for k, s in enumerate(streams):
             name = "references" if len(streams) == 1 and streams[0] is references else f"references[{k}]"
             c = _stream(s, name, pad_id, eos_id, allow_none=len(streams) > 1 or s is not references)
-            if len(c) != n:
+            if len(c[1]) != n:
                 raise ValueError(
-                    f"reference stream {k} ({name}) has {len(c)} rows but there are {n} hypotheses"
+                    f"reference stream {k} ({name}) has {len(c[1])} rows but there are {n} hypotheses"
                 )
             cleaned.append(c)
-        if not any(r is None for c in cleaned for r in c):
-            per_segment = [[r] for r in cleaned[0]] if len(cleaned) == 1 else list(map(list, zip(*cleaned)))
-            self.refs = per_segment
-            self.num_refs = len(cleaned)
-            return
-        per_segment = []
-        counts = set()
-        for i in range(n):
-            seg = [c[i] for c in cleaned if c[i] is not None]
-            if not seg:
-                raise ValueError(f"segment {i} has no reference: all {len(cleaned)} reference streams are None there")
-            counts.add(len(seg))
-            per_segment.append(seg)
-        self.refs = per_segment
-        self.num_refs = counts.pop() if len(counts) == 1 else -1
+        self.ref_streams = cleaned
+        present = np.zeros(n, dtype=np.int64)
+        for _, lens in cleaned:
+            present += lens >= 0
+        if not present.all():
+            i = int(np.flatnonzero(present == 0)[0])
+            raise ValueError(f"segment {i} has no reference: all {len(cleaned)} reference streams are None there")
+        self.num_refs = int(present[0]) if (present == present[0]).all() else -1
+
+    @property
+    def hyps(self) -> List[np.ndarray]:
+        """The hypotheses as n int64 arrays."""
+        return _split(*self.hyp)  # type: ignore[return-value]
+
+    @property
+    def refs(self) -> List[List[np.ndarray]]:
+        """The references of each segment as n lists of int64 arrays (NLTK's layout)."""
+        split = [_split(f, lens) for f, lens in self.ref_streams]
+        return [[r for r in seg if r is not None] for seg in zip(*split)]
 
 
 def _split_reference_streams(references) -> list:
@@ -340,8 +337,8 @@ def _split_reference_streams(references) -> list:
 
 def to_id_lists(x, pad_id: Optional[int] = None, eos_id: Optional[int] = None) -> List[np.ndarray]:
     """One stream (list of sequences or 2-D array) as cleaned int64 1-D arrays (see module doc)."""
-    out = _stream(x, "sentences", _check_special(pad_id, "pad_id"), _check_special(eos_id, "eos_id"))
-    return out  # type: ignore[return-value]
+    flat, lens = _stream(x, "sentences", _check_special(pad_id, "pad_id"), _check_special(eos_id, "eos_id"))
+    return _split(flat, lens)  # type: ignore[return-value]
 
 
 def _check_order(max_ngram_order) -> int:
@@ -379,8 +376,8 @@ def stats_ids(hypotheses, references, *, pad_id: Optional[int] = None, eos_id: O
 
 
 def _stats_of(data: IdStreams, order: int, workers: int) -> np.ndarray:
-    out = _backend.impl.token_stats(data.hyps, data.refs, order, workers)
-    return np.asarray(out, dtype=np.int64).reshape(len(data.hyps), n_columns(order))
+    out = _backend.impl.flat_stats(data.hyp[0], data.hyp[1], data.ref_streams, order, workers)
+    return np.asarray(out, dtype=np.int64).reshape(data.n, n_columns(order))
 
 
 def _bleu_object(smooth_method, smooth_value, effective_order, max_ngram_order, workers):
