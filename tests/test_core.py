@@ -393,3 +393,26 @@ def test_pack_int_lists(mod, seqs, allow_none, packable):
     assert flat.dtype == lens.dtype == np.int64
     np.testing.assert_array_equal(flat, want_flat)
     np.testing.assert_array_equal(lens, want_lens)
+
+
+@needs_cy
+@_SETTINGS
+@given(st.lists(st.lists(st.integers(-2, 3), max_size=10) | st.none(), min_size=0, max_size=10),
+       st.none() | st.integers(-2, 3), st.none() | st.integers(-2, 3))
+def test_clean_flat_equal_oracle(seqs, pad_id, eos_id):
+    """The C cleaning pass (cut at eos, drop pads; -1 lengths kept) equals numpy's."""
+    flat, lens = _flat(seqs)
+    want = py.clean_flat(flat, lens, pad_id, eos_id)
+    got = cy.clean_flat(flat, lens, pad_id, eos_id)
+    np.testing.assert_array_equal(got[0], want[0])
+    np.testing.assert_array_equal(got[1], want[1])
+    expect = [None if s is None else s[: s.index(eos_id)] if eos_id in s else s for s in seqs]
+    expect = [None if s is None else [t for t in s if t != pad_id] for s in expect]
+    np.testing.assert_array_equal(want[1], _flat(expect)[1])
+    np.testing.assert_array_equal(want[0], _flat(expect)[0])
+
+
+@pytest.mark.parametrize("mod", [py, pytest.param(cy, marks=needs_cy)], ids=["python", "cython"])
+def test_clean_flat_checks_lengths(mod):
+    with pytest.raises(ValueError, match="the lengths sum to 5 but the buffer holds 2 ids"):
+        mod.clean_flat(np.array([1, 2]), np.array([5]), 0, None)

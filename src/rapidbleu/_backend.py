@@ -84,7 +84,7 @@ def select(choice=None):
         ValueError: unknown choice.
         ImportError: ``cython`` forced but the extension cannot be imported.
     """
-    return select_twin("_stats_cy", _stats_py, choice, docs=("string_stats", "token_stats", "flat_stats", "pack_int_lists"))
+    return select_twin("_stats_cy", _stats_py, choice, docs=("string_stats", "token_stats", "flat_stats", "pack_int_lists", "clean_flat"))
 
 
 #: The active statistics module.

@@ -712,6 +712,45 @@ def pack_int_lists(seqs, bint allow_none=False):
     return flat, lens
 
 
+def clean_flat(flat, lens, pad_id=None, eos_id=None):
+    """See ``rapidbleu._stats_py.clean_flat``."""
+    if pad_id is None and eos_id is None:
+        return flat, lens
+    cdef int64_t[::1] f = np.ascontiguousarray(flat, dtype=np.int64)
+    cdef int64_t[::1] l = np.ascontiguousarray(lens, dtype=np.int64)
+    cdef Py_ssize_t n = l.shape[0], i, j, pos = 0, w = 0, m
+    cdef bint has_pad = pad_id is not None, has_eos = eos_id is not None
+    cdef int64_t pad = pad_id if has_pad else 0, eos = eos_id if has_eos else 0, v
+    for i in range(n):  # check first: the loop below trusts the lengths
+        if l[i] > 0:
+            pos += l[i]
+    if pos != f.shape[0]:
+        raise ValueError(f"the lengths sum to {pos} but the buffer holds {f.shape[0]} ids")
+    pos = 0
+    out = np.empty(f.shape[0], dtype=np.int64)
+    new_lens = np.empty(n, dtype=np.int64)
+    cdef int64_t[::1] o = out
+    cdef int64_t[::1] nl = new_lens
+    with nogil:
+        for i in range(n):
+            m = l[i]
+            if m < 0:
+                nl[i] = -1  # no sequence
+                continue
+            nl[i] = w
+            for j in range(pos, pos + m):
+                v = f[j]
+                if has_eos and v == eos:
+                    break  # the eos and everything after it are dropped
+                if has_pad and v == pad:
+                    continue
+                o[w] = v
+                w += 1
+            nl[i] = w - nl[i]
+            pos += m
+    return out[:w], new_lens
+
+
 def string_stats(hypotheses, references, max_ngram_order=4, tokenizer="13a", lowercase=False,
                  workers=1):
     """See ``rapidbleu._stats_py.string_stats`` (same arguments, same int64 (n, 2 + 2N) result).

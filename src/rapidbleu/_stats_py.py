@@ -234,3 +234,43 @@ def pack_int_lists(seqs, allow_none: bool = False):
     except OverflowError:
         return None
     return flat, lens
+
+
+def clean_flat(flat: np.ndarray, lens: np.ndarray, pad_id=None, eos_id=None):
+    """Token-id cleaning applied to n sequences stored end to end (``rapidbleu.ids`` rules).
+
+    Each sequence is cut at its first ``eos_id`` (dropping it and what follows), then every
+    ``pad_id`` is removed; ``None`` disables a rule.
+
+    Args:
+        flat: int64 array, the ids end to end.
+        lens: int64 array (n,), the length of each sequence; -1 means "no sequence" and stays
+            -1 (it takes no ids from ``flat``).
+        pad_id, eos_id: ints within int64, or None.
+
+    Returns:
+        ``(flat, lens)`` cleaned (the inputs themselves when both ids are None).
+
+    Raises:
+        ValueError: lengths that do not add up to the buffer.
+    """
+    if eos_id is None and pad_id is None:
+        return flat, lens
+    n = len(lens)
+    sizes = np.maximum(lens, 0)
+    if int(sizes.sum()) != len(flat):
+        raise ValueError(f"the lengths sum to {int(sizes.sum())} but the buffer holds {len(flat)} ids")
+    seg = np.repeat(np.arange(n), sizes)
+    keep = np.ones(len(flat), dtype=bool)
+    if eos_id is not None:
+        hits = np.flatnonzero(flat == eos_id)
+        if hits.size:
+            first = np.full(n, np.iinfo(np.int64).max, dtype=np.int64)
+            u, idx = np.unique(seg[hits], return_index=True)  # hits are sorted: first per segment
+            first[u] = hits[idx]
+            keep &= np.arange(len(flat)) < first[seg]
+    if pad_id is not None:
+        keep &= flat != pad_id
+    new_lens = np.bincount(seg[keep], minlength=n).astype(np.int64)
+    new_lens[lens < 0] = -1
+    return np.ascontiguousarray(flat[keep], dtype=np.int64), new_lens

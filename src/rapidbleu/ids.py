@@ -148,29 +148,9 @@ def _check_special(value, name: str):
 
 
 def _clean_flat(flat: np.ndarray, lens: np.ndarray, pad_id, eos_id):
-    """The cleaning rules applied to n sequences stored end to end (vectorised); a length of -1
-    (no sequence) stays -1."""
-    if eos_id is None and pad_id is None:
-        return flat, lens
-    n = len(lens)
-    sizes = np.maximum(lens, 0)
-    seg = np.repeat(np.arange(n), sizes)
-    keep = np.ones(len(flat), dtype=bool)
-    if eos_id is not None:
-        hits = np.flatnonzero(flat == eos_id)
-        if hits.size:
-            first = np.full(n, np.iinfo(np.int64).max, dtype=np.int64)
-            hs = seg[hits]
-            u, idx = np.unique(hs, return_index=True)  # hits are sorted: first hit per segment
-            first[u] = hits[idx]
-            keep &= np.arange(len(flat)) < first[seg]
-    if pad_id is not None:
-        keep &= flat != pad_id
-    if keep.all():
-        return flat, lens
-    new_lens = np.bincount(seg[keep], minlength=n).astype(np.int64)
-    new_lens[lens < 0] = -1
-    return flat[keep], new_lens
+    """The cleaning rules applied to n sequences stored end to end, by the core (one pass in
+    C; vectorised numpy in the pure-Python backend); a length of -1 (no sequence) stays -1."""
+    return _backend.impl.clean_flat(flat, lens, pad_id, eos_id)
 
 
 def _split(flat: np.ndarray, lens: np.ndarray) -> List[Optional[np.ndarray]]:
