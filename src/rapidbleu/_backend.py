@@ -7,8 +7,8 @@
 * ``cython``: the compiled core; ``ImportError`` (with the reason) if it is not available;
 * ``python``: the pure-Python oracle, always available.
 
-The chosen module exposes ``NAME``, ``string_stats`` and ``token_stats`` with identical
-signatures and results.
+The chosen module exposes ``NAME``, ``string_stats``, ``token_stats``, ``flat_stats``,
+``pack_int_lists`` and ``clean_flat`` with identical signatures and results.
 """
 
 import os

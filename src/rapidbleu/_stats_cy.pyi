@@ -4,7 +4,7 @@ The public functions have the signatures and results of ``rapidbleu._stats_py``,
 docstrings document both backends.
 """
 
-from typing import Final, Literal, Sequence
+from typing import Final, Hashable, Literal, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -20,11 +20,25 @@ def string_stats(
     workers: int = 1,
 ) -> np.ndarray: ...
 def token_stats(
-    hypotheses: Sequence[Sequence[int]],
-    references: Sequence[Sequence[Sequence[int]]],
+    hypotheses: Sequence[Sequence[Hashable]],
+    references: Sequence[Sequence[Sequence[Hashable]]],
     max_ngram_order: int = 4,
     workers: int = 1,
 ) -> np.ndarray: ...
+def flat_stats(
+    hyp_flat: np.ndarray,
+    hyp_lens: np.ndarray,
+    ref_streams: Sequence[Tuple[np.ndarray, np.ndarray]],
+    max_ngram_order: int = 4,
+    workers: int = 1,
+) -> np.ndarray: ...
+def pack_int_lists(seqs: object, allow_none: bool = False) -> Optional[Tuple[np.ndarray, np.ndarray]]: ...
+def clean_flat(
+    flat: np.ndarray, lens: np.ndarray, pad_id: Optional[int] = None, eos_id: Optional[int] = None
+) -> Tuple[np.ndarray, np.ndarray]: ...
+
+#: Tokens per packed block of ``token_stats`` (tests lower it to exercise many blocks).
+_BLOCK_TOKENS: int
 
 # Test hooks (used by tests/test_core.py only).
 def _string_stats_masked(
@@ -37,8 +51,16 @@ def _string_stats_masked(
     mask: int,
 ) -> np.ndarray: ...
 def _token_stats_masked(
-    hypotheses: Sequence[Sequence[int]],
-    references: Sequence[Sequence[Sequence[int]]],
+    hypotheses: Sequence[Sequence[Hashable]],
+    references: Sequence[Sequence[Sequence[Hashable]]],
+    max_ngram_order: int,
+    workers: int,
+    mask: int,
+) -> np.ndarray: ...
+def _flat_stats_masked(
+    hyp_flat: np.ndarray,
+    hyp_lens: np.ndarray,
+    ref_streams: Sequence[Tuple[np.ndarray, np.ndarray]],
     max_ngram_order: int,
     workers: int,
     mask: int,
