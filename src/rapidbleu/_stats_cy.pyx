@@ -1,7 +1,8 @@
 """Compiled BLEU sufficient statistics: the same functions as ``rapidbleu._stats_py``, in C.
 
-The Python layer only collects pointers: each ``str``'s code points are read in place
-(PyUnicode kinds 1, 2 and 4), token-id sequences are packed into one int64 buffer.  The
+The Python layer only collects pointers or copies into C buffers: each ``str``'s code points
+are read in place (PyUnicode kinds 1, 2 and 4); token sequences are packed block by block
+(int64 ids, or the code points of ``str`` tokens); flat id streams are used as they are.  The
 counting (tokenization, exact n-gram ids, clipping) runs in ``_ngram.h`` without the GIL, on
 contiguous chunks of segments, one chunk and one scratch space per thread, so the result does
 not depend on the number of threads.  Compiler directives are set in ``setup.py`` only.
@@ -676,7 +677,6 @@ def pack_int_lists(seqs, bint allow_none=False):
     cdef Py_ssize_t n = len(seqs), i, j, m, total = 0
     cdef PyObject **items
     cdef int ovf = 0
-    cdef long long v
     if type(seqs) is not list and type(seqs) is not tuple:
         return None
     lens = np.empty(n, dtype=np.int64)
