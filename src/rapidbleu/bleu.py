@@ -37,7 +37,10 @@ class BLEU:
             identical for any value.
 
     Raises:
-        ValueError: unknown smoothing method or tokenizer, or ``max_ngram_order`` < 1.
+        ValueError: unknown smoothing method or tokenizer, or ``max_ngram_order`` < 1.  The
+            first two are also the exception types sacreBLEU raises there: an unknown
+            smoothing method is an ``AssertionError`` too, an unknown tokenizer a ``KeyError``
+            (see ``rapidbleu._validate``).
     """
 
     SMOOTH_DEFAULTS = SMOOTH_DEFAULTS
