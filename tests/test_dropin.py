@@ -127,6 +127,67 @@ def test_tokenizers_on_the_class():
     assert "13a" in ours and len(ours) == len(theirs)
 
 
+# -- 3. command-line options of sacreBLEU that rapidbleu lacks --------------------------------
+def _sacrebleu_parser(monkeypatch):
+    """sacreBLEU's own ArgumentParser, caught as it parses."""
+    from sacrebleu import sacrebleu as sacre_main
+
+    caught = []
+
+    def grab(self, *args, **kwargs):
+        caught.append(self)
+        raise SystemExit(0)
+
+    monkeypatch.setattr(argparse.ArgumentParser, "parse_args", grab)
+    with pytest.raises(SystemExit):
+        sacre_main.parse_args()
+    monkeypatch.undo()
+    return caught[0]
+
+
+def _option_strings(parser):
+    return {s for action in parser._actions for s in action.option_strings}
+
+
+def test_every_sacrebleu_option_is_known(monkeypatch):
+    """Same option names, hence the same abbreviations: `-t` is --test-set, not a prefix of -tok."""
+    theirs = _sacrebleu_parser(monkeypatch)
+    ours = cli.build_parser()
+    assert _option_strings(theirs) <= _option_strings(ours)
+    assert ours.allow_abbrev == theirs.allow_abbrev
+    # and each takes the same number of values, so the rest of the line parses the same
+    ours_by_flag = {s: a for a in ours._actions for s in a.option_strings}
+    for action in theirs._actions:
+        for flag in action.option_strings:
+            assert ours_by_flag[flag].nargs == action.nargs, flag
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["-t", "wmt14"], "-t/--test-set: test sets are not supported; give reference files"),
+    (["--test-set", "wmt14", "-l", "de-en"], "-t/--test-set: test sets are not supported; give reference files"),
+    (["-t", "13a"], "-t/--test-set: test sets are not supported"),       # not -tok 13a
+    (["--list"], "--list: test sets are not supported; give reference files"),
+    (["--echo", "src"], "--echo: test sets are not supported; give reference files"),
+    (["-ol", "en"], "--origlang: test sets are not supported"),
+    (["-d"], "-d/--detail: "),
+    (["--chrf-beta", "3"], "--chrf-beta: chrF and TER are not supported"),
+    (["--ter-normalized"], "--ter-normalized: chrF and TER are not supported"),
+])
+def test_unsupported_options_are_one_line_errors(argv, message, capsys):
+    pair, system, hyp, refs = systems(SAMPLE_DIR)[0]
+    code = cli.main([str(refs[0]), *argv, "-i", str(hyp)])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert err.startswith("rapidbleu: error: ") and message in err and err.count("\n") == 1
+
+
+def test_test_set_error_from_the_command(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "rapidbleu", "-t", "wmt14", "-l", "de-en"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert r.stderr == "rapidbleu: error: -t/--test-set: test sets are not supported; give reference files\n"
+
+
 # -- 4. sacreBLEU's exception types ----------------------------------------------------------
 @pytest.mark.parametrize("call", [
     lambda m: m.corpus_bleu([None], [["a"]]),
