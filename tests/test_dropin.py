@@ -280,3 +280,50 @@ def test_ngrams_as_nltk():
             list(nltk_ngrams([1, 2], bad))
         with pytest.raises(ValueError):
             list(rnltk.ngrams([1, 2], bad))
+
+
+# -- 7. clean command-line errors ----------------------------------------------------------------
+def test_failed_model_download_is_a_one_line_error(tmp_path, monkeypatch, capsys):
+    pytest.importorskip("sentencepiece")
+
+    def no_network(*args, **kwargs):
+        raise urllib.error.URLError("no network (simulated)")
+
+    monkeypatch.setenv("SACREBLEU", str(tmp_path / "sacrebleu"))  # no cached model there
+    for var in ("RAPIDBLEU_FLORES101_MODEL", "RAPIDBLEU_FLORES200_MODEL"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setattr(urllib.request, "urlopen", no_network)
+    pair, system, hyp, refs = systems(SAMPLE_DIR)[0]
+    for tok in ("flores101", "flores200", "spm"):
+        code = cli.main([str(refs[0]), "-i", str(hyp), "-tok", tok, "-q"])
+        err = capsys.readouterr().err
+        assert code == 1, tok
+        assert err.startswith("rapidbleu: error: ") and err.count("\n") == 1, err
+        assert "no network (simulated)" in err and "SentencePiece model" in err
+    assert not list((tmp_path / "sacrebleu" / "models").iterdir())  # no partial model left
+
+
+def _run_with_backend(value, *command):
+    env = dict(os.environ, RAPIDBLEU_BACKEND=value)
+    return subprocess.run([sys.executable, *command], capture_output=True, text=True, env=env, timeout=120)
+
+
+def test_bad_backend_variable_is_a_one_line_error(tmp_path):
+    pair, system, hyp, refs = systems(SAMPLE_DIR)[0]
+    args = [str(refs[0]), "-i", str(hyp)]
+    # the console script: a file named rapidbleu, like the one pip writes
+    script = tmp_path / "rapidbleu"
+    script.write_text("import sys\nfrom rapidbleu.cli import main\nsys.exit(main())\n", "utf-8")
+    for command in (["-m", "rapidbleu", *args], [str(script), *args]):
+        r = _run_with_backend("bogus", *command)
+        assert r.returncode == 1, r.stderr
+        assert r.stdout == ""
+        assert r.stderr == "rapidbleu: error: RAPIDBLEU_BACKEND='bogus': choose one of auto, cython, python\n"
+        assert _run_with_backend("python", *command).returncode == 0
+
+
+def test_bad_backend_variable_still_raises_in_a_library():
+    r = _run_with_backend("bogus", "-c", "import rapidbleu")
+    assert r.returncode == 1 and "Traceback" in r.stderr and "BackendChoiceError" in r.stderr
+    r = _run_with_backend("bogus", "-c", "try:\n import rapidbleu\nexcept ValueError:\n print('caught')")
+    assert r.stdout == "caught\n", r.stderr

@@ -30,6 +30,14 @@ class UnknownTokenizerError(ValueError, KeyError):
     __str__ = BaseException.__str__
 
 
+class BackendChoiceError(ValueError):
+    """``RAPIDBLEU_BACKEND`` (or a backend choice) is not ``auto``, ``cython`` or ``python``."""
+
+
+class BackendUnavailableError(ImportError):
+    """``RAPIDBLEU_BACKEND=cython`` but the compiled extension cannot be imported."""
+
+
 def _kind(x) -> str:
     return type(x).__name__
 

@@ -4,7 +4,9 @@ Same options, same reading of files and same output text as ``sacrebleu`` 2.x (o
 ``version:`` value of the signature differs).  Unlike sacreBLEU, unreadable files, line-count
 mismatches and undecodable bytes end with a one-line message naming the file (and line) and a
 non-zero exit code instead of a traceback or a silently truncated score.  So do the sacreBLEU
-options it does not implement (test sets, chrF, TER: see ``UNSUPPORTED``).
+options it does not implement (test sets, chrF, TER: see ``UNSUPPORTED``), a SentencePiece
+model that cannot be downloaded, and a bad ``RAPIDBLEU_BACKEND`` (checked by
+``rapidbleu._backend`` when the package is imported).
 """
 
 import argparse
@@ -21,6 +23,7 @@ from .bleu import BLEU
 from .report import Color, print_results_table, print_single_results
 from .textio import InputError, read_lines, split_lines
 from .tokenizers import available_tokenizers
+from .tokenizers.tokenizer_spm import ModelDownloadError
 
 logger = logging.getLogger("rapidbleu")
 
@@ -342,7 +345,9 @@ def main(argv: Optional[List[str]] = None) -> int:
         logging.basicConfig(level=logging.INFO, format="rapidbleu: %(message)s")
     try:
         run(args)
-    except (CLIError, InputError, ValueError, TypeError, ImportError) as exc:
+    # Expected failures, each a one-line message: bad input or options, a missing optional
+    # extra (ImportError), a SentencePiece model that is neither on disk nor downloadable.
+    except (CLIError, InputError, ValueError, TypeError, ImportError, ModelDownloadError, FileNotFoundError) as exc:
         print(f"rapidbleu: error: {exc}", file=sys.stderr)
         code = getattr(exc, "code", 1)
         if argv is None:
