@@ -98,7 +98,8 @@ def _running_as_command() -> bool:
     """True while the ``rapidbleu`` command starts: the console script (``argv[0]`` named
     ``rapidbleu``) or ``python -m rapidbleu[.module]`` (runpy imports the package while
     ``argv[0]`` is still ``"-m"``; ``sys.orig_argv``, Python 3.10+, names the module)."""
-    argv0 = sys.argv[0] if sys.argv else ""
+    argv = getattr(sys, "argv", None)  # absent in some embedded interpreters
+    argv0 = argv[0] if argv else ""
     if argv0 == "-m":
         orig = list(getattr(sys, "orig_argv", ()))
         for i, arg in enumerate(orig):

@@ -15,7 +15,7 @@ import logging
 import os
 import sys
 import textwrap
-from typing import List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 from ._stats import SMOOTH_DEFAULTS
 from ._version import __version__
@@ -116,7 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
 #: of ``-tok``) and then ends with a one-line error instead of doing something else.
 _TEST_SETS = "test sets are not supported; give reference files"
 _NOT_BLEU = "chrF and TER are not supported (rapidbleu computes BLEU only)"
-UNSUPPORTED = (
+UNSUPPORTED: Tuple[Tuple[Tuple[str, ...], Dict[str, Any], str], ...] = (
     (("--test-set", "-t"), {}, _TEST_SETS),
     (("--list",), {"action": "store_true"}, _TEST_SETS),
     (("--echo",), {"nargs": "+"}, _TEST_SETS),
