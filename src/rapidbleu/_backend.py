@@ -12,19 +12,25 @@ The chosen module exposes ``NAME``, ``string_stats``, ``token_stats``, ``flat_st
 """
 
 import os
+import sys
 import warnings
 
 from . import _stats_py
+from ._validate import BackendChoiceError, BackendUnavailableError
 
 _CHOICES = ("auto", "cython", "python")
 
 
 def _choice(choice=None) -> str:
-    """``choice`` or ``$RAPIDBLEU_BACKEND`` (default auto), validated."""
+    """``choice`` or ``$RAPIDBLEU_BACKEND`` (default auto), validated.
+
+    Raises:
+        BackendChoiceError: (a ``ValueError``) not one of auto, cython, python.
+    """
     if choice is None:
         choice = os.environ.get("RAPIDBLEU_BACKEND", "auto").strip().lower() or "auto"
     if choice not in _CHOICES:
-        raise ValueError(f"RAPIDBLEU_BACKEND={choice!r}: choose one of {', '.join(_CHOICES)}")
+        raise BackendChoiceError(f"RAPIDBLEU_BACKEND={choice!r}: choose one of {', '.join(_CHOICES)}")
     return choice
 
 
@@ -52,8 +58,9 @@ def select_twin(compiled: str, twin, choice=None, warn: bool = True, docs=()):
     it imports, else the twin, with a ``RuntimeWarning`` when ``warn``).
 
     Raises:
-        ValueError: unknown choice.
-        ImportError: ``cython`` forced but the extension cannot be imported.
+        BackendChoiceError: (a ``ValueError``) unknown choice.
+        BackendUnavailableError: (an ``ImportError``) ``cython`` forced but the extension
+            cannot be imported.
     """
     choice = _choice(choice)
     if choice == "python":
@@ -62,7 +69,7 @@ def select_twin(compiled: str, twin, choice=None, warn: bool = True, docs=()):
         return _import_compiled(compiled, twin, docs)
     except ImportError as exc:
         if choice == "cython":
-            raise ImportError(
+            raise BackendUnavailableError(
                 f"RAPIDBLEU_BACKEND=cython but the compiled extension rapidbleu.{compiled} cannot be "
                 f"imported ({exc}); reinstall rapidbleu from a wheel or with a C compiler, or use "
                 "RAPIDBLEU_BACKEND=python"
@@ -87,5 +94,38 @@ def select(choice=None):
     return select_twin("_stats_cy", _stats_py, choice, docs=("string_stats", "token_stats", "flat_stats", "pack_int_lists", "clean_flat"))
 
 
+def _running_as_command() -> bool:
+    """True while the ``rapidbleu`` command starts: the console script (``argv[0]`` named
+    ``rapidbleu``) or ``python -m rapidbleu[.module]`` (runpy imports the package while
+    ``argv[0]`` is still ``"-m"``; ``sys.orig_argv``, Python 3.10+, names the module)."""
+    argv = getattr(sys, "argv", None)  # absent in some embedded interpreters
+    argv0 = argv[0] if argv else ""
+    if argv0 == "-m":
+        orig = list(getattr(sys, "orig_argv", ()))
+        for i, arg in enumerate(orig):
+            if arg.startswith("-m"):
+                module = arg[2:] or (orig[i + 1] if i + 1 < len(orig) else "")
+                return module.split(".")[0] == __package__
+        return True  # Python < 3.10: no orig_argv; a package run with -m imports rapidbleu
+    name = os.path.basename(argv0).lower()
+    for suffix in (".exe", "-script.py", ".py"):
+        if name.endswith(suffix):
+            name = name[: -len(suffix)]
+    return name == __package__
+
+
+def _select_at_import():
+    """``select()`` for ``impl``.  A bad ``RAPIDBLEU_BACKEND`` is an exception for a library
+    user, but for the command line it is a one-line ``rapidbleu: error: ...`` and exit status 1
+    (the package is imported, and fails, before the command-line code can catch anything)."""
+    try:
+        return select()
+    except (BackendChoiceError, BackendUnavailableError) as exc:
+        if _running_as_command():
+            print(f"{__package__}: error: {exc}", file=sys.stderr)
+            raise SystemExit(1) from None
+        raise
+
+
 #: The active statistics module.
-impl = select()
+impl = _select_at_import()

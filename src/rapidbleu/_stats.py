@@ -18,6 +18,8 @@ backends can only ever differ in the statistics themselves.
 import math
 from typing import List, Optional, Sequence, Tuple
 
+from ._validate import UnknownSmoothingError
+
 #: sacreBLEU's defaults for the smoothing value of each method (Chen and Cherry, WMT 2014).
 SMOOTH_DEFAULTS = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
 
@@ -48,9 +50,11 @@ def _log(x: float) -> float:
 
 
 def check_smoothing(smooth_method: str) -> None:
-    """Raise ``ValueError`` unless ``smooth_method`` is one of sacreBLEU's four methods."""
+    """Raise :class:`~rapidbleu._validate.UnknownSmoothingError` (a ``ValueError``, and an
+    ``AssertionError`` as sacreBLEU's assert) unless ``smooth_method`` is one of sacreBLEU's
+    four methods."""
     if smooth_method not in SMOOTH_DEFAULTS:
-        raise ValueError(
+        raise UnknownSmoothingError(
             f"unknown smooth_method {smooth_method!r}; choose one of: {', '.join(SMOOTH_DEFAULTS)}"
         )
 

@@ -1,14 +1,41 @@
-"""Input checks shared by every entry point.
+"""Input checks shared by every entry point, and the exception types they raise.
 
 sacreBLEU silently mis-scores some malformed inputs (``zip`` truncates streams of different
 lengths, a flat list of reference strings is read character by character); here each one raises
 an error that says what is wrong and where.
+
+Where sacreBLEU raises another exception type for the same mistake, the error is an instance of
+both (a small subclass below), so ``except`` clauses written for sacreBLEU still catch it while
+the message stays ours.  (``rapidbleu.nltk`` does the same for NLTK's types.)
 """
 
 from collections.abc import Sequence
 from itertools import repeat
 from operator import add, is_not
 from typing import List, Optional, Tuple
+
+
+class NoneHypothesisError(ValueError, TypeError):
+    """A hypothesis is ``None`` (sacreBLEU: a ``TypeError`` from deep inside the tokenizer)."""
+
+
+class UnknownSmoothingError(ValueError, AssertionError):
+    """``smooth_method`` is not one of sacreBLEU's four (sacreBLEU: ``AssertionError``)."""
+
+
+class UnknownTokenizerError(ValueError, KeyError):
+    """``tokenize`` names no known tokenizer (sacreBLEU: ``KeyError``)."""
+
+    # KeyError.__str__ would print the message quoted, as a dictionary key.
+    __str__ = BaseException.__str__
+
+
+class BackendChoiceError(ValueError):
+    """``RAPIDBLEU_BACKEND`` (or a backend choice) is not ``auto``, ``cython`` or ``python``."""
+
+
+class BackendUnavailableError(ImportError):
+    """``RAPIDBLEU_BACKEND=cython`` but the compiled extension cannot be imported."""
 
 
 def _kind(x) -> str:
@@ -33,7 +60,7 @@ def _name_bad_hypothesis(hyps: List, what: str) -> None:
     for i, h in enumerate(hyps):
         if not isinstance(h, str):
             if h is None:
-                raise ValueError(f"{what}[{i}] is None (every hypothesis must be a string; use '' for an empty output)")
+                raise NoneHypothesisError(f"{what}[{i}] is None (every hypothesis must be a string; use '' for an empty output)")
             raise TypeError(f"{what}[{i}] is a {_kind(h)}, expected str")
 
 
@@ -42,7 +69,8 @@ def check_hypotheses(hypotheses, what: str = "hypotheses") -> List[str]:
 
     Raises:
         TypeError: not a sequence, a bare string, or an element that is not a string.
-        ValueError: empty, or a ``None`` element (named by its 0-based index).
+        ValueError: empty, or a ``None`` element (named by its 0-based index; then a
+            :class:`NoneHypothesisError`, also a ``TypeError`` as in sacreBLEU).
     """
     hyps = _as_list(hypotheses, what)
     # Fast path: one C-level pass over the types; the per-item loop runs only to name an error
@@ -138,10 +166,12 @@ def check_sentence_args(hypothesis, references) -> Tuple[str, List[Optional[str]
 
     Raises:
         TypeError: ``hypothesis`` not a string, ``references`` a bare string or not a sequence.
-        ValueError: ``hypothesis`` is None, or no non-None reference.
+        ValueError: no non-None reference.
+        NoneHypothesisError: ``hypothesis`` is None (a ``ValueError`` and, as in sacreBLEU, a
+            ``TypeError``).
     """
     if hypothesis is None:
-        raise ValueError("hypothesis is None; use '' for an empty output")
+        raise NoneHypothesisError("hypothesis is None; use '' for an empty output")
     if not isinstance(hypothesis, str):
         raise TypeError(f"hypothesis must be a str, got {_kind(hypothesis)}")
     if isinstance(references, (str, bytes)):

@@ -37,11 +37,17 @@ class BLEU:
             identical for any value.
 
     Raises:
-        ValueError: unknown smoothing method or tokenizer, or ``max_ngram_order`` < 1.
+        ValueError: unknown smoothing method or tokenizer, or ``max_ngram_order`` < 1.  The
+            first two are also the exception types sacreBLEU raises there: an unknown
+            smoothing method is an ``AssertionError`` too, an unknown tokenizer a ``KeyError``
+            (see ``rapidbleu._validate``).
     """
 
     SMOOTH_DEFAULTS = SMOOTH_DEFAULTS
     TOKENIZER_DEFAULT = DEFAULT_TOKENIZER
+    #: The tokenizer names, on the class as in sacreBLEU: the same type (the keys view of a
+    #: dict, so ``==`` compares as sets), names and order as ``sacrebleu.BLEU.TOKENIZERS``.
+    TOKENIZERS = dict.fromkeys(available_tokenizers()).keys()
 
     def __init__(self, lowercase: bool = False, force: bool = False, tokenize: Optional[str] = None,
                  smooth_method: str = "exp", smooth_value: Optional[float] = None,
@@ -76,8 +82,6 @@ class BLEU:
         self._ref_cache = None
         if references is not None:
             self._ref_cache = self._prepare_references(references, len(references[0]) if references else 0)
-
-    TOKENIZERS = property(lambda self: available_tokenizers())
 
     # -- statistics -------------------------------------------------------------------------
     def _prepare_references(self, references, n_hyps):
@@ -141,6 +145,36 @@ class BLEU:
         return self._segment_stats(hyps, streams)
 
     # -- scores -----------------------------------------------------------------------------
+    @staticmethod
+    def compute_bleu(correct: List[int], total: List[int], sys_len: int, ref_len: int,
+                     smooth_method: str = "none", smooth_value: Optional[float] = None,
+                     effective_order: bool = False, max_ngram_order: int = MAX_NGRAM_ORDER) -> BLEUScore:
+        """BLEU from sufficient statistics: sacreBLEU's public ``BLEU.compute_bleu`` (which
+        fairseq calls), same arguments, defaults (no smoothing) and result.
+
+        Args:
+            correct: clipped n-gram matches per order 1..``max_ngram_order``.
+            total: hypothesis n-grams per order.
+            sys_len: hypothesis length (tokens); ref_len: effective reference length.
+            smooth_method: ``none`` (default here, unlike ``BLEU()``), ``floor``, ``add-k``
+                or ``exp`` (see ``rapidbleu._stats.bleu_from_stats``).
+            smooth_value: for ``floor`` (default 0.1) and ``add-k`` (default 1).
+            effective_order: average only over the orders with hypothesis n-grams.
+            max_ngram_order: N.
+
+        Returns:
+            A :class:`BLEUScore`, float for float and string for string as sacreBLEU's.
+            ``counts``/``totals`` are new lists (with ``add-k`` added, as sacreBLEU reports
+            them); unlike sacreBLEU, the caller's ``correct`` and ``total`` are not modified.
+
+        Raises:
+            UnknownSmoothingError: unknown ``smooth_method`` (a ``ValueError``; an
+                ``AssertionError`` as in sacreBLEU).
+        """
+        score, counts, totals, precisions, bp = bleu_from_stats(
+            correct, total, sys_len, ref_len, smooth_method, smooth_value, effective_order, max_ngram_order)
+        return BLEUScore(score, counts, totals, precisions, bp, sys_len, ref_len)
+
     def score_from_stats(self, stats) -> BLEUScore:
         """BLEU from one row of aggregated statistics (a column sum for a corpus)."""
         sys_len, ref_len, correct, total = split_row(stats, self.max_ngram_order)

@@ -3,7 +3,10 @@
 Same options, same reading of files and same output text as ``sacrebleu`` 2.x (only the
 ``version:`` value of the signature differs).  Unlike sacreBLEU, unreadable files, line-count
 mismatches and undecodable bytes end with a one-line message naming the file (and line) and a
-non-zero exit code instead of a traceback or a silently truncated score.
+non-zero exit code instead of a traceback or a silently truncated score.  So do the sacreBLEU
+options it does not implement (test sets, chrF, TER: see ``UNSUPPORTED``), a SentencePiece
+model that cannot be downloaded, and a bad ``RAPIDBLEU_BACKEND`` (checked by
+``rapidbleu._backend`` when the package is imported).
 """
 
 import argparse
@@ -11,7 +14,8 @@ import io
 import logging
 import os
 import sys
-from typing import List, Optional
+import textwrap
+from typing import Any, Dict, List, Optional, Tuple
 
 from ._stats import SMOOTH_DEFAULTS
 from ._version import __version__
@@ -19,6 +23,7 @@ from .bleu import BLEU
 from .report import Color, print_results_table, print_single_results
 from .textio import InputError, read_lines, split_lines
 from .tokenizers import available_tokenizers
+from .tokenizers.tokenizer_spm import ModelDownloadError
 
 logger = logging.getLogger("rapidbleu")
 
@@ -101,7 +106,57 @@ def build_parser() -> argparse.ArgumentParser:
                         "`text` apply to single-system mode only. This flag is overridden if the SACREBLEU_FORMAT "
                         "environment variable is set to one of the valid choices (Default: %(default)s).")
     p.add_argument("--version", "-V", action="version", version=f"%(prog)s {__version__}")
+    _add_unsupported(p)
     return p
+
+
+#: sacreBLEU options rapidbleu does not implement: (flags, argparse keywords, why).  They are
+#: declared with sacreBLEU's names and arities so that the command line parses as sacreBLEU's
+#: does (argparse's abbreviations resolve the same way: ``-t`` is ``--test-set``, never a prefix
+#: of ``-tok``) and then ends with a one-line error instead of doing something else.
+_TEST_SETS = "test sets are not supported; give reference files"
+_NOT_BLEU = "chrF and TER are not supported (rapidbleu computes BLEU only)"
+UNSUPPORTED: Tuple[Tuple[Tuple[str, ...], Dict[str, Any], str], ...] = (
+    (("--test-set", "-t"), {}, _TEST_SETS),
+    (("--list",), {"action": "store_true"}, _TEST_SETS),
+    (("--echo",), {"nargs": "+"}, _TEST_SETS),
+    (("--download",), {}, _TEST_SETS),
+    (("--origlang", "-ol"), {}, _TEST_SETS),
+    (("--subset",), {}, _TEST_SETS),
+    (("--citation", "--cite"), {"action": "store_true"}, _TEST_SETS),
+    (("--detail", "-d"), {"action": "store_true"}, "per-subset scores (--detail) need test sets, "
+                                                   "which are not supported; give reference files"),
+    (("--chrf-char-order", "-cc"), {}, _NOT_BLEU),
+    (("--chrf-word-order", "-cw"), {}, _NOT_BLEU),
+    (("--chrf-beta",), {}, _NOT_BLEU),
+    (("--chrf-whitespace",), {"action": "store_true"}, _NOT_BLEU),
+    (("--chrf-lowercase",), {"action": "store_true"}, _NOT_BLEU),
+    (("--chrf-eps-smoothing",), {"action": "store_true"}, _NOT_BLEU),
+    (("--ter-case-sensitive",), {"action": "store_true"}, _NOT_BLEU),
+    (("--ter-asian-support",), {"action": "store_true"}, _NOT_BLEU),
+    (("--ter-no-punct",), {"action": "store_true"}, _NOT_BLEU),
+    (("--ter-normalized",), {"action": "store_true"}, _NOT_BLEU),
+)
+
+
+def _unsupported_dest(flags) -> str:
+    return "unsupported_" + flags[0].lstrip("-").replace("-", "_")
+
+
+def _add_unsupported(p: argparse.ArgumentParser) -> None:
+    """Declare the ``UNSUPPORTED`` options (listed in ``--help`` under their own heading)."""
+    g = p.add_argument_group("sacreBLEU options that rapidbleu does not support (each is an error)")
+    for flags, kwargs, _ in UNSUPPORTED:
+        g.add_argument(*flags, dest=_unsupported_dest(flags), default=None, help=argparse.SUPPRESS, **kwargs)
+    names = ", ".join("/".join(flags) for flags, _, _ in UNSUPPORTED)
+    g.description = textwrap.fill(names, 76, break_on_hyphens=False)
+
+
+def check_unsupported(args) -> None:
+    """Raise ``CLIError`` naming the first ``UNSUPPORTED`` option given, and why."""
+    for flags, _, why in UNSUPPORTED:
+        if getattr(args, _unsupported_dest(flags), None) not in (None, False):
+            raise CLIError(f"{'/'.join(sorted(flags, key=len))}: {why}")
 
 
 def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
@@ -186,6 +241,7 @@ def _check_lengths(systems, names, refs, ref_names) -> None:
 
 def run(args) -> None:
     """Read the files, score, print. Raises ``CLIError``/``InputError`` for bad input."""
+    check_unsupported(args)
     Color.setup(args.no_color)
     refs = _read_refs(args)
     ref_names = (args.refs if args.num_refs == 1
@@ -289,7 +345,9 @@ def main(argv: Optional[List[str]] = None) -> int:
         logging.basicConfig(level=logging.INFO, format="rapidbleu: %(message)s")
     try:
         run(args)
-    except (CLIError, InputError, ValueError, TypeError, ImportError) as exc:
+    # Expected failures, each a one-line message: bad input or options, a missing optional
+    # extra (ImportError), a SentencePiece model that is neither on disk nor downloadable.
+    except (CLIError, InputError, ValueError, TypeError, ImportError, ModelDownloadError, FileNotFoundError) as exc:
         print(f"rapidbleu: error: {exc}", file=sys.stderr)
         code = getattr(exc, "code", 1)
         if argv is None:

@@ -16,6 +16,10 @@ Conventions (NLTK's):
 * the clipped n-gram counts come from the compiled core (``rapidbleu._backend.impl``), after
   the tokens are mapped to integer ids (one dictionary per call).
 
+The module also has the names NLTK's module gets from its imports: ``ngrams`` (as
+``nltk.util.ngrams``), ``Counter``, ``Fraction`` (see :class:`Fraction`), ``math``, ``sys``,
+``warnings``.
+
 Not in NLTK: ``sentence_bleu_batch`` (a loop of ``sentence_bleu`` in one call) and
 ``sentence_bleu_from_stats``, the same scores from a statistics matrix (rows ``[hyp_len,
 ref_len, matches_1..N, totals_1..N]``, as ``rapidbleu.ids.stats_ids`` and sacreBLEU compute
@@ -50,9 +54,9 @@ Errors: differing numbers of hypotheses and reference lists raise :class:`Length
 import math
 import sys
 import warnings
-from collections import defaultdict
+from collections import Counter, defaultdict, deque  # noqa: F401  (Counter: as NLTK's module)
 from fractions import Fraction as _Fraction
-from itertools import count
+from itertools import chain, count, islice, repeat
 from typing import Tuple
 
 import numpy as np
@@ -69,6 +73,7 @@ __all__ = [
     "closest_ref_length",
     "corpus_bleu",
     "modified_precision",
+    "ngrams",
     "sentence_bleu",
     "sentence_bleu_batch",
     "sentence_bleu_from_stats",
@@ -92,15 +97,26 @@ class SmoothingError(ValueError, AssertionError, IndexError):
     """Smoothing method 6 cannot be applied (NLTK: ``AssertionError`` or ``IndexError``)."""
 
 
+#: NLTK's Fraction shows the numbers as given in ``repr``/``str`` where ``fractions.Fraction``
+#: still accepts ``_normalize=False`` (Python < 3.12); on 3.12+ it shows the reduced fraction.
+_SHOWS_AS_GIVEN = sys.version_info < (3, 12)
+
+
 class Fraction(_Fraction):
     """A ``fractions.Fraction`` that reports its numerator and denominator as given.
 
     ``Fraction(2, 4).numerator == 2`` and ``.denominator == 4`` (NLTK's ``_normalize=False``
-    convention, which ``corpus_bleu`` relies on to add up counts); the value, comparisons,
-    arithmetic and ``float()`` are those of the reduced fraction, on every Python version.
+    convention, which ``corpus_bleu`` relies on to add up counts); ``_normalize=True`` reports
+    the reduced ones, as NLTK's.  ``repr``/``str`` are NLTK's on the running Python:
+    ``Fraction(2, 4)``/``2/4`` before 3.12, ``Fraction(1, 2)``/``1/2`` from 3.12 on.  NLTK's
+    attributes ``_normalize``, ``_original_numerator`` and ``_original_denominator`` exist.
+
+    The value, comparisons, hashing, arithmetic and ``float()`` are those of the reduced
+    fraction, on every Python version (NLTK's Fraction on Python < 3.12 compares
+    ``Fraction(2, 4)`` unequal to ``0.5`` and to ``Fraction(1, 2)``; this one does not).
     """
 
-    __slots__ = ("_raw_numerator", "_raw_denominator")
+    __slots__ = ("_raw_numerator", "_raw_denominator", "_normalize")
 
     def __new__(cls, numerator=0, denominator=None, _normalize=False):
         self = super().__new__(cls, numerator, denominator)
@@ -108,10 +124,11 @@ class Fraction(_Fraction):
             numerator, denominator = _Fraction.numerator.fget(self), _Fraction.denominator.fget(self)
         self._raw_numerator = numerator
         self._raw_denominator = denominator
+        self._normalize = _normalize
         return self
 
     def __reduce__(self):
-        return (type(self), (self._raw_numerator, self._raw_denominator))
+        return (type(self), (self._raw_numerator, self._raw_denominator, self._normalize))
 
     def __copy__(self):
         return self
@@ -121,11 +138,61 @@ class Fraction(_Fraction):
 
     @property
     def numerator(self):
-        return self._raw_numerator
+        return _Fraction.numerator.fget(self) if self._normalize else self._raw_numerator
 
     @property
     def denominator(self):
+        return _Fraction.denominator.fget(self) if self._normalize else self._raw_denominator
+
+    @property
+    def _original_numerator(self):
+        return self._raw_numerator
+
+    @property
+    def _original_denominator(self):
         return self._raw_denominator
+
+    def __repr__(self):
+        if _SHOWS_AS_GIVEN and not self._normalize:
+            return f"{type(self).__name__}({self._raw_numerator}, {self._raw_denominator})"
+        return super().__repr__()
+
+    def __str__(self):
+        if _SHOWS_AS_GIVEN and not self._normalize:
+            if self._raw_denominator == 1:
+                return str(self._raw_numerator)
+            return f"{self._raw_numerator}/{self._raw_denominator}"
+        return super().__str__()
+
+
+def ngrams(sequence, n, pad_left=False, pad_right=False, left_pad_symbol=None, right_pad_symbol=None):
+    """The n-grams of ``sequence`` as tuples, lazily: ``nltk.util.ngrams`` (which NLTK's
+    ``bleu_score`` module imports), same results for the same arguments.
+
+    >>> list(ngrams([1, 2, 3, 4], 3))
+    [(1, 2, 3), (2, 3, 4)]
+
+    Args:
+        sequence: any iterable (read once).
+        n: the order; 0 gives ``len(sequence) + 1`` empty tuples, as NLTK's.
+        pad_left, pad_right: add ``n - 1`` pad symbols before / after the sequence.
+        left_pad_symbol, right_pad_symbol: the pad symbols (default None).
+
+    Returns:
+        A generator of ``n``-tuples (nothing when the padded sequence is shorter than ``n``).
+    """
+    items = iter(sequence)
+    if pad_left:
+        items = chain(repeat(left_pad_symbol, n - 1), items)
+    if pad_right:
+        items = chain(items, repeat(right_pad_symbol, n - 1))
+    # A sliding window (the itertools documentation's recipe): fill n items, then slide by one.
+    window = deque(islice(items, n), maxlen=n)
+    if len(window) == n:
+        yield tuple(window)
+    for item in items:
+        window.append(item)
+        yield tuple(window)
 
 
 # --------------------------------------------------------------------------- token ids, stats

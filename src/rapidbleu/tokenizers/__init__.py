@@ -1,11 +1,13 @@
 """Tokenizer registry: sacreBLEU's tokenizer names mapped to their implementations.
 
 Modules are imported lazily (some need optional extras).  ``get_tokenizer(name)`` returns a
-ready instance and raises ``ValueError`` for an unknown name.
+ready instance and raises ``UnknownTokenizerError`` (a ``ValueError`` and a ``KeyError``) for
+an unknown name.
 """
 
 from importlib import import_module
 
+from .._validate import UnknownTokenizerError
 from .base import BaseTokenizer
 
 # name -> "module:Class"; one module per tokenizer.
@@ -53,13 +55,14 @@ def get_tokenizer(name: str, **kwargs) -> BaseTokenizer:
     e.g. ``model_path=`` for the SentencePiece tokenizers).
 
     Raises:
-        ValueError: ``name`` is not a known tokenizer (the message lists the known ones).
+        UnknownTokenizerError: ``name`` is not a known tokenizer (the message lists the known
+            ones); a ``ValueError``, and a ``KeyError`` as in sacreBLEU.
         ImportError: the tokenizer needs an optional extra that is not installed.
     """
     try:
         spec = _REGISTRY[name]
     except (KeyError, TypeError):
-        raise ValueError(
+        raise UnknownTokenizerError(
             f"unknown tokenizer {name!r}; choose one of: {', '.join(available_tokenizers())}"
         ) from None
     module_name, class_name = spec.split(":")
