@@ -162,6 +162,33 @@ def test_every_sacrebleu_option_is_known(monkeypatch):
             assert ours_by_flag[flag].nargs == action.nargs, flag
 
 
+def test_abbreviations_resolve_as_in_sacrebleu(monkeypatch):
+    """Every prefix of a sacreBLEU long option that sacreBLEU resolves to one option resolves
+    to that option here too (our extra options, e.g. --workers, must not make it ambiguous)."""
+    theirs = _sacrebleu_parser(monkeypatch)
+    ours = cli.build_parser()
+
+    def resolve(parser, prefix):
+        by_flag = {s: a for a in parser._actions for s in a.option_strings}
+        if prefix in by_flag:
+            return by_flag[prefix]
+        hits = {id(a): a for s, a in by_flag.items() if s.startswith(prefix)}
+        return next(iter(hits.values())) if len(hits) == 1 else None
+
+    checked = 0
+    for flag in sorted(_option_strings(theirs)):
+        if not flag.startswith("--"):
+            continue
+        for k in range(3, len(flag) + 1):
+            want = resolve(theirs, flag[:k])
+            if want is None:
+                continue
+            got = resolve(ours, flag[:k])
+            assert got is not None and set(want.option_strings) <= set(got.option_strings), flag[:k]
+            checked += 1
+    assert checked > 100
+
+
 @pytest.mark.parametrize("argv, message", [
     (["-t", "wmt14"], "-t/--test-set: test sets are not supported; give reference files"),
     (["--test-set", "wmt14", "-l", "de-en"], "-t/--test-set: test sets are not supported; give reference files"),

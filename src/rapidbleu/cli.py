@@ -99,7 +99,9 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--short", "-sh", default=False, action="store_true",
                    help="Produce a shorter (less human readable) signature.")
     r.add_argument("--score-only", "-b", default=False, action="store_true", help="Print only the computed score.")
-    r.add_argument("--width", "-w", type=int, default=1, help="Floating point width (Default: %(default)s).")
+    # "--w" is spelled out: sacreBLEU reads that abbreviation as --width, and our extra
+    # --workers would make it ambiguous otherwise
+    r.add_argument("--width", "-w", "--w", type=int, default=1, help="Floating point width (Default: %(default)s).")
     r.add_argument("--no-color", "-nc", action="store_true", help="Disable the occasional use of terminal colors.")
     r.add_argument("--format", "-f", default="json", choices=OUTPUT_FORMATS,
                    help="Set the output format. `latex` is only valid for multi-system mode whereas `json` and "
