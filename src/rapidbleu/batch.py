@@ -322,6 +322,10 @@ def _self_bleu_impl(sentences, *, style: str = "nltk", max_ngram_order: Optional
     Computed without the O(n^2) scan: per n-gram the two largest counts over the set and the
     sentence holding the largest (``rapidbleu._batch_py`` explains), equal to the naive loop.
 
+    Strings are tokenized with ``tokenize`` (13a by default, as sacreBLEU would); Texygen and
+    fast-bleu score text split on whitespace, so to reproduce their numbers pass token lists
+    (``[s.split() for s in texts]``) or ``tokenize="none"``.
+
     Args:
         sentences: n >= 2 sentences (strings, string-token lists, or ids as in ``rapidbleu.ids``).
         style: ``"nltk"`` (default; 0-1, NLTK's ``sentence_bleu``, as Texygen/fast-bleu) or
