@@ -414,5 +414,91 @@ def test_clean_flat_equal_oracle(seqs, pad_id, eos_id):
 
 @pytest.mark.parametrize("mod", [py, pytest.param(cy, marks=needs_cy)], ids=["python", "cython"])
 def test_clean_flat_checks_lengths(mod):
-    with pytest.raises(ValueError, match="the lengths sum to 5 but the buffer holds 2 ids"):
+    with pytest.raises(ValueError, match="the lengths add up to more than the 2 ids in the buffer"):
         mod.clean_flat(np.array([1, 2]), np.array([5]), 0, None)
+    with pytest.raises(ValueError, match="the lengths sum to 3 but the buffer holds 4 ids"):
+        mod.clean_flat(np.array([1, 2, 3, 4]), np.array([2, -1, 1]), 0, None)
+
+
+# -- input that changes under the core's feet, and lengths that lie --------------------------
+
+class _Clearing:
+    """A token whose hash empties the given lists (user code running mid-call)."""
+
+    def __init__(self, *lists):
+        self.lists = lists
+
+    def __hash__(self):
+        for x in self.lists:
+            x.clear()
+        return 0
+
+
+@needs_cy
+@pytest.mark.parametrize("workers", [1, 2])
+def test_lists_shortened_mid_call_raise_not_crash(workers):
+    hyps = [["a", "b"]] * 5000
+    refs = [[["a", "b"]]] * 5000
+    hyps = [[_Clearing()]] + hyps
+    refs = [[["a"]]] + refs
+    hyps[0][0].lists = (hyps, refs)
+    with _block_size(64), pytest.raises(IndexError):
+        cy.token_stats(hyps, refs, 4, workers=workers)
+
+
+@pytest.mark.parametrize("mod", [py, pytest.param(cy, marks=needs_cy)], ids=["python", "cython"])
+def test_pack_int_lists_survives_a_finalizer_changing_the_list(mod):
+    import gc
+
+    seqs = [[1, 2, 3]] * 20000
+    original = list(seqs)
+
+    class Cycle:
+        def __del__(self):
+            seqs.clear()
+
+    old = gc.get_threshold()
+    try:
+        c = Cycle()
+        c.self = c
+        del c
+        gc.set_threshold(1)
+        got = mod.pack_int_lists(seqs)
+    finally:
+        gc.set_threshold(*old)
+        gc.collect()
+    if got is not None:  # packed from a consistent snapshot of the list
+        flat, lens = got
+        assert len(lens) in (len(original), 0) and len(flat) == 3 * len(lens)
+
+
+@pytest.mark.parametrize("mod", [py, pytest.param(cy, marks=needs_cy)], ids=["python", "cython"])
+def test_lengths_that_overflow_are_refused(mod):
+    huge = np.array([2**63 - 1, 2**63 - 1, 2], dtype=np.int64)
+    with pytest.raises(ValueError, match="lengths add up to more than"):
+        mod.clean_flat(np.zeros(0, np.int64), huge, 0, None)
+    with pytest.raises(ValueError, match="lengths add up to more than"):
+        mod.flat_stats(np.array([1, 2, 3]), np.array([1, 1, 1]), [(np.zeros(0, np.int64), huge)], 2)
+    with pytest.raises(ValueError, match="hypotheses: the lengths add up to more than"):
+        mod.flat_stats(np.zeros(0, np.int64), huge, [(np.array([1, 2, 3]), np.array([1, 1, 1]))], 2)
+
+
+@needs_cy
+def test_block_size_zero_still_progresses():
+    hyps, refs = [["a", "b"], ["c"]], [[["a"]], [["c"]]]
+    with _block_size(0):
+        np.testing.assert_array_equal(cy.token_stats(hyps, refs, 2, workers=2), py.token_stats(hyps, refs, 2))
+
+
+@pytest.mark.parametrize("mod", [py, pytest.param(cy, marks=needs_cy)], ids=["python", "cython"])
+def test_twins_agree_on_bad_arguments(mod):
+    assert mod.pack_int_lists(iter([[1]])) is None
+    for bad in (2.7, "4", True):
+        with pytest.raises(TypeError, match="max_ngram_order must be an int"):
+            mod.token_stats([["a"]], [[["a"]]], bad)
+        with pytest.raises(TypeError, match="max_ngram_order must be an int"):
+            mod.flat_stats(np.array([1]), np.array([1]), [(np.array([1]), np.array([1]))], bad)
+        with pytest.raises(TypeError, match="max_ngram_order must be an int"):
+            mod.string_stats(["a"], [["a"]], bad)
+    with pytest.raises(ValueError, match="max_ngram_order must be >= 1"):
+        mod.token_stats([["a"]], [[["a"]]], 0)

@@ -532,3 +532,31 @@ def test_nltk_style_batch_with_several_text_reference_streams():
     assert sentence_bleu_batch(tok_hyps, tok_refs, smoothing_function=m1).tolist() == expected
     assert sentence_bleu_batch(tok_hyps, tok_refs[0], smoothing_function=m1).tolist() == [
         sentence_bleu([tok_refs[0][i]], tok_hyps[i], smoothing_function=m1) for i in range(3)]
+
+
+# -- string-token input whose first item is empty (the form is read from the first item that tells)
+
+def test_token_lists_with_an_empty_first_item():
+    import sacrebleu
+    from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
+
+    from rapidbleu.batch import pairwise_bleu, self_bleu, sentence_bleu_batch
+
+    hyps = [[], ["a", "b", "c"], ["a", "x"]]
+    refs = [["x"], ["a", "b", "c"], ["a", "x", "y"]]
+    want = [sacrebleu.sentence_bleu(" ".join(h), [" ".join(r)], tokenize="none").score for h, r in zip(hyps, refs)]
+    assert sentence_bleu_batch(hyps, refs).tolist() == want
+    refs_empty_first = [[], ["a", "b", "c"], ["a", "x", "y"]]
+    want = [sacrebleu.sentence_bleu(" ".join(h), [" ".join(r)], tokenize="none").score
+            for h, r in zip(hyps[1:], refs_empty_first[1:])]
+    assert sentence_bleu_batch(hyps[1:] + [[]], refs_empty_first[1:] + [[]]).tolist()[:2] == want
+    sm = SmoothingFunction().method1
+    got = sentence_bleu_batch([["x"]] + hyps[1:], refs_empty_first, weights=(0.5, 0.5), smoothing_function=sm)
+    assert got.tolist() == [sentence_bleu([r], h, (0.5, 0.5), smoothing_function=sm)
+                            for h, r in zip([["x"]] + hyps[1:], refs_empty_first)]
+    sents = [[], ["a", "b"], ["a", "b", "c"]]
+    assert self_bleu(sents).tolist() == [
+        sentence_bleu([s for j, s in enumerate(sents) if j != i], sents[i], smoothing_function=sm)
+        for i in range(3)]
+    assert pairwise_bleu(sents).tolist() == [
+        [sacrebleu.sentence_bleu(" ".join(a), [" ".join(b)], tokenize="none").score for b in sents] for a in sents]

@@ -18,6 +18,8 @@ backends can only ever differ in the statistics themselves.
 import math
 from typing import List, Optional, Sequence, Tuple
 
+import numpy as np
+
 from ._validate import UnknownSmoothingError
 
 #: sacreBLEU's defaults for the smoothing value of each method (Chen and Cherry, WMT 2014).
@@ -33,6 +35,20 @@ _LOG_ZERO = -9999999999
 def n_columns(max_ngram_order: int) -> int:
     """Number of columns of the statistics matrix for a given maximum n-gram order."""
     return 2 + 2 * max_ngram_order
+
+
+def check_order(max_ngram_order) -> int:
+    """The maximum n-gram order N as an int >= 1.
+
+    Raises:
+        TypeError: not an integer (``bool`` included).
+        ValueError: N < 1.
+    """
+    if isinstance(max_ngram_order, bool) or not isinstance(max_ngram_order, (int, np.integer)):
+        raise TypeError(f"max_ngram_order must be an int, got {type(max_ngram_order).__name__}")
+    if max_ngram_order < 1:
+        raise ValueError(f"max_ngram_order must be >= 1, got {max_ngram_order}")
+    return int(max_ngram_order)
 
 
 def closest_ref_len(hyp_len: int, ref_lens: Sequence[int]) -> int:

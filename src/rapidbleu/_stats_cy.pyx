@@ -21,7 +21,7 @@ from cpython.list cimport PyList_GET_ITEM
 from cpython.object cimport PyObject
 from cpython.unicode cimport PyUnicode_GET_LENGTH
 
-from ._stats import n_columns
+from ._stats import check_order, n_columns
 from .tokenizers import get_tokenizer
 
 cdef extern from *:
@@ -256,6 +256,7 @@ cdef extern from "Python.h":
     bint _is_int "PyLong_CheckExact"(PyObject *o)
     bint _is_str "PyUnicode_CheckExact"(PyObject *o)
     Py_ssize_t PySequence_Fast_GET_SIZE(object o)
+    object PySequence_GetItem(object o, Py_ssize_t i)
     PyObject **PySequence_Fast_ITEMS(object o)
 
 cdef extern from *:
@@ -522,8 +523,11 @@ cdef class _Block(_Rows):
         self.n_texts = self.n_seg = self.n_ids = self.n_cps = self.n_tlen = 0
         self.reserve(1, 1)
         self.off[0] = 0
-        while i < n and self.n_ids + self.n_tlen < limit:
-            self.pack_segment(hypotheses[i], references[i], i)
+        # at least one segment per block (any limit); indexing through the sequence protocol,
+        # bounds checked: user code (a token's __hash__, another thread while the workers
+        # count) may have shortened the lists since len() was read
+        while i < n and (self.n_seg == 0 or self.n_ids + self.n_tlen < limit):
+            self.pack_segment(_item(hypotheses, i), _item(references, i), i)
             i += 1
         for t in range(self.n_texts):
             if self.texts[t].kind == RB_KIND_TOKENS:
@@ -532,6 +536,11 @@ cdef class _Block(_Rows):
             else:
                 self.texts[t].data = self.ids + self.start[t]
         return i
+
+
+cdef inline object _item(seq, Py_ssize_t i):
+    """``seq[i]`` with Python's bounds check (IndexError), whatever the build's directives."""
+    return PySequence_GetItem(seq, i)
 
 
 cdef void _copy_int64(int64_t *dst, int64_t[::1] src):
@@ -666,6 +675,9 @@ cdef _starts(int64_t[::1] lens, int64_t[::1] flat, what):
     for i in range(n):
         o[i] = pos
         if lens[i] > 0:
+            if lens[i] > flat.shape[0]:  # each length bounded, so the sum cannot overflow
+                raise ValueError(f"{what}: the lengths add up to more than the {flat.shape[0]} ids "
+                                 f"in the buffer")
             pos += lens[i]
     if pos != flat.shape[0]:
         raise ValueError(f"{what}: the lengths sum to {pos} but the buffer holds {flat.shape[0]} ids")
@@ -674,11 +686,17 @@ cdef _starts(int64_t[::1] lens, int64_t[::1] flat, what):
 
 def pack_int_lists(seqs, bint allow_none=False):
     """See ``rapidbleu._stats_py.pack_int_lists``."""
-    cdef Py_ssize_t n = len(seqs), i, j, m, total = 0
+    cdef Py_ssize_t n, i, j, m, total = 0
     cdef PyObject **items
     cdef int ovf = 0
     if type(seqs) is not list and type(seqs) is not tuple:
         return None
+    # a private copy of the outer list: the allocations below may run a finalizer (garbage
+    # collection) that changes the caller's list; inner lists are re-checked before reading.
+    # (list(), not tuple(): CPython's list-to-tuple allocates the tuple, which may collect,
+    # before it copies the items.)
+    seqs = list(seqs)
+    n = len(seqs)
     lens = np.empty(n, dtype=np.int64)
     cdef int64_t[::1] lv = lens
     for i in range(n):
@@ -723,6 +741,8 @@ def clean_flat(flat, lens, pad_id=None, eos_id=None):
     cdef int64_t pad = pad_id if has_pad else 0, eos = eos_id if has_eos else 0, v
     for i in range(n):  # check first: the loop below trusts the lengths
         if l[i] > 0:
+            if l[i] > f.shape[0]:  # each length bounded, so the sum cannot overflow
+                raise ValueError(f"the lengths add up to more than the {f.shape[0]} ids in the buffer")
             pos += l[i]
     if pos != f.shape[0]:
         raise ValueError(f"the lengths sum to {pos} but the buffer holds {f.shape[0]} ids")
@@ -758,8 +778,8 @@ def string_stats(hypotheses, references, max_ngram_order=4, tokenizer="13a", low
     Also raises ``ValueError`` for ``workers`` not in {-1, 1, 2, ...} and ``TypeError`` for a
     non-``str`` segment.
     """
-    return _string_stats(hypotheses, references, max_ngram_order, tokenizer, lowercase, workers,
-                         _FULL_MASK)
+    return _string_stats(hypotheses, references, check_order(max_ngram_order), tokenizer, lowercase,
+                         workers, _FULL_MASK)
 
 
 def token_stats(hypotheses, references, max_ngram_order=4, workers=1):
@@ -767,12 +787,12 @@ def token_stats(hypotheses, references, max_ngram_order=4, workers=1):
 
     Token ids must fit in int64 (``OverflowError`` otherwise); numpy arrays are cast to int64.
     """
-    return _token_stats(hypotheses, references, max_ngram_order, workers, _FULL_MASK)
+    return _token_stats(hypotheses, references, check_order(max_ngram_order), workers, _FULL_MASK)
 
 
 def flat_stats(hyp_flat, hyp_lens, ref_streams, max_ngram_order=4, workers=1):
     """See ``rapidbleu._stats_py.flat_stats`` (same arguments, same int64 (n, 2 + 2N) result)."""
-    return _flat_stats(hyp_flat, hyp_lens, ref_streams, max_ngram_order, workers, _FULL_MASK)
+    return _flat_stats(hyp_flat, hyp_lens, ref_streams, check_order(max_ngram_order), workers, _FULL_MASK)
 
 
 # -- test hooks ---------------------------------------------------------------------------

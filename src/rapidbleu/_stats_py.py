@@ -12,7 +12,7 @@ from typing import Hashable, List, Optional, Sequence
 
 import numpy as np
 
-from ._stats import closest_ref_len, n_columns
+from ._stats import check_order, closest_ref_len, n_columns
 from .tokenizers import get_tokenizer
 
 #: Name of this backend, as reported by ``rapidbleu.backend``.
@@ -86,6 +86,7 @@ def string_stats(
         int64 array of shape (n, 2 + 2N): ``[hyp_len, ref_len, matches_1..N, totals_1..N]`` per
         segment (see ``rapidbleu._stats``).
     """
+    max_ngram_order = check_order(max_ngram_order)
     tok = get_tokenizer(tokenizer)
 
     def prep(line: str):
@@ -143,8 +144,7 @@ def token_stats(
     n = len(hypotheses)
     if len(references) != n:
         raise ValueError(f"{n} hypotheses but references for {len(references)} segments")
-    if max_ngram_order < 1:
-        raise ValueError(f"max_ngram_order must be >= 1, got {max_ngram_order}")
+    max_ngram_order = check_order(max_ngram_order)
     out = np.zeros((n, n_columns(max_ngram_order)), dtype=np.int64)
     for i, (hyp, refs) in enumerate(zip(hypotheses, references)):
         refs = [_tokens(r) for r in refs]
@@ -181,6 +181,7 @@ def flat_stats(
         ValueError: a stream whose length count differs from the hypotheses', lengths that do
             not add up to their buffer, no reference stream, a segment without any reference.
     """
+    max_ngram_order = check_order(max_ngram_order)
     n = len(hyp_lens)
     streams = [(np.asarray(hyp_flat, dtype=np.int64), np.asarray(hyp_lens, dtype=np.int64))]
     for k, (f, lens) in enumerate(ref_streams):
@@ -191,6 +192,9 @@ def flat_stats(
         raise ValueError("no reference stream")
     split = []
     for k, (f, lens) in enumerate(streams):
+        if len(lens) and int(np.maximum(lens, 0).max()) > len(f):  # before summing: no overflow
+            what = "hypotheses" if k == 0 else f"reference stream {k - 1}"
+            raise ValueError(f"{what}: the lengths add up to more than the {len(f)} ids in the buffer")
         total = int(np.maximum(lens, 0).sum())
         if total != len(f):
             what = "hypotheses" if k == 0 else f"reference stream {k - 1}"
@@ -258,6 +262,8 @@ def clean_flat(flat: np.ndarray, lens: np.ndarray, pad_id=None, eos_id=None):
         return flat, lens
     n = len(lens)
     sizes = np.maximum(lens, 0)
+    if len(sizes) and int(sizes.max()) > len(flat):  # before summing: huge lengths overflow
+        raise ValueError(f"the lengths add up to more than the {len(flat)} ids in the buffer")
     if int(sizes.sum()) != len(flat):
         raise ValueError(f"the lengths sum to {int(sizes.sum())} but the buffer holds {len(flat)} ids")
     seg = np.repeat(np.arange(n), sizes)

@@ -155,21 +155,49 @@ def _first(x):
     return None
 
 
+def _text_form(x) -> Optional[str]:
+    """How a list of sentences is written, from the first item that tells: ``"str"`` (strings),
+    ``"tokens"`` (lists of string tokens) or ``None`` (ids, or no item tells: all empty or None).
+    Empty token lists are skipped, so ``[[], ["a"]]`` is token lists."""
+    if _is_arraylike(x) or isinstance(x, (str, bytes)) or not isinstance(x, Sequence):
+        return None
+    for e in x:
+        if e is None:
+            continue
+        if isinstance(e, str):
+            return "str"
+        if _is_arraylike(e) or not isinstance(e, Sequence):
+            return None
+        if len(e):
+            return "tokens" if isinstance(e[0], str) else None
+    return None
+
+
+def _streams_text_form(references) -> Optional[str]:
+    """``_text_form`` of one reference stream, or of the first stream of a list of streams
+    that tells (``"streams-of-tokens"`` / ``"streams-of-str"`` for those)."""
+    form = _text_form(references)
+    if form is not None or _is_arraylike(references) or not isinstance(references, Sequence):
+        return form
+    for stream in references:
+        inner = _text_form(stream) if stream is not None else None
+        if inner is not None:
+            return "streams-of-" + inner
+    return None
+
+
 def _sentences_as_ids(sentences, what, tokenize, lowercase, pad_id, eos_id, vocab=None) -> List[np.ndarray]:
     """Strings -> tokenizer -> ids; string-token lists -> ids; id forms -> cleaned arrays."""
     if isinstance(sentences, (str, bytes)):
         raise TypeError(f"{what} must be a list of sentences, got a single string; wrap it in a list")
     if not _is_arraylike(sentences) and not isinstance(sentences, Sequence):
         sentences = list(sentences)
-    first = None if _is_arraylike(sentences) else _first(sentences)
-    textual = isinstance(first, str) or (
-        isinstance(first, Sequence) and not isinstance(first, str) and len(first) > 0 and isinstance(first[0], str)
-    )
-    if not textual:
+    form = _text_form(sentences)
+    if form is None:
         return to_id_lists(sentences, pad_id, eos_id)
     from .tokenizers import get_tokenizer
 
-    tok = get_tokenizer(tokenize) if isinstance(first, str) else None
+    tok = get_tokenizer(tokenize) if form == "str" else None
     vocab = {} if vocab is None else vocab
     out = []
     for i, s in enumerate(sentences):
@@ -274,22 +302,18 @@ def _sentence_bleu_batch_impl(hypotheses, references, smooth_method: str = "exp"
 def _id_data(hypotheses, references, tokenize, lowercase, pad_id, eos_id) -> IdStreams:
     """Hypotheses/references of any accepted form as an ``IdStreams`` (text mapped through one
     shared vocabulary)."""
-    first = None if _is_arraylike(hypotheses) else _first(hypotheses) if isinstance(hypotheses, Sequence) else None
-    textual = isinstance(first, str) or (
-        isinstance(first, Sequence) and len(first) > 0 and isinstance(first[0], str)
-    )
-    if not textual:
+    form = _text_form(hypotheses)
+    rform = _streams_text_form(references)
+    if form is None and rform in ("tokens", "streams-of-tokens"):
+        form = "tokens"  # every hypothesis is empty: the references tell
+    if form is None:
         return IdStreams(hypotheses, references, pad_id, eos_id)
     vocab: dict = {}
     hyps = _sentences_as_ids(hypotheses, "hypotheses", tokenize, lowercase, None, None, vocab)
-    rfirst = _first(references)
     # The hypotheses' form settles what a reference looks like: with string hypotheses a
     # reference is a string (so a list of strings is a stream of them); with token-list
     # hypotheses a reference is a token list (so a list of strings is one reference).
-    if isinstance(first, str):
-        one_stream = isinstance(rfirst, str)
-    else:
-        one_stream = isinstance(rfirst, Sequence) and len(rfirst) > 0 and isinstance(rfirst[0], str)
+    one_stream = rform == form
     streams = [references] if one_stream else list(references)
     conv = []
     for k, s in enumerate(streams):
