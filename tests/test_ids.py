@@ -560,3 +560,11 @@ def test_token_lists_with_an_empty_first_item():
         for i in range(3)]
     assert pairwise_bleu(sents).tolist() == [
         [sacrebleu.sentence_bleu(" ".join(a), [" ".join(b)], tokenize="none").score for b in sents] for a in sents]
+
+
+def test_generator_references_are_read_like_generator_hypotheses():
+    from rapidbleu.ids import stats_ids
+
+    want = stats_ids([[1, 2, 3], [4]], [[1, 2, 3], [4, 5]])
+    got = stats_ids((h for h in [[1, 2, 3], [4]]), (r for r in [[1, 2, 3], [4, 5]]))
+    np.testing.assert_array_equal(got, want)

@@ -254,11 +254,11 @@ class IdStreams:
         n = self.n = len(self.hyp[1])
         if n == 0:
             raise ValueError("hypotheses is empty: BLEU needs at least one segment")
-        streams = _split_reference_streams(references)
+        streams, one = _split_reference_streams(references)
         cleaned = []
         for k, s in enumerate(streams):
-            name = "references" if len(streams) == 1 and streams[0] is references else f"references[{k}]"
-            c = _stream(s, name, pad_id, eos_id, allow_none=len(streams) > 1 or s is not references)
+            name = "references" if one else f"references[{k}]"
+            c = _stream(s, name, pad_id, eos_id, allow_none=not one)
             if len(c[1]) != n:
                 raise ValueError(
                     f"reference stream {k} ({name}) has {len(c[1])} rows but there are {n} hypotheses"
@@ -285,10 +285,16 @@ class IdStreams:
         return [[r for r in seg if r is not None] for seg in zip(*split)]
 
 
-def _split_reference_streams(references) -> list:
-    """``references`` as a list of streams (see the module docstring for the rule)."""
+def _split_reference_streams(references) -> Tuple[list, bool]:
+    """``references`` as a list of streams (see the module docstring for the rule), and whether
+    it was one stream itself."""
     if isinstance(references, (str, bytes)):
         raise TypeError("references must be token ids: a stream or a list of streams, got a string")
+    if not _is_arraylike(references) and not isinstance(references, Sequence):
+        try:
+            references = list(references)  # a generator, as hypotheses may be
+        except TypeError:
+            raise TypeError(f"references must be a stream or a list of streams, got {_kind(references)}") from None
     d = _depth(references)
     if d is None:
         raise ValueError(
@@ -296,7 +302,7 @@ def _split_reference_streams(references) -> list:
             "all its sequences are empty); wrap one stream in a list: references=[stream]"
         )
     if d == 2:
-        return [references]
+        return [references], True
     if d == 3:
         if _is_arraylike(references) and np.asarray(references).dtype.kind != "O":
             raise ValueError(
@@ -306,7 +312,7 @@ def _split_reference_streams(references) -> list:
         streams = list(references)
         if not streams:
             raise ValueError("references is empty: give at least one reference stream")
-        return streams
+        return streams, False
     if d == 1:
         raise TypeError(
             "references is a flat sequence of ints: give one sequence per hypothesis "
