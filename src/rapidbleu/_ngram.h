@@ -251,21 +251,7 @@ static int rb_segment(rb_scratch *sc, const rb_text *hyp, const rb_text *refs, s
     return RB_OK;
 }
 
-/* Rows start..end-1 of a batch.  texts[0..n_hyp) are the hypotheses; the references of
- * segment i are texts[n_hyp + ref_off[i] .. n_hyp + ref_off[i+1]).  out is row-major
- * (n_hyp, 2 + 2N).  Returns RB_OK or the first error. */
-static int rb_rows(rb_scratch *sc, const rb_text *texts, size_t n_hyp, const int64_t *ref_off,
-                   size_t start, size_t end, int64_t *out) {
-    const size_t cols = 2 + 2 * (size_t)sc->order;
-    for (size_t i = start; i < end; i++) {
-        int rc = rb_segment(sc, &texts[i], &texts[n_hyp + ref_off[i]],
-                            (size_t)(ref_off[i + 1] - ref_off[i]), out + i * cols);
-        if (rc != RB_OK) return rc;
-    }
-    return RB_OK;
-}
-
-/* Rows start..end-1 of a batch stored segment by segment: the hypothesis of segment i is
+/* Rows start..end-1 of a batch, stored segment by segment: the hypothesis of segment i is
  * texts[off[i]] and its references texts[off[i] + 1 .. off[i + 1]).  out is row-major
  * (rows, 2 + 2N), row i at out + i * (2 + 2N).  Returns RB_OK or the first error. */
 static int rb_rows_grouped(rb_scratch *sc, const rb_text *texts, const int64_t *off, size_t start,

@@ -42,13 +42,14 @@ cdef extern from "_ngram.h" nogil:
         RB_TOK_ZH
         RB_TOK_INTL
         RB_KIND_INT64
+        RB_KIND_TOKENS
         RB_OK
         RB_ENOMEM
         RB_ETOOLONG
     void rb_scratch_init(rb_scratch *sc, int order, int tokenizer, uint64_t mask)
     void rb_scratch_free(rb_scratch *sc)
-    int rb_rows(rb_scratch *sc, const rb_text *texts, size_t n_hyp, const int64_t *ref_off,
-                size_t start, size_t end, int64_t *out)
+    int rb_rows_grouped(rb_scratch *sc, const rb_text *texts, const int64_t *off, size_t start,
+                        size_t end, int64_t *out)
     ptrdiff_t rb_debug_tokenize(rb_scratch *sc, const rb_text *t, uint32_t *out)
     int rb_is_space(uint32_t c)
     int rb_is_zh(uint32_t c)
@@ -84,40 +85,44 @@ _MIN_CHUNK = 64
 cdef uint64_t _FULL_MASK = 0xFFFFFFFFFFFFFFFF
 
 
-cdef class _Batch:
-    """A batch as C arrays: texts (hypotheses, then all references), reference offsets and
-    the output matrix.  ``_keep`` holds every object whose memory the texts point into."""
+cdef class _Rows:
+    """A batch as C arrays, segments stored one after the other for ``rb_rows_grouped``: the
+    hypothesis of segment i is ``texts[off[i]]``, its references follow.  ``out`` points at row 0 of this batch in an
+    int64 (rows, 2 + 2N) array held by ``_keep`` with every buffer the texts point into."""
 
     cdef rb_text *texts
-    cdef int64_t *ref_off
-    cdef size_t n_hyp
+    cdef size_t n_texts, cap_texts
+    cdef int64_t *off
+    cdef size_t n_seg, cap_seg
+    cdef int64_t *out
     cdef int order
-    cdef int tokenizer
+    cdef int tokenizer          # RB_TOK_*: how str texts are split (none for token sequences)
     cdef uint64_t mask
-    cdef int64_t[:, ::1] out
     cdef object _keep
 
     def __cinit__(self):
         self.texts = NULL
-        self.ref_off = NULL
+        self.off = NULL
+        self.tokenizer = RB_TOK_NONE
 
     def __dealloc__(self):
         free(self.texts)
-        free(self.ref_off)
+        free(self.off)
+
+    cdef int reserve(self, size_t n_texts, size_t n_seg) except -1:
+        _grow(<void **> &self.texts, &self.cap_texts, n_texts, sizeof(rb_text))
+        _grow(<void **> &self.off, &self.cap_seg, n_seg + 1, sizeof(int64_t))
+        return 0
 
     def run(self, Py_ssize_t start, Py_ssize_t end):
         """Fill rows start..end-1 (with the GIL released); one scratch space per call."""
         cdef rb_scratch *sc = <rb_scratch *> malloc(sizeof(rb_scratch))
         cdef int rc
-        cdef int64_t *out = &self.out[0, 0]
-        cdef const rb_text *texts = self.texts
-        cdef const int64_t *ref_off = self.ref_off
-        cdef size_t n_hyp = self.n_hyp
         if sc == NULL:
             raise MemoryError()
         rb_scratch_init(sc, self.order, self.tokenizer, self.mask)
         with nogil:
-            rc = rb_rows(sc, texts, n_hyp, ref_off, <size_t> start, <size_t> end, out)
+            rc = rb_rows_grouped(sc, self.texts, self.off, <size_t> start, <size_t> end, self.out)
             rb_scratch_free(sc)
             free(sc)
         if rc == RB_ENOMEM:
@@ -162,21 +167,6 @@ cdef inline int _set_str(rb_text *t, PyObject *s) except -1:
     return 0
 
 
-cdef _Batch _new_batch(Py_ssize_t n, Py_ssize_t n_texts, int order, int tokenizer, uint64_t mask):
-    if order < 1:
-        raise ValueError(f"max_ngram_order must be >= 1, got {order}")
-    cdef _Batch b = _Batch()
-    b.texts = <rb_text *> malloc(max(1, n_texts) * sizeof(rb_text))
-    b.ref_off = <int64_t *> malloc((n + 1) * sizeof(int64_t))
-    if b.texts == NULL or b.ref_off == NULL:
-        raise MemoryError()
-    b.n_hyp = <size_t> n
-    b.order = order
-    b.tokenizer = tokenizer
-    b.mask = mask
-    return b
-
-
 def _prepared(lines, prep):
     """A private list of ``lines`` (``prep`` applied, ``None`` kept)."""
     if prep is None:
@@ -206,8 +196,11 @@ def _string_stats(hypotheses, references, int max_ngram_order, tokenizer, bint l
     for k in range(n_streams):
         if len(<list> streams[k]) != n:
             raise ValueError(f"{n} hypotheses but reference stream {k} has {len(streams[k])} lines")
-    cdef _Batch b = _new_batch(n, n + n * n_streams, max_ngram_order, tok, mask)
-    b._keep = (hyps, streams)
+    cdef _Rows b = _Rows()
+    b.order = max_ngram_order
+    b.tokenizer = tok
+    b.mask = mask
+    b.reserve(n + n * n_streams + 1, n)
     cdef PyObject **cols = <PyObject **> malloc(max(1, n_streams) * sizeof(PyObject *))
     if cols == NULL:
         raise MemoryError()
@@ -215,24 +208,26 @@ def _string_stats(hypotheses, references, int max_ngram_order, tokenizer, bint l
     try:
         for k in range(n_streams):
             cols[k] = <PyObject *> streams[k]
+        t = 0
+        b.off[0] = 0
         for i in range(n):
-            _set_str(&b.texts[i], PyList_GET_ITEM(hyps, i))
-        t = n
-        b.ref_off[0] = 0
-        for i in range(n):
+            _set_str(&b.texts[t], PyList_GET_ITEM(hyps, i))
+            t += 1
             for k in range(n_streams):
                 x = PyList_GET_ITEM(<object> cols[k], i)
                 if x != <PyObject *> None:
                     _set_str(&b.texts[t], x)
                     t += 1
-            if t - n == b.ref_off[i]:
+            if t - 1 == b.off[i]:
                 raise ValueError(f"segment {i} has no reference (every stream is None there)")
-            b.ref_off[i + 1] = t - n
+            b.off[i + 1] = t
     finally:
         free(cols)
     out = np.zeros((n, n_columns(max_ngram_order)), dtype=np.int64)
+    cdef int64_t[:, ::1] out_v = out
+    b._keep = (hyps, streams, out)  # the texts point into these strings
     if n:
-        b.out = out
+        b.out = &out_v[0, 0]
         _execute(b, n, workers)
     return out
 
@@ -297,11 +292,6 @@ cdef extern from *:
     """
     int rb_append_str(uint32_t **cps, size_t *n, size_t *cap, uint32_t *tlen, PyObject *s) except -1
 
-cdef extern from "_ngram.h" nogil:
-    enum:
-        RB_KIND_TOKENS
-    int rb_rows_grouped(rb_scratch *sc, const rb_text *texts, const int64_t *off, size_t start,
-                        size_t end, int64_t *out)
 
 #: Tokens per packed block (about 8 MB of ids, or 40 MB of code points).
 _BLOCK_TOKENS = 1 << 20
@@ -325,50 +315,6 @@ cdef int _grow(void **p, size_t *cap, size_t need, size_t size) except -1:
     p[0] = q
     cap[0] = c
     return 0
-
-
-cdef class _Rows:
-    """Segments stored one after the other for ``rb_rows_grouped``: the hypothesis of segment i
-    is ``texts[off[i]]``, its references follow.  ``out`` points at row 0 of this batch in an
-    int64 (rows, 2 + 2N) array held by ``_keep`` with every buffer the texts point into."""
-
-    cdef rb_text *texts
-    cdef size_t n_texts, cap_texts
-    cdef int64_t *off
-    cdef size_t n_seg, cap_seg
-    cdef int64_t *out
-    cdef int order
-    cdef uint64_t mask
-    cdef object _keep
-
-    def __cinit__(self):
-        self.texts = NULL
-        self.off = NULL
-
-    def __dealloc__(self):
-        free(self.texts)
-        free(self.off)
-
-    cdef int reserve(self, size_t n_texts, size_t n_seg) except -1:
-        _grow(<void **> &self.texts, &self.cap_texts, n_texts, sizeof(rb_text))
-        _grow(<void **> &self.off, &self.cap_seg, n_seg + 1, sizeof(int64_t))
-        return 0
-
-    def run(self, Py_ssize_t start, Py_ssize_t end):
-        """Fill rows start..end-1 (with the GIL released); one scratch space per call."""
-        cdef rb_scratch *sc = <rb_scratch *> malloc(sizeof(rb_scratch))
-        cdef int rc
-        if sc == NULL:
-            raise MemoryError()
-        rb_scratch_init(sc, self.order, RB_TOK_NONE, self.mask)
-        with nogil:
-            rc = rb_rows_grouped(sc, self.texts, self.off, <size_t> start, <size_t> end, self.out)
-            rb_scratch_free(sc)
-            free(sc)
-        if rc == RB_ENOMEM:
-            raise MemoryError("rapidbleu: out of memory while counting n-grams")
-        if rc == RB_ETOOLONG:
-            raise ValueError("rapidbleu: a hypothesis and reference together exceed 2**32 - 1 code points")
 
 
 cdef class _Block(_Rows):

@@ -54,9 +54,9 @@ Errors: differing numbers of hypotheses and reference lists raise :class:`Length
 import math
 import sys
 import warnings
-from collections import Counter, defaultdict, deque  # noqa: F401  (Counter: as NLTK's module)
+from collections import Counter, deque  # noqa: F401  (Counter: as NLTK's module)
 from fractions import Fraction as _Fraction
-from itertools import chain, count, islice, repeat
+from itertools import chain, islice, repeat
 from typing import Tuple
 
 import numpy as np
@@ -198,16 +198,12 @@ def ngrams(sequence, n, pad_left=False, pad_right=False, left_pad_symbol=None, r
 # --------------------------------------------------------------------------- token ids, stats
 
 
-def _encode(list_of_references, hypotheses):
-    """Map tokens to int ids (one dict for the call); check that each segment has references."""
-    vocab = defaultdict(count().__next__)
-    get = vocab.__getitem__
-    hyp_ids = [list(map(get, hyp)) for hyp in hypotheses]
-    ref_ids = [[list(map(get, ref)) for ref in refs] for refs in list_of_references]
-    if not all(ref_ids):
-        i = next(i for i, refs in enumerate(ref_ids) if not refs)
-        raise ValueError(f"hypothesis {i} has no references (each needs at least one)")
-    return hyp_ids, ref_ids
+def _check_references(list_of_references):
+    """Each hypothesis needs at least one reference (the core checks this too; this is for the
+    paths that do not reach it)."""
+    for i, refs in enumerate(list_of_references):
+        if len(refs) == 0:
+            raise ValueError(f"hypothesis {i} has no references (each needs at least one)")
 
 
 def _stats(list_of_references, hypotheses, max_order, workers=1):
@@ -585,7 +581,7 @@ def corpus_bleu(
     weight_list, several = _weight_list(weights)
     max_order = max(len(w) for w in weight_list)
     if max_order == 0:  # NLTK: no precision at all counts as "no unigram match"
-        _encode(list_of_references, hypotheses)
+        _check_references(list_of_references)
         return [0] * len(weight_list) if several else 0
     if len(hypotheses) == 0:
         raise EmptyCorpusError("corpus_bleu: no hypotheses (NLTK raises ZeroDivisionError here)")
@@ -971,7 +967,7 @@ def sentence_bleu_batch(
     max_order = max(len(w) for w in weight_list)
     if max_order == 0 or n == 0:
         if max_order == 0:
-            _encode(list_of_references, hypotheses)
+            _check_references(list_of_references)
         return np.zeros(shape, dtype=np.float64)
     method, smoother = _resolve_smoothing(smoothing_function)
     stats_order = max(max_order, 5) if method in (5, 7) else max_order
