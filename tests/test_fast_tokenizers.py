@@ -1,7 +1,8 @@
 """The compiled ``char``, ``zh`` and ``intl`` tokenizers against the Python ones, token for token.
 
-* their character tables: zh's ranges and intl's \\p{P}/\\p{S}/\\p{N} classes over every code
-  point, and the generated header ``_uni.h`` up to date with its generator;
+* their character tables: zh's ranges and intl's \\p{P}/\\p{S}/\\p{N} classes (built at run time
+  from the installed ``regex``) over every code point, and the generated header ``_uni.h`` up
+  to date with its generator;
 * every distinct WMT23 line (the repository sample and, when present, the full selection in
   /work/shared/data/wmt23) through the C hook ``_tokenize`` and the Python tokenizer;
 * property tests on random Unicode (astral, combining marks, whitespace, the zh range edges,
@@ -76,7 +77,69 @@ def test_intl_table_equals_regex_for_every_code_point():
         want = next((code for code, pat in pats if pat.match(ch)), 0)
         if table[c] != want:
             diff.append(hex(c))
-    assert not diff, f"{len(diff)} code points differ (regex {regex.__version__}): {diff[:20]}; rerun tools/gen_unicode_tables.py"
+    assert not diff, f"{len(diff)} code points differ (regex {regex.__version__}): {diff[:20]}"
+
+
+def _regex_class(c):
+    ch = chr(c)
+    for code, pat in ((1, r"\p{P}"), (2, r"\p{S}"), (3, r"\p{N}")):
+        if regex.match(pat, ch):
+            return code
+    return 0
+
+
+def test_intl_class_table_follows_installed_regex():
+    """The runtime-built table (one finditer per class) against regex.match on single code
+    points: edges (plane and block boundaries, surrogates, the last code point) and random."""
+    import random
+
+    from rapidbleu.tokenizers.tokenizer_intl import _all_code_points, intl_class_table
+
+    table = intl_class_table()
+    assert len(table) == 0x110000 and table is intl_class_table()  # cached
+    rng = random.Random(15)
+    points = {0, 0x7F, 0x80, 0xFF, 0x100, 0xD7FF, 0xD800, 0xDBFF, 0xDC00, 0xDFFF, 0xE000, 0xFFFD,
+              0xFFFF, 0x10000, 0x1F600, 0xE0001, 0x10FFFF}
+    points |= {b + d for b in range(0, 0x110000, 0x10000) for d in (-1, 0, 1) if 0 <= b + d < 0x110000}
+    points |= set(rng.sample(range(0x110000), 5000))
+    diff = [hex(c) for c in sorted(points) if table[c] != _regex_class(c)]
+    assert not diff, f"regex {regex.__version__}: {diff[:20]}"
+    text = _all_code_points()
+    assert len(text) == 0x110000 and all(ord(text[c]) == c for c in points)
+
+
+def test_intl_all_code_points_without_the_core(monkeypatch):
+    """The pure-Python way of building the swept string gives the same str as the C helper."""
+    import builtins
+
+    from rapidbleu.tokenizers import tokenizer_intl
+
+    real_import = builtins.__import__
+
+    def no_core(name, globals=None, locals=None, fromlist=(), level=0):
+        if name == "_stats_cy" or (fromlist and "_code_points" in fromlist):
+            raise ImportError("no core")
+        return real_import(name, globals, locals, fromlist, level)
+
+    monkeypatch.setattr(builtins, "__import__", no_core)
+    text = tokenizer_intl._all_code_points()
+    monkeypatch.undo()
+    assert text == cy._code_points()
+
+
+def test_set_intl_table_checks_its_argument():
+    from rapidbleu.tokenizers.tokenizer_intl import intl_class_table
+
+    table = intl_class_table()
+    cy._set_intl_table(table)  # the same table again: nothing happens
+    cy._set_intl_table(bytes(table))
+    with pytest.raises(ValueError):
+        cy._set_intl_table(table[:-1])
+    with pytest.raises(ValueError):
+        cy._set_intl_table(b"\x04" * 0x110000)
+    with pytest.raises(RuntimeError):
+        cy._set_intl_table(bytes(0x110000))
+    assert cy._intl_classes() == table
 
 
 def test_generated_header_is_current():
@@ -227,11 +290,11 @@ def test_bleu_fast_path_equals_sacrebleu(name, monkeypatch):
     assert checked
 
 
-def test_intl_fast_path_only_with_the_regex_version_of_the_table(monkeypatch):
-    """sacreBLEU follows the installed regex module's Unicode data; the compiled table is used
-    only when it was generated from that same version, else the Python rules run."""
+def test_intl_fast_path_with_any_regex_version(monkeypatch):
+    """sacreBLEU follows the installed regex module's Unicode data; so does the C table, built
+    from that module at run time: the fast path does not depend on the version string."""
     from rapidbleu.tokenizers import get_tokenizer, tokenizer_intl
 
     assert get_tokenizer("intl").fast_path == "intl"
     monkeypatch.setattr(tokenizer_intl._regex, "__version__", "0.0.0-other")
-    assert get_tokenizer("intl").fast_path is None
+    assert get_tokenizer("intl").fast_path == "intl"

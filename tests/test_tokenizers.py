@@ -13,8 +13,8 @@
 Unicode versions.  ``zh``, ``13a``, ``char`` and ``none`` do not depend on Unicode data beyond
 Python's ``str.split()``/``str.strip()`` whitespace (``unicodedata``, Unicode 14.0.0 on Python
 3.11); ``intl`` uses the ``regex`` module's tables, the same module sacreBLEU uses, so they
-agree for any installed ``regex`` version (checked here with ``regex`` 2026.5.9, whose tables
-are newer than Python's).  ``test_unicode_versions_recorded`` prints both in the test log.
+agree for any installed ``regex`` version (the compiled core builds its intl table from the
+installed module too; ``tests/check_intl_regex.py`` is run by ``.ci/run`` with an older one).  ``test_unicode_versions_recorded`` prints both in the test log.
 """
 
 import logging

@@ -54,6 +54,9 @@ cdef extern from "_ngram.h" nogil:
     int rb_is_space(uint32_t c)
     int rb_is_zh(uint32_t c)
     unsigned rb_u_class(uint32_t c)
+    const unsigned char *rb_intl_table
+    enum:
+        RB_U_SIZE
 
 cdef extern from *:
     """
@@ -180,6 +183,8 @@ def _string_stats(hypotheses, references, int max_ngram_order, tokenizer, bint l
     cdef int tok
     if tokenizer in _C_TOKENIZERS:
         tok = _C_TOKENIZERS[tokenizer]
+        if tok == RB_TOK_INTL:
+            _need_intl()
         prep = methodcaller("lower") if lowercase else None  # the method, as sacreBLEU calls it
     else:
         # no C fast path: sacreBLEU's preprocessing in Python, then split in C
@@ -768,6 +773,8 @@ def _tokenize(str line, tokenizer="13a"):
     cdef rb_scratch *sc = <rb_scratch *> malloc(sizeof(rb_scratch))
     cdef uint32_t *buf = <uint32_t *> malloc((2 * PyUnicode_GET_LENGTH(line) + 1) * sizeof(uint32_t))
     cdef ptrdiff_t w
+    if tok == RB_TOK_INTL:
+        _need_intl()
     if sc == NULL or buf == NULL:
         free(sc)
         free(buf)
@@ -797,17 +804,57 @@ def _zh_chars():
     return [c for c in range(0x110000) if rb_is_zh(c)]
 
 
-cdef extern from "_uni.h":
-    const char *RB_UNI_REGEX_VERSION
+# -- the intl classes: built from the installed regex module, once per process -------------
 
-#: Version of the ``regex`` module whose Unicode classes the C intl tokenizer was built with.
-INTL_REGEX_VERSION = RB_UNI_REGEX_VERSION.decode("ascii")
+cdef bytes _intl_table = None  # owns the memory rb_intl_table points into (never released)
+
+
+def _set_intl_table(table):
+    """Hand the C intl tokenizer its class table (``tokenizer_intl.intl_class_table()``: bytes of
+    length 0x110000, 0 other, 1 \\p{P}, 2 \\p{S}, 3 \\p{N}).  Set once per process; setting an
+    equal table again does nothing, a different one raises ``RuntimeError`` (threads may be
+    reading the first one)."""
+    global _intl_table, rb_intl_table
+    if type(table) is not bytes or len(<bytes> table) != RB_U_SIZE:
+        raise ValueError(f"the intl table must be bytes of length {RB_U_SIZE}")
+    if max(<bytes> table) > 3:
+        raise ValueError("the intl table holds classes 0-3 only")
+    if _intl_table is not None:
+        if table != _intl_table:
+            raise RuntimeError("the intl table is already set (to another table)")
+        return
+    _intl_table = table
+    rb_intl_table = <const unsigned char *> <char *> _intl_table
+
+
+cdef int _need_intl() except -1:
+    """Build and set the intl table on first use (about 0.1 s: one regex sweep per class)."""
+    if _intl_table is None:
+        from .tokenizers.tokenizer_intl import intl_class_table
+        _set_intl_table(intl_class_table())
+    return 0
+
+
+def _code_points():
+    """A str of every code point U+0000..U+10FFFF in order (lone surrogates included), built
+    in C: the text ``intl_class_table`` sweeps."""
+    cdef uint32_t *buf = <uint32_t *> malloc(RB_U_SIZE * sizeof(uint32_t))
+    cdef uint32_t c
+    if buf == NULL:
+        raise MemoryError()
+    try:
+        for c in range(RB_U_SIZE):
+            buf[c] = c
+        return PyUnicode_FromKindAndData(4, buf, RB_U_SIZE)
+    finally:
+        free(buf)
 
 
 def _intl_classes():
     """The C intl table: bytes of length 0x110000, 0 other, 1 \\p{P}, 2 \\p{S}, 3 \\p{N}."""
     cdef uint32_t c
-    cdef bytearray out = bytearray(0x110000)
-    for c in range(0x110000):
+    _need_intl()
+    cdef bytearray out = bytearray(RB_U_SIZE)
+    for c in range(RB_U_SIZE):
         out[c] = rb_u_class(c)
     return bytes(out)

@@ -187,12 +187,24 @@ static inline unsigned rb_cls_zh(uint32_t c) {
     return rb_is_zh(c) ? RB_C_A : 0u;
 }
 
+/* intl classes of every code point, one byte each (0 other, 1 \p{P}, 2 \p{S}, 3 \p{N}):
+ * they follow the *installed* regex module, as sacreBLEU's intl does, so they are built at run
+ * time (tokenizer_intl.intl_class_table) and set here once by _stats_cy, under the GIL and
+ * before any intl tokenization; afterwards only read.  NULL until then. */
+enum { RB_U_OTHER = 0, RB_U_P = 1, RB_U_S = 2, RB_U_N = 3 };
+#define RB_U_SIZE 0x110000u
+static const uint8_t *rb_intl_table = NULL;
+
+static inline unsigned rb_u_class(uint32_t c) {
+    return c < RB_U_SIZE ? rb_intl_table[c] : RB_U_OTHER;
+}
+
 /* intl: \p{P} is the run class (RB_C_P), \p{S} is split off (RB_C_A), \p{N} is the digit. */
 static const unsigned char rb_u_to_cls[4] = {0u, RB_C_P, RB_C_A, RB_C_DIGIT};
 
 static inline unsigned rb_cls_intl(uint32_t c) {
     if (rb_is_space(c)) return RB_C_SPACE;
-    return rb_u_to_cls[rb_u_class(c)];
+    return rb_u_to_cls[rb_u_class(c) & 3u];
 }
 
 enum { RB_RULES_13A, RB_RULES_ZH, RB_RULES_INTL };

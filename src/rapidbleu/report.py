@@ -6,8 +6,6 @@ import re
 import sys
 from typing import Dict, List
 
-from tabulate import tabulate
-
 _COLORS = {"red": "\x1b[31m", "green": "\x1b[32m", "yellow": "\x1b[33m", "cyan": "\x1b[36m"}
 _RESET = "\x1b[0m"
 
@@ -103,6 +101,8 @@ def print_results_table(results: Dict[str, list], signatures: Dict[str, str], fm
             rows.append(row)
         print(json.dumps(rows, indent=4))
         return
+    from tabulate import tabulate  # here: about 25 ms to import, and single systems never need it
+
     tablefmt = "fancy_grid" if fmt == "text" else "latex_booktabs"
     cells = format_score_cells(results, width, multiline=tablefmt == "fancy_grid")
     colored, has_baseline, baseline_name = {}, False, ""

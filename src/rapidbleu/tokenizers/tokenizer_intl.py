@@ -25,9 +25,13 @@ Quirks kept on purpose (they are in mteval-v14.pl and in sacreBLEU):
 * ``\\p{N}`` is every number (``Nd``, ``Nl``, ``No``), so ``²,`` and ``Ⅻ.`` behave like digits;
 * no unescaping of ``&amp;`` and friends (unlike ``13a``).
 
-Needs ``regex`` (a dependency of rapidbleu, as of sacreBLEU).
+Needs ``regex`` (a dependency of rapidbleu, as of sacreBLEU).  The compiled core runs the
+same rules in C (``rb_tok_intl`` in ``_tok.h``) with a class table that ``intl_class_table``
+builds from the installed ``regex`` the first time it is needed, so the C path follows the
+installed version exactly as these rules do.
 """
 
+import threading
 from functools import lru_cache
 
 from .base import BaseTokenizer
@@ -67,19 +71,61 @@ def tokenize_intl(line: str) -> str:
     return " ".join(line.split())
 
 
+#: ``intl_class_table``'s classes (the C core's codes, see ``_tok.h``).
+OTHER, PUNCT, SYMBOL, NUMBER = 0, 1, 2, 3
+_N_CODE_POINTS = 0x110000
+_table = None
+_table_lock = threading.Lock()
+
+
+def _all_code_points() -> str:
+    """Every code point U+0000..U+10FFFF, in order, lone surrogates included."""
+    try:
+        from .._stats_cy import _code_points
+    except ImportError:  # pure-Python backend (which never needs the table): slower, same str
+        import sys
+        from array import array
+
+        a = array("I" if array("I").itemsize == 4 else "L", range(_N_CODE_POINTS))
+        return a.tobytes().decode(f"utf-32-{sys.byteorder[0]}e", "surrogatepass")
+    return _code_points()
+
+
+def intl_class_table() -> bytes:
+    """The class of every code point under the *installed* ``regex`` module: bytes of length
+    0x110000, ``PUNCT`` (1) for ``\\p{P}``, ``SYMBOL`` (2) for ``\\p{S}``, ``NUMBER`` (3) for
+    ``\\p{N}``, else ``OTHER`` (0); the classes the rules above use, so the C tokenizer given
+    this table splits exactly as they do.  Built once per process (about 0.1 s: one
+    ``finditer`` per class over a string of all code points) and cached.
+    Raises ``ImportError`` if ``regex`` is missing."""
+    global _table
+    if _table is None:
+        with _table_lock:
+            if _table is None:
+                _rules()
+                text = _all_code_points()
+                out = bytearray(_N_CODE_POINTS)
+                # general categories do not overlap; P is written last all the same, since the
+                # rules test it first
+                for code, name in ((NUMBER, "N"), (SYMBOL, "S"), (PUNCT, "P")):
+                    fill = bytes((code,))
+                    for m in _regex.finditer(r"\p{%s}+" % name, text):
+                        start, end = m.span()
+                        out[start:end] = fill * (end - start)
+                _table = bytes(out)
+    return _table
+
+
 class TokenizerIntl(BaseTokenizer):
     """mteval-v14 international tokenization, identical to sacreBLEU's ``intl`` (signature
     ``intl``).  Raises ``ImportError`` at construction if ``regex`` is missing."""
 
-    #: In the compiled core (rb_tok_intl in _tok.h, with the regex module's classes generated
-    #: into _uni.h); held to this class token for token by tests/test_fast_tokenizers.py.
-    #: Set per instance: only when the installed ``regex`` is the version the table was built
-    #: from, since sacreBLEU follows whatever ``regex`` is installed (Unicode data changes).
+    #: In the compiled core (rb_tok_intl in _tok.h, with ``intl_class_table()`` built from the
+    #: installed ``regex``); held to this class token for token by tests/test_fast_tokenizers.py.
     fast_path = "intl"
 
     def __init__(self):
         _rules()
-        self.fast_path = "intl" if _compiled_table_matches() else None
 
     def signature(self) -> str:
         return "intl"
@@ -91,11 +137,3 @@ class TokenizerIntl(BaseTokenizer):
 
     def __call__(self, line: str) -> str:
         return self._cached(line)
-
-
-def _compiled_table_matches() -> bool:
-    try:
-        from .. import _stats_cy
-    except ImportError:
-        return True  # pure-Python backend: it runs these rules itself
-    return getattr(_stats_cy, "INTL_REGEX_VERSION", None) == getattr(_regex, "__version__", None)
