@@ -11,63 +11,28 @@ and scaled linearly (the corpus is that copy repeated), which the table says.  E
 """
 
 import argparse
-import glob
 import os
-import platform
-import statistics
 import sys
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "src"))
+from _common import check_backend, machine_info, read_lines, wmt23_dir, wmt23_files
+from _common import median_time as timeit
 
-import rapidbleu  # noqa: E402
+rapidbleu = check_backend()
 from rapidbleu import _backend  # noqa: E402
 
 BIG = 200_000
 
 
-def _lines(path):
-    with open(path, encoding="utf-8", newline="") as f:
-        lines = f.read().split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return lines
-
-
 def load_wmt23(data):
+    """Every system output with reference A of its pair (hypotheses, references)."""
     hyps, refs = [], []
-    for path in sorted(glob.glob(os.path.join(data, "system-outputs", "*"))):
-        name = os.path.basename(path)
-        pair, lang = name.split(".")[1], name.rsplit(".", 1)[1]
-        ref = os.path.join(data, "references", f"generaltest2023.{pair}.ref.refA.{lang}")
-        hyps += _lines(path)
-        refs += _lines(ref)
+    for path in wmt23_files("generaltest2023.*.hyp.*", data):
+        pair, lang = path.name.split(".")[1], path.name.rsplit(".", 1)[1]
+        ref = wmt23_files(f"generaltest2023.{pair}.ref.refA.{lang}", data)[0]
+        hyps += read_lines(path)
+        refs += read_lines(ref)
     return hyps, refs
-
-
-def timeit(fn, runs):
-    """(median wall s, median CPU s, last result)."""
-    walls, cpus, out = [], [], None
-    for _ in range(runs):
-        w, c = time.perf_counter(), time.process_time()
-        out = fn()
-        walls.append(time.perf_counter() - w)
-        cpus.append(time.process_time() - c)
-    return statistics.median(walls), statistics.median(cpus), out
-
-
-def machine_info():
-    cpu = platform.processor() or ""
-    try:
-        with open("/proc/cpuinfo") as f:
-            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    return (f"CPU: {cpu}; cores: {os.cpu_count()}; load average at start: {load:.1f}; "
-            f"Python {platform.python_version()}; rapidbleu {rapidbleu.__version__}")
 
 
 def with_backend(module, workers, fn):
@@ -115,19 +80,17 @@ def optional_tools():
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="fewer runs, subsets for slow tools")
-    ap.add_argument("--data", default=None, help="WMT23 folder (default: tests/data/wmt23 or /work/shared/data/wmt23)")
+    ap.add_argument("--data", default=None,
+                    help="WMT23 folder (default: $RAPIDBLEU_WMT23_DIR, ../shared/data/wmt23, tests/data/wmt23)")
     args = ap.parse_args()
-    data = args.data or next((d for d in (ROOT / "tests/data/wmt23", Path("/work/shared/data/wmt23"))
-                              if (Path(d) / "system-outputs").is_dir()), None)
-    if data is None:
-        sys.exit("WMT23 data not found; pass --data DIR")
+    data = Path(args.data) if args.data else wmt23_dir("generaltest2023.*.hyp.*")
 
     import sacrebleu
     from rapidbleu import BLEU, _stats_py
     try:
         from rapidbleu import _stats_cy
     except ImportError as exc:
-        sys.exit(f"compiled core not built ({exc}): python setup.py build_ext --inplace")
+        sys.exit(f"compiled core not built ({exc}): pip install .")
 
     runs = 3 if args.quick else 5
     hyps, refs = load_wmt23(str(data))
@@ -200,6 +163,16 @@ def main():
         record(corpus, "sacreBLEU corpus_score", wall, cpu, sb_score, sb_score, wall, "1 run")
         w, c, score = timeit(lambda: rb_corpus_tok(tok, hyps, refs), runs)
         record(corpus, "rapidbleu cython, 1 thread", w, c, score, sb_score, wall, f"{runs} run(s)")
+        if tok == "intl":
+            # before issue 15, any regex other than the table's version ran the Python rules
+            # (then counted in C); the table now follows the installed regex
+            def python_rules():
+                bleu = BLEU(tokenize="intl")
+                bleu.tokenizer.fast_path = None
+                return with_backend(_stats_cy, 1, lambda w: bleu.corpus_score(hyps, [refs]).score)
+            w, c, score = timeit(python_rules, runs)
+            record(corpus, "rapidbleu, Python intl rules (before, other regex)", w, c, score, sb_score, wall,
+                   f"{runs} run(s)")
 
     # sentence BLEU of every WMT23 segment
     n = len(hyps)

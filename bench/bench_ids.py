@@ -2,8 +2,8 @@
 
 One command, one run, the same inputs for every tool:
 
-    PYTHONPATH=src python bench/bench_ids.py            # full: 200,000 segments
-    PYTHONPATH=src python bench/bench_ids.py --quick    # 20,000 segments, smaller samples
+    python bench/bench_ids.py            # full: 200,000 segments
+    python bench/bench_ids.py --quick    # 20,000 segments, smaller samples
 
 Inputs: the WMT23 English hypotheses/references (de-en, he-en, zh-en; from
 ``$RAPIDBLEU_WMT23_DIR``, ``../shared/data/wmt23`` or ``tests/data/wmt23``), tokenized with 13a
@@ -29,12 +29,7 @@ import argparse
 import gc
 import os
 import platform
-import statistics
-import sys
-import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def parse_args():
@@ -48,6 +43,10 @@ def parse_args():
 
 ARGS = parse_args()
 os.environ["OMP_NUM_THREADS"] = str(ARGS.threads)
+
+from _common import ROOT, check_backend, median_time, read_lines, wmt23_dir, wmt23_files  # noqa: E402
+
+check_backend()
 
 import numpy as np  # noqa: E402
 
@@ -63,24 +62,16 @@ except Exception as exc:  # noqa: BLE001
     FAST_BLEU_WHY = str(exc)
 
 
-def data_dir():
-    env = os.environ.get("RAPIDBLEU_WMT23_DIR")
-    for c in ([Path(env)] if env else []) + [ROOT.parent / "shared" / "data" / "wmt23", ROOT / "tests" / "data" / "wmt23"]:
-        if c.is_dir():
-            return c
-    sys.exit("no WMT23 data found")
-
-
 def load_pairs():
-    d = data_dir()
+    d = wmt23_dir("generaltest2023.*.hyp.*.en")
     hyps, refs = [], []
     for pair in ("de-en", "he-en", "zh-en"):
-        ref_files = sorted(d.glob(f"**/generaltest2023.{pair}.ref.refA.en"))
+        ref_files = wmt23_files(f"generaltest2023.{pair}.ref.refA.en", d)
         if not ref_files:
             continue
-        ref = ref_files[0].read_text(encoding="utf-8").split("\n")
-        for hyp_file in sorted(d.glob(f"**/generaltest2023.{pair}.hyp.*.en")):
-            hyp = hyp_file.read_text(encoding="utf-8").split("\n")
+        ref = read_lines(ref_files[0])
+        for hyp_file in wmt23_files(f"generaltest2023.{pair}.hyp.*.en", d):
+            hyp = read_lines(hyp_file)
             n = min(len(hyp), len(ref))
             hyps += hyp[:n]
             refs += ref[:n]
@@ -93,12 +84,8 @@ def to_ids(lines, vocab, tok):
 
 
 def timed(fn, repeat):
-    times, out = [], None
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times), out
+    wall, _cpu, out = median_time(fn, repeat)
+    return wall, out
 
 
 def main():
@@ -129,7 +116,7 @@ def main():
     gc.freeze()
 
     print(f"# rapidbleu ids benchmark ({'quick' if quick else 'full'})\n")
-    print(f"- data: {d} ({len(H0)} distinct en pairs, 13a, {len(vocab)} ids), repeated to {n_seg} segments")
+    print(f"- data: {os.path.relpath(d, ROOT)} ({len(H0)} distinct en pairs, 13a, {len(vocab)} ids), repeated to {n_seg} segments")
     print(f"- rapidbleu {rapidbleu.__version__}: stats core `{rapidbleu.backend}`, batch kernels `{batch.backend}`; "
           f"threads = {T}; Python {platform.python_version()}, {os.cpu_count()} CPUs; medians of {repeat} runs")
     print(f"- fast-bleu: {'installed' if fast_bleu else 'not available: ' + FAST_BLEU_WHY}")

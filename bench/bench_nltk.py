@@ -15,13 +15,12 @@ import argparse
 import gc
 import os
 import statistics
-import sys
 import time
 import warnings
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "src"))
+from _common import check_backend, read_lines, wmt23_dir, wmt23_files  # noqa: E402
+
+check_backend()
 
 import nltk.translate.bleu_score as nltk_bleu  # noqa: E402
 
@@ -32,26 +31,18 @@ from rapidbleu.tokenizers import get_tokenizer  # noqa: E402
 TARGET_CORPUS, TARGET_SENTENCE = 30, 50
 
 
-def data_dir():
-    for d in (ROOT / "tests" / "data" / "wmt23", Path("/work/shared/data/wmt23")):
-        if (d / "system-outputs").is_dir():
-            return d
-    sys.exit("WMT23 data not found (tests/data/wmt23 or /work/shared/data/wmt23)")
-
-
 def load_pairs():
-    root = data_dir()
+    root = wmt23_dir("generaltest2023.*.hyp.*")
     tok = get_tokenizer("13a")
 
     def read(path):
-        with open(path, encoding="utf-8") as f:
-            return [tok(line.rstrip()).split() for line in f]
+        return [tok(line).split() for line in read_lines(path)]
 
     refs_by_pair, refs_all, hyps_all = {}, [], []
-    for hyp_file in sorted((root / "system-outputs").iterdir()):
+    for hyp_file in wmt23_files("generaltest2023.*.hyp.*", root):
         pair = hyp_file.name.split(".")[1]
         if pair not in refs_by_pair:
-            refs_by_pair[pair] = [read(r) for r in sorted((root / "references").glob(f"*.{pair}.ref.*"))]
+            refs_by_pair[pair] = [read(r) for r in wmt23_files(f"generaltest2023.{pair}.ref.*", root)]
         refs = refs_by_pair[pair]
         for i, hyp in enumerate(read(hyp_file)):
             hyps_all.append(hyp)

@@ -2,8 +2,8 @@
 
 One command, one run:
 
-    PYTHONPATH=src python bench/bench_significance.py            # ~20,000 segments, bs 1000, ar 10,000
-    PYTHONPATH=src python bench/bench_significance.py --quick    # 2,196 segments, bs 200, ar 1,000
+    python bench/bench_significance.py            # ~20,000 segments, bs 1000, ar 10,000
+    python bench/bench_significance.py --quick    # 2,196 segments, bs 200, ar 1,000
 
 Systems: the three WMT23 de-en submissions in the data folder plus two made from them (one with
 the words of every third line shuffled, one with every fourth line truncated to half); the
@@ -24,28 +24,17 @@ import sys
 import time
 import warnings
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
+from _common import check_backend, read_lines, wmt23_dir, wmt23_files
 PAIR, SYSTEMS = "de-en", ("ONLINE-W", "GTCOM_Peter", "AIRC")
 
 
 def find(name):
     """A WMT23 file: the full selection ($RAPIDBLEU_WMT23_DIR or ../shared/data/wmt23 beside the
-    repository, files in references/ and system-outputs/) first, else the 100-line samples in
-    tests/data/wmt23."""
-    dirs = [os.environ.get("RAPIDBLEU_WMT23_DIR"), os.path.join(os.path.dirname(ROOT), "shared", "data", "wmt23"),
-            "/work/shared/data/wmt23", os.path.join(ROOT, "tests", "data", "wmt23")]
-    for d in filter(None, dirs):
-        for sub in ("references", "system-outputs", ""):
-            p = os.path.join(d, sub, name)
-            if os.path.isfile(p):
-                return p
-    sys.exit(f"WMT23 file {name} not found (set RAPIDBLEU_WMT23_DIR)")
+    repository) first, else the 100-line samples in tests/data/wmt23."""
+    return str(wmt23_files(name, wmt23_dir(name))[0])
 
 
-def read(path):
-    with open(path, encoding="utf-8") as fh:
-        return [line.rstrip() for line in fh]
+read = read_lines
 
 
 def build_corpus(n_segments):
@@ -103,8 +92,7 @@ def child(tool, test, n_seg, n):
 
 
 def run_child(tool, test, n_seg, n):
-    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "src") + os.pathsep + os.environ.get("PYTHONPATH", ""),
-               RAPIDBLEU_BACKEND=os.environ.get("RAPIDBLEU_BACKEND", "auto"))
+    env = dict(os.environ, RAPIDBLEU_BACKEND=os.environ.get("RAPIDBLEU_BACKEND", "auto"))
     p = subprocess.run([sys.executable, __file__, "--child", tool, test, str(n_seg), str(n)],
                        capture_output=True, text=True, env=env)
     if p.returncode:
@@ -121,6 +109,7 @@ def main():
     if args.child:
         tool, test, n_seg, n = args.child
         return child(tool, test, int(n_seg), int(n))
+    check_backend()
     n_seg = args.segments or (2196 if args.quick else 20000)
     plan = [("bs", 200 if args.quick else 1000), ("ar", 1000 if args.quick else 10000)]
     names, systems, _ = build_corpus(n_seg)

@@ -1,6 +1,6 @@
 """Tokenizer throughput, rapidbleu vs sacreBLEU, on the WMT23 text.
 
-    PYTHONPATH=src python bench/bench_tokenizers.py [--repeat 5] [--data DIR] [--only zh,intl]
+    python bench/bench_tokenizers.py [--repeat 5] [--data DIR] [--only zh,intl]
 
 Input: every line of every WMT23 file (sources, references, system outputs; duplicates kept,
 so repeated segments count as they would in a real run), right-stripped as BLEU hands them to
@@ -20,27 +20,21 @@ import tempfile
 import time
 from pathlib import Path
 
-os.environ.setdefault("RAPIDBLEU_BACKEND", "python")
+from _common import check_backend, read_lines, wmt23_dir, wmt23_files  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "src"))
+check_backend()
 
 from rapidbleu.tokenizers import get_tokenizer  # noqa: E402
 
 
 def _data_dir(arg):
-    for cand in ([Path(arg)] if arg else []) + [ROOT / "tests" / "data" / "wmt23", Path("/work/shared/data/wmt23")]:
-        if (cand / "system-outputs").is_dir():
-            return cand
-    sys.exit("WMT23 data not found (use --data DIR)")
+    return Path(arg) if arg else wmt23_dir("generaltest2023.*")
 
 
 def _lines(folder):
     out = []
-    for sub in ("sources", "references", "system-outputs"):
-        for path in sorted((folder / sub).iterdir()):
-            with open(path, encoding="utf-8") as f:
-                out += [line.rstrip() for line in f.read().split("\n")[:-1]]
+    for path in wmt23_files("generaltest2023.*", folder):
+        out += read_lines(path)
     return out
 
 

@@ -4,7 +4,8 @@
   from the installed ``regex``) over every code point, and the generated header ``_uni.h`` up
   to date with its generator;
 * every distinct WMT23 line (the repository sample and, when present, the full selection in
-  /work/shared/data/wmt23) through the C hook ``_tokenize`` and the Python tokenizer;
+  ``$RAPIDBLEU_WMT23_DIR`` or ``../shared/data/wmt23`` beside the repository) through the C
+  hook ``_tokenize`` and the Python tokenizer;
 * property tests on random Unicode (astral, combining marks, whitespace, the zh range edges,
   punctuation/symbol/number runs);
 * the statistics matrix of ``_stats_cy.string_stats`` equal to ``_stats_py.string_stats`` for
@@ -12,6 +13,7 @@
 """
 
 import importlib.util
+import os
 from functools import lru_cache
 from pathlib import Path
 
@@ -152,7 +154,8 @@ def test_generated_header_is_current():
 @lru_cache(maxsize=None)
 def wmt23_lines():
     seen = {}
-    for folder in (HERE / "data" / "wmt23", Path("/work/shared/data/wmt23")):
+    env = os.environ.get("RAPIDBLEU_WMT23_DIR")
+    for folder in (HERE / "data" / "wmt23", *([Path(env)] if env else []), ROOT.parent / "shared" / "data" / "wmt23"):
         if not folder.is_dir():
             continue
         for path in sorted(p for p in folder.rglob("generaltest2023.*") if p.is_file()):

@@ -1,0 +1,86 @@
+"""What every bench script shares: the WMT23 data lookup, the line reader, the median timer and
+the backend check.  The scripts time the *installed* rapidbleu (``pip install .`` or ``-e .``):
+nothing here puts ``src/`` on ``sys.path``, which would silently time the pure-Python backend
+of an unbuilt checkout.
+
+Run a script as ``python bench/NAME.py`` (its folder is then on ``sys.path``, so
+``from _common import ...`` works from any directory).
+"""
+
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: Set to 1 to time the pure-Python backend anyway (the scripts refuse it by default).
+ALLOW_PYTHON_ENV = "RAPIDBLEU_BENCH_ALLOW_PYTHON"
+
+
+def wmt23_dir(need=None):
+    """The WMT23 folder: ``$RAPIDBLEU_WMT23_DIR``, else ``../shared/data/wmt23`` beside the
+    repository (the full selection: ``references/``, ``system-outputs/``, ``sources/``), else
+    the samples in ``tests/data/wmt23`` (flat).  ``need``: a glob pattern (searched
+    recursively) that must match in the folder; candidates without a match are skipped."""
+    env = os.environ.get("RAPIDBLEU_WMT23_DIR")
+    cands = ([Path(env)] if env else []) + [ROOT.parent / "shared" / "data" / "wmt23",
+                                            ROOT / "tests" / "data" / "wmt23"]
+    for c in cands:
+        if c.is_dir() and (need is None or next(c.glob(f"**/{need}"), None) is not None):
+            return c
+    sys.exit(f"WMT23 data not found (set RAPIDBLEU_WMT23_DIR); looked in {', '.join(map(str, cands))}")
+
+
+def wmt23_files(pattern, folder=None):
+    """Sorted files of the WMT23 folder (any subfolder) whose names match ``pattern``."""
+    folder = folder or wmt23_dir(pattern)
+    return sorted(p for p in Path(folder).glob(f"**/{pattern}") if p.is_file())
+
+
+def read_lines(path):
+    """The lines of a text file as sacreBLEU's command line reads them (UTF-8, split on
+    ``\\n``, each line right-stripped)."""
+    with open(path, encoding="utf-8", newline="\n") as fh:
+        return [line.rstrip() for line in fh]
+
+
+def median_time(fn, runs=5):
+    """Run ``fn()`` ``runs`` times: (median wall s, median CPU s of this process, last result)."""
+    walls, cpus, out = [], [], None
+    for _ in range(max(1, runs)):
+        w, c = time.perf_counter(), time.process_time()
+        out = fn()
+        walls.append(time.perf_counter() - w)
+        cpus.append(time.process_time() - c)
+    return statistics.median(walls), statistics.median(cpus), out
+
+
+def check_backend(allow_python=False):
+    """Print which rapidbleu is timed; exit unless it is the compiled backend (or
+    ``allow_python`` / ``$RAPIDBLEU_BENCH_ALLOW_PYTHON=1``).  Returns the module."""
+    import rapidbleu
+
+    print(f"rapidbleu {rapidbleu.__version__} ({Path(rapidbleu.__file__).parent}), "
+          f"backend: {rapidbleu.backend}")
+    if rapidbleu.backend != "cython" and not (allow_python or os.environ.get(ALLOW_PYTHON_ENV) == "1"):
+        sys.exit(f"rapidbleu.backend is {rapidbleu.backend!r}: these timings are meant for the compiled "
+                 f"core (pip install . with a C compiler); set {ALLOW_PYTHON_ENV}=1 to time it anyway")
+    return rapidbleu
+
+
+def machine_info():
+    """One line: CPU, cores, load, Python, rapidbleu version and backend."""
+    import rapidbleu
+
+    cpu = platform.processor() or ""
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    return (f"CPU: {cpu}; cores: {os.cpu_count()}; load average at start: {load:.1f}; "
+            f"Python {platform.python_version()}; rapidbleu {rapidbleu.__version__} ({rapidbleu.backend})")
