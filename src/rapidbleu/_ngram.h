@@ -129,6 +129,48 @@ static void rb_intern_ints(rb_scratch *sc, const int64_t *tok, size_t ntok, int 
                                  &sc->next_id);
 }
 
+/* Hypothesis entries inserted per chunk once a segment is long (see rb_segment). */
+#define RB_TAB_CHUNK ((size_t)1 << 15)
+
+/* Make the token table hold `need` entries at load <= 1/2 (rehashing into a larger one). */
+static int rb_grow_ttab(rb_scratch *sc, size_t need, uint64_t tmask) {
+    if (2 * need <= sc->ttab_size) return 1;
+    unsigned shift;
+    size_t cap = rb_table_size(need, &shift);
+    rb_tok_entry *t = rb_tok_rehash(sc->ttab, sc->ttab_size, cap, shift, tmask);
+    if (!t) return 0;
+    sc->ttab = t;
+    sc->ttab_cap = sc->ttab_size = cap;
+    sc->ttab_shift = shift;
+    return 1;
+}
+
+static int rb_grow_ptab(rb_scratch *sc, size_t need) {
+    if (2 * need <= sc->ptab_size) return 1;
+    unsigned shift;
+    size_t cap = rb_table_size(need, &shift);
+    rb_pair_entry *t = rb_pair_rehash(sc->ptab, sc->ptab_size, cap, shift, sc->mask);
+    if (!t) return 0;
+    sc->ptab = t;
+    sc->ptab_cap = sc->ptab_size = cap;
+    sc->ptab_shift = shift;
+    return 1;
+}
+
+/* Insert the hypothesis tokens k0..k1-1 (ids into ids[k0..k1)). */
+static void rb_text_ids_range(rb_scratch *sc, const rb_text *t, size_t k0, size_t k1, uint32_t *ids) {
+    if (t->kind == RB_KIND_INT64) {
+        rb_intern_ints(sc, (const int64_t *)t->data + k0, k1 - k0, 1, ids + k0);
+    } else {
+        for (size_t k = k0; k < k1; k++) {
+            const uint32_t *s = sc->cps + sc->ts[k];
+            uint64_t h = rb_hash_cps(s, sc->tl[k]) & sc->mask;
+            ids[k] = rb_tok_find_str(sc->ttab, sc->ttab_size, sc->ttab_shift, sc->cps, s, sc->ts[k], sc->tl[k],
+                                     h, 1, &sc->next_id);
+        }
+    }
+}
+
 /* Number of n-grams of order n in a text of `len` tokens. */
 static inline size_t rb_ngrams(size_t len, int n) { return len >= (size_t)n ? len - n + 1 : 0; }
 
@@ -162,7 +204,13 @@ static int rb_segment(rb_scratch *sc, const rb_text *hyp, const rb_text *refs, s
     /* hypothesis: ids of every n-gram, order by order, into sc->hyp */
     size_t total = 0;
     for (int n = 1; n <= N; n++) total += rb_ngrams(hl, n);
-    size_t tcap = rb_table_size(hl, &sc->ttab_shift), pcap = rb_table_size(total - hl, &sc->ptab_shift);
+    /* Tables sized for every token / n-gram being distinct, up to RB_TAB_CHUNK entries: one
+     * allocation and no check for ordinary segments.  Longer ones are inserted in chunks of
+     * RB_TAB_CHUNK, the table grown before a chunk could push its load over 1/2, so a table
+     * follows the *distinct* entries (a 50 MB line has far fewer distinct tokens than
+     * tokens). */
+    size_t tcap = rb_table_size(hl < RB_TAB_CHUNK ? hl : RB_TAB_CHUNK, &sc->ttab_shift);
+    size_t pcap = rb_table_size(total - hl < RB_TAB_CHUNK ? total - hl : RB_TAB_CHUNK, &sc->ptab_shift);
     if (!RB_RESERVE(sc, hyp, total + 1) || !rb_reserve((void **)&sc->ttab, &sc->ttab_cap, tcap, sizeof(rb_tok_entry)) ||
         !rb_reserve((void **)&sc->ptab, &sc->ptab_cap, pcap, sizeof(rb_pair_entry)))
         return RB_ENOMEM;
@@ -173,16 +221,34 @@ static int rb_segment(rb_scratch *sc, const rb_text *hyp, const rb_text *refs, s
     sc->ptab_size = pcap;
     sc->next_id = 0;
 
-    rb_text_ids(sc, hyp, hl, 1, sc->hyp);
+    if (hl <= RB_TAB_CHUNK) {
+        rb_text_ids(sc, hyp, hl, 1, sc->hyp);
+    } else {
+        const uint64_t tmask = hyp->kind == RB_KIND_INT64 ? sc->mask : ~(uint64_t)0;
+        for (size_t k0 = 0; k0 < hl; k0 += RB_TAB_CHUNK) {
+            size_t k1 = hl - k0 < RB_TAB_CHUNK ? hl : k0 + RB_TAB_CHUNK;
+            if (!rb_grow_ttab(sc, (size_t)sc->next_id + (k1 - k0), tmask)) return RB_ENOMEM;
+            rb_text_ids_range(sc, hyp, k0, k1, sc->hyp);
+        }
+    }
+    const uint32_t n_tok_ids = sc->next_id;
     size_t prev = 0, cur = hl;
     for (int n = 2; n <= N && rb_ngrams(hl, n) > 0; n++) {
         size_t cnt_n = rb_ngrams(hl, n);
-        for (size_t i = 0; i < cnt_n; i++)
-            sc->hyp[cur + i] = rb_pair_find(sc->ptab, pcap, sc->ptab_shift, sc->hyp[prev + i], sc->hyp[i + n - 1],
-                                            sc->mask, 1, &sc->next_id);
+        for (size_t i0 = 0; i0 < cnt_n; i0 += RB_TAB_CHUNK) {
+            size_t i1 = cnt_n - i0 < RB_TAB_CHUNK ? cnt_n : i0 + RB_TAB_CHUNK;
+            if (!rb_grow_ptab(sc, (size_t)(sc->next_id - n_tok_ids) + (i1 - i0))) return RB_ENOMEM;
+            rb_pair_entry *ptab = sc->ptab;
+            const size_t psize = sc->ptab_size;
+            const unsigned pshift = sc->ptab_shift;
+            for (size_t i = i0; i < i1; i++)
+                sc->hyp[cur + i] = rb_pair_find(ptab, psize, pshift, sc->hyp[prev + i], sc->hyp[i + n - 1],
+                                                sc->mask, 1, &sc->next_id);
+        }
         prev = cur;
         cur += cnt_n;
     }
+    pcap = sc->ptab_size;
     const uint32_t ids = sc->next_id;
     /* id `ids` is a sink that counts the reference n-grams the hypothesis lacks, so the
      * counting loop below has no data-dependent branch (no hypothesis n-gram reads it) */

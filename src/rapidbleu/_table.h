@@ -137,12 +137,48 @@ static inline uint32_t rb_pair_find(rb_pair_entry *tab, size_t cap, unsigned shi
     }
 }
 
+/* Move every entry of a table into a new one of `cap` slots (a power of two; slot shift
+ * `shift`), freeing the old one.  Token tables: `mask` is the one their slots were computed
+ * with (~0 for string tokens, whose stored key is already the masked hash; the caller's mask
+ * for integer tokens).  Returns the new table, or NULL (out of memory; the old one is kept). */
+static rb_tok_entry *rb_tok_rehash(rb_tok_entry *old, size_t old_cap, size_t cap, unsigned shift,
+                                   uint64_t mask) {
+    rb_tok_entry *t = (rb_tok_entry *)malloc(cap * sizeof(rb_tok_entry));
+    if (!t) return NULL;
+    memset(t, 0xFF, cap * sizeof(rb_tok_entry));
+    for (size_t k = 0; k < old_cap; k++) {
+        if (old[k].id == RB_ABSENT) continue;
+        size_t slot = rb_slot(old[k].key, mask, shift);
+        while (t[slot].id != RB_ABSENT) slot = (slot + 1) & (cap - 1);
+        t[slot] = old[k];
+    }
+    free(old);
+    return t;
+}
+
+static rb_pair_entry *rb_pair_rehash(rb_pair_entry *old, size_t old_cap, size_t cap, unsigned shift,
+                                     uint64_t mask) {
+    rb_pair_entry *t = (rb_pair_entry *)malloc(cap * sizeof(rb_pair_entry));
+    if (!t) return NULL;
+    memset(t, 0xFF, cap * sizeof(rb_pair_entry));
+    for (size_t k = 0; k < old_cap; k++) {
+        if (old[k].key == UINT64_MAX) continue;
+        size_t slot = rb_slot(old[k].key, mask, shift);
+        while (t[slot].key != UINT64_MAX) slot = (slot + 1) & (cap - 1);
+        t[slot] = old[k];
+    }
+    free(old);
+    return t;
+}
+
 /* Grow *p to hold at least `need` elements of `size` bytes (amortised doubling; contents
  * kept).  Returns 0 when out of memory. */
 static int rb_reserve(void **p, size_t *cap, size_t need, size_t size) {
     if (need <= *cap) return 1;
-    size_t c = *cap ? *cap : 64;
-    while (c < need) c *= 2;
+    /* double, or exactly `need` when that is more: one very long text must not get up to
+     * twice its size */
+    size_t c = *cap ? 2 * *cap : 64;
+    if (c < need) c = need;
     void *q = realloc(*p, c * size);
     if (!q) return 0;
     *p = q;
