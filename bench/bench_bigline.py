@@ -2,8 +2,9 @@
 
     python bench/bench_bigline.py [--mb 50] [--before PYTHON]
 
-One segment whose hypothesis and reference are each ``--mb`` MB of ASCII text (WMT23 English
-lines joined with spaces; the reference is the hypothesis with every 7th word dropped).  Each
+One segment whose hypothesis and reference are each ``--mb`` MB of ASCII text made of the
+words of a WMT23 English file, either repeated in order or drawn at random (``--text``); the
+reference is the hypothesis with every 7th word dropped.  Each
 measurement runs in a fresh subprocess: it builds the two strings, records its peak RSS
 (``resource.getrusage``), scores ``BLEU(tokenize=...).corpus_score([hyp], [[ref]])`` and
 reports the growth of the peak RSS divided by the characters of the longer line, plus the
@@ -15,16 +16,19 @@ import json
 import subprocess
 import sys
 
-from _common import check_backend, read_lines, wmt23_files
+from _common import check_backend, wmt23_files
 
 CHILD = r"""
 import json, resource, sys, time
-mb, tok, path = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+mb, tok, path, text = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
 words = open(path, encoding="utf-8").read().split()
 n = mb * 1_000_000
 parts, size, i = [], 0, 0
+if text == "shuffled":
+    import random
+    rng = random.Random(1)
 while size < n:
-    w = words[i % len(words)]
+    w = words[i % len(words)] if text == "repeated" else rng.choice(words)
     parts.append(w)
     size += len(w) + 1
     i += 1
@@ -43,8 +47,8 @@ print(json.dumps({"chars": max(len(hyp), len(ref)), "growth": peak - before, "pe
 """
 
 
-def run(python, mb, tok, text_path):
-    p = subprocess.run([python, "-c", CHILD, str(mb), tok, text_path], capture_output=True, text=True)
+def run(python, mb, tok, text_path, text):
+    p = subprocess.run([python, "-c", CHILD, str(mb), tok, text_path, text], capture_output=True, text=True)
     if p.returncode:
         return {"error": p.stderr.strip().splitlines()[-1] if p.stderr.strip() else f"exit {p.returncode}"}
     return json.loads(p.stdout.strip().splitlines()[-1])
@@ -55,21 +59,25 @@ def main():
     ap.add_argument("--mb", type=int, default=50)
     ap.add_argument("--before", default=None, help="interpreter of another environment to compare")
     ap.add_argument("--tokenizers", default="13a,char")
+    ap.add_argument("--text", default="repeated,shuffled",
+                    help="repeated: the WMT23 file's words in order, over and over (few distinct n-grams); "
+                         "shuffled: its words drawn at random (most 3- and 4-grams distinct)")
     args = ap.parse_args()
     check_backend()
     text = str(wmt23_files("generaltest2023.de-en.ref.refA.en")[0])
     envs = [("after" if args.before else "this", sys.executable)] + ([("before", args.before)] if args.before else [])
     print(f"one segment: hypothesis and reference of {args.mb} MB each (ASCII)\n")
-    print("| tokenizer | rapidbleu | peak RSS growth MB | bytes per character | wall s | BLEU |")
-    print("| --- | --- | ---: | ---: | ---: | ---: |")
-    for tok in args.tokenizers.split(","):
-        for tag, exe in envs:
-            r = run(exe, args.mb, tok, text)
-            if "error" in r:
-                print(f"| {tok} | {tag} | failed: {r['error']} | | | |")
-                continue
-            print(f"| {tok} | {tag} ({r['backend']}) | {r['growth'] / 1e6:.0f} | {r['growth'] / r['chars']:.1f} "
-                  f"| {r['wall']:.2f} | {r['score']:.4f} |", flush=True)
+    print("| text | tokenizer | rapidbleu | peak RSS growth MB | bytes per character | wall s | BLEU |")
+    print("| --- | --- | --- | ---: | ---: | ---: | ---: |")
+    for kind in args.text.split(","):
+        for tok in args.tokenizers.split(","):
+            for tag, exe in envs:
+                r = run(exe, args.mb, tok, text, kind)
+                if "error" in r:
+                    print(f"| {kind} | {tok} | {tag} | failed: {r['error']} | | | |")
+                    continue
+                print(f"| {kind} | {tok} | {tag} ({r['backend']}) | {r['growth'] / 1e6:.0f} "
+                      f"| {r['growth'] / r['chars']:.1f} | {r['wall']:.2f} | {r['score']:.4f} |", flush=True)
 
 
 if __name__ == "__main__":

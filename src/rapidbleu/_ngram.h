@@ -132,11 +132,20 @@ static void rb_intern_ints(rb_scratch *sc, const int64_t *tok, size_t ntok, int 
 /* Hypothesis entries inserted per chunk once a segment is long (see rb_segment). */
 #define RB_TAB_CHUNK ((size_t)1 << 15)
 
+/* Room for `need` entries at load <= 1/2: room for twice that when the table must grow (so
+ * a table of n distinct entries is rehashed about log4(n / 2**15) times), but never more than
+ * for `bound`, the most entries it can end with (so it never exceeds the table sized for
+ * every token or n-gram being distinct). */
+static inline size_t rb_grow_target(size_t need, size_t bound) {
+    size_t target = 2 * need < bound ? 2 * need : bound;
+    return target > need ? target : need;
+}
+
 /* Make the token table hold `need` entries at load <= 1/2 (rehashing into a larger one). */
-static int rb_grow_ttab(rb_scratch *sc, size_t need, uint64_t tmask) {
+static int rb_grow_ttab(rb_scratch *sc, size_t need, size_t bound, uint64_t tmask) {
     if (2 * need <= sc->ttab_size) return 1;
     unsigned shift;
-    size_t cap = rb_table_size(need, &shift);
+    size_t cap = rb_table_size(rb_grow_target(need, bound), &shift);
     rb_tok_entry *t = rb_tok_rehash(sc->ttab, sc->ttab_size, cap, shift, tmask);
     if (!t) return 0;
     sc->ttab = t;
@@ -145,10 +154,10 @@ static int rb_grow_ttab(rb_scratch *sc, size_t need, uint64_t tmask) {
     return 1;
 }
 
-static int rb_grow_ptab(rb_scratch *sc, size_t need) {
+static int rb_grow_ptab(rb_scratch *sc, size_t need, size_t bound) {
     if (2 * need <= sc->ptab_size) return 1;
     unsigned shift;
-    size_t cap = rb_table_size(need, &shift);
+    size_t cap = rb_table_size(rb_grow_target(need, bound), &shift);
     rb_pair_entry *t = rb_pair_rehash(sc->ptab, sc->ptab_size, cap, shift, sc->mask);
     if (!t) return 0;
     sc->ptab = t;
@@ -227,7 +236,7 @@ static int rb_segment(rb_scratch *sc, const rb_text *hyp, const rb_text *refs, s
         const uint64_t tmask = hyp->kind == RB_KIND_INT64 ? sc->mask : ~(uint64_t)0;
         for (size_t k0 = 0; k0 < hl; k0 += RB_TAB_CHUNK) {
             size_t k1 = hl - k0 < RB_TAB_CHUNK ? hl : k0 + RB_TAB_CHUNK;
-            if (!rb_grow_ttab(sc, (size_t)sc->next_id + (k1 - k0), tmask)) return RB_ENOMEM;
+            if (!rb_grow_ttab(sc, (size_t)sc->next_id + (k1 - k0), hl, tmask)) return RB_ENOMEM;
             rb_text_ids_range(sc, hyp, k0, k1, sc->hyp);
         }
     }
@@ -237,7 +246,7 @@ static int rb_segment(rb_scratch *sc, const rb_text *hyp, const rb_text *refs, s
         size_t cnt_n = rb_ngrams(hl, n);
         for (size_t i0 = 0; i0 < cnt_n; i0 += RB_TAB_CHUNK) {
             size_t i1 = cnt_n - i0 < RB_TAB_CHUNK ? cnt_n : i0 + RB_TAB_CHUNK;
-            if (!rb_grow_ptab(sc, (size_t)(sc->next_id - n_tok_ids) + (i1 - i0))) return RB_ENOMEM;
+            if (!rb_grow_ptab(sc, (size_t)(sc->next_id - n_tok_ids) + (i1 - i0), total - hl)) return RB_ENOMEM;
             rb_pair_entry *ptab = sc->ptab;
             const size_t psize = sc->ptab_size;
             const unsigned pshift = sc->ptab_shift;
