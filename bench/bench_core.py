@@ -82,7 +82,10 @@ def main():
     ap.add_argument("--quick", action="store_true", help="fewer runs, subsets for slow tools")
     ap.add_argument("--data", default=None,
                     help="WMT23 folder (default: $RAPIDBLEU_WMT23_DIR, ../shared/data/wmt23, tests/data/wmt23)")
+    ap.add_argument("--only", default="corpus,tok,sentence",
+                    help="sections to run: corpus (13a, WMT23 and large), tok (char, zh, intl), sentence")
     args = ap.parse_args()
+    only = set(args.only.split(","))
     data = Path(args.data) if args.data else wmt23_dir("generaltest2023.*.hyp.*")
 
     import sacrebleu
@@ -120,6 +123,8 @@ def main():
 
     for corpus, h, r, sb_subset in (("WMT23", hyps, refs, None),
                                     ("large", big_h, big_r, len(hyps) if args.quick else None)):
+        if "corpus" not in only:
+            break
         n = len(h)
         # sacreBLEU first: the reference for scores and ratios
         hs, rs = (h, r) if sb_subset is None else (h[:sb_subset], r[:sb_subset])
@@ -156,7 +161,7 @@ def main():
                 record(corpus, tool, wall, cpu, score, sb_score, sb_wall, f"1 run; {note}")
 
     # the other tokenizers with a C fast path: WMT23, sacreBLEU once, rapidbleu on 1 thread
-    for tok in ("char", "zh", "intl"):
+    for tok in ("char", "zh", "intl") if "tok" in only else ():
         corpus = f"WMT23 tok={tok}"
         wall, cpu, sb_score = timeit(lambda: sacrebleu.BLEU(tokenize=tok).corpus_score(hyps, [refs]).score, 1)
         sb_cpu_of[corpus] = cpu
@@ -178,23 +183,24 @@ def main():
                    f"{runs} run(s)")
 
     # sentence BLEU of every WMT23 segment
-    n = len(hyps)
-    sub = 3000 if args.quick else 10_000
-    sb = sacrebleu.BLEU(effective_order=True)
-    wall, cpu, sb_scores = timeit(lambda: [sb.sentence_score(x, [y]).score for x, y in zip(hyps[:sub], refs[:sub])], 1)
-    sent_sb_wall = wall * n / sub
-    sent_sb_cpu = cpu * n / sub
-    rows.append(("WMT23 sentence BLEU", "sacreBLEU sentence_score loop", sent_sb_wall, sent_sb_cpu, 1.0, 1.0, "-",
-                 f"1 run on {sub} segments, scaled"))
-    for tool, module, workers in (("rapidbleu sentence_scores, cython 1 thread", _stats_cy, 1),
-                                  ("rapidbleu sentence_scores, cython all threads", _stats_cy, -1)):
-        wall, cpu, scores = timeit(lambda: with_backend(module, workers, lambda w: BLEU(effective_order=True, workers=w).sentence_scores(hyps, [refs])), runs)
-        bad = sum(1 for a, b in zip(scores[:sub], sb_scores) if a != b)
-        if bad:
-            mismatches.append(f"sentence BLEU / {tool}: {bad} of {sub} scores differ from sacreBLEU")
-        rows.append(("WMT23 sentence BLEU", tool, wall, cpu if workers == 1 else float("nan"),
-                     sent_sb_wall / wall, sent_sb_cpu / cpu if workers == 1 else float("nan"),
-                     "exact" if not bad else f"{bad} differ", f"{runs} runs"))
+    if "sentence" in only:
+        n = len(hyps)
+        sub = 3000 if args.quick else 10_000
+        sb = sacrebleu.BLEU(effective_order=True)
+        wall, cpu, sb_scores = timeit(lambda: [sb.sentence_score(x, [y]).score for x, y in zip(hyps[:sub], refs[:sub])], 1)
+        sent_sb_wall = wall * n / sub
+        sent_sb_cpu = cpu * n / sub
+        rows.append(("WMT23 sentence BLEU", "sacreBLEU sentence_score loop", sent_sb_wall, sent_sb_cpu, 1.0, 1.0, "-",
+                     f"1 run on {sub} segments, scaled"))
+        for tool, module, workers in (("rapidbleu sentence_scores, cython 1 thread", _stats_cy, 1),
+                                      ("rapidbleu sentence_scores, cython all threads", _stats_cy, -1)):
+            wall, cpu, scores = timeit(lambda: with_backend(module, workers, lambda w: BLEU(effective_order=True, workers=w).sentence_scores(hyps, [refs])), runs)
+            bad = sum(1 for a, b in zip(scores[:sub], sb_scores) if a != b)
+            if bad:
+                mismatches.append(f"sentence BLEU / {tool}: {bad} of {sub} scores differ from sacreBLEU")
+            rows.append(("WMT23 sentence BLEU", tool, wall, cpu if workers == 1 else float("nan"),
+                         sent_sb_wall / wall, sent_sb_cpu / cpu if workers == 1 else float("nan"),
+                         "exact" if not bad else f"{bad} differ", f"{runs} runs"))
 
     print("| corpus | tool | wall s | CPU s | speed-up vs sacreBLEU (wall) | speed-up (CPU) | BLEU | notes |")
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |")
