@@ -33,16 +33,18 @@ typedef struct {
     uint32_t *cps; size_t cps_cap;        /* code points: hypothesis, then current reference */
     uint32_t *ts; size_t ts_cap;          /* token spans of the current text */
     uint32_t *tl; size_t tl_cap;
-    uint32_t *hyp; size_t hyp_cap;        /* hypothesis n-gram ids, order 1 first */
-    uint32_t *rtok; size_t rtok_cap;      /* reference token ids */
-    uint32_t *lvl; size_t lvl_cap;        /* reference n-gram ids of the current order */
+    uint32_t *hyp; size_t hyp_cap;        /* token ids, then n-gram ids of the current order:
+                                             the hypothesis's, then each reference's */
     uint32_t *refmax; size_t refmax_cap;  /* per id: max count over the references */
     uint32_t *cnt; size_t cnt_cap;        /* per id: count in this reference / matches used */
     uint32_t *touched; size_t touched_cap;
+    uint32_t *hcnt; size_t hcnt_cap;      /* per id: occurrences in the hypothesis */
+    uint32_t *ofirst; size_t ofirst_cap;  /* per order n: its first id (order n+1's ends it) */
     rb_tok_entry *ttab; size_t ttab_cap;  /* allocated slots */
     rb_pair_entry *ptab; size_t ptab_cap;
     size_t ttab_size, ptab_size;           /* slots in use for the current segment */
     size_t text_end;                       /* end in cps of the last text placed there */
+    size_t text_base;                      /* start in cps of the last text placed there */
     unsigned ttab_shift, ptab_shift;
 } rb_scratch;
 
@@ -54,21 +56,32 @@ static void rb_scratch_init(rb_scratch *sc, int order, int tokenizer, uint64_t m
 }
 
 static void rb_scratch_free(rb_scratch *sc) {
-    free(sc->cps); free(sc->ts); free(sc->tl); free(sc->hyp); free(sc->rtok); free(sc->lvl);
+    free(sc->cps); free(sc->ts); free(sc->tl); free(sc->hyp);
     free(sc->refmax); free(sc->cnt); free(sc->touched); free(sc->ttab); free(sc->ptab);
+    free(sc->hcnt); free(sc->ofirst);
     memset(sc, 0, sizeof(*sc));
 }
 
 #define RB_RESERVE(sc, field, need) \
     rb_reserve((void **)&(sc)->field, &(sc)->field##_cap, (need), sizeof(*(sc)->field))
 
-/* Decode a str text into sc->cps at `base`, rstrip and tokenize it; spans in sc->ts/tl.
- * Returns the token count, or -1 (out of memory) / -2 (segment over 2**32 code points). */
+/* True when the tokens of text t are single code points used as integer keys: str texts under
+ * the char tokenizer.  Their code points are packed into sc->cps (spaces dropped), token k is
+ * cps[text_base + k], and no spans are made: a long line needs no 8 bytes per character of
+ * spans, and its code points are not needed once its tokens have ids. */
+static inline int rb_cp_tokens(const rb_scratch *sc, const rb_text *t) {
+    return sc->tokenizer == RB_TOK_CHAR && t->kind <= 4;
+}
+
+/* Decode a str text into sc->cps at `base`, rstrip and tokenize it; spans in sc->ts/tl (char:
+ * see rb_cp_tokens).  Returns the token count, or -1 (out of memory) / -2 (segment over 2**32
+ * code points). */
 static ptrdiff_t rb_str_spans(rb_scratch *sc, const rb_text *t, size_t base) {
     size_t n = t->len;
+    const int cp_tokens = rb_cp_tokens(sc, t);
     if (base + n >= (size_t)UINT32_MAX) return -2;
-    if (!RB_RESERVE(sc, cps, base + n + 1) || !RB_RESERVE(sc, ts, n + 1) ||
-        !RB_RESERVE(sc, tl, n + 1))
+    if (!RB_RESERVE(sc, cps, base + n + 1) ||
+        (!cp_tokens && (!RB_RESERVE(sc, ts, n + 1) || !RB_RESERVE(sc, tl, n + 1))))
         return -1;
     uint32_t *s = sc->cps + base;
     int step1_flags = -1;
@@ -87,8 +100,16 @@ static ptrdiff_t rb_str_spans(rb_scratch *sc, const rb_text *t, size_t base) {
         default:
             memcpy(s, t->data, n * sizeof(uint32_t));
     }
+    sc->text_base = base;
     sc->text_end = base + n;
     n = rb_rstrip(s, n);
+    if (cp_tokens) { /* "c h a r".split(): every non-space code point, in order */
+        size_t w = 0;
+        for (size_t i = 0; i < n; i++)
+            if (!rb_is_space(s[i])) s[w++] = s[i];
+        sc->text_end = base + w;
+        return (ptrdiff_t)w;
+    }
     return (ptrdiff_t)rb_tokenize(sc->tokenizer, s, n, (uint32_t)base, sc->ts, sc->tl, step1_flags);
 }
 
@@ -108,8 +129,17 @@ static ptrdiff_t rb_split_spans(rb_scratch *sc, const rb_text *t, size_t base) {
         sc->tl[k] = t->tok_len[k];
         pos += t->tok_len[k];
     }
+    sc->text_base = base;
     sc->text_end = base + ncp;
     return (ptrdiff_t)ntok;
+}
+
+/* Ids of single-code-point tokens k0..k1-1 (rb_cp_tokens), keyed by the code point. */
+static void rb_intern_cps(rb_scratch *sc, size_t k0, size_t k1, int insert, uint32_t *ids) {
+    const uint32_t *s = sc->cps + sc->text_base;
+    for (size_t k = k0; k < k1; k++)
+        ids[k] = rb_tok_find_int(sc->ttab, sc->ttab_size, sc->ttab_shift, (uint64_t)s[k], sc->mask, insert,
+                                 &sc->next_id);
 }
 
 /* Ids of the ntok tokens whose spans are in sc->ts/tl (insert: new ids; else RB_ABSENT). */
@@ -170,6 +200,8 @@ static int rb_grow_ptab(rb_scratch *sc, size_t need, size_t bound) {
 static void rb_text_ids_range(rb_scratch *sc, const rb_text *t, size_t k0, size_t k1, uint32_t *ids) {
     if (t->kind == RB_KIND_INT64) {
         rb_intern_ints(sc, (const int64_t *)t->data + k0, k1 - k0, 1, ids + k0);
+    } else if (rb_cp_tokens(sc, t)) {
+        rb_intern_cps(sc, k0, k1, 1, ids);
     } else {
         for (size_t k = k0; k < k1; k++) {
             const uint32_t *s = sc->cps + sc->ts[k];
@@ -178,6 +210,14 @@ static void rb_text_ids_range(rb_scratch *sc, const rb_text *t, size_t k0, size_
                                      h, 1, &sc->next_id);
         }
     }
+}
+
+/* Room in hcnt for the ids a chunk of `len` insertions may create, those counts zeroed. */
+static int rb_hcnt_fresh(rb_scratch *sc, size_t len) {
+    size_t from = (size_t)sc->next_id;
+    if (!RB_RESERVE(sc, hcnt, from + len + 1)) return 0;
+    memset(sc->hcnt + from, 0, len * sizeof(uint32_t));
+    return 1;
 }
 
 /* Number of n-grams of order n in a text of `len` tokens. */
@@ -196,6 +236,8 @@ static ptrdiff_t rb_text_tokens(rb_scratch *sc, const rb_text *t, size_t base) {
 static void rb_text_ids(rb_scratch *sc, const rb_text *t, size_t ntok, int insert, uint32_t *ids) {
     if (t->kind == RB_KIND_INT64)
         rb_intern_ints(sc, (const int64_t *)t->data, ntok, insert, ids);
+    else if (rb_cp_tokens(sc, t))
+        rb_intern_cps(sc, 0, ntok, insert, ids);
     else
         rb_intern_spans(sc, ntok, insert, ids);
 }
@@ -208,9 +250,16 @@ static int rb_segment(rb_scratch *sc, const rb_text *hyp, const rb_text *refs, s
     ptrdiff_t r = rb_text_tokens(sc, hyp, 0);
     if (r < 0) return r == -1 ? RB_ENOMEM : RB_ETOOLONG;
     const size_t hl = (size_t)r;
-    const size_t ref_base = sc->text_end; /* references go after the hypothesis's code points */
+    /* references go after the hypothesis's code points, which string tokens' table entries
+     * point into; integer-keyed tokens need them no more, so references overwrite them */
+    const int int_keyed = hyp->kind == RB_KIND_INT64 || rb_cp_tokens(sc, hyp);
+    const size_t ref_base = int_keyed ? 0 : sc->text_end;
 
-    /* hypothesis: ids of every n-gram, order by order, into sc->hyp */
+    /* hypothesis: the token ids in hyp[0..hl); each order's n-gram ids are then computed in
+     * place in hyp[hl..2hl) from the previous order's (n-gram i of order n = (n-gram i of order
+     * n-1, token i+n-1)), and hcnt[id] counts each id's occurrences.  Ids are given order by
+     * order, so the ids of order n are ofirst[n]..ofirst[n+1]-1: the clipping needs only
+     * hcnt, not every n-gram's id (8 bytes per token instead of 4 x order). */
     size_t total = 0;
     for (int n = 1; n <= N; n++) total += rb_ngrams(hl, n);
     /* Tables sized for every token / n-gram being distinct, up to RB_TAB_CHUNK entries: one
@@ -220,7 +269,8 @@ static int rb_segment(rb_scratch *sc, const rb_text *hyp, const rb_text *refs, s
      * tokens). */
     size_t tcap = rb_table_size(hl < RB_TAB_CHUNK ? hl : RB_TAB_CHUNK, &sc->ttab_shift);
     size_t pcap = rb_table_size(total - hl < RB_TAB_CHUNK ? total - hl : RB_TAB_CHUNK, &sc->ptab_shift);
-    if (!RB_RESERVE(sc, hyp, total + 1) || !rb_reserve((void **)&sc->ttab, &sc->ttab_cap, tcap, sizeof(rb_tok_entry)) ||
+    if (!RB_RESERVE(sc, hyp, 2 * hl + 1) || !RB_RESERVE(sc, ofirst, (size_t)N + 2) ||
+        !rb_reserve((void **)&sc->ttab, &sc->ttab_cap, tcap, sizeof(rb_tok_entry)) ||
         !rb_reserve((void **)&sc->ptab, &sc->ptab_cap, pcap, sizeof(rb_pair_entry)))
         return RB_ENOMEM;
     /* only the part in use is cleared (0xFF.. = empty slot), so small segments stay cheap */
@@ -230,33 +280,44 @@ static int rb_segment(rb_scratch *sc, const rb_text *hyp, const rb_text *refs, s
     sc->ptab_size = pcap;
     sc->next_id = 0;
 
-    if (hl <= RB_TAB_CHUNK) {
-        rb_text_ids(sc, hyp, hl, 1, sc->hyp);
-    } else {
-        const uint64_t tmask = hyp->kind == RB_KIND_INT64 ? sc->mask : ~(uint64_t)0;
-        for (size_t k0 = 0; k0 < hl; k0 += RB_TAB_CHUNK) {
-            size_t k1 = hl - k0 < RB_TAB_CHUNK ? hl : k0 + RB_TAB_CHUNK;
-            if (!rb_grow_ttab(sc, (size_t)sc->next_id + (k1 - k0), hl, tmask)) return RB_ENOMEM;
-            rb_text_ids_range(sc, hyp, k0, k1, sc->hyp);
-        }
+    uint32_t *const tok = sc->hyp, *const level = sc->hyp + hl;
+    const uint64_t tmask = int_keyed ? sc->mask : ~(uint64_t)0;
+    /* ordinary segments: the tables above already fit every n-gram, hcnt is cleared once */
+    const int small = total <= RB_TAB_CHUNK;
+    if (small && !rb_hcnt_fresh(sc, total)) return RB_ENOMEM;
+    sc->ofirst[1] = 0;
+    for (size_t k0 = 0; k0 < hl; k0 += RB_TAB_CHUNK) {
+        size_t k1 = hl - k0 < RB_TAB_CHUNK ? hl : k0 + RB_TAB_CHUNK;
+        if (!small && (!rb_grow_ttab(sc, (size_t)sc->next_id + (k1 - k0), hl, tmask) ||
+                       !rb_hcnt_fresh(sc, k1 - k0)))
+            return RB_ENOMEM;
+        rb_text_ids_range(sc, hyp, k0, k1, tok);
+        uint32_t *const hcnt = sc->hcnt;
+        for (size_t k = k0; k < k1; k++) hcnt[tok[k]]++;
     }
     const uint32_t n_tok_ids = sc->next_id;
-    size_t prev = 0, cur = hl;
-    for (int n = 2; n <= N && rb_ngrams(hl, n) > 0; n++) {
+    if (N >= 2 && hl >= 2) memcpy(level, tok, hl * sizeof(uint32_t));
+    int n = 2;
+    for (; n <= N && rb_ngrams(hl, n) > 0; n++) {
         size_t cnt_n = rb_ngrams(hl, n);
+        sc->ofirst[n] = sc->next_id;
         for (size_t i0 = 0; i0 < cnt_n; i0 += RB_TAB_CHUNK) {
             size_t i1 = cnt_n - i0 < RB_TAB_CHUNK ? cnt_n : i0 + RB_TAB_CHUNK;
-            if (!rb_grow_ptab(sc, (size_t)(sc->next_id - n_tok_ids) + (i1 - i0), total - hl)) return RB_ENOMEM;
+            if (!small && (!rb_grow_ptab(sc, (size_t)(sc->next_id - n_tok_ids) + (i1 - i0), total - hl) ||
+                           !rb_hcnt_fresh(sc, i1 - i0)))
+                return RB_ENOMEM;
             rb_pair_entry *ptab = sc->ptab;
             const size_t psize = sc->ptab_size;
             const unsigned pshift = sc->ptab_shift;
-            for (size_t i = i0; i < i1; i++)
-                sc->hyp[cur + i] = rb_pair_find(ptab, psize, pshift, sc->hyp[prev + i], sc->hyp[i + n - 1],
-                                                sc->mask, 1, &sc->next_id);
+            uint32_t *const hcnt = sc->hcnt;
+            for (size_t i = i0; i < i1; i++) {
+                uint32_t id = rb_pair_find(ptab, psize, pshift, level[i], tok[i + n - 1], sc->mask, 1, &sc->next_id);
+                level[i] = id;
+                hcnt[id]++;
+            }
         }
-        prev = cur;
-        cur += cnt_n;
     }
+    for (; n <= N + 1; n++) sc->ofirst[n] = sc->next_id;
     pcap = sc->ptab_size;
     const uint32_t ids = sc->next_id;
     /* id `ids` is a sink that counts the reference n-grams the hypothesis lacks, so the
@@ -281,17 +342,19 @@ static int rb_segment(rb_scratch *sc, const rb_text *hyp, const rb_text *refs, s
             best_diff = diff;
         }
         if (hl == 0 || rl == 0) continue;
-        if (!RB_RESERVE(sc, rtok, rl) || !RB_RESERVE(sc, lvl, rl)) return RB_ENOMEM;
-        rb_text_ids(sc, &refs[k], rl, 0, sc->rtok);
+        /* the hypothesis's id buffer is free again (the clipping needs only hcnt) */
+        if (!RB_RESERVE(sc, hyp, 2 * rl)) return RB_ENOMEM;
+        uint32_t *const rtok = sc->hyp, *const lvl = sc->hyp + rl;
+        rb_text_ids(sc, &refs[k], rl, 0, rtok);
         size_t nt = 0;
         for (int n = 1; n <= N && rl >= (size_t)n; n++) {
             size_t cnt_n = rl - n + 1;
             int any = 0;
             for (size_t i = 0; i < cnt_n; i++) {
-                uint32_t id = n == 1 ? sc->rtok[i]
-                                     : rb_pair_find(sc->ptab, pcap, sc->ptab_shift, sc->lvl[i], sc->rtok[i + n - 1],
+                uint32_t id = n == 1 ? rtok[i]
+                                     : rb_pair_find(sc->ptab, pcap, sc->ptab_shift, lvl[i], rtok[i + n - 1],
                                                     sc->mask, 0, &sc->next_id);
-                sc->lvl[i] = id; /* RB_ABSENT stays: it ends the longer n-grams early */
+                lvl[i] = id; /* RB_ABSENT stays: it ends the longer n-grams early */
                 const uint32_t slot = id == RB_ABSENT ? sink : id;
                 any |= id != RB_ABSENT;
                 sc->touched[nt] = slot;
@@ -306,22 +369,18 @@ static int rb_segment(rb_scratch *sc, const rb_text *hyp, const rb_text *refs, s
         }
     }
 
-    /* clipped matches: each hypothesis n-gram counts while its budget refmax[id] lasts */
+    /* clipped matches: each distinct hypothesis n-gram counts min(its occurrences, the most
+     * any reference has) */
     row[0] = (int64_t)hl;
     row[1] = best_len;
-    prev = 0;
-    for (int n = 1; n <= N; n++) {
-        size_t cnt_n = rb_ngrams(hl, n);
+    for (int o = 1; o <= N; o++) {
         int64_t m = 0;
-        for (size_t i = 0; i < cnt_n; i++) {
-            uint32_t id = sc->hyp[prev + i];
-            uint32_t ok = sc->cnt[id] < sc->refmax[id]; /* branch-free: the outcome is random */
-            sc->cnt[id] += ok;
-            m += ok;
+        for (uint32_t id = sc->ofirst[o]; id < sc->ofirst[o + 1]; id++) {
+            uint32_t h = sc->hcnt[id], b = sc->refmax[id];
+            m += h < b ? h : b;
         }
-        prev += cnt_n;
-        row[1 + n] = m;
-        row[1 + N + n] = (int64_t)cnt_n;
+        row[1 + o] = m;
+        row[1 + N + o] = (int64_t)rb_ngrams(hl, o);
     }
     return RB_OK;
 }
@@ -346,6 +405,13 @@ static ptrdiff_t rb_debug_tokenize(rb_scratch *sc, const rb_text *t, uint32_t *o
     ptrdiff_t r = rb_str_spans(sc, t, 0);
     if (r < 0) return r;
     size_t w = 0;
+    if (rb_cp_tokens(sc, t)) {
+        for (ptrdiff_t k = 0; k < r; k++) {
+            if (k) out[w++] = ' ';
+            out[w++] = sc->cps[k];
+        }
+        return (ptrdiff_t)w;
+    }
     for (ptrdiff_t k = 0; k < r; k++) {
         if (k) out[w++] = ' ';
         memcpy(out + w, sc->cps + sc->ts[k], sc->tl[k] * sizeof(uint32_t));
