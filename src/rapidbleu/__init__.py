@@ -9,8 +9,13 @@ from ._version import __version__
 from .bleu import BLEU, corpus_bleu, raw_corpus_bleu, sentence_bleu
 from .score import BLEUScore, BLEUSignature
 
-#: "cython" or "python": which implementation computes the statistics.
-backend = _backend.impl.NAME
+def __getattr__(name: str):
+    """``backend``: ``"cython"`` or ``"python"``, which implementation computes the statistics
+    (chosen on first use, see ``rapidbleu._backend``)."""
+    if name == "backend":
+        return _backend.stats.NAME
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = ["BLEU", "BLEUScore", "BLEUSignature", "backend", "corpus_bleu", "raw_corpus_bleu",
            "sentence_bleu", "__version__"]

@@ -9,10 +9,17 @@ both (a small subclass below), so ``except`` clauses written for sacreBLEU still
 the message stays ours.  (``rapidbleu.nltk`` does the same for NLTK's types.)
 """
 
+import numbers
+import os
 from collections.abc import Sequence
 from itertools import repeat
 from operator import add, is_not
 from typing import List, Optional, Tuple
+
+#: The largest maximum n-gram order any entry point accepts.  BLEU uses 4; orders beyond a few
+#: dozen measure nothing, and the statistics matrix and the n-gram tables grow with N, so a
+#: larger N is refused before anything is allocated.  (Also the C scorers' fixed bound.)
+MAX_ORDER_LIMIT = 64
 
 
 class NoneHypothesisError(ValueError, TypeError):
@@ -40,6 +47,64 @@ class BackendUnavailableError(ImportError):
 
 def _kind(x) -> str:
     return type(x).__name__
+
+
+# --------------------------------------------------------------------------------------------
+# One function per check, one wording per mistake: every entry point and both backends call
+# these, so a message (and its exception type) exists once.
+# --------------------------------------------------------------------------------------------
+def check_order(max_ngram_order) -> int:
+    """The maximum n-gram order N as an ``int`` in ``1 .. MAX_ORDER_LIMIT``.
+
+    Raises:
+        TypeError: not an integer (``bool`` and floats included).
+        ValueError: N < 1 or N > ``MAX_ORDER_LIMIT`` (64).
+    """
+    if isinstance(max_ngram_order, bool) or not _is_int(max_ngram_order):
+        raise TypeError(f"max_ngram_order must be an int, got {_kind(max_ngram_order)}")
+    if max_ngram_order < 1:
+        raise ValueError(f"max_ngram_order must be >= 1, got {max_ngram_order}")
+    if max_ngram_order > MAX_ORDER_LIMIT:
+        raise ValueError(f"max_ngram_order must be <= {MAX_ORDER_LIMIT} (BLEU uses 4), got {max_ngram_order}")
+    return int(max_ngram_order)
+
+
+def _is_int(x) -> bool:
+    """A Python or numpy integer (numpy registers its integer types as ``numbers.Integral``)."""
+    return isinstance(x, numbers.Integral)
+
+
+def resolve_workers(workers) -> int:
+    """Threads for one call, by the one rule every ``workers`` argument follows.
+
+    * ``1``: serial, in the calling thread (the default everywhere);
+    * ``k > 1``: ``k`` threads (fewer when there is less work than that);
+    * ``-1``: one thread per core (``os.cpu_count()``); ``-k``: all cores but ``k - 1``
+      (joblib's convention), at least one.
+
+    Raises:
+        TypeError: not an int (``None``, ``True``, ``1.0``, strings).
+        ValueError: ``0`` (no thread would run).
+    """
+    if isinstance(workers, bool) or not _is_int(workers):
+        raise TypeError(f"workers must be an int (1 = serial, k > 1 threads, -1 = all cores), got {_kind(workers)}")
+    workers = int(workers)
+    if workers == 0:
+        raise ValueError("workers must be 1 (serial), k > 1 (threads) or negative (-1 = all cores), got 0")
+    if workers < 0:
+        return max(1, (os.cpu_count() or 1) + 1 + workers)
+    return workers
+
+
+def stream_length_error(what: str, got: int, n_hyps: int, unit: str = "lines") -> ValueError:
+    """The one message for a stream whose length differs from the hypotheses'
+    (``what``: e.g. ``"reference stream 1"``)."""
+    return ValueError(f"{what} has {got} {unit} but there are {n_hyps} hypotheses")
+
+
+def no_reference_error(i: int) -> ValueError:
+    """The one message for a segment left without any reference."""
+    return ValueError(f"segment {i} has no reference (each hypothesis needs at least one)")
 
 
 def _as_list(hypotheses, what: str) -> List:
@@ -133,9 +198,7 @@ def check_references(references, n_hyps: int) -> Tuple[List[List[Optional[str]]]
         if not isinstance(stream, Sequence):
             raise TypeError(f"references[{k}] must be a sequence of strings, got {_kind(stream)}")
         if len(stream) != n_hyps:
-            raise ValueError(
-                f"reference stream {k} has {len(stream)} lines but there are {n_hyps} hypotheses"
-            )
+            raise stream_length_error(f"reference stream {k}", len(stream), n_hyps)
     streams = [list(stream) for stream in streams]
     with_none = []
     for k, stream in enumerate(streams):
@@ -155,7 +218,7 @@ def check_references(references, n_hyps: int) -> Tuple[List[List[Optional[str]]]
         counts = list(map(add, counts, map(is_not, stream, repeat(None))))
     if 0 in counts:
         i = counts.index(0)
-        raise ValueError(f"segment {i} has no reference: all {len(streams)} reference streams are None there")
+        raise no_reference_error(i)
     distinct = set(counts)
     num_refs = distinct.pop() if len(distinct) == 1 else -1
     return streams, num_refs

@@ -17,7 +17,7 @@ import sys
 import textwrap
 from typing import Any, Dict, List, Optional, Tuple
 
-from ._stats import SMOOTH_DEFAULTS
+from ._scoring_py import SMOOTH_DEFAULTS
 from ._version import __version__
 from .bleu import BLEU
 from .report import Color, print_results_table, print_single_results
