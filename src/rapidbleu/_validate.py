@@ -9,10 +9,14 @@ both (a small subclass below), so ``except`` clauses written for sacreBLEU still
 the message stays ours.  (``rapidbleu.nltk`` does the same for NLTK's types.)
 """
 
-from collections.abc import Sequence
+import math
+import numbers
+from collections.abc import Mapping, Sequence, Set
 from itertools import repeat
-from operator import add, is_not
+from operator import add, is_, is_not
 from typing import List, Optional, Tuple
+
+import numpy as np
 
 
 class NoneHypothesisError(ValueError, TypeError):
@@ -45,6 +49,7 @@ def _kind(x) -> str:
 def _as_list(hypotheses, what: str) -> List:
     if isinstance(hypotheses, (str, bytes)):
         raise TypeError(f"{what} must be a sequence of strings, got a single {_kind(hypotheses)}; wrap it in a list")
+    check_ordered(hypotheses, what)
     if not isinstance(hypotheses, Sequence):
         try:
             hypotheses = list(hypotheses)
@@ -118,6 +123,7 @@ def check_references(references, n_hyps: int) -> Tuple[List[List[Optional[str]]]
             left without any reference.
     """
     if isinstance(references, (str, bytes)) or not isinstance(references, Sequence):
+        check_ordered(references, "references")
         raise TypeError(
             f"references must be a list of reference streams (a list of lists of strings), got {_kind(references)}"
         )
@@ -131,6 +137,7 @@ def check_references(references, n_hyps: int) -> Tuple[List[List[Optional[str]]]
                 f"set, but references[{k}] is a string; for a single reference write [refs], not refs"
             )
         if not isinstance(stream, Sequence):
+            check_ordered(stream, f"references[{k}]")
             raise TypeError(f"references[{k}] must be a sequence of strings, got {_kind(stream)}")
         if len(stream) != n_hyps:
             raise ValueError(
@@ -177,5 +184,102 @@ def check_sentence_args(hypothesis, references) -> Tuple[str, List[Optional[str]
     if isinstance(references, (str, bytes)):
         raise TypeError("references must be a sequence of reference strings, got a single string; write [ref]")
     if not isinstance(references, Sequence):
+        check_ordered(references, "references")
         raise TypeError(f"references must be a sequence of reference strings, got {_kind(references)}")
     return hypothesis, list(references)
+
+
+# --------------------------------------------------------------------------------------------
+# Drop-in checks (issue 13): one function per check, one wording per mistake.
+# --------------------------------------------------------------------------------------------
+class NoReferencesError(ValueError, KeyError):
+    """``rapidbleu.nltk``: a hypothesis with an empty list of references (NLTK: ``KeyError``
+    from deep inside its n-gram counting)."""
+
+    # KeyError.__str__ would print the message quoted, as a dictionary key.
+    __str__ = BaseException.__str__
+
+
+def check_smooth_value(smooth_value) -> None:
+    """``smooth_value`` must be ``None`` (the method's default) or a finite real number >= 0.
+
+    sacreBLEU accepts anything here and returns ``nan``/``inf`` scores or fails deep inside
+    (a string); an explicit error says what is wrong instead.
+
+    Raises:
+        ValueError: not a real number (strings and ``bool`` included), ``nan``, ``inf`` or
+            negative.
+    """
+    if smooth_value is None:
+        return
+    if isinstance(smooth_value, bool) or not isinstance(smooth_value, numbers.Real):
+        raise ValueError(f"smooth_value must be a finite number >= 0 or None, got {_kind(smooth_value)} "
+                         f"{smooth_value!r}")
+    if not math.isfinite(smooth_value) or smooth_value < 0:
+        raise ValueError(f"smooth_value must be a finite number >= 0 or None, got {smooth_value!r}")
+
+
+def check_ordered(x, what: str) -> None:
+    """Reject a mapping or a set where an ordered sequence of segments is expected: its
+    iteration order (a dict's keys, a set's hash order) would silently pair hypotheses with
+    the wrong references.
+
+    Raises:
+        TypeError: ``x`` is a mapping (``dict``, ...) or a set.
+    """
+    if isinstance(x, (Mapping, Set)):
+        raise TypeError(f"{what} must be an ordered sequence (a list or tuple), got a {_kind(x)}")
+
+
+def check_stats_matrix(stats, max_ngram_order: int, what: str = "statistics") -> None:
+    """Statistics rows ``[hyp_len, ref_len, matches_1..N, totals_1..N]`` as
+    ``BLEU.corpus_statistics`` produces them (one row, or a matrix of rows).
+
+    Raises:
+        ValueError: not 1-D or 2-D, a width other than ``2 + 2N``, a negative count, or more
+            matches than n-grams in some order (naming the first offending row and column).
+    """
+    a = np.asarray(stats)
+    if a.ndim not in (1, 2):
+        raise ValueError(f"{what} must be one row or a 2-D matrix (segments x columns), got shape {a.shape}")
+    width = 2 + 2 * int(max_ngram_order)
+    if a.shape[-1] != width:
+        raise ValueError(f"{what} have {a.shape[-1]} columns but max_ngram_order={max_ngram_order} needs "
+                         f"{width}: [hyp_len, ref_len, matches_1..{max_ngram_order}, totals_1..{max_ngram_order}]")
+    rows = a.reshape(-1, width)
+    if not np.issubdtype(rows.dtype, np.number) or np.issubdtype(rows.dtype, np.complexfloating):
+        raise ValueError(f"{what} must be numbers, got dtype {rows.dtype}")
+    neg = rows < 0
+    if neg.any():
+        r, c = (int(v) for v in np.argwhere(neg)[0])
+        raise ValueError(f"{what}: row {r}, column {c} is negative ({rows[r, c]!r}); counts must be >= 0")
+    n = int(max_ngram_order)
+    over = rows[:, 2:2 + n] > rows[:, 2 + n:]
+    if over.any():
+        r, k = (int(v) for v in np.argwhere(over)[0])
+        raise ValueError(f"{what}: row {r} has more {k + 1}-gram matches ({rows[r, 2 + k]!r}) than "
+                         f"{k + 1}-grams ({rows[r, 2 + n + k]!r})")
+
+
+def check_nltk_references(list_of_references) -> None:
+    """Every hypothesis needs at least one reference (``rapidbleu.nltk``).
+
+    Raises:
+        NoReferencesError: an empty list of references (a ``ValueError``, and a ``KeyError``
+            as NLTK raises), naming the hypothesis by its 0-based index.
+    """
+    lengths = list(map(len, list_of_references))
+    if 0 in lengths:
+        raise NoReferencesError(f"hypothesis {lengths.index(0)} has no references (each needs at least one)")
+
+
+def check_nltk_hypotheses(hypotheses, what: str = "hypotheses") -> None:
+    """No hypothesis may be ``None`` (``rapidbleu.nltk``; use ``[]`` for an empty output).
+
+    Raises:
+        TypeError: a ``None`` hypothesis (as NLTK), named by its 0-based index.
+    """
+    nones = list(map(is_, hypotheses, repeat(None)))
+    if True in nones:
+        raise TypeError(f"{what}[{nones.index(True)}] is None (every hypothesis must be a sequence of tokens; "
+                        "use [] for an empty output)")

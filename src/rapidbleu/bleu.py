@@ -12,14 +12,16 @@ import numpy as np
 
 from . import _backend
 from ._stats import MAX_NGRAM_ORDER, SMOOTH_DEFAULTS, bleu_from_stats, check_smoothing, split_row
-from ._validate import check_hypotheses, check_hypotheses_counting, check_references, check_sentence_args
+from ._sacre_methods import SacreBLEUMethods
+from ._validate import (check_hypotheses, check_hypotheses_counting, check_references, check_sentence_args,
+                        check_smooth_value, check_stats_matrix)
 from .score import BLEUScore, BLEUSignature
 from .tokenizers import DEFAULT_TOKENIZER, LANGUAGE_DEFAULTS, available_tokenizers, get_tokenizer, language_warning
 
 logger = logging.getLogger("rapidbleu")
 
 
-class BLEU:
+class BLEU(SacreBLEUMethods):
     """BLEU metric, a drop-in for ``sacrebleu.metrics.BLEU``.
 
     Args:
@@ -37,7 +39,8 @@ class BLEU:
             identical for any value.
 
     Raises:
-        ValueError: unknown smoothing method or tokenizer, or ``max_ngram_order`` < 1.  The
+        ValueError: unknown smoothing method or tokenizer, ``max_ngram_order`` < 1, or a
+            ``smooth_value`` that is not a finite number >= 0.  The
             first two are also the exception types sacreBLEU raises there: an unknown
             smoothing method is an ``AssertionError`` too, an unknown tokenizer a ``KeyError``
             (see ``rapidbleu._validate``).
@@ -55,6 +58,7 @@ class BLEU:
                  trg_lang: str = "", references: Optional[Sequence[Sequence[str]]] = None,
                  workers: int = 1):
         check_smoothing(smooth_method)
+        check_smooth_value(smooth_value)
         if isinstance(max_ngram_order, bool) or not isinstance(max_ngram_order, (int, np.integer)) or max_ngram_order < 1:
             raise ValueError(f"max_ngram_order must be an integer >= 1, got {max_ngram_order!r}")
         self._force = force
@@ -170,13 +174,21 @@ class BLEU:
         Raises:
             UnknownSmoothingError: unknown ``smooth_method`` (a ``ValueError``; an
                 ``AssertionError`` as in sacreBLEU).
+            ValueError: ``smooth_value`` not a finite number >= 0.
         """
+        check_smooth_value(smooth_value)
         score, counts, totals, precisions, bp = bleu_from_stats(
             correct, total, sys_len, ref_len, smooth_method, smooth_value, effective_order, max_ngram_order)
         return BLEUScore(score, counts, totals, precisions, bp, sys_len, ref_len)
 
     def score_from_stats(self, stats) -> BLEUScore:
-        """BLEU from one row of aggregated statistics (a column sum for a corpus)."""
+        """BLEU from one row of aggregated statistics (a column sum for a corpus).
+
+        Raises:
+            ValueError: not ``2 + 2N`` numbers, a negative count, or more matches than
+                n-grams in some order.
+        """
+        check_stats_matrix(stats, self.max_ngram_order)
         sys_len, ref_len, correct, total = split_row(stats, self.max_ngram_order)
         score, counts, totals, precisions, bp = bleu_from_stats(
             correct, total, sys_len, ref_len, self.smooth_method, self.smooth_value,

@@ -99,3 +99,7 @@ def _compiled_table_matches() -> bool:
     except ImportError:
         return True  # pure-Python backend: it runs these rules itself
     return getattr(_stats_cy, "INTL_REGEX_VERSION", None) == getattr(_regex, "__version__", None)
+
+
+#: sacreBLEU's class name for the same tokenizer (``sacrebleu.tokenizers.tokenizer_intl``).
+TokenizerV14International = TokenizerIntl
