@@ -4,7 +4,7 @@
 ``"python"``; choose with the environment variable ``RAPIDBLEU_BACKEND``).
 """
 
-from . import _backend
+from . import _backend, _log  # noqa: F401  (_log: rapidbleu's logger obeys sacreBLEU's level)
 from ._version import __version__
 from .bleu import BLEU, corpus_bleu, raw_corpus_bleu, sentence_bleu
 from .score import BLEUScore, BLEUSignature

@@ -62,9 +62,11 @@ from typing import Tuple
 import numpy as np
 
 from . import _backend
+from ._validate import NoReferencesError, check_nltk_hypotheses, check_nltk_references, check_ordered
 
 __all__ = [
     "EmptyCorpusError",
+    "NoReferencesError",
     "Fraction",
     "LengthMismatchError",
     "SmoothingError",
@@ -199,11 +201,25 @@ def ngrams(sequence, n, pad_left=False, pad_right=False, left_pad_symbol=None, r
 
 
 def _check_references(list_of_references):
-    """Each hypothesis needs at least one reference (the core checks this too; this is for the
-    paths that do not reach it)."""
-    for i, refs in enumerate(list_of_references):
-        if len(refs) == 0:
-            raise ValueError(f"hypothesis {i} has no references (each needs at least one)")
+    """Each hypothesis needs at least one reference: ``NoReferencesError``, a ``ValueError``
+    and, as in NLTK, a ``KeyError``."""
+    check_nltk_references(list_of_references)
+
+
+def _nltk_zero_order_text(order):
+    """NLTK's warning for a zero-match order without smoothing, line for line."""
+    return (f"\nThe hypothesis contains 0 counts of {order}-gram overlaps.\n"
+            "Therefore the BLEU score evaluates to 0, independently of\n"
+            "how many N-gram overlaps of lower order it contains.\n"
+            "Consider using lower n-gram order or use SmoothingFunction()")
+
+
+def _check_corpus_args(list_of_references, hypotheses):
+    """Input checks of ``corpus_bleu`` before any counting (``rapidbleu._validate``)."""
+    check_ordered(list_of_references, "list_of_references")
+    check_ordered(hypotheses, "hypotheses")
+    check_nltk_hypotheses(hypotheses)
+    check_nltk_references(list_of_references)
 
 
 def _stats(list_of_references, hypotheses, max_order, workers=1):
@@ -314,7 +330,11 @@ def brevity_penalty(closest_ref_len, hyp_len):
 
 
 def _warn_zero_order(order, stacklevel=5, count_=None, n=None):
-    who = "the hypothesis has" if count_ is None else f"{count_} of {n} hypotheses have"
+    if count_ is None:
+        # NLTK's text and category, so that filters written for NLTK's warning apply.
+        warnings.warn(_nltk_zero_order_text(order), UserWarning, stacklevel=stacklevel)
+        return
+    who = f"{count_} of {n} hypotheses have"
     warnings.warn(
         f"BLEU (NLTK convention): {who} no matching {order}-gram, so without smoothing the "
         f"{order}-gram precision is taken as sys.float_info.min and the score is close to 0 "
@@ -574,9 +594,12 @@ def corpus_bleu(
     Raises:
         LengthMismatchError: ``len(list_of_references) != len(hypotheses)``.
         EmptyCorpusError: no hypotheses.
-        ValueError: a hypothesis without references.
+        NoReferencesError: a hypothesis without references (a ``ValueError`` and, as NLTK, a
+            ``KeyError``).
+        TypeError: a ``None`` hypothesis (named by index), a dict or set instead of a list.
         SmoothingError: method 6 on fewer than 3 orders or a zero trigram precision.
     """
+    _check_corpus_args(list_of_references, hypotheses)
     _check_lengths(list_of_references, hypotheses)
     weight_list, several = _weight_list(weights)
     max_order = max(len(w) for w in weight_list)
@@ -633,7 +656,8 @@ def sentence_bleu(
         misses some higher order scores a tiny positive number (NLTK), not 0.
 
     Raises:
-        ValueError: no references; SmoothingError: as in :func:`corpus_bleu`.
+        NoReferencesError: no references (a ``ValueError`` and a ``KeyError``, as NLTK).
+        SmoothingError, TypeError: as in :func:`corpus_bleu`.
     """
     return corpus_bleu([references], [hypothesis], weights, smoothing_function, auto_reweigh)
 
@@ -960,6 +984,7 @@ def sentence_bleu_batch(
         SmoothingError: method 6 and some sentence without a trigram match (the whole call
             fails, as the loop would at that sentence); filter such sentences first.
     """
+    _check_corpus_args(list_of_references, hypotheses)
     _check_lengths(list_of_references, hypotheses)
     weight_list, several = _weight_list(weights)
     n, W = len(hypotheses), len(weight_list)
