@@ -23,7 +23,7 @@ Input errors are rapidbleu's (``rapidbleu._validate``): a ``TypeError`` wherever
 argument checks raise one, with a message that says what and where.
 """
 
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence
 
 import numpy as np
 
@@ -50,6 +50,17 @@ def _sum_rows(rows):
 
 class SacreBLEUMethods:
     """Mixin of ``rapidbleu.BLEU``: sacreBLEU's ``Metric``/``BLEU`` semi-private methods."""
+
+    # provided by rapidbleu.BLEU
+    max_ngram_order: int
+    smooth_method: str
+    smooth_value: Optional[float]
+    effective_order: bool
+    lowercase: bool
+    tokenizer: Callable[[str], str]
+    num_refs: int
+    compute_bleu: Callable[..., Any]
+    corpus_statistics: Callable[..., np.ndarray]
 
     # -- argument checks ----------------------------------------------------------------------
     def _check_sentence_score_args(self, hyp: str, refs: Sequence[str]) -> None:

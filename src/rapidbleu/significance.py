@@ -219,6 +219,10 @@ def _p_value(stats: np.ndarray, real: float) -> float:
     return (c + 1) / (len(stats) + 1)
 
 
+#: sacreBLEU's name for the same function (``sacrebleu.significance._compute_p_value``).
+_compute_p_value = _p_value
+
+
 # --------------------------------------------------------------------------------------------
 # Drawing resamples and trials, chunk by chunk
 # --------------------------------------------------------------------------------------------
