@@ -56,6 +56,15 @@ def test_metrics_paths_are_rapidbleus_classes():
     assert isinstance(BLEU(), Metric) and issubclass(BLEUScore, Score) and issubclass(BLEUSignature, Signature)
 
 
+def test_package_layout_as_sacrebleus():
+    """``import rapidbleu as sacrebleu`` code reaches the submodules as attributes."""
+    assert rapidbleu.metrics.BLEU is rapidbleu.BLEU
+    assert rapidbleu.compat.corpus_bleu is rapidbleu.corpus_bleu
+    assert rapidbleu.utils.smart_open is rapidbleu.smart_open
+    assert rapidbleu.extract_word_ngrams(["a", "b"], 1) == sacrebleu.extract_word_ngrams(["a", "b"], 1)
+    assert rapidbleu.SACREBLEU_DIR == sacrebleu.SACREBLEU_DIR
+
+
 def test_compat_functions_match_sacrebleu():
     from rapidbleu import compat
 

@@ -29,6 +29,7 @@ import numpy as np
 
 from ._stats import closest_ref_len
 from ._validate import check_hypotheses, check_references, check_sentence_args
+from .tokenizers.base import BaseTokenizer
 
 
 def _word_ngrams(line: str, max_order: int):
@@ -57,7 +58,7 @@ class SacreBLEUMethods:
     smooth_value: Optional[float]
     effective_order: bool
     lowercase: bool
-    tokenizer: Callable[[str], str]
+    tokenizer: BaseTokenizer
     num_refs: int
     compute_bleu: Callable[..., Any]
     corpus_statistics: Callable[..., np.ndarray]

@@ -21,7 +21,7 @@ def extract_all_word_ngrams(line: str, min_order: int, max_order: int) -> Tuple[
         to its number of occurrences, and the number of tokens.
     """
     tokens = line.split()
-    grams = Counter()
+    grams: Counter = Counter()
     for n in range(min_order, max_order + 1):
         if n <= 0:  # degenerate orders: slices exactly as sacreBLEU takes them
             grams.update(tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1))
