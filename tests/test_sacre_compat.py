@@ -202,6 +202,10 @@ def test_check_args_raise_sacrebleus_types():
         metric._check_sentence_score_args(None, ["a"])
     with pytest.raises(TypeError):
         metric._check_sentence_score_args("a", "a")
+    with pytest.raises(TypeError):
+        SacreBLEU()._check_sentence_score_args("a", [1])
+    with pytest.raises(TypeError, match=r"references\[0\]\[0\] is a int"):
+        metric._check_sentence_score_args("a", [1])
     metric._check_sentence_score_args("a", ["a"])
 
 
@@ -287,6 +291,10 @@ def test_nltk_none_hypothesis_names_the_position():
         nltk_bleu.corpus_bleu([[["a"]], [["b"]]], [["a"], None])
     with pytest.raises(TypeError, match=r"hypotheses\[1\] is None"):
         rnltk.corpus_bleu([[["a"]], [["b"]]], [["a"], None])
+    with pytest.raises(TypeError):
+        nltk_bleu.sentence_bleu([["a"]], None)
+    with pytest.raises(TypeError, match=r"^hypothesis is None"):
+        rnltk.sentence_bleu([["a"]], None)
 
 
 @pytest.mark.parametrize("bad", ["dict_refs", "dict_hyps", "set_hyps"])

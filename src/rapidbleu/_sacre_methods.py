@@ -69,9 +69,11 @@ class SacreBLEUMethods:
 
         Raises:
             TypeError: ``hyp`` not a string (``None`` is also a ``ValueError``), ``refs`` a
-                bare string, a mapping/set or not a sequence.
+                bare string, a mapping/set or not a sequence, a reference neither str nor None.
+            ValueError: no reference.
         """
-        check_sentence_args(hyp, refs)
+        _, refs = check_sentence_args(hyp, refs)
+        check_references([[r] for r in refs], 1)  # each reference a str or None
 
     def _check_corpus_score_args(self, hyps: Sequence[str], refs: Optional[Sequence[Sequence[str]]]) -> None:
         """sacreBLEU's check of ``corpus_score``'s arguments (``refs`` None: the cache).

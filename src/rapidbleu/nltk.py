@@ -659,6 +659,8 @@ def sentence_bleu(
         NoReferencesError: no references (a ``ValueError`` and a ``KeyError``, as NLTK).
         SmoothingError, TypeError: as in :func:`corpus_bleu`.
     """
+    if hypothesis is None:
+        raise TypeError("hypothesis is None (it must be a sequence of tokens; use [] for an empty output)")
     return corpus_bleu([references], [hypothesis], weights, smoothing_function, auto_reweigh)
 
 
