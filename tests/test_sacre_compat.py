@@ -464,6 +464,11 @@ def test_malformed_statistics_are_value_errors(corrupt, message):
             call()
 
 
+def test_score_from_stats_wants_one_row():
+    with pytest.raises(ValueError, match=r"must be one row of 2 \+ 2N numbers .*got shape \(4, 10\)"):
+        rapidbleu.BLEU().score_from_stats(_good_stats())
+
+
 # -- 8. license ------------------------------------------------------------------------------
 def test_license_file_is_apache_2():
     text = (ROOT / "LICENSE").read_text(encoding="utf-8")

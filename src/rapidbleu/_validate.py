@@ -13,7 +13,7 @@ import math
 import numbers
 from collections.abc import Mapping, Sequence, Set
 from itertools import repeat
-from operator import add, is_, is_not
+from operator import add, gt, is_, is_not
 from typing import List, Optional, Tuple
 
 import numpy as np
@@ -252,13 +252,35 @@ def check_stats_matrix(stats, max_ngram_order: int, what: str = "statistics") ->
     neg = rows < 0
     if neg.any():
         r, c = (int(v) for v in np.argwhere(neg)[0])
-        raise ValueError(f"{what}: row {r}, column {c} is negative ({rows[r, c]!r}); counts must be >= 0")
+        raise ValueError(f"{what}: row {r}, column {c} is negative ({rows[r, c].item()!r}); counts must be >= 0")
     n = int(max_ngram_order)
     over = rows[:, 2:2 + n] > rows[:, 2 + n:]
     if over.any():
         r, k = (int(v) for v in np.argwhere(over)[0])
-        raise ValueError(f"{what}: row {r} has more {k + 1}-gram matches ({rows[r, 2 + k]!r}) than "
-                         f"{k + 1}-grams ({rows[r, 2 + n + k]!r})")
+        raise ValueError(f"{what}: row {r} has more {k + 1}-gram matches ({rows[r, 2 + k].item()!r}) than "
+                         f"{k + 1}-grams ({rows[r, 2 + n + k].item()!r})")
+
+
+def check_stats_row(row, max_ngram_order: int, what: str = "statistics") -> None:
+    """``check_stats_matrix`` for one row, with a fast path for valid rows (a few Python-level
+    operations on the row's values: ``score_from_stats`` runs once per sentence in ``-sl``).
+
+    Raises:
+        ValueError: as ``check_stats_matrix``.
+    """
+    n = int(max_ngram_order)
+    try:
+        values = row.tolist() if hasattr(row, "tolist") else list(row)
+        ok = (len(values) == 2 + 2 * n and min(values) >= 0
+              and not any(map(gt, values[2:2 + n], values[2 + n:])))
+    except TypeError:
+        ok = False
+    if not ok:
+        shape = np.shape(row)
+        if len(shape) != 1:
+            raise ValueError(f"{what} must be one row of 2 + 2N numbers (for a matrix, its column sums: "
+                             f"stats.sum(axis=0)), got shape {shape}")
+        check_stats_matrix(row, n, what)
 
 
 def check_nltk_references(list_of_references) -> None:

@@ -14,7 +14,7 @@ from . import _backend
 from ._stats import MAX_NGRAM_ORDER, SMOOTH_DEFAULTS, bleu_from_stats, check_smoothing, split_row
 from ._sacre_methods import SacreBLEUMethods
 from ._validate import (check_hypotheses, check_hypotheses_counting, check_references, check_sentence_args,
-                        check_smooth_value, check_stats_matrix)
+                        check_smooth_value, check_stats_row)
 from .score import BLEUScore, BLEUSignature
 from .tokenizers import DEFAULT_TOKENIZER, LANGUAGE_DEFAULTS, available_tokenizers, get_tokenizer, language_warning
 
@@ -188,7 +188,7 @@ class BLEU(SacreBLEUMethods):
             ValueError: not ``2 + 2N`` numbers, a negative count, or more matches than
                 n-grams in some order.
         """
-        check_stats_matrix(stats, self.max_ngram_order)
+        check_stats_row(stats, self.max_ngram_order)
         sys_len, ref_len, correct, total = split_row(stats, self.max_ngram_order)
         score, counts, totals, precisions, bp = bleu_from_stats(
             correct, total, sys_len, ref_len, self.smooth_method, self.smooth_value,
