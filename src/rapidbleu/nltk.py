@@ -47,8 +47,10 @@ For BLEU as defined by Papineni et al. and computed by mteval-v13a/sacreBLEU use
 Errors: differing numbers of hypotheses and reference lists raise :class:`LengthMismatchError`
 (a ``ValueError``, and an ``AssertionError`` as NLTK's assert); an empty corpus raises
 :class:`EmptyCorpusError` (a ``ValueError`` and a ``ZeroDivisionError`` as NLTK's
-``Fraction(0, 0)``); a hypothesis without any reference raises ``ValueError`` (NLTK raises
-``KeyError`` or ``ValueError`` from ``min()``).
+``Fraction(0, 0)``); a hypothesis without any reference raises :class:`NoReferencesError`
+(a ``ValueError``, and a ``KeyError`` as NLTK's); a ``None`` hypothesis, a dict or a set raises
+``TypeError`` naming it.  Without smoothing, an order with no match warns with NLTK's text and
+category (``UserWarning``).
 """
 
 import math
