@@ -17,7 +17,7 @@ from libc.stdint cimport int64_t
 
 from ._scoring_py import FLOAT_METHODS, SMOOTH_DEFAULTS, check_smoothing
 from ._threads import run_chunks
-from ._validate import MAX_ORDER_LIMIT, check_order, resolve_workers
+from ._validate import MAX_ORDER_LIMIT, check_order, check_smooth_value, resolve_workers
 
 NAME = "cython"
 
@@ -50,6 +50,7 @@ cdef int method_code(smooth_method) except -1:
 
 
 cdef double smooth_value_of(smooth_method, smooth_value) except? -1.0:
+    check_smooth_value(smooth_value)
     if smooth_value is None:
         smooth_value = SMOOTH_DEFAULTS[smooth_method]
     return 0.0 if smooth_value is None else float(smooth_value)

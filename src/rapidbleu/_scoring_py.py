@@ -28,7 +28,7 @@ from typing import List, Optional, Sequence, Tuple
 import numpy as np
 
 from ._stats import MAX_NGRAM_ORDER
-from ._validate import UnknownSmoothingError, check_order, resolve_workers
+from ._validate import UnknownSmoothingError, check_order, check_smooth_value, resolve_workers
 
 NAME = "python"
 
@@ -177,10 +177,12 @@ def sacre_scores(stats, max_ngram_order: int, smooth_method: str, smooth_value, 
         float64 (n,): ``out[i] == bleu_from_stats(row_i ...)[0]``, the float sacreBLEU gives.
 
     Raises:
-        ValueError: bad shape or dtype, unknown smoothing, bad order or workers.
+        ValueError: bad shape or dtype, unknown smoothing, a ``smooth_value`` that is not a
+            finite number >= 0, bad order or workers.
     """
     N = check_order(max_ngram_order)
     check_smoothing(smooth_method)
+    check_smooth_value(smooth_value)
     resolve_workers(workers)
     arr = _check_matrix(stats, N, dtype)
     out = np.empty(len(arr), dtype=np.float64)
@@ -298,8 +300,20 @@ def brevity_penalty(closest_ref_len, hyp_len):
     return math.exp(1 - closest_ref_len / hyp_len)
 
 
+def _nltk_zero_order_text(order):
+    """NLTK's warning for a zero-match order without smoothing, line for line."""
+    return (f"\nThe hypothesis contains 0 counts of {order}-gram overlaps.\n"
+            "Therefore the BLEU score evaluates to 0, independently of\n"
+            "how many N-gram overlaps of lower order it contains.\n"
+            "Consider using lower n-gram order or use SmoothingFunction()")
+
+
 def _warn_zero_order(order, stacklevel=5, count_=None, n=None):
-    who = "the hypothesis has" if count_ is None else f"{count_} of {n} hypotheses have"
+    if count_ is None:
+        # NLTK's text and category, so that filters written for NLTK's warning apply.
+        warnings.warn(_nltk_zero_order_text(order), UserWarning, stacklevel=stacklevel)
+        return
+    who = f"{count_} of {n} hypotheses have"
     warnings.warn(
         f"BLEU (NLTK convention): {who} no matching {order}-gram, so without smoothing the "
         f"{order}-gram precision is taken as sys.float_info.min and the score is close to 0 "

@@ -12,16 +12,18 @@ from typing import Callable, List, Optional, Sequence
 import numpy as np
 
 from . import _backend
+from ._sacre_methods import SacreBLEUMethods
 from ._scoring_py import SMOOTH_DEFAULTS, bleu_from_stats, check_smoothing, split_row
 from ._stats import MAX_NGRAM_ORDER
-from ._validate import check_order, check_hypotheses, check_hypotheses_counting, check_references, check_sentence_args
+from ._validate import (check_hypotheses, check_hypotheses_counting, check_order, check_references,
+                        check_sentence_args, check_smooth_value, check_stats_row)
 from .score import BLEUScore, BLEUSignature
 from .tokenizers import DEFAULT_TOKENIZER, LANGUAGE_DEFAULTS, available_tokenizers, get_tokenizer, language_warning
 
 logger = logging.getLogger("rapidbleu")
 
 
-class BLEU:
+class BLEU(SacreBLEUMethods):
     """BLEU metric, a drop-in for ``sacrebleu.metrics.BLEU``.
 
     Args:
@@ -40,8 +42,8 @@ class BLEU:
 
     Raises:
         TypeError: ``max_ngram_order`` not an int.
-        ValueError: unknown smoothing method or tokenizer, or ``max_ngram_order`` outside
-            1..64.  The
+        ValueError: unknown smoothing method or tokenizer, ``max_ngram_order`` outside 1..64,
+            or a ``smooth_value`` that is not a finite number >= 0.  The
             first two are also the exception types sacreBLEU raises there: an unknown
             smoothing method is an ``AssertionError`` too, an unknown tokenizer a ``KeyError``
             (see ``rapidbleu._validate``).
@@ -59,6 +61,7 @@ class BLEU:
                  trg_lang: str = "", references: Optional[Sequence[Sequence[str]]] = None,
                  workers: int = 1):
         check_smoothing(smooth_method)
+        check_smooth_value(smooth_value)
         max_ngram_order = check_order(max_ngram_order)
         self._force = force
         self.trg_lang = trg_lang
@@ -173,13 +176,21 @@ class BLEU:
         Raises:
             UnknownSmoothingError: unknown ``smooth_method`` (a ``ValueError``; an
                 ``AssertionError`` as in sacreBLEU).
+            ValueError: ``smooth_value`` not a finite number >= 0.
         """
+        check_smooth_value(smooth_value)
         score, counts, totals, precisions, bp = bleu_from_stats(
             correct, total, sys_len, ref_len, smooth_method, smooth_value, effective_order, max_ngram_order)
         return BLEUScore(score, counts, totals, precisions, bp, sys_len, ref_len)
 
     def score_from_stats(self, stats) -> BLEUScore:
-        """BLEU from one row of aggregated statistics (a column sum for a corpus)."""
+        """BLEU from one row of aggregated statistics (a column sum for a corpus).
+
+        Raises:
+            ValueError: not ``2 + 2N`` numbers, a negative count, or more matches than
+                n-grams in some order.
+        """
+        check_stats_row(stats, self.max_ngram_order)
         sys_len, ref_len, correct, total = split_row(stats, self.max_ngram_order)
         score, counts, totals, precisions, bp = bleu_from_stats(
             correct, total, sys_len, ref_len, self.smooth_method, self.smooth_value,

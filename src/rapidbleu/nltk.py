@@ -13,7 +13,7 @@ Conventions (NLTK's):
 * ``weights`` is one tuple of per-order weights ``(w_1, ..., w_N)`` or a list of such tuples
   (then one score per tuple, all computed from one pass of statistics); the highest order
   computed is the longest tuple's length;
-* the clipped n-gram counts come from the compiled core (``rapidbleu._backend.impl``), after
+* the clipped n-gram counts come from the compiled core (``rapidbleu._backend.stats``), after
   the tokens are mapped to integer ids (one dictionary per call).
 
 The module also has the names NLTK's module gets from its imports: ``ngrams`` (as
@@ -47,8 +47,10 @@ For BLEU as defined by Papineni et al. and computed by mteval-v13a/sacreBLEU use
 Errors: differing numbers of hypotheses and reference lists raise :class:`LengthMismatchError`
 (a ``ValueError``, and an ``AssertionError`` as NLTK's assert); an empty corpus raises
 :class:`EmptyCorpusError` (a ``ValueError`` and a ``ZeroDivisionError`` as NLTK's
-``Fraction(0, 0)``); a hypothesis without any reference raises ``ValueError`` (NLTK raises
-``KeyError`` or ``ValueError`` from ``min()``).
+``Fraction(0, 0)``); a hypothesis without any reference raises :class:`NoReferencesError`
+(a ``ValueError``, and a ``KeyError`` as NLTK's); a ``None`` hypothesis, a dict or a set raises
+``TypeError`` naming it.  Without smoothing, an order with no match warns with NLTK's text and
+category (``UserWarning``).
 """
 
 import math
@@ -64,10 +66,11 @@ import numpy as np
 from . import _backend
 from ._scoring_py import _DEFAULT_WEIGHTS, FLOAT_METHODS, Fraction, SmoothingError, _m0, _m1, _m2, _m3, _m4, _m5, _m6
 from ._scoring_py import _warn_zero_order, brevity_penalty, nltk_from_counts
-from ._validate import check_order, no_reference_error
+from ._validate import NoReferencesError, check_nltk_hypotheses, check_nltk_references, check_order, check_ordered
 
 __all__ = [
     "EmptyCorpusError",
+    "NoReferencesError",
     "Fraction",
     "LengthMismatchError",
     "SmoothingError",
@@ -126,11 +129,17 @@ def ngrams(sequence, n, pad_left=False, pad_right=False, left_pad_symbol=None, r
 
 
 def _check_references(list_of_references):
-    """Each hypothesis needs at least one reference (the core checks this too; this is for the
-    paths that do not reach it)."""
-    for i, refs in enumerate(list_of_references):
-        if len(refs) == 0:
-            raise no_reference_error(i)
+    """Each hypothesis needs at least one reference: ``NoReferencesError``, a ``ValueError``
+    and, as in NLTK, a ``KeyError``."""
+    check_nltk_references(list_of_references)
+
+
+def _check_corpus_args(list_of_references, hypotheses):
+    """Input checks of ``corpus_bleu`` before any counting (``rapidbleu._validate``)."""
+    check_ordered(list_of_references, "list_of_references")
+    check_ordered(hypotheses, "hypotheses")
+    check_nltk_hypotheses(hypotheses)
+    check_nltk_references(list_of_references)
 
 
 def _stats(list_of_references, hypotheses, max_order, workers=1):
@@ -355,9 +364,12 @@ def corpus_bleu(
     Raises:
         LengthMismatchError: ``len(list_of_references) != len(hypotheses)``.
         EmptyCorpusError: no hypotheses.
-        ValueError: a hypothesis without references.
+        NoReferencesError: a hypothesis without references (a ``ValueError`` and, as NLTK, a
+            ``KeyError``).
+        TypeError: a ``None`` hypothesis (named by index), a dict or set instead of a list.
         SmoothingError: method 6 on fewer than 3 orders or a zero trigram precision.
     """
+    _check_corpus_args(list_of_references, hypotheses)
     _check_lengths(list_of_references, hypotheses)
     weight_list, several = _weight_list(weights)
     max_order = _max_order(weight_list)
@@ -414,8 +426,11 @@ def sentence_bleu(
         misses some higher order scores a tiny positive number (NLTK), not 0.
 
     Raises:
-        ValueError: no references; SmoothingError: as in :func:`corpus_bleu`.
+        NoReferencesError: no references (a ``ValueError`` and a ``KeyError``, as NLTK).
+        SmoothingError, TypeError: as in :func:`corpus_bleu`.
     """
+    if hypothesis is None:
+        raise TypeError("hypothesis is None (it must be a sequence of tokens; use [] for an empty output)")
     return corpus_bleu([references], [hypothesis], weights, smoothing_function, auto_reweigh)
 
 
@@ -647,6 +662,7 @@ def sentence_bleu_batch(
         SmoothingError: method 6 and some sentence without a trigram match (the whole call
             fails, as the loop would at that sentence); filter such sentences first.
     """
+    _check_corpus_args(list_of_references, hypotheses)
     _check_lengths(list_of_references, hypotheses)
     weight_list, several = _weight_list(weights)
     n, W = len(hypotheses), len(weight_list)

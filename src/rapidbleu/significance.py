@@ -37,6 +37,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 
 from . import _backend
+from ._validate import check_stats_matrix
 
 __all__ = [
     "Result", "PairedTest", "bootstrap_ci", "estimate_ci", "paired_bs", "paired_ar",
@@ -64,6 +65,8 @@ def seed_from_env() -> Tuple[str, Optional[int]]:
 
     ``text`` is the variable's value as given; ``seed`` is ``None`` when it is ``none`` in any
     case (entropy from the OS), else ``int(text)`` (``ValueError`` if it is not an integer).
+    ``0`` is a seed like any other (it fixes the draws; sacreBLEU's paired tests read it as
+    "unseeded" while the signature says ``seed:0``).
     """
     text = os.environ.get("SACREBLEU_SEED", "12345")
     return text, (None if text.lower() == "none" else int(text))
@@ -104,9 +107,20 @@ def estimate_ci(scores: np.ndarray) -> Tuple[float, float]:
 
 
 def _p_value(stats: np.ndarray, real: float) -> float:
-    """``(#{stats > real} + 1) / (len(stats) + 1)`` (MultEval's smoothed count)."""
+    """``(#{stats > real} + 1) / (len(stats) + 1)`` (MultEval's smoothed count).
+
+    An observed difference of exactly 0 gives ``p = 1``: no resample can be less extreme than
+    "no difference", so two systems with the same score are never significantly different
+    (sacreBLEU returns ``1 / (trials + 1)`` there, i.e. "significant", for identical systems).
+    """
+    if real == 0:
+        return 1.0
     c = int(np.count_nonzero(stats > real))
     return (c + 1) / (len(stats) + 1)
+
+
+#: sacreBLEU's name for the same function (``sacrebleu.significance._compute_p_value``).
+_compute_p_value = _p_value
 
 
 # --------------------------------------------------------------------------------------------
@@ -234,6 +248,7 @@ def bootstrap_ci(stats, metric, n_bootstrap: int, progress: Progress = None) -> 
     if n_bootstrap < 1:
         raise ValueError("n_bootstrap must be >= 1")
     st = _as_stats(stats)
+    check_stats_matrix(st, metric.max_ngram_order)
     if progress is None:
         progress = getattr(metric, "_progress", None)
     (sums,) = _bootstrap_sums(np.random.default_rng(seed), [st], n_bootstrap, progress)
@@ -270,13 +285,14 @@ class Result:
 
 
 def _seeds(seed: Optional[int]) -> Tuple[Optional[int], Optional[int]]:
-    """(baseline CI seed, per-system seed): sacreBLEU seeds the baseline's own CI with the
-    seed as given but each comparison with ``seed if seed else None`` (so 0 means OS entropy
-    for the comparisons)."""
-    return seed, (seed if seed else None)
+    """(baseline CI seed, per-system seed): both the seed as given.  (sacreBLEU seeds each
+    comparison with ``seed if seed else None``, so its ``seed:0`` runs are not reproducible;
+    here 0 fixes the draws like any other seed.)"""
+    return seed, seed
 
 
 def _corpus_score(st: np.ndarray, metric) -> float:
+    check_stats_matrix(st, metric.max_ngram_order)
     return float(metric.score_from_stats(st.sum(axis=0)).score)
 
 
@@ -472,7 +488,7 @@ class PairedTest:
     def progress_total(self) -> int:
         """Total the ``progress`` callback will count to: resamples or trials of each stream of
         draws (one stream shared by all systems when seeded, one per system otherwise)."""
-        streams = 1 if self._seed else max(self.n_systems, 1)
+        streams = 1 if self._seed is not None else max(self.n_systems, 1)
         return self.n_samples * streams * len(self.metrics)
 
     def __call__(self):

@@ -100,3 +100,7 @@ def _compiled_table_matches() -> bool:
     if core.NAME == "python":
         return True  # pure-Python backend: it runs these rules itself
     return getattr(core, "INTL_REGEX_VERSION", None) == getattr(_regex, "__version__", None)
+
+
+#: sacreBLEU's class name for the same tokenizer (``sacrebleu.tokenizers.tokenizer_intl``).
+TokenizerV14International = TokenizerIntl
