@@ -95,7 +95,8 @@ def render_text(report) -> str:
             r.pop(3)
     out += ["Corpus BLEU (" + test_description(report) + ")", "",
             tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True), ""]
-    out += ["P1..P4: modified n-gram precision (%); BP: brevity penalty; ratio: hyp_len / ref_len.",
+    out += [f"P1..P{report.max_ngram_order}: modified n-gram precision (%); BP: brevity penalty; "
+            "ratio: hyp_len / ref_len.",
             "p-values marked * are below 0.05.", ""]
 
     if report.sentences:
