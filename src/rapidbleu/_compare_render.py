@@ -97,7 +97,7 @@ def render_text(report) -> str:
             tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True), ""]
     out += [f"P1..P{report.max_ngram_order}: modified n-gram precision (%); BP: brevity penalty; "
             "ratio: hyp_len / ref_len.",
-            "p-values marked * are below 0.05.", ""]
+            "p-values marked * are at most 0.05." if report.baseline is not None else "", ""]
 
     if report.sentences:
         rows = [[name, c.wins, c.ties, c.losses, f"{c.mean_diff:+.2f}", f"{c.median_diff:+.2f}"]
