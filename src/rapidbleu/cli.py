@@ -317,7 +317,10 @@ def _run_report(args, refs, ref_names, test: str) -> None:
 
     to_stdout = args.report == "-"
     if not to_stdout:
-        require_report_extra()  # fail before scoring when the extra is missing
+        require_report_extra()  # fail before scoring when the extra is missing ...
+        folder = os.path.dirname(os.path.abspath(args.report))
+        if not os.path.isdir(folder):  # ... or the report cannot be written
+            raise CLIError(f"{args.report}: cannot write the report (no folder {folder})")
     if args.sentence_level:
         raise CLIError("--report cannot be combined with -sl/--sentence-level")
     if args.report_segments < 0:
