@@ -192,6 +192,22 @@ def test_matched_ngrams_are_clipped_and_ordered():
     assert [(t.text, t.order) for t in report.examples[0].hypothesis] == [("the", 1), ("the", 0), ("the", 0)]
 
 
+def test_two_references():
+    """he-en: two reference streams; scores as corpus_score, both references shown."""
+    refs = [read(SAMPLE_DIR / f"generaltest2023.he-en.ref.ref{x}.en") for x in "AB"]
+    hyps = [read(SAMPLE_DIR / f"generaltest2023.he-en.hyp.{s}.en") for s in ("ONLINE-B", "ONLINE-Y")]
+    r = comparison_report(hyps, refs, n_samples=200, n_examples=2)
+    assert [s.bleu for s in r.systems] == [BLEU().corpus_score(h, refs).score for h in hyps]
+    assert "nrefs:2" in r.signature and "bs:200" in r.signature
+    assert r.examples and all(len(e.references) == 2 for e in r.examples)
+    assert "reference 2" in r.to_html()
+
+
+def test_notebook_display_is_isolated(report3):
+    shown = report3._repr_html_()
+    assert shown.startswith("<iframe srcdoc=") and "<style>" not in shown and "&lt;style&gt;" in shown
+
+
 def test_one_system_has_no_baseline_sections(data):
     hyps, refs = data
     r = comparison_report([hyps[0]], refs, names=["only"])
@@ -326,10 +342,11 @@ def test_cli_one_system_equals_confidence(tmp_path, capsys):
     want = json.loads(out)
     html_path = tmp_path / "one.html"
     assert _cli(capsys, REF, "-i", HYPS[0], "--report", html_path)[0] == 0
-    rows, _ = parse_page(html_path.read_text(encoding="utf-8"))
+    rows, blob = parse_page(html_path.read_text(encoding="utf-8"))
     (row,) = rows.values()
     assert round(row["bleu"], 1) == want["score"]
     assert (round(row["mean"], 1), round(row["ci"], 1)) == (want["confidence_mean"], want["confidence_var"])
+    assert blob["signature"] == want["signature"]
 
 
 @pytest.mark.parametrize("extra, message", [

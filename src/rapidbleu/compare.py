@@ -258,8 +258,12 @@ class ComparisonReport:
         with open(path, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(html)
 
-    def _repr_html_(self) -> str:  # Jupyter
-        return self.to_html()
+    def _repr_html_(self) -> str:
+        """Jupyter: the page in an iframe, so that its style sheet leaves the notebook alone."""
+        import html
+
+        return (f'<iframe srcdoc="{html.escape(self.to_html(), quote=True)}" title="BLEU comparison" '
+                'style="width: 100%; height: 900px; border: 1px solid #ddd"></iframe>')
 
 
 # --------------------------------------------------------------------------------------------
