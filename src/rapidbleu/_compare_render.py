@@ -156,18 +156,39 @@ def _figure(width: float, height: float):
     return fig
 
 
+def _axes(fig, left: float, bottom: float, width: float, height: float):
+    """Axes at a position given in inches: layouts are computed here, not by tight_layout
+    (which costs a second text-layout pass per figure, half of the drawing time)."""
+    fw, fh = fig.get_size_inches()
+    return fig.add_axes((left / fw, bottom / fh, width / fw, height / fh))
+
+
+def _label_width(labels, size: float = 9.0) -> float:
+    """Rough width in inches of the widest label (DejaVu Sans averages ~0.6 em a character)."""
+    return 0.6 * size / 72.0 * max((len(x) for x in labels), default=1) + 0.15
+
+
+def _clip(name: str, n: int = 32) -> str:
+    return name if len(name) <= n else name[:n - 1] + "…"
+
+
 def _uri(fig) -> str:
-    # tight_layout, not savefig(bbox_inches="tight"): one layout pass instead of an extra draw
-    fig.tight_layout(pad=0.4)
     buf = io.BytesIO()
     fig.savefig(buf, format="svg")
     return "data:image/svg+xml;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
+_BOTTOM, _TOP, _RIGHT = 0.5, 0.2, 0.25  # margins in inches (x label; top; right)
+
+
 def _plot_scores(report, short, colors) -> str:
     k = len(report.systems)
-    fig = _figure(7.0, 0.8 + 0.38 * k)
-    ax = fig.add_subplot()
+    labels = [_clip(n) + (" (baseline)" if s.is_baseline else "") for n, s in zip(short, report.systems)]
+    left = _label_width(labels)
+    width = max(7.0, left + 4.5)
+    height = _BOTTOM + _TOP + 0.38 * k + 0.3
+    fig = _figure(width, height)
+    ax = _axes(fig, left, _BOTTOM, width - left - _RIGHT, height - _BOTTOM - _TOP)
     ys = list(range(k))[::-1]
     for y, s, c in zip(ys, report.systems, colors):
         if s.mean is not None and s.ci is not None:
@@ -180,8 +201,8 @@ def _plot_scores(report, short, colors) -> str:
     if report.baseline is not None:
         ax.axvline(report.systems[0].bleu, color=_BASELINE_COLOR, linestyle=":", linewidth=1)
     ax.set_yticks(ys)
-    ax.set_yticklabels([n + (" (baseline)" if s.is_baseline else "") for n, s in zip(short, report.systems)])
-    ax.set_ylim(-0.7, k - 0.3)
+    ax.set_yticklabels(labels)
+    ax.set_ylim(-0.6, k - 0.2)
     ax.set_xlabel("corpus BLEU; bars: bootstrap mean ± 95% CI half-width")
     ax.grid(axis="x", alpha=0.3)
     return _uri(fig)
@@ -189,10 +210,18 @@ def _plot_scores(report, short, colors) -> str:
 
 def _plot_precisions(report, short, colors) -> str:
     k = len(report.systems)
-    fig = _figure(9.0, max(3.0, 0.8 + 0.3 * k))
-    ax1, ax2 = fig.subplots(1, 2, gridspec_kw={"width_ratios": [3, 2]})
+    names = [_clip(n) for n in short]
+    name_w = _label_width(names)
+    height = max(3.0, _BOTTOM + _TOP + 0.3 * k)
+    plot_h = height - _BOTTOM - _TOP
+    left1, w1, gap = 0.65, 4.2, 0.35
+    left2 = left1 + w1 + gap + name_w
+    width = left2 + 2.8 + _RIGHT
+    fig = _figure(width, height)
+    ax1 = _axes(fig, left1, _BOTTOM, w1, plot_h)
+    ax2 = _axes(fig, left2, _BOTTOM, 2.8, plot_h)
     orders = list(range(1, report.max_ngram_order + 1))
-    for s, c, n in zip(report.systems, colors, short):
+    for s, c, n in zip(report.systems, colors, names):
         ax1.plot(orders, s.precisions, marker="o", color=c, label=n, linewidth=2 if s.is_baseline else 1.3,
                  linestyle="--" if s.is_baseline else "-")
     ax1.set_xticks(orders)
@@ -207,53 +236,64 @@ def _plot_precisions(report, short, colors) -> str:
         ax2.text(min(s.bp, 1.0) - 0.01, y, f"{s.bp:.3f} (ratio {s.ratio:.3f})", va="center", ha="right",
                  fontsize=7, color="white")
     ax2.set_yticks(ys)
-    ax2.set_yticklabels(short)
+    ax2.set_yticklabels(names)
+    ax2.set_ylim(-0.6, k - 0.4)
     ax2.set_xlim(0, 1.02)
     ax2.set_xlabel("brevity penalty")
     return _uri(fig)
 
 
 def _plot_diffs(report, short, colors) -> str:
+    """One row per system: the histogram of its per-segment differences (a ridgeline plot, one
+    axes whatever the number of systems)."""
     import numpy as np
 
     d = report.sentence_bleu[1:] - report.sentence_bleu[0]
     lim = max(10.0, float(np.ceil(np.abs(d).max() / 10.0) * 10.0))
-    bins = np.linspace(-lim, lim, 41)
+    edges = np.linspace(-lim, lim, 41)
     m = d.shape[0]
-    cols = min(3, m)
-    rows = -(-m // cols)
-    fig = _figure(3.2 * cols, 2.3 * rows)
-    axes = np.atleast_1d(fig.subplots(rows, cols, sharex=True, squeeze=False)).ravel()
-    for i, ax in enumerate(axes):
-        if i >= m:
-            ax.set_visible(False)
-            continue
-        c = report.sentences[i]
-        ax.hist(d[i], bins=bins, color=colors[i + 1], alpha=0.85)
-        ax.axvline(0, color="black", linewidth=0.8)
-        ax.set_title(f"{short[i + 1]}\nwins {c.wins} / ties {c.ties} / losses {c.losses}", fontsize=8)
-        ax.tick_params(labelsize=7)
-    for ax in axes[-cols:]:
-        ax.set_xlabel("Δ sentence BLEU vs baseline", fontsize=7)
+    names = [_clip(n) for n in short[1:]]
+    left = _label_width(names)
+    width = max(7.0, left + 4.5)
+    height = _BOTTOM + _TOP + 0.55 * m + 0.2
+    fig = _figure(width, height)
+    ax = _axes(fig, left, _BOTTOM, width - left - _RIGHT, height - _BOTTOM - _TOP)
+    hists = [np.histogram(row, bins=edges)[0] for row in d]
+    top = max(int(h.max()) for h in hists) or 1
+    for i, h in enumerate(hists):
+        y = m - 1 - i
+        ax.stairs(h / top * 0.9 + y, edges, baseline=y, fill=True, color=colors[i + 1], alpha=0.85)
+    ax.axvline(0, color="black", linewidth=0.8)
+    ax.set_yticks(range(m))
+    ax.set_yticklabels(names[::-1])
+    ax.set_ylim(-0.1, m)
+    ax.set_xlim(-lim, lim)
+    ax.set_xlabel(f"Δ sentence BLEU vs baseline (bins of {2 * lim / 40:g}; tallest bar: {top} segments)")
+    ax.grid(axis="x", alpha=0.3)
     return _uri(fig)
 
 
 def _plot_wtl(report, short) -> str:
     m = len(report.sentences)
-    fig = _figure(7.0, 0.8 + 0.35 * m)
-    ax = fig.add_subplot()
+    names = [_clip(n) for n in short[1:]]
+    left = _label_width(names)
+    width = max(7.0, left + 4.5)
+    height = _BOTTOM + 0.4 + 0.35 * m + 0.2
+    fig = _figure(width, height)
+    ax = _axes(fig, left, _BOTTOM, width - left - _RIGHT, height - _BOTTOM - 0.4)
     ys = list(range(m))[::-1]
     n = report.n_segments
-    left = [0.0] * m
+    lefts = [0.0] * m
     for key, color in (("wins", "#2a9d4b"), ("ties", "#bbbbbb"), ("losses", "#d1495b")):
         vals = [100.0 * getattr(c, key) / n for c in report.sentences]
-        ax.barh(ys, vals, left=left, color=color, label=key, height=0.6)
-        for y, lft, v, c in zip(ys, left, vals, report.sentences):
+        ax.barh(ys, vals, left=lefts, color=color, label=key, height=0.6)
+        for y, lft, v, c in zip(ys, lefts, vals, report.sentences):
             if v >= 6:
                 ax.text(lft + v / 2, y, str(getattr(c, key)), ha="center", va="center", fontsize=7, color="white")
-        left = [a + b for a, b in zip(left, vals)]
+        lefts = [a + b for a, b in zip(lefts, vals)]
     ax.set_yticks(ys)
-    ax.set_yticklabels(short[1:])
+    ax.set_yticklabels(names)
+    ax.set_ylim(-0.5, m - 0.5)
     ax.set_xlim(0, 100)
     ax.set_xlabel("% of segments (sentence BLEU higher / equal / lower than the baseline's)")
     ax.legend(ncol=3, fontsize=7, frameon=False, loc="lower center", bbox_to_anchor=(0.5, 1.0))
@@ -262,21 +302,27 @@ def _plot_wtl(report, short) -> str:
 
 def _plot_buckets(report, short, colors) -> str:
     t = len(report.buckets)
-    fig = _figure(4.0 * t, 3.2)
-    axes = fig.subplots(1, t, squeeze=False)[0]
-    for ax, table in zip(axes, report.buckets):
+    names = [_clip(n) for n in short]
+    panel, left, gap = 3.3, 0.6, 0.35
+    width = t * (left + panel) + (t - 1) * gap + _RIGHT
+    height = 3.4
+    fig = _figure(width, height)
+    for j, table in enumerate(report.buckets):
+        ax = _axes(fig, j * (left + panel + gap) + left, 0.45, panel, height - 0.45 - 0.35)
         xs = list(range(len(table.buckets)))
-        for i, (n, c) in enumerate(zip(short, colors)):
+        for i, (n, c) in enumerate(zip(names, colors)):
             ys = [b.bleu[i] if b.bleu[i] is not None else float("nan") for b in table.buckets]
-            ax.plot(xs, ys, marker="o", color=c, label=n, linewidth=2 if i == 0 and report.baseline else 1.2,
-                    linestyle="--" if i == 0 and report.baseline else "-", markersize=4)
+            base = i == 0 and report.baseline is not None
+            ax.plot(xs, ys, marker="o", color=c, label=n, linewidth=2 if base else 1.2,
+                    linestyle="--" if base else "-", markersize=4)
         ax.set_xticks(xs)
-        ax.set_xticklabels([b.label for b in table.buckets], fontsize=7, rotation=30)
+        ax.set_xticklabels([b.label for b in table.buckets], fontsize=7)
         ax.set_title("by " + table.title.split(" (")[0], fontsize=9)
-        ax.set_ylabel("corpus BLEU")
+        if j == 0:
+            ax.set_ylabel("corpus BLEU")
+            if len(names) <= 12:
+                ax.legend(fontsize=7, frameon=False)
         ax.grid(alpha=0.3)
-    if len(short) <= 12:
-        axes[0].legend(fontsize=7, frameon=False)
     return _uri(fig)
 
 
