@@ -264,8 +264,9 @@ def _plot_diffs(report, short, colors) -> str:
         y = m - 1 - i
         ax.stairs(h / top * 0.9 + y, edges, baseline=y, fill=True, color=colors[i + 1], alpha=0.85)
     ax.axvline(0, color="black", linewidth=0.8)
-    ax.set_yticks(range(m))
+    ax.set_yticks([y + 0.3 for y in range(m)])
     ax.set_yticklabels(names[::-1])
+    ax.tick_params(axis="y", length=0)
     ax.set_ylim(-0.1, m)
     ax.set_xlim(-lim, lim)
     ax.set_xlabel(f"Δ sentence BLEU vs baseline (bins of {2 * lim / 40:g}; tallest bar: {top} segments)")
