@@ -203,6 +203,16 @@ def test_two_references():
     assert "reference 2" in r.to_html()
 
 
+def test_tiny_and_degenerate_inputs():
+    """One segment, empty hypotheses, identical systems: still a complete page."""
+    r = comparison_report([["the cat"], [""], ["the cat"]], [["the cat"]], n_samples=50)
+    assert [s.bleu for s in r.systems] == [BLEU().corpus_score(h, [["the cat"]]).score
+                                           for h in (["the cat"], [""], ["the cat"])]
+    assert [(c.wins, c.ties, c.losses) for c in r.sentences] == [(0, 0, 1), (0, 1, 0)]
+    assert all(len(t.buckets) == 1 for t in r.buckets)
+    assert "<table" in r.to_html() and "Signature" in r.to_text()
+
+
 def test_notebook_display_is_isolated(report3):
     shown = report3._repr_html_()
     assert shown.startswith("<iframe srcdoc=") and "<style>" not in shown and "&lt;style&gt;" in shown

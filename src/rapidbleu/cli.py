@@ -7,6 +7,9 @@ non-zero exit code instead of a traceback or a silently truncated score.  So do 
 options it does not implement (test sets, chrF, TER: see ``UNSUPPORTED``), a SentencePiece
 model that cannot be downloaded, and a bad ``RAPIDBLEU_BACKEND`` (checked by
 ``rapidbleu._backend`` when the package is imported).
+
+``--report FILE`` (not in sacreBLEU) writes the comparison report of ``rapidbleu.compare``
+instead of the table: an HTML page (extra ``rapidbleu[report]``), or text tables with ``-``.
 """
 
 import argparse

@@ -23,9 +23,7 @@ tables (``to_text()``, no extra dependency) or as a self-contained HTML page wit
 Jinja2, imported only then).
 """
 
-import base64
 import copy
-import io
 import math
 from collections import Counter
 from dataclasses import asdict, dataclass, field
@@ -226,6 +224,7 @@ class ComparisonReport:
 
     @property
     def names(self) -> List[str]:
+        """The systems' names, the baseline first."""
         return [s.name for s in self.systems]
 
     def to_dict(self) -> Dict[str, Any]:
@@ -537,9 +536,3 @@ class _Highlighter:
                               baseline_bleu=bl_bleu, source=source, references=ref_marked,
                               baseline=bl_marked, hypothesis=sys_marked)
 
-
-def svg_data_uri(fig) -> str:
-    """A matplotlib figure as a ``data:image/svg+xml;base64,...`` URI (text kept as text)."""
-    buf = io.BytesIO()
-    fig.savefig(buf, format="svg", bbox_inches="tight")
-    return "data:image/svg+xml;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
