@@ -422,6 +422,10 @@ def test_api_errors(data):
         comparison_report(hyps, refs, sources=["a", "b", "c"])
     with pytest.raises(TypeError, match="system 1 is a string"):
         comparison_report(["abc"], refs)
+    with pytest.raises(TypeError, match="flat list of strings"):
+        comparison_report(hyps, refs[0])
+    with pytest.raises(TypeError, match=r"system 'b': hypotheses\[2\] is None"):  # BLEU's message, named
+        comparison_report([hyps[0], hyps[0][:2] + [None] + hyps[0][3:]], refs, names=["a", "b"])
 
 
 def test_missing_extra_names_it(monkeypatch, tmp_path, capsys, report3):

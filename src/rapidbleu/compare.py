@@ -304,7 +304,8 @@ def comparison_report(systems: Union[Sequence[Sequence[str]], Mapping[str, Seque
             the sources with another number of lines than the references, an unknown ``test``,
             ``n_examples``/``n_buckets`` < 0 / < 1; and what ``BLEU.corpus_statistics`` raises
             for malformed input.
-        TypeError: systems or sources that are not sequences of strings.
+        TypeError: systems or sources that are not sequences of strings, references given as a
+            flat list of strings.
     """
     if isinstance(systems, Mapping):
         if names is None:
@@ -331,6 +332,9 @@ def comparison_report(systems: Union[Sequence[Sequence[str]], Mapping[str, Seque
         raise ValueError(f"n_examples must be >= 0 and n_buckets >= 1, got {n_examples} and {n_buckets}")
     if isinstance(references, str) or not references:
         raise ValueError("references must be a non-empty list of reference streams (each a list of strings)")
+    if isinstance(references[0], str):
+        raise TypeError("references must be a list of reference streams, each a list of n strings; got a flat "
+                        "list of strings (for one reference per segment, pass [references])")
     n_ref = len(references[0])
     for h, name in zip(hyps, names):
         if len(h) != n_ref:
@@ -344,7 +348,7 @@ def comparison_report(systems: Union[Sequence[Sequence[str]], Mapping[str, Seque
             raise ValueError(f"the sources have {len(sources)} lines but the references have {n_ref} segments")
     metric = BLEU() if metric is None else metric
 
-    stats = np.stack([metric.corpus_statistics(h, references) for h in hyps])
+    stats = np.stack([_statistics(metric, h, references, name) for h, name in zip(hyps, names)])
     n_order = metric.max_ngram_order
     sig = metric.get_signature()
     _seed_text, seed = seed_from_env()
@@ -414,6 +418,18 @@ def comparison_report(systems: Union[Sequence[Sequence[str]], Mapping[str, Seque
     return ComparisonReport(systems=results, sentences=sentences, buckets=buckets, examples=examples,
                             signature=sig.format(), test=test_used, n_samples=n_used, n_segments=n_ref,
                             max_ngram_order=n_order, width=width, statistics=stats, sentence_bleu=sent)
+
+
+def _statistics(metric: BLEU, hypotheses, references, name: str) -> np.ndarray:
+    """``metric.corpus_statistics``; its errors (same exception type) name the system too."""
+    try:
+        return metric.corpus_statistics(hypotheses, references)
+    except (TypeError, ValueError) as exc:
+        try:
+            renamed = type(exc)(f"system {name!r}: {exc}")
+        except Exception:  # an exception class with other constructor arguments
+            raise exc from None
+        raise renamed from exc
 
 
 # --------------------------------------------------------------------------------------------
