@@ -343,6 +343,15 @@ def test_cli_report_equals_paired_bs_output(tmp_path, capsys):
             (w["BLEU"]["score"], w["BLEU"]["p_value"], w["BLEU"]["mean"], w["BLEU"]["ci"])
 
 
+def test_cli_report_equals_paired_ar_output(capsys):
+    code, out, _ = _cli(capsys, REF, "-i", *HYPS, "--paired-ar", "-parn", "1000")
+    want = json.loads(out)
+    code, out, _ = _cli(capsys, REF, "-i", *HYPS, "--report", "-", "--paired-ar", "-parn", "1000", "-w", "4")
+    assert code == 0 and "paired approximate randomization against the baseline with 1000 trials" in out
+    for w in want[1:]:
+        assert f"{w['BLEU']['score']:.4f}" in out and f"{w['BLEU']['p_value']:.4f}" in out
+
+
 @needs_extra
 def test_cli_text_summary_and_source(tmp_path, capsys):
     src = tmp_path / "src.de"

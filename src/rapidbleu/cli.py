@@ -317,6 +317,7 @@ def run(args) -> None:
 def _run_report(args, refs, ref_names, test: str) -> None:
     """``--report FILE|-``: the comparison report of ``rapidbleu.compare`` (HTML or text)."""
     from .compare import comparison_report, require_report_extra
+    from .significance import DEFAULT_SAMPLES, seed_from_env
 
     to_stdout = args.report == "-"
     if not to_stdout:
@@ -341,9 +342,17 @@ def _run_report(args, refs, ref_names, test: str) -> None:
                   smooth_method=args.bleu_smooth_method, smooth_value=args.bleu_smooth_value,
                   trg_lang=trg_lang, workers=args.workers)
     n_samples = args.paired_bs_n if test == "bs" else args.paired_ar_n
-    report = comparison_report(systems, refs, names=names, sources=sources, metric=metric, test=test,
-                               n_samples=n_samples, n_bootstrap=args.confidence_n, n_examples=args.report_segments,
-                               width=args.width)
+    if len(systems) == 1:
+        total, desc = args.confidence_n, "bootstrap"
+    else:
+        # one stream of draws for all systems when seeded, one per system otherwise (PairedTest)
+        streams = 1 if seed_from_env()[1] else len(systems) - 1
+        total = (n_samples if n_samples > 0 else DEFAULT_SAMPLES[test]) * streams
+        desc = "paired bootstrap" if test == "bs" else "approximate randomization"
+    with _progress_bar(args, total, desc) as progress:
+        report = comparison_report(systems, refs, names=names, sources=sources, metric=metric, test=test,
+                                   n_samples=n_samples, n_bootstrap=args.confidence_n,
+                                   n_examples=args.report_segments, width=args.width, progress=progress)
     if to_stdout:
         sys.stdout.write(report.to_text())
         return

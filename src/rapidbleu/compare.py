@@ -27,7 +27,7 @@ import copy
 import math
 from collections import Counter
 from dataclasses import asdict, dataclass, field
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -272,7 +272,8 @@ def comparison_report(systems: Union[Sequence[Sequence[str]], Mapping[str, Seque
                       references: Sequence[Sequence[str]], *, names: Optional[Sequence[str]] = None,
                       sources: Optional[Sequence[str]] = None, metric: Optional[BLEU] = None,
                       test: str = "bs", n_samples: int = 0, n_bootstrap: int = 1000,
-                      n_examples: int = 5, n_buckets: int = 5, width: int = 1) -> ComparisonReport:
+                      n_examples: int = 5, n_buckets: int = 5, width: int = 1,
+                      progress: Optional[Callable[[int], None]] = None) -> ComparisonReport:
     """Compare systems on one test set: the data of the comparison report.
 
     Args:
@@ -293,6 +294,8 @@ def comparison_report(systems: Union[Sequence[Sequence[str]], Mapping[str, Seque
         n_buckets: (at most) buckets of hypothesis and reference length (quantiles of the
             baseline's lengths).
         width: decimals of displayed BLEU scores (the CLI's ``-w``).
+        progress: optional callback with the number of resamples/trials done (as in
+            ``rapidbleu.significance``; the CLI's progress bar).
 
     Returns:
         A ``ComparisonReport``.  Its scores, means, CIs and p-values equal those of
@@ -357,7 +360,7 @@ def comparison_report(systems: Union[Sequence[Sequence[str]], Mapping[str, Seque
     if len(hyps) == 1:
         test_used: Optional[str] = None
         n_used = n_bootstrap
-        seed_sig, mean, ci = bootstrap_ci(stats[0], metric, n_bootstrap)
+        seed_sig, mean, ci = bootstrap_ci(stats[0], metric, n_bootstrap, progress)
         tested = [(None, mean, ci)]
         sig.update("seed", seed_sig)
         sig.update("bs", n_bootstrap)
@@ -365,9 +368,9 @@ def comparison_report(systems: Union[Sequence[Sequence[str]], Mapping[str, Seque
         test_used = test
         n_used = n_samples if n_samples > 0 else DEFAULT_SAMPLES[test]
         if test == "bs":
-            res = paired_bs(stats[0], list(stats[1:]), metric, n_used, seed)
+            res = paired_bs(stats[0], list(stats[1:]), metric, n_used, seed, progress=progress)
         else:
-            res = paired_ar(stats[0], list(stats[1:]), metric, n_used, n_bootstrap, seed)
+            res = paired_ar(stats[0], list(stats[1:]), metric, n_used, n_bootstrap, seed, progress=progress)
         tested = [(r.p_value, r.mean, r.ci) for r in res]
         # as PairedTest signs its results
         sig.update("seed", str(seed).lower())
