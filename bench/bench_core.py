@@ -37,12 +37,12 @@ def load_wmt23(data):
 
 def with_backend(module, workers, fn):
     """Run fn with rapidbleu's statistics backend set to `module`."""
-    saved = _backend.impl
-    _backend.impl = module
+    saved = _backend.stats
+    _backend.stats = _backend.impl = module
     try:
         return fn(workers)
     finally:
-        _backend.impl = saved
+        _backend.stats = _backend.impl = saved
 
 
 def optional_tools():

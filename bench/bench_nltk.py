@@ -8,7 +8,7 @@ Times, in one run: NLTK ``corpus_bleu`` vs ``rapidbleu.nltk.corpus_bleu``, and a
 of str (13a-tokenized once, outside the timings).  NLTK runs once per task, rapidbleu
 ``--repeat`` times (median).  Prints a markdown table with the speed-ups, the targets (30x
 corpus, 50x sentence loop, meant for the compiled backend), whether the values agree and the
-backend in use (``rapidbleu._backend.impl.NAME``).
+backend in use (``rapidbleu._backend.stats.NAME``).
 """
 
 import argparse
@@ -77,7 +77,7 @@ def main():
     gc.collect()
     gc.freeze()
     print(f"corpus: {len(hyps):,} segments ({len(hyps0):,} WMT23 pairs repeated), "
-          f"{n_tokens:,} tokens; backend: {_backend.impl.NAME}; workers: {args.workers}; "
+          f"{n_tokens:,} tokens; backend: {_backend.stats.NAME}; workers: {args.workers}; "
           f"rapidbleu runs: {repeat}; cpus: {os.cpu_count()}\n", flush=True)
 
     rows = []
@@ -104,14 +104,14 @@ def main():
     print(f"sentence done: NLTK {t_nltk:.2f}s, rapidbleu {t_rb:.3f}s", flush=True)
 
     # where rapidbleu's time goes: the statistics (packing the str tokens + counting) vs scoring
-    t_core, _ = timed(lambda: _backend.impl.token_stats(hyps, refs, 4, workers=args.workers))
+    t_core, _ = timed(lambda: _backend.stats.token_stats(hyps, refs, 4, workers=args.workers))
 
     print(f"\n| task | NLTK (s) | rapidbleu (s, median of {repeat}) | speed-up | target | values |")
     print("| --- | ---: | ---: | ---: | ---: | --- |")
     for name, tn, tr, target, agree in rows:
         flag = "met" if tn / tr >= target else "not met"
         print(f"| {name} | {tn:.2f} | {tr:.3f} | {tn / tr:.1f}x | {target}x ({flag}) | {agree} |")
-    print(f"\nbackend `{_backend.impl.NAME}`; inside one rapidbleu call, the statistics of the str "
+    print(f"\nbackend `{_backend.stats.NAME}`; inside one rapidbleu call, the statistics of the str "
           f"tokens (token_stats, order 4) take {t_core:.3f}s.")
 
 

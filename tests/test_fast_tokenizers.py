@@ -13,12 +13,12 @@
 """
 
 import importlib.util
-import os
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import SAMPLE_DIR, wmt23_dir
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -154,8 +154,7 @@ def test_generated_header_is_current():
 @lru_cache(maxsize=None)
 def wmt23_lines():
     seen = {}
-    env = os.environ.get("RAPIDBLEU_WMT23_DIR")
-    for folder in (HERE / "data" / "wmt23", *([Path(env)] if env else []), ROOT.parent / "shared" / "data" / "wmt23"):
+    for folder in dict.fromkeys((SAMPLE_DIR, wmt23_dir())):
         if not folder.is_dir():
             continue
         for path in sorted(p for p in folder.rglob("generaltest2023.*") if p.is_file()):

@@ -7,6 +7,9 @@ non-zero exit code instead of a traceback or a silently truncated score.  So do 
 options it does not implement (test sets, chrF, TER: see ``UNSUPPORTED``), a SentencePiece
 model that cannot be downloaded, and a bad ``RAPIDBLEU_BACKEND`` (checked by
 ``rapidbleu._backend`` when the package is imported).
+
+``--report FILE`` (not in sacreBLEU) writes the comparison report of ``rapidbleu.compare``
+instead of the table: an HTML page (extra ``rapidbleu[report]``), or text tables with ``-``.
 """
 
 import argparse
@@ -17,7 +20,7 @@ import sys
 import textwrap
 from typing import Any, Dict, List, Optional, Tuple
 
-from ._stats import SMOOTH_DEFAULTS
+from ._scoring_py import SMOOTH_DEFAULTS
 from ._version import __version__
 from .bleu import BLEU
 from .report import Color, print_results_table, print_single_results
@@ -55,7 +58,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="Split the reference stream on tabs, and expect this many references. (Default: %(default)s)")
     p.add_argument("--encoding", "-e", type=str, default="utf-8",
                    help="Open text files with specified encoding (Default: %(default)s)")
-    p.add_argument("--metrics", "-m", choices=["bleu"], nargs="+", default=["bleu"],
+    # No argparse choices: sacreBLEU's other metrics end with check_values' one-line error.
+    p.add_argument("--metrics", "-m", nargs="+", default=["bleu"],
                    help="Metrics to compute (rapidbleu computes BLEU only).")
     p.add_argument("--sentence-level", "-sl", action="store_true", help="Compute metric for each sentence.")
     g = p.add_argument_group("BLEU related arguments")
@@ -92,7 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--paired-bs-n", "-pbsn", type=int, default=1000,
                    help="Number of bootstrap resamples for paired bootstrap resampling test (Default: %(default)s).")
     t.add_argument("--paired-jobs", "-j", type=int, default=1,
-                   help="Threads for comparisons that do not share random draws (SACREBLEU_SEED=none or 0); "
+                   help="Threads for comparisons that do not share random draws (SACREBLEU_SEED=none); "
                         "0 = one per system. Results do not depend on it. (Default: %(default)s)")
     r = p.add_argument_group("Reporting related arguments")
     r.add_argument("--quiet", "-q", default=False, action="store_true", help="Suppress verbose messages.")
@@ -103,6 +107,14 @@ def build_parser() -> argparse.ArgumentParser:
     # --workers would make it ambiguous otherwise
     r.add_argument("--width", "-w", "--w", type=int, default=1, help="Floating point width (Default: %(default)s).")
     r.add_argument("--no-color", "-nc", action="store_true", help="Disable the occasional use of terminal colors.")
+    r.add_argument("--report", metavar="FILE", default=None,
+                   help="Write a comparison report of the systems (the first one is the baseline): a self-contained "
+                        "HTML page with plots, or '-' for text tables on stdout. Uses --paired-bs (default) or "
+                        "--paired-ar and their sample counts; the HTML page needs the extra rapidbleu[report].")
+    r.add_argument("--source", metavar="FILE", default=None,
+                   help="Source sentences, one per line, shown with the report's example segments.")
+    r.add_argument("--report-segments", type=int, default=5, metavar="N",
+                   help="Segments shown per system and direction in the report (Default: %(default)s).")
     r.add_argument("--format", "-f", default="json", choices=OUTPUT_FORMATS,
                    help="Set the output format. `latex` is only valid for multi-system mode whereas `json` and "
                         "`text` apply to single-system mode only. This flag is overridden if the SACREBLEU_FORMAT "
@@ -155,10 +167,34 @@ def _add_unsupported(p: argparse.ArgumentParser) -> None:
 
 
 def check_unsupported(args) -> None:
-    """Raise ``CLIError`` naming the first ``UNSUPPORTED`` option given, and why."""
+    """Raise ``CLIError`` naming the first ``UNSUPPORTED`` option given, and why; then the
+    option values argparse cannot check (``check_values``)."""
     for flags, _, why in UNSUPPORTED:
         if getattr(args, _unsupported_dest(flags), None) not in (None, False):
             raise CLIError(f"{'/'.join(sorted(flags, key=len))}: {why}")
+    check_values(args)
+
+
+def check_values(args) -> None:
+    """Option values that sacreBLEU accepts and then misuses, refused with one line each.
+
+    Raises:
+        CLIError: ``-m`` with a metric other than ``bleu`` (sacreBLEU's ``chrf``/``ter`` are
+            not implemented); ``-l`` without a dash (sacreBLEU silently ignores ``enzh`` and
+            tokenizes Chinese with 13a); ``-w`` below 0 (sacreBLEU fails in a format string).
+    """
+    for metric in args.metrics:
+        if metric.lower() in ("chrf", "ter"):
+            raise CLIError(f"-m/--metrics {metric}: {_NOT_BLEU}")
+        if metric.lower() != "bleu":
+            raise CLIError(f"-m/--metrics {metric}: unknown metric; rapidbleu computes BLEU only (-m bleu)")
+    if args.langpair is not None:
+        src, dash, trg = args.langpair.partition("-")
+        if not dash or not src or not trg:
+            raise CLIError(f"-l/--language-pair {args.langpair!r}: expected SRC-TRG with a dash, e.g. en-zh "
+                           "(the target language chooses the default tokenizer)")
+    if args.width < 0:
+        raise CLIError(f"-w/--width {args.width}: the number of decimals must be >= 0")
 
 
 def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
@@ -249,6 +285,11 @@ def run(args) -> None:
     ref_names = (args.refs if args.num_refs == 1
                  else [f"{args.refs[0]} (reference field {j + 1})" for j in range(len(refs))])
     paired = "bs" if args.paired_bs else ("ar" if args.paired_ar else "")
+    if args.report is not None:
+        _run_report(args, refs, ref_names, paired or "bs")
+        return
+    if args.source is not None:
+        raise CLIError("--source is only used by --report")
     systems, names = _read_systems(args, bool(paired))
     if paired:
         # sacreBLEU marks the first system as the baseline (stdin systems have no file names).
@@ -296,6 +337,55 @@ def run(args) -> None:
         cells.append(metric.corpus_score(system, None).format(args.width, True))
     sigs = {"BLEU": metric.get_signature().format(args.short)}
     print_results_table({"System": names, "BLEU": cells}, sigs, args.format, args.width)
+
+
+def _run_report(args, refs, ref_names, test: str) -> None:
+    """``--report FILE|-``: the comparison report of ``rapidbleu.compare`` (HTML or text)."""
+    from .compare import comparison_report, require_report_extra
+    from .significance import DEFAULT_SAMPLES, seed_from_env
+
+    to_stdout = args.report == "-"
+    if not to_stdout:
+        require_report_extra()  # fail before scoring when the extra is missing ...
+        folder = os.path.dirname(os.path.abspath(args.report))
+        if not os.path.isdir(folder):  # ... or the report cannot be written
+            raise CLIError(f"{args.report}: cannot write the report (no folder {folder})")
+    if args.sentence_level:
+        raise CLIError("--report cannot be combined with -sl/--sentence-level")
+    if args.report_segments < 0:
+        raise CLIError(f"--report-segments must be >= 0, got {args.report_segments}")
+    systems, names = _read_systems(args, paired=True)
+    _check_lengths(systems, names, refs, ref_names)
+    sources = None
+    if args.source is not None:
+        sources = read_lines(args.source, args.encoding)
+        if len(sources) != len(systems[0]):
+            raise CLIError(f"{args.source} has {len(sources)} lines but {ref_names[0]} has {len(refs[0])}: "
+                           "the source must have one line per reference line")
+    trg_lang = args.langpair.split("-")[1] if args.langpair and "-" in args.langpair else ""
+    metric = BLEU(lowercase=args.bleu_lowercase, force=args.bleu_force, tokenize=args.bleu_tokenize,
+                  smooth_method=args.bleu_smooth_method, smooth_value=args.bleu_smooth_value,
+                  trg_lang=trg_lang, workers=args.workers)
+    n_samples = args.paired_bs_n if test == "bs" else args.paired_ar_n
+    if len(systems) == 1:
+        total, desc = args.confidence_n, "bootstrap"
+    else:
+        # one stream of draws for all systems when seeded, one per system otherwise (PairedTest)
+        streams = 1 if seed_from_env()[1] else len(systems) - 1
+        total = (n_samples if n_samples > 0 else DEFAULT_SAMPLES[test]) * streams
+        desc = "paired bootstrap" if test == "bs" else "approximate randomization"
+    with _progress_bar(args, total, desc) as progress:
+        report = comparison_report(systems, refs, names=names, sources=sources, metric=metric, test=test,
+                                   n_samples=n_samples, n_bootstrap=args.confidence_n,
+                                   n_examples=args.report_segments, width=args.width, progress=progress)
+    if to_stdout:
+        sys.stdout.write(report.to_text())
+        return
+    try:
+        report.save(args.report)
+    except OSError as exc:
+        raise CLIError(f"{args.report}: cannot write the report ({exc.strerror or exc})") from None
+    logger.info("Wrote the comparison report of %d system(s) to %s", len(systems), args.report)
 
 
 class _progress_bar:

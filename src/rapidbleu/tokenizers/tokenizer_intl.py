@@ -137,3 +137,7 @@ class TokenizerIntl(BaseTokenizer):
 
     def __call__(self, line: str) -> str:
         return self._cached(line)
+
+
+#: sacreBLEU's class name for the same tokenizer (``sacrebleu.tokenizers.tokenizer_intl``).
+TokenizerV14International = TokenizerIntl
