@@ -20,7 +20,6 @@ import statistics
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 from _common import check_backend, wmt23_files
 
