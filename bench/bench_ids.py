@@ -51,7 +51,7 @@ check_backend()
 import numpy as np  # noqa: E402
 
 import rapidbleu  # noqa: E402
-from rapidbleu import batch  # noqa: E402
+from rapidbleu import _backend  # noqa: E402
 from rapidbleu.batch import pairwise_bleu, self_bleu, sentence_bleu_batch  # noqa: E402
 from rapidbleu.tokenizers import get_tokenizer  # noqa: E402
 
@@ -117,7 +117,7 @@ def main():
 
     print(f"# rapidbleu ids benchmark ({'quick' if quick else 'full'})\n")
     print(f"- data: {os.path.relpath(d, ROOT)} ({len(H0)} distinct en pairs, 13a, {len(vocab)} ids), repeated to {n_seg} segments")
-    print(f"- rapidbleu {rapidbleu.__version__}: stats core `{rapidbleu.backend}`, batch kernels `{batch.backend}`; "
+    print(f"- rapidbleu {rapidbleu.__version__}: stats core `{rapidbleu.backend}`, set kernels `{_backend.sets.NAME}`; "
           f"threads = {T}; Python {platform.python_version()}, {os.cpu_count()} CPUs; medians of {repeat} runs")
     print(f"- fast-bleu: {'installed' if fast_bleu else 'not available: ' + FAST_BLEU_WHY}")
     print()
