@@ -17,12 +17,12 @@ from itertools import repeat
 from operator import add, gt, is_, is_not
 from typing import List, Optional, Tuple
 
+import numpy as np
+
 #: The largest maximum n-gram order any entry point accepts.  BLEU uses 4; orders beyond a few
 #: dozen measure nothing, and the statistics matrix and the n-gram tables grow with N, so a
 #: larger N is refused before anything is allocated.  (Also the C scorers' fixed bound.)
 MAX_ORDER_LIMIT = 64
-
-import numpy as np
 
 
 class NoneHypothesisError(ValueError, TypeError):

@@ -53,11 +53,13 @@ Errors: differing numbers of hypotheses and reference lists raise :class:`Length
 category (``UserWarning``).
 """
 
-import math
+# math, sys, warnings, Counter and _Fraction: names NLTK's bleu_score module has (from its
+# imports), which code written against it may reach for.
+import math  # noqa: F401
 import sys
-import warnings
-from collections import Counter, deque  # noqa: F401  (Counter: as NLTK's module)
-from fractions import Fraction as _Fraction
+import warnings  # noqa: F401
+from collections import Counter, deque  # noqa: F401
+from fractions import Fraction as _Fraction  # noqa: F401
 from itertools import chain, islice, repeat
 from typing import Tuple
 
