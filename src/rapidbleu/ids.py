@@ -234,7 +234,7 @@ def _split(flat: np.ndarray, lens: np.ndarray) -> List[Optional[np.ndarray]]:
     return [None if ln < 0 else flat[e - ln:e] for ln, e in zip(lens.tolist(), ends)]
 
 
-def _join(seqs: List[Optional[np.ndarray]]) -> Tuple[np.ndarray, np.ndarray]:
+def _join(seqs: Sequence[Optional[np.ndarray]]) -> Tuple[np.ndarray, np.ndarray]:
     """The inverse of :func:`_split`."""
     lens = np.fromiter((-1 if s is None else len(s) for s in seqs), dtype=np.int64, count=len(seqs))
     parts = [s for s in seqs if s is not None and len(s)]
