@@ -84,7 +84,6 @@ IdReferences = Any
 #: One special id, or several (``eos_token_id`` lists, ``special_ids``).
 TokenIds = Union[None, int, Iterable[int]]
 
-_INT64_MIN = -(2**63)
 _INT64_MAX = 2**63 - 1
 
 
@@ -140,11 +139,12 @@ def id_cleaning(pad_token_id: Optional[int] = None, eos_token_id: TokenIds = Non
     eos = check_token_ids(*resolve_alias("eos_token_id", eos_token_id, "eos_id", eos_id))
     drop = [check_token_id(decoder_start_token_id, "decoder_start_token_id"),
             check_token_id(bos_token_id, "bos_token_id")]
-    drop_ids = [d for d in drop if d is not None] + check_token_ids(special_ids, "special_ids")
+    special = check_token_ids(special_ids, "special_ids")  # read once: it may be an iterator
+    drop_ids = [d for d in drop if d is not None] + special
     parts = [f"{name}={value}" for name, value in (
         ("pad_token_id", pad), ("eos_token_id", eos[0] if len(eos) == 1 else eos or None),
         ("decoder_start_token_id", drop[0]), ("bos_token_id", drop[1]),
-        ("special_ids", sorted(set(check_token_ids(special_ids, "special_ids"))) or None)) if value is not None]
+        ("special_ids", sorted(set(special)) or None)) if value is not None]
     return IdCleaning(pad, tuple(sorted(set(eos))), tuple(sorted(set(drop_ids))), ", ".join(parts))
 
 
@@ -221,11 +221,6 @@ def clean_ids(seq: Any, pad_id: Optional[int] = None, eos_id: TokenIds = None, *
         raise ValueError(f"seq is a {arr.ndim}-D array of shape {arr.shape}; expected 1-D")
     flat, _ = cleaning.apply(arr, np.array([arr.size], dtype=np.int64))
     return np.ascontiguousarray(flat, dtype=np.int64)
-
-
-def _check_special(value, name: str):
-    """A special id checked (``rapidbleu._validate.check_token_id``)."""
-    return check_token_id(value, name)
 
 
 def _split(flat: np.ndarray, lens: np.ndarray) -> List[Optional[np.ndarray]]:
