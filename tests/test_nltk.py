@@ -266,7 +266,10 @@ def test_property_modified_precision(data, n):
     b = rb.modified_precision(refs[0], hyps[0], n)
     assert isinstance(b, PyFraction)
     assert (b.numerator, b.denominator) == (a.numerator, a.denominator)
-    assert float(a) == float(b) and a == b
+    # Equal values.  (Ours compares by value; NLTK's own Fraction on Python >= 3.12 compares its
+    # reduced numerator with another's raw one, so NLTK's Fraction(0, 2) != Fraction(0, 2) there
+    # and ``a == b`` is NLTK's answer, not ours.)
+    assert float(a) == float(b) and b == a
     hl = len(hyps[0])
     assert nb.closest_ref_length(refs[0], hl) == rb.closest_ref_length(refs[0], hl)
     r = rb.closest_ref_length(refs[0], hl)

@@ -290,7 +290,7 @@ class Fraction(_Fraction):
         return super().__str__()
 
 
-def brevity_penalty(closest_ref_len, hyp_len):
+def brevity_penalty(closest_ref_len: int, hyp_len: int) -> float:
     """BLEU's brevity penalty (Papineni et al. 2002), with NLTK's return types.
 
     Args:
