@@ -158,6 +158,15 @@ def as_streams(hyps: Sequence, ref_columns: Sequence[Sequence], where: str = "")
     return streams
 
 
+def column_list(series) -> list:
+    """A pandas Series as a list, missing values (``None``, ``pd.NA``, NaN) as ``None``."""
+    values = series.tolist()
+    if series.isna().any():
+        mask = series.isna().tolist()
+        values = [None if m else v for v, m in zip(values, mask)]
+    return values
+
+
 def merge_parts(parts: Sequence[Optional[Part]]) -> Optional[Part]:
     """The ``Part`` of consecutive pieces of one partition (None if all are empty)."""
     parts = [p for p in parts if p is not None]

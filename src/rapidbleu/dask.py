@@ -15,7 +15,9 @@ Bags (:func:`bag_corpus_stats`, :func:`bag_corpus_bleu`, :func:`bag_sentence_ble
 are ``(hypothesis, references)`` pairs, references a string or a list of strings.
 
 References of a DataFrame: one column name or several; each value a string, a null (no
-reference in that position) or a list of strings.  Options: as ``rapidbleu.spark`` (``style``,
+reference in that position) or a list of strings (build list columns with
+``dask.config.set({"dataframe.convert-string": False})``: by default Dask turns object columns,
+lists included, into strings).  Options: as ``rapidbleu.spark`` (``style``,
 ``tokenize``, ``lowercase``, ``smooth_method``, ``smooth_value``, ``effective_order``,
 ``max_ngram_order``; NLTK style ``weights``, ``smoothing_function``, ``auto_reweigh``).
 
@@ -60,16 +62,16 @@ def _check_columns(ddf, hypothesis: str, refs: List[str]) -> None:
 
 
 def _frame_part(pdf, opts, hypothesis, refs):
-    hyps = pdf[hypothesis].tolist()
-    cols = [pdf[r].tolist() for r in refs]
+    hyps = _frames.column_list(pdf[hypothesis])
+    cols = [_frames.column_list(pdf[r]) for r in refs]
     return _frames.partition_stats(opts, hyps, _frames.as_streams(hyps, cols, "rapidbleu.dask: "))
 
 
 def _frame_sentences(pdf, opts, hypothesis, refs):
     import pandas as pd
 
-    hyps = pdf[hypothesis].tolist()
-    cols = [pdf[r].tolist() for r in refs]
+    hyps = _frames.column_list(pdf[hypothesis])
+    cols = [_frames.column_list(pdf[r]) for r in refs]
     scores = _frames.partition_sentence_scores(opts, hyps, _frames.as_streams(hyps, cols, "rapidbleu.dask: "))
     return pd.Series(scores, index=pdf.index, dtype="float64")
 

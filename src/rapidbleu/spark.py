@@ -147,8 +147,8 @@ def sentence_bleu(hypothesis: str, references: Union[str, Sequence[str]], **opti
 
     @F.pandas_udf("double")  # type: ignore[call-overload]
     def _bleu(hyp: pd.Series, ref: pd.DataFrame) -> pd.Series:
-        hyps = hyp.tolist()
-        cols = [ref.iloc[:, j].tolist() for j in range(ref.shape[1])]
+        hyps = _frames.column_list(hyp)
+        cols = [_frames.column_list(ref.iloc[:, j]) for j in range(ref.shape[1])]
         scores = _frames.partition_sentence_scores(opts, hyps, _frames.as_streams(hyps, cols, "rapidbleu.spark: "))
         return pd.Series(scores, index=hyp.index)
 
