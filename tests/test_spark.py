@@ -17,6 +17,8 @@ from nltk.translate import bleu_score as nltk_bleu  # noqa: E402
 import rapidbleu  # noqa: E402
 from conftest import SAMPLE_DIR, read  # noqa: E402
 
+pytestmark = pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning")
+
 HYP = read(SAMPLE_DIR / "generaltest2023.de-en.hyp.ONLINE-W.en")
 REF = read(SAMPLE_DIR / "generaltest2023.de-en.ref.refA.en")
 REF2 = read(SAMPLE_DIR / "generaltest2023.de-en.hyp.AIRC.en")

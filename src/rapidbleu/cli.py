@@ -7,6 +7,10 @@ non-zero exit code instead of a traceback or a silently truncated score.  So do 
 options it does not implement (test sets, chrF, TER: see ``UNSUPPORTED``), a SentencePiece
 model that cannot be downloaded, and a bad ``RAPIDBLEU_BACKEND`` (checked by
 ``rapidbleu._backend`` when the package is imported).
+
+Inputs are streamed: every file (or stdin) is read in lockstep, ``CHUNK_LINES`` lines at a
+time, and only sums (or, for ``-ci``/``--paired-*``, per-segment integer statistics) are kept,
+so memory does not grow with the corpus; ``-sl`` prints each chunk's scores as it is scored.
 """
 
 import argparse

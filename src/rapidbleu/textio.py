@@ -3,7 +3,8 @@
 Files (plain or ``.gz``) are decoded with the given encoding, split on ``\\n`` only (a ``\\r``
 stays part of the line, as with ``open(..., newline="\\n")``), and each line is right-stripped
 with ``str.rstrip()``.  A byte-order mark is kept (it becomes part of the first token, as in
-sacreBLEU).  Errors name the file and, for undecodable bytes, the line.
+sacreBLEU).  Errors name the file and, for undecodable bytes, the line.  :func:`read_lines`
+reads a whole file; :class:`LineReader` gives the same lines a bounded piece at a time.
 """
 
 import codecs
