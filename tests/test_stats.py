@@ -12,7 +12,7 @@ from nltk.translate import bleu_score as nltk_bleu
 import rapidbleu
 import rapidbleu.nltk as rb_nltk
 from conftest import SAMPLE_DIR, read
-from rapidbleu.stats import ConfigMismatchError, CorpusStats, corpus_stats, merge, nltk_corpus_stats
+from rapidbleu.stats import ConfigMismatchError, corpus_stats, merge, nltk_corpus_stats
 
 HYP = read(SAMPLE_DIR / "generaltest2023.de-en.hyp.ONLINE-W.en")
 HYP2 = read(SAMPLE_DIR / "generaltest2023.de-en.hyp.AIRC.en")

@@ -14,7 +14,7 @@ import numpy as np
 
 from .stats import CorpusStats, sacre_config
 
-Part = Tuple[np.ndarray, int, Optional[Tuple[int, int, int]]]
+Part = Tuple[Any, int, Optional[Tuple[int, ...]]]
 
 
 class ScoreOptions:
@@ -169,12 +169,12 @@ def column_list(series) -> list:
 
 def merge_parts(parts: Sequence[Optional[Part]]) -> Optional[Part]:
     """The ``Part`` of consecutive pieces of one partition (None if all are empty)."""
-    parts = [p for p in parts if p is not None]
-    if not parts:
+    present = [p for p in parts if p is not None]
+    if not present:
         return None
-    vector = np.sum([p[0] for p in parts], axis=0)
-    nrefs = {p[1] for p in parts}
-    return vector, (nrefs.pop() if len(nrefs) == 1 else -1), parts[-1][2]
+    vector = np.sum([p[0] for p in present], axis=0)
+    nrefs = {p[1] for p in present}
+    return vector, (nrefs.pop() if len(nrefs) == 1 else -1), present[-1][2]
 
 
 def _nltk_tokens(opts: ScoreOptions, texts: Sequence[Optional[str]]) -> List[Optional[List[str]]]:
@@ -232,16 +232,16 @@ def combine(opts: ScoreOptions, parts: Sequence[Optional[Part]]) -> CorpusStats:
     Raises:
         ValueError: no rows at all.
     """
-    parts = [p for p in parts if p is not None]
-    if not parts:
+    present = [p for p in parts if p is not None]
+    if not present:
         raise ValueError("no rows: the DataFrame is empty")
-    vector = np.sum([np.asarray(p[0], dtype=np.int64) for p in parts], axis=0)
+    vector = np.sum([np.asarray(p[0], dtype=np.int64) for p in present], axis=0)
     if opts.style == "sacrebleu":
-        nrefs = {int(p[1]) for p in parts}
+        nrefs = {int(p[1]) for p in present}
         metric = opts.metric()
         metric.num_refs = nrefs.pop() if len(nrefs) == 1 else -1
         return CorpusStats("sacrebleu", sacre_config(metric), vector)
-    return CorpusStats("nltk", {"max_ngram_order": opts.max_ngram_order}, vector, parts[-1][2])
+    return CorpusStats("nltk", {"max_ngram_order": opts.max_ngram_order}, vector, present[-1][2])
 
 
 def score(opts: ScoreOptions, stats: CorpusStats):

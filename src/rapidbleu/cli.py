@@ -496,11 +496,11 @@ def run(args) -> None:
 
     logger.info("Found %d systems.", len(systems))
     if paired:
-        stats = []
+        per_system: List[np.ndarray] = []
         for k in range(len(systems)):
-            stats.append(np.concatenate(rows[k]))
+            per_system.append(np.concatenate(rows[k]))
             rows[k].clear()
-        _run_paired(args, paired, metric, names, stats, sums)
+        _run_paired(args, paired, metric, names, per_system, sums)
         return
     cells = [metric.score_from_stats(s).format(args.width, True) for s in sums]
     sigs = {"BLEU": metric.get_signature().format(args.short)}
@@ -550,7 +550,7 @@ def _run_paired(args, paired: str, metric: BLEU, names: List[str], stats: List[n
             results = paired_bs(stats[0], stats[1:], metric, resolved, seed, args.paired_jobs, progress)
         else:
             results = paired_ar(stats[0], stats[1:], metric, resolved, -1, seed, args.paired_jobs, progress)
-    scores = {"System": names, key: results}
+    scores: Dict[str, list] = {"System": names, key: results}
     # sacreBLEU's header repeats the number given on the command line.
     print_results_table(scores, {key: sig.format(args.short)}, args.format, args.width,
                         paired=paired, n_samples=n_samples)

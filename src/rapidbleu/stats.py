@@ -72,8 +72,9 @@ class CorpusStats:
     """
 
     __slots__ = ("style", "_config", "vector", "_last")
+    _last: Optional[Tuple[int, ...]]
 
-    def __init__(self, style: str, config: Dict[str, Any], vector, last: Optional[Tuple[int, int, int]] = None):
+    def __init__(self, style: str, config: Dict[str, Any], vector, last: Optional[Tuple[int, ...]] = None):
         if style not in ("sacrebleu", "nltk"):
             raise ValueError(f"style must be 'sacrebleu' or 'nltk', got {style!r}")
         n = int(config["max_ngram_order"])

@@ -87,11 +87,11 @@ class LineReader:
         self._pending = ""
         self._eof = False
         self._fh: Any = None
+        self._decoder: Any = None
         if path is None:
             import sys
 
             self._fh = io.TextIOWrapper(sys.stdin.buffer, encoding=encoding)
-            self._decoder = None
             return
         try:
             self._fh = gzip.open(path, "rb") if path.endswith(".gz") else open(path, "rb")
