@@ -127,3 +127,15 @@ def test_progress_bar_only_on_a_terminal_and_not_quiet():
     assert code == 0 and b"lines" not in err
     r = run("rapidbleu", refs[0], "-i", hyps[0])  # stderr is a pipe: no bar
     assert b"lines/s" not in r.stderr and b"lines" not in r.stderr
+
+
+def test_mismatch_with_tab_separated_inputs(tmp_path):
+    """Fields of one file (-nr, systems on stdin) are counted once, without keeping the lines."""
+    tsv = tmp_path / "refs.tsv"
+    tsv.write_text("".join(f"a{i}\tb{i}\n" for i in range(30)), "utf-8")
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_text("".join(f"a{i}\n" for i in range(19)), "utf-8")
+    r = run("rapidbleu", tsv, "-nr", "2", "-i", hyp)
+    assert f"{hyp} has 19 lines but {tsv} (reference field 1) has 30".encode() in r.stderr
+    r = run("rapidbleu", hyp, stdin=b"x\ty\n" * 25)
+    assert f"System 1 has 25 lines but {hyp} has 19".encode() in r.stderr

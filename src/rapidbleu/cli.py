@@ -219,6 +219,7 @@ class _Source:
         self.first = first
         self._fields: List[List[str]] = [[] for _ in range(n_fields)]
         self._lineno = 0
+        self._unread: Optional[int] = None  # lines left after the current ones, once counted
 
     def _split(self, lines: List[str]) -> None:
         nf = self.n_fields
@@ -346,13 +347,33 @@ def _totals(streams: List[_Stream], chunk, done: int) -> Dict[int, int]:
 
 
 def _count_rest(stream: _Stream) -> int:
-    """Lines left in ``stream`` (read to the end, not kept)."""
-    n = 0
-    while True:
-        got = len(stream.read(1 << 16))
-        if not got:
-            return n
-        n += got
+    """Lines left in ``stream`` (read to the end and checked, not kept)."""
+    src = stream.source
+    if src.kind == "plain":
+        n = 0
+        while True:
+            got = len(src.reader.read(1 << 16))
+            if not got:
+                return n
+            n += got
+    # Fields of one file share its lines: count (and check) the unread lines once, keeping no
+    # field's values, and add what this field has buffered.
+    if src.first is not None:
+        first, src.first = src.first, None
+        src._split([first])
+    if src._unread is None:
+        unread = 0
+        while True:
+            lines = src.reader.read(1 << 16)
+            if not lines:
+                break
+            sizes = [len(buf) for buf in src._fields]
+            src._split(lines)
+            for buf, size in zip(src._fields, sizes):
+                del buf[size:]
+            unread += len(lines)
+        src._unread = unread
+    return len(src._fields[stream.field]) + src._unread
 
 
 def _raise_earlier_error(streams: List[_Stream]) -> None:
