@@ -31,14 +31,18 @@ DIRECTIVES = {
 #: that it has a .pyi stub.
 EXTENSIONS = {
     "_stats_cy": ["_ngram.h", "_table.h", "_tok.h", "_uni.h"],
-    "_batch_cy": [],
+    "_scoring_cy": ["_scoring_cy.pxd"],
+    "_sets_cy": ["_table.h", "_table.pxd", "_scoring_cy.pxd"],
 }
 
 
 def _compile_args():
+    """Optimisation, and the flags that keep every float the one Python computes: no
+    contraction of a*b+c into a fused multiply-add (which rounds once instead of twice), and
+    strict IEEE semantics on MSVC (its default /fp:precise may contract on some targets)."""
     if sys.platform == "win32":
-        return ["/Od", "/Zi"] if DEBUG else ["/O2"]
-    return ["-O0", "-g"] if DEBUG else ["-O3"]
+        return (["/Od", "/Zi"] if DEBUG else ["/O2"]) + ["/fp:strict"]
+    return (["-O0", "-g"] if DEBUG else ["-O3"]) + ["-ffp-contract=off"]
 
 
 def _extensions():

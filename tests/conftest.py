@@ -1,12 +1,78 @@
-"""Shared test fixtures: WMT23 data locations and the per-system file list."""
+"""Shared test fixtures: the backend fixture, WMT23 data locations, the line reader.
+
+Where the WMT23 data is (one rule for every test): ``$RAPIDBLEU_WMT23_DIR``, else
+``../shared/data/wmt23`` beside the repository, else the samples in ``tests/data/wmt23``.  No
+test names a path of any machine.
+"""
 
 import os
 from pathlib import Path
 
 import pytest
 
+from rapidbleu import _backend
+
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_DIR = Path(__file__).resolve().parent / "data" / "wmt23"
+
+
+def _full_candidate() -> Path:
+    env = os.environ.get("RAPIDBLEU_WMT23_DIR")
+    return Path(env) if env else ROOT.parent / "shared" / "data" / "wmt23"
+
+
+def wmt23_dir(full: bool = False) -> Path:
+    """The WMT23 folder: the full selection if present (``$RAPIDBLEU_WMT23_DIR`` or
+    ``../shared/data/wmt23``), else the shipped samples; ``full=True`` needs the full one (see
+    :func:`full_data_dir`)."""
+    if full:
+        return full_data_dir()
+    c = _full_candidate()
+    return c if (c / "scores.tsv").is_file() else SAMPLE_DIR
+
+
+def data_file(name: str, directory: Path = None) -> Path:
+    """A WMT23 file by name, in the folder or its references/ and system-outputs/ subfolders."""
+    directory = directory or wmt23_dir()
+    for sub in ("", "references", "system-outputs", "sources"):
+        path = directory / sub / name
+        if path.is_file():
+            return path
+    return SAMPLE_DIR / name
+
+
+# ------------------------------------------------------------------------------------------
+# The backend fixture (markupsafe's pattern): a test that asks for ``backend`` (or a module
+# marked ``pytestmark = pytest.mark.usefixtures("backend")``) runs once per backend in one
+# pytest run; every other test runs once.  With RAPIDBLEU_REQUIRE_CYTHON=1 a missing extension
+# fails instead of skipping.
+# ------------------------------------------------------------------------------------------
+def _compiled_available() -> bool:
+    try:
+        for kind in _backend.TWINS:
+            _backend.select("cython", kind)
+        return True
+    except ImportError:
+        return False
+
+
+HAVE_CYTHON = _compiled_available()
+REQUIRE_CYTHON = os.environ.get("RAPIDBLEU_REQUIRE_CYTHON") == "1"
+
+
+@pytest.fixture(params=["python", "cython"])
+def backend(request, monkeypatch):
+    """Run the test with every kernel (statistics, sets, scoring) of one backend."""
+    if request.param == "cython" and not HAVE_CYTHON:
+        if REQUIRE_CYTHON:
+            pytest.fail("RAPIDBLEU_REQUIRE_CYTHON=1 but the compiled extension is not available")
+        pytest.skip("compiled extension not built")
+    for kind in _backend.TWINS:
+        module = _backend.select(request.param, kind)
+        monkeypatch.setattr(_backend, kind, module, raising=False)
+        if kind == "stats":
+            monkeypatch.setattr(_backend, "impl", module, raising=False)
+    return request.param
 
 
 def full_data_dir():
@@ -15,13 +81,11 @@ def full_data_dir():
     Tests that need it skip when it is absent, unless RAPIDBLEU_REQUIRE_WMT23=1 (set by .ci/run),
     in which case they fail: the official-table checks must not silently vanish in CI.
     """
-    env = os.environ.get("RAPIDBLEU_WMT23_DIR")
-    candidates = [Path(env)] if env else [ROOT.parent / "shared" / "data" / "wmt23"]
-    for c in candidates:
-        if (c / "scores.tsv").is_file():
-            return c
+    c = _full_candidate()
+    if (c / "scores.tsv").is_file():
+        return c
     if os.environ.get("RAPIDBLEU_REQUIRE_WMT23") == "1":
-        pytest.fail(f"full WMT23 data not found at {candidates[0]} and RAPIDBLEU_REQUIRE_WMT23=1")
+        pytest.fail(f"full WMT23 data not found at {c} and RAPIDBLEU_REQUIRE_WMT23=1")
     pytest.skip("full WMT23 data not available (set RAPIDBLEU_WMT23_DIR)")
 
 

@@ -11,6 +11,9 @@ from hypothesis import strategies as st
 import rapidbleu
 from conftest import OFFICIAL_TOKENIZER, SAMPLE_DIR, full_data_dir, read, systems
 
+# Every test here runs once per backend (conftest.backend).
+pytestmark = pytest.mark.usefixtures("backend")
+
 
 
 @pytest.fixture(autouse=True)

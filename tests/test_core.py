@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import wmt23_dir
 
 from rapidbleu import _stats_py as py
 from rapidbleu.tokenizers.tokenizer_13a import tokenize_13a
@@ -49,8 +50,8 @@ def test_extension_required():
 # -- WMT23: every system, element for element --------------------------------------------
 
 _HERE = Path(__file__).resolve().parent
-_DATA_DIRS = [_HERE / "data" / "wmt23", Path("/work/shared/data/wmt23")]
-_DATA = next((d for d in _DATA_DIRS if (d / "system-outputs").is_dir()), None)
+_FULL = wmt23_dir()  # the full selection has system-outputs/; the samples are flat
+_DATA = _FULL if (_FULL / "system-outputs").is_dir() else None
 
 
 def _lines(path):
@@ -74,7 +75,7 @@ def _system_id(path):
 
 
 @needs_cy
-@pytest.mark.skipif(_DATA is None, reason="WMT23 data not found in tests/data/wmt23 or /work/shared/data/wmt23")
+@pytest.mark.skipif(_DATA is None, reason="full WMT23 data not found ($RAPIDBLEU_WMT23_DIR or ../shared/data/wmt23)")
 @pytest.mark.parametrize("system", _systems(), ids=_system_id)
 def test_wmt23_system_matches_oracle(system):
     # generaltest2023.<pair>.hyp.<system>.<lang>; system names may contain dots
@@ -190,11 +191,14 @@ def test_workers_give_identical_results():
         np.testing.assert_array_equal(cy.token_stats(ids, rids, workers=w), t1)
 
 
-@needs_cy
-@pytest.mark.parametrize("bad", [0, -2, 1.5, True])
-def test_bad_workers(bad):
-    with pytest.raises((ValueError, TypeError)):
-        cy.string_stats(["a"], [["a"]], workers=bad)
+@pytest.mark.parametrize("mod", [py, pytest.param(cy, marks=needs_cy)], ids=["python", "cython"])
+@pytest.mark.parametrize("bad,err", [(0, ValueError), (1.5, TypeError), (True, TypeError), (None, TypeError)])
+def test_bad_workers(mod, bad, err):
+    """Both twins refuse the same ``workers`` values with the same error (-2 means all cores
+    but one, as in joblib)."""
+    with pytest.raises(err):
+        mod.string_stats(["a"], [["a"]], workers=bad)
+    assert mod.string_stats(["a"], [["a"]], workers=-2).shape == (1, 10)
 
 
 # -- collisions ---------------------------------------------------------------------------
@@ -325,9 +329,9 @@ def test_str_token_collisions_do_not_change_counts(mask):
 
 @pytest.mark.parametrize("mod", [py, pytest.param(cy, marks=needs_cy)], ids=["python", "cython"])
 def test_token_stats_errors(mod):
-    with pytest.raises(ValueError, match="hypothesis 1 has no references"):
+    with pytest.raises(ValueError, match="segment 1 has no reference"):
         mod.token_stats([["a"], ["b"]], [[["a"]], []])
-    with pytest.raises(ValueError, match="2 hypotheses but references for 1 segments"):
+    with pytest.raises(ValueError, match="references has 1 segments but there are 2 hypotheses"):
         mod.token_stats([["a"], ["b"]], [[["a"]]])
     with pytest.raises(TypeError, match="unhashable"):
         mod.token_stats([[["a"]]], [[["a"]]])

@@ -24,7 +24,7 @@ from sacrebleu.metrics import BLEU as SacreBLEU
 import rapidbleu
 from rapidbleu import cli
 from rapidbleu import nltk as rnltk
-from rapidbleu._stats import SMOOTH_DEFAULTS
+from rapidbleu._scoring_py import SMOOTH_DEFAULTS
 from conftest import SAMPLE_DIR, systems
 
 
@@ -350,7 +350,9 @@ def test_bad_backend_variable_is_a_one_line_error(tmp_path):
 
 
 def test_bad_backend_variable_still_raises_in_a_library():
-    r = _run_with_backend("bogus", "-c", "import rapidbleu")
+    # chosen on first use: importing succeeds, the first score (or rapidbleu.backend) raises
+    assert _run_with_backend("bogus", "-c", "import rapidbleu").returncode == 0
+    r = _run_with_backend("bogus", "-c", "import rapidbleu; rapidbleu.corpus_bleu(['a'], [['a']])")
     assert r.returncode == 1 and "Traceback" in r.stderr and "BackendChoiceError" in r.stderr
-    r = _run_with_backend("bogus", "-c", "try:\n import rapidbleu\nexcept ValueError:\n print('caught')")
+    r = _run_with_backend("bogus", "-c", "import rapidbleu\ntry:\n rapidbleu.backend\nexcept ValueError:\n print('caught')")
     assert r.stdout == "caught\n", r.stderr

@@ -3,7 +3,7 @@
 * their character tables: zh's ranges and intl's \\p{P}/\\p{S}/\\p{N} classes over every code
   point, and the generated header ``_uni.h`` up to date with its generator;
 * every distinct WMT23 line (the repository sample and, when present, the full selection in
-  /work/shared/data/wmt23) through the C hook ``_tokenize`` and the Python tokenizer;
+  ../shared/data/wmt23) through the C hook ``_tokenize`` and the Python tokenizer;
 * property tests on random Unicode (astral, combining marks, whitespace, the zh range edges,
   punctuation/symbol/number runs);
 * the statistics matrix of ``_stats_cy.string_stats`` equal to ``_stats_py.string_stats`` for
@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import SAMPLE_DIR, wmt23_dir
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -89,7 +90,7 @@ def test_generated_header_is_current():
 @lru_cache(maxsize=None)
 def wmt23_lines():
     seen = {}
-    for folder in (HERE / "data" / "wmt23", Path("/work/shared/data/wmt23")):
+    for folder in dict.fromkeys((SAMPLE_DIR, wmt23_dir())):
         if not folder.is_dir():
             continue
         for path in sorted(p for p in folder.rglob("generaltest2023.*") if p.is_file()):

@@ -1,7 +1,7 @@
 """Token-id input, batched sentence scores, self-BLEU and pairwise matrices (issue 7).
 
 Every score is compared for float equality (``==``, not approx) with sacreBLEU 2.6.0 or NLTK.
-Compiled-kernel comparisons skip when ``rapidbleu._batch_cy`` is not built.
+Compiled-kernel comparisons skip when ``rapidbleu._sets_cy`` is not built.
 """
 
 import importlib.util
@@ -17,18 +17,28 @@ from nltk.translate.bleu_score import SmoothingFunction
 from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
 
 import rapidbleu
-from rapidbleu import _batch_py, _stats_py, batch
+from rapidbleu import _backend, _scoring_py, _sets_py, _stats_py
 from rapidbleu.batch import pairwise_bleu, self_bleu, sentence_bleu_batch
 from rapidbleu.ids import corpus_bleu_ids, stats_ids
 
-HAVE_CY = importlib.util.find_spec("rapidbleu._batch_cy") is not None
-needs_cy = pytest.mark.skipif(not HAVE_CY, reason="rapidbleu._batch_cy not built")
+# Every test here runs once per backend (conftest.backend).
+pytestmark = pytest.mark.usefixtures("backend")
+
+HAVE_CY = importlib.util.find_spec("rapidbleu._sets_cy") is not None
+needs_cy = pytest.mark.skipif(not HAVE_CY, reason="rapidbleu._sets_cy not built")
 DATA = Path(__file__).resolve().parent / "data" / "wmt23"
 SM = SmoothingFunction()
 
 
 def s(ids):
     return " ".join(map(str, ids))
+
+
+def flat(seqs):
+    """A list of id sequences as the sets kernels take it: ``(flat int64 ids, int64 lengths)``."""
+    lens = np.array([len(x) for x in seqs], dtype=np.int64)
+    ids = np.concatenate([np.asarray(x, dtype=np.int64) for x in seqs]) if seqs else np.zeros(0, np.int64)
+    return ids.astype(np.int64), lens
 
 
 def rand_seqs(rng, n, vocab=8, max_len=14, min_len=0):
@@ -209,24 +219,6 @@ def test_sentence_batch_nltk_style_equals_nltk():
                 assert got[i] == want, (weights, i)
 
 
-def test_scorer_bit_identical_on_many_rows():
-    """The compiled scorer against bleu_from_stats (Python math) on 60k random rows."""
-    rng = np.random.default_rng(99)
-    mod = batch._impl
-    for N in (1, 3, 4):
-        n = 5000
-        c = rng.integers(0, 80, size=n)
-        r = np.maximum(0, c + rng.integers(-15, 15, size=n))
-        tot = np.maximum(0, c[:, None] - np.arange(N)[None, :])
-        m = (tot * rng.random((n, N)) ** 2 * (rng.random((n, N)) > 0.2)).astype(np.int64)
-        stats = np.column_stack([c, r, m, tot]).astype(np.int64)
-        for method in ("exp", "floor", "add-k", "none"):
-            for eff in (True, False):
-                a = batch._sacre_scores(stats, N, method, None, eff, 2)
-                b = _batch_py.sacre_scores(stats, N, method, None, eff)
-                assert np.array_equal(a.view(np.int64), b.view(np.int64)), (N, method, eff, mod.NAME)
-
-
 # ------------------------------------------------------------------- self-BLEU
 
 def naive_self_stats(seqs, order):
@@ -235,10 +227,10 @@ def naive_self_stats(seqs, order):
 
 
 def kernels():
-    mods = [_batch_py]
+    mods = [_sets_py]
     if HAVE_CY:
-        from rapidbleu import _batch_cy
-        mods.append(_batch_cy)
+        from rapidbleu import _sets_cy
+        mods.append(_sets_cy)
     return mods
 
 
@@ -250,7 +242,7 @@ seq_lists = st.lists(st.lists(st.integers(-2, 5), max_size=9), min_size=2, max_s
 def test_self_stats_property_equals_naive(seqs, order):
     want = naive_self_stats(seqs, order)
     for mod in kernels():
-        got = mod.self_stats([np.array(x, dtype=np.int64) for x in seqs], order, 2)
+        got = mod.self_stats(*flat(seqs), order, 2)
         assert np.array_equal(got, want), mod.NAME
 
 
@@ -321,14 +313,13 @@ def test_pairwise_equals_pair_loop_and_diagonal():
 @given(seqs=st.lists(st.lists(st.integers(0, 4), max_size=8), min_size=1, max_size=7), order=st.integers(1, 5),
        method=st.sampled_from(["exp", "floor", "add-k", "none"]))
 def test_pairwise_property(seqs, order, method):
-    arrs = [np.array(x, dtype=np.int64) for x in seqs]
     n = len(seqs)
     want_st = _stats_py.token_stats([seqs[i] for i in range(n) for _ in range(n)],
                                     [[seqs[j]] for _ in range(n) for j in range(n)], order).reshape(n, n, -1)
-    want = _batch_py.sacre_scores(want_st.reshape(n * n, -1), order, method, None, True).reshape(n, n)
+    want = _scoring_py.sacre_scores(want_st.reshape(n * n, -1), order, method, None, True).reshape(n, n)
     for mod in kernels():
-        assert np.array_equal(mod.pairwise_stats(arrs, order, 1), want_st)
-        assert np.array_equal(mod.pairwise_scores(arrs, order, method, None, True, 2), want)
+        assert np.array_equal(mod.pairwise_stats(*flat(seqs), order, 1), want_st)
+        assert np.array_equal(mod.pairwise_scores(*flat(seqs), order, method, None, True, 2), want)
 
 
 def test_pairwise_strings_wmt():
@@ -343,62 +334,28 @@ def test_pairwise_strings_wmt():
 
 @needs_cy
 def test_hash_collisions_never_match():
-    from rapidbleu import _batch_cy
+    from rapidbleu import _sets_cy
 
     rng = np.random.default_rng(8)
-    seqs = [np.array(x, dtype=np.int64) for x in rand_seqs(rng, 40, vocab=30)]
-    seqs.append(np.array([2**62, -(2**62), 1, 2**32 + 1], dtype=np.int64))
-    want_self = _batch_py.self_stats(seqs, 4)
-    want_pair = _batch_py.pairwise_stats(seqs, 4)
-    try:
-        _batch_cy._set_mask(0)  # every key on one probe chain
-        assert np.array_equal(_batch_cy.self_stats(seqs, 4, 1), want_self)
-        assert np.array_equal(_batch_cy.pairwise_stats(seqs, 4, 2), want_pair)
-    finally:
-        _batch_cy._set_mask(2**64 - 1)
+    seqs = rand_seqs(rng, 40, vocab=30) + [[2**62, -(2**62), 1, 2**32 + 1]]
+    want_self = _sets_py.self_stats(*flat(seqs), 4)
+    want_pair = _sets_py.pairwise_stats(*flat(seqs), 4)
+    # mask 0: every key on one probe chain
+    assert np.array_equal(_sets_cy._self_stats_masked(*flat(seqs), 4, 1, 0), want_self)
+    assert np.array_equal(_sets_cy._pairwise_stats_masked(*flat(seqs), 4, 2, 0), want_pair)
 
 
 @needs_cy
 def test_workers_give_identical_results():
-    from rapidbleu import _batch_cy
+    from rapidbleu import _sets_cy
 
     rng = np.random.default_rng(10)
-    seqs = [np.array(x, dtype=np.int64) for x in rand_seqs(rng, 500, vocab=50, max_len=30)]
-    a = _batch_cy.self_stats(seqs, 4, 1)
-    assert np.array_equal(a, _batch_cy.self_stats(seqs, 4, 2))
-    assert np.array_equal(a, _batch_py.self_stats(seqs, 4))
-    p1 = _batch_cy.pairwise_scores(seqs[:100], 4, "exp", None, True, 1)
-    assert np.array_equal(p1, _batch_cy.pairwise_scores(seqs[:100], 4, "exp", None, True, -1))
-
-
-@needs_cy
-def test_nltk_scorer_bit_identical_on_many_rows():
-    """The compiled NLTK-style kernel (methods 0, 1) against rapidbleu.nltk's numpy path."""
-    from rapidbleu import _batch_cy
-    from rapidbleu import nltk as rbn
-
-    assert batch._C_NLTK or batch._impl.NAME == "python"  # built and checked at import
-    rng = np.random.default_rng(77)
-    for N, w in ((4, (0.25,) * 4), (3, (1 / 3,) * 3), (6, (1 / 6,) * 6)):
-        n = 6000
-        c = rng.integers(0, 80, size=n)
-        r = np.maximum(0, c + rng.integers(-15, 15, size=n))
-        tot = np.maximum(0, c[:, None] - np.arange(N)[None, :])
-        m = (tot * rng.random((n, N)) ** 2 * (rng.random((n, N)) > 0.2)).astype(np.int64)
-        stats = np.column_stack([c, r, m, tot]).astype(np.int64)
-        for method, sm in ((0, rbn.SmoothingFunction()), (1, rbn.SmoothingFunction()),
-                           (1, rbn.SmoothingFunction(epsilon=0.37))):
-            eps = float(sm.epsilon) if method else 0.0
-            a = _batch_cy.nltk_scores(stats, N, w, method, eps, 2)
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                b = rbn._from_stats(stats, N, [w], method, sm, False, compiled=False)[:, 0]
-                # several tuples, shorter than N: the kernel runs on the first k orders
-                ws = [w, (0.5, 0.5), (1.0,)]
-                fast = rbn._from_stats(stats, N, ws, method, sm, False, workers=2)
-                slow = rbn._from_stats(stats, N, ws, method, sm, False, compiled=False)
-            assert np.array_equal(a.view(np.int64), b.view(np.int64)), (N, method)
-            assert np.array_equal(fast.view(np.int64), slow.view(np.int64)), (N, method)
+    seqs = rand_seqs(rng, 500, vocab=50, max_len=30)
+    a = _sets_cy.self_stats(*flat(seqs), 4, 1)
+    assert np.array_equal(a, _sets_cy.self_stats(*flat(seqs), 4, 2))
+    assert np.array_equal(a, _sets_py.self_stats(*flat(seqs), 4))
+    p1 = _sets_cy.pairwise_scores(*flat(seqs[:100]), 4, "exp", None, True, 1)
+    assert np.array_equal(p1, _sets_cy.pairwise_scores(*flat(seqs[:100]), 4, "exp", None, True, -1))
 
 
 # ------------------------------------------------------------------- NLTK-style, every method
@@ -498,13 +455,13 @@ def test_nltk_style_custom_callable_refused_without_tokens():
 def test_method5_stats_are_five_orders(monkeypatch):
     """Methods 5 and 7 read the 5-gram precision: the kernels are asked for 5 orders."""
     orders = []
-    real = batch._impl.self_stats
+    real = _backend.sets.self_stats
 
-    def spy(seqs, order, workers=1):
+    def spy(ids, lens, order, workers=1):
         orders.append(order)
-        return real(seqs, order, workers)
+        return real(ids, lens, order, workers)
 
-    monkeypatch.setattr(batch._impl, "self_stats", spy)
+    monkeypatch.setattr(_backend.sets, "self_stats", spy)
     seqs = [[1, 2, 3, 4, 5, 6], [1, 2, 3, 4, 5, 7], [2, 3]]
     self_bleu(seqs, weights=(0.5, 0.5), smoothing_function=SM.method5)
     self_bleu(seqs, weights=(0.5, 0.5), smoothing_function=SM.method1)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import wmt23_dir
 
 nb = pytest.importorskip("nltk.translate.bleu_score")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
@@ -22,7 +23,8 @@ import rapidbleu.nltk as rb  # noqa: E402
 from rapidbleu import _backend  # noqa: E402
 from rapidbleu.tokenizers import get_tokenizer  # noqa: E402
 
-pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
+# Every test here runs once per backend (conftest.backend).
+pytestmark = [pytest.mark.filterwarnings("ignore::UserWarning"), pytest.mark.usefixtures("backend")]
 
 #: All comparisons bit-exact (True), or within REL_TOL (False).
 EXACT = True
@@ -87,10 +89,8 @@ def assert_same_outcome(nltk_fn, rb_fn, what=""):
 
 
 def _data_dir():
-    for d in (Path(__file__).parent / "data" / "wmt23", Path("/work/shared/data/wmt23")):
-        if (d / "system-outputs").is_dir() and (d / "references").is_dir():
-            return d
-    return None
+    d = wmt23_dir()
+    return d if (d / "system-outputs").is_dir() and (d / "references").is_dir() else None
 
 
 @pytest.fixture(scope="module")
@@ -98,7 +98,7 @@ def wmt():
     """(list_of_references, hypotheses): a spread of WMT23 segments, 13a-tokenized."""
     root = _data_dir()
     if root is None:
-        pytest.skip("WMT23 data not found in tests/data/wmt23 or /work/shared/data/wmt23")
+        pytest.skip("full WMT23 data not found ($RAPIDBLEU_WMT23_DIR or ../shared/data/wmt23)")
     tok = get_tokenizer("13a")
 
     def lines(path):
@@ -320,7 +320,7 @@ def test_errors():
         rb.corpus_bleu([], [])
     assert rb.sentence_bleu_batch([], []).shape == (0,)
     assert rb.sentence_bleu_batch([], [], [(1,), (0.5, 0.5)]).shape == (0, 2)
-    with pytest.raises(ValueError, match="hypothesis 1 has no references"):
+    with pytest.raises(ValueError, match="segment 1 has no reference"):
         rb.corpus_bleu([[REF1], []], [HYP1, HYP2])
     with pytest.raises(ValueError):
         rb.closest_ref_length([], 3)

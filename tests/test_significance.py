@@ -1,6 +1,6 @@
 """Bootstrap CIs and paired significance tests equal sacreBLEU 2.x's, number for number.
 
-Data: the WMT23 de-en systems (tests/data/wmt23, else /work/shared/data/wmt23); small numbers of
+Data: the WMT23 de-en systems (conftest.data_file); small numbers of
 resamples/trials keep this file fast.
 """
 
@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import data_file, read
 
 import rapidbleu
 from rapidbleu import significance as S
@@ -20,28 +21,25 @@ from sacrebleu.metrics import BLEU as SacreBLEU  # noqa: E402
 from sacrebleu.significance import PairedTest as SacrePairedTest  # noqa: E402
 from sacrebleu.significance import _bootstrap_resample  # noqa: E402
 
+# Every test here runs once per backend (conftest.backend).
+pytestmark = pytest.mark.usefixtures("backend")
+
 HERE = Path(__file__).resolve().parent
 NAMES = ["ONLINE-W", "GTCOM_Peter", "AIRC"]
 
 
 def _find(name):
-    for d in (HERE / "data" / "wmt23", Path("/work/shared/data/wmt23")):
-        for sub in ("", "references", "system-outputs"):
-            p = d / sub / name
-            if p.is_file():
-                return p
-    return None
+    p = data_file(name)
+    return p if p.is_file() else None
 
 
-def _read(p):
-    with open(p, encoding="utf-8", newline="\n") as fh:
-        return [line.rstrip() for line in fh]
+_read = read
 
 
 REF_PATH = _find("generaltest2023.de-en.ref.refA.en")
 HYP_PATHS = [_find(f"generaltest2023.de-en.hyp.{n}.en") for n in NAMES]
 needs_data = pytest.mark.skipif(REF_PATH is None or None in HYP_PATHS,
-                                reason="WMT23 de-en files not found in tests/data/wmt23 or /work/shared/data/wmt23")
+                                reason="WMT23 de-en files not found")
 
 
 @pytest.fixture(scope="module")

@@ -25,6 +25,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import pytest
+from conftest import wmt23_dir
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -38,19 +39,10 @@ HERE = Path(__file__).resolve().parent
 
 
 def _find_data():
-    """The full WMT23 selection ($RAPIDBLEU_WMT23_DIR, ../shared/data/wmt23 beside the repo, or
-    /work/shared/data/wmt23) when present, else the repository's sample (tests/data/wmt23,
-    first lines of each file).  Returns (folder, is_full)."""
-    env = os.environ.get("RAPIDBLEU_WMT23_DIR")
-    full = ([Path(env)] if env else []) + [HERE.parent.parent / "shared" / "data" / "wmt23",
-                                            Path("/work/shared/data/wmt23")]
-    for cand in full:
-        if (cand / "system-outputs").is_dir():
-            return cand, True
-    sample = HERE / "data" / "wmt23"
-    if sample.is_dir():
-        return sample, False
-    return None, False
+    """The WMT23 folder of ``conftest.wmt23_dir`` (the full selection when present, else the
+    repository's samples) and whether it is the full one."""
+    d = wmt23_dir()
+    return d, (d / "system-outputs").is_dir()
 
 
 DATA, DATA_IS_FULL = _find_data()

@@ -4,6 +4,9 @@ import pytest
 
 import rapidbleu
 
+# Every test here runs once per backend (conftest.backend).
+pytestmark = pytest.mark.usefixtures("backend")
+
 HYPS = ["a b c", "d e f", "g h"]
 REFS = [["a b c", "d e f", "g h"]]
 
@@ -59,7 +62,7 @@ def test_non_string_reference():
 
 
 def test_segment_without_any_reference():
-    with pytest.raises(ValueError, match="segment 1 has no reference: all 2 reference streams are None there"):
+    with pytest.raises(ValueError, match="segment 1 has no reference"):
         rapidbleu.corpus_bleu(HYPS, [["a", None, "c"], ["a", None, "c"]])
 
 
@@ -83,7 +86,7 @@ def test_unknown_smoothing_and_tokenizer_and_order():
         rapidbleu.BLEU(smooth_method="expo")
     with pytest.raises(ValueError, match="unknown tokenizer '14a'"):
         rapidbleu.BLEU(tokenize="14a")
-    with pytest.raises(ValueError, match="max_ngram_order must be an integer >= 1"):
+    with pytest.raises(ValueError, match="max_ngram_order must be >= 1"):
         rapidbleu.BLEU(max_ngram_order=0)
 
 

@@ -4,13 +4,23 @@
 ``"python"``; choose with the environment variable ``RAPIDBLEU_BACKEND``).
 """
 
-from . import _backend
+from . import _backend, _log  # noqa: F401  (_log: rapidbleu's logger obeys sacreBLEU's level)
 from ._version import __version__
 from .bleu import BLEU, corpus_bleu, raw_corpus_bleu, sentence_bleu
 from .score import BLEUScore, BLEUSignature
 
-#: "cython" or "python": which implementation computes the statistics.
-backend = _backend.impl.NAME
+def __getattr__(name: str):
+    """``backend``: ``"cython"`` or ``"python"``, which implementation computes the statistics
+    (chosen on first use, see ``rapidbleu._backend``)."""
+    if name == "backend":
+        return _backend.stats.NAME
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
-__all__ = ["BLEU", "BLEUScore", "BLEUSignature", "backend", "corpus_bleu", "raw_corpus_bleu",
-           "sentence_bleu", "__version__"]
+# sacreBLEU's package layout, so that ``import rapidbleu as sacrebleu`` code finds
+# ``sacrebleu.metrics.BLEU``, ``sacrebleu.compat...`` and the top-level helpers.
+from . import compat, metrics, utils  # noqa: E402,F401
+from .metrics.helpers import extract_word_ngrams  # noqa: E402
+from .utils import SACREBLEU_DIR, smart_open  # noqa: E402
+
+__all__ = ["BLEU", "BLEUScore", "BLEUSignature", "SACREBLEU_DIR", "backend", "corpus_bleu", "extract_word_ngrams",
+           "raw_corpus_bleu", "sentence_bleu", "smart_open", "__version__"]

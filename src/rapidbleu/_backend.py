@@ -1,21 +1,26 @@
-"""Chooses the implementation of the sufficient statistics.
+"""Chooses every kernel: compiled (Cython) or its pure-Python twin, by one rule.
 
-``RAPIDBLEU_BACKEND`` (read once, at import):
+Three pairs of twins (same names, signatures and results; the Python twin owns the
+documentation and is the oracle the tests compare against):
+
+* ``stats`` (``_stats_cy`` / ``_stats_py``): per-segment sufficient statistics;
+* ``sets`` (``_sets_cy`` / ``_sets_py``): self-BLEU and pairwise statistics of one set;
+* ``scoring`` (``_scoring_cy`` / ``_scoring_py``): scores from statistics, sacreBLEU's and
+  NLTK's formulas.
+
+Each is chosen on first use (``rapidbleu._backend.stats`` etc.) by ``RAPIDBLEU_BACKEND``:
 
 * ``auto`` (default): the compiled core if it imports, else the pure-Python one with one
   ``RuntimeWarning`` that says why;
 * ``cython``: the compiled core; ``ImportError`` (with the reason) if it is not available;
 * ``python``: the pure-Python oracle, always available.
 
-The chosen module exposes ``NAME``, ``string_stats``, ``token_stats``, ``flat_stats``,
-``pack_int_lists`` and ``clean_flat`` with identical signatures and results.
+Nothing else in the package decides between compiled and Python code.
 """
 
 import os
-import sys
 import warnings
 
-from . import _stats_py
 from ._validate import BackendChoiceError, BackendUnavailableError
 
 _CHOICES = ("auto", "cython", "python")
@@ -84,48 +89,51 @@ def select_twin(compiled: str, twin, choice=None, warn: bool = True, docs=()):
         return twin
 
 
-def select(choice=None):
-    """Return the statistics module for ``choice`` (default: ``$RAPIDBLEU_BACKEND`` or auto).
+#: The pairs of modules chosen by one rule: the compiled module, its pure-Python twin, and the
+#: functions whose documentation the twin owns.
+TWINS = {
+    "stats": ("_stats_cy", "_stats_py", ("string_stats", "token_stats", "flat_stats", "pack_int_lists", "clean_flat")),
+    "sets": ("_sets_cy", "_sets_py", ("self_stats", "pairwise_stats", "pairwise_scores")),
+    "scoring": ("_scoring_cy", "_scoring_py", ("sacre_scores", "nltk_scores")),
+}
+
+_warned = False
+
+
+def _twin_module(name: str):
+    import importlib
+
+    return importlib.import_module(f"{__package__}.{name}")
+
+
+def select(choice=None, kind: str = "stats"):
+    """The module of ``kind`` (``stats``, ``sets`` or ``scoring``; see :data:`TWINS`) for
+    ``choice`` (default: ``$RAPIDBLEU_BACKEND`` or auto).
+
+    The first fallback from a missing extension warns once (``RuntimeWarning``).
 
     Raises:
-        ValueError: unknown choice.
-        ImportError: ``cython`` forced but the extension cannot be imported.
+        BackendChoiceError: (a ``ValueError``) unknown choice.
+        BackendUnavailableError: (an ``ImportError``) ``cython`` forced but the extension
+            cannot be imported.
     """
-    return select_twin("_stats_cy", _stats_py, choice, docs=("string_stats", "token_stats", "flat_stats", "pack_int_lists", "clean_flat"))
+    global _warned
+    compiled, twin, docs = TWINS[kind]
+    module = select_twin(compiled, _twin_module(twin), choice, warn=not _warned, docs=docs)
+    if module.NAME == "python" and _choice(choice) == "auto":
+        _warned = True
+    return module
 
 
-def _running_as_command() -> bool:
-    """True while the ``rapidbleu`` command starts: the console script (``argv[0]`` named
-    ``rapidbleu``) or ``python -m rapidbleu[.module]`` (runpy imports the package while
-    ``argv[0]`` is still ``"-m"``; ``sys.orig_argv``, Python 3.10+, names the module)."""
-    argv = getattr(sys, "argv", None)  # absent in some embedded interpreters
-    argv0 = argv[0] if argv else ""
-    if argv0 == "-m":
-        orig = list(getattr(sys, "orig_argv", ()))
-        for i, arg in enumerate(orig):
-            if arg.startswith("-m"):
-                module = arg[2:] or (orig[i + 1] if i + 1 < len(orig) else "")
-                return module.split(".")[0] == __package__
-        return True  # Python < 3.10: no orig_argv; a package run with -m imports rapidbleu
-    name = os.path.basename(argv0).lower()
-    for suffix in (".exe", "-script.py", ".py"):
-        if name.endswith(suffix):
-            name = name[: -len(suffix)]
-    return name == __package__
-
-
-def _select_at_import():
-    """``select()`` for ``impl``.  A bad ``RAPIDBLEU_BACKEND`` is an exception for a library
-    user, but for the command line it is a one-line ``rapidbleu: error: ...`` and exit status 1
-    (the package is imported, and fails, before the command-line code can catch anything)."""
-    try:
-        return select()
-    except (BackendChoiceError, BackendUnavailableError) as exc:
-        if _running_as_command():
-            print(f"{__package__}: error: {exc}", file=sys.stderr)
-            raise SystemExit(1) from None
-        raise
-
-
-#: The active statistics module.
-impl = _select_at_import()
+def __getattr__(name: str):
+    """``stats``, ``sets`` and ``scoring`` (and ``impl``, an alias of ``stats``) are chosen on
+    first use, so importing rapidbleu chooses nothing and a bad ``RAPIDBLEU_BACKEND`` is
+    reported where the module is first needed (the command line turns it into one line)."""
+    kind = "stats" if name == "impl" else name
+    if kind not in TWINS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = select(kind=kind)
+    globals()[kind] = module
+    if kind == "stats":
+        globals()["impl"] = module
+    return module

@@ -1,4 +1,4 @@
-"""The sufficient-statistics layout and BLEU computed from it, written once for both backends.
+"""The sufficient-statistics layout, and the lengths it is built from.
 
 Layout of one row (sacreBLEU's, so that rows add up to a corpus)::
 
@@ -11,44 +11,31 @@ Layout of one row (sacreBLEU's, so that rows add up to a corpus)::
   occurs in any single reference (the maximum over references, not the sum);
 * ``totals_n``: hypothesis n-grams of order n, ``max(0, hyp_len - n + 1)``.
 
-Everything that turns these numbers into scores lives here, so the compiled and the pure-Python
-backends can only ever differ in the statistics themselves.
+Glossary.  The same quantities go by several names, because rapidbleu keeps the names of the
+APIs it replaces: matches = ``correct`` (sacreBLEU) = ``counts`` (``BLEUScore``) = numerators
+(NLTK); totals = ``total`` = ``totals`` = denominators (NLTK's are ``max(1, totals_n)``);
+hypothesis length = ``sys_len`` = *c*; effective reference length = *r*; maximum n-gram order =
+``max_ngram_order`` = *N*.  Reference *streams* (``ref_streams``, sacreBLEU's layout) hold the
+k-th reference of every segment; NLTK's ``list_of_references`` holds every reference of one
+hypothesis.
+
+Scores computed from these rows live in ``rapidbleu._scoring_py`` (and its compiled twin);
+the rows themselves come from ``rapidbleu._stats_py`` (and its compiled twin).
 """
 
-import math
-from typing import List, Optional, Sequence, Tuple
+from typing import Sequence
 
 import numpy as np
 
-from ._validate import UnknownSmoothingError
-
-#: sacreBLEU's defaults for the smoothing value of each method (Chen and Cherry, WMT 2014).
-SMOOTH_DEFAULTS = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
+from ._validate import MAX_ORDER_LIMIT, check_order  # noqa: F401  (re-exported)
 
 #: Default maximum n-gram order.
 MAX_NGRAM_ORDER = 4
-
-#: mteval/sacreBLEU's floor for log(0).
-_LOG_ZERO = -9999999999
 
 
 def n_columns(max_ngram_order: int) -> int:
     """Number of columns of the statistics matrix for a given maximum n-gram order."""
     return 2 + 2 * max_ngram_order
-
-
-def check_order(max_ngram_order) -> int:
-    """The maximum n-gram order N as an int >= 1.
-
-    Raises:
-        TypeError: not an integer (``bool`` included).
-        ValueError: N < 1.
-    """
-    if isinstance(max_ngram_order, bool) or not isinstance(max_ngram_order, (int, np.integer)):
-        raise TypeError(f"max_ngram_order must be an int, got {type(max_ngram_order).__name__}")
-    if max_ngram_order < 1:
-        raise ValueError(f"max_ngram_order must be >= 1, got {max_ngram_order}")
-    return int(max_ngram_order)
 
 
 def closest_ref_len(hyp_len: int, ref_lens: Sequence[int]) -> int:
@@ -61,93 +48,27 @@ def closest_ref_len(hyp_len: int, ref_lens: Sequence[int]) -> int:
     return best_len
 
 
-def _log(x: float) -> float:
-    return _LOG_ZERO if x == 0.0 else math.log(x)
+def closest_other_lengths(lengths: np.ndarray) -> np.ndarray:
+    """For each i, the length closest to ``lengths[i]`` among the others (ties: shorter).
 
-
-def check_smoothing(smooth_method: str) -> None:
-    """Raise :class:`~rapidbleu._validate.UnknownSmoothingError` (a ``ValueError``, and an
-    ``AssertionError`` as sacreBLEU's assert) unless ``smooth_method`` is one of sacreBLEU's
-    four methods."""
-    if smooth_method not in SMOOTH_DEFAULTS:
-        raise UnknownSmoothingError(
-            f"unknown smooth_method {smooth_method!r}; choose one of: {', '.join(SMOOTH_DEFAULTS)}"
-        )
-
-
-def bleu_from_stats(
-    correct: List,
-    total: List,
-    sys_len: int,
-    ref_len: int,
-    smooth_method: str = "none",
-    smooth_value: Optional[float] = None,
-    effective_order: bool = False,
-    max_ngram_order: int = MAX_NGRAM_ORDER,
-) -> Tuple[float, List, List, List[float], float]:
-    """BLEU (0-100) from aggregated statistics, float for float as sacreBLEU 2.x computes it.
-
-    Args:
-        correct: clipped matches per order 1..N (Python ints; a copy is made).
-        total: hypothesis n-gram totals per order 1..N.
-        sys_len, ref_len: hypothesis length c and effective reference length r.
-        smooth_method: ``none``; ``floor`` (a zero-match order gets ``smooth_value / total``);
-            ``add-k`` (``smooth_value`` added to matches and totals of orders n > 1);
-            ``exp`` (mteval-v13a's NIST smoothing: the k-th zero-match order gets
-            ``1 / (2**k * total)``).  Methods 1-3 of Chen and Cherry (WMT 2014).
-        smooth_value: value for ``floor`` (default 0.1) and ``add-k`` (default 1).
-        effective_order: average the log precisions only over the orders whose hypothesis
-            n-gram total is non-zero (sentence-level BLEU).
-        max_ngram_order: N.
-
-    Returns:
-        ``(score, counts, totals, precisions, bp)``: score 0-100; counts/totals as used (add-k
-        included, as sacreBLEU reports them); precisions in percent; brevity penalty
-        ``exp(1 - r/c)`` when ``c < r``, 0 when ``c == 0 < r``, else 1 (Papineni et al. 2002).
-
-    Quirks kept on purpose: no match at all gives exactly 0.0 before any smoothing; a perfect
-    match gives 100.00000000000004 (the mean of four logs of 100 is not exactly log 100).
+    ``lengths``: int64 (n,), n >= 2.  Returns int64 (n,).
     """
-    check_smoothing(smooth_method)
-    correct = list(correct)
-    total = list(total)
-    if smooth_value is None:
-        smooth_value = SMOOTH_DEFAULTS[smooth_method]
-
-    bp = 1.0
-    if sys_len < ref_len:
-        bp = math.exp(1 - ref_len / sys_len) if sys_len > 0 else 0.0
-
-    precisions = [0.0] * max_ngram_order
-    if not any(correct):
-        return 0.0, correct, total, precisions, bp
-
-    smooth_mteval = 1.0
-    eff_order = max_ngram_order
-    for n in range(1, max_ngram_order + 1):
-        if smooth_method == "add-k" and n > 1:
-            correct[n - 1] += smooth_value
-            total[n - 1] += smooth_value
-        if total[n - 1] == 0:
-            break
-        if effective_order:
-            eff_order = n
-        if correct[n - 1] == 0:
-            if smooth_method == "exp":
-                smooth_mteval *= 2
-                precisions[n - 1] = 100.0 / (smooth_mteval * total[n - 1])
-            elif smooth_method == "floor":
-                precisions[n - 1] = 100.0 * float(smooth_value) / total[n - 1]  # type: ignore[arg-type]
+    L = np.asarray(lengths, dtype=np.int64)
+    s = np.sort(L)
+    lo = np.searchsorted(s, L, side="left")
+    hi = np.searchsorted(s, L, side="right")
+    out = np.empty_like(L)
+    for i in range(len(L)):
+        li = int(L[i])
+        if hi[i] - lo[i] >= 2:  # another sentence has the same length
+            out[i] = li
+            continue
+        below = int(s[lo[i] - 1]) if lo[i] > 0 else None
+        above = int(s[hi[i]]) if hi[i] < len(s) else None
+        if below is None:
+            out[i] = above  # type: ignore[assignment]  # a neighbour exists when the length is unique
+        elif above is None or li - below <= above - li:
+            out[i] = below
         else:
-            precisions[n - 1] = 100.0 * correct[n - 1] / total[n - 1]
-
-    # sum() of a list, left to right, then one division: the same float as sacreBLEU.
-    score = bp * math.exp(sum([_log(p) for p in precisions[:eff_order]]) / eff_order)
-    return score, correct, total, precisions, bp
-
-
-def split_row(row, max_ngram_order: int):
-    """``(sys_len, ref_len, correct, total)`` as Python ints from one aggregated stats row."""
-    values = [int(v) for v in row]
-    n = max_ngram_order
-    return values[0], values[1], values[2 : 2 + n], values[2 + n : 2 + 2 * n]
+            out[i] = above
+    return out

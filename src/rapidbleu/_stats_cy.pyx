@@ -8,7 +8,6 @@ contiguous chunks of segments, one chunk and one scratch space per thread, so th
 not depend on the number of threads.  Compiler directives are set in ``setup.py`` only.
 """
 
-import os
 from concurrent.futures import ThreadPoolExecutor
 from operator import methodcaller
 
@@ -21,7 +20,9 @@ from cpython.list cimport PyList_GET_ITEM
 from cpython.object cimport PyObject
 from cpython.unicode cimport PyUnicode_GET_LENGTH
 
-from ._stats import check_order, n_columns
+from ._stats import n_columns
+from ._threads import MIN_CHUNK, run_chunks
+from ._validate import check_order, no_reference_error, resolve_workers, stream_length_error
 from .tokenizers import get_tokenizer
 
 cdef extern from *:
@@ -79,9 +80,6 @@ NAME = "cython"
 _C_TOKENIZERS = {"none": RB_TOK_NONE, "13a": RB_TOK_13A, "char": RB_TOK_CHAR, "zh": RB_TOK_ZH,
                  "intl": RB_TOK_INTL}
 
-#: Fewest segments per thread: below this, starting threads costs more than it saves.
-_MIN_CHUNK = 64
-
 cdef uint64_t _FULL_MASK = 0xFFFFFFFFFFFFFFFF
 
 
@@ -131,33 +129,6 @@ cdef class _Rows:
             raise ValueError("rapidbleu: a hypothesis and reference together exceed 2**32 - 1 code points")
 
 
-def _resolve_workers(workers):
-    """Threads to use: 1 = serial, -1 = os.cpu_count(), k >= 1 = k."""
-    if isinstance(workers, bool) or not isinstance(workers, (int, np.integer)):
-        raise TypeError(f"workers must be an int (1, -1 or k >= 1), got {type(workers).__name__}")
-    workers = int(workers)
-    if workers == -1:
-        return os.cpu_count() or 1
-    if workers < 1:
-        raise ValueError(f"workers must be -1 (all cores) or >= 1, got {workers}")
-    return workers
-
-
-def _execute(batch, Py_ssize_t n, workers):
-    """Run the batch on contiguous chunks, one per thread; same rows for any thread count."""
-    cdef Py_ssize_t w = min(_resolve_workers(workers), max(1, n // _MIN_CHUNK))
-    if n == 0:
-        return
-    if w <= 1:
-        batch.run(0, n)
-        return
-    bounds = [n * k // w for k in range(w + 1)]
-    with ThreadPoolExecutor(max_workers=w) as pool:
-        futures = [pool.submit(batch.run, bounds[k], bounds[k + 1]) for k in range(w)]
-        for f in futures:
-            f.result()
-
-
 cdef inline int _set_str(rb_text *t, PyObject *s) except -1:
     cdef int rc = rb_set_text(t, s)
     if rc == -1:
@@ -195,7 +166,7 @@ def _string_stats(hypotheses, references, int max_ngram_order, tokenizer, bint l
     n_streams = len(streams)
     for k in range(n_streams):
         if len(<list> streams[k]) != n:
-            raise ValueError(f"{n} hypotheses but reference stream {k} has {len(streams[k])} lines")
+            raise stream_length_error(f"reference stream {k}", len(streams[k]), n)
     cdef _Rows b = _Rows()
     b.order = max_ngram_order
     b.tokenizer = tok
@@ -219,7 +190,7 @@ def _string_stats(hypotheses, references, int max_ngram_order, tokenizer, bint l
                     _set_str(&b.texts[t], x)
                     t += 1
             if t - 1 == b.off[i]:
-                raise ValueError(f"segment {i} has no reference (every stream is None there)")
+                raise no_reference_error(i)
             b.off[i + 1] = t
     finally:
         free(cols)
@@ -228,7 +199,7 @@ def _string_stats(hypotheses, references, int max_ngram_order, tokenizer, bint l
     b._keep = (hyps, streams, out)  # the texts point into these strings
     if n:
         b.out = &out_v[0, 0]
-        _execute(b, n, workers)
+        run_chunks(b.run, n, workers)
     return out
 
 
@@ -438,7 +409,7 @@ cdef class _Block(_Rows):
         if type(refs) is not list and type(refs) is not tuple:
             refs = list(refs)
         if len(refs) == 0:
-            raise ValueError(f"hypothesis {i} has no references (each needs at least one)")
+            raise no_reference_error(i)
         ok = self._pack_text(hyp, &kind)
         if ok:
             for r in refs:
@@ -497,7 +468,7 @@ cdef void _copy_int64(int64_t *dst, int64_t[::1] src):
 
 def _run_blocks(hypotheses, references, Py_ssize_t n, int order, uint64_t mask, workers, out):
     """Pack and count block by block; with threads, block k+1 is packed while k is counted."""
-    cdef Py_ssize_t w = _resolve_workers(workers)
+    cdef Py_ssize_t w = resolve_workers(workers)
     cdef Py_ssize_t i = 0, b = 0
     cdef size_t limit = _BLOCK_TOKENS
     cdef _Block blk
@@ -526,7 +497,7 @@ def _run_blocks(hypotheses, references, Py_ssize_t n, int order, uint64_t mask, 
             for f in pending:
                 f.result()  # the other block is free again
             k = blk.n_seg
-            parts = min(w, max(1, k // _MIN_CHUNK))
+            parts = min(w, max(1, k // MIN_CHUNK))
             pending = [pool.submit(blk.run, k * p // parts, k * (p + 1) // parts) for p in range(parts)]
             b ^= 1
         for f in pending:
@@ -535,11 +506,9 @@ def _run_blocks(hypotheses, references, Py_ssize_t n, int order, uint64_t mask, 
 
 def _token_stats(hypotheses, references, int max_ngram_order, workers, uint64_t mask):
     cdef Py_ssize_t n = len(hypotheses)
-    if max_ngram_order < 1:
-        raise ValueError(f"max_ngram_order must be >= 1, got {max_ngram_order}")
     if len(references) != n:
-        raise ValueError(f"{n} hypotheses but references for {len(references)} segments")
-    _resolve_workers(workers)
+        raise stream_length_error("references", len(references), n, "segments")
+    resolve_workers(workers)
     out = np.empty((n, n_columns(max_ngram_order)), dtype=np.int64)  # the kernel fills every cell
     if n:
         _run_blocks(hypotheses, references, n, max_ngram_order, mask, workers, out)
@@ -548,15 +517,13 @@ def _token_stats(hypotheses, references, int max_ngram_order, workers, uint64_t 
 
 def _flat_stats(hyp_flat, hyp_lens, ref_streams, int max_ngram_order, workers, uint64_t mask):
     cdef Py_ssize_t n = len(hyp_lens), K = len(ref_streams) + 1, i, k, t
-    if max_ngram_order < 1:
-        raise ValueError(f"max_ngram_order must be >= 1, got {max_ngram_order}")
-    _resolve_workers(workers)
+    resolve_workers(workers)
     # stream 0: the hypotheses; streams 1..K-1: the references
     flats = [np.ascontiguousarray(hyp_flat, dtype=np.int64)]
     lens = [np.ascontiguousarray(hyp_lens, dtype=np.int64)]
     for k, (f, l) in enumerate(ref_streams):
         if len(l) != n:
-            raise ValueError(f"{n} hypotheses but reference stream {k} has {len(l)} rows")
+            raise stream_length_error(f"reference stream {k}", len(l), n, "rows")
         flats.append(np.ascontiguousarray(f, dtype=np.int64))
         lens.append(np.ascontiguousarray(l, dtype=np.int64))
     if K == 1:
@@ -598,7 +565,7 @@ def _flat_stats(hyp_flat, hyp_lens, ref_streams, int max_ngram_order, workers, u
                 rows.texts[t].kind = RB_KIND_INT64
                 t += 1
             if t - 1 == rows.off[i]:
-                raise ValueError(f"segment {i} has no reference (every reference stream is None there)")
+                raise no_reference_error(i)
             rows.off[i + 1] = t
     finally:
         free(fp); free(lp); free(sp)
@@ -607,7 +574,7 @@ def _flat_stats(hyp_flat, hyp_lens, ref_streams, int max_ngram_order, workers, u
     rows._keep = (flats, lens, starts, out)  # the texts point into these
     if n:
         rows.out = &out_v[0, 0]
-        _execute(rows, n, workers)
+        run_chunks(rows.run, n, workers)
     return out
 
 
@@ -746,18 +713,18 @@ def flat_stats(hyp_flat, hyp_lens, ref_streams, max_ngram_order=4, workers=1):
 def _string_stats_masked(hypotheses, references, max_ngram_order, tokenizer, lowercase, workers,
                          uint64_t mask):
     """``string_stats`` with every hash ANDed with ``mask`` (0: all keys collide)."""
-    return _string_stats(hypotheses, references, max_ngram_order, tokenizer, lowercase, workers,
-                         mask)
+    return _string_stats(hypotheses, references, check_order(max_ngram_order), tokenizer, lowercase,
+                         workers, mask)
 
 
 def _token_stats_masked(hypotheses, references, max_ngram_order, workers, uint64_t mask):
     """``token_stats`` with every hash ANDed with ``mask`` (0: all keys collide)."""
-    return _token_stats(hypotheses, references, max_ngram_order, workers, mask)
+    return _token_stats(hypotheses, references, check_order(max_ngram_order), workers, mask)
 
 
 def _flat_stats_masked(hyp_flat, hyp_lens, ref_streams, max_ngram_order, workers, uint64_t mask):
     """``flat_stats`` with every hash ANDed with ``mask`` (0: all keys collide)."""
-    return _flat_stats(hyp_flat, hyp_lens, ref_streams, max_ngram_order, workers, mask)
+    return _flat_stats(hyp_flat, hyp_lens, ref_streams, check_order(max_ngram_order), workers, mask)
 
 
 def _tokenize(str line, tokenizer="13a"):

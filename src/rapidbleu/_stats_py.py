@@ -1,7 +1,7 @@
 """Pure-Python sufficient statistics: the oracle the compiled core is tested against, and the
 fallback where the extension is not available.
 
-Both backends expose the same two functions with the same signatures and outputs; the
+Both backends expose the same five functions with the same signatures and outputs; the
 docstrings here are the documentation of both (``_backend`` copies them onto the compiled
 functions).  Inputs arrive already validated by ``rapidbleu._validate``.
 """
@@ -12,7 +12,8 @@ from typing import Hashable, List, Optional, Sequence
 
 import numpy as np
 
-from ._stats import check_order, closest_ref_len, n_columns
+from ._stats import closest_ref_len, n_columns
+from ._validate import check_order, no_reference_error, resolve_workers, stream_length_error
 from .tokenizers import get_tokenizer
 
 #: Name of this backend, as reported by ``rapidbleu.backend``.
@@ -79,14 +80,15 @@ def string_stats(
             ``char``, ``zh`` and ``intl`` in C (``fast_path``) and any other in Python first;
             ``BLEU`` applies those itself and passes ``"none"``.
         lowercase: lowercase with Python's ``str.lower`` before tokenizing.
-        workers: threads for the compiled backend (1 = serial, -1 = all cores); the
-            pure-Python backend accepts and ignores it.
+        workers: threads for the compiled backend (``rapidbleu._validate.resolve_workers``:
+            1 = serial, k > 1 threads, -1 = all cores); checked but unused here.
 
     Returns:
         int64 array of shape (n, 2 + 2N): ``[hyp_len, ref_len, matches_1..N, totals_1..N]`` per
         segment (see ``rapidbleu._stats``).
     """
     max_ngram_order = check_order(max_ngram_order)
+    resolve_workers(workers)  # checked here too, so a bad value fails on both backends
     tok = get_tokenizer(tokenizer)
 
     def prep(line: str):
@@ -97,12 +99,12 @@ def string_stats(
     n = len(hypotheses)
     for k, stream in enumerate(references):
         if len(stream) != n:
-            raise ValueError(f"{n} hypotheses but reference stream {k} has {len(stream)} lines")
+            raise stream_length_error(f"reference stream {k}", len(stream), n)
     out = np.zeros((n, n_columns(max_ngram_order)), dtype=np.int64)
     for i, hyp in enumerate(hypotheses):
         refs = [prep(r) for r in (stream[i] for stream in references) if r is not None]
         if not refs:
-            raise ValueError(f"segment {i} has no reference (every stream is None there)")
+            raise no_reference_error(i)
         row = [0] * n_columns(max_ngram_order)
         _row(prep(hyp), refs, max_ngram_order, row)
         out[i] = row
@@ -143,13 +145,14 @@ def token_stats(
     """
     n = len(hypotheses)
     if len(references) != n:
-        raise ValueError(f"{n} hypotheses but references for {len(references)} segments")
+        raise stream_length_error("references", len(references), n, "segments")
     max_ngram_order = check_order(max_ngram_order)
+    resolve_workers(workers)  # checked here too, so a bad value fails on both backends
     out = np.zeros((n, n_columns(max_ngram_order)), dtype=np.int64)
     for i, (hyp, refs) in enumerate(zip(hypotheses, references)):
         refs = [_tokens(r) for r in refs]
         if not refs:
-            raise ValueError(f"hypothesis {i} has no references (each needs at least one)")
+            raise no_reference_error(i)
         row = [0] * n_columns(max_ngram_order)
         _row(_tokens(hyp), refs, max_ngram_order, row)
         out[i] = row
@@ -182,11 +185,12 @@ def flat_stats(
             not add up to their buffer, no reference stream, a segment without any reference.
     """
     max_ngram_order = check_order(max_ngram_order)
+    resolve_workers(workers)  # checked here too, so a bad value fails on both backends
     n = len(hyp_lens)
     streams = [(np.asarray(hyp_flat, dtype=np.int64), np.asarray(hyp_lens, dtype=np.int64))]
     for k, (f, lens) in enumerate(ref_streams):
         if len(lens) != n:
-            raise ValueError(f"{n} hypotheses but reference stream {k} has {len(lens)} rows")
+            raise stream_length_error(f"reference stream {k}", len(lens), n, "rows")
         streams.append((np.asarray(f, dtype=np.int64), np.asarray(lens, dtype=np.int64)))
     if len(streams) == 1:
         raise ValueError("no reference stream")
@@ -208,7 +212,7 @@ def flat_stats(
             raise ValueError(f"hypothesis {i} has length -1")
         seg = [s[i] for s in split[1:] if s[i] is not None]
         if not seg:
-            raise ValueError(f"segment {i} has no reference (every reference stream is None there)")
+            raise no_reference_error(i)
         refs.append(seg)
     return token_stats(hyps, refs, max_ngram_order, workers)
 

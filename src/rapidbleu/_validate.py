@@ -9,10 +9,20 @@ both (a small subclass below), so ``except`` clauses written for sacreBLEU still
 the message stays ours.  (``rapidbleu.nltk`` does the same for NLTK's types.)
 """
 
-from collections.abc import Sequence
+import math
+import numbers
+import os
+from collections.abc import Mapping, Sequence, Set
 from itertools import repeat
-from operator import add, is_not
+from operator import add, gt, is_, is_not
 from typing import List, Optional, Tuple
+
+#: The largest maximum n-gram order any entry point accepts.  BLEU uses 4; orders beyond a few
+#: dozen measure nothing, and the statistics matrix and the n-gram tables grow with N, so a
+#: larger N is refused before anything is allocated.  (Also the C scorers' fixed bound.)
+MAX_ORDER_LIMIT = 64
+
+import numpy as np
 
 
 class NoneHypothesisError(ValueError, TypeError):
@@ -42,9 +52,76 @@ def _kind(x) -> str:
     return type(x).__name__
 
 
+# --------------------------------------------------------------------------------------------
+# One function per check, one wording per mistake: every entry point and both backends call
+# these, so a message (and its exception type) exists once.
+# --------------------------------------------------------------------------------------------
+def check_order(max_ngram_order) -> int:
+    """The maximum n-gram order N as an ``int`` in ``1 .. MAX_ORDER_LIMIT``.
+
+    Raises:
+        TypeError: not an integer (``bool`` and floats included).
+        ValueError: N < 1 or N > ``MAX_ORDER_LIMIT`` (64).
+    """
+    if isinstance(max_ngram_order, bool) or not _is_int(max_ngram_order):
+        raise TypeError(f"max_ngram_order must be an int, got {_kind(max_ngram_order)}")
+    if max_ngram_order < 1:
+        raise ValueError(f"max_ngram_order must be >= 1, got {max_ngram_order}")
+    if max_ngram_order > MAX_ORDER_LIMIT:
+        raise ValueError(f"max_ngram_order must be <= {MAX_ORDER_LIMIT} (BLEU uses 4), got {max_ngram_order}")
+    return int(max_ngram_order)
+
+
+def _is_int(x) -> bool:
+    """A Python or numpy integer (numpy registers its integer types as ``numbers.Integral``)."""
+    return isinstance(x, numbers.Integral)
+
+
+def resolve_workers(workers) -> int:
+    """Threads for one call, by the one rule every ``workers`` argument follows.
+
+    * ``1``: serial, in the calling thread (the default everywhere);
+    * ``k > 1``: ``k`` threads (fewer when there is less work than that);
+    * ``-1``: one thread per core (``os.cpu_count()``); ``-k``: all cores but ``k - 1``
+      (joblib's convention), at least one.
+
+    Raises:
+        TypeError: not an int (``None``, ``True``, ``1.0``, strings).
+        ValueError: ``0`` (no thread would run).
+    """
+    if isinstance(workers, bool) or not _is_int(workers):
+        raise TypeError(f"workers must be an int (1 = serial, k > 1 threads, -1 = all cores), got {_kind(workers)}")
+    workers = int(workers)
+    if workers == 0:
+        raise ValueError("workers must be 1 (serial), k > 1 (threads) or negative (-1 = all cores), got 0")
+    if workers < 0:
+        return max(1, (os.cpu_count() or 1) + 1 + workers)
+    return workers
+
+
+def stream_length_error(what: str, got: int, n_hyps: int, unit: str = "lines") -> ValueError:
+    """The one message for a stream whose length differs from the hypotheses'
+    (``what``: e.g. ``"reference stream 1"``)."""
+    return ValueError(f"{what} has {got} {unit} but there are {n_hyps} hypotheses")
+
+
+class NoReferencesError(ValueError, KeyError):
+    """A segment without any reference: a ``ValueError`` and, as NLTK raises for an empty list
+    of references (from deep inside its n-gram counting), a ``KeyError``."""
+
+    # KeyError.__str__ would print the message quoted, as a dictionary key.
+    __str__ = BaseException.__str__
+
+
+def no_reference_error(i: int) -> NoReferencesError:
+    """The one message (and type) for a segment left without any reference."""
+    return NoReferencesError(f"segment {i} has no reference (each hypothesis needs at least one)")
+
+
 def _as_list(hypotheses, what: str) -> List:
     if isinstance(hypotheses, (str, bytes)):
         raise TypeError(f"{what} must be a sequence of strings, got a single {_kind(hypotheses)}; wrap it in a list")
+    check_ordered(hypotheses, what)
     if not isinstance(hypotheses, Sequence):
         try:
             hypotheses = list(hypotheses)
@@ -118,6 +195,7 @@ def check_references(references, n_hyps: int) -> Tuple[List[List[Optional[str]]]
             left without any reference.
     """
     if isinstance(references, (str, bytes)) or not isinstance(references, Sequence):
+        check_ordered(references, "references")
         raise TypeError(
             f"references must be a list of reference streams (a list of lists of strings), got {_kind(references)}"
         )
@@ -131,11 +209,10 @@ def check_references(references, n_hyps: int) -> Tuple[List[List[Optional[str]]]
                 f"set, but references[{k}] is a string; for a single reference write [refs], not refs"
             )
         if not isinstance(stream, Sequence):
+            check_ordered(stream, f"references[{k}]")
             raise TypeError(f"references[{k}] must be a sequence of strings, got {_kind(stream)}")
         if len(stream) != n_hyps:
-            raise ValueError(
-                f"reference stream {k} has {len(stream)} lines but there are {n_hyps} hypotheses"
-            )
+            raise stream_length_error(f"reference stream {k}", len(stream), n_hyps)
     streams = [list(stream) for stream in streams]
     with_none = []
     for k, stream in enumerate(streams):
@@ -155,7 +232,7 @@ def check_references(references, n_hyps: int) -> Tuple[List[List[Optional[str]]]
         counts = list(map(add, counts, map(is_not, stream, repeat(None))))
     if 0 in counts:
         i = counts.index(0)
-        raise ValueError(f"segment {i} has no reference: all {len(streams)} reference streams are None there")
+        raise no_reference_error(i)
     distinct = set(counts)
     num_refs = distinct.pop() if len(distinct) == 1 else -1
     return streams, num_refs
@@ -177,5 +254,118 @@ def check_sentence_args(hypothesis, references) -> Tuple[str, List[Optional[str]
     if isinstance(references, (str, bytes)):
         raise TypeError("references must be a sequence of reference strings, got a single string; write [ref]")
     if not isinstance(references, Sequence):
+        check_ordered(references, "references")
         raise TypeError(f"references must be a sequence of reference strings, got {_kind(references)}")
     return hypothesis, list(references)
+
+
+# --------------------------------------------------------------------------------------------
+# Drop-in checks (issue 13): one function per check, one wording per mistake.
+# --------------------------------------------------------------------------------------------
+
+
+def check_smooth_value(smooth_value) -> None:
+    """``smooth_value`` must be ``None`` (the method's default) or a finite real number >= 0.
+
+    sacreBLEU accepts anything here and returns ``nan``/``inf`` scores or fails deep inside
+    (a string); an explicit error says what is wrong instead.
+
+    Raises:
+        ValueError: not a real number (strings and ``bool`` included), ``nan``, ``inf`` or
+            negative.
+    """
+    if smooth_value is None:
+        return
+    if isinstance(smooth_value, bool) or not isinstance(smooth_value, numbers.Real):
+        raise ValueError(f"smooth_value must be a finite number >= 0 or None, got {_kind(smooth_value)} "
+                         f"{smooth_value!r}")
+    if not math.isfinite(smooth_value) or smooth_value < 0:
+        raise ValueError(f"smooth_value must be a finite number >= 0 or None, got {smooth_value!r}")
+
+
+def check_ordered(x, what: str) -> None:
+    """Reject a mapping or a set where an ordered sequence of segments is expected: its
+    iteration order (a dict's keys, a set's hash order) would silently pair hypotheses with
+    the wrong references.
+
+    Raises:
+        TypeError: ``x`` is a mapping (``dict``, ...) or a set.
+    """
+    if isinstance(x, (Mapping, Set)):
+        raise TypeError(f"{what} must be an ordered sequence (a list or tuple), got a {_kind(x)}")
+
+
+def check_stats_matrix(stats, max_ngram_order: int, what: str = "statistics") -> None:
+    """Statistics rows ``[hyp_len, ref_len, matches_1..N, totals_1..N]`` as
+    ``BLEU.corpus_statistics`` produces them (one row, or a matrix of rows).
+
+    Raises:
+        ValueError: not 1-D or 2-D, a width other than ``2 + 2N``, a negative count, or more
+            matches than n-grams in some order (naming the first offending row and column).
+    """
+    a = np.asarray(stats)
+    if a.ndim not in (1, 2):
+        raise ValueError(f"{what} must be one row or a 2-D matrix (segments x columns), got shape {a.shape}")
+    width = 2 + 2 * int(max_ngram_order)
+    if a.shape[-1] != width:
+        raise ValueError(f"{what} have {a.shape[-1]} columns but max_ngram_order={max_ngram_order} needs "
+                         f"{width}: [hyp_len, ref_len, matches_1..{max_ngram_order}, totals_1..{max_ngram_order}]")
+    rows = a.reshape(-1, width)
+    if not np.issubdtype(rows.dtype, np.number) or np.issubdtype(rows.dtype, np.complexfloating):
+        raise ValueError(f"{what} must be numbers, got dtype {rows.dtype}")
+    neg = rows < 0
+    if neg.any():
+        r, c = (int(v) for v in np.argwhere(neg)[0])
+        raise ValueError(f"{what}: row {r}, column {c} is negative ({rows[r, c].item()!r}); counts must be >= 0")
+    n = int(max_ngram_order)
+    over = rows[:, 2:2 + n] > rows[:, 2 + n:]
+    if over.any():
+        r, k = (int(v) for v in np.argwhere(over)[0])
+        raise ValueError(f"{what}: row {r} has more {k + 1}-gram matches ({rows[r, 2 + k].item()!r}) than "
+                         f"{k + 1}-grams ({rows[r, 2 + n + k].item()!r})")
+
+
+def check_stats_row(row, max_ngram_order: int, what: str = "statistics") -> None:
+    """``check_stats_matrix`` for one row, with a fast path for valid rows (a few Python-level
+    operations on the row's values: ``score_from_stats`` runs once per sentence in ``-sl``).
+
+    Raises:
+        ValueError: as ``check_stats_matrix``.
+    """
+    n = int(max_ngram_order)
+    try:
+        values = row.tolist() if hasattr(row, "tolist") else list(row)
+        ok = (len(values) == 2 + 2 * n and min(values) >= 0
+              and not any(map(gt, values[2:2 + n], values[2 + n:])))
+    except TypeError:
+        ok = False
+    if not ok:
+        shape = np.shape(row)
+        if len(shape) != 1:
+            raise ValueError(f"{what} must be one row of 2 + 2N numbers (for a matrix, its column sums: "
+                             f"stats.sum(axis=0)), got shape {shape}")
+        check_stats_matrix(row, n, what)
+
+
+def check_nltk_references(list_of_references) -> None:
+    """Every hypothesis needs at least one reference (``rapidbleu.nltk``).
+
+    Raises:
+        NoReferencesError: an empty list of references (a ``ValueError``, and a ``KeyError``
+            as NLTK raises), naming the hypothesis by its 0-based index.
+    """
+    lengths = list(map(len, list_of_references))
+    if 0 in lengths:
+        raise no_reference_error(lengths.index(0))
+
+
+def check_nltk_hypotheses(hypotheses, what: str = "hypotheses") -> None:
+    """No hypothesis may be ``None`` (``rapidbleu.nltk``; use ``[]`` for an empty output).
+
+    Raises:
+        TypeError: a ``None`` hypothesis (as NLTK), named by its 0-based index.
+    """
+    nones = list(map(is_, hypotheses, repeat(None)))
+    if True in nones:
+        raise TypeError(f"{what}[{nones.index(True)}] is None (every hypothesis must be a sequence of tokens; "
+                        "use [] for an empty output)")

@@ -21,67 +21,40 @@ BLEU: Papineni, Roukos, Ward and Zhu (2002).  Self-BLEU: Zhu et al. (2018), "Tex
 Benchmarking Platform for Text Generation Models", SIGIR.
 """
 
-import warnings
+import functools
 from collections.abc import Sequence
-from typing import List, Optional
+from typing import Any, Callable, List, Optional, Tuple, TypeVar, cast
 
 import numpy as np
 
-from . import _backend, _batch_py
+from . import _backend
 from . import nltk as _nltk
-from ._stats import MAX_NGRAM_ORDER, check_smoothing
-from .ids import IdStreams, _check_order, _is_arraylike, _stats_of, no_gc, to_id_lists
+from ._scoring_py import check_smoothing
+from ._stats import MAX_NGRAM_ORDER
+from ._validate import check_order, stream_length_error
+from .ids import IdStreams, _check_special, _is_arraylike, _join, _stats_of, _stream, no_gc
 
-__all__ = ["pairwise_bleu", "self_bleu", "sentence_bleu_batch", "backend"]
+__all__ = ["pairwise_bleu", "self_bleu", "sentence_bleu_batch"]
 
-
-# ----------------------------------------------------------------------- backend choice
-
-def _select():
-    """The kernel module: ``_batch_cy``, or ``_batch_py`` (same results) by the same rule as the
-    statistics core (``rapidbleu._backend.select_twin``); the core already warned if the
-    compiled code is missing, so no second warning here."""
-    return _backend.select_twin("_batch_cy", _batch_py, warn=False)
-
-
-def _c_scores_exact(mod) -> bool:
-    """Check, once, that the compiled scorer gives the very floats of ``bleu_from_stats`` here
-    (same libm, same ``sum()``); if not, scores are computed in Python (slower, exact)."""
-    if mod is _batch_py:
-        return True
-    rng = np.random.default_rng(12345)
-    rows = []
-    for N in (1, 2, 4, 6):
-        n = 400
-        c = rng.integers(0, 60, size=n)
-        r = np.maximum(0, c + rng.integers(-10, 10, size=n))
-        tot = np.maximum(0, c[:, None] - np.arange(N)[None, :])
-        m = (tot * rng.random((n, N)) * (rng.random((n, N)) > 0.3)).astype(np.int64)
-        rows.append((N, np.column_stack([c, r, m, tot]).astype(np.int64)))
-    for N, st in rows:
-        for method, value in (("exp", None), ("floor", None), ("floor", 0.37), ("add-k", None),
-                              ("add-k", 0.5), ("none", None)):
-            for eff in (True, False):
-                a = mod.sacre_scores(st, N, method, value, eff)
-                b = _batch_py.sacre_scores(st, N, method, value, eff)
-                if not np.array_equal(a.view(np.int64), b.view(np.int64)):
-                    warnings.warn("rapidbleu: the compiled BLEU scorer differs from Python's math here; "
-                                  "using the Python scorer (exact, slower)", RuntimeWarning, stacklevel=3)
-                    return False
-    return True
-
-
-_impl = _select()
-_C_SCORES = _c_scores_exact(_impl)
-#: "cython" or "python": which kernels compute self-BLEU and pairwise matrices.
-backend = _impl.NAME
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _sacre_scores(stats, order, smooth_method, smooth_value, effective_order, workers):
-    mod = _impl if _C_SCORES else _batch_py
-    if mod is _batch_py:
-        return _batch_py.sacre_scores(stats, order, smooth_method, smooth_value, effective_order)
-    return mod.sacre_scores(stats, order, smooth_method, smooth_value, effective_order, workers)
+    return _backend.scoring.sacre_scores(stats, order, smooth_method, smooth_value, effective_order, None, workers)
+
+
+def _without_gc(fn: F) -> F:
+    """Run ``fn`` with the cyclic garbage collector paused (``rapidbleu.ids.no_gc``): its
+    temporary objects are acyclic, and a collection in the middle of a training step would
+    scan the caller's whole heap.  ``functools.wraps`` keeps the name, docstring and, for type
+    checkers, the signature (``F``)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        with no_gc():
+            return fn(*args, **kwargs)
+
+    return cast(F, wrapper)
 
 
 # ----------------------------------------------------------------------- NLTK-style scoring
@@ -97,56 +70,18 @@ def _nltk_stats_order(order: int, smoothing_function) -> int:
     Raises ``TypeError`` for a custom smoothing callable (it would need the tokens).
     """
     method, _ = _nltk._stats_smoothing(smoothing_function)
-    return max(order, 5) if method in (5, 7) else order
+    return _nltk.stats_order(order, method)
 
 
 def _nltk_scores(stats: np.ndarray, order: int, weights, smoothing_function, workers: int = 1) -> np.ndarray:
-    """NLTK ``sentence_bleu`` (0-1) of each statistics row (the stats of a hypothesis against
-    its references: NLTK's closest length, clipping and totals are the same numbers).
-
-    ``stats`` holds ``order`` orders (at least 5 for methods 5 and 7, see
-    :func:`_nltk_stats_order`); ``weights`` may have fewer.  Scored by
-    ``rapidbleu.nltk.sentence_bleu_from_stats`` (every ``SmoothingFunction`` method; the
-    compiled kernel for methods 0 and 1); a custom smoothing callable raises ``TypeError``.
-    """
+    """NLTK ``sentence_bleu`` (0-1) of each statistics row, by
+    ``rapidbleu.nltk.sentence_bleu_from_stats``; ``stats`` holds ``order`` orders (at least 5
+    for methods 5 and 7, see :func:`_nltk_stats_order`)."""
     return _nltk.sentence_bleu_from_stats(stats, weights=weights, smoothing_function=smoothing_function,
                                           max_ngram_order=order, workers=workers)
 
 
-def _c_nltk_exact(mod) -> bool:
-    """Check, once, that the compiled NLTK-style kernel (methods 0 and 1) gives the very floats
-    of ``rapidbleu.nltk``'s numpy path; if not, that path is used (slower, exact)."""
-    if not hasattr(mod, "nltk_scores"):
-        return False
-    rng = np.random.default_rng(54321)
-    sm = {0: _nltk.SmoothingFunction(), 1: _nltk.SmoothingFunction(), 2: _nltk.SmoothingFunction(epsilon=0.013)}
-    for N, w in ((4, (0.25,) * 4), (3, (1 / 3,) * 3), (2, (0.7, 0.3)), (5, (0.1, 0.2, 0.3, 0.15, 0.25))):
-        n = 1500
-        c = rng.integers(0, 60, size=n)
-        r = np.maximum(0, c + rng.integers(-10, 10, size=n))
-        tot = np.maximum(0, c[:, None] - np.arange(N)[None, :])
-        m = (tot * rng.random((n, N)) * (rng.random((n, N)) > 0.3)).astype(np.int64)
-        st = np.column_stack([c, r, m, tot]).astype(np.int64)
-        for key, (method, smoother) in enumerate(((0, sm[0]), (1, sm[1]), (1, sm[2]))):
-            a = mod.nltk_scores(st, N, w, method, float(smoother.epsilon) if method else 0.0)
-            b = _nltk._from_stats(st, N, [w], method, smoother, False, compiled=False)[:, 0]
-            if not np.array_equal(a.view(np.int64), b.view(np.int64)):
-                warnings.warn("rapidbleu: the compiled NLTK-style scorer differs from Python's math here; "
-                              "using numpy (exact, slower)", RuntimeWarning, stacklevel=3)
-                return False
-    return True
-
-
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore", UserWarning)  # method 0 on random rows
-    _C_NLTK = _c_nltk_exact(_impl)
-
-
 # ----------------------------------------------------------------------- input handling
-
-def _is_text(x) -> bool:
-    return isinstance(x, str)
-
 
 def _first(x):
     for e in x:
@@ -186,16 +121,24 @@ def _streams_text_form(references) -> Optional[str]:
     return None
 
 
-def _sentences_as_ids(sentences, what, tokenize, lowercase, pad_id, eos_id, vocab=None) -> List[np.ndarray]:
-    """Strings -> tokenizer -> ids; string-token lists -> ids; id forms -> cleaned arrays."""
+def _sentences_flat(sentences, what, tokenize, lowercase, pad_id, eos_id) -> Tuple[np.ndarray, np.ndarray]:
+    """Sentences of any accepted form as one flat id stream ``(flat, lens)``: strings are
+    tokenized and mapped to ids, string-token lists mapped to ids, id forms cleaned
+    (``rapidbleu.ids``)."""
     if isinstance(sentences, (str, bytes)):
         raise TypeError(f"{what} must be a list of sentences, got a single string; wrap it in a list")
     if not _is_arraylike(sentences) and not isinstance(sentences, Sequence):
         sentences = list(sentences)
-    form = _text_form(sentences)
-    if form is None:
-        return to_id_lists(sentences, pad_id, eos_id)
+    if _text_form(sentences) is None:
+        return _stream(sentences, what, _check_special(pad_id, "pad_id"), _check_special(eos_id, "eos_id"))
+    return _join(_text_ids(sentences, what, tokenize, lowercase))
+
+
+def _text_ids(sentences, what, tokenize, lowercase, vocab=None) -> List[np.ndarray]:
+    """Strings -> tokenizer -> ids, or string-token lists -> ids, through one vocabulary."""
     from .tokenizers import get_tokenizer
+
+    form = _text_form(sentences)
 
     tok = get_tokenizer(tokenize) if form == "str" else None
     vocab = {} if vocab is None else vocab
@@ -233,7 +176,8 @@ def _nltk_weights(weights, order):
 
 # ----------------------------------------------------------------------- public API
 
-def _sentence_bleu_batch_impl(hypotheses, references, smooth_method: str = "exp", smooth_value: Optional[float] = None,
+@_without_gc
+def sentence_bleu_batch(hypotheses, references, smooth_method: str = "exp", smooth_value: Optional[float] = None,
                         effective_order: bool = True, max_ngram_order: int = MAX_NGRAM_ORDER, workers: int = 1, *,
                         pad_id: Optional[int] = None, eos_id: Optional[int] = None, tokenize: str = "13a",
                         lowercase: bool = False, weights=None, smoothing_function=None,
@@ -265,7 +209,7 @@ def _sentence_bleu_batch_impl(hypotheses, references, smooth_method: str = "exp"
         TypeError: mixed or non-integer input.
         SmoothingError: NLTK method 6 on a sentence without a trigram match (as NLTK).
     """
-    order = _check_order(max_ngram_order)
+    order = check_order(max_ngram_order)
     nltk_style = weights is not None or smoothing_function is not None
     if not nltk_style:
         check_smoothing(smooth_method)
@@ -293,7 +237,7 @@ def _sentence_bleu_batch_impl(hypotheses, references, smooth_method: str = "exp"
             [[r.tolist() for r in refs] for refs in data.refs], [h.tolist() for h in data.hyps],
             weights=w, smoothing_function=smoothing_function, auto_reweigh=auto_reweigh, workers=workers,
         ), dtype=np.float64)
-    stats_order = max(len(w), 5) if method in (5, 7) else len(w)
+    stats_order = _nltk.stats_order(len(w), method)
     stats = _stats_of(data, stats_order, workers)
     return _nltk.sentence_bleu_from_stats(stats, weights=w, smoothing_function=smoothing_function,
                                           auto_reweigh=auto_reweigh, workers=workers)
@@ -309,7 +253,7 @@ def _id_data(hypotheses, references, tokenize, lowercase, pad_id, eos_id) -> IdS
     if form is None:
         return IdStreams(hypotheses, references, pad_id, eos_id)
     vocab: dict = {}
-    hyps = _sentences_as_ids(hypotheses, "hypotheses", tokenize, lowercase, None, None, vocab)
+    hyps = _text_ids(hypotheses, "hypotheses", tokenize, lowercase, vocab)
     # The hypotheses' form settles what a reference looks like: with string hypotheses a
     # reference is a string (so a list of strings is a stream of them); with token-list
     # hypotheses a reference is a token list (so a list of strings is one reference).
@@ -318,9 +262,9 @@ def _id_data(hypotheses, references, tokenize, lowercase, pad_id, eos_id) -> IdS
     conv = []
     for k, s in enumerate(streams):
         if len(s) != len(hyps):
-            raise ValueError(f"reference stream {k} has {len(s)} rows but there are {len(hyps)} hypotheses")
+            raise stream_length_error(f"reference stream {k}", len(s), len(hyps), "rows")
         idx = [i for i, x in enumerate(s) if x is not None]
-        ids = _sentences_as_ids([s[i] for i in idx], f"references[{k}]", tokenize, lowercase, None, None, vocab)
+        ids = _text_ids([s[i] for i in idx], f"references[{k}]", tokenize, lowercase, vocab)
         row: list = [None] * len(s)
         for i, a in zip(idx, ids):
             row[i] = a.tolist()
@@ -328,7 +272,8 @@ def _id_data(hypotheses, references, tokenize, lowercase, pad_id, eos_id) -> IdS
     return IdStreams([h.tolist() for h in hyps], conv)
 
 
-def _self_bleu_impl(sentences, *, style: str = "nltk", max_ngram_order: Optional[int] = None, weights=None,
+@_without_gc
+def self_bleu(sentences, *, style: str = "nltk", max_ngram_order: Optional[int] = None, weights=None,
               smoothing_function=None, smooth_method: str = "exp", smooth_value: Optional[float] = None,
               effective_order: bool = True, pad_id: Optional[int] = None, eos_id: Optional[int] = None,
               tokenize: str = "13a", lowercase: bool = False, workers: int = 1) -> np.ndarray:
@@ -344,7 +289,7 @@ def _self_bleu_impl(sentences, *, style: str = "nltk", max_ngram_order: Optional
     its non-parallel variant keeps sentence i among its references; neither is done here.
 
     Computed without the O(n^2) scan: per n-gram the two largest counts over the set and the
-    sentence holding the largest (``rapidbleu._batch_py`` explains), equal to the naive loop.
+    sentence holding the largest (``rapidbleu._sets_py`` explains), equal to the naive loop.
 
     Strings are tokenized with ``tokenize`` (13a by default, as sacreBLEU would); Texygen and
     fast-bleu score text split on whitespace, so to reproduce their numbers pass token lists
@@ -374,28 +319,29 @@ def _self_bleu_impl(sentences, *, style: str = "nltk", max_ngram_order: Optional
     """
     _check_style(style)
     order = _resolve_order(max_ngram_order, weights, style)
-    seqs = _sentences_as_ids(sentences, "sentences", tokenize, lowercase, pad_id, eos_id)
-    if len(seqs) < 2:
-        raise ValueError(f"self-BLEU needs at least 2 sentences (each is scored against the others), got {len(seqs)}")
+    flat, lens = _sentences_flat(sentences, "sentences", tokenize, lowercase, pad_id, eos_id)
+    if len(lens) < 2:
+        raise ValueError(f"self-BLEU needs at least 2 sentences (each is scored against the others), got {len(lens)}")
     if style == "sacrebleu":
         check_smoothing(smooth_method)
-        stats = _impl.self_stats(seqs, order, workers)
+        stats = _backend.sets.self_stats(flat, lens, order, workers)
         return _sacre_scores(stats, order, smooth_method, smooth_value, effective_order, workers)
     if smoothing_function is None:
         smoothing_function = _nltk.SmoothingFunction().method1
     w = _nltk_weights(weights, order)
     stats_order = _nltk_stats_order(order, smoothing_function)
-    stats = _impl.self_stats(seqs, stats_order, workers)
+    stats = _backend.sets.self_stats(flat, lens, stats_order, workers)
     return _nltk_scores(stats, stats_order, w, smoothing_function, workers)
 
 
 def _resolve_order(max_ngram_order, weights, style):
     if max_ngram_order is None:
         max_ngram_order = len(weights) if (weights is not None and style == "nltk") else MAX_NGRAM_ORDER
-    return _check_order(max_ngram_order)
+    return check_order(max_ngram_order)
 
 
-def _pairwise_bleu_impl(candidates, *, style: str = "sacrebleu", smooth_method: str = "exp",
+@_without_gc
+def pairwise_bleu(candidates, *, style: str = "sacrebleu", smooth_method: str = "exp",
                   smooth_value: Optional[float] = None, effective_order: bool = True,
                   max_ngram_order: Optional[int] = None, weights=None, smoothing_function=None,
                   diagonal: Optional[float] = None, pad_id: Optional[int] = None, eos_id: Optional[int] = None,
@@ -425,42 +371,20 @@ def _pairwise_bleu_impl(candidates, *, style: str = "sacrebleu", smooth_method: 
     """
     _check_style(style)
     order = _resolve_order(max_ngram_order, weights, style)
-    seqs = _sentences_as_ids(candidates, "candidates", tokenize, lowercase, pad_id, eos_id)
-    n = len(seqs)
+    flat, lens = _sentences_flat(candidates, "candidates", tokenize, lowercase, pad_id, eos_id)
+    n = len(lens)
     if n == 0:
         raise ValueError("candidates is empty")
     if style == "sacrebleu":
         check_smoothing(smooth_method)
-        if _C_SCORES:
-            out = _impl.pairwise_scores(seqs, order, smooth_method, smooth_value, effective_order, workers)
-        else:
-            st = _impl.pairwise_stats(seqs, order, workers)
-            out = _batch_py.sacre_scores(st.reshape(n * n, -1), order, smooth_method, smooth_value,
-                                         effective_order).reshape(n, n)
+        out = _backend.sets.pairwise_scores(flat, lens, order, smooth_method, smooth_value, effective_order, workers)
     else:
         if smoothing_function is None:
             smoothing_function = _nltk.SmoothingFunction().method1
         w = _nltk_weights(weights, order)
         stats_order = _nltk_stats_order(order, smoothing_function)
-        st = _impl.pairwise_stats(seqs, stats_order, workers)
+        st = _backend.sets.pairwise_stats(flat, lens, stats_order, workers)
         out = _nltk_scores(st.reshape(n * n, -1), stats_order, w, smoothing_function, workers).reshape(n, n)
     if diagonal is not None:
         np.fill_diagonal(out, diagonal)
     return out
-
-
-def _wrap(impl, name):
-    import functools
-
-    @functools.wraps(impl)
-    def f(*args, **kwargs):
-        with no_gc():
-            return impl(*args, **kwargs)
-
-    f.__name__ = f.__qualname__ = name
-    return f
-
-
-sentence_bleu_batch = _wrap(_sentence_bleu_batch_impl, "sentence_bleu_batch")
-self_bleu = _wrap(_self_bleu_impl, "self_bleu")
-pairwise_bleu = _wrap(_pairwise_bleu_impl, "pairwise_bleu")

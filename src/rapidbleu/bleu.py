@@ -2,7 +2,8 @@
 
 Per-segment sufficient statistics come from the active backend (compiled or pure Python, see
 ``rapidbleu.backend``); everything after that (aggregation, smoothing, effective order,
-signatures) is computed in one place, ``rapidbleu._stats``.
+signatures) is computed in one place, the scoring layer ``rapidbleu._scoring_py`` (and its
+compiled twin, chosen by ``rapidbleu._backend``).
 """
 
 import logging
@@ -11,15 +12,18 @@ from typing import Callable, List, Optional, Sequence
 import numpy as np
 
 from . import _backend
-from ._stats import MAX_NGRAM_ORDER, SMOOTH_DEFAULTS, bleu_from_stats, check_smoothing, split_row
-from ._validate import check_hypotheses, check_hypotheses_counting, check_references, check_sentence_args
+from ._sacre_methods import SacreBLEUMethods
+from ._scoring_py import SMOOTH_DEFAULTS, bleu_from_stats, check_smoothing, split_row
+from ._stats import MAX_NGRAM_ORDER
+from ._validate import (check_hypotheses, check_hypotheses_counting, check_order, check_references,
+                        check_sentence_args, check_smooth_value, check_stats_row)
 from .score import BLEUScore, BLEUSignature
 from .tokenizers import DEFAULT_TOKENIZER, LANGUAGE_DEFAULTS, available_tokenizers, get_tokenizer, language_warning
 
 logger = logging.getLogger("rapidbleu")
 
 
-class BLEU:
+class BLEU(SacreBLEUMethods):
     """BLEU metric, a drop-in for ``sacrebleu.metrics.BLEU``.
 
     Args:
@@ -37,7 +41,9 @@ class BLEU:
             identical for any value.
 
     Raises:
-        ValueError: unknown smoothing method or tokenizer, or ``max_ngram_order`` < 1.  The
+        TypeError: ``max_ngram_order`` not an int.
+        ValueError: unknown smoothing method or tokenizer, ``max_ngram_order`` outside 1..64,
+            or a ``smooth_value`` that is not a finite number >= 0.  The
             first two are also the exception types sacreBLEU raises there: an unknown
             smoothing method is an ``AssertionError`` too, an unknown tokenizer a ``KeyError``
             (see ``rapidbleu._validate``).
@@ -55,8 +61,8 @@ class BLEU:
                  trg_lang: str = "", references: Optional[Sequence[Sequence[str]]] = None,
                  workers: int = 1):
         check_smoothing(smooth_method)
-        if isinstance(max_ngram_order, bool) or not isinstance(max_ngram_order, (int, np.integer)) or max_ngram_order < 1:
-            raise ValueError(f"max_ngram_order must be an integer >= 1, got {max_ngram_order!r}")
+        check_smooth_value(smooth_value)
+        max_ngram_order = check_order(max_ngram_order)
         self._force = force
         self.trg_lang = trg_lang
         self.lowercase = lowercase
@@ -104,7 +110,7 @@ class BLEU:
         hyps_in, tok, low = self._preprocess_for_core(hyps)
         if tok != self.tokenizer.fast_path:
             ref_streams = [self._preprocess_for_core(stream)[0] for stream in ref_streams]
-        return _backend.impl.string_stats(hyps_in, ref_streams, self.max_ngram_order, tok, low, self.workers)
+        return _backend.stats.string_stats(hyps_in, ref_streams, self.max_ngram_order, tok, low, self.workers)
 
     def corpus_statistics(self, hypotheses: Sequence[str],
                           references: Optional[Sequence[Sequence[str]]] = None) -> np.ndarray:
@@ -170,13 +176,21 @@ class BLEU:
         Raises:
             UnknownSmoothingError: unknown ``smooth_method`` (a ``ValueError``; an
                 ``AssertionError`` as in sacreBLEU).
+            ValueError: ``smooth_value`` not a finite number >= 0.
         """
+        check_smooth_value(smooth_value)
         score, counts, totals, precisions, bp = bleu_from_stats(
             correct, total, sys_len, ref_len, smooth_method, smooth_value, effective_order, max_ngram_order)
         return BLEUScore(score, counts, totals, precisions, bp, sys_len, ref_len)
 
     def score_from_stats(self, stats) -> BLEUScore:
-        """BLEU from one row of aggregated statistics (a column sum for a corpus)."""
+        """BLEU from one row of aggregated statistics (a column sum for a corpus).
+
+        Raises:
+            ValueError: not ``2 + 2N`` numbers, a negative count, or more matches than
+                n-grams in some order.
+        """
+        check_stats_row(stats, self.max_ngram_order)
         sys_len, ref_len, correct, total = split_row(stats, self.max_ngram_order)
         score, counts, totals, precisions, bp = bleu_from_stats(
             correct, total, sys_len, ref_len, self.smooth_method, self.smooth_value,
@@ -228,12 +242,8 @@ class BLEU:
         ``sentence_score(hypotheses[i], [stream[i] for stream in references]).score``.
         """
         stats = self.corpus_statistics(hypotheses, references)
-        # The batch scorer: compiled, and verified at import to give bleu_from_stats' very
-        # floats on this platform (else it scores in Python with bleu_from_stats itself).
-        from .batch import _sacre_scores
-
-        return _sacre_scores(stats, self.max_ngram_order, self.smooth_method, self.smooth_value,
-                             self.effective_order, self.workers)
+        return _backend.scoring.sacre_scores(stats, self.max_ngram_order, self.smooth_method, self.smooth_value,
+                                             self.effective_order, None, self.workers)
 
     def get_signature(self) -> BLEUSignature:
         """The reproducibility signature (needs a scored corpus for the number of references)."""

@@ -24,7 +24,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
-from ._stats import SMOOTH_DEFAULTS
+from ._scoring_py import SMOOTH_DEFAULTS
 from ._version import __version__
 from .bleu import BLEU
 from .report import Color, print_results_table, print_single_results
@@ -62,7 +62,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="Split the reference stream on tabs, and expect this many references. (Default: %(default)s)")
     p.add_argument("--encoding", "-e", type=str, default="utf-8",
                    help="Open text files with specified encoding (Default: %(default)s)")
-    p.add_argument("--metrics", "-m", choices=["bleu"], nargs="+", default=["bleu"],
+    # No argparse choices: sacreBLEU's other metrics end with check_values' one-line error.
+    p.add_argument("--metrics", "-m", nargs="+", default=["bleu"],
                    help="Metrics to compute (rapidbleu computes BLEU only).")
     p.add_argument("--sentence-level", "-sl", action="store_true", help="Compute metric for each sentence.")
     g = p.add_argument_group("BLEU related arguments")
@@ -99,7 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--paired-bs-n", "-pbsn", type=int, default=1000,
                    help="Number of bootstrap resamples for paired bootstrap resampling test (Default: %(default)s).")
     t.add_argument("--paired-jobs", "-j", type=int, default=1,
-                   help="Threads for comparisons that do not share random draws (SACREBLEU_SEED=none or 0); "
+                   help="Threads for comparisons that do not share random draws (SACREBLEU_SEED=none); "
                         "0 = one per system. Results do not depend on it. (Default: %(default)s)")
     r = p.add_argument_group("Reporting related arguments")
     r.add_argument("--quiet", "-q", default=False, action="store_true", help="Suppress verbose messages.")
@@ -162,10 +163,34 @@ def _add_unsupported(p: argparse.ArgumentParser) -> None:
 
 
 def check_unsupported(args) -> None:
-    """Raise ``CLIError`` naming the first ``UNSUPPORTED`` option given, and why."""
+    """Raise ``CLIError`` naming the first ``UNSUPPORTED`` option given, and why; then the
+    option values argparse cannot check (``check_values``)."""
     for flags, _, why in UNSUPPORTED:
         if getattr(args, _unsupported_dest(flags), None) not in (None, False):
             raise CLIError(f"{'/'.join(sorted(flags, key=len))}: {why}")
+    check_values(args)
+
+
+def check_values(args) -> None:
+    """Option values that sacreBLEU accepts and then misuses, refused with one line each.
+
+    Raises:
+        CLIError: ``-m`` with a metric other than ``bleu`` (sacreBLEU's ``chrf``/``ter`` are
+            not implemented); ``-l`` without a dash (sacreBLEU silently ignores ``enzh`` and
+            tokenizes Chinese with 13a); ``-w`` below 0 (sacreBLEU fails in a format string).
+    """
+    for metric in args.metrics:
+        if metric.lower() in ("chrf", "ter"):
+            raise CLIError(f"-m/--metrics {metric}: {_NOT_BLEU}")
+        if metric.lower() != "bleu":
+            raise CLIError(f"-m/--metrics {metric}: unknown metric; rapidbleu computes BLEU only (-m bleu)")
+    if args.langpair is not None:
+        src, dash, trg = args.langpair.partition("-")
+        if not dash or not src or not trg:
+            raise CLIError(f"-l/--language-pair {args.langpair!r}: expected SRC-TRG with a dash, e.g. en-zh "
+                           "(the target language chooses the default tokenizer)")
+    if args.width < 0:
+        raise CLIError(f"-w/--width {args.width}: the number of decimals must be >= 0")
 
 
 def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
@@ -564,7 +589,7 @@ def _run_paired(args, paired: str, metric: BLEU, names: List[str], stats: List[n
     sig = metric.get_signature()
     sig.update("seed", str(seed).lower())
     sig.update(paired, resolved)
-    streams = 1 if seed else max(len(stats) - 1, 1)
+    streams = 1 if seed is not None else max(len(stats) - 1, 1)
     desc = "paired bootstrap" if paired == "bs" else "approximate randomization"
     with _progress_bar(args, resolved * streams, desc) as progress:
         if paired == "bs":

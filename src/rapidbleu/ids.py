@@ -47,7 +47,9 @@ from typing import List, Optional, Tuple
 import numpy as np
 
 from . import _backend
-from ._stats import MAX_NGRAM_ORDER, check_smoothing, n_columns
+from ._scoring_py import check_smoothing
+from ._stats import MAX_NGRAM_ORDER, n_columns
+from ._validate import _kind, check_order, no_reference_error, stream_length_error
 from .score import BLEUScore
 
 __all__ = ["IdStreams", "clean_ids", "corpus_bleu_ids", "stats_ids", "to_id_lists"]
@@ -69,10 +71,6 @@ def no_gc():
     finally:
         if was:
             gc.enable()
-
-
-def _kind(x) -> str:
-    return type(x).__name__
 
 
 def _is_arraylike(x) -> bool:
@@ -123,17 +121,12 @@ def _check_dtype(arr: np.ndarray, what: str) -> np.ndarray:
     )
 
 
-def clean_ids(seq: np.ndarray, pad_id: Optional[int] = None, eos_id: Optional[int] = None) -> np.ndarray:
-    """Apply the cleaning rules (cut at the first ``eos_id``, then drop every ``pad_id``)."""
-    if eos_id is not None:
-        hit = np.flatnonzero(seq == eos_id)
-        if hit.size:
-            seq = seq[: hit[0]]
-    if pad_id is not None:
-        keep = seq != pad_id
-        if not keep.all():
-            seq = seq[keep]
-    return np.ascontiguousarray(seq, dtype=np.int64)
+def clean_ids(seq, pad_id: Optional[int] = None, eos_id: Optional[int] = None) -> np.ndarray:
+    """One id sequence cleaned by the rules of the module docstring: int64 1-D array."""
+    arr = _as_int_array(seq, "seq")
+    flat, _ = _clean_flat(arr.reshape(-1), np.array([arr.size], dtype=np.int64),
+                          _check_special(pad_id, "pad_id"), _check_special(eos_id, "eos_id"))
+    return np.ascontiguousarray(flat, dtype=np.int64)
 
 
 def _check_special(value, name: str):
@@ -150,7 +143,7 @@ def _check_special(value, name: str):
 def _clean_flat(flat: np.ndarray, lens: np.ndarray, pad_id, eos_id):
     """The cleaning rules applied to n sequences stored end to end, by the core (one pass in
     C; vectorised numpy in the pure-Python backend); a length of -1 (no sequence) stays -1."""
-    return _backend.impl.clean_flat(flat, lens, pad_id, eos_id)
+    return _backend.stats.clean_flat(flat, lens, pad_id, eos_id)
 
 
 def _split(flat: np.ndarray, lens: np.ndarray) -> List[Optional[np.ndarray]]:
@@ -192,7 +185,7 @@ def _stream(x, what: str, pad_id, eos_id, allow_none: bool = False) -> Tuple[np.
         except TypeError:
             raise TypeError(f"{what} must be a list of token-id sequences or a 2-D array, got {_kind(x)}") from None
     # lists of lists of Python ints: packed by the core in one pass, no object per sentence
-    packed = _backend.impl.pack_int_lists(x, allow_none)
+    packed = _backend.stats.pack_int_lists(x, allow_none)
     if packed is not None:
         return _clean_flat(packed[0], packed[1], pad_id, eos_id)
     out: List[Optional[np.ndarray]] = []
@@ -210,8 +203,9 @@ def _stream(x, what: str, pad_id, eos_id, allow_none: bool = False) -> Tuple[np.
         arr = _as_int_array(seq, f"{what}[{i}]")
         if arr.ndim != 1:
             raise ValueError(f"{what}[{i}] is a {arr.ndim}-D array of shape {arr.shape}; expected 1-D")
-        out.append(clean_ids(arr, pad_id, eos_id))
-    return _join(out)
+        out.append(arr.astype(np.int64, copy=False))
+    flat, lens = _join(out)  # then cleaned in one pass, as every other form
+    return _clean_flat(flat, lens, pad_id, eos_id)
 
 
 def _depth(x) -> Optional[int]:
@@ -260,9 +254,7 @@ class IdStreams:
             name = "references" if one else f"references[{k}]"
             c = _stream(s, name, pad_id, eos_id, allow_none=not one)
             if len(c[1]) != n:
-                raise ValueError(
-                    f"reference stream {k} ({name}) has {len(c[1])} rows but there are {n} hypotheses"
-                )
+                raise stream_length_error(f"reference stream {k} ({name})", len(c[1]), n, "rows")
             cleaned.append(c)
         self.ref_streams = cleaned
         present = np.zeros(n, dtype=np.int64)
@@ -270,7 +262,7 @@ class IdStreams:
             present += lens >= 0
         if not present.all():
             i = int(np.flatnonzero(present == 0)[0])
-            raise ValueError(f"segment {i} has no reference: all {len(cleaned)} reference streams are None there")
+            raise no_reference_error(i)
         self.num_refs = int(present[0]) if (present == present[0]).all() else -1
 
     @property
@@ -327,12 +319,6 @@ def to_id_lists(x, pad_id: Optional[int] = None, eos_id: Optional[int] = None) -
     return _split(flat, lens)  # type: ignore[return-value]
 
 
-def _check_order(max_ngram_order) -> int:
-    if isinstance(max_ngram_order, bool) or not isinstance(max_ngram_order, (int, np.integer)) or max_ngram_order < 1:
-        raise ValueError(f"max_ngram_order must be an integer >= 1, got {max_ngram_order!r}")
-    return int(max_ngram_order)
-
-
 def stats_ids(hypotheses, references, *, pad_id: Optional[int] = None, eos_id: Optional[int] = None,
               max_ngram_order: int = MAX_NGRAM_ORDER, workers: int = 1) -> np.ndarray:
     """Per-segment BLEU sufficient statistics of token ids.
@@ -355,14 +341,14 @@ def stats_ids(hypotheses, references, *, pad_id: Optional[int] = None, eos_id: O
             hypotheses (named), arrays of 3+ dimensions, a segment without references.
         OverflowError: an id outside int64.
     """
-    order = _check_order(max_ngram_order)
+    order = check_order(max_ngram_order)
     with no_gc():
         data = IdStreams(hypotheses, references, pad_id, eos_id)
         return _stats_of(data, order, workers)
 
 
 def _stats_of(data: IdStreams, order: int, workers: int) -> np.ndarray:
-    out = _backend.impl.flat_stats(data.hyp[0], data.hyp[1], data.ref_streams, order, workers)
+    out = _backend.stats.flat_stats(data.hyp[0], data.hyp[1], data.ref_streams, order, workers)
     return np.asarray(out, dtype=np.int64).reshape(data.n, n_columns(order))
 
 
@@ -389,19 +375,10 @@ def corpus_bleu_ids(hypotheses, references, *, pad_id: Optional[int] = None, eos
 
     Raises: as :func:`stats_ids`; ``ValueError`` for an unknown smoothing method.
     """
-    order = _check_order(max_ngram_order)
+    order = check_order(max_ngram_order)
     bleu = _bleu_object(smooth_method, smooth_value, effective_order, order, workers)
     with no_gc():
         data = IdStreams(hypotheses, references, pad_id, eos_id)
         stats = _stats_of(data, order, workers)
     bleu.num_refs = data.num_refs
     return bleu.score_from_stats(stats.sum(axis=0))
-
-
-def ids_to_strings(seqs) -> List[str]:
-    """Cleaned id arrays written as space-separated decimal strings (the string-path twin)."""
-    return [" ".join(map(str, s.tolist())) for s in seqs]
-
-
-def _split_for_strings(data: IdStreams) -> Tuple[List[str], List[List[str]]]:
-    return ids_to_strings(data.hyps), [ids_to_strings(r) for r in data.refs]

@@ -13,7 +13,7 @@ Conventions (NLTK's):
 * ``weights`` is one tuple of per-order weights ``(w_1, ..., w_N)`` or a list of such tuples
   (then one score per tuple, all computed from one pass of statistics); the highest order
   computed is the longest tuple's length;
-* the clipped n-gram counts come from the compiled core (``rapidbleu._backend.impl``), after
+* the clipped n-gram counts come from the compiled core (``rapidbleu._backend.stats``), after
   the tokens are mapped to integer ids (one dictionary per call).
 
 The module also has the names NLTK's module gets from its imports: ``ngrams`` (as
@@ -47,8 +47,10 @@ For BLEU as defined by Papineni et al. and computed by mteval-v13a/sacreBLEU use
 Errors: differing numbers of hypotheses and reference lists raise :class:`LengthMismatchError`
 (a ``ValueError``, and an ``AssertionError`` as NLTK's assert); an empty corpus raises
 :class:`EmptyCorpusError` (a ``ValueError`` and a ``ZeroDivisionError`` as NLTK's
-``Fraction(0, 0)``); a hypothesis without any reference raises ``ValueError`` (NLTK raises
-``KeyError`` or ``ValueError`` from ``min()``).
+``Fraction(0, 0)``); a hypothesis without any reference raises :class:`NoReferencesError`
+(a ``ValueError``, and a ``KeyError`` as NLTK's); a ``None`` hypothesis, a dict or a set raises
+``TypeError`` naming it.  Without smoothing, an order with no match warns with NLTK's text and
+category (``UserWarning``).
 """
 
 import math
@@ -62,9 +64,13 @@ from typing import Tuple
 import numpy as np
 
 from . import _backend
+from ._scoring_py import _DEFAULT_WEIGHTS, FLOAT_METHODS, Fraction, SmoothingError, _m0, _m1, _m2, _m3, _m4, _m5, _m6
+from ._scoring_py import _warn_zero_order, brevity_penalty, nltk_from_counts
+from ._validate import NoReferencesError, check_nltk_hypotheses, check_nltk_references, check_order, check_ordered
 
 __all__ = [
     "EmptyCorpusError",
+    "NoReferencesError",
     "Fraction",
     "LengthMismatchError",
     "SmoothingError",
@@ -79,10 +85,6 @@ __all__ = [
     "sentence_bleu_from_stats",
 ]
 
-_DEFAULT_WEIGHTS = (0.25, 0.25, 0.25, 0.25)
-_TINY = sys.float_info.min  # method0's stand-in for a zero precision
-_MAX_VECTOR_ORDER = 60  # above this, 2**k overflows float math; use the exact per-row path
-
 
 
 class LengthMismatchError(ValueError, AssertionError):
@@ -91,78 +93,6 @@ class LengthMismatchError(ValueError, AssertionError):
 
 class EmptyCorpusError(ValueError, ZeroDivisionError):
     """``corpus_bleu`` of no hypotheses (NLTK: ``ZeroDivisionError`` from ``Fraction(0, 0)``)."""
-
-
-class SmoothingError(ValueError, AssertionError, IndexError):
-    """Smoothing method 6 cannot be applied (NLTK: ``AssertionError`` or ``IndexError``)."""
-
-
-#: NLTK's Fraction shows the numbers as given in ``repr``/``str`` where ``fractions.Fraction``
-#: still accepts ``_normalize=False`` (Python < 3.12); on 3.12+ it shows the reduced fraction.
-_SHOWS_AS_GIVEN = sys.version_info < (3, 12)
-
-
-class Fraction(_Fraction):
-    """A ``fractions.Fraction`` that reports its numerator and denominator as given.
-
-    ``Fraction(2, 4).numerator == 2`` and ``.denominator == 4`` (NLTK's ``_normalize=False``
-    convention, which ``corpus_bleu`` relies on to add up counts); ``_normalize=True`` reports
-    the reduced ones, as NLTK's.  ``repr``/``str`` are NLTK's on the running Python:
-    ``Fraction(2, 4)``/``2/4`` before 3.12, ``Fraction(1, 2)``/``1/2`` from 3.12 on.  NLTK's
-    attributes ``_normalize``, ``_original_numerator`` and ``_original_denominator`` exist.
-
-    The value, comparisons, hashing, arithmetic and ``float()`` are those of the reduced
-    fraction, on every Python version (NLTK's Fraction on Python < 3.12 compares
-    ``Fraction(2, 4)`` unequal to ``0.5`` and to ``Fraction(1, 2)``; this one does not).
-    """
-
-    __slots__ = ("_raw_numerator", "_raw_denominator", "_normalize")
-
-    def __new__(cls, numerator=0, denominator=None, _normalize=False):
-        self = super().__new__(cls, numerator, denominator)
-        if denominator is None:  # Fraction("3/4"), Fraction(0.5), ...: nothing to keep raw
-            numerator, denominator = _Fraction.numerator.fget(self), _Fraction.denominator.fget(self)
-        self._raw_numerator = numerator
-        self._raw_denominator = denominator
-        self._normalize = _normalize
-        return self
-
-    def __reduce__(self):
-        return (type(self), (self._raw_numerator, self._raw_denominator, self._normalize))
-
-    def __copy__(self):
-        return self
-
-    def __deepcopy__(self, memo):
-        return self
-
-    @property
-    def numerator(self):
-        return _Fraction.numerator.fget(self) if self._normalize else self._raw_numerator
-
-    @property
-    def denominator(self):
-        return _Fraction.denominator.fget(self) if self._normalize else self._raw_denominator
-
-    @property
-    def _original_numerator(self):
-        return self._raw_numerator
-
-    @property
-    def _original_denominator(self):
-        return self._raw_denominator
-
-    def __repr__(self):
-        if _SHOWS_AS_GIVEN and not self._normalize:
-            return f"{type(self).__name__}({self._raw_numerator}, {self._raw_denominator})"
-        return super().__repr__()
-
-    def __str__(self):
-        if _SHOWS_AS_GIVEN and not self._normalize:
-            if self._raw_denominator == 1:
-                return str(self._raw_numerator)
-            return f"{self._raw_numerator}/{self._raw_denominator}"
-        return super().__str__()
 
 
 def ngrams(sequence, n, pad_left=False, pad_right=False, left_pad_symbol=None, right_pad_symbol=None):
@@ -199,11 +129,17 @@ def ngrams(sequence, n, pad_left=False, pad_right=False, left_pad_symbol=None, r
 
 
 def _check_references(list_of_references):
-    """Each hypothesis needs at least one reference (the core checks this too; this is for the
-    paths that do not reach it)."""
-    for i, refs in enumerate(list_of_references):
-        if len(refs) == 0:
-            raise ValueError(f"hypothesis {i} has no references (each needs at least one)")
+    """Each hypothesis needs at least one reference: ``NoReferencesError``, a ``ValueError``
+    and, as in NLTK, a ``KeyError``."""
+    check_nltk_references(list_of_references)
+
+
+def _check_corpus_args(list_of_references, hypotheses):
+    """Input checks of ``corpus_bleu`` before any counting (``rapidbleu._validate``)."""
+    check_ordered(list_of_references, "list_of_references")
+    check_ordered(hypotheses, "hypotheses")
+    check_nltk_hypotheses(hypotheses)
+    check_nltk_references(list_of_references)
 
 
 def _stats(list_of_references, hypotheses, max_order, workers=1):
@@ -214,7 +150,19 @@ def _stats(list_of_references, hypotheses, max_order, workers=1):
     """
     if len(hypotheses) == 0:
         return np.zeros((0, 2 + 2 * max_order), dtype=np.int64)
-    return _backend.impl.token_stats(hypotheses, list_of_references, max_order, workers=workers)
+    return _backend.stats.token_stats(hypotheses, list_of_references, max_order, workers=workers)
+
+
+def stats_order(order: int, method) -> int:
+    """Orders of statistics that NLTK-style scoring of ``order`` orders needs: smoothing
+    methods 5 and 7 also read each sentence's 5-gram precision, whatever the weights."""
+    return max(order, 5) if method in (5, 7) else order
+
+
+def _max_order(weight_list) -> int:
+    """The longest weight tuple's length (0 allowed: NLTK scores 0), within the order limit."""
+    max_order = max(len(w) for w in weight_list)
+    return check_order(max_order) if max_order else 0
 
 
 def _check_lengths(list_of_references, hypotheses):
@@ -290,106 +238,6 @@ def closest_ref_length(references, hyp_len):
     if best is None:
         raise ValueError("closest_ref_length: no references")
     return best
-
-
-def brevity_penalty(closest_ref_len, hyp_len):
-    """BLEU's brevity penalty (Papineni et al. 2002), with NLTK's return types.
-
-    Args:
-        closest_ref_len: effective reference length *r* (one sentence's, or a corpus sum).
-        hyp_len: hypothesis length *c* (one sentence's, or a corpus sum).
-
-    Returns:
-        ``1`` (int) when ``c > r``; ``0`` (int) when ``c == 0``; else the float
-        ``exp(1 - r / c)`` (which is ``1.0`` when ``c == r``).
-    """
-    if hyp_len > closest_ref_len:
-        return 1
-    if hyp_len == 0:
-        return 0
-    return math.exp(1 - closest_ref_len / hyp_len)
-
-
-# --------------------------------------------------------------------------- smoothing
-
-
-def _warn_zero_order(order, stacklevel=5, count_=None, n=None):
-    who = "the hypothesis has" if count_ is None else f"{count_} of {n} hypotheses have"
-    warnings.warn(
-        f"BLEU (NLTK convention): {who} no matching {order}-gram, so without smoothing the "
-        f"{order}-gram precision is taken as sys.float_info.min and the score is close to 0 "
-        "whatever the lower orders match. Use fewer orders or a SmoothingFunction method.",
-        UserWarning,
-        stacklevel=stacklevel,
-    )
-
-
-def _m0(p_n, warn=True):
-    out = []
-    for i, p in enumerate(p_n):
-        if p.numerator != 0:
-            out.append(p)
-        else:
-            if warn:
-                _warn_zero_order(i + 1)
-            out.append(_TINY)
-    return out
-
-
-def _m1(p_n, epsilon):
-    return [(p.numerator + epsilon) / p.denominator if p.numerator == 0 else p for p in p_n]
-
-
-def _m2(p_n):
-    return [
-        Fraction(p.numerator + 1, p.denominator + 1, _normalize=False) if i else p
-        for i, p in enumerate(p_n)
-    ]
-
-
-def _m3(p_n):
-    k = 1
-    for i, p in enumerate(p_n):
-        if p.numerator == 0:
-            p_n[i] = 1 / (2**k * p.denominator)
-            k += 1
-    return p_n
-
-
-def _m4(p_n, hyp_len, k):
-    inc = 1
-    for i, p in enumerate(p_n):
-        if p.numerator == 0 and hyp_len > 1:
-            # Chen & Cherry's 1/ln(len) scaling of the NIST 1/2**k (NLTK's arrangement).
-            p_n[i] = (1 / (2**inc * k / math.log(hyp_len))) / p.denominator
-            inc += 1
-    return p_n
-
-
-def _m5(p_n, p5_last):
-    ahead = list(p_n) + [p5_last]
-    prev = p_n[0] + 1
-    for i in range(len(p_n)):
-        prev = p_n[i] = (prev + ahead[i] + ahead[i + 1]) / 3
-    return p_n
-
-
-def _m6(p_n, last_hyp_len, alpha):
-    if len(p_n) < 3:
-        raise SmoothingError("smoothing method 6 needs weights for at least 3 n-gram orders")
-    if not p_n[2]:
-        # NLTK's message speaks of bigrams, but it tests the trigram precision.
-        raise SmoothingError(
-            "smoothing method 6 needs a non-zero trigram precision (NLTK: 'requires non-zero "
-            "precision for bigrams')"
-        )
-    for i in range(2, len(p_n)):
-        before = p_n[i - 2]
-        prior = 0 if before == 0 else p_n[i - 1] ** 2 / before
-        matches = p_n[i].numerator
-        ngrams = max(0, last_hyp_len - i)  # (i+1)-grams in the (last) hypothesis
-        p_n[i] = (matches + alpha * prior) / (ngrams + alpha)
-    return p_n
 
 
 class SmoothingFunction:
@@ -482,64 +330,6 @@ def _resolve_smoothing(fn):
 # --------------------------------------------------------------------------- scoring
 
 
-def _score(p_n, weight_list, bp, hyp_len, auto_reweigh):
-    """NLTK's final step: ``bp * exp(fsum(w_n * log p_n for p_n > 0))`` per weight tuple."""
-    scores = []
-    for weight in weight_list:
-        if auto_reweigh and hyp_len < 4 and weight == _DEFAULT_WEIGHTS:
-            weight = (1 / hyp_len,) * hyp_len
-        terms = [w * math.log(p) for w, p in zip(weight, p_n) if p > 0]
-        scores.append(bp * math.exp(math.fsum(terms)))
-    return scores
-
-
-def _bleu_from_counts(
-    numerators,
-    denominators,
-    hyp_len,
-    ref_len,
-    weight_list,
-    method,
-    smoother,
-    auto_reweigh,
-    p5_last,
-    last_hyp_len,
-    tokens=None,
-    warn=True,
-):
-    """Scores (a list, one per weight tuple) from counts, as NLTK combines them.
-
-    ``p5_last``: a callable returning the last pair's 5-gram modified precision (methods 5, 7);
-    ``last_hyp_len``: the last hypothesis's length (method 6 counts its n-grams);
-    ``tokens``: ``(last references, last hypothesis)``, needed only by a callable
-    ``smoother`` (``method is None``), which receives them as NLTK passes them.
-    """
-    p_n = [Fraction(m, d, _normalize=False) for m, d in zip(numerators, denominators)]
-    if numerators[0] == 0:
-        return [0] * len(weight_list)
-    bp = brevity_penalty(ref_len, hyp_len)
-    if method is None:
-        last_refs, last_hyp = tokens
-        p_n = smoother(p_n, references=last_refs, hypothesis=last_hyp, hyp_len=hyp_len)
-    elif method == 0:
-        p_n = _m0(p_n, warn=warn)
-    elif method == 1:
-        p_n = _m1(p_n, smoother.epsilon)
-    elif method == 2:
-        p_n = _m2(p_n)
-    elif method == 3:
-        p_n = _m3(p_n)
-    elif method == 4:
-        p_n = _m4(p_n, hyp_len, smoother.k)
-    elif method == 5:
-        p_n = _m5(p_n, p5_last())
-    elif method == 6:
-        p_n = _m6(p_n, last_hyp_len, smoother.alpha)
-    else:
-        p_n = _m5(_m4(p_n, hyp_len, smoother.k), p5_last())
-    return _score(p_n, weight_list, bp, hyp_len, auto_reweigh)
-
-
 def corpus_bleu(
     list_of_references,
     hypotheses,
@@ -574,12 +364,15 @@ def corpus_bleu(
     Raises:
         LengthMismatchError: ``len(list_of_references) != len(hypotheses)``.
         EmptyCorpusError: no hypotheses.
-        ValueError: a hypothesis without references.
+        NoReferencesError: a hypothesis without references (a ``ValueError`` and, as NLTK, a
+            ``KeyError``).
+        TypeError: a ``None`` hypothesis (named by index), a dict or set instead of a list.
         SmoothingError: method 6 on fewer than 3 orders or a zero trigram precision.
     """
+    _check_corpus_args(list_of_references, hypotheses)
     _check_lengths(list_of_references, hypotheses)
     weight_list, several = _weight_list(weights)
-    max_order = max(len(w) for w in weight_list)
+    max_order = _max_order(weight_list)
     if max_order == 0:  # NLTK: no precision at all counts as "no unigram match"
         _check_references(list_of_references)
         return [0] * len(weight_list) if several else 0
@@ -597,7 +390,7 @@ def corpus_bleu(
             return Fraction(int(row[6]), max(1, int(row[6 + max_order])), _normalize=False)
         return modified_precision(last_refs, last_hyp, 5)
 
-    scores = _bleu_from_counts(
+    scores = nltk_from_counts(
         [int(v) for v in sums[2 : 2 + max_order]],
         [int(v) for v in dens],
         int(sums[0]),
@@ -633,82 +426,12 @@ def sentence_bleu(
         misses some higher order scores a tiny positive number (NLTK), not 0.
 
     Raises:
-        ValueError: no references; SmoothingError: as in :func:`corpus_bleu`.
+        NoReferencesError: no references (a ``ValueError`` and a ``KeyError``, as NLTK).
+        SmoothingError, TypeError: as in :func:`corpus_bleu`.
     """
+    if hypothesis is None:
+        raise TypeError("hypothesis is None (it must be a sequence of tokens; use [] for an empty output)")
     return corpus_bleu([references], [hypothesis], weights, smoothing_function, auto_reweigh)
-
-
-def _log_map(values: np.ndarray) -> np.ndarray:
-    """``math.log`` elementwise (the libm NLTK's floats come from; numpy's may differ by an ulp)."""
-    flat = values.ravel()
-    uniq, inverse = np.unique(flat, return_inverse=True)
-    logs = np.fromiter(map(math.log, uniq.tolist()), dtype=np.float64, count=len(uniq))
-    return logs[inverse].reshape(values.shape)
-
-
-def _exp_map(values: np.ndarray) -> np.ndarray:
-    return np.fromiter(map(math.exp, values.tolist()), dtype=np.float64, count=len(values))
-
-
-def _is_plain_number(x) -> bool:
-    return isinstance(x, (int, float)) and not isinstance(x, bool) and abs(x) < 2**52
-
-
-def _vector_precisions(method, smoother, M, D, c):
-    """Smoothed precisions as floats (n, K), computed as NLTK's scalar code would, or None when
-    this method/parameters need the exact per-row path.  Entries <= 0 are skipped later."""
-    Mf, Df = M.astype(np.float64), D.astype(np.float64)
-    zero = M == 0
-    if method == 0:
-        return np.where(zero, _TINY, Mf / np.where(zero, 1.0, Df))
-    if method == 1:
-        eps = smoother.epsilon
-        if not _is_plain_number(eps):
-            return None
-        return np.where(zero, float(eps) / Df, Mf / Df)
-    if method == 2:
-        P = (Mf + 1.0) / (Df + 1.0)
-        P[:, 0] = Mf[:, 0] / Df[:, 0]
-        return P
-    if method in (3, 4):
-        if M.shape[1] > _MAX_VECTOR_ORDER:
-            return None
-        K = np.cumsum(zero, axis=1).astype(np.float64)
-        if method == 3:
-            return np.where(zero, 1.0 / (2.0**K * Df), Mf / Df)
-        k = smoother.k
-        if not _is_plain_number(k):
-            return None
-        logc = np.zeros(len(c))
-        long_ = c > 1
-        logc[long_] = _log_map(c[long_].astype(np.float64))
-        with np.errstate(divide="ignore", invalid="ignore"):
-            smoothed = (1.0 / ((2.0**K * float(k)) / logc[:, None])) / Df
-        use = zero & long_[:, None]
-        return np.where(use, smoothed, Mf / Df)  # unsmoothed zeros stay 0 and are skipped
-    return None
-
-
-def _is_plain_float_tuple(weight) -> bool:
-    return all(map(_is_plain_number, weight))
-
-
-_KERNEL_MIN_ROWS = 4096  # below this, importing rapidbleu.batch (~0.25 s once) does not pay
-
-
-def _compiled_kernel(n_rows):
-    """``nltk_scores`` of the compiled batch kernels (methods 0 and 1), or None where it is not
-    built, where its import-time check found it differs from :func:`_from_stats` here, or where
-    ``rapidbleu.batch`` is not imported yet and ``n_rows`` is too few to make that worth it."""
-    if n_rows < _KERNEL_MIN_ROWS and f"{__package__}.batch" not in sys.modules:
-        return None
-    try:
-        from . import batch
-    except ImportError:  # pragma: no cover - batch imports only what this package ships
-        return None
-    if not getattr(batch, "_C_NLTK", False):
-        return None
-    return batch._impl.nltk_scores
 
 
 def _check_stats(stats, max_ngram_order):
@@ -747,75 +470,54 @@ def _warn_method0_rows(M, rows, up):
             _warn_zero_order(j + 1, stacklevel=up + 3, count_=missing, n=len(M))
 
 
+def _is_plain_number(x) -> bool:
+    """A parameter the compiled methods reproduce exactly: an int or float (not a Fraction or
+    Decimal, whose exact arithmetic only the Python formula follows)."""
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and abs(x) < 2**52
+
+
+def _is_plain_float_tuple(weight) -> bool:
+    return all(map(_is_plain_number, weight))
+
+
 def _from_stats(stats, N, weight_list, method, smoother, auto_reweigh, tokens=None, workers=1,
-                compiled=True, stacklevel=2):
-    """The one scoring implementation: NLTK ``sentence_bleu`` of every statistics row.
+                stacklevel=2):
+    """NLTK ``sentence_bleu`` of every statistics row: float64 (n, W).
 
     ``stats``: checked int64 (n, 2 + 2N); ``weight_list``: NLTK's list of weight tuples (the
     longest has K <= N orders); ``method``/``smoother`` from :func:`_resolve_smoothing`
-    (``method is None`` only with ``tokens = (list_of_references, hypotheses)``).  Returns
-    float64 (n, W).  Paths, all giving NLTK's floats: the compiled kernel (methods 0, 1), numpy
-    (methods 0-4), exact Fractions per distinct row (methods 5-7, unusual parameters) or per
-    row with the tokens (callables).  ``stacklevel``: frames from here to the user's call
-    (2 when called by a public function).
+    (``method is None`` only with ``tokens = (list_of_references, hypotheses)``).  The float
+    methods (0-4) with plain parameters go to ``_backend.scoring.nltk_scores`` (compiled, or
+    its Python twin); methods 5-7, Fraction or Decimal parameters and callables are computed
+    by the Python formula itself, ``nltk_from_counts``, once per distinct row (per row with the
+    tokens for a callable).  ``stacklevel``: frames from here to the user's call.
     """
     n, W = len(stats), len(weight_list)
     out = np.zeros((n, W), dtype=np.float64)
     K = max(len(w) for w in weight_list)
     if n == 0 or K == 0:
         return out
-    c, r = stats[:, 0], stats[:, 1]
     M = stats[:, 2 : 2 + K]
-    D = np.maximum(stats[:, 2 + N : 2 + N + K], 1)
     rows = np.flatnonzero(M[:, 0] > 0)  # NLTK returns 0 when no unigram matches
-    plain = method is not None and all(map(_is_plain_float_tuple, weight_list))
-    if plain and method == 0:
+    params_plain = method in FLOAT_METHODS and (
+        (method != 1 or _is_plain_number(smoother.epsilon)) and (method != 4 or _is_plain_number(smoother.k)))
+    if method == 0 and all(map(_is_plain_float_tuple, weight_list)):
         _warn_method0_rows(M, rows, stacklevel)
-    reweigh = auto_reweigh and any(w == _DEFAULT_WEIGHTS for w in weight_list)
-
-    kernel = _compiled_kernel(n) if (compiled and plain and method in (0, 1) and not reweigh and K <= 64) else None
-    eps = smoother.epsilon if method == 1 else 0.0
-    if kernel is not None and (method == 0 or (_is_plain_number(eps) and eps > 0)):
-        # (eps <= 0 gives precisions NLTK skips, which the kernel does not)
-        for j, weight in enumerate(weight_list):
-            k = len(weight)
-            if k == 0:
-                continue
-            sub = stats if k == N else np.concatenate(
-                [stats[:, :2], stats[:, 2 : 2 + k], stats[:, 2 + N : 2 + N + k]], axis=1)
-            out[:, j] = kernel(sub, k, [float(x) for x in weight], method, float(eps), workers)
-        return out
-
-    P = _vector_precisions(method, smoother, M, D, c) if plain else None
-    if P is None:
+    if not (params_plain and all(map(_is_plain_float_tuple, weight_list))):
         _rowwise(out, rows, stats, N, K, weight_list, method, smoother, auto_reweigh, tokens)
         return out
-
-    P, cs, rs = P[rows], c[rows], r[rows]
-    positive = P > 0
-    L = np.zeros_like(P)
-    L[positive] = _log_map(P[positive])
-    bp = np.ones(len(rows))
-    short = cs <= rs
-    bp[short] = _exp_map(1 - rs[short] / cs[short])
     for j, weight in enumerate(weight_list):
-        Wm = np.zeros(P.shape)
-        w = [float(x) for x in weight]
-        Wm[:, : len(w)] = w
-        if auto_reweigh and weight == _DEFAULT_WEIGHTS:
-            for hl in (1, 2, 3):
-                sel = cs == hl
-                if sel.any():
-                    Wm[sel] = 0.0
-                    Wm[sel, :hl] = 1 / hl
-        terms = np.where(positive, Wm * L, 0.0)
-        sums = np.fromiter(map(math.fsum, terms.tolist()), dtype=np.float64, count=len(rows))
-        out[rows, j] = bp * _exp_map(sums)
+        if len(weight) == 0:
+            continue
+        out[:, j] = _backend.scoring.nltk_scores(
+            stats, N, weight, method, smoother.epsilon if method == 1 else 0.0, smoother.k if method == 4 else 0.0,
+            bool(auto_reweigh and weight == _DEFAULT_WEIGHTS), workers)
     return out
 
 
 def _rowwise(out, rows, stats, N, K, weight_list, method, smoother, auto_reweigh, tokens):
-    """Exact per-row path (Fractions, NLTK's operations) for what is not vectorised.
+    """The Python formula row by row (Fractions, NLTK's operations), for what
+    ``nltk_scores`` does not compute.
 
     Without tokens each distinct statistics row is scored once (pairwise and self-BLEU
     matrices repeat rows a lot); with tokens (a callable smoother) every row is scored with
@@ -839,7 +541,7 @@ def _rowwise(out, rows, stats, N, K, weight_list, method, smoother, auto_reweigh
         if tokens is not None:
             i = int(rows[u])
             pair = (tokens[0][i], tokens[1][i])
-        scores[u, :] = _bleu_from_counts(
+        scores[u, :] = nltk_from_counts(
             nums, dens, row[0], row[1], weight_list, method, smoother, auto_reweigh,
             p5, row[0], tokens=pair, warn=True,
         )
@@ -874,7 +576,7 @@ def sentence_bleu_from_stats(
     ``[hyp_len, ref_len, matches_1..N, totals_1..N]`` (int): ``ref_len`` the closest reference
     length (ties to the shorter, NLTK's ``closest_ref_length``), ``matches_n`` the clipped
     n-gram matches, ``totals_n = max(0, hyp_len - n + 1)``.  That is what
-    ``rapidbleu._backend.impl.token_stats``, ``rapidbleu.ids.stats_ids``, the self-BLEU and
+    ``rapidbleu._backend.stats.token_stats``, ``rapidbleu.ids.stats_ids``, the self-BLEU and
     pairwise kernels of ``rapidbleu.batch`` and sacreBLEU's ``BLEU._extract_corpus_statistics``
     produce.  Then ``out[i] == nltk.translate.bleu_score.sentence_bleu(refs_i, hyp_i, weights,
     smoothing_function, auto_reweigh)``, the same float (tested).
@@ -960,21 +662,22 @@ def sentence_bleu_batch(
         SmoothingError: method 6 and some sentence without a trigram match (the whole call
             fails, as the loop would at that sentence); filter such sentences first.
     """
+    _check_corpus_args(list_of_references, hypotheses)
     _check_lengths(list_of_references, hypotheses)
     weight_list, several = _weight_list(weights)
     n, W = len(hypotheses), len(weight_list)
     shape = (n, W) if several else (n,)
-    max_order = max(len(w) for w in weight_list)
+    max_order = _max_order(weight_list)
     if max_order == 0 or n == 0:
         if max_order == 0:
             _check_references(list_of_references)
         return np.zeros(shape, dtype=np.float64)
     method, smoother = _resolve_smoothing(smoothing_function)
-    stats_order = max(max_order, 5) if method in (5, 7) else max_order
-    stats = _stats(list_of_references, hypotheses, stats_order, workers=workers)
+    n_orders = stats_order(max_order, method)
+    stats = _stats(list_of_references, hypotheses, n_orders, workers=workers)
     # The scoring of sentence_bleu_from_stats (same implementation, called directly so that
     # warnings point at the caller); a callable smoother gets each pair's tokens.
     tokens = None if method is not None else (list_of_references, hypotheses)
-    out = _from_stats(stats, stats_order, weight_list, method, smoother, auto_reweigh,
+    out = _from_stats(stats, n_orders, weight_list, method, smoother, auto_reweigh,
                       tokens=tokens, workers=workers, stacklevel=2)
     return out if several else out[:, 0]

@@ -152,7 +152,7 @@ class BLEUSignature(Signature):
 
     def __init__(self, args: dict):
         super().__init__(args)
-        from ._stats import SMOOTH_DEFAULTS
+        from ._scoring_py import SMOOTH_DEFAULTS
 
         self._abbr.update({"case": "c", "eff": "e", "tok": "tok", "smooth": "s"})
         smooth = args["smooth_method"]

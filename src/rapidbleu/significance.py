@@ -43,7 +43,8 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ._stats import SMOOTH_DEFAULTS
+from . import _backend
+from ._validate import check_stats_matrix
 
 __all__ = [
     "Result", "PairedTest", "bootstrap_ci", "estimate_ci", "paired_bs", "paired_ar",
@@ -62,11 +63,6 @@ _MIN_CHUNK_ROWS = 128
 #: ... and never more than this many elements (64 MB of float32), whatever the number of segments.
 _MAX_CHUNK_ELEMS = 1 << 24
 
-# Under NEP 50 (NumPy >= 2) ``python_float * np.float32`` stays float32 for scalars and arrays
-# alike, so the vectorised path can reproduce sacreBLEU's scalar arithmetic.  Older NumPy
-# promotes scalars by value; there we compute row by row with numpy scalars instead.
-_NEP50 = (np.float32(1) * 1.0).dtype == np.float32 and (np.asarray([np.float32(1)]) * 1.0).dtype == np.float32
-
 Progress = Optional[Callable[[int], None]]
 
 
@@ -78,6 +74,8 @@ def seed_from_env() -> Tuple[str, Optional[int]]:
 
     ``text`` is the variable's value as given; ``seed`` is ``None`` when it is ``none`` in any
     case (entropy from the OS), else ``int(text)`` (``ValueError`` if it is not an integer).
+    ``0`` is a seed like any other (it fixes the draws; sacreBLEU's paired tests read it as
+    "unseeded" while the signature says ``seed:0``).
     """
     text = os.environ.get("SACREBLEU_SEED", "12345")
     return text, (None if text.lower() == "none" else int(text))
@@ -86,49 +84,6 @@ def seed_from_env() -> Tuple[str, Optional[int]]:
 # --------------------------------------------------------------------------------------------
 # BLEU for many rows of statistics at once
 # --------------------------------------------------------------------------------------------
-def _metric_params(metric):
-    n = metric.max_ngram_order
-    method = metric.smooth_method
-    value = metric.smooth_value if metric.smooth_value is not None else SMOOTH_DEFAULTS[method]
-    return n, method, value, bool(metric.effective_order)
-
-
-def _map(fn, arr: np.ndarray) -> np.ndarray:
-    """Apply a ``math`` function element-wise with Python's libm (numpy's may differ by an ulp)."""
-    return np.fromiter(map(fn, arr.tolist()), dtype=np.float64, count=arr.size).reshape(arr.shape)
-
-
-def _row_score(row, n, method, value, eff_flag) -> float:
-    """One row, with exactly sacreBLEU's operations on numpy scalars (the slow, safe path)."""
-    correct, total = row[2:2 + n].copy(), row[2 + n:2 + 2 * n].copy()
-    sys_len, ref_len = int(row[0]), int(row[1])
-    bp = 1.0
-    if sys_len < ref_len:
-        bp = math.exp(1 - ref_len / sys_len) if sys_len > 0 else 0.0
-    if not any(correct):
-        return 0.0
-    prec = [0.0] * n
-    mteval, eff = 1.0, n
-    for i in range(n):
-        if method == "add-k" and i > 0:
-            correct[i] += value
-            total[i] += value
-        if total[i] == 0:
-            break
-        if eff_flag:
-            eff = i + 1
-        if correct[i] == 0:
-            if method == "exp":
-                mteval *= 2
-                prec[i] = 100. / (mteval * total[i])
-            elif method == "floor":
-                prec[i] = 100. * value / total[i]
-        else:
-            prec[i] = 100. * correct[i] / total[i]
-    logs = [-9999999999 if p == 0.0 else math.log(p) for p in prec[:eff]]
-    return bp * math.exp(sum(logs) / eff)
-
-
 def bleu_scores(sums: np.ndarray, metric, dtype=np.int64) -> np.ndarray:
     """BLEU (0-100) of every row of summed statistics, as sacreBLEU computes it.
 
@@ -136,68 +91,16 @@ def bleu_scores(sums: np.ndarray, metric, dtype=np.int64) -> np.ndarray:
         sums: ``(m, 2 + 2N)`` array of aggregated statistics (integer values).
         metric: a ``rapidbleu.BLEU`` (smoothing, effective order and N are read from it).
         dtype: the numpy type sacreBLEU holds the statistics in: ``np.int64`` for
-            approximate-randomisation trials and plain corpus scores, ``np.float32`` for
-            bootstrap resamples (float32 arithmetic in the precisions).
+            approximate-randomisation trials, ``np.float32`` for bootstrap resamples (float32
+            arithmetic in the precisions), ``None`` for Python ints (corpus scores).
 
     Returns:
         float64 array ``(m,)``; each value is the float sacreBLEU's ``compute_bleu`` returns
-        for that row held in ``dtype``.
+        for that row held in ``dtype`` (computed by the scoring layer,
+        ``rapidbleu._scoring_py.sacre_scores`` or its compiled twin).
     """
-    n, method, value, eff_flag = _metric_params(metric)
-    st = np.asarray(sums).astype(dtype, copy=False)
-    m = st.shape[0]
-    if not _NEP50:
-        return np.array([_row_score(st[i], n, method, value, eff_flag) for i in range(m)], dtype=np.float64)
-
-    # The type of ``python_float op stat`` (float32 for float32 statistics, float64 for ints).
-    arith = (st[:0, 0] * 1.0).dtype
-    sys_len = st[:, 0].astype(np.int64)
-    ref_len = st[:, 1].astype(np.int64)
-    correct = st[:, 2:2 + n].copy()
-    total = st[:, 2 + n:2 + 2 * n].copy()
-
-    # Brevity penalty: exp(1 - r/c) for 0 < c < r, 0 for c == 0 < r, else 1.
-    bp = np.ones(m, dtype=np.float64)
-    short = sys_len < ref_len
-    pos = short & (sys_len > 0)
-    if pos.any():
-        bp[pos] = _map(math.exp, 1 - ref_len[pos] / sys_len[pos])
-    bp[short & (sys_len <= 0)] = 0.0
-
-    any_match = (correct != 0).any(axis=1)
-    prec = np.zeros((m, n), dtype=np.float64)
-    alive = np.ones(m, dtype=bool)  # no order with zero n-grams met yet (sacreBLEU's ``break``)
-    eff = np.full(m, n, dtype=np.int64)
-    mteval = np.ones(m, dtype=np.float64)
-    for i in range(n):
-        c, t = correct[:, i], total[:, i]
-        if method == "add-k" and i > 0:
-            c = (c + value).astype(dtype)  # the statistics array keeps its type (int64 truncates)
-            t = (t + value).astype(dtype)
-        alive &= t != 0
-        if eff_flag:
-            eff[alive] = i + 1
-        nz = alive & (c != 0)
-        zero = alive & (c == 0)
-        tc = t.astype(arith)
-        p = (arith.type(100.0) * c.astype(arith)) / np.where(nz, tc, arith.type(1))
-        prec[nz, i] = p[nz]
-        if method == "exp":
-            mteval = np.where(zero, mteval * 2, mteval)
-            pz = arith.type(100.0) / (mteval.astype(arith) * np.where(zero, tc, arith.type(1)))
-            prec[zero, i] = pz[zero]
-        elif method == "floor":
-            pz = arith.type(100.0 * value) / np.where(zero, tc, arith.type(1))
-            prec[zero, i] = pz[zero]
-
-    logs = np.full((m, n), -9999999999.0)
-    nonzero = prec != 0.0
-    logs[nonzero] = _map(math.log, prec[nonzero])
-    acc = np.zeros(m, dtype=np.float64)
-    for i in range(n):  # Python's sum(): left to right
-        acc = np.where(i < eff, acc + logs[:, i], acc)
-    score = bp * _map(math.exp, acc / eff)
-    return np.where(any_match, score, 0.0)
+    return _backend.scoring.sacre_scores(sums, metric.max_ngram_order, metric.smooth_method, metric.smooth_value,
+                                         bool(metric.effective_order), dtype)
 
 
 # --------------------------------------------------------------------------------------------
@@ -213,9 +116,20 @@ def estimate_ci(scores: np.ndarray) -> Tuple[float, float]:
 
 
 def _p_value(stats: np.ndarray, real: float) -> float:
-    """``(#{stats > real} + 1) / (len(stats) + 1)`` (MultEval's smoothed count)."""
+    """``(#{stats > real} + 1) / (len(stats) + 1)`` (MultEval's smoothed count).
+
+    An observed difference of exactly 0 gives ``p = 1``: no resample can be less extreme than
+    "no difference", so two systems with the same score are never significantly different
+    (sacreBLEU returns ``1 / (trials + 1)`` there, i.e. "significant", for identical systems).
+    """
+    if real == 0:
+        return 1.0
     c = int(np.count_nonzero(stats > real))
     return (c + 1) / (len(stats) + 1)
+
+
+#: sacreBLEU's name for the same function (``sacrebleu.significance._compute_p_value``).
+_compute_p_value = _p_value
 
 
 # --------------------------------------------------------------------------------------------
@@ -376,6 +290,7 @@ def bootstrap_ci(stats, metric, n_bootstrap: int, progress: Progress = None) -> 
     if n_bootstrap < 1:
         raise ValueError("n_bootstrap must be >= 1")
     st = _as_stats(stats)
+    check_stats_matrix(st, metric.max_ngram_order)
     if progress is None:
         progress = getattr(metric, "_progress", None)
     (sums,) = _bootstrap_sums(np.random.default_rng(seed), [st], n_bootstrap, progress)
@@ -412,13 +327,14 @@ class Result:
 
 
 def _seeds(seed: Optional[int]) -> Tuple[Optional[int], Optional[int]]:
-    """(baseline CI seed, per-system seed): sacreBLEU seeds the baseline's own CI with the
-    seed as given but each comparison with ``seed if seed else None`` (so 0 means OS entropy
-    for the comparisons)."""
-    return seed, (seed if seed else None)
+    """(baseline CI seed, per-system seed): both the seed as given.  (sacreBLEU seeds each
+    comparison with ``seed if seed else None``, so its ``seed:0`` runs are not reproducible;
+    here 0 fixes the draws like any other seed.)"""
+    return seed, seed
 
 
 def _corpus_score(st: np.ndarray, metric) -> float:
+    check_stats_matrix(st, metric.max_ngram_order)
     return float(metric.score_from_stats(st.sum(axis=0, dtype=np.int64)).score)
 
 
@@ -614,7 +530,7 @@ class PairedTest:
     def progress_total(self) -> int:
         """Total the ``progress`` callback will count to: resamples or trials of each stream of
         draws (one stream shared by all systems when seeded, one per system otherwise)."""
-        streams = 1 if self._seed else max(self.n_systems, 1)
+        streams = 1 if self._seed is not None else max(self.n_systems, 1)
         return self.n_samples * streams * len(self.metrics)
 
     def __call__(self):

@@ -202,6 +202,7 @@ class CorpusStats:
 
     def _nltk_score(self, weights, smoothing_function, auto_reweigh):
         from . import nltk as rb_nltk
+        from ._scoring_py import nltk_from_counts
 
         if weights is None:
             weights = (0.25, 0.25, 0.25, 0.25)
@@ -226,7 +227,7 @@ class CorpusStats:
         def p5_last():
             return rb_nltk.Fraction(last[1], last[2], _normalize=False)
 
-        scores = rb_nltk._bleu_from_counts(
+        scores = nltk_from_counts(
             [int(x) for x in v[2:2 + order]], [int(x) for x in dens[:order]], int(v[0]), int(v[1]),
             weight_list, method, smoother, auto_reweigh, p5_last, last[0] if last else 0)
         return scores if several else scores[0]
@@ -368,15 +369,16 @@ def nltk_corpus_stats(list_of_references, hypotheses, max_ngram_order: int = 4, 
 
     Raises:
         LengthMismatchError (a ``ValueError``): different numbers of hypotheses and reference
-            lists; ValueError: a hypothesis without references, ``max_ngram_order < 1``.
+            lists; ValueError: a hypothesis without references (``NoReferencesError``),
+            ``max_ngram_order < 1``; TypeError: a ``None`` hypothesis, a dict or set.
     """
     from . import nltk as rb_nltk
 
     if isinstance(max_ngram_order, bool) or not isinstance(max_ngram_order, (int, np.integer)) or max_ngram_order < 1:
         raise ValueError(f"max_ngram_order must be an integer >= 1, got {max_ngram_order!r}")
     n = int(max_ngram_order)
+    rb_nltk._check_corpus_args(list_of_references, hypotheses)
     rb_nltk._check_lengths(list_of_references, hypotheses)
-    rb_nltk._check_references(list_of_references)
     st = rb_nltk._stats(list_of_references, hypotheses, n, workers=workers)
     last5 = None
     if n < 5 and len(hypotheses):

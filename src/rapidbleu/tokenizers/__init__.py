@@ -12,7 +12,7 @@ from .base import BaseTokenizer
 
 # name -> "module:Class"; one module per tokenizer.
 _REGISTRY = {
-    "none": "none:NoneTokenizer",
+    "none": "tokenizer_none:NoneTokenizer",
     "zh": "tokenizer_zh:TokenizerZh",
     "13a": "tokenizer_13a:Tokenizer13a",
     "intl": "tokenizer_intl:TokenizerIntl",

@@ -94,8 +94,13 @@ class TokenizerIntl(BaseTokenizer):
 
 
 def _compiled_table_matches() -> bool:
-    try:
-        from .. import _stats_cy
-    except ImportError:
+    from .. import _backend
+
+    core = _backend.stats
+    if core.NAME == "python":
         return True  # pure-Python backend: it runs these rules itself
-    return getattr(_stats_cy, "INTL_REGEX_VERSION", None) == getattr(_regex, "__version__", None)
+    return getattr(core, "INTL_REGEX_VERSION", None) == getattr(_regex, "__version__", None)
+
+
+#: sacreBLEU's class name for the same tokenizer (``sacrebleu.tokenizers.tokenizer_intl``).
+TokenizerV14International = TokenizerIntl

@@ -182,3 +182,9 @@ class TokenizerSpBLEU1K(TokenizerSPM):
     """``spBLEU-1K``: the spBLEU-1K SentencePiece model (1,000+ languages)."""
 
     _KEY = "spBLEU-1K"
+
+
+# sacreBLEU's class names for the same tokenizers (``sacrebleu.tokenizers.tokenizer_spm``).
+Flores101Tokenizer = TokenizerFlores101
+Flores200Tokenizer = TokenizerFlores200
+spBLEU1KTokenizer = TokenizerSpBLEU1K

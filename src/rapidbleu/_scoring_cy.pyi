@@ -1,0 +1,28 @@
+"""Type stub of ``rapidbleu._scoring_cy`` (built from ``_scoring_cy.pyx``): the functions,
+signatures and floats of ``rapidbleu._scoring_py``, whose docstrings document both."""
+
+from typing import Any, Final, Literal, Optional, Sequence
+
+import numpy as np
+
+NAME: Final[Literal["cython"]]
+
+def sacre_scores(
+    stats: Any,
+    max_ngram_order: int,
+    smooth_method: str,
+    smooth_value: Optional[float],
+    effective_order: bool,
+    dtype: Any = None,
+    workers: int = 1,
+) -> np.ndarray: ...
+def nltk_scores(
+    stats: Any,
+    max_ngram_order: int,
+    weights: Sequence[float],
+    method: int,
+    epsilon: float,
+    k: float,
+    reweigh: bool,
+    workers: int = 1,
+) -> np.ndarray: ...

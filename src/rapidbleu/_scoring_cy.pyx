@@ -1,0 +1,350 @@
+"""Compiled twin of ``rapidbleu._scoring_py``: the same functions, signatures and floats.
+
+sacreBLEU's formula and NLTK's float smoothing methods, row by row in C with the GIL released,
+following the Python oracle operation for operation: C doubles (and C floats where sacreBLEU's
+statistics are numpy float32), the C library's ``log``/``exp`` (which CPython's ``math`` calls),
+the running CPython's ``sum()`` (plain before 3.12, Neumaier-compensated from 3.12, int terms
+added plainly) and ``math.fsum`` (an exact sum rounded once).  Floating-point contraction is
+off (``setup.py``), so no fused multiply-add can change a float.  Documentation is the twin's.
+"""
+
+import sys
+
+import numpy as np
+
+from libc.math cimport exp, fabs, isfinite, ldexp, log
+from libc.stdint cimport int64_t
+
+from ._scoring_py import FLOAT_METHODS, SMOOTH_DEFAULTS, check_smoothing
+from ._threads import run_chunks
+from ._validate import MAX_ORDER_LIMIT, check_order, check_smooth_value, resolve_workers
+
+NAME = "cython"
+
+cdef enum:
+    M_NONE = 0
+    M_FLOOR = 1
+    M_ADDK = 2
+    M_EXP = 3
+
+cdef enum:
+    A_PY = 0      # Python numbers: sacreBLEU's corpus and sentence scores
+    A_I64 = 1     # numpy int64 arrays: add-k truncates (approximate randomization)
+    A_F32 = 2     # numpy float32 arrays: float32 precisions (bootstrap resampling)
+
+cdef enum:
+    MAX_N = 64    # == _validate.MAX_ORDER_LIMIT (checked at import below)
+
+assert MAX_ORDER_LIMIT == MAX_N
+
+_METHODS = {"none": M_NONE, "floor": M_FLOOR, "add-k": M_ADDK, "exp": M_EXP}
+
+#: The builtin sum() of floats is compensated (Neumaier) from CPython 3.12 on.
+cdef bint NEUMAIER = sys.version_info >= (3, 12)
+cdef int64_t LOG_ZERO = -9999999999
+
+
+cdef int method_code(smooth_method) except -1:
+    check_smoothing(smooth_method)
+    return _METHODS[smooth_method]
+
+
+cdef double smooth_value_of(smooth_method, smooth_value) except? -1.0:
+    check_smooth_value(smooth_value)
+    if smooth_value is None:
+        smooth_value = SMOOTH_DEFAULTS[smooth_method]
+    return 0.0 if smooth_value is None else float(smooth_value)
+
+
+cdef inline double _sum_logs(const double *prec, int n, bint neumaier) noexcept nogil:
+    """``sum([my_log(p) for p in prec[:n]])`` as the builtin computes it, divided later: leading
+    ``LOG_ZERO`` ints add exactly, the first float joins them, then floats are added (with
+    compensation from 3.12) and ints plainly; the compensation is added last if finite."""
+    cdef int64_t acc = 0
+    cdef double f = 0.0, c = 0.0, x, t
+    cdef int i = 0
+    while i < n and prec[i] == 0.0:
+        acc += LOG_ZERO
+        i += 1
+    if i == n:
+        return <double> acc
+    f = (<double> acc) + log(prec[i])
+    i += 1
+    while i < n:
+        if prec[i] == 0.0:
+            f += <double> LOG_ZERO
+        else:
+            x = log(prec[i])
+            if neumaier:
+                t = f + x
+                if fabs(f) >= fabs(x):
+                    c += (f - t) + x
+                else:
+                    c += (x - t) + f
+                f = t
+            else:
+                f += x
+        i += 1
+    if neumaier and c != 0.0 and isfinite(c):
+        f += c
+    return f
+
+
+cdef inline double _bp(int64_t sys_len, int64_t ref_len) noexcept nogil:
+    if sys_len < ref_len:
+        if sys_len > 0:
+            return exp(1.0 - (<double> ref_len) / (<double> sys_len))
+        return 0.0
+    return 1.0
+
+
+cdef double sacre_row(const int64_t *row, int N, int method, double sv, bint eff) noexcept nogil:
+    """``bleu_from_stats(row ...)[0]`` for Python numbers (``dtype=None``)."""
+    return _sacre_double(row, N, method, sv, eff, NEUMAIER, False)
+
+
+cdef double _sacre_double(const int64_t *row, int N, int method, double sv, bint eff, bint neumaier,
+                          bint truncate) noexcept nogil:
+    cdef double prec[MAX_N]
+    cdef double corr, tot, mteval = 1.0
+    cdef int n, eff_order = N
+    cdef bint anymatch = False
+    for n in range(N):
+        prec[n] = 0.0
+        if row[2 + n] != 0:
+            anymatch = True
+    if not anymatch:
+        return 0.0
+    for n in range(N):
+        corr = <double> row[2 + n]
+        tot = <double> row[2 + N + n]
+        if method == M_ADDK and n > 0:
+            corr = corr + sv
+            tot = tot + sv
+            if truncate:  # stored back into an int64 array
+                corr = <double> (<int64_t> corr)
+                tot = <double> (<int64_t> tot)
+        if tot == 0.0:
+            break
+        if eff:
+            eff_order = n + 1
+        if corr == 0.0:
+            if method == M_EXP:
+                mteval *= 2.0
+                prec[n] = 100.0 / (mteval * tot)
+            elif method == M_FLOOR:
+                prec[n] = (100.0 * sv) / tot
+        else:
+            prec[n] = (100.0 * corr) / tot
+    return _bp(row[0], row[1]) * exp(_sum_logs(prec, eff_order, neumaier) / eff_order)
+
+
+cdef double _sacre_float32(const float *row, int N, int method, double sv, bint eff, bint neumaier) noexcept nogil:
+    """The same on a float32 row, with NumPy >= 2's (NEP 50) float32 arithmetic: a Python
+    float meeting a float32 is rounded to float32 and the operation is done in float32."""
+    cdef double prec[MAX_N]
+    cdef float corr, tot, p
+    cdef double mteval = 1.0
+    cdef int n, eff_order = N
+    cdef bint anymatch = False
+    for n in range(N):
+        prec[n] = 0.0
+        if row[2 + n] != 0.0:
+            anymatch = True
+    if not anymatch:
+        return 0.0
+    for n in range(N):
+        corr = row[2 + n]
+        tot = row[2 + N + n]
+        if method == M_ADDK and n > 0:
+            corr = corr + <float> sv
+            tot = tot + <float> sv
+        if tot == 0.0:
+            break
+        if eff:
+            eff_order = n + 1
+        if corr == 0.0:
+            if method == M_EXP:
+                mteval *= 2.0
+                p = (<float> mteval) * tot
+                prec[n] = <double> ((<float> 100.0) / p)
+            elif method == M_FLOOR:
+                prec[n] = <double> ((<float> (100.0 * sv)) / tot)
+        else:
+            p = (<float> 100.0) * corr
+            prec[n] = <double> (p / tot)
+    return _bp(<int64_t> row[0], <int64_t> row[1]) * exp(_sum_logs(prec, eff_order, neumaier) / eff_order)
+
+
+def _matrix(stats, int N, dtype):
+    arr = np.asarray(stats)
+    if arr.ndim != 2 or arr.shape[1] != 2 + 2 * N:
+        raise ValueError(
+            f"stats must have shape (n, {2 + 2 * N}) for max_ngram_order={N} "
+            f"([hyp_len, ref_len, matches_1..N, totals_1..N] per row), got {arr.shape}"
+        )
+    if dtype is None:
+        return np.ascontiguousarray(arr, dtype=np.int64), A_PY
+    dt = np.dtype(dtype)
+    if dt == np.int64:
+        return np.ascontiguousarray(arr, dtype=np.int64), A_I64
+    if dt == np.float32:
+        return np.ascontiguousarray(arr.astype(np.float32, copy=False)), A_F32
+    raise ValueError(f"dtype must be None, numpy.int64 or numpy.float32, got {dtype!r}")
+
+
+def sacre_scores(stats, max_ngram_order, smooth_method, smooth_value, effective_order, dtype=None, workers=1):
+    cdef int N = check_order(max_ngram_order)
+    cdef int code = method_code(smooth_method)
+    cdef double sv = smooth_value_of(smooth_method, smooth_value)
+    cdef bint eff = bool(effective_order)
+    cdef bint neu = NEUMAIER
+    resolve_workers(workers)
+    arr, mode = _matrix(stats, N, dtype)
+    cdef Py_ssize_t n = arr.shape[0]
+    out = np.empty(n, dtype=np.float64)
+    cdef double[::1] o = out
+    cdef int64_t[:, ::1] si
+    cdef float[:, ::1] sf
+    cdef int amode = mode
+    if amode == A_F32:
+        sf = arr
+    else:
+        si = arr
+
+    def run(Py_ssize_t lo, Py_ssize_t hi):
+        cdef Py_ssize_t i
+        with nogil:
+            if amode == A_F32:
+                for i in range(lo, hi):
+                    o[i] = _sacre_float32(&sf[i, 0], N, code, sv, eff, neu)
+            else:
+                for i in range(lo, hi):
+                    o[i] = _sacre_double(&si[i, 0], N, code, sv, eff, neu, amode == A_I64)
+
+    run_chunks(run, n, workers)
+    return out
+
+
+# ------------------------------------------------------------------------------------ NLTK
+
+cdef double _fsum(const double *terms, int n) noexcept nogil:
+    """``math.fsum``: Shewchuk's exact partials, rounded once (half to even) at the end."""
+    cdef double partials[2 * MAX_N + 32]
+    cdef int i, j, k, m = 0
+    cdef double x, y, t, hi, lo, yr
+    for k in range(n):
+        x = terms[k]
+        i = 0
+        for j in range(m):
+            y = partials[j]
+            if fabs(x) < fabs(y):
+                t = x
+                x = y
+                y = t
+            hi = x + y
+            lo = y - (hi - x)
+            if lo != 0.0:
+                partials[i] = lo
+                i += 1
+            x = hi
+        m = i
+        partials[m] = x
+        m += 1
+    hi = 0.0
+    if m > 0:
+        m -= 1
+        hi = partials[m]
+        lo = 0.0
+        while m > 0:
+            x = hi
+            m -= 1
+            y = partials[m]
+            hi = x + y
+            yr = hi - x
+            lo = y - yr
+            if lo != 0.0:
+                break
+        if m > 0 and ((lo < 0.0 and partials[m - 1] < 0.0) or (lo > 0.0 and partials[m - 1] > 0.0)):
+            y = lo * 2.0
+            x = hi + y
+            yr = x - hi
+            if y == yr:
+                hi = x
+    return hi
+
+
+cdef double _nltk_row(const int64_t *row, int N, int K, const double *w, int method, double eps,
+                      double kk, bint reweigh, double tiny) noexcept nogil:
+    """``nltk_from_counts`` for one row and one weight tuple, methods 0-4 (NLTK 3.9/3.10)."""
+    cdef double p[MAX_N]
+    cdef double terms[MAX_N]
+    cdef double d, bp
+    cdef int64_t c = row[0], r = row[1], m
+    cdef int i, nt = 0, used = K, zeros = 1
+    if row[2] == 0:
+        return 0.0
+    for i in range(K):
+        m = row[2 + i]
+        d = <double> (row[2 + N + i] if row[2 + N + i] > 1 else 1)
+        if m != 0:
+            if method == 2 and i > 0:
+                p[i] = (<double> (m + 1)) / (d + 1.0)
+            else:
+                p[i] = (<double> m) / d
+        elif method == 0:
+            p[i] = tiny
+        elif method == 1:
+            p[i] = eps / d
+        elif method == 2:
+            p[i] = 1.0 / (d + 1.0) if i > 0 else 0.0
+        elif method == 3:
+            p[i] = 1.0 / ldexp(d, zeros)
+            zeros += 1
+        elif c > 1:  # method 4
+            p[i] = (1.0 / ((ldexp(1.0, zeros) * kk) / log(<double> c))) / d
+            zeros += 1
+        else:
+            p[i] = 0.0  # method 4 leaves the zero precision, which is skipped
+    if reweigh and c < 4:
+        used = <int> c
+    for i in range(used):
+        if p[i] > 0.0:
+            terms[nt] = (1.0 / c if (reweigh and c < 4) else w[i]) * log(p[i])
+            nt += 1
+    if c > r:
+        bp = 1.0
+    else:
+        bp = exp(1.0 - (<double> r) / (<double> c))
+    return bp * exp(_fsum(terms, nt))
+
+
+def nltk_scores(stats, max_ngram_order, weights, method, epsilon, k, reweigh, workers=1):
+    cdef int N = check_order(max_ngram_order)
+    resolve_workers(workers)
+    if method not in FLOAT_METHODS:
+        raise ValueError(f"nltk_scores computes smoothing methods {FLOAT_METHODS}, got {method!r}")
+    arr, _ = _matrix(stats, N, None)
+    wa = np.ascontiguousarray([float(x) for x in weights], dtype=np.float64)
+    cdef int K = wa.shape[0]
+    if not 1 <= K <= N:
+        raise ValueError(f"weights must have 1 to {N} orders, got {K}")
+    cdef double[::1] wv = wa
+    cdef int64_t[:, ::1] st = arr
+    cdef Py_ssize_t n = arr.shape[0]
+    out = np.zeros(n, dtype=np.float64)
+    cdef double[::1] o = out
+    cdef int meth = method
+    cdef double eps = float(epsilon) if method == 1 else 0.0
+    cdef double kk = float(k) if method == 4 else 0.0
+    cdef bint rw = bool(reweigh)
+    cdef double tiny = sys.float_info.min
+
+    def run(Py_ssize_t lo, Py_ssize_t hi):
+        cdef Py_ssize_t i
+        with nogil:
+            for i in range(lo, hi):
+                o[i] = _nltk_row(&st[i, 0], N, K, &wv[0], meth, eps, kk, rw, tiny)
+
+    run_chunks(run, n, workers)
+    return out

@@ -1,0 +1,504 @@
+"""Every formula from sufficient statistics to a score, in Python: the oracle of ``_scoring_cy``.
+
+Two families, each written once here and once in C (``_scoring_cy.pyx``, same function names,
+signatures and floats; the tests compare them on random statistics on every Python version):
+
+* **sacreBLEU's BLEU** (0-100): :func:`bleu_from_stats` for one row, :func:`sacre_scores` for
+  many.  Brevity penalty ``exp(1 - r/c)`` (Papineni et al. 2002), smoothing ``none``,
+  ``floor``, ``add-k``, ``exp`` (Chen and Cherry 2014, methods 1-3; ``exp`` is mteval-v13a's),
+  effective order, and sacreBLEU 2.x's exact operations: the logs are added by the builtin
+  ``sum()`` of the running interpreter (compensated from Python 3.12 on), and statistics held
+  in numpy ``int64`` or ``float32`` (sacreBLEU's significance tests) keep numpy's arithmetic
+  (NEP 50 promotion, NumPy >= 2).
+* **NLTK's ``sentence_bleu``** (0-1): :func:`nltk_from_counts` (NLTK's operations on unreduced
+  :class:`Fraction` precisions, smoothing methods 0-7 of Chen and Cherry 2014 as NLTK
+  implements them) and :func:`nltk_scores` for many rows.
+
+Rows are the layout of ``rapidbleu._stats``: ``[hyp_len, ref_len, matches_1..N, totals_1..N]``.
+Nothing here counts n-grams, and nothing below this module chooses a backend: callers get the
+compiled twin from ``rapidbleu._backend.scoring``.
+"""
+
+import math
+import sys
+import warnings
+from fractions import Fraction as _Fraction
+from typing import List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ._stats import MAX_NGRAM_ORDER
+from ._validate import UnknownSmoothingError, check_order, check_smooth_value, resolve_workers
+
+NAME = "python"
+
+# ============================================================================================
+# sacreBLEU
+# ============================================================================================
+
+#: sacreBLEU's defaults for the smoothing value of each method (Chen and Cherry, WMT 2014).
+SMOOTH_DEFAULTS = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
+
+#: mteval/sacreBLEU's floor for log(0) (an ``int``: ``sum()`` adds it without compensation).
+LOG_ZERO = -9999999999
+
+#: The numpy types sacreBLEU holds statistics in, besides Python ints: ``int64`` arrays in
+#: approximate randomization, ``float32`` arrays in bootstrap resampling.
+ARRAY_DTYPES = (np.dtype(np.int64), np.dtype(np.float32))
+
+
+def check_smoothing(smooth_method: str) -> None:
+    """Raise :class:`~rapidbleu._validate.UnknownSmoothingError` (a ``ValueError``, and an
+    ``AssertionError`` as sacreBLEU's assert) unless ``smooth_method`` is one of sacreBLEU's
+    four methods."""
+    if smooth_method not in SMOOTH_DEFAULTS:
+        raise UnknownSmoothingError(
+            f"unknown smooth_method {smooth_method!r}; choose one of: {', '.join(SMOOTH_DEFAULTS)}"
+        )
+
+
+def _log(x: float) -> float:
+    """sacreBLEU's ``my_log``: the int ``LOG_ZERO`` for 0, else ``math.log``."""
+    return LOG_ZERO if x == 0.0 else math.log(x)
+
+
+def bleu_from_stats(
+    correct: List,
+    total: List,
+    sys_len: int,
+    ref_len: int,
+    smooth_method: str = "none",
+    smooth_value: Optional[float] = None,
+    effective_order: bool = False,
+    max_ngram_order: int = MAX_NGRAM_ORDER,
+) -> Tuple[float, List, List, List[float], float]:
+    """BLEU (0-100) from aggregated statistics, float for float as sacreBLEU 2.x computes it.
+
+    Args:
+        correct: clipped matches per order 1..N: a sequence of numbers (Python arithmetic) or
+            a numpy array (its dtype's arithmetic); a copy is made.
+        total: hypothesis n-gram totals per order 1..N, the same way.
+        sys_len, ref_len: hypothesis length c and effective reference length r.
+        smooth_method: ``none``; ``floor`` (a zero-match order gets ``smooth_value / total``);
+            ``add-k`` (``smooth_value`` added to matches and totals of orders n > 1);
+            ``exp`` (mteval-v13a's NIST smoothing: the k-th zero-match order gets
+            ``1 / (2**k * total)``).  Methods 1-3 of Chen and Cherry (WMT 2014).
+        smooth_value: value for ``floor`` (default 0.1) and ``add-k`` (default 1).
+        effective_order: average the log precisions only over the orders whose hypothesis
+            n-gram total is non-zero (sentence-level BLEU).
+        max_ngram_order: N.
+
+    Returns:
+        ``(score, counts, totals, precisions, bp)``: score 0-100; counts/totals as used (add-k
+        included, as sacreBLEU reports them); precisions in percent; brevity penalty
+        ``exp(1 - r/c)`` when ``c < r``, 0 when ``c == 0 < r``, else 1 (Papineni et al. 2002).
+
+    Quirks kept on purpose: no match at all gives exactly 0.0 before any smoothing; a perfect
+    match gives 100.00000000000004 (the mean of four logs of 100 is not exactly log 100).
+    """
+    check_smoothing(smooth_method)
+    # A copy in the caller's container type: numpy arrays keep their dtype (add-k on int64
+    # truncates, float32 stays float32, as in sacreBLEU's significance tests); anything else
+    # becomes a list of the caller's numbers (Python arithmetic, sacreBLEU's corpus scores).
+    correct = correct.copy() if isinstance(correct, np.ndarray) else list(correct)
+    total = total.copy() if isinstance(total, np.ndarray) else list(total)
+    if smooth_value is None:
+        smooth_value = SMOOTH_DEFAULTS[smooth_method]
+
+    bp = 1.0
+    if sys_len < ref_len:
+        bp = math.exp(1 - ref_len / sys_len) if sys_len > 0 else 0.0
+
+    precisions = [0.0] * max_ngram_order
+    if not any(correct):
+        return 0.0, correct, total, precisions, bp
+
+    smooth_mteval = 1.0
+    eff_order = max_ngram_order
+    for n in range(1, max_ngram_order + 1):
+        if smooth_method == "add-k" and n > 1:
+            correct[n - 1] += smooth_value
+            total[n - 1] += smooth_value
+        if total[n - 1] == 0:
+            break
+        if effective_order:
+            eff_order = n
+        if correct[n - 1] == 0:
+            if smooth_method == "exp":
+                smooth_mteval *= 2
+                precisions[n - 1] = 100.0 / (smooth_mteval * total[n - 1])
+            elif smooth_method == "floor":
+                precisions[n - 1] = 100.0 * float(smooth_value) / total[n - 1]  # type: ignore[arg-type]
+        else:
+            precisions[n - 1] = 100.0 * correct[n - 1] / total[n - 1]
+
+    # The builtin sum() of a list (compensated from Python 3.12, with the int LOG_ZERO terms
+    # added plainly), then one division: sacreBLEU's very float on the running interpreter.
+    score = bp * math.exp(sum([_log(p) for p in precisions[:eff_order]]) / eff_order)
+    return score, correct, total, precisions, bp
+
+
+def split_row(row, max_ngram_order: int):
+    """``(sys_len, ref_len, correct, total)`` as Python ints from one aggregated stats row."""
+    values = [int(v) for v in row]
+    n = max_ngram_order
+    return values[0], values[1], values[2 : 2 + n], values[2 + n : 2 + 2 * n]
+
+
+def _check_matrix(stats, max_ngram_order: int, dtype) -> np.ndarray:
+    """``stats`` as a 2-D array of ``n_columns(N)`` columns, in ``dtype`` (None: int64)."""
+    arr = np.asarray(stats)
+    width = 2 + 2 * max_ngram_order
+    if arr.ndim != 2 or arr.shape[1] != width:
+        raise ValueError(
+            f"stats must have shape (n, {width}) for max_ngram_order={max_ngram_order} "
+            f"([hyp_len, ref_len, matches_1..N, totals_1..N] per row), got {arr.shape}"
+        )
+    if dtype is not None and np.dtype(dtype) not in ARRAY_DTYPES:
+        raise ValueError(f"dtype must be None, numpy.int64 or numpy.float32, got {dtype!r}")
+    return arr.astype(np.int64 if dtype is None else dtype, copy=False)
+
+
+def sacre_scores(stats, max_ngram_order: int, smooth_method: str, smooth_value, effective_order: bool,
+                 dtype=None, workers: int = 1) -> np.ndarray:
+    """sacreBLEU's BLEU (0-100) of every row of a statistics matrix.
+
+    Args:
+        stats: (n, 2 + 2N) integer (or integer-valued) statistics, one corpus or segment per row.
+        max_ngram_order, smooth_method, smooth_value, effective_order: as
+            :func:`bleu_from_stats`.
+        dtype: the arithmetic sacreBLEU applies: ``None`` for Python ints (corpus and sentence
+            scores, ``compute_bleu`` on lists), ``numpy.int64`` (approximate randomization
+            trials: add-k truncates), ``numpy.float32`` (bootstrap resamples: float32
+            precisions; values are rounded to float32 first, as sacreBLEU's sums are).
+        workers: threads (compiled twin; checked here, computed serially).
+
+    Returns:
+        float64 (n,): ``out[i] == bleu_from_stats(row_i ...)[0]``, the float sacreBLEU gives.
+
+    Raises:
+        ValueError: bad shape or dtype, unknown smoothing, a ``smooth_value`` that is not a
+            finite number >= 0, bad order or workers.
+    """
+    N = check_order(max_ngram_order)
+    check_smoothing(smooth_method)
+    check_smooth_value(smooth_value)
+    resolve_workers(workers)
+    arr = _check_matrix(stats, N, dtype)
+    out = np.empty(len(arr), dtype=np.float64)
+    if dtype is None:
+        for i, row in enumerate(arr.tolist()):
+            out[i] = bleu_from_stats(row[2 : 2 + N], row[2 + N :], row[0], row[1], smooth_method,
+                                     smooth_value, effective_order, N)[0]
+        return out
+    for i in range(len(arr)):
+        row = arr[i]  # sacreBLEU's _compute_score_from_stats on an array row
+        out[i] = bleu_from_stats(row[2 : 2 + N], row[2 + N :], int(row[0]), int(row[1]), smooth_method,
+                                 smooth_value, effective_order, N)[0]
+    return out
+
+
+# ============================================================================================
+# NLTK
+# ============================================================================================
+
+_DEFAULT_WEIGHTS = (0.25, 0.25, 0.25, 0.25)
+_TINY = sys.float_info.min  # method0's stand-in for a zero precision
+
+#: Smoothing methods whose formula is float arithmetic on the precisions (and so has a compiled
+#: twin); methods 5-7 combine exact Fractions and are computed here only.
+FLOAT_METHODS = (0, 1, 2, 3, 4)
+
+
+class SmoothingError(ValueError, AssertionError, IndexError):
+    """Smoothing method 6 cannot be applied (NLTK: ``AssertionError`` or ``IndexError``)."""
+
+
+#: NLTK's Fraction shows the numbers as given in ``repr``/``str`` where ``fractions.Fraction``
+#: still accepts ``_normalize=False`` (Python < 3.12); on 3.12+ it shows the reduced fraction.
+_SHOWS_AS_GIVEN = sys.version_info < (3, 12)
+
+
+class Fraction(_Fraction):
+    """A ``fractions.Fraction`` that reports its numerator and denominator as given.
+
+    ``Fraction(2, 4).numerator == 2`` and ``.denominator == 4`` (NLTK's ``_normalize=False``
+    convention, which ``corpus_bleu`` relies on to add up counts); ``_normalize=True`` reports
+    the reduced ones, as NLTK's.  ``repr``/``str`` are NLTK's on the running Python:
+    ``Fraction(2, 4)``/``2/4`` before 3.12, ``Fraction(1, 2)``/``1/2`` from 3.12 on.  NLTK's
+    attributes ``_normalize``, ``_original_numerator`` and ``_original_denominator`` exist.
+
+    The value, comparisons, hashing, arithmetic and ``float()`` are those of the reduced
+    fraction, on every Python version (NLTK's Fraction on Python < 3.12 compares
+    ``Fraction(2, 4)`` unequal to ``0.5`` and to ``Fraction(1, 2)``; this one does not).
+    """
+
+    __slots__ = ("_raw_numerator", "_raw_denominator", "_normalize")
+
+    def __new__(cls, numerator=0, denominator=None, _normalize=False):
+        self = super().__new__(cls, numerator, denominator)
+        if denominator is None:  # Fraction("3/4"), Fraction(0.5), ...: nothing to keep raw
+            numerator, denominator = _Fraction.numerator.fget(self), _Fraction.denominator.fget(self)
+        self._raw_numerator = numerator
+        self._raw_denominator = denominator
+        self._normalize = _normalize
+        return self
+
+    def __reduce__(self):
+        return (type(self), (self._raw_numerator, self._raw_denominator, self._normalize))
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+    @property
+    def numerator(self):
+        return _Fraction.numerator.fget(self) if self._normalize else self._raw_numerator
+
+    @property
+    def denominator(self):
+        return _Fraction.denominator.fget(self) if self._normalize else self._raw_denominator
+
+    @property
+    def _original_numerator(self):
+        return self._raw_numerator
+
+    @property
+    def _original_denominator(self):
+        return self._raw_denominator
+
+    def __repr__(self):
+        if _SHOWS_AS_GIVEN and not self._normalize:
+            return f"{type(self).__name__}({self._raw_numerator}, {self._raw_denominator})"
+        return super().__repr__()
+
+    def __str__(self):
+        if _SHOWS_AS_GIVEN and not self._normalize:
+            if self._raw_denominator == 1:
+                return str(self._raw_numerator)
+            return f"{self._raw_numerator}/{self._raw_denominator}"
+        return super().__str__()
+
+
+def brevity_penalty(closest_ref_len, hyp_len):
+    """BLEU's brevity penalty (Papineni et al. 2002), with NLTK's return types.
+
+    Args:
+        closest_ref_len: effective reference length *r* (one sentence's, or a corpus sum).
+        hyp_len: hypothesis length *c* (one sentence's, or a corpus sum).
+
+    Returns:
+        ``1`` (int) when ``c > r``; ``0`` (int) when ``c == 0``; else the float
+        ``exp(1 - r / c)`` (which is ``1.0`` when ``c == r``).
+    """
+    if hyp_len > closest_ref_len:
+        return 1
+    if hyp_len == 0:
+        return 0
+    return math.exp(1 - closest_ref_len / hyp_len)
+
+
+def _nltk_zero_order_text(order):
+    """NLTK's warning for a zero-match order without smoothing, line for line."""
+    return (f"\nThe hypothesis contains 0 counts of {order}-gram overlaps.\n"
+            "Therefore the BLEU score evaluates to 0, independently of\n"
+            "how many N-gram overlaps of lower order it contains.\n"
+            "Consider using lower n-gram order or use SmoothingFunction()")
+
+
+def _warn_zero_order(order, stacklevel=5, count_=None, n=None):
+    if count_ is None:
+        # NLTK's text and category, so that filters written for NLTK's warning apply.
+        warnings.warn(_nltk_zero_order_text(order), UserWarning, stacklevel=stacklevel)
+        return
+    who = f"{count_} of {n} hypotheses have"
+    warnings.warn(
+        f"BLEU (NLTK convention): {who} no matching {order}-gram, so without smoothing the "
+        f"{order}-gram precision is taken as sys.float_info.min and the score is close to 0 "
+        "whatever the lower orders match. Use fewer orders or a SmoothingFunction method.",
+        UserWarning,
+        stacklevel=stacklevel,
+    )
+
+
+def _m0(p_n, warn=True):
+    out = []
+    for i, p in enumerate(p_n):
+        if p.numerator != 0:
+            out.append(p)
+        else:
+            if warn:
+                _warn_zero_order(i + 1)
+            out.append(_TINY)
+    return out
+
+
+def _m1(p_n, epsilon):
+    return [(p.numerator + epsilon) / p.denominator if p.numerator == 0 else p for p in p_n]
+
+
+def _m2(p_n):
+    return [
+        Fraction(p.numerator + 1, p.denominator + 1, _normalize=False) if i else p
+        for i, p in enumerate(p_n)
+    ]
+
+
+def _m3(p_n):
+    k = 1
+    for i, p in enumerate(p_n):
+        if p.numerator == 0:
+            p_n[i] = 1 / (2**k * p.denominator)
+            k += 1
+    return p_n
+
+
+def _m4(p_n, hyp_len, k):
+    inc = 1
+    for i, p in enumerate(p_n):
+        if p.numerator == 0 and hyp_len > 1:
+            # Chen & Cherry's 1/ln(len) scaling of the NIST 1/2**k (NLTK's arrangement).
+            p_n[i] = (1 / (2**inc * k / math.log(hyp_len))) / p.denominator
+            inc += 1
+    return p_n
+
+
+def _m5(p_n, p5_last):
+    ahead = list(p_n) + [p5_last]
+    prev = p_n[0] + 1
+    for i in range(len(p_n)):
+        prev = p_n[i] = (prev + ahead[i] + ahead[i + 1]) / 3
+    return p_n
+
+
+def _m6(p_n, last_hyp_len, alpha):
+    if len(p_n) < 3:
+        raise SmoothingError("smoothing method 6 needs weights for at least 3 n-gram orders")
+    if not p_n[2]:
+        # NLTK's message speaks of bigrams, but it tests the trigram precision.
+        raise SmoothingError(
+            "smoothing method 6 needs a non-zero trigram precision (NLTK: 'requires non-zero "
+            "precision for bigrams')"
+        )
+    for i in range(2, len(p_n)):
+        before = p_n[i - 2]
+        prior = 0 if before == 0 else p_n[i - 1] ** 2 / before
+        matches = p_n[i].numerator
+        ngrams = max(0, last_hyp_len - i)  # (i+1)-grams in the (last) hypothesis
+        p_n[i] = (matches + alpha * prior) / (ngrams + alpha)
+    return p_n
+
+
+def _score(p_n, weight_list, bp, hyp_len, auto_reweigh):
+    """NLTK's final step: ``bp * exp(fsum(w_n * log p_n for p_n > 0))`` per weight tuple."""
+    scores = []
+    for weight in weight_list:
+        if auto_reweigh and hyp_len < 4 and weight == _DEFAULT_WEIGHTS:
+            weight = (1 / hyp_len,) * hyp_len
+        terms = [w * math.log(p) for w, p in zip(weight, p_n) if p > 0]
+        scores.append(bp * math.exp(math.fsum(terms)))
+    return scores
+
+
+def nltk_from_counts(
+    numerators,
+    denominators,
+    hyp_len,
+    ref_len,
+    weight_list,
+    method,
+    smoother,
+    auto_reweigh,
+    p5_last,
+    last_hyp_len,
+    tokens=None,
+    warn=True,
+):
+    """Scores (a list, one per weight tuple) from counts, as NLTK combines them.
+
+    ``p5_last``: a callable returning the last pair's 5-gram modified precision (methods 5, 7);
+    ``last_hyp_len``: the last hypothesis's length (method 6 counts its n-grams);
+    ``tokens``: ``(last references, last hypothesis)``, needed only by a callable
+    ``smoother`` (``method is None``), which receives them as NLTK passes them.
+    """
+    p_n = [Fraction(m, d, _normalize=False) for m, d in zip(numerators, denominators)]
+    if numerators[0] == 0:
+        return [0] * len(weight_list)
+    bp = brevity_penalty(ref_len, hyp_len)
+    if method is None:
+        last_refs, last_hyp = tokens
+        p_n = smoother(p_n, references=last_refs, hypothesis=last_hyp, hyp_len=hyp_len)
+    elif method == 0:
+        p_n = _m0(p_n, warn=warn)
+    elif method == 1:
+        p_n = _m1(p_n, smoother.epsilon)
+    elif method == 2:
+        p_n = _m2(p_n)
+    elif method == 3:
+        p_n = _m3(p_n)
+    elif method == 4:
+        p_n = _m4(p_n, hyp_len, smoother.k)
+    elif method == 5:
+        p_n = _m5(p_n, p5_last())
+    elif method == 6:
+        p_n = _m6(p_n, last_hyp_len, smoother.alpha)
+    else:
+        p_n = _m5(_m4(p_n, hyp_len, smoother.k), p5_last())
+    return _score(p_n, weight_list, bp, hyp_len, auto_reweigh)
+
+
+
+
+class _Params:
+    """The parameters of the float methods, as a ``SmoothingFunction``'s attributes."""
+
+    def __init__(self, epsilon, k):
+        self.epsilon = epsilon
+        self.k = k
+
+
+def nltk_scores(stats, max_ngram_order: int, weights: Sequence[float], method: int, epsilon: float,
+                k: float, reweigh: bool, workers: int = 1) -> np.ndarray:
+    """NLTK's ``sentence_bleu`` (0-1) of every row of a statistics matrix, for one weight tuple
+    and a float smoothing method (0-4).
+
+    Args:
+        stats: int64 (n, 2 + 2N): row i the statistics of one hypothesis against its references.
+        max_ngram_order: N.
+        weights: K <= N per-order weights (orders beyond K are not read).
+        method: NLTK's ``SmoothingFunction`` method number, one of :data:`FLOAT_METHODS`.
+        epsilon: method 1's count for zero-match orders; k: method 4's constant.
+        reweigh: NLTK's ``auto_reweigh`` with the default weights: a hypothesis of c < 4
+            tokens is scored with ``(1/c,) * c``.
+        workers: threads (compiled twin; checked here, computed serially).
+
+    Returns:
+        float64 (n,): each value ``nltk_from_counts`` of the row (0.0 where no unigram matches).
+
+    Raises:
+        ValueError: bad shape, order, method, weights or workers.
+    """
+    N = check_order(max_ngram_order)
+    resolve_workers(workers)
+    arr = _check_matrix(stats, N, None)
+    K = len(weights)
+    if method not in FLOAT_METHODS:
+        raise ValueError(f"nltk_scores computes smoothing methods {FLOAT_METHODS}, got {method!r}")
+    if not 1 <= K <= N:
+        raise ValueError(f"weights must have 1 to {N} orders, got {K}")
+    weight = _DEFAULT_WEIGHTS if reweigh else tuple(float(w) for w in weights)
+    params = _Params(epsilon, k)
+    out = np.zeros(len(arr), dtype=np.float64)
+    if len(arr) == 0:
+        return out
+    # Each distinct row once: self-BLEU and pairwise matrices repeat rows a lot.
+    uniq, inverse = np.unique(arr, axis=0, return_inverse=True)
+    scores = np.empty(len(uniq), dtype=np.float64)
+    for u, row in enumerate(uniq.tolist()):
+        nums = row[2 : 2 + K]
+        dens = [max(1, t) for t in row[2 + N : 2 + N + K]]
+        scores[u] = nltk_from_counts(nums, dens, row[0], row[1], [weight], method, params, reweigh,
+                                     None, row[0], warn=False)[0]
+    return scores[inverse.reshape(-1)]

@@ -1,0 +1,24 @@
+"""Type stub of ``rapidbleu._sets_cy`` (built from ``_sets_cy.pyx``): the functions, signatures
+and results of ``rapidbleu._sets_py``, whose docstrings document both."""
+
+from typing import Any, Final, Literal, Optional
+
+import numpy as np
+
+NAME: Final[Literal["cython"]]
+
+def self_stats(flat: Any, lens: Any, max_ngram_order: int = 4, workers: int = 1) -> np.ndarray: ...
+def pairwise_stats(flat: Any, lens: Any, max_ngram_order: int = 4, workers: int = 1) -> np.ndarray: ...
+def pairwise_scores(
+    flat: Any,
+    lens: Any,
+    max_ngram_order: int,
+    smooth_method: str,
+    smooth_value: Optional[float],
+    effective_order: bool,
+    workers: int = 1,
+) -> np.ndarray: ...
+
+# Test hooks (tests/test_ids.py): every hash ANDed with ``mask``.
+def _self_stats_masked(flat: Any, lens: Any, max_ngram_order: int, workers: int, mask: int) -> np.ndarray: ...
+def _pairwise_stats_masked(flat: Any, lens: Any, max_ngram_order: int, workers: int, mask: int) -> np.ndarray: ...

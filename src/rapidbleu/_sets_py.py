@@ -1,0 +1,141 @@
+"""Statistics of one set of sentences against itself, in pure Python: the oracle of
+``_sets_cy`` and the fallback where the extension is not built.
+
+Both modules expose, with identical signatures and results:
+
+* ``self_stats(flat, lens, max_ngram_order, workers)`` -> int64 (n, 2 + 2N): row i is the
+  statistics of sentence i (hypothesis) against all the other sentences (references);
+* ``pairwise_stats(flat, lens, max_ngram_order, workers)`` -> int64 (n, n, 2 + 2N): [i, j] is
+  sentence i (hypothesis) against sentence j (the single reference);
+* ``pairwise_scores(flat, lens, max_ngram_order, smooth_method, smooth_value, effective_order,
+  workers)`` -> float64 (n, n) sacreBLEU sentence BLEU of each pair.
+
+The sentences are one flat id stream: ``flat`` int64 ids, ``lens`` int64 (n,) lengths that add
+up to ``len(flat)`` (the layout of ``rapidbleu.ids``; already cleaned).  ``workers`` is checked
+here and used by the compiled twin.
+
+Self-BLEU without the O(n^2) scan: for every n-gram g keep, over the whole set, the largest
+count ``top1[g]``, the sentence holding it ``arg[g]`` and the second largest ``top2[g]``
+(counting one value per sentence, so ties give ``top2 == top1``).  The clipping count of g
+against "all sentences but i" is ``top2[g]`` if ``arg[g] == i`` else ``top1[g]``.  The closest
+reference length comes from the sorted length array with one copy of ``len(i)`` removed.
+"""
+
+from collections import Counter
+from typing import List, Sequence
+
+import numpy as np
+
+from ._scoring_py import sacre_scores
+from ._stats import closest_other_lengths, n_columns
+from ._validate import check_order, resolve_workers
+
+NAME = "python"
+
+
+def _counts(seq: Sequence[int], max_order: int) -> List[Counter]:
+    toks = [int(t) for t in seq]
+    return [Counter(zip(*[toks[k:] for k in range(n)])) for n in range(1, max_order + 1)]
+
+
+def _sentences(flat, lens, workers) -> List[List[int]]:
+    """The sentences of a flat stream, after the checks the compiled twin makes."""
+    resolve_workers(workers)
+    toks = np.asarray(flat, dtype=np.int64)
+    L = np.asarray(lens, dtype=np.int64)
+    if toks.ndim != 1 or L.ndim != 1:
+        raise ValueError("flat and lens must be 1-D")
+    if len(L) and (L.min() < 0 or int(L.sum()) != len(toks)):
+        raise ValueError(f"lens must be >= 0 and add up to len(flat) = {len(toks)}")
+    ends = np.cumsum(L).tolist()
+    values = toks.tolist()
+    return [values[e - m : e] for e, m in zip(ends, L.tolist())]
+
+
+def self_stats(flat, lens, max_ngram_order: int = 4, workers: int = 1) -> np.ndarray:
+    """Self-BLEU statistics: row i is sentence i against all the other sentences as references.
+
+    Args:
+        flat, lens: the n sentences as one flat int64 id stream and its lengths.
+        max_ngram_order: N (1..64).
+        workers: threads of the compiled twin (1 serial, -1 all cores); same results.
+
+    Returns:
+        int64 (n, 2 + 2N), the layout of ``rapidbleu._stats``; clipping uses, per n-gram, the
+        largest count among the *other* sentences (top-1 unless sentence i holds it, then top-2),
+        and ref_len the closest length among the others (ties to the shorter).
+
+    Raises:
+        ValueError: lengths that do not tile ``flat``, a bad order; TypeError/ValueError: a bad
+            ``workers``.
+    """
+    max_order = check_order(max_ngram_order)
+    seqs = _sentences(flat, lens, workers)
+    n = len(seqs)
+    counts = [_counts(s, max_order) for s in seqs]
+    top1: List[dict] = [dict() for _ in range(max_order)]
+    top2: List[dict] = [dict() for _ in range(max_order)]
+    arg: List[dict] = [dict() for _ in range(max_order)]
+    for i, cs in enumerate(counts):
+        for k in range(max_order):
+            t1, t2, a = top1[k], top2[k], arg[k]
+            for g, c in cs[k].items():
+                best = t1.get(g, 0)
+                if c > best:
+                    t2[g] = best
+                    t1[g] = c
+                    a[g] = i
+                elif c > t2.get(g, 0):
+                    t2[g] = c
+    lengths = np.array([len(s) for s in seqs], dtype=np.int64)
+    out = np.zeros((n, n_columns(max_order)), dtype=np.int64)
+    out[:, 0] = lengths
+    out[:, 1] = closest_other_lengths(lengths)
+    for i, cs in enumerate(counts):
+        for k in range(max_order):
+            t1, t2, a = top1[k], top2[k], arg[k]
+            m = 0
+            for g, c in cs[k].items():
+                clip = t2.get(g, 0) if a[g] == i else t1[g]
+                m += min(c, clip)
+            out[i, 2 + k] = m
+            out[i, 2 + max_order + k] = max(0, int(lengths[i]) - k)
+    return out
+
+
+def pairwise_stats(flat, lens, max_ngram_order: int = 4, workers: int = 1) -> np.ndarray:
+    """Statistics of every ordered pair: ``out[i, j]`` is sentence i (hypothesis) against
+    sentence j (single reference); int64 (n, n, 2 + 2N).  Arguments and errors as
+    :func:`self_stats`."""
+    max_order = check_order(max_ngram_order)
+    seqs = _sentences(flat, lens, workers)
+    n = len(seqs)
+    counts = [_counts(s, max_order) for s in seqs]
+    lengths = [len(s) for s in seqs]
+    out = np.zeros((n, n, n_columns(max_order)), dtype=np.int64)
+    for i in range(n):
+        for j in range(n):
+            row = out[i, j]
+            row[0] = lengths[i]
+            row[1] = lengths[j]
+            for k in range(max_order):
+                ref = counts[j][k]
+                row[2 + k] = sum(min(c, ref.get(g, 0)) for g, c in counts[i][k].items())
+                row[2 + max_order + k] = max(0, lengths[i] - k)
+    return out
+
+
+def pairwise_scores(flat, lens, max_ngram_order: int, smooth_method: str, smooth_value, effective_order: bool,
+                    workers: int = 1) -> np.ndarray:
+    """sacreBLEU sentence BLEU (0-100) of every ordered pair: float64 (n, n), ``[i, j]`` =
+    sentence i against sentence j; the scores of :func:`pairwise_stats` by
+    ``rapidbleu._scoring_py.sacre_scores``.
+
+    Raises:
+        ValueError: as :func:`self_stats`, and an unknown smoothing method.
+    """
+    max_order = check_order(max_ngram_order)
+    n = len(np.asarray(lens))
+    st = pairwise_stats(flat, lens, max_order, workers)
+    return sacre_scores(st.reshape(n * n, -1), max_order, smooth_method, smooth_value,
+                        effective_order).reshape(n, n)

@@ -1,0 +1,22 @@
+"""sacreBLEU's ``sacrebleu.metrics.base`` import path: ``Score``, ``Signature`` and ``Metric``.
+
+``Metric`` is an abstract base class for ``isinstance`` checks and type hints written against
+sacreBLEU; ``rapidbleu.BLEU`` is registered as a virtual subclass (it does not inherit from
+it).  rapidbleu has no other metrics to derive from it.
+"""
+
+from abc import ABC
+
+from ..bleu import BLEU
+from ..score import Score, Signature
+
+
+class Metric(ABC):
+    """The abstract metric of sacreBLEU's class hierarchy (``isinstance(BLEU(), Metric)`` is
+    True).  ``BLEU`` implements its methods: ``corpus_score``, ``sentence_score``,
+    ``get_signature`` and the semi-private ones (see ``rapidbleu._sacre_methods``)."""
+
+
+Metric.register(BLEU)
+
+__all__ = ["Metric", "Score", "Signature"]

@@ -1,0 +1,90 @@
+"""The helpers of ``sacrebleu.utils`` that BLEU code imports, with sacreBLEU's behaviour.
+
+``smart_open``, ``my_log``, ``sum_of_lists``, ``args_to_dict``, ``sanity_check_lengths`` and the
+``SACREBLEU_DIR``/``USERHOME`` paths.  Test-set functions (downloads, ``get_source_file``, ...)
+and the table printer, which takes sacreBLEU's own argument namespace, are not provided.
+"""
+
+import gzip
+import logging
+import math
+import os
+import sys
+from typing import Optional, Sequence
+
+#: The user's home directory and sacreBLEU's cache directory (``$SACREBLEU`` or
+#: ``~/.sacrebleu``), where the SentencePiece tokenizers look for their models.
+USERHOME = os.path.expanduser("~")
+SACREBLEU_DIR = os.environ.get("SACREBLEU", os.path.join(USERHOME, ".sacrebleu"))
+
+logger = logging.getLogger("rapidbleu")
+
+#: What ``my_log(0)`` returns (mteval's floor for log 0; an ``int``).
+_LOG_ZERO = -9999999999
+
+
+def smart_open(file: str, mode: str = "rt", encoding: str = "utf-8"):
+    """Open a plain or gzip-compressed (``.gz``) text file with ``newline="\\n"`` (lines end
+    only at ``\\n``, as sacreBLEU reads them).
+
+    Raises:
+        OSError: the file cannot be opened.
+    """
+    opener = gzip.open if file.endswith(".gz") else open
+    return opener(file, mode=mode, encoding=encoding, newline="\n")
+
+
+def my_log(num: float) -> float:
+    """``math.log(num)``, or the int ``-9999999999`` for ``num == 0`` (sacreBLEU's floor).
+
+    Raises:
+        ValueError: ``num`` < 0 (as ``math.log``).
+    """
+    return _LOG_ZERO if num == 0.0 else math.log(num)
+
+
+def sum_of_lists(lists):
+    """Element-wise sum of equally long numeric rows, as sacreBLEU aggregates statistics.
+
+    A single row is returned as it is (the same object).  Otherwise the result is a new
+    ``list`` whose values start from zero in the type of ``lists[0][0]`` (so numpy ``float32``
+    rows add up in float32, in order).
+
+    Raises:
+        IndexError: rows shorter than the first.
+    """
+    if len(lists) == 1:
+        return lists[0]
+    zero = type(lists[0][0])(0.0)
+    total = [zero] * len(lists[0])
+    for row in lists:
+        for i in range(len(total)):
+            total[i] += row[i]
+    return total
+
+
+def args_to_dict(args, prefix: str, strip_prefix: bool = False) -> dict:
+    """The attributes of an ``argparse.Namespace`` whose names start with ``prefix + "_"``,
+    as a dict (keys without the prefix when ``strip_prefix``)."""
+    prefix += "_"
+    out = {}
+    for key, value in vars(args).items():
+        if key.startswith(prefix):
+            out[key.replace(prefix, "") if strip_prefix else key] = value
+    return out
+
+
+def sanity_check_lengths(system: Sequence[str], refs: Sequence[Sequence[str]],
+                         test_set: Optional[str] = None) -> None:
+    """Exit with status 1 (``SystemExit``) after logging an error if any reference stream's
+    length differs from the system's; ``test_set`` is accepted for sacreBLEU's signature."""
+    n = len(system)
+    bad = [k for k, stream in enumerate(refs) if len(stream) != n]
+    if bad:
+        logger.error("System and reference streams have different lengths: the system has %d lines, "
+                     "reference stream %d has %d.", n, bad[0], len(refs[bad[0]]))
+        sys.exit(1)
+
+
+__all__ = ["SACREBLEU_DIR", "USERHOME", "args_to_dict", "my_log", "sanity_check_lengths", "smart_open",
+           "sum_of_lists"]

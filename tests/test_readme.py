@@ -1,0 +1,81 @@
+"""Every ```python block of README.md runs as written, and the values its comments state are the
+values the code gives.
+
+A block runs top-level statement by statement in a fresh namespace (a block defines what it
+uses).  A statement on one line with a trailing ``# comment`` is checked when the comment states
+a value, i.e. starts with the same word as the value's text: the printed output for a
+``print(...)`` call, else ``str()`` or ``repr()`` of the expression.  The comment must then
+start with that text, or, when it contains ``...``, the text must start with what precedes the
+``...``.  Other comments are prose and are not checked.
+"""
+
+import ast
+import contextlib
+import io
+import re
+from pathlib import Path
+
+import pytest
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def _blocks():
+    text = README.read_text(encoding="utf-8")
+    return re.findall(r"^```python\n(.*?)^```", text, flags=re.S | re.M)
+
+
+def _comment(lines, node):
+    if node.lineno != node.end_lineno:
+        return None
+    line = lines[node.lineno - 1]
+    code_end = node.end_col_offset
+    rest = line[code_end:]
+    m = re.match(r"\s*#\s?(.*)$", rest)
+    return m.group(1).strip() if m else None
+
+
+def _states(comment: str, text: str) -> bool:
+    return bool(comment) and bool(text) and comment.split()[0] == text.split()[0]
+
+
+def _matches(comment: str, text: str) -> bool:
+    if "..." in comment:
+        return text.startswith(comment.split("...")[0].rstrip(" "))
+    return comment.startswith(text)
+
+
+BLOCKS = _blocks()
+
+
+def test_readme_has_python_blocks():
+    assert len(BLOCKS) >= 4
+
+
+@pytest.mark.parametrize("index", range(len(BLOCKS)))
+def test_readme_block(index):
+    source = BLOCKS[index]
+    lines = source.splitlines()
+    tree = ast.parse(source)
+    namespace = {"__name__": f"readme_block_{index}"}
+    checked = 0
+    for node in tree.body:
+        comment = _comment(lines, node)
+        is_expr = isinstance(node, ast.Expr)
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            if is_expr:
+                value = eval(compile(ast.Expression(node.value), README.name, "eval"), namespace)
+            else:
+                exec(compile(ast.Module([node], []), README.name, "exec"), namespace)
+        if comment is None or not is_expr:
+            continue
+        is_print = isinstance(node.value, ast.Call) and getattr(node.value.func, "id", None) == "print"
+        candidates = [out.getvalue().rstrip("\n")] if is_print else [str(value), repr(value)]
+        stated = [t for t in candidates if _states(comment, t)]
+        if not stated:
+            continue  # prose
+        checked += 1
+        assert any(_matches(comment, t) for t in stated), (
+            f"README block {index}, line {node.lineno}: the comment says {comment!r}, the code gives {stated[0]!r}")
+    print(f"block {index}: {checked} stated values checked")

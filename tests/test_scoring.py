@@ -1,0 +1,263 @@
+"""The scoring layer: every statistics -> score formula exists once in Python
+(``rapidbleu._scoring_py``, the oracle) and once compiled (``rapidbleu._scoring_cy``).
+
+The compiled twin must give the oracle's floats bit for bit on random statistics, on every
+interpreter (the builtin ``sum()`` changed in CPython 3.12), for every smoothing method,
+effective order on and off, rows with ``correct_1 == 0``, zero totals and the three arithmetic
+types sacreBLEU uses (Python ints, numpy int64, numpy float32).  These tests need neither
+sacreBLEU nor NLTK; the oracle itself is compared with them below and in the other files.
+"""
+
+import ast
+import re
+import inspect
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import HAVE_CYTHON, REQUIRE_CYTHON
+
+from rapidbleu import _backend
+from rapidbleu import _scoring_py as py
+from rapidbleu._validate import MAX_ORDER_LIMIT, resolve_workers
+
+needs_cy = pytest.mark.skipif(not HAVE_CYTHON and not REQUIRE_CYTHON, reason="compiled extension not built")
+SRC = Path(__file__).resolve().parent.parent / "src" / "rapidbleu"
+
+SACRE_METHODS = [("exp", None), ("floor", None), ("floor", 0.37), ("add-k", None), ("add-k", 0.5),
+                 ("add-k", 2), ("none", None)]
+
+
+def cy():
+    return _backend.select("cython", "scoring")
+
+
+def random_rows(rng, m, N):
+    """Statistics rows of every awkward kind: empty hypotheses, zero totals at high orders,
+    ``correct_1 == 0`` with higher-order matches (not from real text, but a valid input of
+    the formula), all-zero matches, long corpora (large sums)."""
+    c = rng.integers(0, 60, m)
+    c[rng.random(m) < 0.05] = 0
+    big = rng.random(m) < 0.1
+    c[big] = rng.integers(10**5, 3 * 10**7, big.sum())
+    r = np.maximum(0, c + rng.integers(-15, 15, m))
+    tot = np.maximum(0, c[:, None] - np.arange(N)[None, :])
+    cor = (tot * rng.random((m, N)) ** 2 * (rng.random((m, N)) > 0.3)).astype(np.int64)
+    cor[rng.random(m) < 0.15, 0] = 0
+    return np.column_stack([c, r, cor, tot]).astype(np.int64)
+
+
+def bits(a):
+    return np.asarray(a, dtype=np.float64).view(np.int64)
+
+
+# ------------------------------------------------------------------------ sacreBLEU formula
+
+@needs_cy
+@pytest.mark.parametrize("method,value", SACRE_METHODS)
+@pytest.mark.parametrize("eff", [False, True])
+@pytest.mark.parametrize("dtype", [None, np.int64, np.float32])
+def test_sacre_compiled_equals_oracle(method, value, eff, dtype):
+    rng = np.random.default_rng(20250 + len(method))
+    for N in (1, 2, 4, 7):
+        rows = random_rows(rng, 700, N)
+        want = py.sacre_scores(rows, N, method, value, eff, dtype)
+        got = cy().sacre_scores(rows, N, method, value, eff, dtype, 2)
+        assert np.array_equal(bits(got), bits(want)), (N, method, value, eff, dtype)
+
+
+def test_sacre_oracle_is_the_scalar_formula():
+    """``sacre_scores`` is ``bleu_from_stats`` row by row, in the caller's arithmetic."""
+    rng = np.random.default_rng(5)
+    rows = random_rows(rng, 200, 4)
+    for method, value in SACRE_METHODS:
+        got = py.sacre_scores(rows, 4, method, value, True)
+        want = [py.bleu_from_stats(r[2:6], r[6:10], r[0], r[1], method, value, True, 4)[0] for r in rows.tolist()]
+        assert got.tolist() == want
+
+
+def test_sum_of_logs_follows_the_interpreter():
+    """A row whose log-sum differs between plain and compensated summation: the score is the
+    running interpreter's ``sum()`` (the bug of issue 12 was a left-to-right sum on 3.12+)."""
+    rng = np.random.default_rng(11)
+    rows = random_rows(rng, 3000, 4)
+    scores = py.sacre_scores(rows, 4, "exp", None, False)
+    differ = 0
+    for row, score in zip(rows.tolist(), scores.tolist()):
+        _, _, _, prec, bp = py.bleu_from_stats(row[2:6], row[6:], row[0], row[1], "exp")
+        if not any(row[2:6]):
+            continue
+        logs = [py._log(p) for p in prec]
+        plain = 0
+        for x in logs:
+            plain = plain + x
+        if plain != sum(logs):
+            differ += 1
+            assert score == bp * math.exp(sum(logs) / 4)
+    if sys.version_info >= (3, 12):
+        assert differ > 0  # the compensated sum does change some rows here
+
+
+@needs_cy
+def test_sacre_row_inside_pairwise_matches_oracle():
+    from rapidbleu import _sets_cy, _sets_py
+
+    rng = np.random.default_rng(3)
+    seqs = [rng.integers(0, 6, rng.integers(0, 12)).tolist() for _ in range(40)]
+    lens = np.array([len(x) for x in seqs], dtype=np.int64)
+    ids = np.array([t for x in seqs for t in x], dtype=np.int64)
+    for method, value in SACRE_METHODS:
+        a = _sets_cy.pairwise_scores(ids, lens, 4, method, value, True, 2)
+        b = _sets_py.pairwise_scores(ids, lens, 4, method, value, True)
+        assert np.array_equal(bits(a), bits(b)), method
+
+
+# ------------------------------------------------------------------------ NLTK formula
+
+NLTK_CASES = [(0, 0.1, 5), (1, 0.1, 5), (1, 0.37, 5), (1, 1, 5), (1, 0.0, 5), (1, -0.2, 5), (2, 0.1, 5),
+              (3, 0.1, 5), (4, 0.1, 5), (4, 0.1, 2.5), (4, 0.1, 7)]
+WEIGHTS = [(0.25,) * 4, (1 / 3,) * 3, (0.5, 0.5), (1.0,), (0.1, 0.2, 0.3, 0.15, 0.25), (0.4, 0.3, 0.2, 0.1, 0.0, 0.0)]
+
+
+@needs_cy
+@pytest.mark.parametrize("method,eps,k", NLTK_CASES)
+@pytest.mark.parametrize("reweigh", [False, True])
+def test_nltk_compiled_equals_oracle(method, eps, k, reweigh):
+    rng = np.random.default_rng(777 + method)
+    for N in (4, 6):
+        rows = random_rows(rng, 500, N)
+        rows = rows[rows[:, 0] < 10**5]  # NLTK precisions as Fractions: keep the oracle quick
+        for w in WEIGHTS:
+            if len(w) > N or (reweigh and w != py._DEFAULT_WEIGHTS):
+                continue
+            want = py.nltk_scores(rows, N, w, method, eps, k, reweigh)
+            got = cy().nltk_scores(rows, N, w, method, eps, k, reweigh, 2)
+            assert np.array_equal(bits(got), bits(want)), (N, w, method, eps, k, reweigh)
+
+
+# ------------------------------------------------------------------------ one set of twins
+
+@needs_cy
+@pytest.mark.parametrize("kind", sorted(_backend.TWINS))
+def test_twins_have_one_documentation_and_signature(kind):
+    """RapidFuzz's ``validate_attrs``: the compiled functions carry the Python twin's docstring,
+    name and parameters."""
+    _, _, names = _backend.TWINS[kind]
+    compiled, python = _backend.select("cython", kind), _backend.select("python", kind)
+    assert compiled.NAME == "cython" and python.NAME == "python"
+    for name in names:
+        a, b = getattr(compiled, name), getattr(python, name)
+        assert a.__name__ == b.__name__ == name
+        assert a.__doc__ == b.__doc__ and b.__doc__, name
+        assert list(inspect.signature(a).parameters) == list(inspect.signature(b).parameters), name
+
+
+@pytest.mark.parametrize("workers,want", [(1, 1), (3, 3), (-1, None), (-2, None)])
+def test_workers_rule(workers, want):
+    import os
+
+    got = resolve_workers(workers)
+    if want is None:
+        cores = os.cpu_count() or 1
+        assert got == max(1, cores + 1 + workers)
+    else:
+        assert got == want
+
+
+@pytest.mark.parametrize("bad,err", [(0, ValueError), (None, TypeError), (1.0, TypeError), (True, TypeError),
+                                     ("2", TypeError)])
+def test_workers_refused_everywhere(backend, bad, err):
+    """One meaning of ``workers``: the same error from every public entry point, both backends."""
+    import rapidbleu
+    from rapidbleu import batch, ids, nltk
+
+    calls = [
+        lambda: rapidbleu.BLEU(workers=bad).corpus_score(["a b"], [["a b"]]),
+        lambda: batch.self_bleu(["a b c", "a b d"], workers=bad),
+        lambda: batch.pairwise_bleu(["a b c", "a b d"], workers=bad),
+        lambda: batch.sentence_bleu_batch([[1, 2, 3]], [[1, 2, 3]], workers=bad),
+        lambda: ids.stats_ids([[1, 2, 3]], [[1, 2, 3]], workers=bad),
+        lambda: nltk.corpus_bleu([[["a", "b"]]], [["a", "b"]], workers=bad),
+        lambda: nltk.sentence_bleu_batch([[["a", "b"]]], [["a", "b"]], workers=bad),
+    ]
+    for call in calls:
+        with pytest.raises(err):
+            call()
+
+
+@pytest.mark.parametrize("order", [0, MAX_ORDER_LIMIT + 1, 10**8])
+def test_unreasonable_order_refused_before_any_work(backend, order):
+    import rapidbleu
+    from rapidbleu import batch, ids, nltk
+
+    calls = [
+        lambda: rapidbleu.BLEU(max_ngram_order=order),
+        lambda: batch.self_bleu(["a b c", "a b d"], max_ngram_order=order),
+        lambda: batch.pairwise_bleu(["a b c", "a b d"], max_ngram_order=order),
+        lambda: batch.sentence_bleu_batch([[1, 2, 3]], [[1, 2, 3]], max_ngram_order=order),
+        lambda: ids.stats_ids([[1, 2, 3]], [[1, 2, 3]], max_ngram_order=order),
+        lambda: _backend.stats.string_stats(["a"], [["a"]], order),
+        lambda: _backend.scoring.sacre_scores(np.zeros((1, 4), np.int64), order, "exp", None, False),
+    ]
+    if order:
+        calls.append(lambda: nltk.corpus_bleu([[["a"]]], [["a"]], weights=(1 / order,) * min(order, 10**3)))
+    for call in calls:
+        with pytest.raises(ValueError):
+            call()
+
+
+# ------------------------------------------------------------------------ one import graph
+
+def _package_imports():
+    """module -> set of rapidbleu modules it imports (at any level of the file)."""
+    graph = {}
+    for path in sorted(SRC.rglob("*.py")) + sorted(SRC.rglob("*.pyx")):
+        rel = path.relative_to(SRC).with_suffix("")
+        parts = list(rel.parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        name = ".".join(["rapidbleu"] + parts)
+        package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+        text = path.read_text(encoding="utf-8")
+        if path.suffix == ".pyx":  # only its Python-level imports matter here
+            text = "\n".join(line for line in text.splitlines()
+                             if re.match(r"(from [\w.]+ import \w|import \w)", line))
+        deps = set()
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.ImportFrom):
+                base = package
+                for _ in range(max(0, node.level - 1)):
+                    base = base.rsplit(".", 1)[0]
+                mod = (base + ("." + node.module if node.module else "")) if node.level else (node.module or "")
+                if mod.startswith("rapidbleu"):
+                    deps.add(mod)
+                    for alias in node.names:  # "from . import x" imports the module x
+                        deps.add(f"{mod}.{alias.name}")
+            elif isinstance(node, ast.Import):
+                deps.update(a.name for a in node.names if a.name.startswith("rapidbleu"))
+        graph[name] = deps
+    return {m: {d for d in deps if d in graph and d != m} for m, deps in graph.items()}
+
+
+def test_no_import_cycles():
+    """No module of the package imports, directly or through others, a module that imports it
+    (``__init__`` modules excluded as targets: importing a submodule runs them by design)."""
+    graph = _package_imports()
+    inits = {m for m in graph if (SRC / Path(*m.split(".")[1:]) / "__init__.py").is_file() or m == "rapidbleu"}
+    edges = {m: deps - inits for m, deps in graph.items()}
+    state = {}
+
+    def visit(m, stack):
+        state[m] = 1
+        for d in sorted(edges[m]):
+            if state.get(d) == 1:
+                raise AssertionError("import cycle: " + " -> ".join(stack + [m, d]))
+            if d not in state:
+                visit(d, stack + [m])
+        state[m] = 2
+
+    for m in sorted(edges):
+        if m not in state:
+            visit(m, [])
