@@ -22,6 +22,10 @@ Options (keyword arguments of every function, see ``rapidbleu._frames.ScoreOptio
 ``smooth_value``, ``effective_order``, ``max_ngram_order``; NLTK style ``weights``,
 ``smoothing_function`` (``"method1"`` or a ``SmoothingFunction`` method), ``auto_reweigh``.
 
+Spark's Python workers must import rapidbleu: run them with the driver's interpreter
+(``PYSPARK_PYTHON=$(which python)``, or ``spark.pyspark.python``) or install rapidbleu on the
+cluster's Python.
+
 Example::
 
     from pyspark.sql import SparkSession
