@@ -11,6 +11,10 @@ model that cannot be downloaded, and a bad ``RAPIDBLEU_BACKEND`` (checked by
 Inputs are streamed: every file (or stdin) is read in lockstep, ``CHUNK_LINES`` lines at a
 time, and only sums (or, for ``-ci``/``--paired-*``, per-segment integer statistics) are kept,
 so memory does not grow with the corpus; ``-sl`` prints each chunk's scores as it is scored.
+
+``--report FILE`` (not in sacreBLEU) writes the comparison report of ``rapidbleu.compare``
+instead of the table: an HTML page (extra ``rapidbleu[report]``), or text tables with ``-``
+(the report shows segments, so it reads the inputs whole).
 """
 
 import argparse
@@ -28,7 +32,7 @@ from ._scoring_py import SMOOTH_DEFAULTS
 from ._version import __version__
 from .bleu import BLEU
 from .report import Color, print_results_table, print_single_results
-from .textio import InputError, LineReader
+from .textio import InputError, LineReader, read_lines
 from .tokenizers import available_tokenizers
 from .tokenizers.tokenizer_spm import ModelDownloadError
 
@@ -111,6 +115,14 @@ def build_parser() -> argparse.ArgumentParser:
     # --workers would make it ambiguous otherwise
     r.add_argument("--width", "-w", "--w", type=int, default=1, help="Floating point width (Default: %(default)s).")
     r.add_argument("--no-color", "-nc", action="store_true", help="Disable the occasional use of terminal colors.")
+    r.add_argument("--report", metavar="FILE", default=None,
+                   help="Write a comparison report of the systems (the first one is the baseline): a self-contained "
+                        "HTML page with plots, or '-' for text tables on stdout. Uses --paired-bs (default) or "
+                        "--paired-ar and their sample counts; the HTML page needs the extra rapidbleu[report].")
+    r.add_argument("--source", metavar="FILE", default=None,
+                   help="Source sentences, one per line, shown with the report's example segments.")
+    r.add_argument("--report-segments", type=int, default=5, metavar="N",
+                   help="Segments shown per system and direction in the report (Default: %(default)s).")
     r.add_argument("--format", "-f", default="json", choices=OUTPUT_FORMATS,
                    help="Set the output format. `latex` is only valid for multi-system mode whereas `json` and "
                         "`text` apply to single-system mode only. This flag is overridden if the SACREBLEU_FORMAT "
@@ -475,6 +487,11 @@ def run(args) -> None:
     Color.setup(args.no_color)
     refs = _open_refs(args)
     paired = "bs" if args.paired_bs else ("ar" if args.paired_ar else "")
+    if args.report is not None:
+        _run_report(args, refs, paired or "bs")
+        return
+    if args.source is not None:
+        raise CLIError("--source is only used by --report")
     systems = _open_systems(args, bool(paired))
     names = [s.name for s in systems]
     if paired:
@@ -551,6 +568,67 @@ def run(args) -> None:
     cells = [metric.score_from_stats(s).format(args.width, True) for s in sums]
     sigs = {"BLEU": metric.get_signature().format(args.short)}
     print_results_table({"System": names, "BLEU": cells}, sigs, args.format, args.width)
+
+
+def _read_whole(refs: List[_Stream], systems: List[_Stream]) -> Tuple[List[List[str]], List[List[str]]]:
+    """All lines of the reference and system streams (same checks and errors as streaming)."""
+    ref_lines: List[List[str]] = [[] for _ in refs]
+    sys_lines: List[List[str]] = [[] for _ in systems]
+    for ref_chunk, sys_chunks in _chunks(refs, systems, _chunk_lines()):
+        for acc, chunk in zip(ref_lines + sys_lines, ref_chunk + sys_chunks):
+            acc.extend(chunk)
+    return ref_lines, sys_lines
+
+
+def _run_report(args, ref_streams: List[_Stream], test: str) -> None:
+    """``--report FILE|-``: the comparison report of ``rapidbleu.compare`` (HTML or text)."""
+    from .compare import comparison_report, require_report_extra
+    from .significance import DEFAULT_SAMPLES, seed_from_env
+
+    to_stdout = args.report == "-"
+    if not to_stdout:
+        require_report_extra()  # fail before scoring when the extra is missing ...
+        folder = os.path.dirname(os.path.abspath(args.report))
+        if not os.path.isdir(folder):  # ... or the report cannot be written
+            raise CLIError(f"{args.report}: cannot write the report (no folder {folder})")
+    if args.sentence_level:
+        raise CLIError("--report cannot be combined with -sl/--sentence-level")
+    if args.report_segments < 0:
+        raise CLIError(f"--report-segments must be >= 0, got {args.report_segments}")
+    sys_streams = _open_systems(args, paired=True)
+    names = [stream.name for stream in sys_streams]
+    ref_names = [stream.name for stream in ref_streams]
+    refs, systems = _read_whole(ref_streams, sys_streams)
+    sources = None
+    if args.source is not None:
+        sources = read_lines(args.source, args.encoding)
+        if len(sources) != len(systems[0]):
+            raise CLIError(f"{args.source} has {len(sources)} lines but {ref_names[0]} has {len(refs[0])}: "
+                           "the source must have one line per reference line")
+    trg_lang = args.langpair.split("-")[1] if args.langpair and "-" in args.langpair else ""
+    metric = BLEU(lowercase=args.bleu_lowercase, force=args.bleu_force, tokenize=args.bleu_tokenize,
+                  smooth_method=args.bleu_smooth_method, smooth_value=args.bleu_smooth_value,
+                  trg_lang=trg_lang, workers=args.workers)
+    n_samples = args.paired_bs_n if test == "bs" else args.paired_ar_n
+    if len(systems) == 1:
+        total, desc = args.confidence_n, "bootstrap"
+    else:
+        # one stream of draws for all systems when seeded, one per system otherwise (PairedTest)
+        streams = 1 if seed_from_env()[1] else len(systems) - 1
+        total = (n_samples if n_samples > 0 else DEFAULT_SAMPLES[test]) * streams
+        desc = "paired bootstrap" if test == "bs" else "approximate randomization"
+    with _progress_bar(args, total, desc) as progress:
+        report = comparison_report(systems, refs, names=names, sources=sources, metric=metric, test=test,
+                                   n_samples=n_samples, n_bootstrap=args.confidence_n,
+                                   n_examples=args.report_segments, width=args.width, progress=progress)
+    if to_stdout:
+        sys.stdout.write(report.to_text())
+        return
+    try:
+        report.save(args.report)
+    except OSError as exc:
+        raise CLIError(f"{args.report}: cannot write the report ({exc.strerror or exc})") from None
+    logger.info("Wrote the comparison report of %d system(s) to %s", len(systems), args.report)
 
 
 class _progress_bar:

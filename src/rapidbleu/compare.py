@@ -1,0 +1,557 @@
+"""Comparison report: one or more systems against a baseline, as one HTML page or as text.
+
+``comparison_report(systems, references)`` scores every system with one ``rapidbleu.BLEU`` and
+collects what a comparison of machine-translation systems usually looks at:
+
+* corpus BLEU (0-100) with a 95% bootstrap confidence interval and the p-value of a paired test
+  against the baseline (the first system): the very functions and seeds of the command line's
+  ``--paired-bs`` / ``--paired-ar`` (``rapidbleu.significance``), so the report shows the same
+  numbers as the table ``rapidbleu REF -i BASELINE SYSTEM ... --paired-bs`` prints;
+* modified n-gram precisions by order, brevity penalty and length ratio (Papineni et al. 2002);
+* sentence BLEU of every segment (effective order, the smoothing of the metric: what ``-sl``
+  prints) and the distribution of its difference to the baseline: wins, ties, losses;
+* corpus BLEU per bucket of hypothesis length, reference length and the baseline's sentence
+  BLEU, each computed from the summed statistics of the bucket's segments (not an average of
+  sentence scores), as in compare-mt's bucketed analysis (Neubig et al. 2019);
+* the segments whose sentence BLEU differs most from the baseline's in each direction, with
+  source, references and both hypotheses, the matched n-grams marked;
+* the BLEU signature (with the test, the number of resamples and the seed) to cite.
+
+The returned ``ComparisonReport`` holds these numbers (``to_dict()``) and renders them as text
+tables (``to_text()``, no extra dependency) or as a self-contained HTML page with plots
+(``to_html()``/``save()``, which need the optional extra ``rapidbleu[report]``: matplotlib and
+Jinja2, imported only then).
+"""
+
+import copy
+import math
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from .bleu import BLEU
+from .significance import DEFAULT_SAMPLES, bootstrap_ci, paired_ar, paired_bs, seed_from_env
+
+__all__ = ["ComparisonReport", "comparison_report", "require_report_extra", "REPORT_EXTRA"]
+
+#: How to install what ``to_html()`` needs.
+REPORT_EXTRA = "pip install 'rapidbleu[report]'"
+
+#: Sentence-BLEU edges of the baseline buckets (BLEU points): [0, 10), [10, 20), ... [60, 100].
+BLEU_EDGES = (10.0, 20.0, 30.0, 40.0, 60.0)
+
+
+def require_report_extra() -> None:
+    """Check that the HTML report's dependencies (matplotlib, Jinja2) can be imported.
+
+    Raises:
+        ImportError: naming the missing packages and the extra that installs them
+            (``pip install 'rapidbleu[report]'``).
+    """
+    missing = []
+    for module in ("jinja2", "matplotlib"):
+        try:
+            __import__(module)
+        except ImportError:
+            missing.append(module)
+    if missing:
+        raise ImportError(f"the HTML comparison report needs {' and '.join(missing)}, which "
+                          f"{'is' if len(missing) == 1 else 'are'} not installed: {REPORT_EXTRA}")
+
+
+# --------------------------------------------------------------------------------------------
+# The data behind the report
+# --------------------------------------------------------------------------------------------
+@dataclass
+class SystemResult:
+    """Corpus-level result of one system.
+
+    Attributes:
+        name: the system's name (its file name on the command line).
+        is_baseline: True for the first system of a comparison of two or more.
+        bleu: corpus BLEU, 0-100 (``BLEU.corpus_score``'s float).
+        mean: bootstrap estimate of the mean BLEU (0-100).
+        ci: half-width of the 95% bootstrap confidence interval (BLEU points), as sacreBLEU
+            reports it (``μ = mean ± ci``).
+        p_value: paired-test p-value against the baseline (None for the baseline and for a
+            single system).
+        precisions: modified n-gram precisions by order 1..N, in percent.
+        counts, totals: clipped matches and hypothesis n-grams by order.
+        bp: brevity penalty (0-1); ratio: hypothesis length / reference length.
+        hyp_len, ref_len: hypothesis and effective reference length (tokens).
+    """
+
+    name: str
+    is_baseline: bool
+    bleu: float
+    mean: Optional[float]
+    ci: Optional[float]
+    p_value: Optional[float]
+    precisions: List[float]
+    counts: List[int]
+    totals: List[int]
+    bp: float
+    ratio: float
+    hyp_len: int
+    ref_len: int
+
+
+@dataclass
+class SentenceComparison:
+    """Sentence BLEU of one system against the baseline's, segment by segment.
+
+    Attributes:
+        name: the system's name.
+        wins, ties, losses: segments where its sentence BLEU is higher than, equal to, lower
+            than the baseline's.
+        mean_diff, median_diff: mean and median of the differences (BLEU points).
+    """
+
+    name: str
+    wins: int
+    ties: int
+    losses: int
+    mean_diff: float
+    median_diff: float
+
+
+@dataclass
+class Bucket:
+    """One bucket of segments.
+
+    Attributes:
+        label: its range, e.g. ``"10-19"`` tokens or ``"[10, 20)"`` BLEU.
+        segments: number of segments of each system in it (they differ only for hypothesis
+            length, where each system's own hypotheses are bucketed).
+        bleu: corpus BLEU (0-100) of each system over those segments, from their summed
+            statistics; None where the bucket holds no segment of that system.
+    """
+
+    label: str
+    segments: List[int]
+    bleu: List[Optional[float]]
+
+
+@dataclass
+class BucketTable:
+    """Corpus BLEU per bucket of one segment attribute.
+
+    Attributes:
+        key: ``"hyp_len"``, ``"ref_len"`` or ``"baseline_bleu"``.
+        title: what the segments are bucketed by, in words.
+        buckets: the buckets, in increasing order.
+    """
+
+    key: str
+    title: str
+    buckets: List[Bucket]
+
+
+@dataclass
+class Token:
+    """A token of a displayed segment; ``order`` is the highest n-gram order of a matched
+    n-gram covering it (0: unmatched)."""
+
+    text: str
+    order: int
+
+
+@dataclass
+class SegmentExample:
+    """A segment where a system and the baseline differ much in sentence BLEU.
+
+    Attributes:
+        system: the system's name; direction: ``"better"`` or ``"worse"`` than the baseline.
+        line: 1-based line number in the input files.
+        diff: system minus baseline sentence BLEU (BLEU points).
+        system_bleu, baseline_bleu: the two sentence BLEU scores (0-100).
+        source: the source sentence (None without sources).
+        references: the reference tokens, each token marked if it is in an n-gram the system's
+            hypothesis also contains (clipped as BLEU clips).
+        baseline, hypothesis: the tokens of both hypotheses, marked if in a matched n-gram.
+    """
+
+    system: str
+    direction: str
+    line: int
+    diff: float
+    system_bleu: float
+    baseline_bleu: float
+    source: Optional[str]
+    references: List[List[Token]]
+    baseline: List[Token]
+    hypothesis: List[Token]
+
+
+@dataclass
+class ComparisonReport:
+    """Everything the comparison report shows; ``to_html``/``save``/``to_text`` render it.
+
+    Attributes:
+        systems: ``SystemResult`` per system, the baseline first.
+        sentences: ``SentenceComparison`` per non-baseline system (empty for one system).
+        buckets: ``BucketTable`` per attribute (hypothesis length, reference length, and the
+            baseline's sentence BLEU when there is a baseline).
+        examples: ``SegmentExample`` per system and direction, largest differences first.
+        signature: the BLEU signature with the test settings (``...|seed:12345|bs:1000|...``).
+        test: ``"bs"`` (paired bootstrap), ``"ar"`` (approximate randomization) or None (one
+            system: bootstrap confidence interval only); n_samples: resamples or trials.
+        n_segments: segments per system; max_ngram_order: N.
+        width: decimals of the displayed BLEU scores (p-values always show 4).
+        statistics: int64 ``(systems, n_segments, 2 + 2N)`` per-segment statistics.
+        sentence_bleu: float64 ``(systems, n_segments)`` sentence BLEU (0-100).
+    """
+
+    systems: List[SystemResult]
+    sentences: List[SentenceComparison]
+    buckets: List[BucketTable]
+    examples: List[SegmentExample]
+    signature: str
+    test: Optional[str]
+    n_samples: int
+    n_segments: int
+    max_ngram_order: int
+    width: int = 1
+    statistics: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
+    sentence_bleu: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
+
+    @property
+    def baseline(self) -> Optional[str]:
+        """The baseline's name, or None for a single system."""
+        return self.systems[0].name if len(self.systems) > 1 else None
+
+    @property
+    def names(self) -> List[str]:
+        """The systems' names, the baseline first."""
+        return [s.name for s in self.systems]
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The report's numbers as plain JSON-serialisable data (no per-segment arrays)."""
+        d = {k: v for k, v in asdict(self).items() if k not in ("statistics", "sentence_bleu")}
+        d["baseline"] = self.baseline
+        return d
+
+    # -- rendering ------------------------------------------------------------------------
+    def to_text(self) -> str:
+        """A terminal summary: the same comparison as tables (tabulate), without plots."""
+        from ._compare_render import render_text
+
+        return render_text(self)
+
+    def to_html(self) -> str:
+        """One self-contained HTML page (plots as inline SVG images; no network needed).
+
+        Raises:
+            ImportError: matplotlib or Jinja2 missing (``pip install 'rapidbleu[report]'``).
+        """
+        require_report_extra()
+        from ._compare_render import render_html
+
+        return render_html(self)
+
+    def save(self, path) -> None:
+        """Write ``to_html()`` to ``path`` (UTF-8)."""
+        html = self.to_html()
+        with open(path, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(html)
+
+    def _repr_html_(self) -> str:
+        """Jupyter: the page in an iframe, so that its style sheet leaves the notebook alone."""
+        import html
+
+        return (f'<iframe srcdoc="{html.escape(self.to_html(), quote=True)}" title="BLEU comparison" '
+                'style="width: 100%; height: 900px; border: 1px solid #ddd"></iframe>')
+
+
+# --------------------------------------------------------------------------------------------
+# Building it
+# --------------------------------------------------------------------------------------------
+def comparison_report(systems: Union[Sequence[Sequence[str]], Mapping[str, Sequence[str]]],
+                      references: Sequence[Sequence[str]], *, names: Optional[Sequence[str]] = None,
+                      sources: Optional[Sequence[str]] = None, metric: Optional[BLEU] = None,
+                      test: str = "bs", n_samples: int = 0, n_bootstrap: int = 1000,
+                      n_examples: int = 5, n_buckets: int = 5, width: int = 1,
+                      progress: Optional[Callable[[int], None]] = None) -> ComparisonReport:
+    """Compare systems on one test set: the data of the comparison report.
+
+    Args:
+        systems: hypotheses of each system (lists of n strings), the baseline first; or a
+            mapping ``{name: hypotheses}`` in that order.
+        references: reference streams, each n strings (as ``BLEU.corpus_score``).
+        names: a name per system (default: the mapping's keys, else ``System 1``, ...).
+        sources: the n source sentences, shown with the example segments (optional).
+        metric: the ``rapidbleu.BLEU`` to score with (default ``BLEU()``: 13a, exp smoothing).
+        test: paired test against the baseline, ``"bs"`` (paired bootstrap resampling, Koehn
+            2004) or ``"ar"`` (approximate randomization, Riezler and Maxwell 2005); the seed
+            comes from ``SACREBLEU_SEED`` as for the command line.
+        n_samples: resamples (``bs``) or trials (``ar``); 0: 1,000 / 10,000, the CLI defaults.
+        n_bootstrap: resamples of the confidence intervals when there is no paired bootstrap
+            (one system, or ``ar``, where they come from the same generator after the trials,
+            as ``PairedTest(n_ar_confidence=...)``).
+        n_examples: segments shown per system and direction.
+        n_buckets: (at most) buckets of hypothesis and reference length (quantiles of the
+            baseline's lengths).
+        width: decimals of displayed BLEU scores (the CLI's ``-w``).
+        progress: optional callback with the number of resamples/trials done (as in
+            ``rapidbleu.significance``; the CLI's progress bar).
+
+    Returns:
+        A ``ComparisonReport``.  Its scores, means, CIs and p-values equal those of
+        ``rapidbleu.significance.paired_bs``/``paired_ar`` (``bootstrap_ci`` for one system)
+        on ``metric.corpus_statistics`` of the same input.
+
+    Raises:
+        ValueError: no system, names that are not unique or not one per system, a system or
+            the sources with another number of lines than the references, an unknown ``test``,
+            ``n_examples``/``n_buckets`` < 0 / < 1; and what ``BLEU.corpus_statistics`` raises
+            for malformed input.
+        TypeError: systems or sources that are not sequences of strings, references given as a
+            flat list of strings.
+    """
+    if isinstance(systems, Mapping):
+        if names is None:
+            names = list(systems.keys())
+        hyps = [list(h) for h in systems.values()]
+    else:
+        if isinstance(systems, str):
+            raise TypeError("systems must be a list of systems (each a list of hypothesis strings), got a string")
+        hyps = [list(h) if not isinstance(h, str) else h for h in systems]
+    if not hyps:
+        raise ValueError("no system to compare: give at least one list of hypotheses")
+    for i, h in enumerate(hyps):
+        if isinstance(h, str):
+            raise TypeError(f"system {i + 1} is a string; each system must be a list of hypothesis strings")
+    names = [f"System {i + 1}" for i in range(len(hyps))] if names is None else [str(n) for n in names]
+    if len(names) != len(hyps):
+        raise ValueError(f"{len(names)} names for {len(hyps)} systems")
+    if len(set(names)) != len(names):
+        dup = next(n for n in names if names.count(n) > 1)
+        raise ValueError(f"system name {dup!r} is used twice; names must be unique")
+    if test not in ("bs", "ar"):
+        raise ValueError(f"test must be 'bs' (paired bootstrap) or 'ar' (approximate randomization), got {test!r}")
+    if n_examples < 0 or n_buckets < 1:
+        raise ValueError(f"n_examples must be >= 0 and n_buckets >= 1, got {n_examples} and {n_buckets}")
+    if isinstance(references, str) or not references:
+        raise ValueError("references must be a non-empty list of reference streams (each a list of strings)")
+    if isinstance(references[0], str):
+        raise TypeError("references must be a list of reference streams, each a list of n strings; got a flat "
+                        "list of strings (for one reference per segment, pass [references])")
+    n_ref = len(references[0])
+    for h, name in zip(hyps, names):
+        if len(h) != n_ref:
+            raise ValueError(f"system {name!r} has {len(h)} hypotheses but the references have {n_ref} segments; "
+                             "every system must have one line per reference line")
+    if sources is not None:
+        if isinstance(sources, str):
+            raise TypeError("sources must be a list of source sentences, got a string")
+        sources = list(sources)
+        if len(sources) != n_ref:
+            raise ValueError(f"the sources have {len(sources)} lines but the references have {n_ref} segments")
+    metric = BLEU() if metric is None else metric
+
+    stats = np.stack([_statistics(metric, h, references, name) for h, name in zip(hyps, names)])
+    n_order = metric.max_ngram_order
+    sig = metric.get_signature()
+    _seed_text, seed = seed_from_env()
+
+    # Corpus scores, confidence intervals, p-values: rapidbleu.significance, as the CLI.
+    if len(hyps) == 1:
+        test_used: Optional[str] = None
+        n_used = n_bootstrap
+        seed_sig, mean, ci = bootstrap_ci(stats[0], metric, n_bootstrap, progress)
+        tested = [(None, mean, ci)]
+        sig.update("seed", seed_sig)
+        sig.update("bs", n_bootstrap)
+    else:
+        test_used = test
+        n_used = n_samples if n_samples > 0 else DEFAULT_SAMPLES[test]
+        if test == "bs":
+            res = paired_bs(stats[0], list(stats[1:]), metric, n_used, seed, progress=progress)
+        else:
+            res = paired_ar(stats[0], list(stats[1:]), metric, n_used, n_bootstrap, seed, progress=progress)
+        tested = [(r.p_value, r.mean, r.ci) for r in res]
+        # as PairedTest signs its results
+        sig.update("seed", str(seed).lower())
+        sig.update(test, n_used)
+        if test == "ar":
+            sig.update("bs", n_bootstrap)
+
+    results = []
+    for i, (name, (p, mean, ci)) in enumerate(zip(names, tested)):
+        sc = metric.score_from_stats(stats[i].sum(axis=0))
+        results.append(SystemResult(
+            name=name, is_baseline=(i == 0 and len(hyps) > 1), bleu=float(sc.score),
+            mean=None if mean is None else float(mean), ci=None if ci is None else float(ci),
+            p_value=None if p is None else float(p), precisions=[float(x) for x in sc.precisions],
+            counts=[int(x) for x in sc.counts], totals=[int(x) for x in sc.totals], bp=float(sc.bp),
+            ratio=float(sc.ratio), hyp_len=int(sc.sys_len), ref_len=int(sc.ref_len)))
+
+    # Sentence BLEU: the metric with effective order, row by row (what `-sl` prints).
+    smetric = copy.copy(metric)
+    smetric.effective_order = True
+    sent = np.array([[smetric.score_from_stats(row).score for row in st] for st in stats], dtype=np.float64)
+
+    sentences = []
+    for i in range(1, len(hyps)):
+        d = sent[i] - sent[0]
+        sentences.append(SentenceComparison(
+            name=names[i], wins=int((d > 0).sum()), ties=int((d == 0).sum()), losses=int((d < 0).sum()),
+            mean_diff=float(d.mean()), median_diff=float(np.median(d))))
+
+    buckets = _bucket_tables(metric, stats, sent, n_buckets)
+
+    examples: List[SegmentExample] = []
+    if len(hyps) > 1 and n_examples > 0:
+        highlighter = _Highlighter(metric, references)
+        for i in range(1, len(hyps)):
+            d = sent[i] - sent[0]
+            order = np.argsort(-d, kind="stable")
+            better = [int(j) for j in order[:n_examples] if d[j] > 0]
+            worse = [int(j) for j in order[::-1][:n_examples] if d[j] < 0]
+            # largest loss first, ties broken by line number
+            worse = sorted(worse, key=lambda j: (d[j], j))
+            for direction, idx in (("better", better), ("worse", worse)):
+                for j in idx:
+                    examples.append(highlighter.example(
+                        names[i], direction, j, float(d[j]), float(sent[i][j]), float(sent[0][j]),
+                        None if sources is None else sources[j], hyps[0][j], hyps[i][j]))
+
+    return ComparisonReport(systems=results, sentences=sentences, buckets=buckets, examples=examples,
+                            signature=sig.format(), test=test_used, n_samples=n_used, n_segments=n_ref,
+                            max_ngram_order=n_order, width=width, statistics=stats, sentence_bleu=sent)
+
+
+def _statistics(metric: BLEU, hypotheses, references, name: str) -> np.ndarray:
+    """``metric.corpus_statistics``; its errors (same exception type) name the system too."""
+    try:
+        return metric.corpus_statistics(hypotheses, references)
+    except (TypeError, ValueError) as exc:
+        try:
+            renamed = type(exc)(f"system {name!r}: {exc}")
+        except Exception:  # an exception class with other constructor arguments
+            raise exc from None
+        raise renamed from exc
+
+
+# --------------------------------------------------------------------------------------------
+# Buckets
+# --------------------------------------------------------------------------------------------
+def _length_edges(values: np.ndarray, n_buckets: int) -> List[int]:
+    """Inner integer edges at the quantiles of ``values``: bucket k holds
+    ``edges[k-1] <= v < edges[k]``."""
+    qs = np.quantile(values, np.linspace(0, 1, n_buckets + 1)[1:-1]) if n_buckets > 1 else []
+    lo = int(values.min())
+    edges = sorted({int(math.ceil(q)) for q in qs if math.ceil(q) > lo})
+    return edges
+
+
+def _length_labels(edges: List[int]) -> List[str]:
+    bounds = [None] + edges + [None]
+    labels = []
+    for a, b in zip(bounds[:-1], bounds[1:]):
+        if a is None and b is None:
+            labels.append("all")
+        elif a is None:
+            labels.append(f"0-{b - 1}")  # type: ignore[operator]
+        elif b is None:
+            labels.append(f"{a}+")
+        else:
+            labels.append(f"{a}-{b - 1}" if b - 1 > a else f"{a}")
+    return labels
+
+
+def _bucket_tables(metric: BLEU, stats: np.ndarray, sent: np.ndarray, n_buckets: int) -> List[BucketTable]:
+    k = stats.shape[0]
+    tables = []
+
+    def table(key, title, assign, labels):
+        buckets = []
+        for b, label in enumerate(labels):
+            seg_counts, scores = [], []
+            for i in range(k):
+                mask = assign[i] == b
+                seg_counts.append(int(mask.sum()))
+                scores.append(float(metric.score_from_stats(stats[i][mask].sum(axis=0)).score) if mask.any() else None)
+            buckets.append(Bucket(label, seg_counts, scores))
+        tables.append(BucketTable(key, title, buckets))
+
+    hyp_len = stats[:, :, 0]
+    edges = _length_edges(hyp_len[0], n_buckets)
+    table("hyp_len", "hypothesis length (tokens; each system's own hypotheses)",
+          np.searchsorted(edges, hyp_len, side="right"), _length_labels(edges))
+    # The effective reference length of the baseline's segments (the closest reference length to
+    # the baseline's hypothesis; the same for every system when there is one reference).
+    ref_len = stats[0, :, 1]
+    edges = _length_edges(ref_len, n_buckets)
+    assign = np.broadcast_to(np.searchsorted(edges, ref_len, side="right"), (k, ref_len.size))
+    table("ref_len", "reference length (tokens)", assign, _length_labels(edges))
+    if k > 1:
+        assign = np.broadcast_to(np.searchsorted(BLEU_EDGES, sent[0], side="right"), (k, ref_len.size))
+        bounds = (0.0,) + BLEU_EDGES + (100.0,)
+        labels = [f"[{a:g}, {b:g})" for a, b in zip(bounds[:-2], bounds[1:-1])] + [f"[{bounds[-2]:g}, 100]"]
+        table("baseline_bleu", "sentence BLEU of the baseline", assign, labels)
+    # drop buckets no system has a segment in (e.g. a BLEU range the baseline never reaches)
+    for t in tables:
+        t.buckets = [b for b in t.buckets if any(b.segments)]
+    return tables
+
+
+# --------------------------------------------------------------------------------------------
+# Matched n-grams of the example segments
+# --------------------------------------------------------------------------------------------
+class _Highlighter:
+    """Tokenizes segments as the metric does and marks matched n-grams (clipped counts)."""
+
+    def __init__(self, metric: BLEU, references: Sequence[Sequence[str]]):
+        self.tok = metric.tokenizer
+        self.lowercase = metric.lowercase
+        self.n = metric.max_ngram_order
+        self.references = references
+
+    def tokens(self, text: str) -> Tuple[List[str], List[str]]:
+        shown = self.tok(text.rstrip()).split()
+        if not self.lowercase:
+            return shown, shown
+        compared = self.tok(text.lower().rstrip()).split()
+        return (shown if len(shown) == len(compared) else compared), compared
+
+    def _ngrams(self, toks: List[str]) -> Counter:
+        c: Counter = Counter()
+        for n in range(1, self.n + 1):
+            for i in range(len(toks) - n + 1):
+                c[tuple(toks[i:i + n])] += 1
+        return c
+
+    def _mark(self, shown: List[str], compared: List[str], available: Counter) -> List[Token]:
+        orders = [0] * len(compared)
+        for n in range(1, self.n + 1):
+            left = Counter({g: c for g, c in available.items() if len(g) == n})
+            for i in range(len(compared) - n + 1):
+                g = tuple(compared[i:i + n])
+                if left[g] > 0:
+                    left[g] -= 1
+                    for j in range(i, i + n):
+                        orders[j] = n
+        return [Token(t, o) for t, o in zip(shown, orders)]
+
+    def example(self, system, direction, j, diff, sys_bleu, bl_bleu, source, bl_hyp, hyp) -> SegmentExample:
+        refs = [stream[j] for stream in self.references if stream[j] is not None]
+        ref_toks = [self.tokens(r) for r in refs]
+        ref_max: Counter = Counter()
+        for _shown, cmp in ref_toks:
+            ref_max |= self._ngrams(cmp)  # BLEU clips by the maximum count over references
+
+        def hyp_tokens(h):
+            shown, cmp = self.tokens(h)
+            return self._mark(shown, cmp, ref_max), cmp
+
+        bl_marked, _ = hyp_tokens(bl_hyp)
+        sys_marked, sys_cmp = hyp_tokens(hyp)
+        sys_counts = self._ngrams(sys_cmp)
+        ref_marked = [self._mark(shown, cmp, sys_counts) for shown, cmp in ref_toks]
+        return SegmentExample(system=system, direction=direction, line=j + 1, diff=diff, system_bleu=sys_bleu,
+                              baseline_bleu=bl_bleu, source=source, references=ref_marked,
+                              baseline=bl_marked, hypothesis=sys_marked)
+
