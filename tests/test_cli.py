@@ -9,6 +9,10 @@ import pytest
 
 import rapidbleu
 from conftest import OFFICIAL_TOKENIZER, SAMPLE_DIR, full_data_dir, systems
+import argparse
+import urllib.error
+import urllib.request
+from rapidbleu import cli
 
 OURS = f"version:rapidbleu-{rapidbleu.__version__}"
 OURS_SHORT = f"v:rapidbleu-{rapidbleu.__version__}"
@@ -136,3 +140,140 @@ def test_version_flag_matches_metadata():
         assert version("rapidbleu") == rapidbleu.__version__
     except PackageNotFoundError:
         pytest.skip("rapidbleu not installed (running from the source tree)")
+
+
+# -- command-line options of sacreBLEU that rapidbleu lacks --------------------------------
+def _sacrebleu_parser(monkeypatch):
+    """sacreBLEU's own ArgumentParser, caught as it parses."""
+    from sacrebleu import sacrebleu as sacre_main
+
+    caught = []
+
+    def grab(self, *args, **kwargs):
+        caught.append(self)
+        raise SystemExit(0)
+
+    monkeypatch.setattr(argparse.ArgumentParser, "parse_args", grab)
+    with pytest.raises(SystemExit):
+        sacre_main.parse_args()
+    monkeypatch.undo()
+    return caught[0]
+
+
+def _option_strings(parser):
+    return {s for action in parser._actions for s in action.option_strings}
+
+
+def test_every_sacrebleu_option_is_known(monkeypatch):
+    """Same option names, hence the same abbreviations: `-t` is --test-set, not a prefix of -tok."""
+    theirs = _sacrebleu_parser(monkeypatch)
+    ours = cli.build_parser()
+    assert _option_strings(theirs) <= _option_strings(ours)
+    assert ours.allow_abbrev == theirs.allow_abbrev
+    # and each takes the same number of values, so the rest of the line parses the same
+    ours_by_flag = {s: a for a in ours._actions for s in a.option_strings}
+    for action in theirs._actions:
+        for flag in action.option_strings:
+            assert ours_by_flag[flag].nargs == action.nargs, flag
+
+
+def test_abbreviations_resolve_as_in_sacrebleu(monkeypatch):
+    """Every prefix of a sacreBLEU long option that sacreBLEU resolves to one option resolves
+    to that option here too (our extra options, e.g. --workers, must not make it ambiguous)."""
+    theirs = _sacrebleu_parser(monkeypatch)
+    ours = cli.build_parser()
+
+    def resolve(parser, prefix):
+        by_flag = {s: a for a in parser._actions for s in a.option_strings}
+        if prefix in by_flag:
+            return by_flag[prefix]
+        hits = {id(a): a for s, a in by_flag.items() if s.startswith(prefix)}
+        return next(iter(hits.values())) if len(hits) == 1 else None
+
+    checked = 0
+    for flag in sorted(_option_strings(theirs)):
+        if not flag.startswith("--"):
+            continue
+        for k in range(3, len(flag) + 1):
+            want = resolve(theirs, flag[:k])
+            if want is None:
+                continue
+            got = resolve(ours, flag[:k])
+            assert got is not None and set(want.option_strings) <= set(got.option_strings), flag[:k]
+            checked += 1
+    assert checked > 100
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["-t", "wmt14"], "-t/--test-set: test sets are not supported; give reference files"),
+    (["--test-set", "wmt14", "-l", "de-en"], "-t/--test-set: test sets are not supported; give reference files"),
+    (["-t", "13a"], "-t/--test-set: test sets are not supported"),       # not -tok 13a
+    (["--list"], "--list: test sets are not supported; give reference files"),
+    (["--echo", "src"], "--echo: test sets are not supported; give reference files"),
+    (["-ol", "en"], "--origlang: test sets are not supported"),
+    (["-d"], "-d/--detail: "),
+    (["--chrf-beta", "3"], "--chrf-beta: chrF and TER are not supported"),
+    (["--ter-normalized"], "--ter-normalized: chrF and TER are not supported"),
+])
+def test_unsupported_options_are_one_line_errors(argv, message, capsys):
+    pair, system, hyp, refs = systems(SAMPLE_DIR)[0]
+    code = cli.main([str(refs[0]), *argv, "-i", str(hyp)])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert err.startswith("rapidbleu: error: ") and message in err and err.count("\n") == 1
+
+
+def test_test_set_error_from_the_command(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "rapidbleu", "-t", "wmt14", "-l", "de-en"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert r.stderr == "rapidbleu: error: -t/--test-set: test sets are not supported; give reference files\n"
+
+
+# -- clean command-line errors ----------------------------------------------------------------
+def test_failed_model_download_is_a_one_line_error(tmp_path, monkeypatch, capsys):
+    pytest.importorskip("sentencepiece")
+
+    def no_network(*args, **kwargs):
+        raise urllib.error.URLError("no network (simulated)")
+
+    monkeypatch.setenv("SACREBLEU", str(tmp_path / "sacrebleu"))  # no cached model there
+    for var in ("RAPIDBLEU_FLORES101_MODEL", "RAPIDBLEU_FLORES200_MODEL"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setattr(urllib.request, "urlopen", no_network)
+    pair, system, hyp, refs = systems(SAMPLE_DIR)[0]
+    for tok in ("flores101", "flores200", "spm"):
+        code = cli.main([str(refs[0]), "-i", str(hyp), "-tok", tok, "-q"])
+        err = capsys.readouterr().err
+        assert code == 1, tok
+        assert err.startswith("rapidbleu: error: ") and err.count("\n") == 1, err
+        assert "no network (simulated)" in err and "SentencePiece model" in err
+    assert not list((tmp_path / "sacrebleu" / "models").iterdir())  # no partial model left
+
+
+def _run_with_backend(value, *command):
+    env = dict(os.environ, RAPIDBLEU_BACKEND=value)
+    return subprocess.run([sys.executable, *command], capture_output=True, text=True, env=env, timeout=120)
+
+
+def test_bad_backend_variable_is_a_one_line_error(tmp_path):
+    pair, system, hyp, refs = systems(SAMPLE_DIR)[0]
+    args = [str(refs[0]), "-i", str(hyp)]
+    # the console script: a file named rapidbleu, like the one pip writes
+    script = tmp_path / "rapidbleu"
+    script.write_text("import sys\nfrom rapidbleu.cli import main\nsys.exit(main())\n", "utf-8")
+    for command in (["-m", "rapidbleu", *args], [str(script), *args]):
+        r = _run_with_backend("bogus", *command)
+        assert r.returncode == 1, r.stderr
+        assert r.stdout == ""
+        assert r.stderr == "rapidbleu: error: RAPIDBLEU_BACKEND='bogus': choose one of auto, cython, python\n"
+        assert _run_with_backend("python", *command).returncode == 0
+
+
+def test_bad_backend_variable_still_raises_in_a_library():
+    # chosen on first use: importing succeeds, the first score (or rapidbleu.backend) raises
+    assert _run_with_backend("bogus", "-c", "import rapidbleu").returncode == 0
+    r = _run_with_backend("bogus", "-c", "import rapidbleu; rapidbleu.corpus_bleu(['a'], [['a']])")
+    assert r.returncode == 1 and "Traceback" in r.stderr and "BackendChoiceError" in r.stderr
+    r = _run_with_backend("bogus", "-c", "import rapidbleu\ntry:\n rapidbleu.backend\nexcept ValueError:\n print('caught')")
+    assert r.stdout == "caught\n", r.stderr

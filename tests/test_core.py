@@ -399,21 +399,54 @@ def test_pack_int_lists(mod, seqs, allow_none, packable):
     np.testing.assert_array_equal(lens, want_lens)
 
 
+def _clean_naive(seq, pad_id, eos_ids, drop_ids):
+    """The cleaning rule of ``rapidbleu.ids``, written the plain way: special ids are the pad,
+    the eos ids and the dropped ids; cut at the first eos after a content id; drop specials."""
+    special = set(eos_ids) | set(drop_ids) | ({pad_id} if pad_id is not None else set())
+    out = []
+    for t in seq:
+        if t not in special:
+            out.append(t)
+        elif out and t in eos_ids:
+            break
+    return out
+
+
+_IDS = st.integers(-2, 3)
+
+
 @needs_cy
 @_SETTINGS
-@given(st.lists(st.lists(st.integers(-2, 3), max_size=10) | st.none(), min_size=0, max_size=10),
-       st.none() | st.integers(-2, 3), st.none() | st.integers(-2, 3))
-def test_clean_flat_equal_oracle(seqs, pad_id, eos_id):
-    """The C cleaning pass (cut at eos, drop pads; -1 lengths kept) equals numpy's."""
+@given(st.lists(st.lists(_IDS, max_size=10) | st.none(), min_size=0, max_size=10),
+       st.none() | _IDS, st.none() | _IDS | st.lists(_IDS, max_size=3),
+       st.none() | st.lists(_IDS, max_size=3))
+def test_clean_flat_equal_oracle(seqs, pad_id, eos_id, drop_ids):
+    """The C cleaning pass equals numpy's (the oracle), and both equal the rule written plainly
+    (leading specials skipped, cut at the first eos after content, specials dropped; -1
+    lengths kept)."""
     flat, lens = _flat(seqs)
-    want = py.clean_flat(flat, lens, pad_id, eos_id)
-    got = cy.clean_flat(flat, lens, pad_id, eos_id)
+    want = py.clean_flat(flat, lens, pad_id, eos_id, drop_ids)
+    got = cy.clean_flat(flat, lens, pad_id, eos_id, drop_ids)
     np.testing.assert_array_equal(got[0], want[0])
     np.testing.assert_array_equal(got[1], want[1])
-    expect = [None if s is None else s[: s.index(eos_id)] if eos_id in s else s for s in seqs]
-    expect = [None if s is None else [t for t in s if t != pad_id] for s in expect]
+    eos_ids = [] if eos_id is None else [eos_id] if isinstance(eos_id, int) else eos_id
+    expect = [None if s is None else _clean_naive(s, pad_id, eos_ids, drop_ids or []) for s in seqs]
     np.testing.assert_array_equal(want[1], _flat(expect)[1])
     np.testing.assert_array_equal(want[0], _flat(expect)[0])
+
+
+@pytest.mark.parametrize("mod", [py, pytest.param(cy, marks=needs_cy)], ids=["python", "cython"])
+def test_clean_flat_generate_rows(mod):
+    """Rows as ``generate()`` writes them: a decoder-start token equal to eos (BART), a bos,
+    right padding; left padding with pad == eos (GPT-2); several eos ids (Llama 3)."""
+    rows = [[2, 0, 250, 251, 2, 1], [0, 300, 2, 1, 1, 1], [2, 2, 2, 7, 8, 2, 2], [2, 2, 2, 2, 2, 2]]
+    flat, lens = _flat(rows)
+    got = mod.clean_flat(flat, lens, 1, 2, [0])
+    assert got[1].tolist() == [2, 1, 2, 0] and got[0].tolist() == [250, 251, 300, 7, 8]
+    got = mod.clean_flat(*_flat([[9, 5, 6, 8, 5, 5], [8, 9, 9]]), 9, [8, 7])
+    assert got[1].tolist() == [2, 0] and got[0].tolist() == [5, 6]
+    same = mod.clean_flat(flat, lens)  # no rule: the inputs themselves
+    assert same[0] is flat and same[1] is lens
 
 
 @pytest.mark.parametrize("mod", [py, pytest.param(cy, marks=needs_cy)], ids=["python", "cython"])

@@ -122,7 +122,8 @@ def test_eos_truncates_and_is_excluded():
     hyps = [[5, 6, eos, 9, 9], [7, 8, 9]]
     refs = [[5, 6, 1, eos], [eos, 7, 8]]
     got = stats_ids(hyps, refs, eos_id=eos)
-    want = stats_ids([[5, 6], [7, 8, 9]], [[5, 6, 1], []])
+    # an eos before any content (a decoder-start token) does not cut
+    want = stats_ids([[5, 6], [7, 8, 9]], [[5, 6, 1], [7, 8]])
     assert np.array_equal(got, want)
     # eos first, then pad: pad == eos (GPT-2 style) with right padding
     H = np.array([[5, 6, 3, 3], [7, 3, 3, 3]])

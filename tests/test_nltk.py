@@ -22,6 +22,10 @@ from hypothesis import strategies as st  # noqa: E402
 import rapidbleu.nltk as rb  # noqa: E402
 from rapidbleu import _backend  # noqa: E402
 from rapidbleu.tokenizers import get_tokenizer  # noqa: E402
+import collections  # noqa: E402
+from nltk.translate import bleu_score as nltk_bleu  # noqa: E402
+from nltk.util import ngrams as nltk_ngrams  # noqa: E402
+from rapidbleu import nltk as rnltk  # noqa: E402
 
 # Every test here runs once per backend (conftest.backend).
 pytestmark = [pytest.mark.filterwarnings("ignore::UserWarning"), pytest.mark.usefixtures("backend")]
@@ -262,7 +266,10 @@ def test_property_modified_precision(data, n):
     b = rb.modified_precision(refs[0], hyps[0], n)
     assert isinstance(b, PyFraction)
     assert (b.numerator, b.denominator) == (a.numerator, a.denominator)
-    assert float(a) == float(b) and a == b
+    # Equal values.  (Ours compares by value; NLTK's own Fraction on Python >= 3.12 compares its
+    # reduced numerator with another's raw one, so NLTK's Fraction(0, 2) != Fraction(0, 2) there
+    # and ``a == b`` is NLTK's answer, not ours.)
+    assert float(a) == float(b) and b == a
     hl = len(hyps[0])
     assert nb.closest_ref_length(refs[0], hl) == rb.closest_ref_length(refs[0], hl)
     r = rb.closest_ref_length(refs[0], hl)
@@ -500,3 +507,66 @@ def test_from_stats_warning_points_at_caller():
     with pytest.warns(UserWarning) as rec:
         rb.sentence_bleu_batch([[["a", "b"]], [REF1]], [["a", "b"], REF1])
     assert {Path(w.filename).name for w in rec} == {Path(__file__).name}
+
+
+# -- NLTK's Fraction, as shown --------------------------------------------------------------
+@pytest.mark.parametrize("refs, hyp, n", [
+    ([["a", "b", "a", "c"]], ["a"] * 4, 1),
+    ([["a", "b", "a", "c"]], ["a", "b", "a", "b"], 2),
+    ([["the", "cat"], ["a", "cat"]], ["cat", "cat", "cat"], 1),
+    ([["x"]], ["y"], 1),
+    ([["x", "y"]], ["x"], 3),                     # shorter than n: denominator max(1, 0)
+    ([["a", "b", "c", "d"]], ["a", "b", "c", "d"], 2),
+])
+def test_modified_precision_displays_as_nltk(refs, hyp, n):
+    ours, theirs = rnltk.modified_precision(refs, hyp, n), nltk_bleu.modified_precision(refs, hyp, n)
+    assert repr(ours) == repr(theirs)
+    assert str(ours) == str(theirs)
+    assert (ours.numerator, ours.denominator) == (theirs.numerator, theirs.denominator)
+    assert ours._normalize == theirs._normalize is False
+    assert float(ours) == float(theirs)
+
+
+@pytest.mark.parametrize("num, den, normalize", [
+    (2, 4, False), (4, 4, False), (0, 3, False), (6, 3, False), (-2, 4, False), (2, -4, False),
+    (2, 4, True), (6, 3, True), (3, None, False),
+])
+def test_fraction_displays_as_nltk(num, den, normalize):
+    ours, theirs = rnltk.Fraction(num, den, _normalize=normalize), nltk_bleu.Fraction(num, den, _normalize=normalize)
+    assert (repr(ours), str(ours)) == (repr(theirs), str(theirs))
+    assert ours._normalize == theirs._normalize == normalize
+    if den is not None:
+        assert (ours.numerator, ours.denominator) == (theirs.numerator, theirs.denominator)
+        assert (ours._original_numerator, ours._original_denominator) == (num, den)
+
+
+# -- names NLTK's bleu_score module exposes -------------------------------------------------
+def test_module_names_of_nltk_bleu_score():
+    from rapidbleu.nltk import Counter, Fraction, ngrams  # noqa: F401
+
+    assert Counter is collections.Counter
+    missing = [name for name in vars(nltk_bleu) if not name.startswith("__") and not hasattr(rnltk, name)]
+    assert missing == []
+    assert "ngrams" in rnltk.__all__
+
+
+def test_ngrams_as_nltk():
+    rng = random.Random(7)
+    for _ in range(300):
+        seq = [rng.choice("abc") for _ in range(rng.randint(0, 8))]
+        n = rng.randint(0, 6)
+        kw = {}
+        if rng.random() < 0.5:
+            kw = {"pad_left": rng.random() < 0.5, "pad_right": rng.random() < 0.5}
+            if rng.random() < 0.5:
+                kw.update(left_pad_symbol="<s>", right_pad_symbol="</s>")
+        assert list(rnltk.ngrams(seq, n, **kw)) == list(nltk_ngrams(seq, n, **kw)), (seq, n, kw)
+        assert list(rnltk.ngrams(iter(seq), n, **kw)) == list(nltk_ngrams(iter(seq), n, **kw))
+    assert list(rnltk.ngrams("abcd", 2)) == [("a", "b"), ("b", "c"), ("c", "d")]
+    lazy = rnltk.ngrams(iter(range(10**9)), 3)  # lazy, like NLTK's: no list is built
+    assert next(lazy) == (0, 1, 2) and next(lazy) == (1, 2, 3)
+    for bad in (-1,):
+        with pytest.raises(ValueError):
+            list(nltk_ngrams([1, 2], bad))
+        with pytest.raises(ValueError):
+            list(rnltk.ngrams([1, 2], bad))

@@ -3,6 +3,7 @@
 import pytest
 
 import rapidbleu
+import sacrebleu
 
 # Every test here runs once per backend (conftest.backend).
 pytestmark = pytest.mark.usefixtures("backend")
@@ -132,3 +133,34 @@ def test_variable_references_equal_sacrebleu():
         ours = rapidbleu.BLEU(**kw).corpus_score(hyps, refs)
         theirs = sacrebleu.BLEU(**kw).corpus_score(hyps, refs)
         assert (ours.score, ours.counts, ours.totals, ours.ref_len) == (theirs.score, theirs.counts, theirs.totals, theirs.ref_len)
+
+
+# -- sacreBLEU's exception types ----------------------------------------------------------
+@pytest.mark.parametrize("call", [
+    lambda m: m.corpus_bleu([None], [["a"]]),
+    lambda m: m.sentence_bleu(None, ["a"]),
+    lambda m: m.BLEU().sentence_score(None, ["a"]),
+], ids=["corpus_bleu", "sentence_bleu", "sentence_score"])
+def test_none_hypothesis_is_a_type_error_too(call):
+    with pytest.raises(TypeError):
+        call(sacrebleu)
+    for exc in (TypeError, ValueError):
+        with pytest.raises(exc, match="is None"):
+            call(rapidbleu)
+
+
+def test_unknown_smooth_method_is_an_assertion_error_too():
+    with pytest.raises(AssertionError):
+        sacrebleu.BLEU(smooth_method="bogus")
+    for exc in (AssertionError, ValueError):
+        with pytest.raises(exc, match="unknown smooth_method 'bogus'"):
+            rapidbleu.BLEU(smooth_method="bogus")
+
+
+def test_unknown_tokenizer_is_a_key_error_too():
+    with pytest.raises(KeyError):
+        sacrebleu.BLEU(tokenize="bogus")
+    for exc in (KeyError, ValueError):
+        with pytest.raises(exc) as info:
+            rapidbleu.BLEU(tokenize="bogus")
+    assert str(info.value).startswith("unknown tokenizer 'bogus'")  # not quoted like a KeyError

@@ -4,12 +4,19 @@
 ``"python"``; choose with the environment variable ``RAPIDBLEU_BACKEND``).
 """
 
+from typing import TYPE_CHECKING
+
 from . import _backend, _log  # noqa: F401  (_log: rapidbleu's logger obeys sacreBLEU's level)
 from ._version import __version__
 from .bleu import BLEU, corpus_bleu, raw_corpus_bleu, sentence_bleu
 from .score import BLEUScore, BLEUSignature
 
-def __getattr__(name: str):
+if TYPE_CHECKING:
+    #: ``"cython"`` or ``"python"`` (computed on first access by ``__getattr__`` below).
+    backend: str
+
+
+def __getattr__(name: str) -> str:
     """``backend``: ``"cython"`` or ``"python"``, which implementation computes the statistics
     (chosen on first use, see ``rapidbleu._backend``)."""
     if name == "backend":

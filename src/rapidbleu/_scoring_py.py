@@ -247,6 +247,14 @@ class Fraction(_Fraction):
     def __reduce__(self):
         return (type(self), (self._raw_numerator, self._raw_denominator, self._normalize))
 
+    def __eq__(self, other):
+        # fractions.Fraction compares a Rational by its public numerator and denominator, which
+        # are the raw ones here: compare the reduced value instead.  (Being a subclass, this
+        # method also answers ``stdlib_fraction == ours``.)
+        return _Fraction(_Fraction.numerator.fget(self), _Fraction.denominator.fget(self)) == other
+
+    __hash__ = _Fraction.__hash__
+
     def __copy__(self):
         return self
 
@@ -282,7 +290,7 @@ class Fraction(_Fraction):
         return super().__str__()
 
 
-def brevity_penalty(closest_ref_len, hyp_len):
+def brevity_penalty(closest_ref_len: int, hyp_len: int) -> float:
     """BLEU's brevity penalty (Papineni et al. 2002), with NLTK's return types.
 
     Args:

@@ -4,7 +4,7 @@ The public functions have the signatures and results of ``rapidbleu._stats_py``,
 docstrings document both backends.
 """
 
-from typing import Final, Hashable, Literal, Optional, Sequence, Tuple
+from typing import Final, Hashable, Literal, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -34,7 +34,11 @@ def flat_stats(
 ) -> np.ndarray: ...
 def pack_int_lists(seqs: object, allow_none: bool = False) -> Optional[Tuple[np.ndarray, np.ndarray]]: ...
 def clean_flat(
-    flat: np.ndarray, lens: np.ndarray, pad_id: Optional[int] = None, eos_id: Optional[int] = None
+    flat: np.ndarray,
+    lens: np.ndarray,
+    pad_id: Optional[int] = None,
+    eos_id: Union[None, int, Sequence[int], np.ndarray] = None,
+    drop_ids: Union[None, Sequence[int], np.ndarray] = None,
 ) -> Tuple[np.ndarray, np.ndarray]: ...
 
 #: Tokens per packed block of ``token_stats`` (tests lower it to exercise many blocks).

@@ -643,15 +643,39 @@ def pack_int_lists(seqs, bint allow_none=False):
     return flat, lens
 
 
-def clean_flat(flat, lens, pad_id=None, eos_id=None):
+cdef inline bint _in_sorted(const int64_t *a, Py_ssize_t n, int64_t v) noexcept nogil:
+    """Whether ``v`` is in the sorted array ``a[0..n)`` (binary search)."""
+    cdef Py_ssize_t lo = 0, hi = n, mid
+    while lo < hi:
+        mid = lo + (hi - lo) // 2
+        if a[mid] < v:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo < n and a[lo] == v
+
+
+def clean_flat(flat, lens, pad_id=None, eos_id=None, drop_ids=None):
     """See ``rapidbleu._stats_py.clean_flat``."""
-    if pad_id is None and eos_id is None:
+    def id_set(ids):
+        if ids is None:
+            return np.zeros(0, dtype=np.int64)
+        return np.unique(np.asarray(ids, dtype=np.int64).reshape(-1))
+
+    eos_arr = id_set(eos_id)
+    special_arr = np.union1d(np.union1d(id_set(pad_id), eos_arr), id_set(drop_ids)).astype(np.int64)
+    if not special_arr.size:
         return flat, lens
     cdef int64_t[::1] f = np.ascontiguousarray(flat, dtype=np.int64)
     cdef int64_t[::1] l = np.ascontiguousarray(lens, dtype=np.int64)
+    cdef int64_t[::1] eos = np.ascontiguousarray(eos_arr, dtype=np.int64)
+    cdef int64_t[::1] special = np.ascontiguousarray(special_arr, dtype=np.int64)
     cdef Py_ssize_t n = l.shape[0], i, j, pos = 0, w = 0, m
-    cdef bint has_pad = pad_id is not None, has_eos = eos_id is not None
-    cdef int64_t pad = pad_id if has_pad else 0, eos = eos_id if has_eos else 0, v
+    cdef Py_ssize_t n_eos = eos.shape[0], n_special = special.shape[0]
+    cdef const int64_t *eos_p = &eos[0] if n_eos else NULL
+    cdef const int64_t *special_p = &special[0]
+    cdef int64_t v
+    cdef bint seen_content
     for i in range(n):  # check first: the loop below trusts the lengths
         if l[i] > 0:
             if l[i] > f.shape[0]:  # each length bounded, so the sum cannot overflow
@@ -671,14 +695,15 @@ def clean_flat(flat, lens, pad_id=None, eos_id=None):
                 nl[i] = -1  # no sequence
                 continue
             nl[i] = w
+            seen_content = False
             for j in range(pos, pos + m):
                 v = f[j]
-                if has_eos and v == eos:
-                    break  # the eos and everything after it are dropped
-                if has_pad and v == pad:
-                    continue
-                o[w] = v
-                w += 1
+                if not _in_sorted(special_p, n_special, v):
+                    o[w] = v  # content
+                    w += 1
+                    seen_content = True
+                elif seen_content and n_eos and _in_sorted(eos_p, n_eos, v):
+                    break  # the first eos after content, and everything after it, are dropped
             nl[i] = w - nl[i]
             pos += m
     return out[:w], new_lens

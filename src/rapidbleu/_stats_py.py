@@ -244,25 +244,40 @@ def pack_int_lists(seqs, allow_none: bool = False):
     return flat, lens
 
 
-def clean_flat(flat: np.ndarray, lens: np.ndarray, pad_id=None, eos_id=None):
-    """Token-id cleaning applied to n sequences stored end to end (``rapidbleu.ids`` rules).
+def _id_set(ids) -> np.ndarray:
+    """``None``, one id or a sequence of ids as a sorted int64 array without repeats."""
+    if ids is None:
+        return np.zeros(0, dtype=np.int64)
+    return np.unique(np.asarray(ids, dtype=np.int64).reshape(-1))
 
-    Each sequence is cut at its first ``eos_id`` (dropping it and what follows), then every
-    ``pad_id`` is removed; ``None`` disables a rule.
+
+def clean_flat(flat: np.ndarray, lens: np.ndarray, pad_id=None, eos_id=None, drop_ids=None):
+    """Token-id cleaning applied to n sequences stored end to end (the rule of ``rapidbleu.ids``).
+
+    The *special* ids are ``pad_id``, the eos ids and ``drop_ids``; every other id is *content*.
+    Each sequence is cut at the first eos id that comes after a content id (that eos and
+    everything after it are dropped; an eos before any content, e.g. a decoder-start token or
+    left padding with pad == eos, does not cut), then every special id left is dropped.  With
+    no eos id nothing is cut; ``None`` (or an empty ``drop_ids``) disables a rule.
 
     Args:
         flat: int64 array, the ids end to end.
         lens: int64 array (n,), the length of each sequence; -1 means "no sequence" and stays
             -1 (it takes no ids from ``flat``).
-        pad_id, eos_id: ints within int64, or None.
+        pad_id: an int within int64, or None.
+        eos_id: an int within int64, a sequence of them (several eos ids), or None.
+        drop_ids: a sequence of ints within int64 (also dropped wherever they are: decoder
+            start, bos, other special tokens), or None.
 
     Returns:
-        ``(flat, lens)`` cleaned (the inputs themselves when both ids are None).
+        ``(flat, lens)`` cleaned (the inputs themselves when no rule is set).
 
     Raises:
         ValueError: lengths that do not add up to the buffer.
     """
-    if eos_id is None and pad_id is None:
+    eos = _id_set(eos_id)
+    special = np.union1d(np.union1d(_id_set(pad_id), eos), _id_set(drop_ids))
+    if not special.size:
         return flat, lens
     n = len(lens)
     sizes = np.maximum(lens, 0)
@@ -271,16 +286,19 @@ def clean_flat(flat: np.ndarray, lens: np.ndarray, pad_id=None, eos_id=None):
     if int(sizes.sum()) != len(flat):
         raise ValueError(f"the lengths sum to {int(sizes.sum())} but the buffer holds {len(flat)} ids")
     seg = np.repeat(np.arange(n), sizes)
-    keep = np.ones(len(flat), dtype=bool)
-    if eos_id is not None:
-        hits = np.flatnonzero(flat == eos_id)
-        if hits.size:
-            first = np.full(n, np.iinfo(np.int64).max, dtype=np.int64)
-            u, idx = np.unique(seg[hits], return_index=True)  # hits are sorted: first per segment
-            first[u] = hits[idx]
-            keep &= np.arange(len(flat)) < first[seg]
-    if pad_id is not None:
-        keep &= flat != pad_id
+    keep = ~np.isin(flat, special)  # content
+    if eos.size:
+        pos = np.arange(len(flat))
+        never = np.iinfo(np.int64).max
+        content = np.flatnonzero(keep)
+        first_content = np.full(n, never, dtype=np.int64)
+        u, idx = np.unique(seg[content], return_index=True)  # sorted: the first per segment
+        first_content[u] = content[idx]
+        hits = np.flatnonzero(np.isin(flat, eos) & (pos > first_content[seg]))
+        cut = np.full(n, never, dtype=np.int64)
+        u, idx = np.unique(seg[hits], return_index=True)
+        cut[u] = hits[idx]
+        keep &= pos < cut[seg]
     new_lens = np.bincount(seg[keep], minlength=n).astype(np.int64)
     new_lens[lens < 0] = -1
     return np.ascontiguousarray(flat[keep], dtype=np.int64), new_lens

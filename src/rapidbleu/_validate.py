@@ -17,12 +17,12 @@ from itertools import repeat
 from operator import add, gt, is_, is_not
 from typing import List, Optional, Tuple
 
+import numpy as np
+
 #: The largest maximum n-gram order any entry point accepts.  BLEU uses 4; orders beyond a few
 #: dozen measure nothing, and the statistics matrix and the n-gram tables grow with N, so a
 #: larger N is refused before anything is allocated.  (Also the C scorers' fixed bound.)
 MAX_ORDER_LIMIT = 64
-
-import numpy as np
 
 
 class NoneHypothesisError(ValueError, TypeError):
@@ -369,3 +369,95 @@ def check_nltk_hypotheses(hypotheses, what: str = "hypotheses") -> None:
     if True in nones:
         raise TypeError(f"{what}[{nones.index(True)}] is None (every hypothesis must be a sequence of tokens; "
                         "use [] for an empty output)")
+
+
+# --------------------------------------------------------------------------------------------
+# Token ids (rapidbleu.ids, rapidbleu.batch): the special ids and the ids themselves.
+# --------------------------------------------------------------------------------------------
+_INT64_MIN = -(2**63)
+_INT64_MAX = 2**63 - 1
+
+
+def check_token_id(value, name: str) -> Optional[int]:
+    """A special token id (``pad_token_id`` etc.): ``None`` or an integer within int64.
+
+    Raises:
+        TypeError: not an integer (``bool`` and floats included).
+        OverflowError: outside int64.
+    """
+    if value is None:
+        return None
+    if isinstance(value, (bool, np.bool_)) or not _is_int(value):
+        raise TypeError(f"{name} must be an integer or None, got {_kind(value)}")
+    value = int(value)
+    if not _INT64_MIN <= value <= _INT64_MAX:
+        raise OverflowError(f"{name}={value} does not fit in int64")
+    return value
+
+
+def check_token_ids(values, name: str) -> List[int]:
+    """Several special token ids (``special_ids``, or an ``eos_token_id`` list as Hugging Face
+    configurations of some models hold): ``None`` (none), one integer, or an iterable of them.
+
+    Raises:
+        TypeError: a string or a mapping, or an element that is not an integer (named by its
+            position; sets are fine, ``special_ids`` is a set of ids).
+        OverflowError: an id outside int64.
+    """
+    if values is None:
+        return []
+    if _is_int(values) and not isinstance(values, (bool, np.bool_)):
+        return [check_token_id(values, name)]  # type: ignore[list-item]
+    if isinstance(values, (str, bytes, Mapping)):
+        raise TypeError(f"{name} must be an integer or a collection of integers, got {_kind(values)}")
+    try:
+        items = list(values)
+    except TypeError:
+        raise TypeError(f"{name} must be an integer or a collection of integers, got {_kind(values)}") from None
+    return [check_token_id(v, f"{name}[{j}]") for j, v in enumerate(items)]  # type: ignore[misc]
+
+
+def resolve_alias(name: str, value, alias: str, alias_value) -> Tuple[object, str]:
+    """One special id given under its Hugging Face name (``pad_token_id``) or rapidbleu's
+    older alias (``pad_id``): ``(the value given, the name it was given under)``.
+
+    Raises:
+        TypeError: both given.
+    """
+    if value is not None and alias_value is not None:
+        raise TypeError(f"give {name} or its alias {alias}, not both")
+    return (value, name) if alias_value is None else (alias_value, alias)
+
+
+def id_element_error(what: str, j: int, token) -> TypeError:
+    """The one message for an id sequence holding something other than an integer: it names
+    the item (``None``, a float, ...) and its position."""
+    if token is None:
+        return TypeError(f"{what}[{j}] is None; token ids must be integers")
+    return TypeError(f"{what}[{j}] is a {_kind(token)} ({token!r}); token ids must be integers")
+
+
+def _stacklevel_outside(package: str = __package__ or "rapidbleu") -> int:
+    """The ``stacklevel`` that makes a warning point at the first frame outside ``package``
+    (called from the function that warns)."""
+    import sys
+
+    frame = sys._getframe(1)
+    level = 1
+    while frame is not None and (frame.f_globals.get("__name__") or "").startswith(package + "."):
+        frame = frame.f_back
+        level += 1
+    return level
+
+
+def warn_all_empty(what: str, n: int, cleaning: str) -> None:
+    """Cleaning left every one of ``n`` hypotheses empty: one ``RuntimeWarning`` (every score
+    is 0, which as a reward or a metric is almost always a misconfigured special id)."""
+    import warnings
+
+    warnings.warn(
+        f"rapidbleu: cleaning the token ids ({cleaning}) left all {n} {what} empty, so every score is 0; "
+        "check the special ids against the model's generation config (an all-zero BLEU is almost always a bug)",
+        RuntimeWarning,
+        stacklevel=_stacklevel_outside(),
+    )

@@ -15,7 +15,12 @@ Two families of scores, never mixed:
 Inputs: a sentence is a string (tokenized like sacreBLEU with ``tokenize``, default ``13a``,
 and ``lowercase``), a sequence of string tokens (used as is), or token ids in any form that
 ``rapidbleu.ids`` accepts (lists of ints, 1-D integer arrays, a padded 2-D array, objects with
-``__array__``), cleaned with ``pad_id``/``eos_id`` as documented there.
+``__array__``, torch tensors also on a GPU), cleaned as documented there (``pad_token_id``,
+``eos_token_id``, ``decoder_start_token_id``, ``bos_token_id``, ``special_ids``, as Hugging Face
+names them; ``pad_id``/``eos_id`` are aliases).  Lists of strings may also be numpy arrays of
+strings (``dtype=str`` or object arrays of ``str``), for hypotheses and references alike.  A
+dict or a set where a sequence is expected is a ``TypeError`` (its order would pair the wrong
+sentences).
 
 BLEU: Papineni, Roukos, Ward and Zhu (2002).  Self-BLEU: Zhu et al. (2018), "Texygen: A
 Benchmarking Platform for Text Generation Models", SIGIR.
@@ -31,12 +36,16 @@ from . import _backend
 from . import nltk as _nltk
 from ._scoring_py import check_smoothing
 from ._stats import MAX_NGRAM_ORDER
-from ._validate import check_order, stream_length_error
-from .ids import IdStreams, _check_special, _is_arraylike, _join, _stats_of, _stream, no_gc
+from ._validate import check_order, check_ordered, stream_length_error
+from .ids import (IdCleaning, IdReferences, IdStream, IdStreams, TokenIds, _is_arraylike, _join, _stats_of, _stream,
+                  id_cleaning, no_gc)
 
 __all__ = ["pairwise_bleu", "self_bleu", "sentence_bleu_batch"]
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+#: NLTK-style per-order weights: one tuple ``(w_1, ..., w_N)`` (or ``None``: uniform).
+Weights = Optional[Sequence[float]]
 
 
 def _sacre_scores(stats, order, smooth_method, smooth_value, effective_order, workers):
@@ -121,16 +130,30 @@ def _streams_text_form(references) -> Optional[str]:
     return None
 
 
-def _sentences_flat(sentences, what, tokenize, lowercase, pad_id, eos_id) -> Tuple[np.ndarray, np.ndarray]:
+def _text_arrays(x):
+    """numpy arrays of strings (``dtype=str``, or object arrays whose first item is a ``str``)
+    as lists, also as the items of a list or tuple (reference streams); anything else as it is."""
+    if isinstance(x, np.ndarray):
+        if x.dtype.kind == "U" or (x.dtype.kind == "O" and x.size and isinstance(_first(x.flat), str)):
+            return x.tolist()
+        return x
+    if isinstance(x, (list, tuple)) and any(isinstance(e, np.ndarray) and e.dtype.kind in "UO" for e in x):
+        return [_text_arrays(e) for e in x]
+    return x
+
+
+def _sentences_flat(sentences, what, tokenize, lowercase, cleaning: IdCleaning) -> Tuple[np.ndarray, np.ndarray]:
     """Sentences of any accepted form as one flat id stream ``(flat, lens)``: strings are
     tokenized and mapped to ids, string-token lists mapped to ids, id forms cleaned
     (``rapidbleu.ids``)."""
     if isinstance(sentences, (str, bytes)):
         raise TypeError(f"{what} must be a list of sentences, got a single string; wrap it in a list")
+    check_ordered(sentences, what)
+    sentences = _text_arrays(sentences)
     if not _is_arraylike(sentences) and not isinstance(sentences, Sequence):
         sentences = list(sentences)
     if _text_form(sentences) is None:
-        return _stream(sentences, what, _check_special(pad_id, "pad_id"), _check_special(eos_id, "eos_id"))
+        return _stream(sentences, what, cleaning, warn_empty=True)
     return _join(_text_ids(sentences, what, tokenize, lowercase))
 
 
@@ -177,10 +200,14 @@ def _nltk_weights(weights, order):
 # ----------------------------------------------------------------------- public API
 
 @_without_gc
-def sentence_bleu_batch(hypotheses, references, smooth_method: str = "exp", smooth_value: Optional[float] = None,
-                        effective_order: bool = True, max_ngram_order: int = MAX_NGRAM_ORDER, workers: int = 1, *,
-                        pad_id: Optional[int] = None, eos_id: Optional[int] = None, tokenize: str = "13a",
-                        lowercase: bool = False, weights=None, smoothing_function=None,
+def sentence_bleu_batch(hypotheses: IdStream, references: IdReferences, smooth_method: str = "exp",
+                        smooth_value: Optional[float] = None, effective_order: bool = True,
+                        max_ngram_order: int = MAX_NGRAM_ORDER, workers: int = 1, *,
+                        pad_token_id: Optional[int] = None, eos_token_id: TokenIds = None,
+                        decoder_start_token_id: Optional[int] = None, bos_token_id: Optional[int] = None,
+                        special_ids: TokenIds = None, pad_id: Optional[int] = None, eos_id: TokenIds = None,
+                        tokenize: str = "13a", lowercase: bool = False, weights: Weights = None,
+                        smoothing_function: Optional[Callable[..., Any]] = None,
                         auto_reweigh: bool = False) -> np.ndarray:
     """Sentence BLEU of every segment in one call: float64 array of shape (n,).
 
@@ -200,19 +227,28 @@ def sentence_bleu_batch(hypotheses, references, smooth_method: str = "exp", smoo
             streams (``references[k][i]``; ``None`` = no k-th reference for segment i).
         smooth_method, smooth_value, effective_order, max_ngram_order: sacreBLEU's.
         workers: threads of the compiled core (1 serial, -1 all cores); same results.
-        pad_id, eos_id: id cleaning (see ``rapidbleu.ids``).
+        pad_token_id, eos_token_id, decoder_start_token_id, bos_token_id, special_ids: id
+            cleaning (see ``rapidbleu.ids``; ``pad_id``, ``eos_id``: aliases).
         tokenize, lowercase: for string input.
         weights, smoothing_function, auto_reweigh: NLTK-style scoring.
 
+    Warns:
+        RuntimeWarning: id cleaning left every hypothesis empty (every score 0).
+
     Raises:
         ValueError: unknown smoothing, mismatched stream lengths (named), bad shapes.
-        TypeError: mixed or non-integer input.
+        TypeError: mixed or non-integer input, a dict or set instead of a sequence.
         SmoothingError: NLTK method 6 on a sentence without a trigram match (as NLTK).
     """
     order = check_order(max_ngram_order)
+    cleaning = id_cleaning(pad_token_id, eos_token_id, decoder_start_token_id, bos_token_id, special_ids,
+                           pad_id=pad_id, eos_id=eos_id)
     nltk_style = weights is not None or smoothing_function is not None
     if not nltk_style:
         check_smoothing(smooth_method)
+    check_ordered(hypotheses, "hypotheses")
+    check_ordered(references, "references")
+    hypotheses, references = _text_arrays(hypotheses), _text_arrays(references)
     if isinstance(hypotheses, (list, tuple)) and hypotheses and isinstance(_first(hypotheses), str) and not nltk_style:
         from .bleu import BLEU
 
@@ -225,7 +261,7 @@ def sentence_bleu_batch(hypotheses, references, smooth_method: str = "exp", smoo
         stats = bleu.corpus_statistics(hypotheses, streams)
         return _sacre_scores(stats, order, smooth_method, smooth_value, effective_order, workers)
 
-    data = _id_data(hypotheses, references, tokenize, lowercase, pad_id, eos_id)
+    data = _id_data(hypotheses, references, tokenize, lowercase, cleaning)
     if not nltk_style:
         stats = _stats_of(data, order, workers)
         return _sacre_scores(stats, order, smooth_method, smooth_value, effective_order, workers)
@@ -243,7 +279,7 @@ def sentence_bleu_batch(hypotheses, references, smooth_method: str = "exp", smoo
                                           auto_reweigh=auto_reweigh, workers=workers)
 
 
-def _id_data(hypotheses, references, tokenize, lowercase, pad_id, eos_id) -> IdStreams:
+def _id_data(hypotheses, references, tokenize, lowercase, cleaning: IdCleaning) -> IdStreams:
     """Hypotheses/references of any accepted form as an ``IdStreams`` (text mapped through one
     shared vocabulary)."""
     form = _text_form(hypotheses)
@@ -251,7 +287,7 @@ def _id_data(hypotheses, references, tokenize, lowercase, pad_id, eos_id) -> IdS
     if form is None and rform in ("tokens", "streams-of-tokens"):
         form = "tokens"  # every hypothesis is empty: the references tell
     if form is None:
-        return IdStreams(hypotheses, references, pad_id, eos_id)
+        return IdStreams(hypotheses, references, cleaning=cleaning)
     vocab: dict = {}
     hyps = _text_ids(hypotheses, "hypotheses", tokenize, lowercase, vocab)
     # The hypotheses' form settles what a reference looks like: with string hypotheses a
@@ -261,6 +297,7 @@ def _id_data(hypotheses, references, tokenize, lowercase, pad_id, eos_id) -> IdS
     streams = [references] if one_stream else list(references)
     conv = []
     for k, s in enumerate(streams):
+        check_ordered(s, "references" if one_stream else f"references[{k}]")
         if len(s) != len(hyps):
             raise stream_length_error(f"reference stream {k}", len(s), len(hyps), "rows")
         idx = [i for i, x in enumerate(s) if x is not None]
@@ -273,9 +310,12 @@ def _id_data(hypotheses, references, tokenize, lowercase, pad_id, eos_id) -> IdS
 
 
 @_without_gc
-def self_bleu(sentences, *, style: str = "nltk", max_ngram_order: Optional[int] = None, weights=None,
-              smoothing_function=None, smooth_method: str = "exp", smooth_value: Optional[float] = None,
-              effective_order: bool = True, pad_id: Optional[int] = None, eos_id: Optional[int] = None,
+def self_bleu(sentences: IdStream, *, style: str = "nltk", max_ngram_order: Optional[int] = None,
+              weights: Weights = None, smoothing_function: Optional[Callable[..., Any]] = None,
+              smooth_method: str = "exp", smooth_value: Optional[float] = None, effective_order: bool = True,
+              pad_token_id: Optional[int] = None, eos_token_id: TokenIds = None,
+              decoder_start_token_id: Optional[int] = None, bos_token_id: Optional[int] = None,
+              special_ids: TokenIds = None, pad_id: Optional[int] = None, eos_id: TokenIds = None,
               tokenize: str = "13a", lowercase: bool = False, workers: int = 1) -> np.ndarray:
     """Self-BLEU of each sentence: BLEU of sentence i against all the other sentences.
 
@@ -319,7 +359,9 @@ def self_bleu(sentences, *, style: str = "nltk", max_ngram_order: Optional[int] 
     """
     _check_style(style)
     order = _resolve_order(max_ngram_order, weights, style)
-    flat, lens = _sentences_flat(sentences, "sentences", tokenize, lowercase, pad_id, eos_id)
+    cleaning = id_cleaning(pad_token_id, eos_token_id, decoder_start_token_id, bos_token_id, special_ids,
+                           pad_id=pad_id, eos_id=eos_id)
+    flat, lens = _sentences_flat(sentences, "sentences", tokenize, lowercase, cleaning)
     if len(lens) < 2:
         raise ValueError(f"self-BLEU needs at least 2 sentences (each is scored against the others), got {len(lens)}")
     if style == "sacrebleu":
@@ -341,10 +383,13 @@ def _resolve_order(max_ngram_order, weights, style):
 
 
 @_without_gc
-def pairwise_bleu(candidates, *, style: str = "sacrebleu", smooth_method: str = "exp",
+def pairwise_bleu(candidates: IdStream, *, style: str = "sacrebleu", smooth_method: str = "exp",
                   smooth_value: Optional[float] = None, effective_order: bool = True,
-                  max_ngram_order: Optional[int] = None, weights=None, smoothing_function=None,
-                  diagonal: Optional[float] = None, pad_id: Optional[int] = None, eos_id: Optional[int] = None,
+                  max_ngram_order: Optional[int] = None, weights: Weights = None,
+                  smoothing_function: Optional[Callable[..., Any]] = None, diagonal: Optional[float] = None,
+                  pad_token_id: Optional[int] = None, eos_token_id: TokenIds = None,
+                  decoder_start_token_id: Optional[int] = None, bos_token_id: Optional[int] = None,
+                  special_ids: TokenIds = None, pad_id: Optional[int] = None, eos_id: TokenIds = None,
                   tokenize: str = "13a", lowercase: bool = False, workers: int = 1) -> np.ndarray:
     """Pairwise sentence-BLEU matrix (the MBR utility matrix): float64 array (n, n).
 
@@ -371,7 +416,9 @@ def pairwise_bleu(candidates, *, style: str = "sacrebleu", smooth_method: str = 
     """
     _check_style(style)
     order = _resolve_order(max_ngram_order, weights, style)
-    flat, lens = _sentences_flat(candidates, "candidates", tokenize, lowercase, pad_id, eos_id)
+    cleaning = id_cleaning(pad_token_id, eos_token_id, decoder_start_token_id, bos_token_id, special_ids,
+                           pad_id=pad_id, eos_id=eos_id)
+    flat, lens = _sentences_flat(candidates, "candidates", tokenize, lowercase, cleaning)
     n = len(lens)
     if n == 0:
         raise ValueError("candidates is empty")

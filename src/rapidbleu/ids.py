@@ -7,24 +7,45 @@ A *stream* is one token-id sequence per segment, in any of these forms:
 * a 2-D integer array (or ``__array__`` object) of shape (n, T), one row per segment, padded
   with ``pad_id``.
 
-Cleaning, applied to every sequence of every stream (hypotheses and references alike):
+Objects with ``detach()``, ``cpu()`` and ``device`` (torch tensors, also on a GPU) are moved
+to host memory first (``x.detach().cpu()``), so ids straight from ``model.generate()`` need no
+``.cpu()``; torch is never imported.
 
-1. ``eos_id`` (optional): the sequence is cut at its first ``eos_id``; the eos and everything
-   after it are dropped.
-2. ``pad_id`` (optional): every id equal to ``pad_id`` is removed, wherever it is: trailing
-   (right padding), leading (left padding, as decoder-only generation produces) or inside a
-   row.  A padded 2-D array without ``pad_id`` is scored as is (the pads count as tokens).
+Cleaning, applied to every sequence of every stream (hypotheses and references alike), with
+the special ids named as Hugging Face names them (``model.generation_config`` and the
+tokenizer hold them):
 
-If ``pad_id == eos_id`` (GPT-2 style) step 1 comes first, so a left-padded row is empty: give
-``pad_id`` only, or strip left padding yourself, in that case.
+* ``pad_token_id`` (alias ``pad_id``): the padding id;
+* ``eos_token_id`` (alias ``eos_id``): the end-of-sequence id, or a list of several (as some
+  generation configs hold);
+* ``decoder_start_token_id``, ``bos_token_id``: the id(s) a generated row starts with;
+* ``special_ids``: any other ids to drop (e.g. ``tokenizer.all_special_ids``, language codes).
+
+The *special* ids are all of these; every other id is *content*.  Each sequence is
+
+1. cut at the first eos id that comes **after a content id**: that eos and everything after
+   it are dropped (what ``generate()`` writes after the end: pads, or more eos);
+2. then stripped of every special id left: leading ones (the decoder-start token, which is
+   the eos id for BART/mBART and the pad id for T5/Marian; a bos; left padding, also when
+   pad == eos as for GPT-2) and any others.
+
+An eos before any content therefore never cuts: ``[2, 0, 250, 251, 2, 1]`` with pad 1, eos 2
+and bos 0 is ``[250, 251]``; so is ``[2, 250, 251, 2, 2]`` with pad == eos == 2 (left padding
+and the decoder-start token are skipped, the eos after ``251`` ends the row).  A row with no
+content is empty.  Without any special id the ids are scored as they are (a padded 2-D array
+then counts its pads as tokens).  When cleaning leaves every hypothesis of a call empty
+(every score 0, almost always a wrong special id) a ``RuntimeWarning`` says so.
 
 Ids: any integer that fits in int64, negative ids included (so ``-100``, the usual "ignore"
 label, works as ``pad_id``).  Unsigned arrays are accepted if their values fit.  Boolean
 arrays and all-boolean sequences, floats (even integral ones), strings and objects are refused
-with ``TypeError``, also inside a list of ints; arrays of 3 or more dimensions with ``ValueError``.
+with ``TypeError`` naming the item and its position, also inside a list of ints; so are a dict
+or a set where a sequence is expected (their order would pair the wrong segments); arrays of 3
+or more dimensions raise ``ValueError``.
 
-Speed: a padded 2-D array is cleaned with vectorised numpy; a list of lists of Python ints is
-packed by the compiled core in one pass (a few ns per id); other forms row by row.  Streams
+Speed: a list of lists of Python ints is packed by the compiled core in one pass (a few ns per
+id), a padded 2-D array is used as it is, other forms are converted row by row; the cleaning
+is one pass of the core over each stream.  Streams
 stay flat (one buffer each) all the way to the core.
 
 References: either one stream (one reference per hypothesis, same forms as the hypotheses) or a
@@ -40,21 +61,29 @@ Papineni, Roukos, Ward and Zhu (2002), smoothing methods from Chen and Cherry (2
 """
 
 import gc
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from contextlib import contextmanager
-from typing import List, Optional, Tuple
+from typing import Any, List, NamedTuple, Optional, Tuple, Union
 
 import numpy as np
 
 from . import _backend
 from ._scoring_py import check_smoothing
 from ._stats import MAX_NGRAM_ORDER, n_columns
-from ._validate import _kind, check_order, no_reference_error, stream_length_error
+from ._validate import (_kind, check_order, check_ordered, check_token_id, check_token_ids, id_element_error,
+                        no_reference_error, resolve_alias, stream_length_error, warn_all_empty)
 from .score import BLEUScore
 
-__all__ = ["IdStreams", "clean_ids", "corpus_bleu_ids", "stats_ids", "to_id_lists"]
+__all__ = ["IdCleaning", "IdStreams", "clean_ids", "corpus_bleu_ids", "id_cleaning", "stats_ids", "to_id_lists"]
 
-_INT64_MIN = -(2**63)
+#: What a stream may be (see the module docstring): a list of id sequences, a padded 2-D
+#: array, a (CPU or GPU) tensor, ...; checked at run time, ``Any`` for type checkers.
+IdStream = Any
+#: One stream of references, or a list of K streams.
+IdReferences = Any
+#: One special id, or several (``eos_token_id`` lists, ``special_ids``).
+TokenIds = Union[None, int, Iterable[int]]
+
 _INT64_MAX = 2**63 - 1
 
 
@@ -73,6 +102,66 @@ def no_gc():
             gc.enable()
 
 
+# ----------------------------------------------------------------------- the cleaning rule
+
+class IdCleaning(NamedTuple):
+    """The special ids of one call, validated (see the module docstring for the rule)."""
+
+    pad: Optional[int] = None
+    eos: Tuple[int, ...] = ()
+    drop: Tuple[int, ...] = ()
+    described: str = ""
+
+    @property
+    def active(self) -> bool:
+        return self.pad is not None or bool(self.eos) or bool(self.drop)
+
+    def apply(self, flat: np.ndarray, lens: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+        """The rule applied to n sequences stored end to end, by the core (one pass in C, or
+        vectorised numpy in the pure-Python backend); a length of -1 (no sequence) stays -1."""
+        if not self.active:
+            return flat, lens
+        return _backend.stats.clean_flat(flat, lens, self.pad, self.eos or None, self.drop or None)
+
+
+def id_cleaning(pad_token_id: Optional[int] = None, eos_token_id: TokenIds = None,
+                decoder_start_token_id: Optional[int] = None, bos_token_id: Optional[int] = None,
+                special_ids: TokenIds = None, *, pad_id: Optional[int] = None,
+                eos_id: TokenIds = None) -> IdCleaning:
+    """The cleaning of the module docstring from Hugging Face's names for the special ids
+    (``pad_id``/``eos_id``: accepted aliases of ``pad_token_id``/``eos_token_id``).
+
+    Raises:
+        TypeError: an id that is not an integer, or a name given together with its alias.
+        OverflowError: an id outside int64.
+    """
+    pad = check_token_id(*resolve_alias("pad_token_id", pad_token_id, "pad_id", pad_id))
+    eos = check_token_ids(*resolve_alias("eos_token_id", eos_token_id, "eos_id", eos_id))
+    drop = [check_token_id(decoder_start_token_id, "decoder_start_token_id"),
+            check_token_id(bos_token_id, "bos_token_id")]
+    special = check_token_ids(special_ids, "special_ids")  # read once: it may be an iterator
+    drop_ids = [d for d in drop if d is not None] + special
+    parts = [f"{name}={value}" for name, value in (
+        ("pad_token_id", pad), ("eos_token_id", eos[0] if len(eos) == 1 else eos or None),
+        ("decoder_start_token_id", drop[0]), ("bos_token_id", drop[1]),
+        ("special_ids", sorted(set(special)) or None)) if value is not None]
+    return IdCleaning(pad, tuple(sorted(set(eos))), tuple(sorted(set(drop_ids))), ", ".join(parts))
+
+
+# ----------------------------------------------------------------------- input forms
+
+def _host(x):
+    """``x`` in host memory: an object with ``detach()``, ``cpu()`` and ``device`` (a torch
+    tensor, possibly on a GPU) as ``x.detach().cpu()``; anything else as it is."""
+    if not isinstance(x, np.ndarray) and hasattr(x, "device") and hasattr(x, "detach") and hasattr(x, "cpu"):
+        return x.detach().cpu()
+    return x
+
+
+def _asarray(x) -> np.ndarray:
+    return np.asarray(_host(x))
+
+
 def _is_arraylike(x) -> bool:
     return isinstance(x, np.ndarray) or (hasattr(x, "__array__") and not isinstance(x, (str, bytes)))
 
@@ -82,8 +171,9 @@ def _as_int_array(x, what: str) -> np.ndarray:
     if isinstance(x, (str, bytes)):
         raise TypeError(f"{what} is a {_kind(x)}; token ids must be integers (for text use the string API)")
     if _is_arraylike(x):
-        arr = np.asarray(x)
+        arr = _asarray(x)
     else:
+        check_ordered(x, what)
         if not isinstance(x, Sequence):
             try:
                 x = list(x)
@@ -91,11 +181,9 @@ def _as_int_array(x, what: str) -> np.ndarray:
                 raise TypeError(f"{what} must be a sequence of integer token ids, got {_kind(x)}") from None
         if len(x) == 0:
             return np.zeros(0, dtype=np.int64)
-        for t in x:
+        for j, t in enumerate(x):
             if isinstance(t, (bool, np.bool_)) or not isinstance(t, (int, np.integer)):
-                raise TypeError(
-                    f"{what} contains a {_kind(t)} ({t!r}); token ids must be integers"
-                )
+                raise id_element_error(what, j, t)
         try:
             return np.array(x, dtype=np.int64)
         except OverflowError:
@@ -121,29 +209,18 @@ def _check_dtype(arr: np.ndarray, what: str) -> np.ndarray:
     )
 
 
-def clean_ids(seq, pad_id: Optional[int] = None, eos_id: Optional[int] = None) -> np.ndarray:
-    """One id sequence cleaned by the rules of the module docstring: int64 1-D array."""
+def clean_ids(seq: Any, pad_id: Optional[int] = None, eos_id: TokenIds = None, *,
+              pad_token_id: Optional[int] = None, eos_token_id: TokenIds = None,
+              decoder_start_token_id: Optional[int] = None, bos_token_id: Optional[int] = None,
+              special_ids: TokenIds = None) -> np.ndarray:
+    """One id sequence cleaned by the rule of the module docstring: int64 1-D array."""
+    cleaning = id_cleaning(pad_token_id, eos_token_id, decoder_start_token_id, bos_token_id, special_ids,
+                           pad_id=pad_id, eos_id=eos_id)
     arr = _as_int_array(seq, "seq")
-    flat, _ = _clean_flat(arr.reshape(-1), np.array([arr.size], dtype=np.int64),
-                          _check_special(pad_id, "pad_id"), _check_special(eos_id, "eos_id"))
+    if arr.ndim != 1:
+        raise ValueError(f"seq is a {arr.ndim}-D array of shape {arr.shape}; expected 1-D")
+    flat, _ = cleaning.apply(arr, np.array([arr.size], dtype=np.int64))
     return np.ascontiguousarray(flat, dtype=np.int64)
-
-
-def _check_special(value, name: str):
-    if value is None:
-        return None
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an integer or None, got {_kind(value)}")
-    value = int(value)
-    if not _INT64_MIN <= value <= _INT64_MAX:
-        raise OverflowError(f"{name}={value} does not fit in int64")
-    return value
-
-
-def _clean_flat(flat: np.ndarray, lens: np.ndarray, pad_id, eos_id):
-    """The cleaning rules applied to n sequences stored end to end, by the core (one pass in
-    C; vectorised numpy in the pure-Python backend); a length of -1 (no sequence) stays -1."""
-    return _backend.stats.clean_flat(flat, lens, pad_id, eos_id)
 
 
 def _split(flat: np.ndarray, lens: np.ndarray) -> List[Optional[np.ndarray]]:
@@ -152,7 +229,7 @@ def _split(flat: np.ndarray, lens: np.ndarray) -> List[Optional[np.ndarray]]:
     return [None if ln < 0 else flat[e - ln:e] for ln, e in zip(lens.tolist(), ends)]
 
 
-def _join(seqs: List[Optional[np.ndarray]]) -> Tuple[np.ndarray, np.ndarray]:
+def _join(seqs: Sequence[Optional[np.ndarray]]) -> Tuple[np.ndarray, np.ndarray]:
     """The inverse of :func:`_split`."""
     lens = np.fromiter((-1 if s is None else len(s) for s in seqs), dtype=np.int64, count=len(seqs))
     parts = [s for s in seqs if s is not None and len(s)]
@@ -160,25 +237,42 @@ def _join(seqs: List[Optional[np.ndarray]]) -> Tuple[np.ndarray, np.ndarray]:
     return np.ascontiguousarray(flat), lens
 
 
-def _stream(x, what: str, pad_id, eos_id, allow_none: bool = False) -> Tuple[np.ndarray, np.ndarray]:
+def _warn_if_all_emptied(lens_before: np.ndarray, lens_after: np.ndarray, what: str, cleaning: IdCleaning) -> None:
+    """One ``RuntimeWarning`` when cleaning emptied every sequence of a stream that had ids."""
+    if len(lens_after) and (lens_before > 0).any() and not (lens_after > 0).any():
+        warn_all_empty(what, len(lens_after), cleaning.described)
+
+
+def _stream(x, what: str, cleaning: IdCleaning, allow_none: bool = False,
+            warn_empty: bool = False) -> Tuple[np.ndarray, np.ndarray]:
     """One stream, cleaned, as ``(flat, lens)``: its ids end to end (int64) and the length of
-    each sequence (-1 for a ``None`` entry, where allowed)."""
+    each sequence (-1 for a ``None`` entry, where allowed).  ``warn_empty``: warn when the
+    cleaning leaves every sequence empty (for hypotheses)."""
+    flat, lens = _raw_stream(x, what, allow_none)
+    out = cleaning.apply(flat, lens)
+    if warn_empty and cleaning.active:
+        _warn_if_all_emptied(lens, out[1], what, cleaning)
+    return np.ascontiguousarray(out[0], dtype=np.int64), out[1]
+
+
+def _raw_stream(x, what: str, allow_none: bool = False) -> Tuple[np.ndarray, np.ndarray]:
+    """One stream as ``(flat, lens)``, not cleaned."""
     if isinstance(x, (str, bytes)):
         raise TypeError(f"{what} is a {_kind(x)}; give token ids (or use the string API)")
     if _is_arraylike(x):
-        arr = np.asarray(x)
+        arr = _asarray(x)
         if arr.dtype.kind == "O" and arr.ndim == 1:
             x = list(arr)  # a ragged object array: a list of sequences
         else:
             if arr.ndim != 2:
                 raise ValueError(
                     f"{what} is a {arr.ndim}-D array of shape {arr.shape}; a stream must be 2-D "
-                    "(n segments x T positions, padded with pad_id) or a list of 1-D sequences"
+                    "(n segments x T positions, padded with pad_token_id) or a list of 1-D sequences"
                 )
             arr = _check_dtype(arr, what)
             n, T = arr.shape
-            flat, lens = _clean_flat(arr.reshape(-1), np.full(n, T, dtype=np.int64), pad_id, eos_id)
-            return np.ascontiguousarray(flat), lens
+            return np.ascontiguousarray(arr.reshape(-1)), np.full(n, T, dtype=np.int64)
+    check_ordered(x, what)
     if not isinstance(x, Sequence):
         try:
             x = list(x)
@@ -187,7 +281,7 @@ def _stream(x, what: str, pad_id, eos_id, allow_none: bool = False) -> Tuple[np.
     # lists of lists of Python ints: packed by the core in one pass, no object per sentence
     packed = _backend.stats.pack_int_lists(x, allow_none)
     if packed is not None:
-        return _clean_flat(packed[0], packed[1], pad_id, eos_id)
+        return packed
     out: List[Optional[np.ndarray]] = []
     for i, seq in enumerate(x):
         if seq is None:
@@ -204,29 +298,46 @@ def _stream(x, what: str, pad_id, eos_id, allow_none: bool = False) -> Tuple[np.
         if arr.ndim != 1:
             raise ValueError(f"{what}[{i}] is a {arr.ndim}-D array of shape {arr.shape}; expected 1-D")
         out.append(arr.astype(np.int64, copy=False))
-    flat, lens = _join(out)  # then cleaned in one pass, as every other form
-    return _clean_flat(flat, lens, pad_id, eos_id)
+    return _join(out)
 
 
-def _depth(x) -> Optional[int]:
-    """1 for a sequence of ints, 2 for a sequence of sequences, None if undecidable (empty)."""
+def _depth(x, what: str = "references") -> Optional[int]:
+    """1 for a sequence of ids, 2 for a sequence of sequences, None if undecidable (empty, or
+    only ``None``); a scalar (an int, or a float or string where an id belongs) is 0.
+
+    Raises:
+        TypeError: a dict or set inside (named by its position).
+    """
+    check_ordered(x, what)
     if _is_arraylike(x):
-        arr = np.asarray(x)
+        arr = _asarray(x)
         if arr.dtype.kind != "O":
             return arr.ndim
         x = list(arr)
-    if isinstance(x, (str, bytes)):
-        return 0
-    if isinstance(x, (int, np.integer)):
+    if x is None:
+        return None
+    if isinstance(x, (str, bytes)) or not isinstance(x, Iterable):
         return 0
     if not isinstance(x, Sequence):
         return None
-    for e in x:
+    for i, e in enumerate(x):
         if e is None:
             continue
-        d = _depth(e)
+        d = _depth(e, f"{what}[{i}]")
         if d is not None:
             return d + 1
+    return None
+
+
+def _none_inside(x, what: str) -> Optional[str]:
+    """The position (``what[i][j]``) of a ``None`` inside one of the sequences of ``x``."""
+    if _is_arraylike(x) or not isinstance(x, Sequence):
+        return None
+    for i, e in enumerate(x):
+        if isinstance(e, Sequence) and not isinstance(e, (str, bytes)):
+            for j, t in enumerate(e):
+                if t is None:
+                    return f"{what}[{i}][{j}]"
     return None
 
 
@@ -241,10 +352,15 @@ class IdStreams:
         num_refs: references per segment (-1 when it varies).
     """
 
-    def __init__(self, hypotheses, references, pad_id=None, eos_id=None):
-        pad_id = _check_special(pad_id, "pad_id")
-        eos_id = _check_special(eos_id, "eos_id")
-        self.hyp = _stream(hypotheses, "hypotheses", pad_id, eos_id)
+    def __init__(self, hypotheses: IdStream, references: IdReferences, pad_id: Optional[int] = None,
+                 eos_id: TokenIds = None, *, cleaning: Optional[IdCleaning] = None) -> None:
+        if cleaning is None:
+            cleaning = id_cleaning(pad_id=pad_id, eos_id=eos_id)
+        elif pad_id is not None or eos_id is not None:
+            raise TypeError("give cleaning or pad_id/eos_id, not both")
+        check_ordered(hypotheses, "hypotheses")
+        check_ordered(references, "references")
+        self.hyp = _stream(hypotheses, "hypotheses", cleaning, warn_empty=True)
         n = self.n = len(self.hyp[1])
         if n == 0:
             raise ValueError("hypotheses is empty: BLEU needs at least one segment")
@@ -252,7 +368,7 @@ class IdStreams:
         cleaned = []
         for k, s in enumerate(streams):
             name = "references" if one else f"references[{k}]"
-            c = _stream(s, name, pad_id, eos_id, allow_none=not one)
+            c = _stream(s, name, cleaning, allow_none=not one)
             if len(c[1]) != n:
                 raise stream_length_error(f"reference stream {k} ({name})", len(c[1]), n, "rows")
             cleaned.append(c)
@@ -282,6 +398,7 @@ def _split_reference_streams(references) -> Tuple[list, bool]:
     it was one stream itself."""
     if isinstance(references, (str, bytes)):
         raise TypeError("references must be token ids: a stream or a list of streams, got a string")
+    check_ordered(references, "references")
     if not _is_arraylike(references) and not isinstance(references, Sequence):
         try:
             references = list(references)  # a generator, as hypotheses may be
@@ -289,6 +406,12 @@ def _split_reference_streams(references) -> Tuple[list, bool]:
             raise TypeError(f"references must be a stream or a list of streams, got {_kind(references)}") from None
     d = _depth(references)
     if d is None:
+        where = _none_inside(references, "references")
+        if where is not None:
+            raise TypeError(
+                f"{where} is None and no reference holds an id; token ids must be integers (None "
+                "means 'no reference' only in a list of streams, and each segment needs one)"
+            )
         raise ValueError(
             "cannot tell whether references is one stream or a list of streams (it is empty or "
             "all its sequences are empty); wrap one stream in a list: references=[stream]"
@@ -296,9 +419,9 @@ def _split_reference_streams(references) -> Tuple[list, bool]:
     if d == 2:
         return [references], True
     if d == 3:
-        if _is_arraylike(references) and np.asarray(references).dtype.kind != "O":
+        if _is_arraylike(references) and _asarray(references).dtype.kind != "O":
             raise ValueError(
-                f"references is a 3-D array of shape {np.asarray(references).shape}; give a list "
+                f"references is a 3-D array of shape {_asarray(references).shape}; give a list "
                 "of 2-D arrays (one per reference set) or one 2-D array"
             )
         streams = list(references)
@@ -313,37 +436,53 @@ def _split_reference_streams(references) -> Tuple[list, bool]:
     raise ValueError(f"references nest {d} levels deep; expected a stream (2) or a list of streams (3)")
 
 
-def to_id_lists(x, pad_id: Optional[int] = None, eos_id: Optional[int] = None) -> List[np.ndarray]:
+def to_id_lists(x: IdStream, pad_id: Optional[int] = None, eos_id: TokenIds = None, *,
+                pad_token_id: Optional[int] = None, eos_token_id: TokenIds = None,
+                decoder_start_token_id: Optional[int] = None, bos_token_id: Optional[int] = None,
+                special_ids: TokenIds = None) -> List[np.ndarray]:
     """One stream (list of sequences or 2-D array) as cleaned int64 1-D arrays (see module doc)."""
-    flat, lens = _stream(x, "sentences", _check_special(pad_id, "pad_id"), _check_special(eos_id, "eos_id"))
+    cleaning = id_cleaning(pad_token_id, eos_token_id, decoder_start_token_id, bos_token_id, special_ids,
+                           pad_id=pad_id, eos_id=eos_id)
+    flat, lens = _stream(x, "sentences", cleaning)
     return _split(flat, lens)  # type: ignore[return-value]
 
 
-def stats_ids(hypotheses, references, *, pad_id: Optional[int] = None, eos_id: Optional[int] = None,
-              max_ngram_order: int = MAX_NGRAM_ORDER, workers: int = 1) -> np.ndarray:
+def stats_ids(hypotheses: IdStream, references: IdReferences, *, pad_token_id: Optional[int] = None,
+              eos_token_id: TokenIds = None, decoder_start_token_id: Optional[int] = None,
+              bos_token_id: Optional[int] = None, special_ids: TokenIds = None, pad_id: Optional[int] = None,
+              eos_id: TokenIds = None, max_ngram_order: int = MAX_NGRAM_ORDER, workers: int = 1) -> np.ndarray:
     """Per-segment BLEU sufficient statistics of token ids.
 
     Args:
         hypotheses: one stream of n id sequences (see the module docstring for the forms).
         references: one stream (one reference each) or a list of K streams.
-        pad_id, eos_id: cleaning (module docstring); None = no cleaning.
+        pad_token_id, eos_token_id, decoder_start_token_id, bos_token_id, special_ids: the
+            cleaning (module docstring); none given = no cleaning.  ``pad_id`` and ``eos_id``
+            are aliases of the first two.
         max_ngram_order: N >= 1.
         workers: threads of the compiled core (1 = serial, -1 = all cores); same result.
 
     Returns:
         int64 array of shape (n, 2 + 2N): ``[hyp_len, ref_len, matches_1..N, totals_1..N]``,
-        identical to ``BLEU(tokenize='none').corpus_statistics`` on the ids written as
+        identical to ``BLEU(tokenize='none').corpus_statistics`` on the cleaned ids written as
         space-separated strings.
 
+    Warns:
+        RuntimeWarning: the cleaning left every hypothesis empty.
+
     Raises:
-        TypeError: non-integer ids or dtypes, strings, a flat list where a stream is expected.
+        TypeError: non-integer ids or dtypes (naming the item and its position), strings, a
+            flat list where a stream is expected, a dict or set, a special id given under both
+            its names.
         ValueError: empty input, a reference stream whose row count differs from the
             hypotheses (named), arrays of 3+ dimensions, a segment without references.
         OverflowError: an id outside int64.
     """
     order = check_order(max_ngram_order)
+    cleaning = id_cleaning(pad_token_id, eos_token_id, decoder_start_token_id, bos_token_id, special_ids,
+                           pad_id=pad_id, eos_id=eos_id)
     with no_gc():
-        data = IdStreams(hypotheses, references, pad_id, eos_id)
+        data = IdStreams(hypotheses, references, cleaning=cleaning)
         return _stats_of(data, order, workers)
 
 
@@ -360,7 +499,10 @@ def _bleu_object(smooth_method, smooth_value, effective_order, max_ngram_order, 
                 effective_order=effective_order, max_ngram_order=max_ngram_order, workers=workers)
 
 
-def corpus_bleu_ids(hypotheses, references, *, pad_id: Optional[int] = None, eos_id: Optional[int] = None,
+def corpus_bleu_ids(hypotheses: IdStream, references: IdReferences, *, pad_token_id: Optional[int] = None,
+                    eos_token_id: TokenIds = None, decoder_start_token_id: Optional[int] = None,
+                    bos_token_id: Optional[int] = None, special_ids: TokenIds = None,
+                    pad_id: Optional[int] = None, eos_id: TokenIds = None,
                     smooth_method: str = "exp", smooth_value: Optional[float] = None,
                     effective_order: bool = False, max_ngram_order: int = MAX_NGRAM_ORDER,
                     workers: int = 1) -> BLEUScore:
@@ -371,14 +513,17 @@ def corpus_bleu_ids(hypotheses, references, *, pad_id: Optional[int] = None, eos
 
     Returns:
         ``BLEUScore`` (score 0-100, counts, totals, precisions, bp, sys_len, ref_len), equal to
-        ``sacrebleu.corpus_bleu([' '.join(map(str, h)) ...], ..., tokenize='none')``.
+        ``sacrebleu.corpus_bleu([' '.join(map(str, h)) ...], ..., tokenize='none')`` on the
+        cleaned ids.
 
-    Raises: as :func:`stats_ids`; ``ValueError`` for an unknown smoothing method.
+    Warns, Raises: as :func:`stats_ids`; ``ValueError`` for an unknown smoothing method.
     """
     order = check_order(max_ngram_order)
+    cleaning = id_cleaning(pad_token_id, eos_token_id, decoder_start_token_id, bos_token_id, special_ids,
+                           pad_id=pad_id, eos_id=eos_id)
     bleu = _bleu_object(smooth_method, smooth_value, effective_order, order, workers)
     with no_gc():
-        data = IdStreams(hypotheses, references, pad_id, eos_id)
+        data = IdStreams(hypotheses, references, cleaning=cleaning)
         stats = _stats_of(data, order, workers)
     bleu.num_refs = data.num_refs
     return bleu.score_from_stats(stats.sum(axis=0))

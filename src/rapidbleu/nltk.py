@@ -53,13 +53,15 @@ Errors: differing numbers of hypotheses and reference lists raise :class:`Length
 category (``UserWarning``).
 """
 
-import math
+# math, sys, warnings, Counter and _Fraction: names NLTK's bleu_score module has (from its
+# imports), which code written against it may reach for.
+import math  # noqa: F401
 import sys
-import warnings
-from collections import Counter, deque  # noqa: F401  (Counter: as NLTK's module)
-from fractions import Fraction as _Fraction
+import warnings  # noqa: F401
+from collections import Counter, deque  # noqa: F401
+from fractions import Fraction as _Fraction  # noqa: F401
 from itertools import chain, islice, repeat
-from typing import Tuple
+from typing import Any, Callable, Hashable, Iterable, Iterator, List, Optional, Sequence, Sized, Tuple, Union, overload
 
 import numpy as np
 
@@ -67,6 +69,11 @@ from . import _backend
 from ._scoring_py import _DEFAULT_WEIGHTS, FLOAT_METHODS, Fraction, SmoothingError, _m0, _m1, _m2, _m3, _m4, _m5, _m6
 from ._scoring_py import _warn_zero_order, brevity_penalty, nltk_from_counts
 from ._validate import NoReferencesError, check_nltk_hypotheses, check_nltk_references, check_order, check_ordered
+
+#: A smoothing function: a ``SmoothingFunction().methodK`` or a callable with NLTK's signature.
+SmoothingCallable = Callable[..., Any]
+#: One hypothesis or reference: a sequence of hashable tokens (``str``, ``int``, ...).
+Tokens = Sequence[Hashable]
 
 __all__ = [
     "EmptyCorpusError",
@@ -95,7 +102,8 @@ class EmptyCorpusError(ValueError, ZeroDivisionError):
     """``corpus_bleu`` of no hypotheses (NLTK: ``ZeroDivisionError`` from ``Fraction(0, 0)``)."""
 
 
-def ngrams(sequence, n, pad_left=False, pad_right=False, left_pad_symbol=None, right_pad_symbol=None):
+def ngrams(sequence: Iterable[Any], n: int, pad_left: bool = False, pad_right: bool = False,
+           left_pad_symbol: Any = None, right_pad_symbol: Any = None) -> Iterator[Tuple[Any, ...]]:
     """The n-grams of ``sequence`` as tuples, lazily: ``nltk.util.ngrams`` (which NLTK's
     ``bleu_score`` module imports), same results for the same arguments.
 
@@ -111,7 +119,7 @@ def ngrams(sequence, n, pad_left=False, pad_right=False, left_pad_symbol=None, r
     Returns:
         A generator of ``n``-tuples (nothing when the padded sequence is shorter than ``n``).
     """
-    items = iter(sequence)
+    items: Iterator[Any] = iter(sequence)
     if pad_left:
         items = chain(repeat(left_pad_symbol, n - 1), items)
     if pad_right:
@@ -190,7 +198,7 @@ def _weight_list(weights) -> Tuple[list, bool]:
 # --------------------------------------------------------------------------- public helpers
 
 
-def modified_precision(references, hypothesis, n):
+def modified_precision(references: Sequence[Tokens], hypothesis: Tokens, n: int) -> Fraction:
     """Clipped n-gram precision of one hypothesis, as an unreduced :class:`Fraction`.
 
     Args:
@@ -215,7 +223,7 @@ def modified_precision(references, hypothesis, n):
     return Fraction(int(row[1 + n]), max(1, int(row[1 + 2 * n])), _normalize=False)
 
 
-def closest_ref_length(references, hyp_len):
+def closest_ref_length(references: Iterable[Sized], hyp_len: int) -> int:
     """Length of the reference closest in length to ``hyp_len``; ties go to the shorter one.
 
     This is *r* of the brevity penalty (Papineni et al. 2002).
@@ -230,7 +238,7 @@ def closest_ref_length(references, hyp_len):
     Raises:
         ValueError: no references.
     """
-    best = None
+    best: Optional[int] = None
     for ref in references:
         ref_len = len(ref)
         if best is None or (abs(ref_len - hyp_len), ref_len) < (abs(best - hyp_len), best):
@@ -254,50 +262,54 @@ class SmoothingFunction:
         k: constant of method 4 (default 5).
     """
 
-    def __init__(self, epsilon=0.1, alpha=5, k=5):
+    def __init__(self, epsilon: float = 0.1, alpha: float = 5, k: float = 5) -> None:
         self.epsilon = epsilon
         self.alpha = alpha
         self.k = k
 
-    def method0(self, p_n, *args, **kwargs):
+    def method0(self, p_n: List[Any], *args: Any, **kwargs: Any) -> List[Any]:
         """No smoothing: a zero-match order's precision becomes ``sys.float_info.min`` (NLTK),
         with a ``UserWarning``; the score is then a tiny positive number, not BLEU's 0."""
         return _m0(p_n)
 
-    def method1(self, p_n, *args, **kwargs):
+    def method1(self, p_n: List[Any], *args: Any, **kwargs: Any) -> List[Any]:
         """Method 1 (Chen & Cherry 2014): a zero-match order gets ``epsilon / total``."""
         return _m1(p_n, self.epsilon)
 
-    def method2(self, p_n, *args, **kwargs):
+    def method2(self, p_n: List[Any], *args: Any, **kwargs: Any) -> List[Any]:
         """Method 2 (Lin & Och 2004, ORANGE): add 1 to numerator and denominator of every
         order above 1."""
         return _m2(p_n)
 
-    def method3(self, p_n, *args, **kwargs):
+    def method3(self, p_n: List[Any], *args: Any, **kwargs: Any) -> List[Any]:
         """Method 3 (NIST geometric sequence, mteval-v13a): the k-th zero-match order gets
         ``1 / (2**k * total)``."""
         return _m3(p_n)
 
-    def method4(self, p_n, references, hypothesis, hyp_len=None, *args, **kwargs):
+    def method4(self, p_n: List[Any], references: Sequence[Tokens], hypothesis: Tokens,
+                hyp_len: Optional[int] = None, *args: Any, **kwargs: Any) -> List[Any]:
         """Method 4: like method 3, the k-th zero-match order gets
         ``ln(len) / (2**k * self.k) / total``, ``len`` = ``hyp_len`` or ``len(hypothesis)``;
         nothing changes when ``len <= 1``."""
         return _m4(p_n, hyp_len if hyp_len else len(hypothesis), self.k)
 
-    def method5(self, p_n, references, hypothesis, hyp_len=None, *args, **kwargs):
+    def method5(self, p_n: List[Any], references: Sequence[Tokens], hypothesis: Tokens,
+                hyp_len: Optional[int] = None, *args: Any, **kwargs: Any) -> List[Any]:
         """Method 5: each order's precision becomes the mean of its smoothed lower neighbour
         (order 0 counts as ``p_1 + 1``), itself and the next order; after the last order comes
         the 5-gram precision of ``hypothesis`` against ``references`` (whatever N is)."""
         return _m5(p_n, modified_precision(references, hypothesis, 5))
 
-    def method6(self, p_n, references, hypothesis, hyp_len=None, *args, **kwargs):
+    def method6(self, p_n: List[Any], references: Sequence[Tokens], hypothesis: Tokens,
+                hyp_len: Optional[int] = None, *args: Any, **kwargs: Any) -> List[Any]:
         """Method 6 (Gao & He 2013): orders n >= 3 interpolate ``(m_n + alpha * pi0) /
         (l_n + alpha)`` with the prior ``pi0 = p_{n-1}**2 / p_{n-2}``; ``l_n`` counts the n-grams
         of ``hypothesis``. Raises :class:`SmoothingError` when fewer than 3 orders or the
         trigram precision is 0 (NLTK: ``IndexError`` / ``AssertionError``)."""
         return _m6(p_n, len(hypothesis), self.alpha)
 
-    def method7(self, p_n, references, hypothesis, hyp_len=None, *args, **kwargs):
+    def method7(self, p_n: List[Any], references: Sequence[Tokens], hypothesis: Tokens,
+                hyp_len: Optional[int] = None, *args: Any, **kwargs: Any) -> List[Any]:
         """Method 7: method 4, then method 5."""
         p_n = _m4(p_n, hyp_len if hyp_len else len(hypothesis), self.k)
         return _m5(p_n, modified_precision(references, hypothesis, 5))
@@ -330,15 +342,35 @@ def _resolve_smoothing(fn):
 # --------------------------------------------------------------------------- scoring
 
 
+@overload
 def corpus_bleu(
-    list_of_references,
-    hypotheses,
-    weights=_DEFAULT_WEIGHTS,
-    smoothing_function=None,
-    auto_reweigh=False,
+    list_of_references: Sequence[Sequence[Tokens]],
+    hypotheses: Sequence[Tokens],
+    weights: Sequence[float] = ...,
+    smoothing_function: Optional[SmoothingCallable] = ...,
+    auto_reweigh: bool = ...,
     *,
-    workers=1,
-):
+    workers: int = ...,
+) -> float: ...
+@overload
+def corpus_bleu(
+    list_of_references: Sequence[Sequence[Tokens]],
+    hypotheses: Sequence[Tokens],
+    weights: Sequence[Sequence[float]],
+    smoothing_function: Optional[SmoothingCallable] = ...,
+    auto_reweigh: bool = ...,
+    *,
+    workers: int = ...,
+) -> List[float]: ...
+def corpus_bleu(
+    list_of_references: Sequence[Sequence[Tokens]],
+    hypotheses: Sequence[Tokens],
+    weights: Union[Sequence[float], Sequence[Sequence[float]]] = _DEFAULT_WEIGHTS,
+    smoothing_function: Optional[SmoothingCallable] = None,
+    auto_reweigh: bool = False,
+    *,
+    workers: int = 1,
+) -> Union[float, List[float]]:
     """Corpus-level BLEU, equal to NLTK's ``nltk.translate.bleu_score.corpus_bleu``.
 
     Clipped n-gram matches and n-gram counts are summed over the corpus before dividing
@@ -406,13 +438,29 @@ def corpus_bleu(
     return scores if several else scores[0]
 
 
+@overload
 def sentence_bleu(
-    references,
-    hypothesis,
-    weights=_DEFAULT_WEIGHTS,
-    smoothing_function=None,
-    auto_reweigh=False,
-):
+    references: Sequence[Tokens],
+    hypothesis: Tokens,
+    weights: Sequence[float] = ...,
+    smoothing_function: Optional[SmoothingCallable] = ...,
+    auto_reweigh: bool = ...,
+) -> float: ...
+@overload
+def sentence_bleu(
+    references: Sequence[Tokens],
+    hypothesis: Tokens,
+    weights: Sequence[Sequence[float]],
+    smoothing_function: Optional[SmoothingCallable] = ...,
+    auto_reweigh: bool = ...,
+) -> List[float]: ...
+def sentence_bleu(
+    references: Sequence[Tokens],
+    hypothesis: Tokens,
+    weights: Union[Sequence[float], Sequence[Sequence[float]]] = _DEFAULT_WEIGHTS,
+    smoothing_function: Optional[SmoothingCallable] = None,
+    auto_reweigh: bool = False,
+) -> Union[float, List[float]]:
     """Sentence-level BLEU, equal to NLTK's ``sentence_bleu``: ``corpus_bleu`` of one pair.
 
     Args:
@@ -431,7 +479,7 @@ def sentence_bleu(
     """
     if hypothesis is None:
         raise TypeError("hypothesis is None (it must be a sequence of tokens; use [] for an empty output)")
-    return corpus_bleu([references], [hypothesis], weights, smoothing_function, auto_reweigh)
+    return corpus_bleu([references], [hypothesis], weights, smoothing_function, auto_reweigh)  # type: ignore[arg-type]
 
 
 def _check_stats(stats, max_ngram_order):
@@ -562,13 +610,13 @@ def _stats_smoothing(smoothing_function):
 
 
 def sentence_bleu_from_stats(
-    stats,
-    weights=_DEFAULT_WEIGHTS,
-    smoothing_function=None,
-    auto_reweigh=False,
-    max_ngram_order=None,
+    stats: Any,
+    weights: Union[Sequence[float], Sequence[Sequence[float]]] = _DEFAULT_WEIGHTS,
+    smoothing_function: Optional[SmoothingCallable] = None,
+    auto_reweigh: bool = False,
+    max_ngram_order: Optional[int] = None,
     *,
-    workers=1,
+    workers: int = 1,
 ) -> np.ndarray:
     """NLTK's ``sentence_bleu`` of every row of a BLEU statistics matrix.
 
@@ -631,12 +679,12 @@ def sentence_bleu_from_stats(
 
 
 def sentence_bleu_batch(
-    list_of_references,
-    hypotheses,
-    weights=_DEFAULT_WEIGHTS,
-    smoothing_function=None,
-    auto_reweigh=False,
-    workers=1,
+    list_of_references: Sequence[Sequence[Tokens]],
+    hypotheses: Sequence[Tokens],
+    weights: Union[Sequence[float], Sequence[Sequence[float]]] = _DEFAULT_WEIGHTS,
+    smoothing_function: Optional[SmoothingCallable] = None,
+    auto_reweigh: bool = False,
+    workers: int = 1,
 ) -> np.ndarray:
     """NLTK's ``sentence_bleu`` of every pair at once (a loop of ``sentence_bleu`` made fast).
 

@@ -1,0 +1,90 @@
+"""Users' type checkers see rapidbleu's real types (issue 13): ``mypy --strict`` accepts a script
+that calls ``rapidbleu.nltk``, ``rapidbleu.batch``, ``rapidbleu.ids`` and ``rapidbleu.backend``
+with the types they return, and reports a script that gets them wrong (with untyped functions
+it would see ``Any`` and report nothing, or refuse the untyped calls under ``--strict``).
+
+Static checks, the same for both backends, so they run once.  Skipped when mypy is not
+installed (it is in the ``test`` extra) unless ``RAPIDBLEU_REQUIRE_MYPY=1``.
+"""
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import rapidbleu
+
+if os.environ.get("RAPIDBLEU_REQUIRE_MYPY") != "1":
+    pytest.importorskip("mypy", reason="mypy not installed (pip install '.[test]')")
+
+USER_SCRIPT = '''
+from typing import List
+
+import numpy as np
+import numpy.typing as npt
+
+import rapidbleu
+from rapidbleu.batch import pairwise_bleu, self_bleu, sentence_bleu_batch
+from rapidbleu.ids import corpus_bleu_ids, stats_ids
+from rapidbleu.nltk import SmoothingFunction, corpus_bleu, sentence_bleu, sentence_bleu_batch as nltk_batch
+from rapidbleu.score import BLEUScore
+
+refs: List[List[List[str]]] = [[["the", "cat", "is", "on", "the", "mat"]]]
+hyps: List[List[str]] = [["the", "cat", "is", "on", "mat"]]
+one: float = corpus_bleu(refs, hyps)
+several: List[float] = corpus_bleu(refs, hyps, weights=[(1.0,), (0.5, 0.5)])
+sent: float = sentence_bleu(refs[0], hyps[0], smoothing_function=SmoothingFunction().method1)
+per_sentence: npt.NDArray[np.float64] = nltk_batch(refs, hyps)
+batch: npt.NDArray[np.float64] = sentence_bleu_batch([[2, 0, 5, 6, 7, 2, 1]], [[0, 5, 6, 8, 2, 1]],
+                                                     pad_token_id=1, eos_token_id=2, bos_token_id=0)
+selfb: npt.NDArray[np.float64] = self_bleu(["a b c", "a b d"])
+pair: npt.NDArray[np.float64] = pairwise_bleu(["a b c", "a b d"])
+score: BLEUScore = corpus_bleu_ids([[5, 6, 7]], [[5, 6, 8]], pad_id=0)
+stats: npt.NDArray[np.int64] = stats_ids([[5, 6, 7]], [[5, 6, 8]])
+name: str = rapidbleu.backend
+print(one + sent + score.score, several, per_sentence, batch, selfb, pair, stats, name.upper())
+'''
+
+WRONG_SCRIPT = '''
+import rapidbleu
+from rapidbleu.batch import sentence_bleu_batch
+from rapidbleu.nltk import corpus_bleu
+
+score: str = corpus_bleu([[["a"]]], [["a"]])
+backend: int = rapidbleu.backend
+scores = sentence_bleu_batch([[1]], [[1]], pad_token_id="1")
+'''
+
+
+def _mypy(tmp_path: Path, name: str, source: str) -> subprocess.CompletedProcess:
+    script = tmp_path / name
+    script.write_text(textwrap.dedent(source), encoding="utf-8")
+    env = dict(os.environ)
+    # The folder holding the imported rapidbleu: mypy finds an installed copy by itself (and
+    # refuses site-packages in MYPYPATH); a source checkout on sys.path is named explicitly.
+    root = Path(rapidbleu.__file__).resolve().parent.parent
+    if root.name not in ("site-packages", "dist-packages"):
+        env["MYPYPATH"] = str(root)
+    cmd = [sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent", "--no-error-summary",
+           "--cache-dir", str(tmp_path / "cache"), "--python-executable", sys.executable, script.name]
+    return subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+
+
+def test_user_script_passes_mypy_strict(tmp_path):
+    res = _mypy(tmp_path, "user.py", USER_SCRIPT)
+    assert res.returncode == 0, res.stdout + res.stderr
+    # and it runs
+    run = subprocess.run([sys.executable, "user.py"], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+
+
+def test_type_errors_are_reported(tmp_path):
+    res = _mypy(tmp_path, "wrong.py", WRONG_SCRIPT)
+    assert res.returncode == 1, res.stdout + res.stderr
+    out = res.stdout
+    assert 'wrong.py:6: error: Incompatible types in assignment (expression has type "float", variable has type "str")' in out
+    assert 'wrong.py:7: error: Incompatible types in assignment (expression has type "str", variable has type "int")' in out
+    assert "wrong.py:8: error: Argument \"pad_token_id\" to \"sentence_bleu_batch\" has incompatible type \"str\"" in out
