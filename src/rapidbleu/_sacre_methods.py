@@ -23,9 +23,16 @@ Input errors are rapidbleu's (``rapidbleu._validate``): a ``TypeError`` wherever
 argument checks raise one, with a message that says what and where.
 """
 
+
+from __future__ import annotations
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
-import numpy as np
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from ._lazy import numpy as np  # imported on first use (see rapidbleu._lazy)
 
 from ._stats import closest_ref_len
 from ._validate import check_hypotheses, check_references, check_sentence_args

@@ -19,13 +19,20 @@ Nothing here counts n-grams, and nothing below this module chooses a backend: ca
 compiled twin from ``rapidbleu._backend.scoring``.
 """
 
+
+from __future__ import annotations
 import math
 import sys
 import warnings
 from fractions import Fraction as _Fraction
 from typing import List, Optional, Sequence, Tuple
 
-import numpy as np
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from ._lazy import numpy as np  # imported on first use (see rapidbleu._lazy)
 
 from ._stats import MAX_NGRAM_ORDER
 from ._validate import UnknownSmoothingError, check_order, check_smooth_value, resolve_workers
@@ -44,7 +51,7 @@ LOG_ZERO = -9999999999
 
 #: The numpy types sacreBLEU holds statistics in, besides Python ints: ``int64`` arrays in
 #: approximate randomization, ``float32`` arrays in bootstrap resampling.
-ARRAY_DTYPES = (np.dtype(np.int64), np.dtype(np.float32))
+ARRAY_DTYPES = ("int64", "float32")
 
 
 def check_smoothing(smooth_method: str) -> None:
@@ -154,7 +161,7 @@ def _check_matrix(stats, max_ngram_order: int, dtype) -> np.ndarray:
             f"stats must have shape (n, {width}) for max_ngram_order={max_ngram_order} "
             f"([hyp_len, ref_len, matches_1..N, totals_1..N] per row), got {arr.shape}"
         )
-    if dtype is not None and np.dtype(dtype) not in ARRAY_DTYPES:
+    if dtype is not None and np.dtype(dtype).name not in ARRAY_DTYPES:
         raise ValueError(f"dtype must be None, numpy.int64 or numpy.float32, got {dtype!r}")
     return arr.astype(np.int64 if dtype is None else dtype, copy=False)
 

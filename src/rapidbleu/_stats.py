@@ -23,9 +23,16 @@ Scores computed from these rows live in ``rapidbleu._scoring_py`` (and its compi
 the rows themselves come from ``rapidbleu._stats_py`` (and its compiled twin).
 """
 
+
+from __future__ import annotations
 from typing import Sequence
 
-import numpy as np
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from ._lazy import numpy as np  # imported on first use (see rapidbleu._lazy)
 
 from ._validate import MAX_ORDER_LIMIT, check_order  # noqa: F401  (re-exported)
 

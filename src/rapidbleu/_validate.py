@@ -9,6 +9,8 @@ both (a small subclass below), so ``except`` clauses written for sacreBLEU still
 the message stays ours.  (``rapidbleu.nltk`` does the same for NLTK's types.)
 """
 
+
+from __future__ import annotations
 import math
 import numbers
 import os
@@ -17,7 +19,12 @@ from itertools import repeat
 from operator import add, gt, is_, is_not
 from typing import List, Optional, Tuple
 
-import numpy as np
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from ._lazy import numpy as np  # imported on first use (see rapidbleu._lazy)
 
 #: The largest maximum n-gram order any entry point accepts.  BLEU uses 4; orders beyond a few
 #: dozen measure nothing, and the statistics matrix and the n-gram tables grow with N, so a

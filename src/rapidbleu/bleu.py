@@ -6,10 +6,17 @@ signatures) is computed in one place, the scoring layer ``rapidbleu._scoring_py`
 compiled twin, chosen by ``rapidbleu._backend``).
 """
 
+
+from __future__ import annotations
 import logging
 from typing import Callable, List, Optional, Sequence
 
-import numpy as np
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from ._lazy import numpy as np  # imported on first use (see rapidbleu._lazy)
 
 from . import _backend
 from ._sacre_methods import SacreBLEUMethods

@@ -8,23 +8,31 @@ options it does not implement (test sets, chrF, TER: see ``UNSUPPORTED``), a Sen
 model that cannot be downloaded, and a bad ``RAPIDBLEU_BACKEND`` (checked by
 ``rapidbleu._backend`` when the package is imported).
 
+Inputs are streamed: every file (or stdin) is read in lockstep, ``CHUNK_LINES`` lines at a
+time, and only sums (or, for ``-ci``/``--paired-*``, per-segment integer statistics) are kept,
+so memory does not grow with the corpus; ``-sl`` prints each chunk's scores as it is scored.
+
 ``--report FILE`` (not in sacreBLEU) writes the comparison report of ``rapidbleu.compare``
-instead of the table: an HTML page (extra ``rapidbleu[report]``), or text tables with ``-``.
+instead of the table: an HTML page (extra ``rapidbleu[report]``), or text tables with ``-``
+(the report shows segments, so it reads the inputs whole).
 """
 
 import argparse
-import io
 import logging
 import os
 import sys
 import textwrap
+import time
+from itertools import repeat
 from typing import Any, Dict, List, Optional, Tuple
+
+import numpy as np
 
 from ._scoring_py import SMOOTH_DEFAULTS
 from ._version import __version__
 from .bleu import BLEU
 from .report import Color, print_results_table, print_single_results
-from .textio import InputError, read_lines, split_lines
+from .textio import InputError, LineReader, read_lines
 from .tokenizers import available_tokenizers
 from .tokenizers.tokenizer_spm import ModelDownloadError
 
@@ -206,7 +214,87 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
     return args
 
 
-def _read_refs(args) -> List[List[str]]:
+#: Lines read from every input per step of the streaming loop (``RAPIDBLEU_CHUNK_LINES``
+#: overrides it): memory holds this many lines of each input, never the whole corpus.
+CHUNK_LINES = 20000
+
+
+def _chunk_lines() -> int:
+    value = os.environ.get("RAPIDBLEU_CHUNK_LINES", "")
+    if not value:
+        return CHUNK_LINES
+    try:
+        n = int(value)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise CLIError(f"RAPIDBLEU_CHUNK_LINES must be a positive integer, got {value!r}")
+    return n
+
+
+class _Stream:
+    """One input seen as lines: a file's lines, a field of a tab-separated reference file or of
+    standard input.  ``read(n)`` gives the next ``n`` lines (fewer only at the end)."""
+
+    def __init__(self, name: str, source: "_Source", field: int = 0):
+        self.name = name
+        self.source = source
+        self.field = field
+
+    def read(self, n: int) -> List[str]:
+        return self.source.read(n, self.field)
+
+
+class _Source:
+    """A ``LineReader`` split into ``n_fields`` tab-separated fields (1: the whole line), shared
+    by the streams of its fields; ``first`` is the first line for standard input, already read."""
+
+    def __init__(self, reader: LineReader, n_fields: int = 1, kind: str = "plain", first: Optional[str] = None):
+        self.reader = reader
+        self.n_fields = n_fields
+        self.kind = kind  # "plain", "refs" (-nr) or "stdin" (tab-separated systems)
+        self.first = first
+        self._fields: List[List[str]] = [[] for _ in range(n_fields)]
+        self._lineno = 0
+        self._unread: Optional[int] = None  # lines left after the current ones, once counted
+
+    def _split(self, lines: List[str]) -> None:
+        nf = self.n_fields
+        out = self._fields
+        lineno = self._lineno
+        for line in lines:
+            lineno += 1
+            if self.kind == "refs":
+                fields = line.split("\t", nf - 1)
+                if len(fields) != nf:
+                    raise CLIError(f"{self.reader.name}: line {lineno}: expected {nf} tab-separated references, "
+                                   f"found {len(fields)}", code=17)
+            elif lineno == 1:
+                fields = line.split("\t")  # sacreBLEU: the first line's fields are not stripped
+            else:
+                fields = [f.rstrip() for f in line.split("\t")]
+                if len(fields) != nf:
+                    raise CLIError(f"<stdin>: line {lineno}: {len(fields)} tab-separated fields, but the first "
+                                   f"line had {nf} (one per system)", code=17)
+            for j in range(nf):
+                out[j].append(fields[j])
+        self._lineno = lineno
+
+    def read(self, n: int, field: int) -> List[str]:
+        if self.kind == "plain":
+            return self.reader.read(n)
+        buf = self._fields[field]
+        if self.first is not None:
+            first, self.first = self.first, None
+            self._split([first])
+        if len(buf) < n:
+            self._split(self.reader.read(n - len(buf)))
+        out = buf[:n]
+        del buf[:n]
+        return out
+
+
+def _open_refs(args) -> List[_Stream]:
     if not args.refs:
         raise CLIError("no reference files: give them as positional arguments before -i/--input "
                        "(rapidbleu does not download test sets)")
@@ -214,83 +302,198 @@ def _read_refs(args) -> List[List[str]]:
         raise CLIError(f"--num-refs must be >= 1, got {args.num_refs}")
     if args.num_refs != 1 and len(args.refs) > 1:
         raise CLIError("--num-refs reads tab-separated references from a single file; give only one reference file")
-    streams: List[List[str]] = [[] for _ in range(max(len(args.refs), args.num_refs))]
-    for k, path in enumerate(args.refs):
-        lines = read_lines(path, args.encoding)
-        if args.num_refs == 1:
-            streams[k] = lines
-            continue
-        for lineno, line in enumerate(lines, 1):
-            fields = line.split("\t", args.num_refs - 1)
-            if len(fields) != args.num_refs:
-                raise CLIError(f"{path}: line {lineno}: expected {args.num_refs} tab-separated references, "
-                               f"found {len(fields)}", code=17)
-            for j, ref in enumerate(fields):
-                streams[j].append(ref)
-    return streams
+    if args.num_refs == 1:
+        return [_Stream(path, _Source(LineReader(path, args.encoding))) for path in args.refs]
+    src = _Source(LineReader(args.refs[0], args.encoding), args.num_refs, "refs")
+    return [_Stream(f"{args.refs[0]} (reference field {j + 1})", src, j) for j in range(args.num_refs)]
 
 
-def _read_systems(args, paired: bool = False):
-    systems, names = [], []
+def _open_systems(args, paired: bool = False) -> List[_Stream]:
     if args.input is None:
-        stream = io.TextIOWrapper(sys.stdin.buffer, encoding=args.encoding)
-        try:
-            first = stream.readline()
-            rest = stream.read()
-        except UnicodeDecodeError as exc:
-            raise InputError(f"<stdin>: cannot decode input as {args.encoding} ({exc.reason})") from None
-        # sacreBLEU: the first line fixes the number of tab-separated systems.
-        fields = first.rstrip().split("\t")
-        systems = [[f] for f in fields]
-        names = [f"System {i + 1}" for i in range(len(fields))]
-        # Universal newlines, as Python's text-mode stdin: "\r\n" and "\r" end lines too.
-        for lineno, line in enumerate(split_lines(rest.replace("\r\n", "\n").replace("\r", "\n")), 2):
-            parts = line.rstrip().split("\t")
-            if len(parts) != len(systems):
-                raise CLIError(f"<stdin>: line {lineno}: {len(parts)} tab-separated fields, but the first line "
-                               f"had {len(systems)} (one per system)", code=17)
-            for s, sent in zip(systems, parts):
-                s.append(sent.rstrip())
-        if first == "" and not rest:
+        reader = LineReader(None, args.encoding)
+        first = reader.read(1)
+        if not first:
             raise CLIError("<stdin>: no input (give the system output on standard input or with -i)")
-        return systems, names
+        # sacreBLEU: the first line fixes the number of tab-separated systems.
+        n = len(first[0].split("\t"))
+        src = _Source(reader, n, "stdin", first=first[0])
+        return [_Stream(f"System {i + 1}", src, i) for i in range(n)]
     if not args.input:
         raise CLIError("-i/--input needs at least one file")
+    streams: List[_Stream] = []
     for path in args.input:
+        names = [s.name for s in streams]
         if paired and names and path == names[0]:
             logger.info("Ignoring %r as it was also given as the baseline.", path)
             continue
         if path in names:
             raise CLIError(f"{path!r} already used to name a system; give each system file once")
-        systems.append(read_lines(path, args.encoding))
-        names.append(path)
-    return systems, names
+        streams.append(_Stream(path, _Source(LineReader(path, args.encoding))))
+    return streams
 
 
-def _check_lengths(systems, names, refs, ref_names) -> None:
-    for system, name in zip(systems, names):
-        if not system:
-            raise CLIError(f"{name}: is empty: no segment to score")
-        for stream, ref_name in zip(refs, ref_names):
-            if len(stream) != len(system):
-                raise CLIError(f"{name} has {len(system)} lines but {ref_name} has {len(stream)}: "
-                               "system and reference streams must have the same number of lines")
+def _length_error(systems: List[_Stream], refs: List[_Stream], counts: Dict[int, int]) -> CLIError:
+    """The error for inputs of different lengths (``counts``: total lines per stream id)."""
+    for system in systems:
+        n_sys = counts[id(system)]
+        if not n_sys:
+            return CLIError(f"{system.name}: is empty: no segment to score")
+        for ref in refs:
+            if counts[id(ref)] != n_sys:
+                return CLIError(f"{system.name} has {n_sys} lines but {ref.name} has {counts[id(ref)]}: "
+                                "system and reference streams must have the same number of lines")
+    return CLIError("inputs of different lengths")  # not reached
+
+
+def _chunks(refs: List[_Stream], systems: List[_Stream], size: int):
+    """Yield ``(ref_chunks, system_chunks)``: the next ``size`` lines of every stream, in
+    lockstep, until all end together.  Inputs of different lengths raise the ``CLIError``
+    that names the first system and reference that differ and their lengths (the longer inputs
+    are read to their end, without keeping their lines, to count them); an empty system raises
+    "is empty".  An error in one input is preceded by any error of the inputs before it
+    (references first, then systems, in command-line order), as when each file was read whole."""
+    streams = refs + systems
+    done = 0
+    while True:
+        chunk = []
+        for i, stream in enumerate(streams):
+            try:
+                chunk.append(stream.read(size))
+            except (CLIError, InputError):
+                _raise_earlier_error(streams[:i])
+                raise
+        lengths = {len(c) for c in chunk}
+        if len(lengths) > 1 or (done == 0 and lengths == {0}):
+            raise _length_error(systems, refs, _totals(streams, chunk, done))
+        n = lengths.pop()
+        if n == 0:
+            return
+        done += n
+        yield chunk[:len(refs)], chunk[len(refs):]
+
+
+def _totals(streams: List[_Stream], chunk, done: int) -> Dict[int, int]:
+    counts = {}
+    for i, stream in enumerate(streams):
+        try:
+            counts[id(stream)] = done + len(chunk[i]) + _count_rest(stream)
+        except (CLIError, InputError):
+            _raise_earlier_error(streams[:i])
+            raise
+    return counts
+
+
+def _count_rest(stream: _Stream) -> int:
+    """Lines left in ``stream`` (read to the end and checked, not kept)."""
+    src = stream.source
+    if src.kind == "plain":
+        n = 0
+        while True:
+            got = len(src.reader.read(1 << 16))
+            if not got:
+                return n
+            n += got
+    # Fields of one file share its lines: count (and check) the unread lines once, keeping no
+    # field's values, and add what this field has buffered.
+    if src.first is not None:
+        first, src.first = src.first, None
+        src._split([first])
+    if src._unread is None:
+        unread = 0
+        while True:
+            lines = src.reader.read(1 << 16)
+            if not lines:
+                break
+            sizes = [len(buf) for buf in src._fields]
+            src._split(lines)
+            for buf, size in zip(src._fields, sizes):
+                del buf[size:]
+            unread += len(lines)
+        src._unread = unread
+    return len(src._fields[stream.field]) + src._unread
+
+
+def _raise_earlier_error(streams: List[_Stream]) -> None:
+    """Read the given streams to their end; raise the first error one of them has."""
+    for stream in streams:
+        _count_rest(stream)
+
+
+class _LineProgress:
+    """A tqdm counter of lines and lines/s on stderr, shown only when stderr is a terminal, not
+    with -q, and only once a run has lasted ``RAPIDBLEU_PROGRESS_DELAY`` seconds (default 1.5)."""
+
+    def __init__(self, args):
+        self.bar = None
+        self.enabled = not args.quiet and hasattr(sys.stderr, "isatty") and sys.stderr.isatty()
+        try:
+            self.delay = float(os.environ.get("RAPIDBLEU_PROGRESS_DELAY", "1.5"))
+        except ValueError:
+            self.delay = 1.5
+        self.start = time.monotonic()
+        self.lines = 0
+
+    def update(self, n: int) -> None:
+        self.lines += n
+        if not self.enabled:
+            return
+        if self.bar is None:
+            if time.monotonic() - self.start < self.delay:
+                return
+            from tqdm import tqdm
+
+            self.bar = tqdm(desc="reading", unit=" lines", unit_scale=True, file=sys.stderr, leave=False,
+                            initial=self.lines - n)
+        self.bar.update(n)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+
+def _narrow(st: np.ndarray) -> np.ndarray:
+    """``st`` in the narrowest unsigned type that holds it (statistics are non-negative)."""
+    top = int(st.max(initial=0))
+    for dt in (np.uint8, np.uint16, np.uint32):
+        if top <= np.iinfo(dt).max:
+            return st.astype(dt)
+    return st
+
+
+def _warn_tokenized(metric: BLEU, n_tokenized: int) -> None:
+    """sacreBLEU's warning about tokenized input, once per corpus (as ``corpus_statistics``)."""
+    if n_tokenized >= 100:
+        from .bleu import logger as bleu_logger
+
+        bleu_logger.warning("That's 100 lines that end in a tokenized period ('.')")
+        bleu_logger.warning("It looks like you forgot to detokenize your test data, which may hurt your score.")
+        bleu_logger.warning("If you insist your data is detokenized, or don't care, you can suppress this message "
+                            "with the `force` parameter.")
 
 
 def run(args) -> None:
-    """Read the files, score, print. Raises ``CLIError``/``InputError`` for bad input."""
+    """Read the inputs in lockstep, chunk by chunk, score, print.
+
+    Memory holds one chunk of lines per input plus the statistics: their column sums for a
+    corpus score or a table of systems; per-segment integer statistics (``2 + 2N`` values in
+    the narrowest unsigned type that holds them: 10 bytes per segment and system for BLEU-4
+    with lengths < 256 tokens, 20 below 65,536) only for ``--confidence`` and ``--paired-*``.
+    With ``-sl`` each chunk's sentence scores are printed as soon as it is scored.
+
+    Raises ``CLIError``/``InputError`` for bad input.
+    """
     check_unsupported(args)
     Color.setup(args.no_color)
-    refs = _read_refs(args)
-    ref_names = (args.refs if args.num_refs == 1
-                 else [f"{args.refs[0]} (reference field {j + 1})" for j in range(len(refs))])
+    refs = _open_refs(args)
     paired = "bs" if args.paired_bs else ("ar" if args.paired_ar else "")
     if args.report is not None:
-        _run_report(args, refs, ref_names, paired or "bs")
+        _run_report(args, refs, paired or "bs")
         return
     if args.source is not None:
         raise CLIError("--source is only used by --report")
-    systems, names = _read_systems(args, bool(paired))
+    systems = _open_systems(args, bool(paired))
+    names = [s.name for s in systems]
     if paired:
         # sacreBLEU marks the first system as the baseline (stdin systems have no file names).
         names = (["Baseline"] + [f"System {i + 1}" for i in range(len(systems) - 1)] if args.input is None
@@ -303,43 +506,81 @@ def run(args) -> None:
         raise CLIError("Paired tests require multiple input systems given to --input (-i).")
     if len(systems) > 1 and args.confidence:
         raise CLIError("Use paired tests (--paired) for multiple systems.")
-    _check_lengths(systems, names, refs, ref_names)
 
     trg_lang = args.langpair.split("-")[1] if args.langpair and "-" in args.langpair else ""
-    metric = BLEU(lowercase=args.bleu_lowercase, force=args.bleu_force, tokenize=args.bleu_tokenize,
+    # force=True: the tokenized-period warning is counted over the whole corpus here, not per chunk
+    metric = BLEU(lowercase=args.bleu_lowercase, force=True, tokenize=args.bleu_tokenize,
                   smooth_method=args.bleu_smooth_method, smooth_value=args.bleu_smooth_value,
-                  effective_order=args.sentence_level, trg_lang=trg_lang, references=refs,
-                  workers=args.workers)
-
+                  effective_order=args.sentence_level, trg_lang=trg_lang, workers=args.workers)
+    n_bootstrap = args.confidence_n if args.confidence else 1
+    keep_rows = bool(paired) or n_bootstrap > 1
+    ncol = 2 + 2 * metric.max_ngram_order
+    sums = [np.zeros(ncol, dtype=np.int64) for _ in systems]
+    rows: List[List[np.ndarray]] = [[] for _ in systems]
+    n_tokenized = [0] * len(systems)
+    sig_text = None
+    progress = _LineProgress(args)
+    try:
+        for ref_chunk, sys_chunks in _chunks(refs, systems, _chunk_lines()):
+            for k, hyps in enumerate(sys_chunks):
+                if not args.bleu_force:
+                    n_tokenized[k] += sum(map(str.endswith, hyps, repeat(" .")))
+                st = metric.corpus_statistics(hyps, ref_chunk)
+                sums[k] += st.sum(axis=0)
+                if keep_rows:
+                    rows[k].append(_narrow(st))
+                if args.sentence_level:
+                    if sig_text is None:
+                        sig_text = metric.get_signature().format(args.short)
+                    out = [metric.score_from_stats(row).format(args.width, args.score_only, sig_text) for row in st]
+                    sys.stdout.write("\n".join(out) + "\n")
+            progress.update(len(ref_chunk[0]))
+    finally:
+        progress.close()
+    for k in range(len(systems)):
+        _warn_tokenized(metric, n_tokenized[k])
+    metric._force = args.bleu_force
     if args.sentence_level:
-        sig = metric.get_signature().format(args.short)
-        stats = metric.corpus_statistics(systems[0], None)
-        for row in stats:
-            print(metric.score_from_stats(row).format(args.width, args.score_only, sig))
         return
 
     if len(systems) == 1:
-        n_bootstrap = args.confidence_n if args.confidence else 1
-        with _progress_bar(args, n_bootstrap if n_bootstrap > 1 else 0) as progress:
-            metric._progress = progress
-            score = metric.corpus_score(systems[0], None, n_bootstrap=n_bootstrap)
-            metric._progress = None
+        score = metric.score_from_stats(sums[0])
+        if n_bootstrap > 1:
+            from .significance import bootstrap_ci
+
+            stats = np.concatenate(rows[0])
+            rows[0].clear()
+            metric.n_bootstrap = n_bootstrap
+            with _progress_bar(args, n_bootstrap) as bar:
+                metric.seed, score._mean, score._ci = bootstrap_ci(stats, metric, n_bootstrap, bar)
         sig = metric.get_signature().format(args.short if args.format != "json" else False)
         print_single_results([score.format(args.width, args.score_only, sig, args.format == "json")], args.format)
         return
 
     logger.info("Found %d systems.", len(systems))
     if paired:
-        _run_paired(args, paired, metric, names, systems)
+        per_system: List[np.ndarray] = []
+        for k in range(len(systems)):
+            per_system.append(np.concatenate(rows[k]))
+            rows[k].clear()
+        _run_paired(args, paired, metric, names, per_system, sums)
         return
-    cells = []
-    for system in systems:
-        cells.append(metric.corpus_score(system, None).format(args.width, True))
+    cells = [metric.score_from_stats(s).format(args.width, True) for s in sums]
     sigs = {"BLEU": metric.get_signature().format(args.short)}
     print_results_table({"System": names, "BLEU": cells}, sigs, args.format, args.width)
 
 
-def _run_report(args, refs, ref_names, test: str) -> None:
+def _read_whole(refs: List[_Stream], systems: List[_Stream]) -> Tuple[List[List[str]], List[List[str]]]:
+    """All lines of the reference and system streams (same checks and errors as streaming)."""
+    ref_lines: List[List[str]] = [[] for _ in refs]
+    sys_lines: List[List[str]] = [[] for _ in systems]
+    for ref_chunk, sys_chunks in _chunks(refs, systems, _chunk_lines()):
+        for acc, chunk in zip(ref_lines + sys_lines, ref_chunk + sys_chunks):
+            acc.extend(chunk)
+    return ref_lines, sys_lines
+
+
+def _run_report(args, ref_streams: List[_Stream], test: str) -> None:
     """``--report FILE|-``: the comparison report of ``rapidbleu.compare`` (HTML or text)."""
     from .compare import comparison_report, require_report_extra
     from .significance import DEFAULT_SAMPLES, seed_from_env
@@ -354,8 +595,10 @@ def _run_report(args, refs, ref_names, test: str) -> None:
         raise CLIError("--report cannot be combined with -sl/--sentence-level")
     if args.report_segments < 0:
         raise CLIError(f"--report-segments must be >= 0, got {args.report_segments}")
-    systems, names = _read_systems(args, paired=True)
-    _check_lengths(systems, names, refs, ref_names)
+    sys_streams = _open_systems(args, paired=True)
+    names = [stream.name for stream in sys_streams]
+    ref_names = [stream.name for stream in ref_streams]
+    refs, systems = _read_whole(ref_streams, sys_streams)
     sources = None
     if args.source is not None:
         sources = read_lines(args.source, args.encoding)
@@ -410,20 +653,30 @@ class _progress_bar:
         return False
 
 
-def _run_paired(args, paired: str, metric: BLEU, names: List[str], systems) -> None:
+def _run_paired(args, paired: str, metric: BLEU, names: List[str], stats: List[np.ndarray],
+                sums: List[np.ndarray]) -> None:
     """Paired bootstrap (``bs``) or approximate randomization (``ar``) of every system against the
-    first one, printed as sacreBLEU's multi-system table (or JSON / LaTeX)."""
-    from .significance import PairedTest
+    first one, from their per-segment statistics, printed as sacreBLEU's multi-system table (or
+    JSON / LaTeX); signatures as ``significance.PairedTest`` makes them."""
+    from .significance import DEFAULT_SAMPLES, paired_ar, paired_bs, seed_from_env
 
     n_samples = args.paired_bs_n if paired == "bs" else args.paired_ar_n
-    test = PairedTest(list(zip(names, systems)), {"BLEU": metric}, None, test_type=paired,
-                      n_samples=n_samples, n_jobs=args.paired_jobs)
+    seed = seed_from_env()[1]
+    resolved = n_samples if n_samples > 0 else DEFAULT_SAMPLES[paired]
+    key = metric.score_from_stats(sums[0]).name
+    sig = metric.get_signature()
+    sig.update("seed", str(seed).lower())
+    sig.update(paired, resolved)
+    streams = 1 if seed is not None else max(len(stats) - 1, 1)
     desc = "paired bootstrap" if paired == "bs" else "approximate randomization"
-    with _progress_bar(args, test.progress_total, desc) as progress:
-        test.progress = progress
-        sigs, scores = test()
+    with _progress_bar(args, resolved * streams, desc) as progress:
+        if paired == "bs":
+            results = paired_bs(stats[0], stats[1:], metric, resolved, seed, args.paired_jobs, progress)
+        else:
+            results = paired_ar(stats[0], stats[1:], metric, resolved, -1, seed, args.paired_jobs, progress)
+    scores: Dict[str, list] = {"System": names, key: results}
     # sacreBLEU's header repeats the number given on the command line.
-    print_results_table(scores, {k: v.format(args.short) for k, v in sigs.items()}, args.format, args.width,
+    print_results_table(scores, {key: sig.format(args.short)}, args.format, args.width,
                         paired=paired, n_samples=n_samples)
 
 

@@ -20,8 +20,15 @@ columns)`` float32 array per system (800 MB for 1,000 resamples of 20,000 segmen
 Python BLEU function once per resample; here the draws are consumed in chunks of rows, a
 resample's sums are ``counts @ stats`` with ``counts`` the ``np.bincount`` of its indices, a
 randomisation trial's sums are one matrix product with the bool selector, all systems that
-share a seed share one stream of draws, and BLEU is computed for all resamples at once.  Peak
-extra memory is a few tens of megabytes whatever the number of resamples.
+share a seed share one stream of draws, and BLEU is computed for all resamples at once.
+Working memory does not grow with the number of resamples, nor with segments times a chunk
+of resamples: indices are drawn one resample at a time (8 bytes per segment), chunks of
+counts are capped at ``_MAX_CHUNK_ELEMS`` values, and beside the statistics themselves the
+only copy is a float32 one (4 bytes per value).  The statistics may be any integer type
+(the command line keeps them in the narrowest unsigned type: 1-2 bytes per value, so
+10-20 bytes per segment and system for BLEU-4); sums are taken in int64.  Measured on 1M
+segments with 1,000 resamples, whole process, int64 inputs (76 MB per system) included: a
+CI peaks at 283 MB, a paired bootstrap of two systems at 359 MB (``bench/results_scale.md``).
 
 References: Koehn (2004), "Statistical significance tests for machine translation
 evaluation"; Riezler and Maxwell (2005), "On some pitfalls in automatic evaluation and
@@ -51,8 +58,10 @@ DEFAULT_SAMPLES = {"ar": 10000, "bs": 1000}
 _F32_EXACT = float(1 << 24)
 #: Target number of matrix elements per chunk of draws (bounds the working memory) ...
 _CHUNK_ELEMS = 1 << 21
-#: ... but at least this many rows: BLAS (OpenBLAS threads) is very slow on thin products.
+#: ... but at least this many rows: BLAS (OpenBLAS threads) is very slow on thin products ...
 _MIN_CHUNK_ROWS = 128
+#: ... and never more than this many elements (64 MB of float32), whatever the number of segments.
+_MAX_CHUNK_ELEMS = 1 << 24
 
 Progress = Optional[Callable[[int], None]]
 
@@ -127,51 +136,76 @@ _compute_p_value = _p_value
 # Drawing resamples and trials, chunk by chunk
 # --------------------------------------------------------------------------------------------
 def _chunk_rows(n: int, multiple: int = 1) -> int:
+    """Rows of draws per chunk: about ``_CHUNK_ELEMS`` matrix elements, at least
+    ``_MIN_CHUNK_ROWS`` rows for small ``n`` (thin products are slow) but never more than
+    ``_MAX_CHUNK_ELEMS`` elements, so working memory does not grow with ``n`` times the chunk;
+    a multiple of ``multiple``."""
     k = max(_MIN_CHUNK_ROWS, _CHUNK_ELEMS // max(n, 1))
+    k = min(k, max(1, _MAX_CHUNK_ELEMS // max(n, 1)))
     return max(multiple, (k // multiple) * multiple)
+
+
+def _check_counts(mats: Sequence[np.ndarray]) -> float:
+    """Largest value of the matrices (``ValueError`` if one is negative)."""
+    top = 0.0
+    for m in mats:
+        if m.size == 0:
+            continue
+        if np.issubdtype(m.dtype, np.signedinteger) and int(m.min()) < 0:
+            raise ValueError("statistics must be non-negative")
+        top = max(top, float(m.max()))
+    return top
 
 
 def _bootstrap_sums(rng: np.random.Generator, mats: Sequence[np.ndarray], n_samples: int,
                     progress: Progress = None) -> List[np.ndarray]:
     """Column sums of ``n_samples`` bootstrap resamples of each matrix in ``mats``.
 
-    Draws ``rng.choice(n, size=(n_samples, n), replace=True)`` in row chunks (the same stream
-    as one call).  Returns one float64 ``(n_samples, C)`` array per matrix, holding the
-    float32 sums sacreBLEU gets by summing the float32 rows in order (identical to the exact
-    integer sums while those stay <= 2**24; beyond that the float32 sum is recomputed).
+    Draws ``rng.choice(n, size=(n_samples, n), replace=True)`` one row (resample) at a time:
+    the same stream as one call (numpy's bounded-integer generator keeps no state between
+    calls that a split could lose).  Returns one float64 ``(n_samples, C)`` array per matrix,
+    holding the float32 sums sacreBLEU gets by summing the float32 rows in order.
+
+    Two ways, by the size of the sums:
+
+    * every sum <= 2**24 (``n * max`` bounds them): float32 sums are exact, so a chunk of
+      resamples is ``counts @ stats`` with ``counts`` the ``np.bincount`` of each row of indices
+      (float32 BLAS);
+    * otherwise float32 rounding matters and each resample is summed as sacreBLEU sums it,
+      ``stats32[idx].sum(0)`` (rows in order), for every matrix.
+
+    Working memory besides the statistics: one row of indices (8 bytes per segment), a float32
+    copy of the statistics (4 bytes per value), and either at most ``_MAX_CHUNK_ELEMS`` counts
+    or one gathered resample (4 bytes per value): about 120 MB for two 1M-segment systems of
+    BLEU-4 statistics, whatever ``n_samples``.
     """
     n = mats[0].shape[0]
     widths = [m.shape[1] for m in mats]
-    stacked = np.ascontiguousarray(np.hstack(mats)).astype(np.int64)
-    if (stacked < 0).any():
-        raise ValueError("statistics must be non-negative")
-    bound = float(n) * float(stacked.max(initial=0))  # upper bound on any resample's sum
-    exact32 = bound <= _F32_EXACT
-    mat = stacked.astype(np.float32 if exact32 else np.float64)
-    out = np.empty((n_samples, stacked.shape[1]), dtype=np.float64)
-    k = _chunk_rows(n)
-    for start in range(0, n_samples, k):
-        rows = min(k, n_samples - start)
-        idx = rng.choice(n, size=(rows, n), replace=True)
-        # How often each segment is drawn; row by row so the bins stay in cache.
-        counts = np.empty((rows, n), dtype=mat.dtype)
-        for r in range(rows):
-            counts[r] = np.bincount(idx[r], minlength=n)
-        block = counts @ mat
-        del counts
-        if not exact32:
-            big = block > _F32_EXACT
-            if big.any():  # float32 rounding in sacreBLEU's sum: redo those resamples its way
-                col0 = 0
-                for w in widths:
-                    sl = slice(col0, col0 + w)
-                    m32 = stacked[:, sl].astype(np.float32)
-                    for rr in np.nonzero(big[:, sl].any(axis=1))[0]:
-                        block[rr, sl] = m32[idx[rr]].sum(0)
-                    col0 += w
-        out[start:start + rows] = block
-        if progress:
-            progress(rows)
+    top = _check_counts(mats)
+    exact32 = float(n) * top <= _F32_EXACT  # upper bound on any resample's sum
+    out = np.empty((n_samples, sum(widths)), dtype=np.float64)
+    if exact32:
+        mat = np.hstack([m.astype(np.float32) for m in mats])
+        k = _chunk_rows(n)
+        counts = np.empty((min(k, n_samples), n), dtype=np.float32)
+        for start in range(0, n_samples, k):
+            rows = min(k, n_samples - start)
+            for r in range(rows):  # a row of draws at a time: bins stay in cache, idx stays small
+                counts[r] = np.bincount(rng.choice(n, size=n, replace=True), minlength=n)
+            out[start:start + rows] = counts[:rows] @ mat
+            if progress:
+                progress(rows)
+    else:
+        # one gather serves all matrices: each column is still summed on its own, rows in order
+        m32 = np.hstack([m.astype(np.float32) for m in mats])
+        step = max(1, _chunk_rows(n))
+        done = 0
+        for i in range(n_samples):
+            out[i] = m32[rng.choice(n, size=n, replace=True)].sum(0)
+            done += 1
+            if progress and (done == step or i == n_samples - 1):
+                progress(done)
+                done = 0
     res, col0 = [], 0
     for w in widths:
         res.append(out[:, col0:col0 + w])
@@ -186,27 +220,34 @@ def _ar_sums(rng: np.random.Generator, bl: np.ndarray, systems: Sequence[np.ndar
     Draws ``rng.integers(2, size=(n_trials, n), dtype=bool)`` (selector: True takes the
     baseline's segment into pseudo-system A) in row chunks whose sizes keep numpy's 32-bit bool
     buffering aligned, so the stream is identical to one call.  With ``D = bl - sys`` and ``P``
-    the selector, A = ``sum(sys) + P @ D`` and B = ``sum(bl) - P @ D``.  Returns per system
-    ``(A, B)``, int64 ``(n_trials, C)``.
+    the selector, A = ``sum(sys) + P @ D`` and B = ``sum(bl) - P @ D`` (exact: integer sums
+    in float32 while they stay <= 2**24, else in float64).  Returns per system ``(A, B)``,
+    int64 ``(n_trials, C)``.  Working memory: ``D`` in float (4 or 8 bytes per value and
+    system) and at most ``_MAX_CHUNK_ELEMS`` selector values.
     """
     n = bl.shape[0]
     c = bl.shape[1]
-    diffs = np.hstack([bl - s for s in systems]).astype(np.int64)
-    exact32 = float(np.abs(diffs).sum(axis=0).max(initial=0)) <= _F32_EXACT
-    dmat = diffs.astype(np.float32 if exact32 else np.float64)
-    pd = np.empty((n_trials, diffs.shape[1]), dtype=np.int64)
+    top = _check_counts([bl, *systems])
+    ftype = np.float32 if top <= _F32_EXACT else np.float64  # differences of exact values stay exact
+    dmat = np.hstack([bl.astype(ftype) - s.astype(ftype) for s in systems])
+    if float(np.abs(dmat).sum(axis=0, dtype=np.float64).max(initial=0)) > _F32_EXACT:
+        dmat = dmat.astype(np.float64)
+    pd = np.empty((n_trials, dmat.shape[1]), dtype=np.int64)
     k = _chunk_rows(n, 32 // math.gcd(32, n))
+    sub = max(1, _MAX_CHUNK_ELEMS // max(n, 1))  # rows converted to float at a time
     for start in range(0, n_trials, k):
         rows = min(k, n_trials - start)
         sel = rng.integers(2, size=(rows, n), dtype=bool)
-        pd[start:start + rows] = np.rint(sel.astype(dmat.dtype) @ dmat).astype(np.int64)
+        for r0 in range(0, rows, sub):
+            r1 = min(rows, r0 + sub)
+            pd[start + r0:start + r1] = np.rint(sel[r0:r1].astype(dmat.dtype) @ dmat).astype(np.int64)
         if progress:
             progress(rows)
-    bl_tot = bl.sum(axis=0)
+    bl_tot = bl.sum(axis=0, dtype=np.int64)
     out = []
     for j, s in enumerate(systems):
         block = pd[:, j * c:(j + 1) * c]
-        out.append((s.sum(axis=0) + block, bl_tot - block))
+        out.append((s.sum(axis=0, dtype=np.int64) + block, bl_tot - block))
     return out
 
 
@@ -214,9 +255,10 @@ def _as_stats(stats) -> np.ndarray:
     a = np.asarray(stats)
     if a.ndim != 2 or a.shape[0] == 0:
         raise ValueError(f"statistics must be a non-empty 2-D matrix (segments x columns), got shape {a.shape}")
-    if not np.issubdtype(a.dtype, np.integer):
-        if not np.all(a == np.round(a)):
-            raise ValueError("statistics must be integer counts")
+    if np.issubdtype(a.dtype, np.integer):
+        return a  # any integer type: narrow ones (uint16, ...) are summed in int64 where it matters
+    if not np.all(a == np.round(a)):
+        raise ValueError("statistics must be integer counts")
     return a.astype(np.int64)
 
 
@@ -293,7 +335,7 @@ def _seeds(seed: Optional[int]) -> Tuple[Optional[int], Optional[int]]:
 
 def _corpus_score(st: np.ndarray, metric) -> float:
     check_stats_matrix(st, metric.max_ngram_order)
-    return float(metric.score_from_stats(st.sum(axis=0)).score)
+    return float(metric.score_from_stats(st.sum(axis=0, dtype=np.int64)).score)
 
 
 def paired_bs(baseline_stats, systems_stats: Sequence, metric, n_samples: int = 1000,

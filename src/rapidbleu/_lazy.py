@@ -1,0 +1,30 @@
+"""numpy, imported on first use.
+
+``import rapidbleu`` should cost no more than ``import sacrebleu``, which does not import numpy;
+numpy alone takes longer than the rest of the package.  The modules that ``import rapidbleu``
+loads therefore write ``np`` through this proxy (and ``from __future__ import annotations``, so
+that annotations such as ``np.ndarray`` are not evaluated); the first attribute read imports
+numpy, after which the proxy only forwards.  Type checkers see the real module (``TYPE_CHECKING``
+imports in each module).
+"""
+
+import importlib
+from typing import Any
+
+
+class LazyModule:
+    """A module imported at the first attribute access (then cached by ``sys.modules``)."""
+
+    __slots__ = ("_name",)
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(importlib.import_module(self._name), attr)
+
+    def __repr__(self) -> str:
+        return f"<lazy module {self._name!r}>"
+
+
+numpy = LazyModule("numpy")

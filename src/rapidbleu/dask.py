@@ -1,0 +1,159 @@
+"""BLEU on Dask DataFrames and bags: corpus BLEU from per-partition statistics, and sentence
+BLEU per row (extra ``rapidbleu[dask]``: ``dask[dataframe]``, ``distributed``).
+
+Corpus BLEU (:func:`corpus_bleu`, :func:`corpus_stats`): one task per partition turns its rows
+into the integer statistics of ``rapidbleu.stats`` (a vector of ``2N + 3`` int64 for
+sacreBLEU style, plus the number of references and, NLTK style, the partition's last
+segment's numbers); only those small tuples travel back, and the client sums them in
+partition order and scores.  The score equals a single-process ``rapidbleu.BLEU().corpus_score``
+/ ``rapidbleu.nltk.corpus_bleu`` on the rows in order, float for float.
+
+Sentence BLEU (:func:`sentence_bleu`): ``map_partitions`` returning a float64 Series aligned
+with the DataFrame (sacreBLEU style 0-100 with effective order, NLTK style 0-1).
+
+Bags (:func:`bag_corpus_stats`, :func:`bag_corpus_bleu`, :func:`bag_sentence_bleu`): elements
+are ``(hypothesis, references)`` pairs, references a string or a list of strings.
+
+References of a DataFrame: one column name or several; each value a string, a null (no
+reference in that position) or a list of strings (build list columns with
+``dask.config.set({"dataframe.convert-string": False})``: by default Dask turns object columns,
+lists included, into strings).  Options: as ``rapidbleu.spark`` (``style``,
+``tokenize``, ``lowercase``, ``smooth_method``, ``smooth_value``, ``effective_order``,
+``max_ngram_order``; NLTK style ``weights``, ``smoothing_function``, ``auto_reweigh``).
+
+Example::
+
+    import dask.dataframe as dd, pandas as pd
+    import rapidbleu.dask as rbd
+
+    ddf = dd.from_pandas(pd.DataFrame({"hyp": hyps, "ref": refs}), npartitions=8)
+    rbd.corpus_bleu(ddf, "hyp", "ref")              # BLEUScore, as rapidbleu.BLEU()
+    ddf["bleu"] = rbd.sentence_bleu(ddf, "hyp", "ref")
+"""
+
+from typing import List, Sequence, Union
+
+from . import _frames
+from .stats import CorpusStats
+
+__all__ = ["corpus_bleu", "corpus_stats", "sentence_bleu", "bag_corpus_bleu", "bag_corpus_stats",
+           "bag_sentence_bleu"]
+
+
+def _require():
+    try:
+        import dask  # noqa: F401
+        import dask.dataframe  # noqa: F401
+    except ImportError:
+        raise ImportError("rapidbleu.dask needs Dask: pip install 'rapidbleu[dask]'") from None
+
+
+def _names(references: Union[str, Sequence[str]]) -> List[str]:
+    names = [references] if isinstance(references, str) else list(references)
+    if not names or not all(isinstance(n, str) for n in names):
+        raise TypeError(f"references must be a column name or a list of column names, got {references!r}")
+    return names
+
+
+def _check_columns(ddf, hypothesis: str, refs: List[str]) -> None:
+    missing = [c for c in [hypothesis, *refs] if c not in ddf.columns]
+    if missing:
+        raise ValueError(f"no column {', '.join(map(repr, missing))} in the DataFrame (columns: {list(ddf.columns)})")
+
+
+def _frame_part(pdf, opts, hypothesis, refs):
+    hyps = _frames.column_list(pdf[hypothesis])
+    cols = [_frames.column_list(pdf[r]) for r in refs]
+    return _frames.partition_stats(opts, hyps, _frames.as_streams(hyps, cols, "rapidbleu.dask: "))
+
+
+def _frame_sentences(pdf, opts, hypothesis, refs):
+    import pandas as pd
+
+    hyps = _frames.column_list(pdf[hypothesis])
+    cols = [_frames.column_list(pdf[r]) for r in refs]
+    scores = _frames.partition_sentence_scores(opts, hyps, _frames.as_streams(hyps, cols, "rapidbleu.dask: "))
+    return pd.Series(scores, index=pdf.index, dtype="float64")
+
+
+def corpus_stats(ddf, hypothesis: str, references: Union[str, Sequence[str]], **options) -> CorpusStats:
+    """Corpus statistics of a Dask DataFrame (see the module docstring); computed now.
+
+    Raises:
+        ImportError: Dask missing.
+        ValueError: unknown column, empty DataFrame, a row without reference, bad options.
+        TypeError: a null or non-string hypothesis.
+    """
+    _require()
+    import dask
+
+    opts = _frames.ScoreOptions(**options)
+    refs = _names(references)
+    _check_columns(ddf, hypothesis, refs)
+    parts = [dask.delayed(_frame_part)(d, opts, hypothesis, refs)
+             for d in ddf[[hypothesis, *refs]].to_delayed()]
+    return _frames.combine(opts, dask.compute(*parts))
+
+
+def corpus_bleu(ddf, hypothesis: str, references: Union[str, Sequence[str]], **options):
+    """Corpus BLEU of a Dask DataFrame: ``rapidbleu.BLEUScore`` (0-100) sacreBLEU style, NLTK's
+    float (0-1) NLTK style; equal to the single-process score.  Errors as :func:`corpus_stats`."""
+    opts = _frames.ScoreOptions(**options)
+    return _frames.score(opts, corpus_stats(ddf, hypothesis, references, **options))
+
+
+def sentence_bleu(ddf, hypothesis: str, references: Union[str, Sequence[str]], **options):
+    """A lazy float64 Dask Series of sentence BLEU, aligned with ``ddf``'s index.
+
+    Raises:
+        ValueError, TypeError: bad options or columns now; bad rows when computed.
+    """
+    _require()
+    opts = _frames.ScoreOptions(**options)
+    refs = _names(references)
+    _check_columns(ddf, hypothesis, refs)
+    return ddf.map_partitions(_frame_sentences, opts, hypothesis, refs, meta=("bleu", "f8"))
+
+
+def _pairs(seq, where="rapidbleu.dask: "):
+    hyps, refs = [], []
+    for item in seq:
+        try:
+            h, r = item
+        except (TypeError, ValueError):
+            raise TypeError(f"{where}bag elements must be (hypothesis, references) pairs") from None
+        hyps.append(h)
+        refs.append(r)
+    return hyps, _frames.as_streams(hyps, [refs], where)
+
+
+def _bag_part(seq, opts):
+    hyps, streams = _pairs(seq)
+    return [_frames.partition_stats(opts, hyps, streams)]
+
+
+def _bag_sentences(seq, opts):
+    hyps, streams = _pairs(seq)
+    return _frames.partition_sentence_scores(opts, hyps, streams).tolist()
+
+
+def bag_corpus_stats(bag, **options) -> CorpusStats:
+    """Corpus statistics of a ``dask.bag`` of ``(hypothesis, references)`` pairs (references:
+    a string or a list of strings); computed now.  Errors as :func:`corpus_stats`."""
+    _require()
+    opts = _frames.ScoreOptions(**options)
+    parts = bag.map_partitions(_bag_part, opts).compute()
+    return _frames.combine(opts, parts)
+
+
+def bag_corpus_bleu(bag, **options):
+    """Corpus BLEU of a bag of ``(hypothesis, references)`` pairs (see :func:`corpus_bleu`)."""
+    opts = _frames.ScoreOptions(**options)
+    return _frames.score(opts, bag_corpus_stats(bag, **options))
+
+
+def bag_sentence_bleu(bag, **options):
+    """A lazy bag of sentence BLEU floats, one per ``(hypothesis, references)`` pair, in order."""
+    _require()
+    opts = _frames.ScoreOptions(**options)
+    return bag.map_partitions(_bag_sentences, opts)

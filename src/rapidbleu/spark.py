@@ -1,0 +1,160 @@
+"""BLEU on Spark DataFrames: corpus BLEU from per-partition statistics, and a sentence BLEU
+column (extra ``rapidbleu[spark]``: ``pyspark>=4,<5``).
+
+Corpus BLEU (:func:`corpus_bleu`, :func:`corpus_stats`): every partition turns its rows into
+one row of integer statistics with ``mapInArrow`` (the ``rapidbleu.stats`` vector: column sums
+of ``[hyp_len, ref_len, matches_1..N, totals_1..N]`` and the segment count, plus the number of
+references and, NLTK style, the partition's last segment's numbers); Spark sums those columns;
+the driver receives one row of ``2N + 3`` integers (no text) and scores it.  The score equals a
+single-process ``rapidbleu.BLEU().corpus_score`` / ``rapidbleu.nltk.corpus_bleu`` on the rows
+in DataFrame order, float for float (NLTK smoothing methods 5-7 read the last row of the last
+non-empty partition, which is the last row in that order).
+
+Sentence BLEU (:func:`sentence_bleu`): an Arrow-based pandas UDF, one float per row, batch by
+batch through ``rapidbleu.batch.sentence_bleu_batch`` (sacreBLEU style, 0-100, effective order)
+or ``rapidbleu.nltk.sentence_bleu_batch`` (NLTK style, 0-1).
+
+References: one column name or several; each value a string, a null (no reference in that
+position) or an array of strings (one column of arrays holds all references of a row).
+
+Options (keyword arguments of every function, see ``rapidbleu._frames.ScoreOptions``):
+``style`` (``"sacrebleu"`` or ``"nltk"``), ``tokenize``, ``lowercase``, ``smooth_method``,
+``smooth_value``, ``effective_order``, ``max_ngram_order``; NLTK style ``weights``,
+``smoothing_function`` (``"method1"`` or a ``SmoothingFunction`` method), ``auto_reweigh``.
+
+Spark's Python workers must import rapidbleu: run them with the driver's interpreter
+(``PYSPARK_PYTHON=$(which python)``, or ``spark.pyspark.python``) or install rapidbleu on the
+cluster's Python.
+
+Example::
+
+    from pyspark.sql import SparkSession
+    import rapidbleu.spark as rbs
+
+    spark = SparkSession.builder.master("local[2]").getOrCreate()
+    df = spark.createDataFrame([("The cat sat.", "The cat sat down.")], ["hyp", "ref"])
+    rbs.corpus_bleu(df, "hyp", "ref")                       # BLEUScore, as rapidbleu.BLEU()
+    df.withColumn("bleu", rbs.sentence_bleu("hyp", "ref"))  # one sacreBLEU sentence score per row
+"""
+
+from typing import List, Sequence, Union
+
+from . import _frames
+from .stats import CorpusStats
+
+__all__ = ["corpus_bleu", "corpus_stats", "sentence_bleu"]
+
+
+def _require():
+    try:
+        import pyspark  # noqa: F401
+    except ImportError:
+        raise ImportError("rapidbleu.spark needs PySpark: pip install 'rapidbleu[spark]'") from None
+
+
+def _names(references: Union[str, Sequence[str]]) -> List[str]:
+    names = [references] if isinstance(references, str) else list(references)
+    if not names or not all(isinstance(n, str) for n in names):
+        raise TypeError(f"references must be a column name or a list of column names, got {references!r}")
+    return names
+
+
+def _check_columns(df, hypothesis: str, refs: List[str]) -> None:
+    missing = [c for c in [hypothesis, *refs] if c not in df.columns]
+    if missing:
+        raise ValueError(f"no column {', '.join(map(repr, missing))} in the DataFrame (columns: {df.columns})")
+
+
+def corpus_stats(df, hypothesis: str, references: Union[str, Sequence[str]], **options) -> CorpusStats:
+    """Corpus statistics of a DataFrame, summed by Spark (see the module docstring).
+
+    Args:
+        df: a ``pyspark.sql.DataFrame``.
+        hypothesis: name of the string column of hypotheses.
+        references: name(s) of the reference column(s) (strings, nulls or arrays of strings).
+        **options: scoring options (module docstring).
+
+    Returns:
+        A :class:`rapidbleu.stats.CorpusStats` (mergeable with statistics of other data).
+
+    Raises:
+        ImportError: PySpark missing.
+        ValueError: unknown column, empty DataFrame, a row without reference (raised by Spark
+            from the executor, with the message), bad options.
+        TypeError: a null or non-string hypothesis.
+    """
+    _require()
+    from pyspark.sql import functions as F
+
+    opts = _frames.ScoreOptions(**options)
+    refs = _names(references)
+    _check_columns(df, hypothesis, refs)
+    n = opts.max_ngram_order
+    width = (2 + 2 * n if opts.style == "sacrebleu" else 2 + 3 * n) + 1
+    vcols = [f"v{i}" for i in range(width)]
+    schema = ", ".join(["pid long", "nrefs long", "l0 long", "l1 long", "l2 long"] + [f"{c} long" for c in vcols])
+
+    def per_partition(batches):
+        import pyarrow as pa
+        from pyspark import TaskContext
+
+        parts = []
+        for batch in batches:
+            hyps = batch.column(0).to_pylist()
+            cols = [batch.column(j).to_pylist() for j in range(1, batch.num_columns)]
+            parts.append(_frames.partition_stats(opts, hyps, _frames.as_streams(hyps, cols, "rapidbleu.spark: ")))
+        part = _frames.merge_parts(parts)
+        if part is None:
+            return
+        vector, nrefs, last = part
+        last = last if last is not None else (-1, -1, -1)
+        data = {"pid": [TaskContext.get().partitionId()], "nrefs": [nrefs],
+                "l0": [last[0]], "l1": [last[1]], "l2": [last[2]]}
+        data.update({c: [int(v)] for c, v in zip(vcols, vector)})
+        yield pa.RecordBatch.from_pydict(data)
+
+    stats = df.select(F.col(hypothesis), *[F.col(r) for r in refs]).mapInArrow(per_partition, schema)
+    row = stats.agg(*[F.sum(c).alias(c) for c in vcols], F.min("nrefs").alias("nmin"),
+                    F.max("nrefs").alias("nmax"), F.max_by(F.struct("l0", "l1", "l2"), "pid").alias("last"),
+                    F.count("*").alias("parts")).collect()[0]
+    if not row["parts"]:
+        raise ValueError("no rows: the DataFrame is empty")
+    vector = [int(row[c]) for c in vcols]
+    last = tuple(row["last"])
+    part = (vector, row["nmin"] if row["nmin"] == row["nmax"] else -1, None if last[0] < 0 else last)
+    return _frames.combine(opts, [part])
+
+
+def corpus_bleu(df, hypothesis: str, references: Union[str, Sequence[str]], **options):
+    """Corpus BLEU of a DataFrame: a ``rapidbleu.BLEUScore`` (0-100) sacreBLEU style, NLTK's
+    float (0-1; a list for several weight tuples) NLTK style; equal to the single-process
+    score of the same rows.  Arguments and errors as :func:`corpus_stats`."""
+    opts = _frames.ScoreOptions(**options)
+    return _frames.score(opts, corpus_stats(df, hypothesis, references, **options))
+
+
+def sentence_bleu(hypothesis: str, references: Union[str, Sequence[str]], **options):
+    """A ``Column`` of sentence BLEU (double) for ``df.withColumn``/``select``: sacreBLEU style
+    ``sacrebleu.sentence_bleu(hyp, refs).score`` (0-100), NLTK style NLTK's
+    ``sentence_bleu`` (0-1), row by row, computed in Arrow batches by a pandas UDF.
+
+    Raises:
+        ImportError: PySpark (or its pandas/pyarrow dependencies) missing.
+        ValueError, TypeError: bad options now; bad rows when Spark runs the UDF.
+    """
+    _require()
+    import pandas as pd
+    from pyspark.sql import functions as F
+
+    opts = _frames.ScoreOptions(**options)
+    refs = _names(references)
+
+    @F.pandas_udf("double")  # type: ignore[call-overload]
+    def _bleu(hyp: pd.Series, ref: pd.DataFrame) -> pd.Series:
+        hyps = _frames.column_list(hyp)
+        cols = [_frames.column_list(ref.iloc[:, j]) for j in range(ref.shape[1])]
+        scores = _frames.partition_sentence_scores(opts, hyps, _frames.as_streams(hyps, cols, "rapidbleu.spark: "))
+        return pd.Series(scores, index=hyp.index)
+
+    # the references travel as one struct column (string or array fields)
+    return _bleu(F.col(hypothesis), F.struct(*[F.col(r) for r in refs]))

@@ -1,0 +1,141 @@
+"""The streaming command line: inputs read in lockstep in small chunks (RAPIDBLEU_CHUNK_LINES)
+give sacreBLEU's output byte for byte, and errors still name the file and line."""
+
+import gzip
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import SAMPLE_DIR, systems
+from test_cli import run, same_output
+
+SIG = "Signature"
+
+
+@pytest.fixture(autouse=True)
+def tiny_chunks(monkeypatch):
+    # 7 lines per chunk: every sample file spans many chunks, the last one partial
+    monkeypatch.setenv("RAPIDBLEU_CHUNK_LINES", "7")
+
+
+def _de_en():
+    sample = [s for s in systems(SAMPLE_DIR) if s[0] == "de-en"]
+    return [s[2] for s in sample], sample[0][3]
+
+
+@pytest.mark.parametrize("options", [[], ["-f", "text"], ["-sl"], ["-sl", "-b"], ["-ci", "-cin", "100"],
+                                     ["-lc", "-tok", "intl"]])
+def test_chunked_single_system(options):
+    hyps, refs = _de_en()
+    same_output(refs[0], "-i", hyps[0], *options)
+
+
+@pytest.mark.parametrize("options", [["-f", "text"], ["-pbs", "-pbsn", "50"], ["-par", "-parn", "64", "-f", "text"]])
+def test_chunked_several_systems(options):
+    hyps, refs = _de_en()
+    same_output(refs[0], "-i", *hyps, *options)
+
+
+def test_chunked_stdin_gzip_and_num_refs(tmp_path):
+    hyps, refs = _de_en()
+    lines = [h.read_text("utf-8").splitlines() for h in hyps[:2]]
+    tsv_stdin = "\n".join(f"{a}\t{b}" for a, b in zip(*lines)).encode()
+    same_output(refs[0], "-f", "text", stdin=tsv_stdin)   # two systems on stdin
+    same_output(refs[0], stdin=hyps[0].read_bytes().replace(b"\n", b"\r\n"))  # universal newlines
+    gz = tmp_path / "hyp.gz"
+    gz.write_bytes(gzip.compress(hyps[0].read_bytes()))
+    same_output(refs[0], "-i", gz, "-sl")
+    r = refs[0].read_text("utf-8").splitlines()
+    tsv = tmp_path / "refs.tsv"
+    tsv.write_text("".join(f"{x}\t{y}\n" for x, y in zip(r, r[::-1])), "utf-8")
+    assert "nrefs:2" in same_output(tsv, "-nr", "2", "-i", hyps[0], "-f", "text")
+
+
+def test_mismatch_after_several_chunks_names_files_and_lengths(tmp_path):
+    ref = tmp_path / "ref.txt"
+    ref.write_text("".join(f"line {i}\n" for i in range(40)), "utf-8")
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_text("".join(f"line {i}\n" for i in range(33)), "utf-8")
+    r = run("rapidbleu", ref, "-i", hyp)
+    assert r.returncode == 1 and r.stdout == b""
+    assert f"{hyp} has 33 lines but {ref} has 40".encode() in r.stderr
+    r = run("rapidbleu", hyp, "-i", ref)
+    assert f"{ref} has 40 lines but {hyp} has 33".encode() in r.stderr
+
+
+def test_undecodable_bytes_in_a_later_chunk(tmp_path):
+    good = tmp_path / "good.txt"
+    good.write_text("".join(f"ok {i}\n" for i in range(30)), "utf-8")
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"".join(b"ok %d\n" % i for i in range(25)) + b"bad \xff\n" + b"ok\n" * 4)
+    r = run("rapidbleu", good, "-i", bad)
+    assert r.returncode == 1 and f"{bad}: line 26: cannot decode".encode() in r.stderr
+    # an error in a reference comes first, as when files were read whole
+    late = tmp_path / "late.txt"
+    late.write_bytes(b"ok\n" * 28 + b"\xfe\n" + b"ok\n")
+    r = run("rapidbleu", late, "-i", bad)
+    assert f"{late}: line 29: cannot decode".encode() in r.stderr
+
+
+def test_field_count_error_in_a_later_chunk(tmp_path):
+    tsv = tmp_path / "refs.tsv"
+    tsv.write_text("a\tb\n" * 20 + "c\n", "utf-8")
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_text("a\n" * 21, "utf-8")
+    r = run("rapidbleu", tsv, "-nr", "2", "-i", hyp)
+    assert r.returncode == 17 and b"line 21: expected 2 tab-separated references, found 1" in r.stderr
+    r = run("rapidbleu", tsv, stdin=b"a\tb\n" * 12 + b"a\n")
+    assert r.returncode == 17 and b"<stdin>: line 13: 1 tab-separated fields" in r.stderr
+
+
+def _on_terminal(args):
+    """Run the CLI with stderr on a pseudo-terminal; return what it wrote there."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    master, slave = pty.openpty()
+    # a terminal 80 columns wide (a new pseudo-terminal has 0, and tqdm then draws nothing)
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    env = dict(os.environ, RAPIDBLEU_PROGRESS_DELAY="0")
+    proc = subprocess.Popen([sys.executable, "-m", "rapidbleu", *map(str, args)], stdout=subprocess.PIPE,
+                            stderr=slave, env=env)
+    os.close(slave)
+    out = b""
+    while True:
+        try:
+            data = os.read(master, 4096)
+        except OSError:
+            break
+        if not data:
+            break
+        out += data
+    proc.wait(timeout=120)
+    os.close(master)
+    return proc.returncode, out
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_progress_bar_only_on_a_terminal_and_not_quiet():
+    hyps, refs = _de_en()
+    code, err = _on_terminal([refs[0], "-i", hyps[0]])
+    assert code == 0 and b"lines" in err and b"/s" in err
+    code, err = _on_terminal([refs[0], "-i", hyps[0], "-q"])
+    assert code == 0 and b"lines" not in err
+    r = run("rapidbleu", refs[0], "-i", hyps[0])  # stderr is a pipe: no bar
+    assert b"lines/s" not in r.stderr and b"lines" not in r.stderr
+
+
+def test_mismatch_with_tab_separated_inputs(tmp_path):
+    """Fields of one file (-nr, systems on stdin) are counted once, without keeping the lines."""
+    tsv = tmp_path / "refs.tsv"
+    tsv.write_text("".join(f"a{i}\tb{i}\n" for i in range(30)), "utf-8")
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_text("".join(f"a{i}\n" for i in range(19)), "utf-8")
+    r = run("rapidbleu", tsv, "-nr", "2", "-i", hyp)
+    assert f"{hyp} has 19 lines but {tsv} (reference field 1) has 30".encode() in r.stderr
+    r = run("rapidbleu", hyp, stdin=b"x\ty\n" * 25)
+    assert f"System 1 has 25 lines but {hyp} has 19".encode() in r.stderr

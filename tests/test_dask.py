@@ -1,0 +1,109 @@
+"""rapidbleu.dask on a 2-process LocalCluster: corpus BLEU from per-partition statistics and
+sentence BLEU per row equal single-process rapidbleu (and sacreBLEU / NLTK) exactly.
+
+Skipped without dask/distributed unless RAPIDBLEU_REQUIRE_DASK=1 (set by .ci/run)."""
+
+import os
+
+import pytest
+
+if os.environ.get("RAPIDBLEU_REQUIRE_DASK") != "1":
+    pytest.importorskip("dask.dataframe", reason="Dask not installed (extra rapidbleu[dask])")
+    pytest.importorskip("distributed", reason="distributed not installed (extra rapidbleu[dask])")
+
+import sacrebleu  # noqa: E402
+from nltk.translate import bleu_score as nltk_bleu  # noqa: E402
+
+import rapidbleu  # noqa: E402
+from conftest import SAMPLE_DIR, read  # noqa: E402
+
+HYP = read(SAMPLE_DIR / "generaltest2023.de-en.hyp.ONLINE-W.en")
+REF = read(SAMPLE_DIR / "generaltest2023.de-en.ref.refA.en")
+REF2 = read(SAMPLE_DIR / "generaltest2023.de-en.hyp.AIRC.en")
+ARR = [[r] if i % 3 == 0 else ([r, s] if i % 3 == 1 else [r, s, h[::-1]])
+       for i, (r, s, h) in enumerate(zip(REF, REF2, HYP))]
+
+
+@pytest.fixture(scope="module")
+def client():
+    from distributed import Client, LocalCluster
+
+    cluster = LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None)
+    c = Client(cluster)
+    yield c
+    c.close()
+    cluster.close()
+
+
+@pytest.fixture(scope="module")
+def ddf(client):
+    import dask
+    import dask.dataframe as dd
+    import pandas as pd
+
+    pdf = pd.DataFrame({"hyp": HYP, "ref": REF, "ref2": REF2, "refs": ARR})
+    # Dask turns object columns into strings by default, lists included: keep the lists
+    with dask.config.set({"dataframe.convert-string": False}):
+        return dd.from_pandas(pdf, npartitions=3, sort=False)
+
+
+def test_corpus_bleu_equals_single_process(ddf):
+    import rapidbleu.dask as rbd
+
+    for refs, streams in (("ref", [REF]), (["ref", "ref2"], [REF, REF2])):
+        for kw in ({}, {"tokenize": "intl", "lowercase": True, "smooth_method": "add-k"}):
+            stats = rbd.corpus_stats(ddf, "hyp", refs, **kw)
+            want = rapidbleu.BLEU(**kw).corpus_score(HYP, streams)
+            assert stats.score().score == want.score == sacrebleu.BLEU(**kw).corpus_score(HYP, streams).score
+            assert str(stats.score()) == str(want)
+    padded = [[row[k] if k < len(row) else None for row in ARR] for k in range(3)]
+    metric = rapidbleu.BLEU()
+    want = metric.corpus_score(HYP, padded)
+    stats = rbd.corpus_stats(ddf, "hyp", "refs")
+    assert str(stats.score()) == str(want) and str(stats.signature()) == str(metric.get_signature())
+
+
+def test_nltk_style_and_sentences(ddf):
+    import rapidbleu.dask as rbd
+
+    refs = [[r.split(), s.split()] for r, s in zip(REF, REF2)]
+    hyps = [h.split() for h in HYP]
+    smooth = nltk_bleu.SmoothingFunction()
+    for fn in ("method1", "method7"):
+        want = nltk_bleu.corpus_bleu(refs, hyps, smoothing_function=getattr(smooth, fn))
+        assert rbd.corpus_bleu(ddf, "hyp", ["ref", "ref2"], style="nltk", smoothing_function=fn) == want
+    got = rbd.sentence_bleu(ddf, "hyp", ["ref", "ref2"]).compute().tolist()
+    assert got == [sacrebleu.sentence_bleu(h, [r, s]).score for h, r, s in zip(HYP, REF, REF2)]
+    got = rbd.sentence_bleu(ddf, "hyp", "refs", style="nltk", smoothing_function="method1").compute().tolist()
+    assert got == [nltk_bleu.sentence_bleu([x.split() for x in a], h.split(), smoothing_function=smooth.method1)
+                   for h, a in zip(HYP, ARR)]
+
+
+def test_bags(client):
+    import dask.bag as db
+
+    import rapidbleu.dask as rbd
+
+    bag = db.from_sequence(list(zip(HYP, ARR)), npartitions=4)
+    padded = [[row[k] if k < len(row) else None for row in ARR] for k in range(3)]
+    assert str(rbd.bag_corpus_bleu(bag)) == str(rapidbleu.BLEU().corpus_score(HYP, padded))
+    assert rbd.bag_sentence_bleu(bag).compute() == rapidbleu.BLEU(effective_order=True).sentence_scores(
+        HYP, padded).tolist()
+    bag1 = db.from_sequence(list(zip(HYP, REF)), npartitions=3)
+    assert rbd.bag_corpus_bleu(bag1, style="nltk") == nltk_bleu.corpus_bleu([[r.split()] for r in REF],
+                                                                            [h.split() for h in HYP])
+
+
+def test_errors(ddf):
+    import dask.dataframe as dd
+    import pandas as pd
+
+    import rapidbleu.dask as rbd
+
+    with pytest.raises(ValueError, match="no column 'nope'"):
+        rbd.corpus_bleu(ddf, "hyp", "nope")
+    bad = dd.from_pandas(pd.DataFrame({"hyp": ["a", None], "ref": ["a", "b"]}), npartitions=1)
+    with pytest.raises(TypeError, match="hypothesis at row 1 of the partition is null"):
+        rbd.corpus_bleu(bad, "hyp", "ref")
+    with pytest.raises(TypeError, match="custom smoothing"):
+        rbd.corpus_bleu(ddf, "hyp", "ref", style="nltk", smoothing_function=lambda p, **k: p)

@@ -1,0 +1,109 @@
+"""rapidbleu.spark on a local Spark session: corpus BLEU from per-partition statistics and the
+sentence BLEU column equal single-process rapidbleu (and sacreBLEU / NLTK) exactly.
+
+Skipped without PySpark unless RAPIDBLEU_REQUIRE_SPARK=1 (set by .ci/run)."""
+
+import os
+import sys
+
+import pytest
+
+if os.environ.get("RAPIDBLEU_REQUIRE_SPARK") != "1":
+    pytest.importorskip("pyspark", reason="PySpark not installed (extra rapidbleu[spark])")
+
+import sacrebleu  # noqa: E402
+from nltk.translate import bleu_score as nltk_bleu  # noqa: E402
+
+import rapidbleu  # noqa: E402
+from conftest import SAMPLE_DIR, read  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning")
+
+HYP = read(SAMPLE_DIR / "generaltest2023.de-en.hyp.ONLINE-W.en")
+REF = read(SAMPLE_DIR / "generaltest2023.de-en.ref.refA.en")
+REF2 = read(SAMPLE_DIR / "generaltest2023.de-en.hyp.AIRC.en")
+# a variable number of references per row: 1, 2 or 3
+ARR = [[r] if i % 3 == 0 else ([r, s] if i % 3 == 1 else [r, s, h[::-1]])
+       for i, (r, s, h) in enumerate(zip(REF, REF2, HYP))]
+
+
+@pytest.fixture(scope="module")
+def spark():
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    from pyspark.sql import SparkSession
+
+    session = (SparkSession.builder.master("local[2]").appName("rapidbleu-tests")
+               .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "2")
+               .config("spark.sql.execution.arrow.maxRecordsPerBatch", "32")  # several batches per partition
+               .getOrCreate())
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
+@pytest.fixture(scope="module")
+def df(spark):
+    rows = list(zip(HYP, REF, REF2, ARR))
+    # 3 slices of consecutive rows: DataFrame order is the corpus order
+    return spark.sparkContext.parallelize(rows, 3).toDF(["hyp", "ref", "ref2", "refs"]).cache()
+
+
+def test_corpus_bleu_equals_single_process(df):
+    import rapidbleu.spark as rbs
+
+    for refs, streams in (("ref", [REF]), (["ref", "ref2"], [REF, REF2])):
+        for kw in ({}, {"tokenize": "intl", "lowercase": True, "smooth_method": "floor"}):
+            stats = rbs.corpus_stats(df, "hyp", refs, **kw)
+            got = stats.score()
+            want = rapidbleu.BLEU(**kw).corpus_score(HYP, streams)
+            assert got.score == want.score == sacrebleu.BLEU(**kw).corpus_score(HYP, streams).score
+            assert str(got) == str(want)
+            metric = rapidbleu.BLEU(**kw)
+            metric.corpus_score(HYP, streams)
+            assert str(stats.signature()) == str(metric.get_signature())
+            assert stats.n_segments == len(HYP)
+    # an array column with 1-3 references per row: nrefs:var, as with None-padded streams
+    padded = [[row[k] if k < len(row) else None for row in ARR] for k in range(3)]
+    stats = rbs.corpus_stats(df, "hyp", "refs")
+    metric = rapidbleu.BLEU()
+    assert str(stats.score()) == str(metric.corpus_score(HYP, padded))
+    assert "nrefs:var" in str(stats.signature()) and str(stats.signature()) == str(metric.get_signature())
+
+
+def test_corpus_bleu_nltk_style(df):
+    import rapidbleu.spark as rbs
+
+    refs = [[r.split(), s.split()] for r, s in zip(REF, REF2)]
+    hyps = [h.split() for h in HYP]
+    smooth = nltk_bleu.SmoothingFunction()
+    for fn in (None, "method1", smooth.method5):  # method 5 reads the last row: order matters
+        want = nltk_bleu.corpus_bleu(refs, hyps, smoothing_function=getattr(smooth, fn) if isinstance(fn, str) else fn)
+        assert rbs.corpus_bleu(df, "hyp", ["ref", "ref2"], style="nltk", smoothing_function=fn) == want
+
+
+def test_sentence_bleu_column(df):
+    import rapidbleu.spark as rbs
+
+    rows = df.select(rbs.sentence_bleu("hyp", ["ref", "ref2"]).alias("s"),
+                     rbs.sentence_bleu("hyp", "refs", style="nltk", smoothing_function="method1").alias("n")).collect()
+    want = [sacrebleu.sentence_bleu(h, [r, s]).score for h, r, s in zip(HYP, REF, REF2)]
+    assert [r["s"] for r in rows] == want
+    smooth = nltk_bleu.SmoothingFunction().method1
+    want_n = [nltk_bleu.sentence_bleu([x.split() for x in a], h.split(), smoothing_function=smooth)
+              for h, a in zip(HYP, ARR)]
+    assert [r["n"] for r in rows] == want_n
+
+
+def test_errors(spark, df):
+    import rapidbleu.spark as rbs
+
+    with pytest.raises(ValueError, match="no column 'nope'"):
+        rbs.corpus_bleu(df, "hyp", "nope")
+    with pytest.raises(ValueError, match="empty"):
+        rbs.corpus_bleu(df.limit(0), "hyp", "ref")
+    bad = spark.createDataFrame([("a b c", "a b c"), (None, "x")], "hyp string, ref string")
+    with pytest.raises(Exception, match="hypothesis at row 1 of the partition is null"):
+        rbs.corpus_bleu(bad.coalesce(1), "hyp", "ref")
+    with pytest.raises(TypeError, match="NLTK-style"):
+        rbs.corpus_bleu(df, "hyp", "ref", weights=(1,))

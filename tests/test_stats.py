@@ -1,0 +1,172 @@
+"""rapidbleu.stats: the statistics of a corpus split any way sum to the whole, and the sum
+scores exactly as one call on the whole corpus (sacreBLEU and NLTK), in one process or many."""
+
+import os
+import pickle
+
+import numpy as np
+import pytest
+import sacrebleu
+from nltk.translate import bleu_score as nltk_bleu
+
+import rapidbleu
+import rapidbleu.nltk as rb_nltk
+from conftest import SAMPLE_DIR, read
+from rapidbleu.stats import ConfigMismatchError, corpus_stats, merge, nltk_corpus_stats
+
+HYP = read(SAMPLE_DIR / "generaltest2023.de-en.hyp.ONLINE-W.en")
+HYP2 = read(SAMPLE_DIR / "generaltest2023.de-en.hyp.AIRC.en")
+REF = read(SAMPLE_DIR / "generaltest2023.de-en.ref.refA.en")
+
+
+def _cuts(n, parts, seed):
+    rng = np.random.default_rng(seed)
+    inner = sorted(rng.choice(np.arange(1, n), size=parts - 1, replace=False).tolist())
+    return list(zip([0] + inner, inner + [n]))
+
+
+def _parts(cuts, hyps, refs, **kw):
+    return [corpus_stats(hyps[a:b], [r[a:b] for r in refs], **kw) for a, b in cuts]
+
+
+SETTINGS = [{}, {"tokenize": "intl", "lowercase": True}, {"smooth_method": "floor", "smooth_value": 0.3},
+            {"smooth_method": "add-k", "effective_order": True}, {"smooth_method": "none", "tokenize": "char"}]
+
+
+@pytest.mark.parametrize("kw", SETTINGS)
+@pytest.mark.parametrize("parts", [1, 2, 7])
+def test_sum_of_parts_equals_whole_sacrebleu(kw, parts):
+    refs = [REF, HYP2]
+    whole = rapidbleu.BLEU(**kw).corpus_score(HYP, refs)
+    theirs = sacrebleu.BLEU(**kw).corpus_score(HYP, refs)
+    pieces = _parts(_cuts(len(HYP), parts, parts), HYP, refs, **kw)
+    for total in (sum(pieces), merge(pieces), pieces[0] if parts == 1 else pieces[0] + merge(pieces[1:])):
+        got = total.score()
+        assert got.score == whole.score == theirs.score
+        assert str(got) == str(whole) == str(theirs)
+        assert total.n_segments == len(HYP)
+    metric = rapidbleu.BLEU(**kw)
+    metric.corpus_score(HYP, refs)
+    assert sum(pieces).signature().format() == metric.get_signature().format()
+
+
+def test_vector_roundtrip_and_pickle():
+    pieces = _parts(_cuts(len(HYP), 3, 1), HYP, [REF])
+    total = sum(pieces)
+    vec = np.sum([p.vector for p in pieces], axis=0)  # what an all-reduce computes
+    again = pieces[0].from_vector(vec)
+    assert again == total and again.score().score == total.score().score
+    clone = pickle.loads(pickle.dumps(total))
+    assert clone == total and str(clone.score()) == str(total.score())
+    assert total.vector.dtype == np.int64 and total.vector.shape == (2 + 2 * 4 + 1,)
+
+
+def test_different_settings_refuse_to_merge():
+    a = corpus_stats(HYP[:10], [REF[:10]])
+    for kw in ({"tokenize": "intl"}, {"lowercase": True}, {"smooth_method": "floor"}, {"max_ngram_order": 3}):
+        with pytest.raises(ConfigMismatchError, match="different settings"):
+            a + corpus_stats(HYP[10:20], [REF[10:20]], **kw)
+    with pytest.raises(ConfigMismatchError, match="different settings"):
+        merge([a, corpus_stats(HYP[10:20], [REF[10:20], HYP2[10:20]])])  # nrefs 1 vs 2
+    nl = nltk_corpus_stats([[r.split()] for r in REF[:5]], [h.split() for h in HYP[:5]])
+    with pytest.raises(ConfigMismatchError, match="nltk-style"):
+        a + nl
+    with pytest.raises(TypeError):
+        a + np.zeros(11, dtype=np.int64)
+    with pytest.raises(ValueError, match="no statistics"):
+        merge([])
+    with pytest.raises(ValueError, match="no segments"):
+        a.from_vector(np.zeros(11, dtype=np.int64)).score()
+    with pytest.raises(ValueError, match="non-negative"):
+        a.from_vector(-np.ones(11, dtype=np.int64))
+    with pytest.raises(ValueError, match="11 values"):
+        a.from_vector(np.zeros(12, dtype=np.int64))
+
+
+SMOOTH = nltk_bleu.SmoothingFunction()
+
+
+@pytest.mark.parametrize("method", range(8))
+@pytest.mark.parametrize("order", [4, 5])
+def test_sum_of_parts_equals_whole_nltk(method, order):
+    refs = [[r.split(), h.split()] for r, h in zip(REF, HYP2)]
+    hyps = [h.split() for h in HYP]
+    fn = getattr(SMOOTH, f"method{method}")
+    weights = (1 / order,) * order
+    want = nltk_bleu.corpus_bleu(refs, hyps, weights=weights, smoothing_function=fn)
+    ours = rb_nltk.corpus_bleu(refs, hyps, weights=weights, smoothing_function=fn)
+    assert ours == want
+    for parts in (1, 3):
+        pieces = [nltk_corpus_stats(refs[a:b], hyps[a:b], order) for a, b in _cuts(len(hyps), parts, 5)]
+        assert sum(pieces).score(weights, fn) == want
+        assert merge(pieces).score([weights, (0.5, 0.5)], fn) == rb_nltk.corpus_bleu(
+            refs, hyps, weights=[weights, (0.5, 0.5)], smoothing_function=fn)
+    vec_total = pieces[0].from_vector(np.sum([p.vector for p in pieces], axis=0))
+    if method in (5, 6, 7):
+        with pytest.raises(ValueError, match="last segment"):
+            vec_total.score(weights, fn)
+    else:
+        assert vec_total.score(weights, fn) == want
+
+
+def test_nltk_last_segment_and_errors():
+    refs = [[["a", "b", "c"]], [["the", "cat", "sat", "on", "the", "mat"]]]
+    hyps = [["a", "b", "c"], ["the", "cat", "sat", "on", "mat"]]
+    st = nltk_corpus_stats(refs[:1], hyps[:1]) + nltk_corpus_stats(refs[1:], hyps[1:])
+    for m in (5, 6, 7):
+        fn = getattr(SMOOTH, f"method{m}")
+        assert st.score(smoothing_function=fn) == nltk_bleu.corpus_bleu(refs, hyps, smoothing_function=fn)
+    with pytest.raises(TypeError, match="custom smoothing"):
+        st.score(smoothing_function=lambda p_n, **kw: p_n)
+    with pytest.raises(ValueError, match="5 n-gram orders"):
+        st.score(weights=(0.2,) * 5)
+    with pytest.raises(TypeError, match="no sacreBLEU signature"):
+        st.signature()
+    with pytest.raises(ValueError):
+        nltk_corpus_stats(refs, hyps[:1])
+    with pytest.raises(TypeError, match="NLTK-style"):
+        corpus_stats(HYP[:3], [REF[:3]]).score(weights=(1,))
+
+
+def _ddp_worker(rank, world, port, path):
+    import torch
+    import torch.distributed as dist
+
+    os.environ["MASTER_ADDR"] = "127.0.0.1"
+    os.environ["MASTER_PORT"] = str(port)
+    dist.init_process_group("gloo", rank=rank, world_size=world)
+    # each process scores its shard ...
+    shard = corpus_stats(HYP[rank::world], [REF[rank::world]])
+    # ... one all_reduce sums the statistics ...
+    vec = torch.from_numpy(shard.vector.copy())
+    dist.all_reduce(vec, op=dist.ReduceOp.SUM)
+    total = shard.from_vector(vec.numpy())
+    # ... and NLTK-style objects with the last segment's numbers travel as objects
+    nl = nltk_corpus_stats([[r.split()] for r in REF[rank::world]], [h.split() for h in HYP[rank::world]])
+    gathered = [None] * world
+    dist.all_gather_object(gathered, nl)
+    if rank == 0:
+        with open(path, "w") as fh:
+            fh.write(repr((total.score().score, str(total.score()), merge(gathered).score())))
+    dist.destroy_process_group()
+
+
+def test_torch_distributed_all_reduce(tmp_path):
+    torch = pytest.importorskip("torch")
+    import socket
+
+    import torch.multiprocessing as mp
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    out = tmp_path / "rank0.txt"
+    mp.spawn(_ddp_worker, args=(2, port, str(out)), nprocs=2, join=True)
+    score, text, nl = eval(out.read_text())
+    whole = rapidbleu.BLEU().corpus_score(HYP, [REF])
+    assert score == whole.score and text == str(whole)
+    refs = [[r.split()] for r in REF]
+    hyps = [h.split() for h in HYP]
+    # the shards are interleaved: NLTK's score does not depend on segment order for method 0
+    assert nl == nltk_bleu.corpus_bleu(refs, hyps)
+    assert torch is not None
