@@ -17,6 +17,8 @@ instead of the table: an HTML page (extra ``rapidbleu[report]``), or text tables
 (the report shows segments, so it reads the inputs whole).
 """
 
+from __future__ import annotations
+
 import argparse
 import logging
 import os
@@ -24,9 +26,12 @@ import sys
 import textwrap
 import time
 from itertools import repeat
-from typing import Any, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from ._lazy import numpy as np  # imported on first use: --help, --version and errors need none
 
 from ._scoring_py import SMOOTH_DEFAULTS
 from ._version import __version__
