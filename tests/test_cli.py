@@ -131,6 +131,26 @@ def test_num_refs_field_mismatch(tmp_path):
     assert r.returncode == 17 and b"line 2: expected 2 tab-separated references, found 1" in r.stderr
 
 
+def test_num_refs_extra_fields_are_refused(tmp_path):
+    """A third field with -nr 2 used to be glued onto the second reference (score inflated)."""
+    tsv = tmp_path / "refs.tsv"
+    tsv.write_text("a b c\td e f\tx\nfoo bar\tbaz\n", "utf-8")
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_text("a b c\nfoo bar\n", "utf-8")
+    r = run("rapidbleu", tsv, "-nr", "2", "-i", hyp)
+    assert r.returncode == 17 and r.stdout == b""
+    assert f"{tsv}: line 1: expected 2 tab-separated references, found 3".encode() in r.stderr
+
+
+def test_undecodable_stdin_names_the_line(tmp_path):
+    ref = tmp_path / "ref.txt"
+    ref.write_text("a b c\nd e\nf\n", "utf-8")
+    r = run("rapidbleu", ref, stdin=b"a b c\nd \xff\xfe e\nf\n")
+    assert r.returncode == 1 and r.stdout == b""
+    assert r.stderr == b"rapidbleu: error: <stdin>: line 2: cannot decode byte(s) b'\\xff\\xfe' as utf-8; " \
+                       b"use -e/--encoding to give the input's encoding\n"
+
+
 def test_version_flag_matches_metadata():
     from importlib.metadata import PackageNotFoundError, version
 

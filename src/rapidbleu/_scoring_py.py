@@ -22,6 +22,7 @@ compiled twin from ``rapidbleu._backend.scoring``.
 
 from __future__ import annotations
 import math
+import numbers
 import sys
 import warnings
 from fractions import Fraction as _Fraction
@@ -256,9 +257,12 @@ class Fraction(_Fraction):
 
     def __eq__(self, other):
         # fractions.Fraction compares a Rational by its public numerator and denominator, which
-        # are the raw ones here: compare the reduced value instead.  (Being a subclass, this
-        # method also answers ``stdlib_fraction == ours``.)
-        return _Fraction(_Fraction.numerator.fget(self), _Fraction.denominator.fget(self)) == other
+        # are the raw ones here (and NLTK's may be raw too): compare values.  (Being a subclass,
+        # this method also answers ``stdlib_fraction == ours``.)
+        n, d = _Fraction.numerator.fget(self), _Fraction.denominator.fget(self)
+        if isinstance(other, numbers.Rational):  # cross-multiplied: right for unreduced ones too
+            return n * other.denominator == other.numerator * d
+        return _Fraction(n, d) == other
 
     __hash__ = _Fraction.__hash__
 

@@ -270,7 +270,7 @@ class _Source:
         for line in lines:
             lineno += 1
             if self.kind == "refs":
-                fields = line.split("\t", nf - 1)
+                fields = line.split("\t")  # more fields than -nr would glue onto the last one
                 if len(fields) != nf:
                     raise CLIError(f"{self.reader.name}: line {lineno}: expected {nf} tab-separated references, "
                                    f"found {len(fields)}", code=17)

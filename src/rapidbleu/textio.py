@@ -10,6 +10,7 @@ reads a whole file; :class:`LineReader` gives the same lines a bounded piece at 
 import codecs
 import gzip
 import io
+import re
 from typing import Any, List, Optional
 
 
@@ -60,6 +61,10 @@ def split_lines(text: str) -> List[str]:
     return [line.rstrip() for line in lines]
 
 
+#: Lone surrogates that the surrogateescape error handler makes of undecodable bytes.
+_ESCAPED = re.compile("[\udc80-\udcff]+")
+
+
 class LineReader:
     """The lines of one input, read in bounded pieces: the same lines as :func:`read_lines`
     (or, for standard input, as sacreBLEU's universal-newline reading of ``sys.stdin``), but
@@ -91,7 +96,9 @@ class LineReader:
         if path is None:
             import sys
 
-            self._fh = io.TextIOWrapper(sys.stdin.buffer, encoding=encoding)
+            # Undecodable bytes become lone surrogates (U+DC80-U+DCFF, which no strict decoding
+            # produces) so that the line holding them can be named; _fill raises on them.
+            self._fh = io.TextIOWrapper(sys.stdin.buffer, encoding=encoding, errors="surrogateescape")
             return
         try:
             self._fh = gzip.open(path, "rb") if path.endswith(".gz") else open(path, "rb")
@@ -145,11 +152,23 @@ class LineReader:
                 self.close()
                 break
             parts = (self._pending + text).split("\n")
+            if self.path is None and _ESCAPED.search(text):
+                self._name_undecodable(parts)
             self._pending = parts.pop()
             if self._pos:
                 del self._lines[:self._pos]
                 self._pos = 0
             self._lines.extend([line.rstrip() for line in parts])
+
+    def _name_undecodable(self, parts: List[str]) -> None:
+        """Raise the error for the first line of standard input with undecodable bytes."""
+        before = self.lines_read + len(self._lines) - self._pos
+        for k, line in enumerate(parts):
+            hit = _ESCAPED.search(line)
+            if hit:
+                bad = line[hit.start():hit.end()].encode(self.encoding, "surrogateescape")
+                raise InputError(f"<stdin>: line {before + k + 1}: cannot decode byte(s) {bad!r} as "
+                                 f"{self.encoding}; use -e/--encoding to give the input's encoding")
 
     def read(self, n: int) -> List[str]:
         """The next ``n`` lines, each ``rstrip()``-ed (fewer only at the end of the input)."""
