@@ -224,11 +224,18 @@ def test_rapidbleu_metric_in_sacrebleus_paired_test(test_type, monkeypatch):
 # -- 4. logging and NLTK's warnings -----------------------------------------------------------
 @pytest.fixture
 def sacre_logger():
-    log = logging.getLogger("sacrebleu")
-    level, disabled = log.level, log.disabled
-    yield log
-    log.setLevel(level)
-    log.disabled = disabled
+    """The ``sacrebleu`` logger, enabled at the start (other libraries' logging setup, e.g.
+    ``distributed``'s ``dictConfig``, disables the loggers that exist when they configure) and
+    restored after."""
+    logs = [logging.getLogger(name) for name in ("sacrebleu", "rapidbleu")]
+    saved = [(log.level, log.disabled) for log in logs]
+    for log in logs:
+        log.setLevel(logging.NOTSET)
+        log.disabled = False
+    yield logs[0]
+    for log, (level, disabled) in zip(logs, saved):
+        log.setLevel(level)
+        log.disabled = disabled
 
 
 def test_sacrebleu_logger_silences_rapidbleu(caplog, sacre_logger):
@@ -247,7 +254,7 @@ def test_sacrebleu_logger_silences_rapidbleu(caplog, sacre_logger):
     assert not caplog.records
 
 
-def test_rapidbleu_logger_level_still_applies(caplog):
+def test_rapidbleu_logger_level_still_applies(caplog, sacre_logger):
     log = logging.getLogger("rapidbleu")
     old = log.level
     log.setLevel(logging.ERROR)
