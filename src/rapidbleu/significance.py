@@ -146,14 +146,11 @@ def _chunk_rows(n: int, multiple: int = 1) -> int:
 
 
 def _check_counts(mats: Sequence[np.ndarray]) -> float:
-    """Largest value of the matrices (``ValueError`` if one is negative)."""
+    """Largest value of the matrices (already checked by ``check_stats_matrix``: counts >= 0)."""
     top = 0.0
     for m in mats:
-        if m.size == 0:
-            continue
-        if np.issubdtype(m.dtype, np.signedinteger) and int(m.min()) < 0:
-            raise ValueError("statistics must be non-negative")
-        top = max(top, float(m.max()))
+        if m.size:
+            top = max(top, float(m.max()))
     return top
 
 
@@ -365,7 +362,7 @@ def paired_bs(baseline_stats, systems_stats: Sequence, metric, n_samples: int = 
     n_samples = n_samples if n_samples > 0 else DEFAULT_SAMPLES["bs"]
     bl = _as_stats(baseline_stats)
     systems = [_as_stats(s) for s in systems_stats]
-    _check_shapes(bl, systems)
+    _check_shapes(bl, systems, metric)
     bl_seed, sys_seed = _seeds(seed)  # type: ignore[arg-type]  # "env" resolved above
 
     bl_score = _corpus_score(bl, metric)
@@ -426,7 +423,7 @@ def paired_ar(baseline_stats, systems_stats: Sequence, metric, n_samples: int = 
     n_conf = n_ar_confidence if n_ar_confidence != 0 else DEFAULT_SAMPLES["bs"]
     bl = _as_stats(baseline_stats)
     systems = [_as_stats(s) for s in systems_stats]
-    _check_shapes(bl, systems)
+    _check_shapes(bl, systems, metric)
     bl_seed, sys_seed = _seeds(seed)  # type: ignore[arg-type]  # "env" resolved above
 
     bl_score = _corpus_score(bl, metric)
@@ -458,8 +455,11 @@ def paired_ar(baseline_stats, systems_stats: Sequence, metric, n_samples: int = 
     return results
 
 
-def _check_shapes(bl, systems):
+def _check_shapes(bl, systems, metric):
+    """Every matrix valid statistics (``_validate.check_stats_matrix``), all of one shape."""
+    check_stats_matrix(bl, metric.max_ngram_order, "baseline statistics")
     for i, s in enumerate(systems):
+        check_stats_matrix(s, metric.max_ngram_order, f"statistics of system {i + 1}")
         if s.shape != bl.shape:
             raise ValueError(f"system {i + 1} has statistics of shape {s.shape}, the baseline {bl.shape}")
 
