@@ -86,8 +86,7 @@ def _nltk_scores(stats: np.ndarray, order: int, weights, smoothing_function, wor
     """NLTK ``sentence_bleu`` (0-1) of each statistics row, by
     ``rapidbleu.nltk.sentence_bleu_from_stats``; ``stats`` holds ``order`` orders (at least 5
     for methods 5 and 7, see :func:`_nltk_stats_order`)."""
-    return _nltk.sentence_bleu_from_stats(stats, weights=weights, smoothing_function=smoothing_function,
-                                          max_ngram_order=order, workers=workers)
+    return _nltk._from_core_stats(stats, weights, smoothing_function, False, workers)
 
 
 # ----------------------------------------------------------------------- input handling
@@ -275,8 +274,7 @@ def sentence_bleu_batch(hypotheses: IdStream, references: IdReferences, smooth_m
         ), dtype=np.float64)
     stats_order = _nltk.stats_order(len(w), method)
     stats = _stats_of(data, stats_order, workers)
-    return _nltk.sentence_bleu_from_stats(stats, weights=w, smoothing_function=smoothing_function,
-                                          auto_reweigh=auto_reweigh, workers=workers)
+    return _nltk._from_core_stats(stats, w, smoothing_function, auto_reweigh, workers)
 
 
 def _id_data(hypotheses, references, tokenize, lowercase, cleaning: IdCleaning) -> IdStreams:
