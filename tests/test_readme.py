@@ -68,7 +68,8 @@ def test_readme_has_python_blocks():
 
 
 @pytest.mark.parametrize("index", range(len(BLOCKS)))
-def test_readme_block(index):
+def test_readme_block(index, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # blocks write files (report.html): not into the checkout
     source = BLOCKS[index]
     _skip_without_extras(source)
     lines = source.splitlines()
