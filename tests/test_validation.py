@@ -164,3 +164,24 @@ def test_unknown_tokenizer_is_a_key_error_too():
         with pytest.raises(exc) as info:
             rapidbleu.BLEU(tokenize="bogus")
     assert str(info.value).startswith("unknown tokenizer 'bogus'")  # not quoted like a KeyError
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: m.corpus_bleu([], [[]]),
+    lambda m: m.sentence_bleu("a b", []),
+    lambda m: m.corpus_bleu(["a", "b"], [["a", None], ["a", None]]),
+    lambda m: m.corpus_bleu(["a b c d"], [["a b c e"]], smooth_method="floor", smooth_value="0.1"),
+    lambda m: m.corpus_bleu(["a", None], [["a", "b"]]),
+    lambda m: m.BLEU(smooth_method="expo"),
+    lambda m: m.BLEU(tokenize="14a"),
+], ids=["no hypotheses", "no references", "all references None", "smooth_value str", "None hypothesis",
+        "unknown smoothing", "unknown tokenizer"])
+def test_errors_are_instances_of_sacrebleus_type(call):
+    """Where sacreBLEU raises (some exception) for a mistake, ours is an instance of its type too,
+    so ``except`` clauses written for sacreBLEU keep working."""
+    import sacrebleu
+
+    with pytest.raises(Exception) as theirs:
+        call(sacrebleu)
+    with pytest.raises(theirs.type):
+        call(rapidbleu)

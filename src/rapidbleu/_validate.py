@@ -47,6 +47,15 @@ class UnknownTokenizerError(ValueError, KeyError):
     __str__ = BaseException.__str__
 
 
+class EmptyInputError(ValueError, IndexError):
+    """No hypotheses, or no references (sacreBLEU: an ``IndexError`` from indexing them)."""
+
+
+class BadSmoothValueError(ValueError, TypeError):
+    """``smooth_value`` that is not a finite number >= 0 (sacreBLEU: a ``TypeError`` for a
+    non-number from its arithmetic, or a nan/inf score)."""
+
+
 class BackendChoiceError(ValueError):
     """``RAPIDBLEU_BACKEND`` (or a backend choice) is not ``auto``, ``cython`` or ``python``."""
 
@@ -112,9 +121,10 @@ def stream_length_error(what: str, got: int, n_hyps: int, unit: str = "lines") -
     return ValueError(f"{what} has {got} {unit} but there are {n_hyps} hypotheses")
 
 
-class NoReferencesError(ValueError, KeyError):
-    """A segment without any reference: a ``ValueError`` and, as NLTK raises for an empty list
-    of references (from deep inside its n-gram counting), a ``KeyError``."""
+class NoReferencesError(ValueError, KeyError, TypeError):
+    """A segment without any reference: a ``ValueError``; a ``KeyError`` as NLTK raises for an
+    empty list of references (from deep inside its n-gram counting) and a ``TypeError`` as
+    sacreBLEU raises when every reference of a segment is ``None``."""
 
     # KeyError.__str__ would print the message quoted, as a dictionary key.
     __str__ = BaseException.__str__
@@ -136,7 +146,7 @@ def _as_list(hypotheses, what: str) -> List:
             raise TypeError(f"{what} must be a sequence of strings, got {_kind(hypotheses)}") from None
     hyps = list(hypotheses)
     if not hyps:
-        raise ValueError(f"{what} is empty: BLEU needs at least one segment")
+        raise EmptyInputError(f"{what} is empty: BLEU needs at least one segment")
     return hyps
 
 
@@ -208,7 +218,7 @@ def check_references(references, n_hyps: int) -> Tuple[List[List[Optional[str]]]
         )
     streams = list(references)
     if not streams:
-        raise ValueError("references is empty: give at least one reference stream")
+        raise EmptyInputError("references is empty: give at least one reference stream")
     for k, stream in enumerate(streams):
         if isinstance(stream, str):
             raise TypeError(
@@ -284,10 +294,10 @@ def check_smooth_value(smooth_value) -> None:
     if smooth_value is None:
         return
     if isinstance(smooth_value, bool) or not isinstance(smooth_value, numbers.Real):
-        raise ValueError(f"smooth_value must be a finite number >= 0 or None, got {_kind(smooth_value)} "
-                         f"{smooth_value!r}")
+        raise BadSmoothValueError(f"smooth_value must be a finite number >= 0 or None, got {_kind(smooth_value)} "
+                                  f"{smooth_value!r}")
     if not math.isfinite(smooth_value) or smooth_value < 0:
-        raise ValueError(f"smooth_value must be a finite number >= 0 or None, got {smooth_value!r}")
+        raise BadSmoothValueError(f"smooth_value must be a finite number >= 0 or None, got {smooth_value!r}")
 
 
 def check_ordered(x, what: str) -> None:

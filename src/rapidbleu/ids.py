@@ -70,7 +70,7 @@ import numpy as np
 from . import _backend
 from ._scoring_py import check_smoothing
 from ._stats import MAX_NGRAM_ORDER, n_columns
-from ._validate import (_kind, check_order, check_ordered, check_token_id, check_token_ids, id_element_error,
+from ._validate import (EmptyInputError, _kind, check_order, check_ordered, check_token_id, check_token_ids, id_element_error,
                         no_reference_error, resolve_alias, stream_length_error, warn_all_empty)
 from .score import BLEUScore
 
@@ -426,7 +426,7 @@ def _split_reference_streams(references) -> Tuple[list, bool]:
             )
         streams = list(references)
         if not streams:
-            raise ValueError("references is empty: give at least one reference stream")
+            raise EmptyInputError("references is empty: give at least one reference stream")
         return streams, False
     if d == 1:
         raise TypeError(
