@@ -50,7 +50,9 @@ def ddf(client):
 def test_corpus_bleu_equals_single_process(ddf):
     import rapidbleu.dask as rbd
 
-    for refs, streams in (("ref", [REF]), (["ref", "ref2"], [REF, REF2])):
+    # a reference column given twice, or the hypothesis column as a reference, counts as given
+    for refs, streams in (("ref", [REF]), (["ref", "ref2"], [REF, REF2]), (["ref", "ref"], [REF, REF]),
+                          (["ref", "hyp"], [REF, HYP])):
         for kw in ({}, {"tokenize": "intl", "lowercase": True, "smooth_method": "add-k"}):
             stats = rbd.corpus_stats(ddf, "hyp", refs, **kw)
             want = rapidbleu.BLEU(**kw).corpus_score(HYP, streams)

@@ -52,7 +52,9 @@ def df(spark):
 def test_corpus_bleu_equals_single_process(df):
     import rapidbleu.spark as rbs
 
-    for refs, streams in (("ref", [REF]), (["ref", "ref2"], [REF, REF2])):
+    # a reference column given twice, or the hypothesis column as a reference, counts as given
+    for refs, streams in (("ref", [REF]), (["ref", "ref2"], [REF, REF2]), (["ref", "ref"], [REF, REF]),
+                          (["ref", "hyp"], [REF, HYP])):
         for kw in ({}, {"tokenize": "intl", "lowercase": True, "smooth_method": "floor"}):
             stats = rbs.corpus_stats(df, "hyp", refs, **kw)
             got = stats.score()

@@ -91,7 +91,7 @@ def corpus_stats(ddf, hypothesis: str, references: Union[str, Sequence[str]], **
     refs = _names(references)
     _check_columns(ddf, hypothesis, refs)
     parts = [dask.delayed(_frame_part)(d, opts, hypothesis, refs)
-             for d in ddf[[hypothesis, *refs]].to_delayed()]
+             for d in ddf[list(dict.fromkeys([hypothesis, *refs]))].to_delayed()]  # each column once
     return _frames.combine(opts, dask.compute(*parts))
 
 

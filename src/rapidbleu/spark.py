@@ -113,7 +113,9 @@ def corpus_stats(df, hypothesis: str, references: Union[str, Sequence[str]], **o
         data.update({c: [int(v)] for c, v in zip(vcols, vector)})
         yield pa.RecordBatch.from_pydict(data)
 
-    stats = df.select(F.col(hypothesis), *[F.col(r) for r in refs]).mapInArrow(per_partition, schema)
+    # Positional, under unique names: a reference column may repeat or be the hypothesis column.
+    columns = [F.col(hypothesis).alias("_hyp")] + [F.col(r).alias(f"_ref{k}") for k, r in enumerate(refs)]
+    stats = df.select(*columns).mapInArrow(per_partition, schema)
     row = stats.agg(*[F.sum(c).alias(c) for c in vcols], F.min("nrefs").alias("nmin"),
                     F.max("nrefs").alias("nmax"), F.max_by(F.struct("l0", "l1", "l2"), "pid").alias("last"),
                     F.count("*").alias("parts")).collect()[0]
