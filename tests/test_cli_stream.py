@@ -139,3 +139,17 @@ def test_mismatch_with_tab_separated_inputs(tmp_path):
     assert f"{hyp} has 19 lines but {tsv} (reference field 1) has 30".encode() in r.stderr
     r = run("rapidbleu", hyp, stdin=b"x\ty\n" * 25)
     assert f"System 1 has 25 lines but {hyp} has 19".encode() in r.stderr
+
+
+@pytest.mark.parametrize("gz", [False, True])
+def test_sentence_level_prints_nothing_when_line_counts_differ(tmp_path, gz):
+    """-sl writes scores chunk by chunk; files whose line counts differ print no score at all
+    (as sacreBLEU), only the usual error."""
+    open_ = gzip.open if gz else open
+    ref, hyp = tmp_path / ("r.gz" if gz else "r"), tmp_path / "h"
+    with open_(ref, "wt", encoding="utf-8") as fh:
+        fh.write("".join(f"the cat {i} sat\n" for i in range(40)))
+    hyp.write_text("".join(f"the cat {i} sat\n" for i in range(39)), "utf-8")
+    r = run("rapidbleu", ref, "-i", hyp, "-sl")
+    assert r.returncode == 1 and r.stdout == b""
+    assert f"{hyp} has 39 lines but {ref} has 40".encode() in r.stderr

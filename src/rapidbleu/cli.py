@@ -20,6 +20,7 @@ instead of the table: an HTML page (extra ``rapidbleu[report]``), or text tables
 from __future__ import annotations
 
 import argparse
+import gzip
 import logging
 import os
 import sys
@@ -388,6 +389,29 @@ def _totals(streams: List[_Stream], chunk, done: int) -> Dict[int, int]:
     return counts
 
 
+def _line_counts_differ(args) -> bool:
+    """Whether the input files (not standard input) have different numbers of lines, counted
+    as the readers count them (``\n``-separated, a final newline making no extra line) from the
+    raw bytes, without decoding.  False when an input is standard input (it cannot be read
+    twice) or a file cannot be read (the readers report that)."""
+    paths = list(args.refs) + list(args.input or [])
+    if not args.input or any(p == "-" for p in paths):
+        return False
+    counts = set()
+    for path in paths:
+        try:
+            fh = gzip.open(path, "rb") if path.endswith(".gz") else open(path, "rb")
+            with fh:
+                n, last = 0, b"\n"
+                for block in iter(lambda: fh.read(1 << 20), b""):
+                    n += block.count(b"\n")
+                    last = block[-1:]
+        except (OSError, EOFError):
+            return False
+        counts.add(n + (last != b"\n"))
+    return len(counts) > 1
+
+
 def _count_rest(stream: _Stream) -> int:
     """Lines left in ``stream`` (read to the end and checked, not kept)."""
     src = stream.source
@@ -525,6 +549,9 @@ def run(args) -> None:
     n_tokenized = [0] * len(systems)
     sig_text = None
     progress = _LineProgress(args)
+    # -sl prints chunk by chunk; when the files' line counts already differ, print nothing and
+    # let the reading below raise its usual error (sacreBLEU prints no score then either).
+    hold_sentences = args.sentence_level and _line_counts_differ(args)
     try:
         for ref_chunk, sys_chunks in _chunks(refs, systems, _chunk_lines()):
             for k, hyps in enumerate(sys_chunks):
@@ -534,7 +561,7 @@ def run(args) -> None:
                 sums[k] += st.sum(axis=0)
                 if keep_rows:
                     rows[k].append(_narrow(st))
-                if args.sentence_level:
+                if args.sentence_level and not hold_sentences:
                     if sig_text is None:
                         sig_text = metric.get_signature().format(args.short)
                     out = [metric.score_from_stats(row).format(args.width, args.score_only, sig_text) for row in st]
