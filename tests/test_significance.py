@@ -226,3 +226,10 @@ def test_cli_errors():
     assert r.returncode == 1 and b"Use paired tests" in r.stderr
     r = _run("rapidbleu", str(REF_PATH), "-i", str(HYP_PATHS[0]), "-pbs", "-par")
     assert r.returncode == 2  # mutually exclusive, as sacreBLEU
+
+
+@pytest.mark.parametrize("value", ["abc", "-1", "1.5"])
+def test_bad_seed_variable_names_it(monkeypatch, value):
+    monkeypatch.setenv("SACREBLEU_SEED", value)
+    with pytest.raises(ValueError, match=f"SACREBLEU_SEED='{value}': give a non-negative integer or 'none'"):
+        S.seed_from_env()

@@ -78,7 +78,15 @@ def seed_from_env() -> Tuple[str, Optional[int]]:
     "unseeded" while the signature says ``seed:0``).
     """
     text = os.environ.get("SACREBLEU_SEED", "12345")
-    return text, (None if text.lower() == "none" else int(text))
+    if text.lower() == "none":
+        return text, None
+    try:
+        seed = int(text)
+    except ValueError:
+        raise ValueError(f"SACREBLEU_SEED={text!r}: give a non-negative integer or 'none'") from None
+    if seed < 0:
+        raise ValueError(f"SACREBLEU_SEED={text!r}: give a non-negative integer or 'none'")
+    return text, seed
 
 
 # --------------------------------------------------------------------------------------------
