@@ -478,6 +478,8 @@ def test_score_from_stats_wants_one_row():
 
 # -- 8. license ------------------------------------------------------------------------------
 def test_license_file_is_apache_2():
+    if not (ROOT / "pyproject.toml").is_file():
+        pytest.skip("tests run outside the checkout (.ci/run checks LICENSE in the wheel and sdist)")
     text = (ROOT / "LICENSE").read_text(encoding="utf-8")
     assert "Apache License" in text and "Version 2.0, January 2004" in text and len(text) > 10000
     pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")

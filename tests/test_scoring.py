@@ -19,12 +19,13 @@ import numpy as np
 import pytest
 from conftest import HAVE_CYTHON, REQUIRE_CYTHON
 
+import rapidbleu
 from rapidbleu import _backend
 from rapidbleu import _scoring_py as py
 from rapidbleu._validate import MAX_ORDER_LIMIT, resolve_workers
 
 needs_cy = pytest.mark.skipif(not HAVE_CYTHON and not REQUIRE_CYTHON, reason="compiled extension not built")
-SRC = Path(__file__).resolve().parent.parent / "src" / "rapidbleu"
+SRC = Path(rapidbleu.__file__).resolve().parent  # the package under test (checkout or installed)
 
 SACRE_METHODS = [("exp", None), ("floor", None), ("floor", 0.37), ("add-k", None), ("add-k", 0.5),
                  ("add-k", 2), ("none", None)]
@@ -245,6 +246,7 @@ def test_no_import_cycles():
     """No module of the package imports, directly or through others, a module that imports it
     (``__init__`` modules excluded as targets: importing a submodule runs them by design)."""
     graph = _package_imports()
+    assert len(graph) > 20 and graph["rapidbleu.batch"], "the package's modules were not found"
     inits = {m for m in graph if (SRC / Path(*m.split(".")[1:]) / "__init__.py").is_file() or m == "rapidbleu"}
     edges = {m: deps - inits for m, deps in graph.items()}
     state = {}
