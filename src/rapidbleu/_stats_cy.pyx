@@ -662,15 +662,17 @@ cdef inline bint _in_sorted(const int64_t *a, Py_ssize_t n, int64_t v) noexcept 
 
 def clean_flat(flat, lens, pad_id=None, eos_id=None, drop_ids=None):
     """See ``rapidbleu._stats_py.clean_flat``."""
-    def id_set(ids):
+    def id_set(ids):  # a handful of ids: Python sets cost less than numpy's set routines here
         if ids is None:
-            return np.zeros(0, dtype=np.int64)
-        return np.unique(np.asarray(ids, dtype=np.int64).reshape(-1))
+            return set()
+        return set(np.asarray(ids, dtype=np.int64).reshape(-1).tolist())
 
-    eos_arr = id_set(eos_id)
-    special_arr = np.union1d(np.union1d(id_set(pad_id), eos_arr), id_set(drop_ids)).astype(np.int64)
-    if not special_arr.size:
+    eos_set = id_set(eos_id)
+    special_set = id_set(pad_id) | eos_set | id_set(drop_ids)
+    if not special_set:
         return flat, lens
+    eos_arr = np.array(sorted(eos_set), dtype=np.int64)
+    special_arr = np.array(sorted(special_set), dtype=np.int64)
     cdef int64_t[::1] f = np.ascontiguousarray(flat, dtype=np.int64)
     cdef int64_t[::1] l = np.ascontiguousarray(lens, dtype=np.int64)
     cdef int64_t[::1] eos = np.ascontiguousarray(eos_arr, dtype=np.int64)
@@ -679,7 +681,7 @@ def clean_flat(flat, lens, pad_id=None, eos_id=None, drop_ids=None):
     cdef Py_ssize_t n_eos = eos.shape[0], n_special = special.shape[0]
     cdef const int64_t *eos_p = &eos[0] if n_eos else NULL
     cdef const int64_t *special_p = &special[0]
-    cdef int64_t v
+    cdef int64_t v, lo_id = special[0], hi_id = special[n_special - 1]
     cdef bint seen_content
     for i in range(n):  # check first: the loop below trusts the lengths
         if l[i] > 0:
@@ -703,7 +705,8 @@ def clean_flat(flat, lens, pad_id=None, eos_id=None, drop_ids=None):
             seen_content = False
             for j in range(pos, pos + m):
                 v = f[j]
-                if not _in_sorted(special_p, n_special, v):
+                # most ids lie outside [smallest, largest special id]: two compares
+                if v < lo_id or v > hi_id or not _in_sorted(special_p, n_special, v):
                     o[w] = v  # content
                     w += 1
                     seen_content = True
