@@ -526,3 +526,16 @@ def test_generator_references_are_read_like_generator_hypotheses():
     want = stats_ids([[1, 2, 3], [4]], [[1, 2, 3], [4, 5]])
     got = stats_ids((h for h in [[1, 2, 3], [4]]), (r for r in [[1, 2, 3], [4, 5]]))
     np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("flat_ids,lens,message", [
+    ([1, 2, 3], [2, 2], r"lens must be >= 0 and add up to len\(flat\) = 3"),
+    ([1, 2, 3], [4, -1], r"lens must be >= 0 and add up to len\(flat\) = 3"),
+    ([[1, 2], [3, 4]], [2, 2], "flat and lens must be 1-D"),
+])
+def test_sets_kernels_refuse_bad_flat_streams(flat_ids, lens, message):
+    """Both twins check the flat stream with the one rule (``_validate.check_flat_stream``)."""
+    for mod in kernels():
+        for call in (mod.self_stats, mod.pairwise_stats):
+            with pytest.raises(ValueError, match=message):
+                call(flat_ids, lens, 4)

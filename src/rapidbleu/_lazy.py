@@ -13,15 +13,17 @@ from typing import Any
 
 
 class LazyModule:
-    """A module imported at the first attribute access (then cached by ``sys.modules``)."""
-
-    __slots__ = ("_name",)
+    """A module imported at the first attribute access.  Each attribute read is kept on the
+    proxy, so later reads (``np.ndarray`` in ``bleu_from_stats``, once per sentence) are plain
+    attribute lookups that never reach ``__getattr__`` again."""
 
     def __init__(self, name: str) -> None:
         self._name = name
 
     def __getattr__(self, attr: str) -> Any:
-        return getattr(importlib.import_module(self._name), attr)
+        value = getattr(importlib.import_module(self._name), attr)
+        setattr(self, attr, value)
+        return value
 
     def __repr__(self) -> str:
         return f"<lazy module {self._name!r}>"

@@ -20,7 +20,7 @@ from ._table cimport rb_pair_entry, rb_pair_find, rb_table_size, rb_tok_entry, r
 
 from ._stats import closest_other_lengths
 from ._threads import run_chunks
-from ._validate import check_order, resolve_workers
+from ._validate import check_flat_stream, check_order, resolve_workers
 
 NAME = "cython"
 
@@ -86,19 +86,8 @@ cdef class _Tables:
         free(self.pair)
 
 
-def _flat_input(flat, lens):
-    """``(int64 tokens, int64 lengths)`` after checking that the lengths tile the buffer."""
-    toks = np.ascontiguousarray(flat, dtype=np.int64)
-    L = np.ascontiguousarray(lens, dtype=np.int64)
-    if toks.ndim != 1 or L.ndim != 1:
-        raise ValueError("flat and lens must be 1-D")
-    if len(L) and (L.min() < 0 or int(L.sum()) != len(toks)):
-        raise ValueError(f"lens must be >= 0 and add up to len(flat) = {len(toks)}")
-    return toks, L
-
-
 def _prepare(flat, lens, int max_order, uint64_t mask):
-    toks_a, lengths = _flat_input(flat, lens)
+    toks_a, lengths = check_flat_stream(flat, lens)
     cdef Py_ssize_t n = len(lengths), i, p, k, L, total = len(toks_a)
     cdef _Grams g = _Grams()
     g.n = n

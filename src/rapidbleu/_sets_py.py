@@ -28,7 +28,7 @@ import numpy as np
 
 from ._scoring_py import sacre_scores
 from ._stats import closest_other_lengths, n_columns
-from ._validate import check_order, resolve_workers
+from ._validate import check_flat_stream, check_order, resolve_workers
 
 NAME = "python"
 
@@ -41,12 +41,7 @@ def _counts(seq: Sequence[int], max_order: int) -> List[Counter]:
 def _sentences(flat, lens, workers) -> List[List[int]]:
     """The sentences of a flat stream, after the checks the compiled twin makes."""
     resolve_workers(workers)
-    toks = np.asarray(flat, dtype=np.int64)
-    L = np.asarray(lens, dtype=np.int64)
-    if toks.ndim != 1 or L.ndim != 1:
-        raise ValueError("flat and lens must be 1-D")
-    if len(L) and (L.min() < 0 or int(L.sum()) != len(toks)):
-        raise ValueError(f"lens must be >= 0 and add up to len(flat) = {len(toks)}")
+    toks, L = check_flat_stream(flat, lens)
     ends = np.cumsum(L).tolist()
     values = toks.tolist()
     return [values[e - m : e] for e, m in zip(ends, L.tolist())]

@@ -115,6 +115,22 @@ def resolve_workers(workers) -> int:
     return workers
 
 
+def check_flat_stream(flat, lens) -> Tuple["np.ndarray", "np.ndarray"]:
+    """One flat id stream as the sets kernels take it: ``(ids, lengths)``, both contiguous int64
+    1-D arrays, the lengths >= 0 and adding up to ``len(ids)``.
+
+    Raises:
+        ValueError: not 1-D, a negative length, or lengths that do not tile the buffer.
+    """
+    toks = np.ascontiguousarray(flat, dtype=np.int64)
+    lengths = np.ascontiguousarray(lens, dtype=np.int64)
+    if toks.ndim != 1 or lengths.ndim != 1:
+        raise ValueError("flat and lens must be 1-D")
+    if len(lengths) and (lengths.min() < 0 or int(lengths.sum()) != len(toks)):
+        raise ValueError(f"lens must be >= 0 and add up to len(flat) = {len(toks)}")
+    return toks, lengths
+
+
 def stream_length_error(what: str, got: int, n_hyps: int, unit: str = "lines") -> ValueError:
     """The one message for a stream whose length differs from the hypotheses'
     (``what``: e.g. ``"reference stream 1"``)."""
