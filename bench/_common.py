@@ -47,6 +47,23 @@ def read_lines(path):
         return [line.rstrip() for line in fh]
 
 
+def perturbed_systems(hyps_a, hyps_b, seed=1):
+    """Two more systems for the significance and report benchmarks, made from real outputs:
+    ``hyps_a`` with every third line's words shuffled, and ``hyps_b`` with every fourth line cut
+    to its first half (the paired tests then have clear and less clear differences to find)."""
+    import random
+
+    rnd = random.Random(seed)
+    shuffled = []
+    for i, line in enumerate(hyps_a):
+        words = line.split()
+        if i % 3 == 0:
+            rnd.shuffle(words)
+        shuffled.append(" ".join(words))
+    cut = [" ".join(x.split()[: max(1, len(x.split()) // 2)]) if i % 4 == 0 else x for i, x in enumerate(hyps_b)]
+    return shuffled, cut
+
+
 def median_time(fn, runs=5):
     """Run ``fn()`` ``runs`` times: (median wall s, median CPU s of this process, last result)."""
     walls, cpus, out = [], [], None

@@ -21,14 +21,13 @@ markdown table on stdout.
 
 import argparse
 import os
-import random
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 
-from _common import check_backend, read_lines, wmt23_dir, wmt23_files
+from _common import check_backend, perturbed_systems, read_lines, wmt23_dir, wmt23_files
 
 PAIR, SYSTEMS = "cs-uk", ("ONLINE-W", "GPT4-5shot", "ONLINE-Y")
 
@@ -45,14 +44,7 @@ def build(n_segments, folder):
     tgt = PAIR.split("-")[1]
     ref = read(find(f"generaltest2023.{PAIR}.ref.refA.{tgt}"))
     hyps = [read(find(f"generaltest2023.{PAIR}.hyp.{s}.{tgt}")) for s in SYSTEMS]
-    rnd = random.Random(1)
-    shuffled = []
-    for i, line in enumerate(hyps[0]):
-        words = line.split()
-        if i % 3 == 0:
-            rnd.shuffle(words)
-        shuffled.append(" ".join(words))
-    cut = [" ".join(x.split()[: max(1, len(x.split()) // 2)]) if i % 4 == 0 else x for i, x in enumerate(hyps[1])]
+    shuffled, cut = perturbed_systems(hyps[0], hyps[1])
     names = list(SYSTEMS) + ["ONLINE-W-shuffled", "GPT4-5shot-cut"]
     reps = -(-n_segments // len(ref))
     paths = []

@@ -17,14 +17,13 @@ Output: a markdown table on stdout.
 import argparse
 import json
 import os
-import random
 import resource
 import subprocess
 import sys
 import time
 import warnings
 
-from _common import check_backend, read_lines, wmt23_dir, wmt23_files
+from _common import check_backend, perturbed_systems, read_lines, wmt23_dir, wmt23_files
 PAIR, SYSTEMS = "de-en", ("ONLINE-W", "GTCOM_Peter", "AIRC")
 
 
@@ -41,14 +40,7 @@ def build_corpus(n_segments):
     src, tgt = PAIR.split("-")
     ref = read(find(f"generaltest2023.{PAIR}.ref.refA.{tgt}"))
     hyps = [read(find(f"generaltest2023.{PAIR}.hyp.{s}.{tgt}")) for s in SYSTEMS]
-    rnd = random.Random(1)
-    shuffled = []
-    for i, line in enumerate(hyps[0]):
-        words = line.split()
-        if i % 3 == 0:
-            rnd.shuffle(words)
-        shuffled.append(" ".join(words))
-    truncated = [" ".join(l.split()[: max(1, len(l.split()) // 2)]) if i % 4 == 0 else l for i, l in enumerate(hyps[1])]  # noqa: E741
+    shuffled, truncated = perturbed_systems(hyps[0], hyps[1])
     names = list(SYSTEMS) + ["ONLINE-W-shuf", "GTCOM-trunc"]
     systems = hyps + [shuffled, truncated]
     reps = max(1, -(-n_segments // len(ref)))
