@@ -103,6 +103,9 @@ def bleu_from_stats(
 
     Quirks kept on purpose: no match at all gives exactly 0.0 before any smoothing; a perfect
     match gives 100.00000000000004 (the mean of four logs of 100 is not exactly log 100).
+
+    Raises:
+        UnknownSmoothingError: (a ``ValueError``) an unknown ``smooth_method``.
     """
     check_smoothing(smooth_method)
     # A copy in the caller's container type: numpy arrays keep their dtype (add-k on int64
@@ -441,6 +444,13 @@ def nltk_from_counts(
     ``last_hyp_len``: the last hypothesis's length (method 6 counts its n-grams);
     ``tokens``: ``(last references, last hypothesis)``, needed only by a callable
     ``smoother`` (``method is None``), which receives them as NLTK passes them.
+
+    Scores are NLTK's (0-1): ``bp * exp(fsum(w_n * log p_n))`` over the positive smoothed
+    precisions (Papineni et al. 2002; smoothing methods of Chen and Cherry 2014 as NLTK 3.9/3.10
+    implement them); the int ``0`` when no unigram matches.
+
+    Raises:
+        SmoothingError: method 6 on fewer than 3 orders or a zero trigram precision.
     """
     p_n = [Fraction(m, d, _normalize=False) for m, d in zip(numerators, denominators)]
     if numerators[0] == 0:

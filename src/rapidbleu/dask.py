@@ -147,13 +147,25 @@ def bag_corpus_stats(bag, **options) -> CorpusStats:
 
 
 def bag_corpus_bleu(bag, **options):
-    """Corpus BLEU of a bag of ``(hypothesis, references)`` pairs (see :func:`corpus_bleu`)."""
+    """Corpus BLEU of a bag of ``(hypothesis, references)`` pairs (see :func:`corpus_bleu`):
+    a ``BLEUScore`` (0-100) sacreBLEU style, NLTK's float (0-1) NLTK style.
+
+    Raises:
+        ImportError: the ``rapidbleu[dask]`` extra is missing; ValueError/TypeError: as
+            :func:`corpus_stats` (an empty bag, a pair without references, a non-string).
+    """
     opts = _frames.ScoreOptions(**options)
     return _frames.score(opts, bag_corpus_stats(bag, **options))
 
 
 def bag_sentence_bleu(bag, **options):
-    """A lazy bag of sentence BLEU floats, one per ``(hypothesis, references)`` pair, in order."""
+    """A lazy bag of sentence BLEU floats (0-100 sacreBLEU style, 0-1 NLTK style), one per
+    ``(hypothesis, references)`` pair, in order.
+
+    Raises:
+        ImportError: the ``rapidbleu[dask]`` extra is missing; errors in the pairs surface when
+            the bag is computed, as in :func:`bag_corpus_bleu`.
+    """
     _require()
     opts = _frames.ScoreOptions(**options)
     return bag.map_partitions(_bag_sentences, opts)

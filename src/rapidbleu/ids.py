@@ -213,7 +213,12 @@ def clean_ids(seq: Any, pad_id: Optional[int] = None, eos_id: TokenIds = None, *
               pad_token_id: Optional[int] = None, eos_token_id: TokenIds = None,
               decoder_start_token_id: Optional[int] = None, bos_token_id: Optional[int] = None,
               special_ids: TokenIds = None) -> np.ndarray:
-    """One id sequence cleaned by the rule of the module docstring: int64 1-D array."""
+    """One id sequence cleaned by the rule of the module docstring: int64 1-D array.
+
+    Raises:
+        TypeError: non-integer ids or special ids; ValueError: not 1-D; OverflowError: an id
+            outside int64.
+    """
     cleaning = id_cleaning(pad_token_id, eos_token_id, decoder_start_token_id, bos_token_id, special_ids,
                            pad_id=pad_id, eos_id=eos_id)
     arr = _as_int_array(seq, "seq")
@@ -440,7 +445,13 @@ def to_id_lists(x: IdStream, pad_id: Optional[int] = None, eos_id: TokenIds = No
                 pad_token_id: Optional[int] = None, eos_token_id: TokenIds = None,
                 decoder_start_token_id: Optional[int] = None, bos_token_id: Optional[int] = None,
                 special_ids: TokenIds = None) -> List[np.ndarray]:
-    """One stream (list of sequences or 2-D array) as cleaned int64 1-D arrays (see module doc)."""
+    """One stream (list of sequences or 2-D array) as cleaned int64 1-D arrays (see module doc).
+
+    Raises:
+        TypeError: non-integer ids (named with their position), a string, a dict or set.
+        ValueError: an array of 3 or more dimensions.
+        OverflowError: an id outside int64.
+    """
     cleaning = id_cleaning(pad_token_id, eos_token_id, decoder_start_token_id, bos_token_id, special_ids,
                            pad_id=pad_id, eos_id=eos_id)
     flat, lens = _stream(x, "sentences", cleaning)

@@ -106,6 +106,9 @@ def bleu_scores(sums: np.ndarray, metric, dtype=np.int64) -> np.ndarray:
         float64 array ``(m,)``; each value is the float sacreBLEU's ``compute_bleu`` returns
         for that row held in ``dtype`` (computed by the scoring layer,
         ``rapidbleu._scoring_py.sacre_scores`` or its compiled twin).
+
+    Raises:
+        ValueError: a width other than ``2 + 2N``, a ``dtype`` other than None/int64/float32.
     """
     return _backend.scoring.sacre_scores(sums, metric.max_ngram_order, metric.smooth_method, metric.smooth_value,
                                          bool(metric.effective_order), dtype)
@@ -364,6 +367,11 @@ def paired_bs(baseline_stats, systems_stats: Sequence, metric, n_samples: int = 
     Returns:
         ``[baseline, system_1, ...]`` ``Result``s: scores, bootstrap means and CI half-widths
         in BLEU points; p-values for the systems.
+
+    Raises:
+        ValueError: a matrix that is not valid statistics (``_validate.check_stats_matrix``:
+            width, negative counts, more matches than n-grams, named by row and column), systems
+            of another shape than the baseline, a bad ``SACREBLEU_SEED`` with ``seed="env"``.
     """
     if seed == "env":
         seed = seed_from_env()[1]
@@ -424,6 +432,9 @@ def paired_ar(baseline_stats, systems_stats: Sequence, metric, n_samples: int = 
 
     Returns:
         ``[baseline, system_1, ...]`` ``Result``s (``mean``/``ci`` None without CIs).
+
+    Raises:
+        ValueError: as :func:`paired_bs`.
     """
     if seed == "env":
         seed = seed_from_env()[1]

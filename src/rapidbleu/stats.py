@@ -274,7 +274,13 @@ def merge(parts: Iterable[CorpusStats]) -> CorpusStats:
 # --------------------------------------------------------------------------------------------
 def sacre_config(metric) -> Dict[str, Any]:
     """The settings of a ``rapidbleu.BLEU`` that go into a :class:`CorpusStats` (its number of
-    references is known once it has scored, or been given, references)."""
+    references is known once it has scored, or been given, references): a dict of the
+    signature's fields (tokenizer, lowercase, smoothing, order, effective order, nrefs).
+
+    Raises:
+        ValueError: the metric has not seen references yet (its number of references is
+            unknown).
+    """
     num_refs = getattr(metric, "num_refs", None)
     if num_refs is None:
         raise ValueError("the metric has not seen references yet: the number of references is unknown")
