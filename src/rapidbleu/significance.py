@@ -156,7 +156,7 @@ def _chunk_rows(n: int, multiple: int = 1) -> int:
     return max(multiple, (k // multiple) * multiple)
 
 
-def _check_counts(mats: Sequence[np.ndarray]) -> float:
+def _max_count(mats: Sequence[np.ndarray]) -> float:
     """Largest value of the matrices (already checked by ``check_stats_matrix``: counts >= 0)."""
     top = 0.0
     for m in mats:
@@ -189,7 +189,7 @@ def _bootstrap_sums(rng: np.random.Generator, mats: Sequence[np.ndarray], n_samp
     """
     n = mats[0].shape[0]
     widths = [m.shape[1] for m in mats]
-    top = _check_counts(mats)
+    top = _max_count(mats)
     exact32 = float(n) * top <= _F32_EXACT  # upper bound on any resample's sum
     out = np.empty((n_samples, sum(widths)), dtype=np.float64)
     if exact32:
@@ -235,7 +235,7 @@ def _ar_sums(rng: np.random.Generator, bl: np.ndarray, systems: Sequence[np.ndar
     """
     n = bl.shape[0]
     c = bl.shape[1]
-    top = _check_counts([bl, *systems])
+    top = _max_count([bl, *systems])
     ftype = np.float32 if top <= _F32_EXACT else np.float64  # differences of exact values stay exact
     dmat = np.hstack([bl.astype(ftype) - s.astype(ftype) for s in systems])
     if float(np.abs(dmat).sum(axis=0, dtype=np.float64).max(initial=0)) > _F32_EXACT:
