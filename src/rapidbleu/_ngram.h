@@ -242,6 +242,8 @@ static void rb_text_ids(rb_scratch *sc, const rb_text *t, size_t ntok, int inser
         rb_intern_spans(sc, ntok, insert, ids);
 }
 
+#include "_ngram_long.h"
+
 /* One row [hyp_len, ref_len, matches_1..N, totals_1..N] into `row`.  Returns RB_OK or an
  * error code. */
 static int rb_segment(rb_scratch *sc, const rb_text *hyp, const rb_text *refs, size_t nrefs,
@@ -262,6 +264,8 @@ static int rb_segment(rb_scratch *sc, const rb_text *hyp, const rb_text *refs, s
      * hcnt, not every n-gram's id (8 bytes per token instead of 4 x order). */
     size_t total = 0;
     for (int n = 1; n <= N; n++) total += rb_ngrams(hl, n);
+    /* a long line: one order at a time, memory bounded by the largest order (_ngram_long.h) */
+    if (total > RB_TAB_CHUNK) return rb_segment_long(sc, hyp, refs, nrefs, row, hl);
     /* Tables sized for every token / n-gram being distinct, up to RB_TAB_CHUNK entries: one
      * allocation and no check for ordinary segments.  Longer ones are inserted in chunks of
      * RB_TAB_CHUNK, the table grown before a chunk could push its load over 1/2, so a table

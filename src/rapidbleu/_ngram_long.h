@@ -1,0 +1,350 @@
+/* Long segments (more than RB_TAB_CHUNK hypothesis n-grams): one order at a time.
+ *
+ * rb_segment's tables hold every order's n-grams at once, which on a long line whose n-grams
+ * are mostly distinct is about (N - 1) x tokens entries, plus the peak of rehashing them.  Here
+ * (issue 15) the memory follows the largest single order instead:
+ *
+ *  1. tokens: the hypothesis's token ids, then each reference's (looked up), all kept, 4 bytes
+ *     per token; order 1 is clipped on the way.  String tokens' code points are compacted to
+ *     the hypothesis's distinct tokens first, so the references' code points overwrite the
+ *     rest.  Then the code points, spans and token table are freed.
+ *  2. orders n = 2..N, each with a fresh pair table: n-gram i of order n is exactly the pair
+ *     (id of (n-1)-gram i, id of (n-1)-gram i + 1) (they overlap in n - 2 tokens and together
+ *     fix all n), so every text's ids are rewritten in place, order by order, and nothing but
+ *     one id per token is kept across orders.  Ids restart at 0 per order; clipping counts are
+ *     per order.  The table is sized from a HyperLogLog estimate of the order's distinct
+ *     hypothesis n-grams (a pass over the keys, a few ns each), so it is neither rehashed nor
+ *     oversized (no power-of-two rounding: slots by multiply-shift range reduction); it still
+ *     grows if the estimate was short, so the estimate only ever costs memory, never a count.
+ *
+ * A reference n-gram is only looked up (an absent (n-1)-gram makes its extensions absent, and
+ * a reference with no n-gram of order n in the hypothesis stops there), as in rb_segment.
+ */
+#ifndef RAPIDBLEU_NGRAM_LONG_H
+#define RAPIDBLEU_NGRAM_LONG_H
+
+/* floor(h * n / 2**64): a slot in [0, n) from the high bits of h, for any n. */
+static inline size_t rb_range(uint64_t h, uint64_t n) {
+#if defined(__SIZEOF_INT128__)
+    return (size_t)(((unsigned __int128)h * n) >> 64);
+#else
+    uint64_t a = h >> 32, b = h & 0xFFFFFFFFu, c = n >> 32, d = n & 0xFFFFFFFFu;
+    uint64_t bd = b * d, ad = a * d, bc = b * c;
+    uint64_t mid = (bd >> 32) + (ad & 0xFFFFFFFFu) + (bc & 0xFFFFFFFFu);
+    return (size_t)(a * c + (ad >> 32) + (bc >> 32) + (mid >> 32));
+#endif
+}
+
+/* One n-gram of the current order: the ids of its two (n-1)-grams; id RB_ABSENT: empty slot.
+ * 12 bytes (rb_pair_entry is padded to 16). */
+typedef struct {
+    uint32_t a, b, id;
+} rb_lpair;
+
+typedef struct {
+    rb_lpair *e;
+    size_t cap;    /* slots (any number >= 16) */
+    size_t limit;  /* entries allowed before growing: load <= 3/4 */
+    uint64_t mask; /* the scratch's mask: ANDed into every hash (collision tests) */
+    uint32_t next; /* next id */
+} rb_ltab;
+
+static inline size_t rb_ltab_home(const rb_ltab *t, uint32_t a, uint32_t b) {
+    uint64_t key = ((uint64_t)a << 32) | b;
+    return rb_range((key * RB_GOLDEN) & t->mask, t->cap);
+}
+
+/* Id of the pair (a, b); RB_ABSENT if either part is absent, or if it is unknown and not
+ * `insert` (inserting: new ids from t->next). */
+static inline uint32_t rb_ltab_find(rb_ltab *t, uint32_t a, uint32_t b, int insert) {
+    if (a == RB_ABSENT || b == RB_ABSENT) return RB_ABSENT;
+    size_t slot = rb_ltab_home(t, a, b);
+    for (;;) {
+        rb_lpair *e = &t->e[slot];
+        if (e->id == RB_ABSENT) {
+            if (!insert) return RB_ABSENT;
+            e->a = a;
+            e->b = b;
+            e->id = t->next++;
+            return e->id;
+        }
+        if (e->a == a && e->b == b) return e->id;
+        if (++slot == t->cap) slot = 0;
+    }
+}
+
+/* A table of `cap` empty slots (the old one, if any, freed first: no two are held at once). */
+static int rb_ltab_alloc(rb_ltab *t, size_t cap) {
+    free(t->e);
+    if (cap < 16) cap = 16;
+    t->e = (rb_lpair *)malloc(cap * sizeof(rb_lpair));
+    if (!t->e) return 0;
+    memset(t->e, 0xFF, cap * sizeof(rb_lpair));
+    t->cap = cap;
+    t->limit = cap - cap / 4;
+    t->next = 0;
+    return 1;
+}
+
+/* Rehash into `cap` slots (only when the estimate fell short). */
+static int rb_ltab_grow(rb_ltab *t, size_t cap) {
+    rb_ltab g = *t;
+    g.e = NULL;
+    if (!rb_ltab_alloc(&g, cap)) return 0;
+    for (size_t k = 0; k < t->cap; k++) {
+        const rb_lpair *o = &t->e[k];
+        if (o->id == RB_ABSENT) continue;
+        size_t slot = rb_ltab_home(&g, o->a, o->b);
+        while (g.e[slot].id != RB_ABSENT)
+            if (++slot == g.cap) slot = 0;
+        g.e[slot] = *o;
+    }
+    g.next = t->next;
+    free(t->e);
+    *t = g;
+    return 1;
+}
+
+static inline uint64_t rb_mix64(uint64_t h) { /* MurmurHash3's finalizer */
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    return h ^ (h >> 33);
+}
+
+static inline unsigned rb_clz64(uint64_t x) { /* x != 0 */
+#if defined(__GNUC__) || defined(__clang__)
+    return (unsigned)__builtin_clzll(x);
+#else
+    unsigned n = 0;
+    while (!(x >> 63)) {
+        x <<= 1;
+        n++;
+    }
+    return n;
+#endif
+}
+
+#define RB_HLL_BITS 14 /* 16384 registers: a standard error of 1.04 / 128, under 1% */
+
+/* HyperLogLog estimate of the number of distinct pairs (ids[i], ids[i + 1]), i < cnt; `reg`
+ * holds 2**RB_HLL_BITS bytes.  Only sizes a table: never decides a count. */
+static size_t rb_distinct_pairs(const uint32_t *ids, size_t cnt, uint8_t *reg) {
+    const size_t m = (size_t)1 << RB_HLL_BITS;
+    memset(reg, 0, m);
+    for (size_t i = 0; i < cnt; i++) {
+        uint64_t h = rb_mix64(((uint64_t)ids[i] << 32) | ids[i + 1]);
+        size_t j = (size_t)(h >> (64 - RB_HLL_BITS));
+        uint8_t r = (uint8_t)(rb_clz64((h << RB_HLL_BITS) | ((uint64_t)1 << (RB_HLL_BITS - 1))) + 1);
+        if (r > reg[j]) reg[j] = r;
+    }
+    double sum = 0;
+    for (size_t j = 0; j < m; j++) { /* 2**-reg[j], built from its IEEE 754 bits (no libm) */
+        uint64_t bits = (uint64_t)(1023 - reg[j]) << 52;
+        double p;
+        memcpy(&p, &bits, sizeof p);
+        sum += p;
+    }
+    /* the raw estimate: under about 2.5 * m distinct it overestimates (up to 0.72 * m for
+     * a handful), which only makes a small table a little larger */
+    double e = 0.7213 / (1 + 1.079 / (double)m) * (double)m * (double)m / sum;
+    return e < (double)cnt ? (size_t)e : cnt;
+}
+
+/* Closest reference length so far (ties to the shorter), as rb_segment. */
+static inline void rb_closest(int64_t *best_len, int64_t *best_diff, size_t hl, size_t rl) {
+    int64_t diff = (int64_t)hl - (int64_t)rl;
+    if (diff < 0) diff = -diff;
+    if (*best_diff == -1 || diff < *best_diff || (diff == *best_diff && (int64_t)rl < *best_len)) {
+        *best_len = (int64_t)rl;
+        *best_diff = diff;
+    }
+}
+
+/* Free a scratch buffer (the long path's code points, spans and token table: the next
+ * segment grows them again, to its own size). */
+#define RB_RELEASE(sc, field) \
+    do {                      \
+        free((sc)->field);    \
+        (sc)->field = NULL;   \
+        (sc)->field##_cap = 0; \
+    } while (0)
+
+/* Counts of one order: clipped matches of the ids 0..d-1 (hcnt: in the hypothesis; refmax:
+ * most in one reference); clears both for the next order. */
+static int64_t rb_clip_order(uint32_t *hcnt, uint32_t *refmax, uint32_t d) {
+    int64_t m = 0;
+    for (uint32_t id = 0; id < d; id++) {
+        uint32_t h = hcnt[id], b = refmax[id];
+        m += h < b ? h : b;
+    }
+    memset(hcnt, 0, ((size_t)d + 1) * sizeof(uint32_t));
+    memset(refmax, 0, ((size_t)d + 1) * sizeof(uint32_t));
+    return m;
+}
+
+/* One reference's ids of the current order (`sink`: the slot of absent ones) into refmax,
+ * via cnt (zero on entry and exit) and touched.  Returns whether any id was present. */
+static int rb_ref_counts(const uint32_t *ids, size_t cnt_n, uint32_t sink, uint32_t *cnt,
+                         uint32_t *refmax, uint32_t *touched) {
+    size_t nt = 0;
+    int any = 0;
+    for (size_t i = 0; i < cnt_n; i++) {
+        const uint32_t id = ids[i];
+        const uint32_t slot = id == RB_ABSENT ? sink : id;
+        any |= id != RB_ABSENT;
+        touched[nt] = slot;
+        nt += cnt[slot]++ == 0;
+    }
+    for (size_t t = 0; t < nt; t++) {
+        uint32_t id = touched[t];
+        if (cnt[id] > refmax[id]) refmax[id] = cnt[id];
+        cnt[id] = 0;
+    }
+    return any;
+}
+
+/* rb_segment for a hypothesis of hl tokens, already tokenized into sc (rb_text_tokens at 0),
+ * with more than RB_TAB_CHUNK n-grams. */
+static int rb_segment_long(rb_scratch *sc, const rb_text *hyp, const rb_text *refs, size_t nrefs,
+                           int64_t *row, size_t hl) {
+    const int N = sc->order;
+    const int int_keyed = hyp->kind == RB_KIND_INT64 || rb_cp_tokens(sc, hyp);
+    const uint64_t tmask = int_keyed ? sc->mask : ~(uint64_t)0;
+    int rc = RB_ENOMEM;
+    uint32_t *tok = NULL, *rtok = NULL, *hcnt = NULL, *refmax = NULL, *cnt = NULL, *touched = NULL;
+    uint32_t *first = NULL;
+    size_t *roff = NULL, rtok_cap = 0;
+    unsigned char *alive = NULL;
+    uint8_t *reg = NULL;
+    rb_ltab t = {NULL, 0, 0, sc->mask, 0};
+    int64_t best_len = -1, best_diff = -1;
+
+    /* per-id counts: ids of any order number at most hl (+ the sink); calloc'd, so only the
+     * pages of ids in use are ever touched */
+    tok = (uint32_t *)malloc((hl + 1) * sizeof(uint32_t));
+    hcnt = (uint32_t *)calloc(hl + 2, sizeof(uint32_t));
+    refmax = (uint32_t *)calloc(hl + 2, sizeof(uint32_t));
+    cnt = (uint32_t *)calloc(hl + 2, sizeof(uint32_t));
+    touched = (uint32_t *)malloc((hl + 2) * sizeof(uint32_t));
+    roff = (size_t *)malloc((nrefs + 1) * sizeof(size_t));
+    alive = (unsigned char *)malloc(nrefs + 1);
+    reg = (uint8_t *)malloc((size_t)1 << RB_HLL_BITS);
+    if (!tok || !hcnt || !refmax || !cnt || !touched || !roff || !alive || !reg) goto done;
+
+    /* 1. hypothesis tokens, in chunks: the token table grows with the distinct tokens */
+    {
+        size_t tcap = rb_table_size(hl < RB_TAB_CHUNK ? hl : RB_TAB_CHUNK, &sc->ttab_shift);
+        if (!rb_reserve((void **)&sc->ttab, &sc->ttab_cap, tcap, sizeof(rb_tok_entry))) goto done;
+        memset(sc->ttab, 0xFF, tcap * sizeof(rb_tok_entry));
+        sc->ttab_size = tcap;
+        sc->next_id = 0;
+    }
+    for (size_t k0 = 0; k0 < hl; k0 += RB_TAB_CHUNK) {
+        size_t k1 = hl - k0 < RB_TAB_CHUNK ? hl : k0 + RB_TAB_CHUNK;
+        if (!rb_grow_ttab(sc, (size_t)sc->next_id + (k1 - k0), hl, tmask)) goto done;
+        rb_text_ids_range(sc, hyp, k0, k1, tok);
+    }
+    for (size_t k = 0; k < hl; k++) hcnt[tok[k]]++;
+    const uint32_t d1 = sc->next_id;
+
+    /* string tokens: move each distinct token's code points to the front, in id order (ids
+     * are given in order of first occurrence, so every move is to the left), and point the
+     * table there; the references then go right after them */
+    size_t ref_base = 0;
+    if (!int_keyed) {
+        first = (uint32_t *)malloc(((size_t)d1 + 1) * sizeof(uint32_t));
+        if (!first) goto done;
+        uint32_t seen = 0;
+        for (size_t k = 0; k < hl && seen < d1; k++) {
+            if (tok[k] != seen) continue;
+            memmove(sc->cps + ref_base, sc->cps + sc->ts[k], sc->tl[k] * sizeof(uint32_t));
+            first[seen++] = (uint32_t)ref_base;
+            ref_base += sc->tl[k];
+        }
+        for (size_t s = 0; s < sc->ttab_size; s++)
+            if (sc->ttab[s].id != RB_ABSENT) sc->ttab[s].start = first[sc->ttab[s].id];
+        free(first);
+        first = NULL;
+    }
+
+    /* references: token ids (kept for the longer orders), closest length, order 1 */
+    roff[0] = 0;
+    for (size_t k = 0; k < nrefs; k++) {
+        ptrdiff_t r = rb_text_tokens(sc, &refs[k], ref_base);
+        if (r < 0) {
+            rc = r == -1 ? RB_ENOMEM : RB_ETOOLONG;
+            goto done;
+        }
+        const size_t rl = (size_t)r;
+        rb_closest(&best_len, &best_diff, hl, rl);
+        if (!rb_reserve((void **)&rtok, &rtok_cap, roff[k] + rl + 1, sizeof(uint32_t))) goto done;
+        rb_text_ids(sc, &refs[k], rl, 0, rtok + roff[k]);
+        alive[k] = (unsigned char)rb_ref_counts(rtok + roff[k], rl, d1, cnt, refmax, touched);
+        roff[k + 1] = roff[k] + rl;
+    }
+    row[0] = (int64_t)hl;
+    row[1] = best_len;
+    row[2] = rb_clip_order(hcnt, refmax, d1);
+    row[2 + N] = (int64_t)hl;
+
+    /* the code points, spans and token table are not needed any more */
+    RB_RELEASE(sc, cps);
+    RB_RELEASE(sc, ts);
+    RB_RELEASE(sc, tl);
+    RB_RELEASE(sc, ttab);
+    sc->ttab_size = 0;
+
+    /* 2. orders 2..N, one table each; ids rewritten in place */
+    for (int n = 2; n <= N; n++) {
+        const size_t cnt_n = rb_ngrams(hl, n);
+        row[1 + n] = 0;
+        row[1 + N + n] = (int64_t)cnt_n;
+        if (cnt_n == 0) continue;
+        size_t est = rb_distinct_pairs(tok, cnt_n, reg);
+        size_t want = est + est / 32 + 64; /* ~3 standard errors of room */
+        if (want > cnt_n) want = cnt_n;
+        if (!rb_ltab_alloc(&t, 2 * want)) goto done;
+        for (size_t i0 = 0; i0 < cnt_n; i0 += RB_TAB_CHUNK) {
+            size_t i1 = cnt_n - i0 < RB_TAB_CHUNK ? cnt_n : i0 + RB_TAB_CHUNK;
+            size_t need = (size_t)t.next + (i1 - i0);
+            if (need > t.limit) {
+                size_t cap = 2 * t.cap > 2 * need ? 2 * t.cap : 2 * need;
+                if (cap > 2 * cnt_n + 16) cap = 2 * cnt_n + 16;
+                if (!rb_ltab_grow(&t, cap)) goto done;
+            }
+            for (size_t i = i0; i < i1; i++) {
+                uint32_t id = rb_ltab_find(&t, tok[i], tok[i + 1], 1);
+                tok[i] = id;
+                hcnt[id]++;
+            }
+        }
+        const uint32_t d = t.next; /* also the sink: no hypothesis n-gram has that id */
+        for (size_t k = 0; k < nrefs; k++) {
+            const size_t rl = roff[k + 1] - roff[k];
+            if (!alive[k] || rl < (size_t)n) continue;
+            uint32_t *r = rtok + roff[k];
+            const size_t rcnt = rl - n + 1;
+            for (size_t i = 0; i < rcnt; i++) r[i] = rb_ltab_find(&t, r[i], r[i + 1], 0);
+            alive[k] = (unsigned char)rb_ref_counts(r, rcnt, d, cnt, refmax, touched);
+        }
+        row[1 + n] = rb_clip_order(hcnt, refmax, d);
+    }
+    rc = RB_OK;
+done:
+    free(t.e);
+    free(tok);
+    free(rtok);
+    free(hcnt);
+    free(refmax);
+    free(cnt);
+    free(touched);
+    free(first);
+    free(roff);
+    free(alive);
+    free(reg);
+    return rc;
+}
+
+#endif
