@@ -328,7 +328,8 @@ static int rb_segment(rb_scratch *sc, const rb_text *hyp, const rb_text *refs, s
      * counting loop below has no data-dependent branch (no hypothesis n-gram reads it) */
     const uint32_t sink = ids;
     if (!RB_RESERVE(sc, refmax, (size_t)ids + 1) || !RB_RESERVE(sc, cnt, (size_t)ids + 1) ||
-        !RB_RESERVE(sc, touched, (size_t)ids + 1))
+        !RB_RESERVE(sc, touched, (size_t)ids + 2)) /* the loop below writes touched[nt] before it
+                                                      knows whether nt grows: up to ids + 1 */
         return RB_ENOMEM;
     memset(sc->refmax, 0, ((size_t)ids + 1) * sizeof(uint32_t));
     memset(sc->cnt, 0, ((size_t)ids + 1) * sizeof(uint32_t));
