@@ -55,3 +55,56 @@ def test_long_token_segments(long_pair, mask):
         got = (cy.token_stats(h, refs_by_seg, 4) if mask is None
                else cy._token_stats_masked(h, refs_by_seg, 4, 1, mask))
         np.testing.assert_array_equal(got, expected)
+
+
+# The long path counts one order at a time (_ngram_long.h): a reference that shares nothing
+# with the hypothesis stops at order 1, one that shares only tokens at order 2, an empty or a
+# short one has no n-grams of the longer orders; tables are sized from an estimate of the
+# distinct n-grams when the last order had many (mostly distinct text) and grown from the last
+# order's count otherwise (repetitive text); with a test mask they grow from 16 slots.
+@pytest.fixture(scope="module")
+def long_cases():
+    rng = random.Random(11)
+    vocab = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyzéß日") for _ in range(rng.randint(1, 9))) for _ in range(20_000)]
+    distinct = [rng.choice(vocab) for _ in range(60_000)]
+    period = [rng.choice(vocab[:300]) for _ in range(700)]
+    repetitive = (period * 90)[:60_000]
+    stranger = ["zz" + w for w in distinct[:5_000]]  # no token in common with the hypothesis
+    shuffled = list(distinct[:20_000])
+    rng.shuffle(shuffled)  # tokens in common, few longer n-grams
+    return distinct, repetitive, stranger, shuffled
+
+
+@pytest.mark.parametrize("order", [1, 2, 6])
+@pytest.mark.parametrize("mask", [None, FEW_BITS])
+@pytest.mark.parametrize("which", ["distinct", "repetitive"])
+def test_long_orders_and_many_references(long_cases, order, mask, which):
+    distinct, repetitive, stranger, shuffled = long_cases
+    hyp = distinct if which == "distinct" else repetitive
+    edited = [w for k, w in enumerate(hyp) if k % 9] + ["tail"]
+    refs_words = [edited, stranger, shuffled, [], hyp[100:103], hyp, repetitive[::-1]]
+    hyps = [" ".join(hyp), "x y z", " ".join(hyp[:20_000])]
+    refs = [[" ".join(r) for r in [refs_words[k], ["x"], refs_words[(k + 3) % len(refs_words)]]]
+            for k in range(len(refs_words))]
+    expected = py.string_stats(hyps, refs, order, "13a")
+    got = (cy.string_stats(hyps, refs, order, "13a") if mask is None
+           else cy._string_stats_masked(hyps, refs, order, "13a", False, 1, mask))
+    np.testing.assert_array_equal(got, expected)
+
+
+@pytest.mark.parametrize("mask", [None, FEW_BITS])
+def test_long_int_and_char_orders(long_cases, mask):
+    distinct, repetitive, stranger, shuffled = long_cases
+    vocab = {}
+    ids = [[vocab.setdefault(w, len(vocab) * 7919 - 2**40) for w in seq] for seq in (distinct, shuffled, stranger)]
+    h, rs = [ids[0]], [[ids[1], ids[2], ids[0][5:]]]
+    for order in (3, 5):
+        expected = py.token_stats(h, rs, order)
+        got = cy.token_stats(h, rs, order) if mask is None else cy._token_stats_masked(h, rs, order, 1, mask)
+        np.testing.assert_array_equal(got, expected)
+    hyp = "".join(distinct[:8_000])
+    refs = [["".join(shuffled[:6_000])], ["".join(distinct[:8_000:2])], ["".join(stranger[:3_000])]]
+    expected = py.string_stats([hyp], refs, 5, "char")
+    got = (cy.string_stats([hyp], refs, 5, "char") if mask is None
+           else cy._string_stats_masked([hyp], refs, 5, "char", False, 1, mask))
+    np.testing.assert_array_equal(got, expected)

@@ -105,12 +105,20 @@ static int rb_ltab_grow(rb_ltab *t, size_t cap) {
     return 1;
 }
 
-static inline uint64_t rb_mix64(uint64_t h) { /* MurmurHash3's finalizer */
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdULL;
-    h ^= h >> 33;
-    h *= 0xc4ceb9fe1a85ec53ULL;
-    return h ^ (h >> 33);
+/* A well-mixed 64-bit hash of a pair of ids: the two halves of one 64 x 64 -> 128-bit
+ * product folded together (as wyhash); MurmurHash3's finalizer without 128-bit integers. */
+static inline uint64_t rb_mix_pair(uint32_t a, uint32_t b) {
+    uint64_t key = ((uint64_t)a << 32 | b) ^ 0x2d358dccaa6c78a5ULL;
+#if defined(__SIZEOF_INT128__)
+    unsigned __int128 p = (unsigned __int128)key * 0x8bb84b93962eacc9ULL;
+    return (uint64_t)p ^ (uint64_t)(p >> 64);
+#else
+    key ^= key >> 33;
+    key *= 0xff51afd7ed558ccdULL;
+    key ^= key >> 33;
+    key *= 0xc4ceb9fe1a85ec53ULL;
+    return key ^ (key >> 33);
+#endif
 }
 
 static inline unsigned rb_clz64(uint64_t x) { /* x != 0 */
@@ -126,15 +134,16 @@ static inline unsigned rb_clz64(uint64_t x) { /* x != 0 */
 #endif
 }
 
+/* HyperLogLog (Flajolet et al. 2007) of the distinct pairs (ids[i], ids[i + 1]), i < cnt: the
+ * distinct n-grams of the next order, in one pass over the ids.  `reg` holds 2**RB_HLL_BITS
+ * bytes.  It only sizes a table, never decides a count. */
 #define RB_HLL_BITS 14 /* 16384 registers: a standard error of 1.04 / 128, under 1% */
 
-/* HyperLogLog estimate of the number of distinct pairs (ids[i], ids[i + 1]), i < cnt; `reg`
- * holds 2**RB_HLL_BITS bytes.  Only sizes a table: never decides a count. */
 static size_t rb_distinct_pairs(const uint32_t *ids, size_t cnt, uint8_t *reg) {
     const size_t m = (size_t)1 << RB_HLL_BITS;
     memset(reg, 0, m);
     for (size_t i = 0; i < cnt; i++) {
-        uint64_t h = rb_mix64(((uint64_t)ids[i] << 32) | ids[i + 1]);
+        uint64_t h = rb_mix_pair(ids[i], ids[i + 1]);
         size_t j = (size_t)(h >> (64 - RB_HLL_BITS));
         uint8_t r = (uint8_t)(rb_clz64((h << RB_HLL_BITS) | ((uint64_t)1 << (RB_HLL_BITS - 1))) + 1);
         if (r > reg[j]) reg[j] = r;
@@ -297,14 +306,25 @@ static int rb_segment_long(rb_scratch *sc, const rb_text *hyp, const rb_text *re
     sc->ttab_size = 0;
 
     /* 2. orders 2..N, one table each; ids rewritten in place */
+    uint32_t dprev = d1; /* distinct n-grams of the last order */
     for (int n = 2; n <= N; n++) {
         const size_t cnt_n = rb_ngrams(hl, n);
         row[1 + n] = 0;
         row[1 + N + n] = (int64_t)cnt_n;
         if (cnt_n == 0) continue;
-        size_t est = rb_distinct_pairs(tok, cnt_n, reg);
-        size_t want = est + est / 32 + 64; /* ~3 standard errors of room */
+        /* The table: for as many entries as the estimate says (with ~3 standard errors of
+         * room) when the last order already had many distinct n-grams; otherwise (repetitive
+         * text, where estimating would cost more than the few rehashes of small tables) from
+         * the last order's count, which this order's cannot be much below. */
+        size_t want;
+        if ((size_t)dprev * 256 >= cnt_n) {
+            size_t est = rb_distinct_pairs(tok, cnt_n, reg);
+            want = est + est / 32 + 64;
+        } else {
+            want = 2 * (size_t)dprev + 1024;
+        }
         if (want > cnt_n) want = cnt_n;
+        if (sc->mask != ~(uint64_t)0) want = 8; /* collision tests: grow from the smallest table */
         if (!rb_ltab_alloc(&t, 2 * want)) goto done;
         for (size_t i0 = 0; i0 < cnt_n; i0 += RB_TAB_CHUNK) {
             size_t i1 = cnt_n - i0 < RB_TAB_CHUNK ? cnt_n : i0 + RB_TAB_CHUNK;
@@ -330,6 +350,7 @@ static int rb_segment_long(rb_scratch *sc, const rb_text *hyp, const rb_text *re
             alive[k] = (unsigned char)rb_ref_counts(r, rcnt, d, cnt, refmax, touched);
         }
         row[1 + n] = rb_clip_order(hcnt, refmax, d);
+        dprev = d;
     }
     rc = RB_OK;
 done:
