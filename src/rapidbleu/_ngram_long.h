@@ -193,12 +193,22 @@ static int64_t rb_clip_order(uint32_t *hcnt, uint32_t *refmax, uint32_t d) {
     return m;
 }
 
-/* One reference's ids of the current order (`sink`: the slot of absent ones) into refmax,
- * via cnt (zero on entry and exit) and touched.  Returns whether any id was present. */
-static int rb_ref_counts(const uint32_t *ids, size_t cnt_n, uint32_t sink, uint32_t *cnt,
+/* One reference's ids of the current order (`sink`: the slot of absent ones) into refmax.
+ * The first reference of an order counts straight into refmax (all zero then); later ones
+ * count in cnt (zero on entry and exit), listing the ids they touch in touched, then raise
+ * refmax.  Returns whether any id was present. */
+static int rb_ref_counts(const uint32_t *ids, size_t cnt_n, uint32_t sink, int first, uint32_t *cnt,
                          uint32_t *refmax, uint32_t *touched) {
-    size_t nt = 0;
     int any = 0;
+    if (first) {
+        for (size_t i = 0; i < cnt_n; i++) {
+            const uint32_t id = ids[i];
+            any |= id != RB_ABSENT;
+            refmax[id == RB_ABSENT ? sink : id]++;
+        }
+        return any;
+    }
+    size_t nt = 0;
     for (size_t i = 0; i < cnt_n; i++) {
         const uint32_t id = ids[i];
         const uint32_t slot = id == RB_ABSENT ? sink : id;
@@ -231,7 +241,7 @@ static int rb_segment_long(rb_scratch *sc, const rb_text *hyp, const rb_text *re
     int64_t best_len = -1, best_diff = -1;
 
     /* per-id counts: ids of any order number at most hl (+ the sink); calloc'd, so only the
-     * pages of ids in use are ever touched */
+     * pages of ids in use are ever touched (cnt and touched: only with two references or more) */
     tok = (uint32_t *)malloc((hl + 1) * sizeof(uint32_t));
     hcnt = (uint32_t *)calloc(hl + 2, sizeof(uint32_t));
     refmax = (uint32_t *)calloc(hl + 2, sizeof(uint32_t));
@@ -290,7 +300,7 @@ static int rb_segment_long(rb_scratch *sc, const rb_text *hyp, const rb_text *re
         rb_closest(&best_len, &best_diff, hl, rl);
         if (!rb_reserve((void **)&rtok, &rtok_cap, roff[k] + rl + 1, sizeof(uint32_t))) goto done;
         rb_text_ids(sc, &refs[k], rl, 0, rtok + roff[k]);
-        alive[k] = (unsigned char)rb_ref_counts(rtok + roff[k], rl, d1, cnt, refmax, touched);
+        alive[k] = (unsigned char)rb_ref_counts(rtok + roff[k], rl, d1, k == 0, cnt, refmax, touched);
         roff[k + 1] = roff[k] + rl;
     }
     row[0] = (int64_t)hl;
@@ -341,13 +351,15 @@ static int rb_segment_long(rb_scratch *sc, const rb_text *hyp, const rb_text *re
             }
         }
         const uint32_t d = t.next; /* also the sink: no hypothesis n-gram has that id */
+        int first = 1;
         for (size_t k = 0; k < nrefs; k++) {
             const size_t rl = roff[k + 1] - roff[k];
             if (!alive[k] || rl < (size_t)n) continue;
             uint32_t *r = rtok + roff[k];
             const size_t rcnt = rl - n + 1;
             for (size_t i = 0; i < rcnt; i++) r[i] = rb_ltab_find(&t, r[i], r[i + 1], 0);
-            alive[k] = (unsigned char)rb_ref_counts(r, rcnt, d, cnt, refmax, touched);
+            alive[k] = (unsigned char)rb_ref_counts(r, rcnt, d, first, cnt, refmax, touched);
+            first = 0;
         }
         row[1 + n] = rb_clip_order(hcnt, refmax, d);
         dprev = d;
