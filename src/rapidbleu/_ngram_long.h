@@ -224,9 +224,18 @@ static int rb_ref_counts(const uint32_t *ids, size_t cnt_n, uint32_t sink, int f
     return any;
 }
 
+#if defined(__GNUC__) || defined(__clang__)
+#define RB_NOINLINE __attribute__((noinline))
+#elif defined(_MSC_VER)
+#define RB_NOINLINE __declspec(noinline)
+#else
+#define RB_NOINLINE
+#endif
+
 /* rb_segment for a hypothesis of hl tokens, already tokenized into sc (rb_text_tokens at 0),
- * with more than RB_TAB_CHUNK n-grams. */
-static int rb_segment_long(rb_scratch *sc, const rb_text *hyp, const rb_text *refs, size_t nrefs,
+ * with more than RB_TAB_CHUNK n-grams.  Not inlined: rb_segment's loop over ordinary
+ * segments stays as small as it was. */
+static RB_NOINLINE int rb_segment_long(rb_scratch *sc, const rb_text *hyp, const rb_text *refs, size_t nrefs,
                            int64_t *row, size_t hl) {
     const int N = sc->order;
     const int int_keyed = hyp->kind == RB_KIND_INT64 || rb_cp_tokens(sc, hyp);
