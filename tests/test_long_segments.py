@@ -57,11 +57,13 @@ def test_long_token_segments(long_pair, mask):
         np.testing.assert_array_equal(got, expected)
 
 
-# The long path counts one order at a time (_ngram_long.h): a reference that shares nothing
-# with the hypothesis stops at order 1, one that shares only tokens at order 2, an empty or a
-# short one has no n-grams of the longer orders; tables are sized from an estimate of the
-# distinct n-grams when the last order had many (mostly distinct text) and grown from the last
-# order's count otherwise (repetitive text); with a test mask they grow from 16 slots.
+# The long path counts one order at a time (_ngram_long.h), the references in groups when
+# they are together more than twice as long as the hypothesis (the first hypothesis here, and
+# the shorter ones below): a reference that shares nothing with the hypothesis stops at
+# order 1, one that shares only tokens at order 2, an empty or a short one has no n-grams of
+# the longer orders; tables are sized from an estimate of the distinct n-grams when the last
+# order had many (mostly distinct text) and grown from the last order's count otherwise
+# (repetitive text); with a test mask they grow from 16 slots.
 @pytest.fixture(scope="module")
 def long_cases():
     rng = random.Random(11)
@@ -97,14 +99,16 @@ def test_long_int_and_char_orders(long_cases, mask):
     distinct, repetitive, stranger, shuffled = long_cases
     vocab = {}
     ids = [[vocab.setdefault(w, len(vocab) * 7919 - 2**40) for w in seq] for seq in (distinct, shuffled, stranger)]
-    h, rs = [ids[0]], [[ids[1], ids[2], ids[0][5:]]]
-    for order in (3, 5):
-        expected = py.token_stats(h, rs, order)
-        got = cy.token_stats(h, rs, order) if mask is None else cy._token_stats_masked(h, rs, order, 1, mask)
+    # references at most twice the hypothesis's length: one group; more: several groups,
+    # the hypothesis's orders recounted for each
+    for h, rs in (([ids[0]], [[ids[1], ids[2], ids[0][5:]]]), ([ids[0][:20_000]], [[ids[1], ids[0], ids[2], ids[1][::-1]]])):
+        for order in (3, 5):
+            expected = py.token_stats(h, rs, order)
+            got = cy.token_stats(h, rs, order) if mask is None else cy._token_stats_masked(h, rs, order, 1, mask)
+            np.testing.assert_array_equal(got, expected)
+    for hyp in ("".join(distinct[:8_000]), "".join(distinct[:3_000])):
+        refs = [["".join(shuffled[:6_000])], ["".join(distinct[:8_000:2])], ["".join(stranger[:3_000])]]
+        expected = py.string_stats([hyp], refs, 5, "char")
+        got = (cy.string_stats([hyp], refs, 5, "char") if mask is None
+               else cy._string_stats_masked([hyp], refs, 5, "char", False, 1, mask))
         np.testing.assert_array_equal(got, expected)
-    hyp = "".join(distinct[:8_000])
-    refs = [["".join(shuffled[:6_000])], ["".join(distinct[:8_000:2])], ["".join(stranger[:3_000])]]
-    expected = py.string_stats([hyp], refs, 5, "char")
-    got = (cy.string_stats([hyp], refs, 5, "char") if mask is None
-           else cy._string_stats_masked([hyp], refs, 5, "char", False, 1, mask))
-    np.testing.assert_array_equal(got, expected)

@@ -234,32 +234,49 @@ static int rb_ref_counts(const uint32_t *ids, size_t cnt_n, uint32_t sink, int f
 
 /* rb_segment for a hypothesis of hl tokens, already tokenized into sc (rb_text_tokens at 0),
  * with more than RB_TAB_CHUNK n-grams.  Not inlined: rb_segment's loop over ordinary
- * segments stays as small as it was. */
+ * segments stays as small as it was.
+ *
+ * References are taken in groups, each group's token ids kept across the orders: one group
+ * when they are together at most twice as long as the hypothesis (one or two references:
+ * every order is counted once), else groups of about the hypothesis's length, the
+ * hypothesis's orders recounted for each (its ids come out the same every time: ids follow
+ * first occurrence) and each order's reference maxima kept until the last group clips them;
+ * so many long references cost time, not 4 bytes per token each. */
 static RB_NOINLINE int rb_segment_long(rb_scratch *sc, const rb_text *hyp, const rb_text *refs, size_t nrefs,
-                           int64_t *row, size_t hl) {
+                                       int64_t *row, size_t hl) {
     const int N = sc->order;
     const int int_keyed = hyp->kind == RB_KIND_INT64 || rb_cp_tokens(sc, hyp);
     const uint64_t tmask = int_keyed ? sc->mask : ~(uint64_t)0;
     int rc = RB_ENOMEM;
-    uint32_t *tok = NULL, *rtok = NULL, *hcnt = NULL, *refmax = NULL, *cnt = NULL, *touched = NULL;
-    uint32_t *first = NULL;
+    uint32_t *tok0 = NULL, *tok = NULL, *rtok = NULL, *hcnt1 = NULL, *hcnt = NULL, *cnt = NULL;
+    uint32_t *touched = NULL, *first = NULL;
+    uint32_t **rmax = NULL; /* per order: most occurrences in one reference, per id */
+    uint32_t *dn = NULL;    /* per order: distinct hypothesis n-grams (from the first group) */
+    unsigned char *counted = NULL; /* per order: some reference counted into rmax already */
     size_t *roff = NULL, rtok_cap = 0;
     unsigned char *alive = NULL;
     uint8_t *reg = NULL;
     rb_ltab t = {NULL, 0, 0, sc->mask, 0};
     int64_t best_len = -1, best_diff = -1;
 
+    size_t ref_len = 0; /* code points (str) or tokens: an upper bound on the tokens */
+    for (size_t k = 0; k < nrefs; k++) ref_len += refs[k].len;
+    const size_t group_len = ref_len <= 2 * hyp->len ? ref_len : hyp->len;
+    const int one_group = ref_len <= 2 * hyp->len;
+
     /* per-id counts: ids of any order number at most hl (+ the sink); calloc'd, so only the
-     * pages of ids in use are ever touched (cnt and touched: only with two references or more) */
-    tok = (uint32_t *)malloc((hl + 1) * sizeof(uint32_t));
-    hcnt = (uint32_t *)calloc(hl + 2, sizeof(uint32_t));
-    refmax = (uint32_t *)calloc(hl + 2, sizeof(uint32_t));
-    cnt = (uint32_t *)calloc(hl + 2, sizeof(uint32_t));
-    touched = (uint32_t *)malloc((hl + 2) * sizeof(uint32_t));
+     * pages of ids in use are ever touched (cnt and touched: only with two references or
+     * more).  Those of one group (and its copy of the hypothesis's ids) are freed after it,
+     * so that they are not resident while the next group's references are read. */
+    tok0 = (uint32_t *)malloc((hl + 1) * sizeof(uint32_t));
+    hcnt1 = (uint32_t *)calloc(hl + 2, sizeof(uint32_t));
+    rmax = (uint32_t **)calloc((size_t)N + 1, sizeof(uint32_t *));
+    dn = (uint32_t *)calloc((size_t)N + 1, sizeof(uint32_t));
+    counted = (unsigned char *)calloc((size_t)N + 1, 1);
     roff = (size_t *)malloc((nrefs + 1) * sizeof(size_t));
     alive = (unsigned char *)malloc(nrefs + 1);
     reg = (uint8_t *)malloc((size_t)1 << RB_HLL_BITS);
-    if (!tok || !hcnt || !refmax || !cnt || !touched || !roff || !alive || !reg) goto done;
+    if (!tok0 || !hcnt1 || !rmax || !dn || !counted || !roff || !alive || !reg) goto done;
 
     /* 1. hypothesis tokens, in chunks: the token table grows with the distinct tokens */
     {
@@ -272,10 +289,12 @@ static RB_NOINLINE int rb_segment_long(rb_scratch *sc, const rb_text *hyp, const
     for (size_t k0 = 0; k0 < hl; k0 += RB_TAB_CHUNK) {
         size_t k1 = hl - k0 < RB_TAB_CHUNK ? hl : k0 + RB_TAB_CHUNK;
         if (!rb_grow_ttab(sc, (size_t)sc->next_id + (k1 - k0), hl, tmask)) goto done;
-        rb_text_ids_range(sc, hyp, k0, k1, tok);
+        rb_text_ids_range(sc, hyp, k0, k1, tok0);
     }
-    for (size_t k = 0; k < hl; k++) hcnt[tok[k]]++;
+    for (size_t k = 0; k < hl; k++) hcnt1[tok0[k]]++;
     const uint32_t d1 = sc->next_id;
+    rmax[1] = (uint32_t *)calloc((size_t)d1 + 2, sizeof(uint32_t));
+    if (!rmax[1]) goto done;
 
     /* string tokens: move each distinct token's code points to the front, in id order (ids
      * are given in order of first occurrence, so every move is to the left), and point the
@@ -286,7 +305,7 @@ static RB_NOINLINE int rb_segment_long(rb_scratch *sc, const rb_text *hyp, const
         if (!first) goto done;
         uint32_t seen = 0;
         for (size_t k = 0; k < hl && seen < d1; k++) {
-            if (tok[k] != seen) continue;
+            if (tok0[k] != seen) continue;
             memmove(sc->cps + ref_base, sc->cps + sc->ts[k], sc->tl[k] * sizeof(uint32_t));
             first[seen++] = (uint32_t)ref_base;
             ref_base += sc->tl[k];
@@ -297,92 +316,147 @@ static RB_NOINLINE int rb_segment_long(rb_scratch *sc, const rb_text *hyp, const
         first = NULL;
     }
 
-    /* references: token ids (kept for the longer orders), closest length, order 1 */
-    roff[0] = 0;
-    for (size_t k = 0; k < nrefs; k++) {
-        ptrdiff_t r = rb_text_tokens(sc, &refs[k], ref_base);
-        if (r < 0) {
-            rc = r == -1 ? RB_ENOMEM : RB_ETOOLONG;
-            goto done;
-        }
-        const size_t rl = (size_t)r;
-        rb_closest(&best_len, &best_diff, hl, rl);
-        if (!rb_reserve((void **)&rtok, &rtok_cap, roff[k] + rl + 1, sizeof(uint32_t))) goto done;
-        rb_text_ids(sc, &refs[k], rl, 0, rtok + roff[k]);
-        alive[k] = (unsigned char)rb_ref_counts(rtok + roff[k], rl, d1, k == 0, cnt, refmax, touched);
-        roff[k + 1] = roff[k] + rl;
-    }
     row[0] = (int64_t)hl;
-    row[1] = best_len;
-    row[2] = rb_clip_order(hcnt, refmax, d1);
-    row[2 + N] = (int64_t)hl;
-
-    /* the code points, spans and token table are not needed any more */
-    RB_RELEASE(sc, cps);
-    RB_RELEASE(sc, ts);
-    RB_RELEASE(sc, tl);
-    RB_RELEASE(sc, ttab);
-    sc->ttab_size = 0;
-
-    /* 2. orders 2..N, one table each; ids rewritten in place */
-    uint32_t dprev = d1; /* distinct n-grams of the last order */
-    for (int n = 2; n <= N; n++) {
-        const size_t cnt_n = rb_ngrams(hl, n);
+    for (int n = 1; n <= N; n++) {
         row[1 + n] = 0;
-        row[1 + N + n] = (int64_t)cnt_n;
-        if (cnt_n == 0) continue;
-        /* The table: for as many entries as the estimate says (with ~3 standard errors of
-         * room) when the last order already had many distinct n-grams; otherwise (repetitive
-         * text, where estimating would cost more than the few rehashes of small tables) from
-         * the last order's count, which this order's cannot be much below. */
-        size_t want;
-        if ((size_t)dprev * 256 >= cnt_n) {
-            size_t est = rb_distinct_pairs(tok, cnt_n, reg);
-            want = est + est / 32 + 64;
-        } else {
-            want = 2 * (size_t)dprev + 1024;
-        }
-        if (want > cnt_n) want = cnt_n;
-        if (sc->mask != ~(uint64_t)0) want = 8; /* collision tests: grow from the smallest table */
-        if (!rb_ltab_alloc(&t, 2 * want)) goto done;
-        for (size_t i0 = 0; i0 < cnt_n; i0 += RB_TAB_CHUNK) {
-            size_t i1 = cnt_n - i0 < RB_TAB_CHUNK ? cnt_n : i0 + RB_TAB_CHUNK;
-            size_t need = (size_t)t.next + (i1 - i0);
-            if (need > t.limit) {
-                size_t cap = 2 * t.cap > 2 * need ? 2 * t.cap : 2 * need;
-                if (cap > 2 * cnt_n + 16) cap = 2 * cnt_n + 16;
-                if (!rb_ltab_grow(&t, cap)) goto done;
-            }
-            for (size_t i = i0; i < i1; i++) {
-                uint32_t id = rb_ltab_find(&t, tok[i], tok[i + 1], 1);
-                tok[i] = id;
-                hcnt[id]++;
-            }
-        }
-        const uint32_t d = t.next; /* also the sink: no hypothesis n-gram has that id */
-        int first = 1;
-        for (size_t k = 0; k < nrefs; k++) {
-            const size_t rl = roff[k + 1] - roff[k];
-            if (!alive[k] || rl < (size_t)n) continue;
-            uint32_t *r = rtok + roff[k];
-            const size_t rcnt = rl - n + 1;
-            for (size_t i = 0; i < rcnt; i++) r[i] = rb_ltab_find(&t, r[i], r[i + 1], 0);
-            alive[k] = (unsigned char)rb_ref_counts(r, rcnt, d, first, cnt, refmax, touched);
-            first = 0;
-        }
-        row[1 + n] = rb_clip_order(hcnt, refmax, d);
-        dprev = d;
+        row[1 + N + n] = (int64_t)rb_ngrams(hl, n);
     }
+    size_t g0 = 0;
+    do {
+        /* the group: references g0..g1-1 */
+        size_t g1 = g0, glen = 0;
+        while (g1 < nrefs && (g1 == g0 || glen + refs[g1].len <= group_len)) glen += refs[g1++].len;
+        const int last = g1 == nrefs;
+        cnt = (uint32_t *)calloc(hl + 2, sizeof(uint32_t));
+        touched = (uint32_t *)malloc((hl + 2) * sizeof(uint32_t));
+        if (!cnt || !touched) goto done;
+
+        /* its token ids (kept for the longer orders), closest length, order 1 */
+        roff[g0] = 0;
+        for (size_t k = g0; k < g1; k++) {
+            ptrdiff_t r = rb_text_tokens(sc, &refs[k], ref_base);
+            if (r < 0) {
+                rc = r == -1 ? RB_ENOMEM : RB_ETOOLONG;
+                goto done;
+            }
+            const size_t rl = (size_t)r;
+            rb_closest(&best_len, &best_diff, hl, rl);
+            if (!rb_reserve((void **)&rtok, &rtok_cap, roff[k] + rl + 1, sizeof(uint32_t))) goto done;
+            rb_text_ids(sc, &refs[k], rl, 0, rtok + roff[k]);
+            alive[k] = (unsigned char)rb_ref_counts(rtok + roff[k], rl, d1, !counted[1], cnt, rmax[1], touched);
+            counted[1] = 1;
+            roff[k + 1] = roff[k] + rl;
+        }
+        /* the spans are not needed any more, nor the code points but the hypothesis's distinct
+         * tokens' (string tokens, while another group needs the token table) */
+        RB_RELEASE(sc, ts);
+        RB_RELEASE(sc, tl);
+        if (last) {
+            row[2] = rb_clip_order(hcnt1, rmax[1], d1);
+            RB_RELEASE(sc, cps);
+            RB_RELEASE(sc, ttab);
+            sc->ttab_size = 0;
+        } else if (ref_base == 0) {
+            RB_RELEASE(sc, cps);
+        } else {
+            uint32_t *c = (uint32_t *)realloc(sc->cps, ref_base * sizeof(uint32_t));
+            if (c) { /* shrinking: on failure the larger block is kept */
+                sc->cps = c;
+                sc->cps_cap = ref_base;
+            }
+        }
+
+        /* 2. orders 2..N, one table each; ids rewritten in place */
+        tok = one_group ? tok0 : (uint32_t *)malloc((hl + 1) * sizeof(uint32_t));
+        hcnt = (uint32_t *)calloc(hl + 2, sizeof(uint32_t));
+        if (!tok || !hcnt) goto done;
+        if (tok != tok0) memcpy(tok, tok0, hl * sizeof(uint32_t));
+        uint32_t dprev = d1; /* distinct n-grams of the last order */
+        for (int n = 2; n <= N; n++) {
+            const size_t cnt_n = rb_ngrams(hl, n);
+            if (cnt_n == 0) break;
+            /* The table: for as many entries as the estimate says (with ~3 standard errors
+             * of room) when the last order already had many distinct n-grams; otherwise
+             * (repetitive text, where estimating would cost more than the few rehashes of
+             * small tables) from the last order's count, which this order's cannot be much
+             * below; after the first group, for the exact count. */
+            size_t want;
+            if (dn[n]) {
+                want = dn[n];
+            } else if ((size_t)dprev * 256 >= cnt_n) {
+                size_t est = rb_distinct_pairs(tok, cnt_n, reg);
+                want = est + est / 32 + 64;
+            } else {
+                want = 2 * (size_t)dprev + 1024;
+            }
+            if (want > cnt_n) want = cnt_n;
+            if (sc->mask != ~(uint64_t)0) want = 8; /* collision tests: grow from the smallest table */
+            if (!rb_ltab_alloc(&t, 2 * want)) goto done;
+            for (size_t i0 = 0; i0 < cnt_n; i0 += RB_TAB_CHUNK) {
+                size_t i1 = cnt_n - i0 < RB_TAB_CHUNK ? cnt_n : i0 + RB_TAB_CHUNK;
+                size_t need = (size_t)t.next + (i1 - i0);
+                if (need > t.limit) {
+                    size_t cap = 2 * t.cap > 2 * need ? 2 * t.cap : 2 * need;
+                    if (cap > 2 * cnt_n + 16) cap = 2 * cnt_n + 16;
+                    if (!rb_ltab_grow(&t, cap)) goto done;
+                }
+                for (size_t i = i0; i < i1; i++) {
+                    uint32_t id = rb_ltab_find(&t, tok[i], tok[i + 1], 1);
+                    tok[i] = id;
+                    hcnt[id]++;
+                }
+            }
+            const uint32_t d = t.next; /* also the sink: no hypothesis n-gram has that id */
+            if (!rmax[n]) {
+                dn[n] = d;
+                rmax[n] = (uint32_t *)calloc((size_t)d + 2, sizeof(uint32_t));
+                if (!rmax[n]) goto done;
+            }
+            for (size_t k = g0; k < g1; k++) {
+                const size_t rl = roff[k + 1] - roff[k];
+                if (!alive[k] || rl < (size_t)n) continue;
+                uint32_t *r = rtok + roff[k];
+                const size_t rcnt = rl - n + 1;
+                for (size_t i = 0; i < rcnt; i++) r[i] = rb_ltab_find(&t, r[i], r[i + 1], 0);
+                alive[k] = (unsigned char)rb_ref_counts(r, rcnt, d, !counted[n], cnt, rmax[n], touched);
+                counted[n] = 1;
+            }
+            if (last) {
+                row[1 + n] = rb_clip_order(hcnt, rmax[n], d);
+                free(rmax[n]);
+                rmax[n] = NULL;
+            } else {
+                memset(hcnt, 0, ((size_t)d + 1) * sizeof(uint32_t));
+            }
+            dprev = d;
+        }
+        free(t.e);
+        t.e = NULL;
+        if (tok != tok0) free(tok);
+        tok = NULL;
+        free(hcnt);
+        free(cnt);
+        free(touched);
+        hcnt = cnt = touched = NULL;
+        g0 = g1;
+    } while (g0 < nrefs);
+    row[1] = best_len;
     rc = RB_OK;
 done:
     free(t.e);
-    free(tok);
+    if (tok != tok0) free(tok);
+    free(tok0);
     free(rtok);
+    free(hcnt1);
     free(hcnt);
-    free(refmax);
     free(cnt);
     free(touched);
     free(first);
+    if (rmax)
+        for (int n = 0; n <= N; n++) free(rmax[n]);
+    free(rmax);
+    free(dn);
+    free(counted);
     free(roff);
     free(alive);
     free(reg);
