@@ -4,21 +4,26 @@
  * are mostly distinct is about (N - 1) x tokens entries, plus the peak of rehashing them.  Here
  * (issue 15) the memory follows the largest single order instead:
  *
- *  1. tokens: the hypothesis's token ids, then each reference's (looked up), all kept, 4 bytes
- *     per token; order 1 is clipped on the way.  String tokens' code points are compacted to
- *     the hypothesis's distinct tokens first, so the references' code points overwrite the
- *     rest.  Then the code points, spans and token table are freed.
+ *  1. tokens: the hypothesis's token ids, then each reference's (looked up), kept at 4 bytes
+ *     per token; order 1 is clipped on the way.  String tokens' code points are first
+ *     compacted to the hypothesis's distinct tokens, so the references' code points overwrite
+ *     the rest.  Then the code points, spans and token table are freed.
  *  2. orders n = 2..N, each with a fresh pair table: n-gram i of order n is exactly the pair
  *     (id of (n-1)-gram i, id of (n-1)-gram i + 1) (they overlap in n - 2 tokens and together
  *     fix all n), so every text's ids are rewritten in place, order by order, and nothing but
- *     one id per token is kept across orders.  Ids restart at 0 per order; clipping counts are
- *     per order.  The table is sized from a HyperLogLog estimate of the order's distinct
- *     hypothesis n-grams (a pass over the keys, a few ns each), so it is neither rehashed nor
- *     oversized (no power-of-two rounding: slots by multiply-shift range reduction); it still
- *     grows if the estimate was short, so the estimate only ever costs memory, never a count.
+ *     one id per token is kept across orders.  Ids restart at 0 per order (given in order of
+ *     first occurrence); clipping counts are per order.  Where the last order had many
+ *     distinct n-grams, the table is sized from a HyperLogLog estimate of this order's (a pass
+ *     over the keys, a few ns each), so it is neither rehashed nor oversized (no power-of-two
+ *     rounding: slots by multiply-shift range reduction); elsewhere (repetitive text) it
+ *     starts from the last order's count and grows.  Either way it grows whenever its load
+ *     would pass 3/4, so the sizing only ever costs memory or time, never a count.  (With a
+ *     test mask tables start at 16 slots, so the collision tests run the growth too.)
  *
- * A reference n-gram is only looked up (an absent (n-1)-gram makes its extensions absent, and
- * a reference with no n-gram of order n in the hypothesis stops there), as in rb_segment.
+ * References longer together than twice the hypothesis are taken in groups (see
+ * rb_segment_long).  A reference n-gram is only looked up (an absent (n-1)-gram makes its
+ * extensions absent, and a reference with no n-gram of order n in the hypothesis stops there),
+ * as in rb_segment.
  */
 #ifndef RAPIDBLEU_NGRAM_LONG_H
 #define RAPIDBLEU_NGRAM_LONG_H
