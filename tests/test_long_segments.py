@@ -112,3 +112,20 @@ def test_long_int_and_char_orders(long_cases, mask):
         got = (cy.string_stats([hyp], refs, 5, "char") if mask is None
                else cy._string_stats_masked([hyp], refs, 5, "char", False, 1, mask))
         np.testing.assert_array_equal(got, expected)
+
+
+@pytest.mark.parametrize("mask", [None, FEW_BITS])
+def test_long_many_distinct_tokens(mask):
+    """More distinct tokens than the first token table takes (it grows while the hypothesis's
+    ids are given), as ints and as 13a words."""
+    rng = random.Random(5)
+    hyp = [rng.randrange(60_000) for _ in range(90_000)]
+    refs = [hyp[5:50_000] + [7, 7, 7] + hyp[:40_000], [rng.randrange(80_000) for _ in range(30_000)]]
+    expected = py.token_stats([hyp], [refs], 4)
+    got = cy.token_stats([hyp], [refs], 4) if mask is None else cy._token_stats_masked([hyp], [refs], 4, 1, mask)
+    np.testing.assert_array_equal(got, expected)
+    h, rs = " ".join(f"w{x}" for x in hyp), [[" ".join(f"w{x}" for x in r)] for r in refs]
+    expected = py.string_stats([h], rs, 4, "13a")
+    got = (cy.string_stats([h], rs, 4, "13a") if mask is None
+           else cy._string_stats_masked([h], rs, 4, "13a", False, 1, mask))
+    np.testing.assert_array_equal(got, expected)

@@ -229,6 +229,19 @@ static int rb_ref_counts(const uint32_t *ids, size_t cnt_n, uint32_t sink, int f
     return any;
 }
 
+/* Make *p hold `need` counts, zero where new (its old part kept): count arrays are sized by
+ * the ids in use, not by the tokens, because calloc only leaves untouched pages untouched
+ * when it maps fresh memory (large blocks), not when it reuses the heap. */
+static int rb_counts_reserve(uint32_t **p, size_t *cap, size_t need) {
+    if (need <= *cap) return 1;
+    uint32_t *q = (uint32_t *)realloc(*p, need * sizeof(uint32_t));
+    if (!q) return 0;
+    memset(q + *cap, 0, (need - *cap) * sizeof(uint32_t));
+    *p = q;
+    *cap = need;
+    return 1;
+}
+
 #if defined(__GNUC__) || defined(__clang__)
 #define RB_NOINLINE __attribute__((noinline))
 #elif defined(_MSC_VER)
@@ -255,6 +268,7 @@ static RB_NOINLINE int rb_segment_long(rb_scratch *sc, const rb_text *hyp, const
     int rc = RB_ENOMEM;
     uint32_t *tok0 = NULL, *tok = NULL, *rtok = NULL, *hcnt1 = NULL, *hcnt = NULL, *cnt = NULL;
     uint32_t *touched = NULL, *first = NULL;
+    size_t hcnt_cap = 0, cnt_cap = 0, touched_cap = 0;
     uint32_t **rmax = NULL; /* per order: most occurrences in one reference, per id */
     uint32_t *dn = NULL;    /* per order: distinct hypothesis n-grams (from the first group) */
     unsigned char *counted = NULL; /* per order: some reference counted into rmax already */
@@ -269,19 +283,18 @@ static RB_NOINLINE int rb_segment_long(rb_scratch *sc, const rb_text *hyp, const
     const size_t group_len = ref_len <= 2 * hyp->len ? ref_len : hyp->len;
     const int one_group = ref_len <= 2 * hyp->len;
 
-    /* per-id counts: ids of any order number at most hl (+ the sink); calloc'd, so only the
-     * pages of ids in use are ever touched (cnt and touched: only with two references or
-     * more).  Those of one group (and its copy of the hypothesis's ids) are freed after it,
-     * so that they are not resident while the next group's references are read. */
+    /* per-id counts, sized by the ids in use (+ the sink; cnt and touched are used only from
+     * the second reference on).  Those of one group (and its copy of the hypothesis's ids)
+     * are freed after it, so that they are not resident while the next group's references
+     * are read. */
     tok0 = (uint32_t *)malloc((hl + 1) * sizeof(uint32_t));
-    hcnt1 = (uint32_t *)calloc(hl + 2, sizeof(uint32_t));
     rmax = (uint32_t **)calloc((size_t)N + 1, sizeof(uint32_t *));
     dn = (uint32_t *)calloc((size_t)N + 1, sizeof(uint32_t));
     counted = (unsigned char *)calloc((size_t)N + 1, 1);
     roff = (size_t *)malloc((nrefs + 1) * sizeof(size_t));
     alive = (unsigned char *)malloc(nrefs + 1);
     reg = (uint8_t *)malloc((size_t)1 << RB_HLL_BITS);
-    if (!tok0 || !hcnt1 || !rmax || !dn || !counted || !roff || !alive || !reg) goto done;
+    if (!tok0 || !rmax || !dn || !counted || !roff || !alive || !reg) goto done;
 
     /* 1. hypothesis tokens, in chunks: the token table grows with the distinct tokens */
     {
@@ -291,13 +304,24 @@ static RB_NOINLINE int rb_segment_long(rb_scratch *sc, const rb_text *hyp, const
         sc->ttab_size = tcap;
         sc->next_id = 0;
     }
-    for (size_t k0 = 0; k0 < hl; k0 += RB_TAB_CHUNK) {
-        size_t k1 = hl - k0 < RB_TAB_CHUNK ? hl : k0 + RB_TAB_CHUNK;
-        if (!rb_grow_ttab(sc, (size_t)sc->next_id + (k1 - k0), hl, tmask)) goto done;
+    /* each step inserts at most the tokens the table can take at load 1/2 (each adds at most
+     * one entry); it grows only when that room runs short, so a line of few distinct tokens
+     * keeps its first table (growing before every chunk of RB_TAB_CHUNK would size it for
+     * the chunk's tokens all being new) */
+    for (size_t k0 = 0; k0 < hl;) {
+        size_t room = sc->ttab_size / 2 > sc->next_id ? sc->ttab_size / 2 - sc->next_id : 0;
+        if (room < RB_TAB_CHUNK / 8 && room < hl - k0) {
+            if (!rb_grow_ttab(sc, (size_t)sc->next_id + RB_TAB_CHUNK, hl, tmask)) goto done;
+            room = sc->ttab_size / 2 - sc->next_id;
+        }
+        size_t k1 = hl - k0 < room ? hl : k0 + room;
         rb_text_ids_range(sc, hyp, k0, k1, tok0);
+        k0 = k1;
     }
-    for (size_t k = 0; k < hl; k++) hcnt1[tok0[k]]++;
     const uint32_t d1 = sc->next_id;
+    hcnt1 = (uint32_t *)calloc((size_t)d1 + 2, sizeof(uint32_t));
+    if (!hcnt1) goto done;
+    for (size_t k = 0; k < hl; k++) hcnt1[tok0[k]]++;
     rmax[1] = (uint32_t *)calloc((size_t)d1 + 2, sizeof(uint32_t));
     if (!rmax[1]) goto done;
 
@@ -332,9 +356,6 @@ static RB_NOINLINE int rb_segment_long(rb_scratch *sc, const rb_text *hyp, const
         size_t g1 = g0, glen = 0;
         while (g1 < nrefs && (g1 == g0 || glen + refs[g1].len <= group_len)) glen += refs[g1++].len;
         const int last = g1 == nrefs;
-        cnt = (uint32_t *)calloc(hl + 2, sizeof(uint32_t));
-        touched = (uint32_t *)malloc((hl + 2) * sizeof(uint32_t));
-        if (!cnt || !touched) goto done;
 
         /* its token ids (kept for the longer orders), closest length, order 1 */
         roff[g0] = 0;
@@ -348,6 +369,9 @@ static RB_NOINLINE int rb_segment_long(rb_scratch *sc, const rb_text *hyp, const
             rb_closest(&best_len, &best_diff, hl, rl);
             if (!rb_reserve((void **)&rtok, &rtok_cap, roff[k] + rl + 1, sizeof(uint32_t))) goto done;
             rb_text_ids(sc, &refs[k], rl, 0, rtok + roff[k]);
+            if (counted[1] && (!rb_counts_reserve(&cnt, &cnt_cap, (size_t)d1 + 2) ||
+                               !rb_counts_reserve(&touched, &touched_cap, (size_t)d1 + 2)))
+                goto done;
             alive[k] = (unsigned char)rb_ref_counts(rtok + roff[k], rl, d1, !counted[1], cnt, rmax[1], touched);
             counted[1] = 1;
             roff[k + 1] = roff[k] + rl;
@@ -373,8 +397,7 @@ static RB_NOINLINE int rb_segment_long(rb_scratch *sc, const rb_text *hyp, const
 
         /* 2. orders 2..N, one table each; ids rewritten in place */
         tok = one_group ? tok0 : (uint32_t *)malloc((hl + 1) * sizeof(uint32_t));
-        hcnt = (uint32_t *)calloc(hl + 2, sizeof(uint32_t));
-        if (!tok || !hcnt) goto done;
+        if (!tok) goto done;
         if (tok != tok0) memcpy(tok, tok0, hl * sizeof(uint32_t));
         uint32_t dprev = d1; /* distinct n-grams of the last order */
         for (int n = 2; n <= N; n++) {
@@ -396,14 +419,14 @@ static RB_NOINLINE int rb_segment_long(rb_scratch *sc, const rb_text *hyp, const
             }
             if (want > cnt_n) want = cnt_n;
             if (sc->mask != ~(uint64_t)0) want = 8; /* collision tests: grow from the smallest table */
-            if (!rb_ltab_alloc(&t, 2 * want)) goto done;
+            if (!rb_ltab_alloc(&t, 2 * want) || !rb_counts_reserve(&hcnt, &hcnt_cap, t.limit + 2)) goto done;
             for (size_t i0 = 0; i0 < cnt_n; i0 += RB_TAB_CHUNK) {
                 size_t i1 = cnt_n - i0 < RB_TAB_CHUNK ? cnt_n : i0 + RB_TAB_CHUNK;
                 size_t need = (size_t)t.next + (i1 - i0);
                 if (need > t.limit) {
                     size_t cap = 2 * t.cap > 2 * need ? 2 * t.cap : 2 * need;
                     if (cap > 2 * cnt_n + 16) cap = 2 * cnt_n + 16;
-                    if (!rb_ltab_grow(&t, cap)) goto done;
+                    if (!rb_ltab_grow(&t, cap) || !rb_counts_reserve(&hcnt, &hcnt_cap, t.limit + 2)) goto done;
                 }
                 for (size_t i = i0; i < i1; i++) {
                     uint32_t id = rb_ltab_find(&t, tok[i], tok[i + 1], 1);
@@ -423,6 +446,9 @@ static RB_NOINLINE int rb_segment_long(rb_scratch *sc, const rb_text *hyp, const
                 uint32_t *r = rtok + roff[k];
                 const size_t rcnt = rl - n + 1;
                 for (size_t i = 0; i < rcnt; i++) r[i] = rb_ltab_find(&t, r[i], r[i + 1], 0);
+                if (counted[n] && (!rb_counts_reserve(&cnt, &cnt_cap, (size_t)d + 2) ||
+                                   !rb_counts_reserve(&touched, &touched_cap, (size_t)d + 2)))
+                    goto done;
                 alive[k] = (unsigned char)rb_ref_counts(r, rcnt, d, !counted[n], cnt, rmax[n], touched);
                 counted[n] = 1;
             }
@@ -443,6 +469,7 @@ static RB_NOINLINE int rb_segment_long(rb_scratch *sc, const rb_text *hyp, const
         free(cnt);
         free(touched);
         hcnt = cnt = touched = NULL;
+        hcnt_cap = cnt_cap = touched_cap = 0;
         g0 = g1;
     } while (g0 < nrefs);
     row[1] = best_len;
