@@ -401,6 +401,22 @@ def test_id_range_direct_map_and_hash_table_agree(workers):
         np.testing.assert_array_equal(cy.flat_stats(*_flat(hyps), ref_streams, 4, workers=workers), expected)
 
 
+@needs_cy
+def test_references_longer_than_a_block_of_positions():
+    """The core looks up reference positions block by block (1,024 at a time): n-grams that
+    straddle a block's end, and counts of one n-gram gathered over several blocks and
+    references (small vocabularies repeat n-grams), are the oracle's."""
+    rng = np.random.default_rng(11)
+    hyps, refs = [], []
+    for ln in (1023, 1024, 1025, 2049, 3000):
+        hyps.append(rng.integers(0, 6, size=ln).tolist())
+        refs.append([rng.integers(0, 6, size=m).tolist() for m in (ln, ln + 1, 1022, 5)])
+    for order in (1, 4, 7):
+        np.testing.assert_array_equal(cy.token_stats(hyps, refs, order), py.token_stats(hyps, refs, order))
+        np.testing.assert_array_equal(cy.token_stats(hyps, [r[:1] for r in refs], order),
+                                      py.token_stats(hyps, [r[:1] for r in refs], order))
+
+
 @pytest.mark.parametrize("mod", [py, pytest.param(cy, marks=needs_cy)], ids=["python", "cython"])
 def test_flat_stats_errors(mod):
     h = _flat([[1, 2], [3]])

@@ -45,6 +45,9 @@ typedef struct {
     uint32_t stamp, id;
 } rb_vslot;
 
+/* Reference positions looked up together (see rb_segment): their ids stay in the cache. */
+#define RB_REF_BLOCK 1024
+
 typedef struct {
     int order;      /* maximum n-gram order N >= 1 */
     int tokenizer;  /* RB_TOK_* */
@@ -53,10 +56,11 @@ typedef struct {
     uint32_t *cps; size_t cps_cap;        /* code points: hypothesis, then current reference */
     uint32_t *ts; size_t ts_cap;          /* token spans of the current text */
     uint32_t *tl; size_t tl_cap;
-    uint32_t *hyp; size_t hyp_cap;        /* token ids, then n-gram ids of the current order:
-                                             the hypothesis's, then each reference's */
+    uint32_t *hyp; size_t hyp_cap;        /* the hypothesis's token ids and n-gram ids of the
+                                             current order; then a reference's token ids */
     uint32_t *refmax; size_t refmax_cap;  /* per id: max count over the references */
     uint32_t *cnt; size_t cnt_cap;        /* per id: count in the current reference */
+    uint32_t *touched; size_t touched_cap; /* the ids it has counted (if more references follow) */
     uint32_t *hcnt; size_t hcnt_cap;      /* per id: occurrences in the hypothesis */
     rb_ext *ext; size_t ext_cap;          /* per id that occurs once: its extension (below) */
     uint32_t *ofirst; size_t ofirst_cap;  /* per order n: its first id (order n+1's ends it) */
@@ -66,6 +70,7 @@ typedef struct {
     size_t text_end;                       /* end in cps of the last text placed there */
     size_t text_base;                      /* start in cps of the last text placed there */
     unsigned ttab_shift, ptab_shift;
+    uint32_t blk_lvl[RB_REF_BLOCK], blk_pos[RB_REF_BLOCK]; /* a block of reference positions */
     rb_vslot *vmap; size_t vmap_len;      /* int64 tokens, when their range is small enough: */
     uint64_t vmin;                        /* vmap[tok - vmin] replaces the token table */
     uint32_t stamp;                       /* the current segment's (0: none yet) */
@@ -80,7 +85,7 @@ static void rb_scratch_init(rb_scratch *sc, int order, int tokenizer, uint64_t m
 
 static void rb_scratch_free(rb_scratch *sc) {
     free(sc->cps); free(sc->ts); free(sc->tl); free(sc->hyp);
-    free(sc->refmax); free(sc->cnt); free(sc->ttab); free(sc->ptab);
+    free(sc->refmax); free(sc->cnt); free(sc->touched); free(sc->ttab); free(sc->ptab);
     free(sc->hcnt); free(sc->ofirst); free(sc->ext); free(sc->vmap);
     memset(sc, 0, sizeof(*sc));
 }
@@ -445,13 +450,14 @@ static int rb_segment(rb_scratch *sc, const rb_text *hyp, const rb_text *refs, s
     const uint32_t ids = sc->next_id;
     /* the references look up extensions of every order below the first the hypothesis lacks:
      * those of the last order built are still unset */
+    /* (+ 1: never empty) */
     if (!RB_RESERVE(sc, ext, (size_t)ids) || !RB_RESERVE(sc, refmax, (size_t)ids + 1) ||
-        !RB_RESERVE(sc, cnt, (size_t)ids + 1))
+        !RB_RESERVE(sc, cnt, (size_t)ids + 1) || (nrefs > 1 && !RB_RESERVE(sc, touched, (size_t)ids)))
         return RB_ENOMEM;
     if (built < N) rb_no_ext(sc->ext, sc->ofirst[built], ids);
     memset(sc->refmax, 0, ((size_t)ids + 1) * sizeof(uint32_t));
     memset(sc->cnt, 0, ((size_t)ids + 1) * sizeof(uint32_t));
-    uint32_t *const cnt = sc->cnt, *const refmax = sc->refmax;
+    uint32_t *const cnt = sc->cnt, *const refmax = sc->refmax, *const touched = sc->touched;
 
     /* references: closest length (ties to the shorter), clipping counts */
     int64_t best_len = -1, best_diff = -1;
@@ -466,48 +472,58 @@ static int rb_segment(rb_scratch *sc, const rb_text *hyp, const rb_text *refs, s
             best_diff = diff;
         }
         if (hl == 0 || rl == 0) continue;
-        /* the hypothesis's id buffer is free again (the clipping needs only hcnt): the token
-         * ids, then the positions whose n-gram of the current order the hypothesis has, in
-         * pos[0..w), with that n-gram's id in lvl[j].  An n-gram the hypothesis lacks starts
-         * no longer one it has, so each order looks up only the previous order's survivors,
-         * and only n-grams the hypothesis has are counted. */
-        if (!RB_RESERVE(sc, hyp, 3 * rl)) return RB_ENOMEM;
-        uint32_t *const rtok = sc->hyp, *const lvl = sc->hyp + rl, *const pos = sc->hyp + 2 * rl;
+        /* the hypothesis's id buffer is free again (the clipping needs only hcnt) */
+        if (!RB_RESERVE(sc, hyp, rl)) return RB_ENOMEM;
+        uint32_t *const rtok = sc->hyp, *const lvl = sc->blk_lvl, *const pos = sc->blk_pos;
         const uint32_t *const hcnt = sc->hcnt;
         const rb_ext *const ext = sc->ext;
         rb_text_ids(sc, &refs[k], rl, 0, rtok);
-        size_t w = 0;
-        for (size_t i = 0; i < rl; i++) {
-            lvl[w] = rtok[i];
-            pos[w] = (uint32_t)i;
-            w += rtok[i] != RB_ABSENT;
-        }
-        /* the last reference's counts are left in cnt: the clipping takes them from there */
+        /* the last reference's counts are left in cnt: the clipping takes them from there;
+         * the others' go into refmax, from the list of the ids they touched */
         const int flush = k + 1 < nrefs;
-        for (size_t n = 1; w > 0;) {
-            for (size_t j = 0; j < w; j++) cnt[lvl[j]]++;
-            /* each n-gram's count in this reference into refmax, the first time it is seen
-             * (which resets it, so later occurrences add nothing) */
-            for (size_t j = 0; flush && j < w; j++) {
-                const uint32_t id = lvl[j], c = cnt[id], m = refmax[id];
-                refmax[id] = c > m ? c : m;
-                cnt[id] = 0;
+        size_t nt = 0;
+        /* Positions are taken RB_REF_BLOCK at a time: in pos[0..w) those whose n-gram of the
+         * current order the hypothesis has, that n-gram's id in lvl[j].  An n-gram the
+         * hypothesis lacks starts no longer one it has, so each order looks up only the
+         * previous order's survivors, and only n-grams the hypothesis has are counted. */
+        for (size_t b0 = 0; b0 < rl; b0 += RB_REF_BLOCK) {
+            const size_t b1 = rl - b0 < RB_REF_BLOCK ? rl : b0 + RB_REF_BLOCK;
+            size_t w = 0;
+            for (size_t i = b0; i < b1; i++) {
+                lvl[w] = rtok[i];
+                pos[w] = (uint32_t)i;
+                w += rtok[i] != RB_ABSENT;
             }
-            if (++n > (size_t)N) break;
-            while (w > 0 && pos[w - 1] + n > rl) w--; /* no n-gram of order n starts there */
-            size_t kept = 0;
-            for (size_t j = 0; j < w; j++) {
-                /* the hypothesis's rule: a unique prefix has its extension in ext */
-                const uint32_t prefix = lvl[j], i = pos[j], last = rtok[i + n - 1];
-                const uint32_t id = hcnt[prefix] == 1
-                                        ? rb_select(ext[prefix].last == last, ext[prefix].id, RB_ABSENT)
-                                        : rb_pair_find(sc->ptab, pcap, sc->ptab_shift, prefix, last, sc->mask,
-                                                       0, &sc->next_id);
-                lvl[kept] = id;
-                pos[kept] = i;
-                kept += id != RB_ABSENT;
+            for (size_t n = 1; w > 0;) {
+                if (flush) {
+                    for (size_t j = 0; j < w; j++) {
+                        touched[nt] = lvl[j];
+                        nt += cnt[lvl[j]]++ == 0;
+                    }
+                } else {
+                    for (size_t j = 0; j < w; j++) cnt[lvl[j]]++;
+                }
+                if (++n > (size_t)N) break;
+                while (w > 0 && pos[w - 1] + n > rl) w--; /* no n-gram of order n starts there */
+                size_t kept = 0;
+                for (size_t j = 0; j < w; j++) {
+                    /* the hypothesis's rule: a unique prefix has its extension in ext */
+                    const uint32_t prefix = lvl[j], i = pos[j], last = rtok[i + n - 1];
+                    const uint32_t id = hcnt[prefix] == 1
+                                            ? rb_select(ext[prefix].last == last, ext[prefix].id, RB_ABSENT)
+                                            : rb_pair_find(sc->ptab, pcap, sc->ptab_shift, prefix, last, sc->mask,
+                                                           0, &sc->next_id);
+                    lvl[kept] = id;
+                    pos[kept] = i;
+                    kept += id != RB_ABSENT;
+                }
+                w = kept;
             }
-            w = kept;
+        }
+        for (size_t t = 0; t < nt; t++) {
+            const uint32_t id = touched[t], c = cnt[id];
+            if (c > refmax[id]) refmax[id] = c;
+            cnt[id] = 0;
         }
     }
 
