@@ -62,7 +62,7 @@ typedef struct {
     uint32_t *cnt; size_t cnt_cap;        /* per id: count in the current reference */
     uint32_t *touched; size_t touched_cap; /* the ids it has counted (if more references follow) */
     uint32_t *hcnt; size_t hcnt_cap;      /* per id: occurrences in the hypothesis */
-    rb_ext *ext; size_t ext_cap;          /* per id that occurs once: its extension (below) */
+    rb_ext *ext; size_t ext_cap;          /* per id: its extension if it occurs once (rb_ext) */
     uint32_t *ofirst; size_t ofirst_cap;  /* per order n: its first id (order n+1's ends it) */
     rb_tok_entry *ttab; size_t ttab_cap;  /* allocated slots */
     rb_pair_entry *ptab; size_t ptab_cap;
@@ -212,9 +212,9 @@ static void rb_intern_ints(rb_scratch *sc, const int64_t *tok, size_t ntok, int 
                                  &sc->next_id);
 }
 
-/* Direct-mapped vocabulary slots allowed per int64 token of a batch, and at most: the map
- * (8 bytes a slot) then costs at most four times the ids' own memory, and clearing it (once
- * per batch, by the allocator) at most a few ns per token. */
+/* Direct-mapped vocabulary slots allowed per int64 token of a chunk of rows, and at most: the
+ * map (8 bytes a slot) then costs at most four times the ids' own memory, and clearing it (once
+ * per chunk, by the allocator) at most a few ns per token. */
 #define RB_VMAP_PER_TOKEN 4
 #define RB_VMAP_MAX ((size_t)1 << 22)
 
