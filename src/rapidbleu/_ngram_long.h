@@ -296,20 +296,22 @@ static RB_NOINLINE int rb_segment_long(rb_scratch *sc, const rb_text *hyp, const
     reg = (uint8_t *)malloc((size_t)1 << RB_HLL_BITS);
     if (!tok0 || !rmax || !dn || !counted || !roff || !alive || !reg) goto done;
 
-    /* 1. hypothesis tokens, in chunks: the token table grows with the distinct tokens */
-    {
+    /* 1. hypothesis tokens, in chunks: the token table grows with the distinct tokens (int64
+     * tokens in rb_segment's direct-mapped vocabulary need no table: its stamp is set) */
+    const int direct = hyp->kind == RB_KIND_INT64 && sc->vmap != NULL;
+    sc->next_id = 0;
+    if (!direct) {
         size_t tcap = rb_table_size(hl < RB_TAB_CHUNK ? hl : RB_TAB_CHUNK, &sc->ttab_shift);
         if (!rb_reserve((void **)&sc->ttab, &sc->ttab_cap, tcap, sizeof(rb_tok_entry))) goto done;
         memset(sc->ttab, 0xFF, tcap * sizeof(rb_tok_entry));
         sc->ttab_size = tcap;
-        sc->next_id = 0;
     }
     /* each step inserts at most the tokens the table can take at load 1/2 (each adds at most
      * one entry); it grows only when that room runs short, so a line of few distinct tokens
      * keeps its first table (growing before every chunk of RB_TAB_CHUNK would size it for
      * the chunk's tokens all being new) */
     for (size_t k0 = 0; k0 < hl;) {
-        size_t room = sc->ttab_size / 2 > sc->next_id ? sc->ttab_size / 2 - sc->next_id : 0;
+        size_t room = direct ? hl - k0 : sc->ttab_size / 2 > sc->next_id ? sc->ttab_size / 2 - sc->next_id : 0;
         if (room < RB_TAB_CHUNK / 8 && room < hl - k0) {
             if (!rb_grow_ttab(sc, (size_t)sc->next_id + RB_TAB_CHUNK, hl, tmask)) goto done;
             room = sc->ttab_size / 2 - sc->next_id;
