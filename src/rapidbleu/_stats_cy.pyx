@@ -18,6 +18,8 @@ from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memset
 from cpython.list cimport PyList_GET_ITEM
 from cpython.object cimport PyObject
+from cpython.pythread cimport (PyThread_acquire_lock, PyThread_allocate_lock, PyThread_free_lock,
+                               PyThread_release_lock, PyThread_type_lock, WAIT_LOCK)
 from cpython.unicode cimport PyUnicode_GET_LENGTH
 
 from ._stats import n_columns
@@ -115,14 +117,19 @@ cdef class _Rows:
         _grow(<void **> &self.off, &self.cap_seg, n_seg + 1, sizeof(int64_t))
         return 0
 
-    def run(self, Py_ssize_t start, Py_ssize_t end):
-        """Fill rows start..end-1 (with the GIL released); one scratch space per call."""
+    def run(self, Py_ssize_t start, Py_ssize_t end, _Gate gate=None):
+        """Fill rows start..end-1 (with the GIL released); one scratch space per call.  A
+        ``gate`` is opened once this thread no longer needs the GIL (see ``_Gate``)."""
         cdef rb_scratch *sc = <rb_scratch *> malloc(sizeof(rb_scratch))
         cdef int rc
         if sc == NULL:
+            if gate is not None:
+                gate.open()
             raise MemoryError()
         rb_scratch_init(sc, self.order, self.tokenizer, self.mask)
         with nogil:
+            if gate is not None:
+                gate.open()
             rc = rb_rows_grouped(sc, self.texts, self.off, <size_t> start, <size_t> end, self.out)
             rb_scratch_free(sc)
             free(sc)
@@ -130,6 +137,45 @@ cdef class _Rows:
             raise MemoryError("rapidbleu: out of memory while counting n-grams")
         if rc == RB_ETOOLONG:
             raise ValueError("rapidbleu: a hypothesis and reference together exceed 2**32 - 1 code points")
+
+
+cdef class _Gate:
+    """A one-shot signal from a counting thread to the packing thread: "I hold no GIL now".
+
+    The packing thread holds the GIL for as long as it packs (C code that never returns to
+    the interpreter loop never offers it), so a thread started to count a block would wait for
+    the GIL until the *next* block is packed: packing and counting would alternate instead of
+    overlapping.  The packer therefore waits, without the GIL, until each counting thread has
+    opened its gate (released the GIL for the counting) before it packs on.  A plain OS lock
+    (``PyThread`` locks may be taken and released without the GIL), created held.
+    """
+
+    cdef PyThread_type_lock lock
+    cdef bint held
+
+    def __cinit__(self):
+        self.lock = PyThread_allocate_lock()
+        if self.lock == NULL:
+            raise MemoryError()
+        PyThread_acquire_lock(self.lock, WAIT_LOCK)
+        self.held = True
+
+    def __dealloc__(self):
+        if self.lock != NULL:
+            if self.held:
+                PyThread_release_lock(self.lock)
+            PyThread_free_lock(self.lock)
+
+    cdef void open(self) noexcept nogil:
+        """Called once, by the counting thread."""
+        self.held = False
+        PyThread_release_lock(self.lock)
+
+    cdef void wait(self) noexcept:
+        """Called once, by the packing thread: returns once the gate is open."""
+        with nogil:
+            PyThread_acquire_lock(self.lock, WAIT_LOCK)
+            PyThread_release_lock(self.lock)
 
 
 cdef inline int _set_str(rb_text *t, PyObject *s) except -1:
@@ -219,7 +265,7 @@ def _string_stats(hypotheses, references, int max_ngram_order, tokenizer, bint l
 # dict for that segment, so equality is Python's ``==``/``hash`` as in NLTK's Counters.
 # Packing copies the tokens under the GIL into buffers that nothing else can change or free;
 # the kernel then runs on them without the GIL.  Blocks bound the memory, and while the
-# threads count one block the next one is packed.
+# threads count one block the next one is packed (``_Gate``: they must get the GIL to start).
 
 cdef extern from "Python.h":
     # on borrowed pointers: no reference counting around these calls
@@ -503,7 +549,11 @@ def _run_blocks(hypotheses, references, Py_ssize_t n, int order, uint64_t mask, 
                 f.result()  # the other block is free again
             k = blk.n_seg
             parts = min(w, max(1, k // MIN_CHUNK))
-            pending = [pool.submit(blk.run, k * p // parts, k * (p + 1) // parts) for p in range(parts)]
+            gates = [_Gate() for p in range(parts)]
+            pending = [pool.submit(blk.run, k * p // parts, k * (p + 1) // parts, gates[p])
+                       for p in range(parts)]
+            for gate in gates:
+                (<_Gate> gate).wait()  # each thread counts without the GIL: pack the next block
             b ^= 1
         for f in pending:
             f.result()
