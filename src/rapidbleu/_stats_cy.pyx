@@ -38,6 +38,8 @@ cdef extern from "_ngram.h" nogil:
         const uint32_t *tok_len
     ctypedef struct rb_scratch:
         pass
+    ctypedef struct rb_strref:
+        pass
     enum:
         RB_TOK_NONE
         RB_TOK_13A
@@ -45,7 +47,7 @@ cdef extern from "_ngram.h" nogil:
         RB_TOK_ZH
         RB_TOK_INTL
         RB_KIND_INT64
-        RB_KIND_TOKENS
+        RB_KIND_STRREFS
         RB_OK
         RB_ENOMEM
         RB_ETOOLONG
@@ -258,14 +260,19 @@ def _string_stats(hypotheses, references, int max_ngram_order, tokenizer, bint l
 #
 # A token sequence (NLTK's convention: any hashable tokens) reaches the kernel in one of two
 # C forms, chosen per segment (tokens are only ever compared within a segment):
-#   * every token an exact ``int`` that fits int64 (or a 1-D integer numpy array): int64 ids;
-#   * every token an exact ``str``: the tokens' code points back to back (RB_KIND_TOKENS),
-#     compared code point by code point, which is ``str`` equality.
+#   * every token an exact ``int`` that fits int64 (or a 1-D integer numpy array): int64 ids,
+#     copied;
+#   * every token an exact ``str``: one rb_strref per token (RB_KIND_STRREFS, _strtok.h), the
+#     address, kind and length of its characters, read in place by the kernel and compared
+#     byte by byte, which is ``str`` equality.  The block holds a reference to each of these
+#     tokens until it is packed again (or freed), so none can be freed while the kernel reads
+#     it, whatever the caller's lists become meanwhile; strs are immutable.
 # Anything else (mixed types, floats, bools, tuples, str subclasses, ...) is mapped to ids by a
 # dict for that segment, so equality is Python's ``==``/``hash`` as in NLTK's Counters.
-# Packing copies the tokens under the GIL into buffers that nothing else can change or free;
-# the kernel then runs on them without the GIL.  Blocks bound the memory, and while the
-# threads count one block the next one is packed (``_Gate``: they must get the GIL to start).
+# Packing (under the GIL) only touches each token's object header: the hashing and copying of
+# characters is the kernel's, without the GIL, in as many threads as asked.  Blocks bound the
+# memory, and while the threads count one block the next one is packed (``_Gate``: they must
+# get the GIL to start).
 
 cdef extern from "Python.h":
     # on borrowed pointers: no reference counting around these calls
@@ -278,45 +285,47 @@ cdef extern from "Python.h":
 
 cdef extern from *:
     """
-    /* Append the code points of str token s (an exact str) to *cps (n used, cap allocated;
-     * grown by doubling) and its length to *tlen.  0; -1 out of memory or with a Python
-     * error set (legacy string not ready); -2 for a token of 2**32 - 1 code points or more. */
-    static int rb_append_str(uint32_t **cps, size_t *n, size_t *cap, uint32_t *tlen, PyObject *s) {
+    /* Describe the str tokens items[0..m) in refs[0..m) (rb_strref_set); a token of more than 8
+     * bytes is read again by the kernel, so a reference to it is taken and appended to objs
+     * (*n_objs of them so far).  Stops at the first item that is not an exact str (or is too
+     * long: *too_long set).  Returns the number of tokens described, or -1 with a Python error
+     * set (a legacy string that cannot be made ready, before Python 3.12). */
+    static Py_ssize_t rb_take_strs(PyObject *const *items, Py_ssize_t m, rb_strref *refs,
+                                   PyObject **objs, size_t *n_objs, int *too_long) {
+        for (Py_ssize_t j = 0; j < m; j++) {
+            PyObject *x = items[j];
+            if (!PyUnicode_CheckExact(x)) return j;
     #if PY_VERSION_HEX < 0x030C0000
-        if (PyUnicode_READY(s) < 0) return -1;
+            if (PyUnicode_READY(x) < 0) return -1;
     #endif
-        Py_ssize_t len = PyUnicode_GET_LENGTH(s);
-        if ((size_t)len >= (size_t)UINT32_MAX) return -2;
-        if (*n + (size_t)len > *cap) {
-            size_t c = *cap ? *cap : 4096;
-            while (c < *n + (size_t)len) c *= 2;
-            uint32_t *q = (uint32_t *)realloc(*cps, c * sizeof(uint32_t));
-            if (!q) { PyErr_NoMemory(); return -1; }
-            *cps = q;
-            *cap = c;
+            Py_ssize_t len = PyUnicode_GET_LENGTH(x);
+            if ((size_t)len >= (size_t)UINT32_MAX) { *too_long = 1; return j; }
+            int kind = PyUnicode_KIND(x);
+            rb_strref_set(&refs[j], PyUnicode_DATA(x), (uint32_t)len, (uint32_t)kind);
+            if (rb_strref_short(&refs[j])) {
+                refs[j].data = NULL; /* not to be read: the str may be gone by then */
+            } else {
+                Py_INCREF(x);
+                objs[(*n_objs)++] = x;
+            }
         }
-        uint32_t *dst = *cps + *n;
-        const void *d = PyUnicode_DATA(s);
-        switch (PyUnicode_KIND(s)) {
-            case PyUnicode_1BYTE_KIND:
-                for (Py_ssize_t i = 0; i < len; i++) dst[i] = ((const Py_UCS1 *)d)[i];
-                break;
-            case PyUnicode_2BYTE_KIND:
-                for (Py_ssize_t i = 0; i < len; i++) dst[i] = ((const Py_UCS2 *)d)[i];
-                break;
-            default:
-                memcpy(dst, d, (size_t)len * sizeof(uint32_t));
-        }
-        *n += (size_t)len;
-        *tlen = (uint32_t)len;
-        return 0;
+        return m;
+    }
+
+    /* Drop the references taken by rb_take_strs. */
+    static void rb_drop_strs(PyObject **objs, size_t n) {
+        for (size_t j = 0; j < n; j++) Py_DECREF(objs[j]);
     }
     """
-    int rb_append_str(uint32_t **cps, size_t *n, size_t *cap, uint32_t *tlen, PyObject *s) except -1
+    Py_ssize_t rb_take_strs(PyObject **items, Py_ssize_t m, rb_strref *refs, PyObject **objs,
+                            size_t *n_objs, int *too_long) except -1
+    void rb_drop_strs(PyObject **objs, size_t n)
 
 
-#: Tokens per packed block (about 8 MB of ids, or 40 MB of code points).
-_BLOCK_TOKENS = 1 << 20
+#: Tokens per packed block (256 KB of ids, or 768 KB of str refs): small enough that the token
+#: objects a block describes are still in cache when the kernel reads the long ones, and that
+#: dropping the block's references finds them there (1 << 20 was 1.3x slower on str tokens).
+_BLOCK_TOKENS = 1 << 15
 
 cdef enum:
     _K_UNKNOWN = 0  # token kind of a segment: not seen yet (all its texts empty so far)
@@ -342,35 +351,39 @@ cdef int _grow(void **p, size_t *cap, size_t need, size_t size) except -1:
 cdef class _Block(_Rows):
     """A block of token-sequence segments packed for the kernel (see the comment above).
 
-    Int tokens are copied into ``ids``; str tokens into ``cps`` (their code points back to
-    back, widened to 32 bits) with their lengths in ``tlen``.  The copies are the block's own:
-    the kernel reads memory that nothing else can change or free while it runs without the
-    GIL, and reads it sequentially.
+    Int tokens are copied into ``ids``: the kernel reads memory that nothing else can change
+    or free while it runs without the GIL, and reads it sequentially.  Str tokens are read in
+    place through ``refs``; ``objs`` holds a reference to each one the kernel reads again
+    (over 8 bytes; dropped when the block is packed again or freed), so that they outlive the
+    counting.
     """
 
     cdef int64_t *ids
     cdef size_t n_ids, cap_ids
-    cdef uint32_t *cps
-    cdef size_t n_cps, cap_cps
-    cdef uint32_t *tlen
-    cdef size_t n_tlen, cap_tlen
-    cdef int64_t *start         # per text: first token in ids (int) or tlen (str)
-    cdef int64_t *cstart        # per text: first code point in cps (str)
-    cdef size_t cap_start, cap_cstart
+    cdef rb_strref *refs
+    cdef PyObject **objs        # the long str tokens of refs, one reference each
+    cdef size_t n_refs, cap_refs, n_objs, cap_objs
+    cdef int64_t *start         # per text: first token in ids (int) or refs (str)
+    cdef size_t cap_start
 
     def __cinit__(self):
         self.ids = NULL
-        self.cps = NULL
-        self.tlen = NULL
+        self.refs = NULL
+        self.objs = NULL
         self.start = NULL
-        self.cstart = NULL
 
     def __dealloc__(self):
+        self._drop()
         free(self.ids)
-        free(self.cps)
-        free(self.tlen)
+        free(self.refs)
+        free(self.objs)
         free(self.start)
-        free(self.cstart)
+
+    cdef void _drop(self) noexcept:
+        """Drop the references to the str tokens packed since the last ``_drop``."""
+        cdef size_t n = self.n_objs
+        self.n_objs = 0
+        rb_drop_strs(self.objs, n)
 
     cdef int _new_text(self) except -1:
         cdef size_t t = self.n_texts
@@ -378,7 +391,6 @@ cdef class _Block(_Rows):
             self.reserve(t + 1, self.n_seg + 1)
         if t + 1 > self.cap_start:
             _grow(<void **> &self.start, &self.cap_start, t + 1, sizeof(int64_t))
-            _grow(<void **> &self.cstart, &self.cap_cstart, t + 1, sizeof(int64_t))
         self.texts[t].len = 0
         self.texts[t].data = NULL
         self.texts[t].tok_len = NULL
@@ -391,10 +403,9 @@ cdef class _Block(_Rows):
         cdef Py_ssize_t m, j
         cdef PyObject **items
         cdef PyObject *x
-        cdef int ovf = 0
+        cdef int ovf = 0, too_long = 0
         self._new_text()
-        self.start[t] = <int64_t> (self.n_tlen if kind[0] == _K_STR else self.n_ids)
-        self.cstart[t] = <int64_t> self.n_cps
+        self.start[t] = <int64_t> (self.n_refs if kind[0] == _K_STR else self.n_ids)
         if type(seq) is list or type(seq) is tuple:
             m = PySequence_Fast_GET_SIZE(seq)
             if m == 0:
@@ -405,7 +416,7 @@ cdef class _Block(_Rows):
                     kind[0] = _K_INT
                 elif _is_str(items[0]):
                     kind[0] = _K_STR
-                    self.start[t] = <int64_t> self.n_tlen
+                    self.start[t] = <int64_t> self.n_refs
                 else:
                     return 0
             if kind[0] == _K_INT:
@@ -420,15 +431,17 @@ cdef class _Block(_Rows):
                         return 0
                 self.n_ids += m
             else:
-                if self.n_tlen + m > self.cap_tlen:
-                    _grow(<void **> &self.tlen, &self.cap_tlen, self.n_tlen + m, sizeof(uint32_t))
-                for j in range(m):
-                    x = items[j]
-                    if not _is_str(x):
-                        return 0
-                    if rb_append_str(&self.cps, &self.n_cps, &self.cap_cps, &self.tlen[self.n_tlen + j], x) == -2:
-                        raise ValueError("rapidbleu: a token of 2**32 - 1 code points or more")
-                self.n_tlen += m
+                if self.n_refs + m > self.cap_refs:
+                    _grow(<void **> &self.refs, &self.cap_refs, self.n_refs + m, sizeof(rb_strref))
+                if self.n_objs + m > self.cap_objs:
+                    _grow(<void **> &self.objs, &self.cap_objs, self.n_objs + m, sizeof(PyObject *))
+                # (references taken count in n_objs even when the segment goes to the dict path)
+                j = rb_take_strs(items, m, self.refs + self.n_refs, self.objs, &self.n_objs, &too_long)
+                self.n_refs += j
+                if too_long:
+                    raise ValueError("rapidbleu: a token of 2**32 - 1 code points or more")
+                if j < m:
+                    return 0
             self.texts[t].len = <size_t> m
             return 1
         if type(seq) is np.ndarray and seq.ndim == 1 and kind[0] != _K_STR and (
@@ -453,7 +466,7 @@ cdef class _Block(_Rows):
         return 0
 
     cdef int pack_segment(self, object hyp, object refs, Py_ssize_t i) except -1:
-        cdef size_t t0 = self.n_texts, n_ids = self.n_ids, n_cps = self.n_cps, n_tlen = self.n_tlen
+        cdef size_t t0 = self.n_texts, n_ids = self.n_ids, n_refs = self.n_refs, n_objs = self.n_objs
         cdef int kind = _K_UNKNOWN
         cdef int ok
         cdef size_t t
@@ -469,7 +482,8 @@ cdef class _Block(_Rows):
                     break
         if not ok:
             # mixed or other token types: ids from a dict, Python's equality
-            self.n_texts, self.n_ids, self.n_cps, self.n_tlen = t0, n_ids, n_cps, n_tlen
+            rb_drop_strs(self.objs + n_objs, self.n_objs - n_objs)
+            self.n_texts, self.n_ids, self.n_refs, self.n_objs = t0, n_ids, n_refs, n_objs
             kind = _K_INT
             vocab = {}
             get = vocab.setdefault
@@ -477,7 +491,7 @@ cdef class _Block(_Rows):
             for r in refs:
                 self._pack_ids([get(tok, len(vocab)) for tok in r])
         for t in range(t0, self.n_texts):
-            self.texts[t].kind = RB_KIND_TOKENS if kind == _K_STR else RB_KIND_INT64
+            self.texts[t].kind = RB_KIND_STRREFS if kind == _K_STR else RB_KIND_INT64
         self.off[self.n_seg + 1] = <int64_t> self.n_texts
         self.n_seg += 1
         return 0
@@ -488,19 +502,19 @@ cdef class _Block(_Rows):
         first segment not packed.  Then point the texts into the (now final) buffers.  The
         block must not be in use by the kernel."""
         cdef size_t t
-        self.n_texts = self.n_seg = self.n_ids = self.n_cps = self.n_tlen = 0
+        self._drop()
+        self.n_texts = self.n_seg = self.n_ids = self.n_refs = 0
         self.reserve(1, 1)
         self.off[0] = 0
         # at least one segment per block (any limit); indexing through the sequence protocol,
         # bounds checked: user code (a token's __hash__, another thread while the workers
         # count) may have shortened the lists since len() was read
-        while i < n and (self.n_seg == 0 or self.n_ids + self.n_tlen < limit):
+        while i < n and (self.n_seg == 0 or self.n_ids + self.n_refs < limit):
             self.pack_segment(_item(hypotheses, i), _item(references, i), i)
             i += 1
         for t in range(self.n_texts):
-            if self.texts[t].kind == RB_KIND_TOKENS:
-                self.texts[t].data = self.cps + self.cstart[t]
-                self.texts[t].tok_len = self.tlen + self.start[t]
+            if self.texts[t].kind == RB_KIND_STRREFS:
+                self.texts[t].data = self.refs + self.start[t]
             else:
                 self.texts[t].data = self.ids + self.start[t]
         return i
