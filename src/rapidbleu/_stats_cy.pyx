@@ -14,12 +14,12 @@ from operator import methodcaller
 import numpy as np
 
 from libc.stdint cimport int64_t, uint32_t, uint64_t
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memset
 from cpython.list cimport PyList_GET_ITEM
 from cpython.object cimport PyObject
-from cpython.pythread cimport (PyThread_acquire_lock, PyThread_allocate_lock, PyThread_free_lock,
-                               PyThread_release_lock, PyThread_type_lock, WAIT_LOCK)
+from cpython.pythread cimport (NOWAIT_LOCK, PyThread_acquire_lock, PyThread_allocate_lock,
+                               PyThread_free_lock, PyThread_release_lock, PyThread_type_lock, WAIT_LOCK)
 from cpython.unicode cimport PyUnicode_GET_LENGTH
 
 from ._stats import n_columns
@@ -119,65 +119,27 @@ cdef class _Rows:
         _grow(<void **> &self.off, &self.cap_seg, n_seg + 1, sizeof(int64_t))
         return 0
 
-    def run(self, Py_ssize_t start, Py_ssize_t end, _Gate gate=None):
-        """Fill rows start..end-1 (with the GIL released); one scratch space per call.  A
-        ``gate`` is opened once this thread no longer needs the GIL (see ``_Gate``)."""
+    def run(self, Py_ssize_t start, Py_ssize_t end):
+        """Fill rows start..end-1 (with the GIL released); one scratch space per call."""
         cdef rb_scratch *sc = <rb_scratch *> malloc(sizeof(rb_scratch))
         cdef int rc
         if sc == NULL:
-            if gate is not None:
-                gate.open()
             raise MemoryError()
         rb_scratch_init(sc, self.order, self.tokenizer, self.mask)
         with nogil:
-            if gate is not None:
-                gate.open()
             rc = rb_rows_grouped(sc, self.texts, self.off, <size_t> start, <size_t> end, self.out)
             rb_scratch_free(sc)
             free(sc)
-        if rc == RB_ENOMEM:
-            raise MemoryError("rapidbleu: out of memory while counting n-grams")
-        if rc == RB_ETOOLONG:
-            raise ValueError("rapidbleu: a hypothesis and reference together exceed 2**32 - 1 code points")
+        _raise_rc(rc)
 
 
-cdef class _Gate:
-    """A one-shot signal from a counting thread to the packing thread: "I hold no GIL now".
-
-    The packing thread holds the GIL for as long as it packs (C code that never returns to
-    the interpreter loop never offers it), so a thread started to count a block would wait for
-    the GIL until the *next* block is packed: packing and counting would alternate instead of
-    overlapping.  The packer therefore waits, without the GIL, until each counting thread has
-    opened its gate (released the GIL for the counting) before it packs on.  A plain OS lock
-    (``PyThread`` locks may be taken and released without the GIL), created held.
-    """
-
-    cdef PyThread_type_lock lock
-    cdef bint held
-
-    def __cinit__(self):
-        self.lock = PyThread_allocate_lock()
-        if self.lock == NULL:
-            raise MemoryError()
-        PyThread_acquire_lock(self.lock, WAIT_LOCK)
-        self.held = True
-
-    def __dealloc__(self):
-        if self.lock != NULL:
-            if self.held:
-                PyThread_release_lock(self.lock)
-            PyThread_free_lock(self.lock)
-
-    cdef void open(self) noexcept nogil:
-        """Called once, by the counting thread."""
-        self.held = False
-        PyThread_release_lock(self.lock)
-
-    cdef void wait(self) noexcept:
-        """Called once, by the packing thread: returns once the gate is open."""
-        with nogil:
-            PyThread_acquire_lock(self.lock, WAIT_LOCK)
-            PyThread_release_lock(self.lock)
+cdef int _raise_rc(int rc) except -1:
+    """Raise the error of a kernel return code (nothing for RB_OK)."""
+    if rc == RB_ENOMEM:
+        raise MemoryError("rapidbleu: out of memory while counting n-grams")
+    if rc == RB_ETOOLONG:
+        raise ValueError("rapidbleu: a hypothesis and reference together exceed 2**32 - 1 code points")
+    return 0
 
 
 cdef inline int _set_str(rb_text *t, PyObject *s) except -1:
@@ -271,8 +233,7 @@ def _string_stats(hypotheses, references, int max_ngram_order, tokenizer, bint l
 # dict for that segment, so equality is Python's ``==``/``hash`` as in NLTK's Counters.
 # Packing (under the GIL) only touches each token's object header: the hashing and copying of
 # characters is the kernel's, without the GIL, in as many threads as asked.  Blocks bound the
-# memory, and while the threads count one block the next one is packed (``_Gate``: they must
-# get the GIL to start).
+# memory, and while the threads count one block the next one is packed (``_Crew``).
 
 cdef extern from "Python.h":
     # on borrowed pointers: no reference counting around these calls
@@ -531,13 +492,142 @@ cdef void _copy_int64(int64_t *dst, int64_t[::1] src):
         dst[k] = src[k]
 
 
+cdef class _Crew:
+    """Counting threads that take blocks without ever taking the GIL.
+
+    The packing thread holds the GIL for as long as it packs (C code that never returns to the
+    interpreter loop never offers it), so a thread that needed the GIL to start counting a block
+    (a ``ThreadPoolExecutor`` task) would wait until the *next* block was packed: packing and
+    counting would alternate instead of overlapping.  Each crew thread therefore enters
+    ``serve`` once, releases the GIL and then waits on plain OS locks (``PyThread`` locks may
+    be taken and released without the GIL): ``go[p]`` released by the packer hands it rows
+    ``lo[p]..hi[p]-1`` of the current block, ``done[p]`` released by the thread hands them back
+    (with the kernel's return code in ``rc[p]``).  Each thread has its own scratch space for the
+    whole call.  A lock is the only synchronisation, so every field written before a release
+    is seen after the matching acquire.
+    """
+
+    cdef int w
+    cdef PyThread_type_lock *go
+    cdef PyThread_type_lock *done
+    cdef rb_scratch *sc
+    cdef size_t *lo
+    cdef size_t *hi
+    cdef int *rc
+    cdef const rb_text *texts   # the block being counted
+    cdef const int64_t *off
+    cdef int64_t *out
+    cdef bint stop
+    cdef size_t min_chunk
+
+    def __cinit__(self, int w, int order, uint64_t mask):
+        cdef int p
+        self.w = w
+        self.min_chunk = MIN_CHUNK
+        self.go = <PyThread_type_lock *> calloc(w, sizeof(PyThread_type_lock))
+        self.done = <PyThread_type_lock *> calloc(w, sizeof(PyThread_type_lock))
+        self.sc = <rb_scratch *> calloc(w, sizeof(rb_scratch))
+        self.lo = <size_t *> calloc(w, sizeof(size_t))
+        self.hi = <size_t *> calloc(w, sizeof(size_t))
+        self.rc = <int *> calloc(w, sizeof(int))
+        if not (self.go and self.done and self.sc and self.lo and self.hi and self.rc):
+            raise MemoryError()
+        for p in range(w):
+            rb_scratch_init(&self.sc[p], order, RB_TOK_NONE, mask)
+            self.go[p] = PyThread_allocate_lock()
+            self.done[p] = PyThread_allocate_lock()
+            if self.go[p] == NULL or self.done[p] == NULL:
+                raise MemoryError()
+            PyThread_acquire_lock(self.go[p], WAIT_LOCK)    # no work yet
+            PyThread_acquire_lock(self.done[p], WAIT_LOCK)  # released once serving
+
+    def __dealloc__(self):
+        # only after every thread has left serve(): they hold a reference to the crew
+        cdef int p
+        if self.sc != NULL:
+            for p in range(self.w):
+                rb_scratch_free(&self.sc[p])
+        for p in range(self.w):
+            if self.go != NULL:
+                _free_lock(self.go[p])
+            if self.done != NULL:
+                _free_lock(self.done[p])
+        free(self.go); free(self.done); free(self.sc); free(self.lo); free(self.hi); free(self.rc)
+
+    def serve(self, int p):
+        """Thread p: count the rows handed over until told to stop (without the GIL)."""
+        with nogil:
+            PyThread_release_lock(self.done[p])  # serving: the packer may go on
+            while True:
+                PyThread_acquire_lock(self.go[p], WAIT_LOCK)
+                if self.stop:
+                    break
+                self.rc[p] = rb_rows_grouped(&self.sc[p], self.texts, self.off, self.lo[p], self.hi[p],
+                                             self.out)
+                PyThread_release_lock(self.done[p])
+
+    cdef void wait(self) noexcept:
+        """Wait (without the GIL) until every thread has handed its rows back."""
+        cdef int p
+        with nogil:
+            for p in range(self.w):
+                PyThread_acquire_lock(self.done[p], WAIT_LOCK)
+
+    cdef int count_here(self, _Block blk) except -1:
+        """Count a packed block in this thread (one worker: no crew threads)."""
+        cdef int rc
+        with nogil:
+            rc = rb_rows_grouped(&self.sc[0], blk.texts, blk.off, 0, blk.n_seg, blk.out)
+        return _raise_rc(rc)
+
+    cdef void hand(self, _Block blk) noexcept:
+        """Hand the rows of a packed block to the threads, in contiguous parts (any thread
+        finished with the previous block: ``wait`` first)."""
+        cdef int p, parts
+        cdef size_t k = blk.n_seg
+        self.texts = blk.texts
+        self.off = blk.off
+        self.out = blk.out
+        parts = <int> min(<size_t> self.w, max(<size_t> 1, k // self.min_chunk))
+        for p in range(self.w):
+            self.lo[p] = k * p // parts if p < parts else 0
+            self.hi[p] = k * (p + 1) // parts if p < parts else 0
+            self.rc[p] = RB_OK
+        for p in range(self.w):
+            PyThread_release_lock(self.go[p])
+
+    cdef void finish(self) noexcept:
+        """Let every thread leave ``serve`` (after ``wait``)."""
+        cdef int p
+        self.stop = True
+        for p in range(self.w):
+            PyThread_release_lock(self.go[p])
+
+    cdef int check(self) except -1:
+        cdef int p
+        for p in range(self.w):
+            _raise_rc(self.rc[p])
+        return 0
+
+
+cdef void _free_lock(PyThread_type_lock lock) noexcept:
+    """Free a lock, held or not (a held one is released first)."""
+    if lock != NULL:
+        PyThread_acquire_lock(lock, NOWAIT_LOCK)  # now held, whichever it was
+        PyThread_release_lock(lock)
+        PyThread_free_lock(lock)
+
+
 def _run_blocks(hypotheses, references, Py_ssize_t n, int order, uint64_t mask, workers, out):
-    """Pack and count block by block; with threads, block k+1 is packed while k is counted."""
+    """Pack and count block by block; with threads (a ``_Crew``), block k+1 is packed while
+    block k is counted."""
     cdef Py_ssize_t w = resolve_workers(workers)
     cdef Py_ssize_t i = 0, b = 0
     cdef size_t limit = _BLOCK_TOKENS
     cdef _Block blk
     cdef int64_t[:, ::1] out_v = out
+    cdef _Crew crew
+    cdef bint handed = False
     blocks = []
     for b in range(2 if w > 1 else 1):
         blk = _Block()
@@ -546,31 +636,39 @@ def _run_blocks(hypotheses, references, Py_ssize_t n, int order, uint64_t mask, 
         blk._keep = out
         blocks.append(blk)
     b = 0
+    crew = _Crew(w, order, mask)
     if w <= 1:
         blk = blocks[0]
         while i < n:
             blk.out = &out_v[i, 0]
             i = blk.pack(hypotheses, references, i, n, limit)
-            blk.run(0, blk.n_seg)
+            crew.count_here(blk)
         return
     with ThreadPoolExecutor(max_workers=w) as pool:
-        pending = []
-        while i < n:
-            blk = blocks[b]
-            blk.out = &out_v[i, 0]
-            i = blk.pack(hypotheses, references, i, n, limit)
-            for f in pending:
-                f.result()  # the other block is free again
-            k = blk.n_seg
-            parts = min(w, max(1, k // MIN_CHUNK))
-            gates = [_Gate() for p in range(parts)]
-            pending = [pool.submit(blk.run, k * p // parts, k * (p + 1) // parts, gates[p])
-                       for p in range(parts)]
-            for gate in gates:
-                (<_Gate> gate).wait()  # each thread counts without the GIL: pack the next block
-            b ^= 1
-        for f in pending:
-            f.result()
+        try:
+            serving = [pool.submit(crew.serve, p) for p in range(w)]
+            crew.wait()  # every thread serving without the GIL
+            while i < n:
+                blk = blocks[b]
+                blk.out = &out_v[i, 0]
+                i = blk.pack(hypotheses, references, i, n, limit)
+                if handed:
+                    crew.wait()  # the other block is free again
+                    handed = False
+                    crew.check()
+                crew.hand(blk)
+                handed = True
+                b ^= 1
+            if handed:
+                crew.wait()
+                handed = False
+                crew.check()
+        finally:
+            if handed:
+                crew.wait()  # never leave with a block being counted
+            crew.finish()  # (a thread not yet serving stops as soon as it is)
+    for f in serving:
+        f.result()
 
 
 def _token_stats(hypotheses, references, int max_ngram_order, workers, uint64_t mask):
