@@ -336,11 +336,14 @@ def test_str_token_collisions_do_not_change_counts(mask):
 @needs_cy
 @pytest.mark.parametrize("mask", [0, 0xFF00000000000000, 0xFFFFFFFFFFFFFFFF])
 def test_str_token_heads_and_kinds(mask):
-    """Tokens equal in their first 8 bytes, in their length or in their bytes but not their kind
-    (\x00\x01\x00\x01 is kind 1, Ā = U+0100 kind 2: the same 4 bytes little-endian) stay
-    distinct; equal tokens built apart (not the same object) match."""
+    """Tokens equal in their first 8 or 16 bytes, in their length or in their bytes but not their
+    kind (\x00\x01\x00\x01 is kind 1, Ā = U+0100 kind 2: the same 4 bytes little-endian) stay
+    distinct; equal tokens built apart (not the same object) match.  With mask 0 the hashes of
+    long tokens (over 16 bytes) all compare equal, so their bytes decide."""
     base = ["abcdefgh", "abcdefghi", "abcdefghj", "abcdefghij", "\x00\x01\x00\x01", "\u0100\u0100",
-            "ĀĀĀĀĀ", "ĀĀĀĀĀa", "\U0001f600\U0001f600\U0001f600", "abc", "abcabcab"]
+            "ĀĀĀĀĀ", "ĀĀĀĀĀa", "\U0001f600\U0001f600\U0001f600", "abc", "abcabcab", "abcdefghijklmnop",
+            "abcdefghijklmnopq", "abcdefghijklmnopr", "abcdefghXjklmnopq", "abcdefghijklmnopqrstuvwxyz",
+            "abcdefghijklmnopqrstuvwxyZ", "\x00\x01" * 9, "\u0100" * 9, "\u0100" * 8 + "a"]
     rng = np.random.default_rng(5)
     def copy(t):  # an equal str that is another object
         return "".join(list(t)) if len(t) > 1 else t

@@ -224,11 +224,12 @@ def _string_stats(hypotheses, references, int max_ngram_order, tokenizer, bint l
 # C forms, chosen per segment (tokens are only ever compared within a segment):
 #   * every token an exact ``int`` that fits int64 (or a 1-D integer numpy array): int64 ids,
 #     copied;
-#   * every token an exact ``str``: one rb_strref per token (RB_KIND_STRREFS, _strtok.h), the
-#     address, kind and length of its characters, read in place by the kernel and compared
-#     byte by byte, which is ``str`` equality.  The block holds a reference to each of these
-#     tokens until it is packed again (or freed), so none can be freed while the kernel reads
-#     it, whatever the caller's lists become meanwhile; strs are immutable.
+#   * every token an exact ``str``: one rb_strref per token (RB_KIND_STRREFS, _strtok.h): its
+#     kind, length and bytes (up to 16 bytes, most tokens, held whole; a longer one by its
+#     first bytes, a hash and the address of its characters, which the kernel reads in place),
+#     compared byte for byte, which is ``str`` equality.  The block holds a reference to each
+#     long token until it is packed again (or freed), so none can be freed while the kernel
+#     reads it, whatever the caller's lists become meanwhile; strs are immutable.
 # Anything else (mixed types, floats, bools, tuples, str subclasses, ...) is mapped to ids by a
 # dict for that segment, so equality is Python's ``==``/``hash`` as in NLTK's Counters.
 # Packing (under the GIL) only touches each token's object header: the hashing and copying of
@@ -246,7 +247,7 @@ cdef extern from "Python.h":
 
 cdef extern from *:
     """
-    /* Describe the str tokens items[0..m) in refs[0..m) (rb_strref_set); a token of more than 8
+    /* Describe the str tokens items[0..m) in refs[0..m) (rb_strref_set); a token of more than 16
      * bytes is read again by the kernel, so a reference to it is taken and appended to objs
      * (*n_objs of them so far).  Stops at the first item that is not an exact str (or is too
      * long: *too_long set).  Returns the number of tokens described, or -1 with a Python error
@@ -263,9 +264,7 @@ cdef extern from *:
             if ((size_t)len >= (size_t)UINT32_MAX) { *too_long = 1; return j; }
             int kind = PyUnicode_KIND(x);
             rb_strref_set(&refs[j], PyUnicode_DATA(x), (uint32_t)len, (uint32_t)kind);
-            if (rb_strref_short(&refs[j])) {
-                refs[j].data = NULL; /* not to be read: the str may be gone by then */
-            } else {
+            if (!rb_strref_short(&refs[j])) {
                 Py_INCREF(x);
                 objs[(*n_objs)++] = x;
             }
@@ -283,7 +282,7 @@ cdef extern from *:
     void rb_drop_strs(PyObject **objs, size_t n)
 
 
-#: Tokens per packed block (256 KB of ids, or 768 KB of str refs): small enough that the token
+#: Tokens per packed block (256 KB of ids, or 1 MB of str refs): small enough that the token
 #: objects a block describes are still in cache when the kernel reads the long ones, and that
 #: dropping the block's references finds them there (1 << 20 was 1.3x slower on str tokens).
 _BLOCK_TOKENS = 1 << 15
@@ -315,7 +314,7 @@ cdef class _Block(_Rows):
     Int tokens are copied into ``ids``: the kernel reads memory that nothing else can change
     or free while it runs without the GIL, and reads it sequentially.  Str tokens are read in
     place through ``refs``; ``objs`` holds a reference to each one the kernel reads again
-    (over 8 bytes; dropped when the block is packed again or freed), so that they outlive the
+    (over 16 bytes; dropped when the block is packed again or freed), so that they outlive the
     counting.
     """
 
