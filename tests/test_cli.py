@@ -8,7 +8,7 @@ import sys
 import pytest
 
 import rapidbleu
-from conftest import OFFICIAL_TOKENIZER, SAMPLE_DIR, full_data_dir, systems
+from conftest import HAVE_CYTHON, OFFICIAL_TOKENIZER, SAMPLE_DIR, full_data_dir, systems
 import argparse
 import urllib.error
 import urllib.request
@@ -297,3 +297,24 @@ def test_bad_backend_variable_still_raises_in_a_library():
     assert r.returncode == 1 and "Traceback" in r.stderr and "BackendChoiceError" in r.stderr
     r = _run_with_backend("bogus", "-c", "import rapidbleu\ntry:\n rapidbleu.backend\nexcept ValueError:\n print('caught')")
     assert r.stdout == "caught\n", r.stderr
+
+
+# Start-up: a corpus score (one system or a table of systems) needs only column sums, which
+# the compiled core returns without numpy; importing numpy alone costs more than the rest of
+# such a run (bench/bench_startup.py).  Run with numpy made unimportable, the output must be
+# the normal one.
+_NO_NUMPY = "import sys; sys.modules['numpy'] = None; from rapidbleu.cli import main; sys.exit(main())"
+
+
+@pytest.mark.skipif(not HAVE_CYTHON, reason="the compiled core is not built")
+@pytest.mark.parametrize("options", [[], ["-f", "text", "-b"], ["-lc", "--tokenize", "char"], ["-tok", "none"]])
+def test_corpus_scores_do_not_import_numpy(options):
+    sample = [s for s in systems(SAMPLE_DIR) if s[0] == "de-en"]
+    for hyps in ([sample[0][2]], [s[2] for s in sample]):
+        args = [*sample[0][3], "-i", *hyps, *options]
+        env = dict(os.environ, NO_COLOR="", PYTHONIOENCODING="utf-8", RAPIDBLEU_BACKEND="cython")
+        blocked = subprocess.run([sys.executable, "-c", _NO_NUMPY, *map(str, args)], capture_output=True,
+                                 env=env, timeout=300)
+        assert blocked.returncode == 0, blocked.stderr.decode()
+        assert blocked.stdout == run("rapidbleu", *args).stdout
+        same_output(*args)

@@ -132,6 +132,18 @@ def test_string_stats_equal_oracle(batch, tokenizer, lowercase, order):
 
 
 @needs_cy
+@_SETTINGS
+@given(_batch, st.sampled_from(["13a", "none", "char"]), st.booleans(), st.integers(1, 9), st.sampled_from([1, 2]))
+def test_string_totals_are_column_sums(batch, tokenizer, lowercase, order, workers):
+    hyps = [h for h, _ in batch]
+    refs = streams([r for _, r in batch])
+    expected = py.string_stats(hyps, refs, order, tokenizer, lowercase).sum(axis=0).tolist()
+    for mod in (py, cy):
+        totals = mod.string_totals(hyps, refs, order, tokenizer, lowercase, workers)
+        assert totals == expected and all(type(v) is int for v in totals)
+
+
+@needs_cy
 def test_repeated_ngrams_and_long_lines():
     hyps = ["a a a a b " * 400, "x " * 5000 + "&amp;lt; 3.5 1,000 " * 50, "the " * 10]
     refs = streams([["a a b " * 300, "a " * 1000], ["x " * 10, "x " * 4999], ["the the", "the " * 3, "cat"]])
@@ -227,6 +239,7 @@ def test_empty_batch_and_shapes():
     out = cy.string_stats([""], [[""], [" "]], 2)
     np.testing.assert_array_equal(out, py.string_stats([""], [[""], [" "]], 2))
     assert out.dtype == np.int64
+    assert cy.string_totals([], [[]], 3) == py.string_totals([], [[]], 3) == [0] * 8
 
 
 @pytest.mark.parametrize("mod", [py, pytest.param(cy, marks=needs_cy)], ids=["python", "cython"])
@@ -235,6 +248,10 @@ def test_stream_layout_errors(mod):
         mod.string_stats(["a", "b"], [["a", "b"], ["a"]])
     with pytest.raises(ValueError, match="segment 1 has no reference"):
         mod.string_stats(["a", "b"], [["a", None], [None, None]])
+    with pytest.raises(ValueError, match="stream 1 has 1 lines"):
+        mod.string_totals(["a", "b"], [["a", "b"], ["a"]])
+    with pytest.raises(ValueError, match="segment 1 has no reference"):
+        mod.string_totals(["a", "b"], [["a", None], [None, None]])
 
 
 @needs_cy

@@ -9,6 +9,7 @@ imports in each module).
 """
 
 import importlib
+import sys
 from typing import Any
 
 
@@ -30,3 +31,10 @@ class LazyModule:
 
 
 numpy = LazyModule("numpy")
+
+
+def is_ndarray(x: Any) -> bool:
+    """``isinstance(x, numpy.ndarray)`` without importing numpy: an array can only exist once
+    numpy has been imported, so until then the answer is ``False`` at no cost."""
+    module = sys.modules.get("numpy")
+    return module is not None and isinstance(x, module.ndarray)

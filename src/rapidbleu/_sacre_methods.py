@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 else:
     from ._lazy import numpy as np  # imported on first use (see rapidbleu._lazy)
 
+from ._lazy import is_ndarray
 from ._stats import closest_ref_len
 from ._validate import check_hypotheses, check_references, check_sentence_args
 from .tokenizers.base import BaseTokenizer
@@ -51,7 +52,7 @@ def _sum_rows(rows):
     element in the type of the first row's values (``utils.sum_of_lists``)."""
     from .utils import sum_of_lists
 
-    if isinstance(rows, np.ndarray) and rows.ndim == 2 and len(rows) > 1 and rows.dtype.kind in "iu":
+    if is_ndarray(rows) and rows.ndim == 2 and len(rows) > 1 and rows.dtype.kind in "iu":
         return rows.sum(axis=0)  # exact for integers; float32 rows are added in order below
     return sum_of_lists(rows)
 
@@ -106,7 +107,7 @@ class SacreBLEUMethods:
             TypeError, ValueError: malformed input (see ``corpus_statistics``).
             RuntimeError: no references given and none cached.
         """
-        if references is not None and not isinstance(references, np.ndarray) and len(references) == 0:
+        if references is not None and not is_ndarray(references) and len(references) == 0:
             references = None
         return self.corpus_statistics(hypotheses, references).tolist()
 

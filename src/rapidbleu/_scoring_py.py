@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 else:
     from ._lazy import numpy as np  # imported on first use (see rapidbleu._lazy)
 
+from ._lazy import is_ndarray
 from ._stats import MAX_NGRAM_ORDER
 from ._validate import UnknownSmoothingError, check_order, check_smooth_value, resolve_workers
 
@@ -111,8 +112,8 @@ def bleu_from_stats(
     # A copy in the caller's container type: numpy arrays keep their dtype (add-k on int64
     # truncates, float32 stays float32, as in sacreBLEU's significance tests); anything else
     # becomes a list of the caller's numbers (Python arithmetic, sacreBLEU's corpus scores).
-    correct = correct.copy() if isinstance(correct, np.ndarray) else list(correct)
-    total = total.copy() if isinstance(total, np.ndarray) else list(total)
+    correct = correct.copy() if is_ndarray(correct) else list(correct)
+    total = total.copy() if is_ndarray(total) else list(total)
     if smooth_value is None:
         smooth_value = SMOOTH_DEFAULTS[smooth_method]
 

@@ -4,7 +4,7 @@ The public functions have the signatures and results of ``rapidbleu._stats_py``,
 docstrings document both backends.
 """
 
-from typing import Final, Hashable, Literal, Optional, Sequence, Tuple, Union
+from typing import Final, Hashable, List, Literal, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -18,6 +18,14 @@ def string_stats(
     lowercase: bool = False,
     workers: int = 1,
 ) -> np.ndarray: ...
+def string_totals(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str]],
+    max_ngram_order: int = 4,
+    tokenizer: str = "13a",
+    lowercase: bool = False,
+    workers: int = 1,
+) -> List[int]: ...
 def token_stats(
     hypotheses: Sequence[Sequence[Hashable]],
     references: Sequence[Sequence[Sequence[Hashable]]],

@@ -11,7 +11,7 @@ not depend on the number of threads.  Compiler directives are set in ``setup.py`
 from concurrent.futures import ThreadPoolExecutor
 from operator import methodcaller
 
-import numpy as np
+from ._lazy import numpy as np  # imported on first use: the CLI's corpus score needs none
 
 from libc.stdint cimport int64_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
@@ -158,8 +158,9 @@ def _prepared(lines, prep):
     return [None if x is None else prep(x) for x in lines]
 
 
-def _string_stats(hypotheses, references, int max_ngram_order, tokenizer, bint lowercase,
-                  workers, uint64_t mask):
+cdef _Rows _string_batch(hypotheses, references, int max_ngram_order, tokenizer, bint lowercase,
+                         uint64_t mask):
+    """The segments of string inputs as a ``_Rows`` batch (rows not yet counted)."""
     cdef Py_ssize_t n, i, k, n_streams, t
     cdef int tok
     if tokenizer in _C_TOKENIZERS:
@@ -209,13 +210,51 @@ def _string_stats(hypotheses, references, int max_ngram_order, tokenizer, bint l
             b.off[i + 1] = t
     finally:
         free(cols)
+    b.n_seg = n
+    b._keep = (hyps, streams)  # the texts point into these strings
+    return b
+
+
+def _string_stats(hypotheses, references, int max_ngram_order, tokenizer, bint lowercase,
+                  workers, uint64_t mask):
+    cdef _Rows b = _string_batch(hypotheses, references, max_ngram_order, tokenizer, lowercase, mask)
+    cdef Py_ssize_t n = b.n_seg
     out = np.zeros((n, n_columns(max_ngram_order)), dtype=np.int64)
     cdef int64_t[:, ::1] out_v = out
-    b._keep = (hyps, streams, out)  # the texts point into these strings
     if n:
         b.out = &out_v[0, 0]
         run_chunks(b.run, n, workers)
     return out
+
+
+def _string_totals(hypotheses, references, int max_ngram_order, tokenizer, bint lowercase,
+                   workers, uint64_t mask):
+    """Column sums of ``_string_stats`` as a list of Python ints, without numpy: the rows go
+    to a C buffer that lives for this call only (``import numpy`` alone costs more than a
+    whole CLI run on one test set)."""
+    cdef _Rows b = _string_batch(hypotheses, references, max_ngram_order, tokenizer, lowercase, mask)
+    cdef Py_ssize_t n = b.n_seg, i, j, cols = n_columns(max_ngram_order)
+    cdef int64_t *rows
+    cdef int64_t *sums = <int64_t *> calloc(cols, sizeof(int64_t))
+    if sums == NULL:
+        raise MemoryError()
+    try:
+        if n:
+            rows = <int64_t *> malloc(n * cols * sizeof(int64_t))
+            if rows == NULL:
+                raise MemoryError()
+            try:
+                b.out = rows
+                run_chunks(b.run, n, workers)
+                for i in range(n):  # int64 sums, as numpy's column sums of the int64 rows
+                    for j in range(cols):
+                        sums[j] += rows[i * cols + j]
+            finally:
+                b.out = NULL
+                free(rows)
+        return [sums[j] for j in range(cols)]
+    finally:
+        free(sums)
 
 
 # -- token sequences: packed block by block -------------------------------------------------
@@ -887,6 +926,14 @@ def string_stats(hypotheses, references, max_ngram_order=4, tokenizer="13a", low
     """
     return _string_stats(hypotheses, references, check_order(max_ngram_order), tokenizer, lowercase,
                          workers, _FULL_MASK)
+
+
+def string_totals(hypotheses, references, max_ngram_order=4, tokenizer="13a", lowercase=False,
+                  workers=1):
+    """See ``rapidbleu._stats_py.string_totals`` (the column sums of ``string_stats``, as a
+    list of ``2 + 2N`` Python ints; numpy is not imported)."""
+    return _string_totals(hypotheses, references, check_order(max_ngram_order), tokenizer, lowercase,
+                          workers, _FULL_MASK)
 
 
 def token_stats(hypotheses, references, max_ngram_order=4, workers=1):

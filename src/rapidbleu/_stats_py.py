@@ -1,16 +1,21 @@
 """Pure-Python sufficient statistics: the oracle the compiled core is tested against, and the
 fallback where the extension is not available.
 
-Both backends expose the same five functions with the same signatures and outputs; the
+Both backends expose the same six functions with the same signatures and outputs; the
 docstrings here are the documentation of both (``_backend`` copies them onto the compiled
 functions).  Inputs arrive already validated by ``rapidbleu._validate``.
 """
 
+from __future__ import annotations
+
 from collections import Counter
 from itertools import chain
-from typing import Hashable, List, Optional, Sequence
+from typing import TYPE_CHECKING, Hashable, List, Optional, Sequence
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from ._lazy import numpy as np  # imported on first use (see rapidbleu._lazy)
 
 from ._stats import closest_ref_len, n_columns
 from ._validate import check_order, no_reference_error, resolve_workers, stream_length_error
@@ -109,6 +114,28 @@ def string_stats(
         _row(prep(hyp), refs, max_ngram_order, row)
         out[i] = row
     return out
+
+
+def string_totals(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[Optional[str]]],
+    max_ngram_order: int = 4,
+    tokenizer: str = "13a",
+    lowercase: bool = False,
+    workers: int = 1,
+) -> List[int]:
+    """Corpus BLEU sufficient statistics of raw strings: the column sums of ``string_stats``.
+
+    Same arguments and errors as ``string_stats``.  The compiled twin never builds the
+    per-segment array and does not import numpy, so a command-line corpus score starts as
+    fast as the counting allows.
+
+    Returns:
+        A list of ``2 + 2N`` Python ints: ``[hyp_len, ref_len, matches_1..N, totals_1..N]``
+        summed over the n segments (all zeros for n = 0).
+    """
+    stats = string_stats(hypotheses, references, max_ngram_order, tokenizer, lowercase, workers)
+    return [int(v) for v in stats.sum(axis=0)]
 
 
 def _tokens(seq) -> list:

@@ -9,7 +9,7 @@ compiled twin, chosen by ``rapidbleu._backend``).
 
 from __future__ import annotations
 import logging
-from typing import Callable, List, Optional, Sequence
+from typing import Callable, List, Optional, Sequence, Tuple
 
 from typing import TYPE_CHECKING
 
@@ -119,23 +119,15 @@ class BLEU(SacreBLEUMethods):
             ref_streams = [self._preprocess_for_core(stream)[0] for stream in ref_streams]
         return _backend.stats.string_stats(hyps_in, ref_streams, self.max_ngram_order, tok, low, self.workers)
 
-    def corpus_statistics(self, hypotheses: Sequence[str],
-                          references: Optional[Sequence[Sequence[str]]] = None) -> np.ndarray:
-        """Per-segment sufficient statistics.
+    def _segment_totals(self, hyps: List[str], ref_streams: List[List[Optional[str]]]) -> List[int]:
+        hyps_in, tok, low = self._preprocess_for_core(hyps)
+        if tok != self.tokenizer.fast_path:
+            ref_streams = [self._preprocess_for_core(stream)[0] for stream in ref_streams]
+        return _backend.stats.string_totals(hyps_in, ref_streams, self.max_ngram_order, tok, low, self.workers)
 
-        Args:
-            hypotheses: n hypothesis strings.
-            references: reference streams (each n strings or None), or None to use the cache
-                given to the constructor.
-
-        Returns:
-            int64 array (n, 2 + 2N): ``[hyp_len, ref_len, matches_1..N, totals_1..N]`` per
-            segment; a column sum is the corpus statistics.
-
-        Raises:
-            TypeError/ValueError: malformed input (see ``rapidbleu._validate``).
-            RuntimeError: no references given and none cached.
-        """
+    def _checked_inputs(self, hypotheses, references) -> Tuple[List[str], List[List[Optional[str]]]]:
+        """The hypotheses and reference streams of a corpus call, checked (and the cached
+        references when ``references`` is None), with sacreBLEU's tokenized-input warning."""
         if self._force:
             hyps = check_hypotheses(hypotheses)
         else:
@@ -155,7 +147,33 @@ class BLEU(SacreBLEUMethods):
                 logger.warning("That's 100 lines that end in a tokenized period ('.')")
                 logger.warning("It looks like you forgot to detokenize your test data, which may hurt your score.")
                 logger.warning("If you insist your data is detokenized, or don't care, you can suppress this message with the `force` parameter.")
-        return self._segment_stats(hyps, streams)
+        return hyps, streams
+
+    def corpus_statistics(self, hypotheses: Sequence[str],
+                          references: Optional[Sequence[Sequence[str]]] = None) -> np.ndarray:
+        """Per-segment sufficient statistics.
+
+        Args:
+            hypotheses: n hypothesis strings.
+            references: reference streams (each n strings or None), or None to use the cache
+                given to the constructor.
+
+        Returns:
+            int64 array (n, 2 + 2N): ``[hyp_len, ref_len, matches_1..N, totals_1..N]`` per
+            segment; a column sum is the corpus statistics.
+
+        Raises:
+            TypeError/ValueError: malformed input (see ``rapidbleu._validate``).
+            RuntimeError: no references given and none cached.
+        """
+        return self._segment_stats(*self._checked_inputs(hypotheses, references))
+
+    def _corpus_totals(self, hypotheses: Sequence[str],
+                       references: Optional[Sequence[Sequence[str]]] = None) -> List[int]:
+        """``corpus_statistics(...).sum(axis=0)`` as a list of Python ints, computed without
+        the per-segment array (and, on the compiled backend, without importing numpy).  Same
+        arguments and errors as ``corpus_statistics``."""
+        return self._segment_totals(*self._checked_inputs(hypotheses, references))
 
     # -- scores -----------------------------------------------------------------------------
     @staticmethod
@@ -218,14 +236,14 @@ class BLEU(SacreBLEUMethods):
         Raises:
             TypeError, ValueError: malformed input, with the stream and line named.
         """
+        if n_bootstrap <= 1:  # the column sums alone: no per-segment array, no numpy
+            return self.score_from_stats(self._corpus_totals(hypotheses, references))
+        from .significance import bootstrap_ci
+
         stats = self.corpus_statistics(hypotheses, references)
         result = self.score_from_stats(stats.sum(axis=0))
-        if n_bootstrap > 1:
-            from .significance import bootstrap_ci
-
-            self.n_bootstrap = n_bootstrap
-            self.seed, mean, ci = bootstrap_ci(stats, self, n_bootstrap)
-            result._mean, result._ci = mean, ci
+        self.n_bootstrap = n_bootstrap
+        self.seed, result._mean, result._ci = bootstrap_ci(stats, self, n_bootstrap)
         return result
 
     def sentence_score(self, hypothesis: str, references: Sequence[str]) -> BLEUScore:

@@ -27,6 +27,7 @@ import sys
 import textwrap
 import time
 from itertools import repeat
+from operator import add
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
 if TYPE_CHECKING:
@@ -544,7 +545,10 @@ def run(args) -> None:
     n_bootstrap = args.confidence_n if args.confidence else 1
     keep_rows = bool(paired) or n_bootstrap > 1
     ncol = 2 + 2 * metric.max_ngram_order
-    sums = [np.zeros(ncol, dtype=np.int64) for _ in systems]
+    # column sums as Python ints (a corpus score, or a table of systems, needs only these: the
+    # core then returns them without any per-segment array, and numpy is never imported)
+    sums: List[List[int]] = [[0] * ncol for _ in systems]
+    per_segment = keep_rows or args.sentence_level
     rows: List[List[np.ndarray]] = [[] for _ in systems]
     n_tokenized = [0] * len(systems)
     sig_text = None
@@ -557,8 +561,11 @@ def run(args) -> None:
             for k, hyps in enumerate(sys_chunks):
                 if not args.bleu_force:
                     n_tokenized[k] += sum(map(str.endswith, hyps, repeat(" .")))
+                if not per_segment:
+                    sums[k] = list(map(add, sums[k], metric._corpus_totals(hyps, ref_chunk)))
+                    continue
                 st = metric.corpus_statistics(hyps, ref_chunk)
-                sums[k] += st.sum(axis=0)
+                sums[k] = list(map(add, sums[k], st.sum(axis=0).tolist()))
                 if keep_rows:
                     rows[k].append(_narrow(st))
                 if args.sentence_level and not hold_sentences:
@@ -686,7 +693,7 @@ class _progress_bar:
 
 
 def _run_paired(args, paired: str, metric: BLEU, names: List[str], stats: List[np.ndarray],
-                sums: List[np.ndarray]) -> None:
+                sums: List[List[int]]) -> None:
     """Paired bootstrap (``bs``) or approximate randomization (``ar``) of every system against the
     first one, from their per-segment statistics, printed as sacreBLEU's multi-system table (or
     JSON / LaTeX); signatures as ``significance.PairedTest`` makes them."""
