@@ -390,6 +390,33 @@ def test_str_tokens_references_are_dropped():
     assert (sys.getrefcount(long_tok), sys.getrefcount(short_tok)) == before
 
 
+@needs_cy
+def test_token_stats_error_while_threads_count():
+    """An error while packing a later block (a token's __hash__ raising in the dict path), with
+    counting threads busy on an earlier one: the error comes out, every thread stops, and the
+    strs' references are dropped."""
+    import sys
+    import threading
+
+    class Bad:
+        def __hash__(self):
+            raise RuntimeError("bad token")
+
+    long_tok = "".join(["a long token ", "of many bytes"])
+    hyps = [[long_tok, "b", long_tok] for _ in range(400)] + [["x", Bad()]] + [["a"]] * 50
+    refs = [[[long_tok, "b"]] for _ in range(400)] + [[["x"]]] + [[["a"]]] * 50
+    threads, before = threading.active_count(), sys.getrefcount(long_tok)
+    with _block_size(64):
+        for w in (1, 2, 3):
+            with pytest.raises(RuntimeError, match="bad token"):
+                cy.token_stats(hyps, refs, 4, workers=w)
+    assert threading.active_count() == threads
+    assert sys.getrefcount(long_tok) == before
+    with _block_size(64):
+        np.testing.assert_array_equal(cy.token_stats(hyps[:400], refs[:400], 4, workers=2),
+                                      py.token_stats(hyps[:400], refs[:400], 4))
+
+
 @pytest.mark.parametrize("mod", [py, pytest.param(cy, marks=needs_cy)], ids=["python", "cython"])
 def test_token_stats_errors(mod):
     with pytest.raises(ValueError, match="segment 1 has no reference"):
