@@ -88,12 +88,11 @@ static inline void rb_strref_set(rb_strref *r, const void *data, uint32_t len, u
 }
 
 /* Hash of a token: of its two words, byte count and kind (for a long token w1 already hashes
- * every byte), so the characters are never read here.  Equal tokens: equal hashes. */
+ * every byte), so the characters are never read here.  Equal tokens: equal hashes.  One
+ * multiply: the table's slot (rb_slot) is the top bits of this times the golden ratio, which
+ * depend on every bit (w0 holds tokens of up to 8 bytes, most of them, whole; w1 is 0 then). */
 static inline uint64_t rb_hash_ref(const rb_strref *s) {
-    uint64_t h = ((uint64_t)s->len * 4 + s->kind) * RB_GOLDEN;
-    h = (h ^ s->w0) * RB_GOLDEN;
-    h = (h ^ s->w1 ^ (h >> 32)) * RB_GOLDEN;
-    return h ^ (h >> 29);
+    return s->w0 ^ (s->w1 * RB_GOLDEN) ^ (((uint64_t)s->len * 4 + s->kind) << 51);
 }
 
 /* a == b as strs, given equal lengths: same kind and same words, and for tokens over 16 bytes
