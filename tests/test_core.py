@@ -451,6 +451,45 @@ def test_flat_stats_equal_oracle(batch, order, workers):
     np.testing.assert_array_equal(cy._flat_stats_masked(*_flat(hyps), ref_streams, order, 1, 0), expected)
 
 
+@needs_cy
+@pytest.mark.parametrize("workers", [1, 2])
+def test_id_range_direct_map_and_hash_table_agree(workers):
+    """Int64 ids whose range is small (a model's vocabulary) are mapped by a direct-mapped
+    array stamped per segment, others by the hash table: the same sequences shifted, spread
+    or at the ends of int64 give the oracle's numbers either way, and under a test mask (which
+    turns the direct map off); many segments reuse the map, and two threads each have one."""
+    rng = np.random.default_rng(5)
+    base = [rng.integers(0, 40, size=rng.integers(0, 60)) for _ in range(300)]
+    refs = [[rng.integers(0, 40, size=rng.integers(0, 60)) for _ in range(rng.integers(1, 4))] for _ in range(300)]
+    refs = [[np.concatenate([h[:k], r]) for r in rs] for h, rs, k in zip(base, refs, rng.integers(0, 30, size=300))]
+    expected = py.token_stats([h.tolist() for h in base], [[r.tolist() for r in rs] for rs in refs], 4)
+    # direct map (range 40), shifted, negative; hash table: spread (range 2**50) or the whole int64 range
+    for f in (lambda x: x, lambda x: x + 10**15, lambda x: -x - 2**62, lambda x: x * 2**45,
+              lambda x: np.where(x == 0, np.int64(-(2**63)), np.where(x == 1, np.int64(2**63 - 1), x))):
+        hyps = [f(h).astype(np.int64) for h in base]
+        rr = [[f(r).astype(np.int64) for r in rs] for rs in refs]
+        np.testing.assert_array_equal(cy.token_stats(hyps, rr, 4, workers=workers), expected)
+        np.testing.assert_array_equal(cy._token_stats_masked(hyps, rr, 4, workers, 0), expected)
+        ref_streams = [_flat([rs[k] if k < len(rs) else None for rs in rr]) for k in range(3)]
+        np.testing.assert_array_equal(cy.flat_stats(*_flat(hyps), ref_streams, 4, workers=workers), expected)
+
+
+@needs_cy
+def test_references_longer_than_a_block_of_positions():
+    """The core looks up reference positions block by block (1,024 at a time): n-grams that
+    straddle a block's end, and counts of one n-gram gathered over several blocks and
+    references (small vocabularies repeat n-grams), are the oracle's."""
+    rng = np.random.default_rng(11)
+    hyps, refs = [], []
+    for ln in (1023, 1024, 1025, 2049, 3000):
+        hyps.append(rng.integers(0, 6, size=ln).tolist())
+        refs.append([rng.integers(0, 6, size=m).tolist() for m in (ln, ln + 1, 1022, 5)])
+    for order in (1, 4, 7):
+        np.testing.assert_array_equal(cy.token_stats(hyps, refs, order), py.token_stats(hyps, refs, order))
+        np.testing.assert_array_equal(cy.token_stats(hyps, [r[:1] for r in refs], order),
+                                      py.token_stats(hyps, [r[:1] for r in refs], order))
+
+
 @pytest.mark.parametrize("mod", [py, pytest.param(cy, marks=needs_cy)], ids=["python", "cython"])
 def test_flat_stats_errors(mod):
     h = _flat([[1, 2], [3]])
@@ -473,6 +512,8 @@ def test_flat_stats_errors(mod):
     ([[1, np.int64(2)]], False, False),    # numpy scalar: the checked path converts it
     ([[2**63]], False, False),             # beyond int64
     ([[-(2**63), 2**63 - 1]], False, True),
+    ([[0, 1, -1, 2**30 - 1, 2**30, -(2**30), 2**31, -(2**62)]], False, True),  # one CPython digit or more
+    ([[-(2**63) - 1]], False, False),
     ([[1.0]], False, False),
     ([np.array([1])], False, False),
     ([], False, True),

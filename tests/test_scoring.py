@@ -138,6 +138,18 @@ def test_nltk_compiled_equals_oracle(method, eps, k, reweigh):
             assert np.array_equal(bits(got), bits(want)), (N, w, method, eps, k, reweigh)
 
 
+@needs_cy
+def test_scores_with_threads_equal_one_thread():
+    """Scoring takes a thread only per 16,384 rows (a row costs well under a microsecond):
+    a matrix big enough for three threads gives the one-thread floats."""
+    rows = random_rows(np.random.default_rng(5), 50_000, 4)
+    for workers in (2, 3):
+        assert np.array_equal(bits(cy().sacre_scores(rows, 4, "exp", None, True, None, workers)),
+                              bits(cy().sacre_scores(rows, 4, "exp", None, True, None, 1)))
+        assert np.array_equal(bits(cy().nltk_scores(rows, 4, (0.25,) * 4, 1, 0.1, 0.0, False, workers)),
+                              bits(cy().nltk_scores(rows, 4, (0.25,) * 4, 1, 0.1, 0.0, False, 1)))
+
+
 # ------------------------------------------------------------------------ one set of twins
 
 @needs_cy

@@ -14,6 +14,13 @@
 #include "_table.h"
 #include "_tok.h"
 
+/* c ? a : b without a branch (compilers tend to turn a ?: into one), for choices that
+ * depend on the data and would be mispredicted half the time. */
+static inline uint32_t rb_select(int c, uint32_t a, uint32_t b) {
+    const uint32_t m = (uint32_t)0 - (uint32_t)(c != 0);
+    return (a & m) | (b & ~m);
+}
+
 #define RB_KIND_INT64 8  /* a text of int64 token ids instead of a str (kinds 1, 2, 4) */
 #define RB_KIND_TOKENS 9 /* a text already split into str tokens: their code points back to back */
 #define RB_KIND_STRREFS 10 /* a text of str tokens read in place: rb_strref[len] (_strtok.h) */
@@ -27,6 +34,22 @@ typedef struct {
     const uint32_t *tok_len; /* RB_KIND_TOKENS: the length of each token, in code points */
 } rb_text;
 
+/* The one n-gram that extends an n-gram occurring once in the hypothesis (see rb_segment):
+ * its last token's id and its own id; both RB_ABSENT when there is none (the n-gram ends the
+ * hypothesis). */
+typedef struct {
+    uint32_t last, id;
+} rb_ext;
+
+/* A slot of the direct-mapped vocabulary (rb_vmap_setup): the id of integer token
+ * vmin + slot in the current segment, valid only if stamp is the segment's. */
+typedef struct {
+    uint32_t stamp, id;
+} rb_vslot;
+
+/* Reference positions looked up together (see rb_segment): their ids stay in the cache. */
+#define RB_REF_BLOCK 1024
+
 typedef struct {
     int order;      /* maximum n-gram order N >= 1 */
     int tokenizer;  /* RB_TOK_* */
@@ -35,12 +58,13 @@ typedef struct {
     uint32_t *cps; size_t cps_cap;        /* code points: hypothesis, then current reference */
     uint32_t *ts; size_t ts_cap;          /* token spans of the current text */
     uint32_t *tl; size_t tl_cap;
-    uint32_t *hyp; size_t hyp_cap;        /* token ids, then n-gram ids of the current order:
-                                             the hypothesis's, then each reference's */
+    uint32_t *hyp; size_t hyp_cap;        /* the hypothesis's token ids and n-gram ids of the
+                                             current order; then a reference's token ids */
     uint32_t *refmax; size_t refmax_cap;  /* per id: max count over the references */
-    uint32_t *cnt; size_t cnt_cap;        /* per id: count in this reference / matches used */
-    uint32_t *touched; size_t touched_cap;
+    uint32_t *cnt; size_t cnt_cap;        /* per id: count in the current reference */
+    uint32_t *touched; size_t touched_cap; /* the ids it has counted (if more references follow) */
     uint32_t *hcnt; size_t hcnt_cap;      /* per id: occurrences in the hypothesis */
+    rb_ext *ext; size_t ext_cap;          /* per id: its extension if it occurs once (rb_ext) */
     uint32_t *ofirst; size_t ofirst_cap;  /* per order n: its first id (order n+1's ends it) */
     rb_tok_entry *ttab; size_t ttab_cap;  /* allocated slots */
     rb_pair_entry *ptab; size_t ptab_cap;
@@ -50,6 +74,10 @@ typedef struct {
     unsigned ttab_shift, ptab_shift;
     const rb_strref *keys;                 /* RB_KIND_STRREFS: the hypothesis's tokens, which
                                               token-table entries index */
+    uint32_t blk_lvl[RB_REF_BLOCK], blk_pos[RB_REF_BLOCK]; /* a block of reference positions */
+    rb_vslot *vmap; size_t vmap_len;      /* int64 tokens, when their range is small enough: */
+    uint64_t vmin;                        /* vmap[tok - vmin] replaces the token table */
+    uint32_t stamp;                       /* the current segment's (0: none yet) */
 } rb_scratch;
 
 static void rb_scratch_init(rb_scratch *sc, int order, int tokenizer, uint64_t mask) {
@@ -62,7 +90,7 @@ static void rb_scratch_init(rb_scratch *sc, int order, int tokenizer, uint64_t m
 static void rb_scratch_free(rb_scratch *sc) {
     free(sc->cps); free(sc->ts); free(sc->tl); free(sc->hyp);
     free(sc->refmax); free(sc->cnt); free(sc->touched); free(sc->ttab); free(sc->ptab);
-    free(sc->hcnt); free(sc->ofirst);
+    free(sc->hcnt); free(sc->ofirst); free(sc->ext); free(sc->vmap);
     memset(sc, 0, sizeof(*sc));
 }
 
@@ -158,9 +186,76 @@ static void rb_intern_spans(rb_scratch *sc, size_t ntok, int insert, uint32_t *i
 
 static void rb_intern_ints(rb_scratch *sc, const int64_t *tok, size_t ntok, int insert,
                            uint32_t *ids) {
+    if (sc->vmap) {
+        /* no probing, no data-dependent branch: a slot from an earlier segment is free */
+        rb_vslot *const v = sc->vmap;
+        const uint64_t vmin = sc->vmin;
+        const uint32_t stamp = sc->stamp;
+        if (insert) {
+            uint32_t next = sc->next_id;
+            for (size_t k = 0; k < ntok; k++) {
+                rb_vslot *e = &v[(uint64_t)tok[k] - vmin];
+                const int fresh = e->stamp != stamp;
+                const uint32_t id = rb_select(fresh, next, e->id);
+                e->stamp = stamp;
+                e->id = id;
+                next += (uint32_t)fresh;
+                ids[k] = id;
+            }
+            sc->next_id = next;
+        } else {
+            for (size_t k = 0; k < ntok; k++) {
+                const rb_vslot e = v[(uint64_t)tok[k] - vmin];
+                ids[k] = rb_select(e.stamp == stamp, e.id, RB_ABSENT);
+            }
+        }
+        return;
+    }
     for (size_t k = 0; k < ntok; k++)
         ids[k] = rb_tok_find_int(sc->ttab, sc->ttab_size, sc->ttab_shift, (uint64_t)tok[k], sc->mask, insert,
                                  &sc->next_id);
+}
+
+/* Direct-mapped vocabulary slots allowed per int64 token of a chunk of rows, and at most: the
+ * map (8 bytes a slot) then costs at most four times the ids' own memory, and clearing it (once
+ * per chunk, by the allocator) at most a few ns per token. */
+#define RB_VMAP_PER_TOKEN 4
+#define RB_VMAP_MAX ((size_t)1 << 22)
+
+/* Use a direct-mapped vocabulary for the int64 texts texts[t0..t1) when the range of their
+ * ids is small enough (token ids of a model's vocabulary): an array indexed by id, stamped
+ * per segment so that it is never cleared, instead of a hash table filled and cleared per
+ * segment.  Not under a test mask, whose purpose is to exercise the token table's collisions.
+ * Returns 0 when out of memory. */
+static int rb_vmap_setup(rb_scratch *sc, const rb_text *texts, size_t t0, size_t t1) {
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    size_t ntok = 0;
+    for (size_t t = t0; t < t1; t++) {
+        if (texts[t].kind != RB_KIND_INT64) continue;
+        const int64_t *d = (const int64_t *)texts[t].data;
+        for (size_t k = 0; k < texts[t].len; k++) {
+            lo = d[k] < lo ? d[k] : lo;
+            hi = d[k] > hi ? d[k] : hi;
+        }
+        ntok += texts[t].len;
+    }
+    free(sc->vmap);
+    sc->vmap = NULL;
+    sc->vmap_len = 0;
+    if (ntok == 0 || sc->mask != ~(uint64_t)0) return 1;
+    const uint64_t range = (uint64_t)hi - (uint64_t)lo + 1; /* no overflow: hi >= lo */
+    if (range == 0 || range > RB_VMAP_MAX || range > (uint64_t)RB_VMAP_PER_TOKEN * ntok) return 1;
+    sc->vmap = (rb_vslot *)calloc((size_t)range, sizeof(rb_vslot));
+    if (!sc->vmap) return 0;
+    sc->vmap_len = (size_t)range;
+    sc->vmin = (uint64_t)lo;
+    sc->stamp = 0;
+    return 1;
+}
+
+/* ext[from..to): no extension (yet). */
+static inline void rb_no_ext(rb_ext *ext, uint32_t from, uint32_t to) {
+    for (uint32_t id = from; id < to; id++) ext[id].last = ext[id].id = RB_ABSENT;
 }
 
 /* Hypothesis entries inserted per chunk once a segment is long (see rb_segment). */
@@ -270,6 +365,13 @@ static int rb_segment(rb_scratch *sc, const rb_text *hyp, const rb_text *refs, s
      * point into; integer-keyed tokens need them no more, so references overwrite them */
     const int int_keyed = hyp->kind == RB_KIND_INT64 || rb_cp_tokens(sc, hyp);
     const size_t ref_base = int_keyed ? 0 : sc->text_end;
+    /* int64 tokens in the direct-mapped vocabulary (a segment's texts are of one kind): a new
+     * stamp frees every slot */
+    const int direct = hyp->kind == RB_KIND_INT64 && sc->vmap != NULL;
+    if (direct && ++sc->stamp == 0) {
+        memset(sc->vmap, 0, sc->vmap_len * sizeof(rb_vslot));
+        sc->stamp = 1;
+    }
 
     /* hypothesis: the token ids in hyp[0..hl); each order's n-gram ids are then computed in
      * place in hyp[hl..2hl) from the previous order's (n-gram i of order n = (n-gram i of order
@@ -278,33 +380,29 @@ static int rb_segment(rb_scratch *sc, const rb_text *hyp, const rb_text *refs, s
      * hcnt, not every n-gram's id (8 bytes per token instead of 4 x order). */
     size_t total = 0;
     for (int n = 1; n <= N; n++) total += rb_ngrams(hl, n);
-    /* Tables sized for every token / n-gram being distinct, up to RB_TAB_CHUNK entries: one
-     * allocation and no check for ordinary segments.  Longer ones are inserted in chunks of
-     * RB_TAB_CHUNK, the table grown before a chunk could push its load over 1/2, so a table
-     * follows the *distinct* entries (a 50 MB line has far fewer distinct tokens than
-     * tokens). */
-    size_t tcap = rb_table_size(hl < RB_TAB_CHUNK ? hl : RB_TAB_CHUNK, &sc->ttab_shift);
-    size_t pcap = rb_table_size(total - hl < RB_TAB_CHUNK ? total - hl : RB_TAB_CHUNK, &sc->ptab_shift);
+    /* Tables sized for every token / n-gram that can need one being distinct (see `pbound`
+     * below), up to RB_TAB_CHUNK entries: one allocation and no check for ordinary segments.
+     * Longer ones are inserted in chunks of RB_TAB_CHUNK, the table grown before a chunk could
+     * push its load over 1/2, so a table follows the *distinct* entries (a 50 MB line has far
+     * fewer distinct tokens than tokens).  Only the part in use is cleared (0xFF.. = empty
+     * slot), so small segments stay cheap. */
+    size_t tcap = direct ? 0 : rb_table_size(hl < RB_TAB_CHUNK ? hl : RB_TAB_CHUNK, &sc->ttab_shift);
     if (!RB_RESERVE(sc, hyp, 2 * hl + 1) || !RB_RESERVE(sc, ofirst, (size_t)N + 2) ||
-        !rb_reserve((void **)&sc->ttab, &sc->ttab_cap, tcap, sizeof(rb_tok_entry)) ||
-        !rb_reserve((void **)&sc->ptab, &sc->ptab_cap, pcap, sizeof(rb_pair_entry)))
+        !rb_reserve((void **)&sc->ttab, &sc->ttab_cap, tcap, sizeof(rb_tok_entry)))
         return RB_ENOMEM;
-    /* only the part in use is cleared (0xFF.. = empty slot), so small segments stay cheap */
-    memset(sc->ttab, 0xFF, tcap * sizeof(rb_tok_entry));
-    memset(sc->ptab, 0xFF, pcap * sizeof(rb_pair_entry));
+    if (tcap) memset(sc->ttab, 0xFF, tcap * sizeof(rb_tok_entry));
     sc->ttab_size = tcap; /* probing stays within the cleared prefix */
-    sc->ptab_size = pcap;
     sc->next_id = 0;
 
     uint32_t *const tok = sc->hyp, *const level = sc->hyp + hl;
     const uint64_t tmask = int_keyed ? sc->mask : ~(uint64_t)0;
-    /* ordinary segments: the tables above already fit every n-gram, hcnt is cleared once */
+    /* ordinary segments: the tables fit every n-gram, hcnt is cleared once */
     const int small = total <= RB_TAB_CHUNK;
     if (small && !rb_hcnt_fresh(sc, total)) return RB_ENOMEM;
     sc->ofirst[1] = 0;
     for (size_t k0 = 0; k0 < hl; k0 += RB_TAB_CHUNK) {
         size_t k1 = hl - k0 < RB_TAB_CHUNK ? hl : k0 + RB_TAB_CHUNK;
-        if (!small && (!rb_grow_ttab(sc, (size_t)sc->next_id + (k1 - k0), hl, tmask) ||
+        if (!small && ((!direct && !rb_grow_ttab(sc, (size_t)sc->next_id + (k1 - k0), hl, tmask)) ||
                        !rb_hcnt_fresh(sc, k1 - k0)))
             return RB_ENOMEM;
         rb_text_ids_range(sc, hyp, k0, k1, tok);
@@ -312,38 +410,70 @@ static int rb_segment(rb_scratch *sc, const rb_text *hyp, const rb_text *refs, s
         for (size_t k = k0; k < k1; k++) hcnt[tok[k]]++;
     }
     const uint32_t n_tok_ids = sc->next_id;
+
+    /* An n-gram whose prefix (its first n-1 tokens) occurs once in the hypothesis occurs once
+     * too, and is that prefix's only extension: it gets its id without the n-gram table, and
+     * the prefix keeps (last token, id) in ext[prefix] for the references' look-ups (random
+     * token ids make nearly every prefix unique).  Only n-grams with a repeated prefix go
+     * into the table, and a repeated prefix starts with a repeated token: at most `repeated`
+     * (positions whose token is repeated) table entries per order. */
+    size_t repeated = hl;
+    for (uint32_t id = 0; id < n_tok_ids; id++) repeated -= sc->hcnt[id] == 1;
+    const size_t pbound = (size_t)(N - 1) * repeated < total - hl ? (size_t)(N - 1) * repeated : total - hl;
+    size_t pcap = rb_table_size(pbound < RB_TAB_CHUNK ? pbound : RB_TAB_CHUNK, &sc->ptab_shift);
+    if (!rb_reserve((void **)&sc->ptab, &sc->ptab_cap, pcap, sizeof(rb_pair_entry))) return RB_ENOMEM;
+    memset(sc->ptab, 0xFF, pcap * sizeof(rb_pair_entry));
+    sc->ptab_size = pcap;
+    size_t in_ptab = 0; /* n-grams given an id by the table */
+
     if (N >= 2 && hl >= 2) memcpy(level, tok, hl * sizeof(uint32_t));
     int n = 2;
     for (; n <= N && rb_ngrams(hl, n) > 0; n++) {
         size_t cnt_n = rb_ngrams(hl, n);
         sc->ofirst[n] = sc->next_id;
+        /* the prefixes of this order are the ids of the previous one: no extension yet */
+        if (!RB_RESERVE(sc, ext, (size_t)sc->next_id)) return RB_ENOMEM;
+        rb_ext *const ext = sc->ext;
+        rb_no_ext(ext, sc->ofirst[n - 1], sc->next_id);
         for (size_t i0 = 0; i0 < cnt_n; i0 += RB_TAB_CHUNK) {
             size_t i1 = cnt_n - i0 < RB_TAB_CHUNK ? cnt_n : i0 + RB_TAB_CHUNK;
-            if (!small && (!rb_grow_ptab(sc, (size_t)(sc->next_id - n_tok_ids) + (i1 - i0), total - hl) ||
-                           !rb_hcnt_fresh(sc, i1 - i0)))
+            if (!small && (!rb_grow_ptab(sc, in_ptab + (i1 - i0), pbound) || !rb_hcnt_fresh(sc, i1 - i0)))
                 return RB_ENOMEM;
             rb_pair_entry *ptab = sc->ptab;
             const size_t psize = sc->ptab_size;
             const unsigned pshift = sc->ptab_shift;
             uint32_t *const hcnt = sc->hcnt;
             for (size_t i = i0; i < i1; i++) {
-                uint32_t id = rb_pair_find(ptab, psize, pshift, level[i], tok[i + n - 1], sc->mask, 1, &sc->next_id);
+                const uint32_t prefix = level[i], last = tok[i + n - 1];
+                uint32_t id;
+                if (hcnt[prefix] == 1) {
+                    id = sc->next_id++;
+                    ext[prefix].last = last;
+                    ext[prefix].id = id;
+                } else {
+                    const uint32_t before = sc->next_id;
+                    id = rb_pair_find(ptab, psize, pshift, prefix, last, sc->mask, 1, &sc->next_id);
+                    in_ptab += sc->next_id != before;
+                }
                 level[i] = id;
                 hcnt[id]++;
             }
         }
     }
+    const int built = n - 1; /* the highest order the hypothesis has */
     for (; n <= N + 1; n++) sc->ofirst[n] = sc->next_id;
     pcap = sc->ptab_size;
     const uint32_t ids = sc->next_id;
-    /* id `ids` is a sink that counts the reference n-grams the hypothesis lacks, so the
-     * counting loop below has no data-dependent branch (no hypothesis n-gram reads it) */
-    const uint32_t sink = ids;
-    if (!RB_RESERVE(sc, refmax, (size_t)ids + 1) || !RB_RESERVE(sc, cnt, (size_t)ids + 1) ||
-        !RB_RESERVE(sc, touched, (size_t)ids + 1))
+    /* the references look up extensions of every order below the first the hypothesis lacks:
+     * those of the last order built are still unset */
+    /* (+ 1: never empty) */
+    if (!RB_RESERVE(sc, ext, (size_t)ids) || !RB_RESERVE(sc, refmax, (size_t)ids + 1) ||
+        !RB_RESERVE(sc, cnt, (size_t)ids + 1) || (nrefs > 1 && !RB_RESERVE(sc, touched, (size_t)ids)))
         return RB_ENOMEM;
+    if (built < N) rb_no_ext(sc->ext, sc->ofirst[built], ids);
     memset(sc->refmax, 0, ((size_t)ids + 1) * sizeof(uint32_t));
     memset(sc->cnt, 0, ((size_t)ids + 1) * sizeof(uint32_t));
+    uint32_t *const cnt = sc->cnt, *const refmax = sc->refmax, *const touched = sc->touched;
 
     /* references: closest length (ties to the shorter), clipping counts */
     int64_t best_len = -1, best_diff = -1;
@@ -359,29 +489,57 @@ static int rb_segment(rb_scratch *sc, const rb_text *hyp, const rb_text *refs, s
         }
         if (hl == 0 || rl == 0) continue;
         /* the hypothesis's id buffer is free again (the clipping needs only hcnt) */
-        if (!RB_RESERVE(sc, hyp, 2 * rl)) return RB_ENOMEM;
-        uint32_t *const rtok = sc->hyp, *const lvl = sc->hyp + rl;
+        if (!RB_RESERVE(sc, hyp, rl)) return RB_ENOMEM;
+        uint32_t *const rtok = sc->hyp, *const lvl = sc->blk_lvl, *const pos = sc->blk_pos;
+        const uint32_t *const hcnt = sc->hcnt;
+        const rb_ext *const ext = sc->ext;
         rb_text_ids(sc, &refs[k], rl, 0, rtok);
+        /* the last reference's counts are left in cnt: the clipping takes them from there;
+         * the others' go into refmax, from the list of the ids they touched */
+        const int flush = k + 1 < nrefs;
         size_t nt = 0;
-        for (int n = 1; n <= N && rl >= (size_t)n; n++) {
-            size_t cnt_n = rl - n + 1;
-            int any = 0;
-            for (size_t i = 0; i < cnt_n; i++) {
-                uint32_t id = n == 1 ? rtok[i]
-                                     : rb_pair_find(sc->ptab, pcap, sc->ptab_shift, lvl[i], rtok[i + n - 1],
-                                                    sc->mask, 0, &sc->next_id);
-                lvl[i] = id; /* RB_ABSENT stays: it ends the longer n-grams early */
-                const uint32_t slot = id == RB_ABSENT ? sink : id;
-                any |= id != RB_ABSENT;
-                sc->touched[nt] = slot;
-                nt += sc->cnt[slot]++ == 0;
+        /* Positions are taken RB_REF_BLOCK at a time: in pos[0..w) those whose n-gram of the
+         * current order the hypothesis has, that n-gram's id in lvl[j].  An n-gram the
+         * hypothesis lacks starts no longer one it has, so each order looks up only the
+         * previous order's survivors, and only n-grams the hypothesis has are counted. */
+        for (size_t b0 = 0; b0 < rl; b0 += RB_REF_BLOCK) {
+            const size_t b1 = rl - b0 < RB_REF_BLOCK ? rl : b0 + RB_REF_BLOCK;
+            size_t w = 0;
+            for (size_t i = b0; i < b1; i++) {
+                lvl[w] = rtok[i];
+                pos[w] = (uint32_t)i;
+                w += rtok[i] != RB_ABSENT;
             }
-            if (!any) break; /* no longer n-gram of this reference can be in the hypothesis */
+            for (size_t n = 1; w > 0;) {
+                if (flush) {
+                    for (size_t j = 0; j < w; j++) {
+                        touched[nt] = lvl[j];
+                        nt += cnt[lvl[j]]++ == 0;
+                    }
+                } else {
+                    for (size_t j = 0; j < w; j++) cnt[lvl[j]]++;
+                }
+                if (++n > (size_t)N) break;
+                while (w > 0 && pos[w - 1] + n > rl) w--; /* no n-gram of order n starts there */
+                size_t kept = 0;
+                for (size_t j = 0; j < w; j++) {
+                    /* the hypothesis's rule: a unique prefix has its extension in ext */
+                    const uint32_t prefix = lvl[j], i = pos[j], last = rtok[i + n - 1];
+                    const uint32_t id = hcnt[prefix] == 1
+                                            ? rb_select(ext[prefix].last == last, ext[prefix].id, RB_ABSENT)
+                                            : rb_pair_find(sc->ptab, pcap, sc->ptab_shift, prefix, last, sc->mask,
+                                                           0, &sc->next_id);
+                    lvl[kept] = id;
+                    pos[kept] = i;
+                    kept += id != RB_ABSENT;
+                }
+                w = kept;
+            }
         }
         for (size_t t = 0; t < nt; t++) {
-            uint32_t id = sc->touched[t];
-            if (sc->cnt[id] > sc->refmax[id]) sc->refmax[id] = sc->cnt[id];
-            sc->cnt[id] = 0;
+            const uint32_t id = touched[t], c = cnt[id];
+            if (c > refmax[id]) refmax[id] = c;
+            cnt[id] = 0;
         }
     }
 
@@ -392,7 +550,7 @@ static int rb_segment(rb_scratch *sc, const rb_text *hyp, const rb_text *refs, s
     for (int o = 1; o <= N; o++) {
         int64_t m = 0;
         for (uint32_t id = sc->ofirst[o]; id < sc->ofirst[o + 1]; id++) {
-            uint32_t h = sc->hcnt[id], b = sc->refmax[id];
+            uint32_t h = sc->hcnt[id], b = refmax[id] > cnt[id] ? refmax[id] : cnt[id];
             m += h < b ? h : b;
         }
         row[1 + o] = m;
@@ -407,6 +565,7 @@ static int rb_segment(rb_scratch *sc, const rb_text *hyp, const rb_text *refs, s
 static int rb_rows_grouped(rb_scratch *sc, const rb_text *texts, const int64_t *off, size_t start,
                            size_t end, int64_t *out) {
     const size_t cols = 2 + 2 * (size_t)sc->order;
+    if (start < end && !rb_vmap_setup(sc, texts, (size_t)off[start], (size_t)off[end])) return RB_ENOMEM;
     for (size_t i = start; i < end; i++) {
         int rc = rb_segment(sc, &texts[off[i]], &texts[off[i] + 1],
                             (size_t)(off[i + 1] - off[i] - 1), out + i * cols);

@@ -321,6 +321,39 @@ cdef extern from *:
     void rb_drop_strs(PyObject **objs, size_t n)
 
 
+cdef extern from *:
+    """
+    #if PY_VERSION_HEX < 0x030B0000
+    #include "longintrepr.h" /* Python 3.10: not included by Python.h */
+    #endif
+    /* *v = o (an exact int) and 1 if it fits int64; 0 if not (no error set).  Ints of one
+     * digit (below 2**30: nearly every token id) are read in place, as Cython's own
+     * conversions read them, instead of a call to PyLong_AsLongLongAndOverflow per id. */
+    static inline int rb_int64_of(PyObject *o, int64_t *v) {
+    #if PY_VERSION_HEX >= 0x030C0000
+        if (_PyLong_IsCompact((PyLongObject *)o)) {
+            *v = (int64_t)_PyLong_CompactValue((PyLongObject *)o);
+            return 1;
+        }
+    #else
+        const Py_ssize_t size = Py_SIZE(o);
+        if (size == 0) {
+            *v = 0;
+            return 1;
+        }
+        if (size == 1 || size == -1) {
+            *v = (int64_t)size * (int64_t)((PyLongObject *)o)->ob_digit[0];
+            return 1;
+        }
+    #endif
+        int overflow;
+        *v = (int64_t)PyLong_AsLongLongAndOverflow(o, &overflow);
+        return !overflow;
+    }
+    """
+    bint rb_int64_of(PyObject *o, int64_t *v) noexcept
+
+
 #: Tokens per packed block (256 KB of ids, or 1 MB of str refs): small enough that the token
 #: objects a block describes are still in cache when the kernel reads the long ones, and that
 #: dropping the block's references finds them there (1 << 20 was 1.3x slower on str tokens).
@@ -806,7 +839,6 @@ def pack_int_lists(seqs, bint allow_none=False):
     """See ``rapidbleu._stats_py.pack_int_lists``."""
     cdef Py_ssize_t n, i, j, m, total = 0
     cdef PyObject **items
-    cdef int ovf = 0
     if type(seqs) is not list and type(seqs) is not tuple:
         return None
     # a private copy of the outer list: the allocations below may run a finalizer (garbage
@@ -839,10 +871,7 @@ def pack_int_lists(seqs, bint allow_none=False):
             return None  # changed meanwhile (another thread): let the checked path decide
         items = PySequence_Fast_ITEMS(e)
         for j in range(m):
-            if not _is_int(items[j]):
-                return None
-            fv[pos + j] = _as_ll(items[j], &ovf)
-            if ovf:
+            if not _is_int(items[j]) or not rb_int64_of(items[j], &fv[pos + j]):
                 return None
         pos += m
     return flat, lens

@@ -89,8 +89,9 @@ def check_order(max_ngram_order) -> int:
 
 
 def _is_int(x) -> bool:
-    """A Python or numpy integer (numpy registers its integer types as ``numbers.Integral``)."""
-    return isinstance(x, numbers.Integral)
+    """A Python or numpy integer (numpy registers its integer types as ``numbers.Integral``;
+    an exact ``int``, the usual case, is told without the slower ABC check)."""
+    return type(x) is int or isinstance(x, numbers.Integral)
 
 
 def resolve_workers(workers) -> int:
@@ -324,7 +325,8 @@ def check_ordered(x, what: str) -> None:
     Raises:
         TypeError: ``x`` is a mapping (``dict``, ...) or a set.
     """
-    if isinstance(x, (Mapping, Set)):
+    # (lists and tuples, the usual case, without the slower ABC check)
+    if type(x) is not list and type(x) is not tuple and isinstance(x, (Mapping, Set)):
         raise TypeError(f"{what} must be an ordered sequence (a list or tuple), got a {_kind(x)}")
 
 

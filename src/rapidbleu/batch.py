@@ -102,11 +102,15 @@ def _text_form(x) -> Optional[str]:
     """How a list of sentences is written, from the first item that tells: ``"str"`` (strings),
     ``"tokens"`` (lists of string tokens) or ``None`` (ids, or no item tells: all empty or None).
     Empty token lists are skipped, so ``[[], ["a"]]`` is token lists."""
-    if _is_arraylike(x) or isinstance(x, (str, bytes)) or not isinstance(x, Sequence):
+    # (exact lists and ints first: a stream of id lists comes here once per row, see
+    # _streams_text_form, and the general tests below cost a microsecond a row)
+    if type(x) is not list and (_is_arraylike(x) or isinstance(x, (str, bytes)) or not isinstance(x, Sequence)):
         return None
     for e in x:
         if e is None:
             continue
+        if type(e) is int:
+            return None
         if isinstance(e, str):
             return "str"
         if _is_arraylike(e) or not isinstance(e, Sequence):

@@ -579,9 +579,10 @@ def _from_stats(stats, N, weight_list, method, smoother, auto_reweigh, tokens=No
     rows = np.flatnonzero(M[:, 0] > 0)  # NLTK returns 0 when no unigram matches
     params_plain = method in FLOAT_METHODS and (
         (method != 1 or _is_plain_number(smoother.epsilon)) and (method != 4 or _is_plain_number(smoother.k)))
-    if method == 0 and all(map(_is_plain_float_tuple, weight_list)):
+    plain_weights = all(map(_is_plain_float_tuple, weight_list))
+    if method == 0 and plain_weights:
         _warn_method0_rows(M, rows, stacklevel)
-    if not (params_plain and all(map(_is_plain_float_tuple, weight_list))):
+    if not (params_plain and plain_weights):
         _rowwise(out, rows, stats, N, K, weight_list, method, smoother, auto_reweigh, tokens)
         return out
     for j, weight in enumerate(weight_list):
