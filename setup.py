@@ -30,7 +30,7 @@ DIRECTIVES = {
 #: every src/rapidbleu/*.pyx/*.pxd/*.h, and .ci/run checks that the wheel holds each module and
 #: that it has a .pyi stub.
 EXTENSIONS = {
-    "_stats_cy": ["_ngram.h", "_ngram_long.h", "_table.h", "_tok.h", "_uni.h"],
+    "_stats_cy": ["_ngram.h", "_ngram_long.h", "_strtok.h", "_table.h", "_tok.h", "_uni.h"],
     "_scoring_cy": ["_scoring_cy.pxd"],
     "_sets_cy": ["_table.h", "_table.pxd", "_scoring_cy.pxd"],
 }

@@ -279,7 +279,13 @@ def test_streams_are_copied_and_none_skipped():
 
 # Tokens that exercise each way the core reads a segment: exact str (code points), exact int
 # (int64 ids), and everything else (mapped by a dict, Python's ==: 1 == 1.0 == True).
-_str_tok = st.sampled_from(["a", "b", "ab", "", " ", "é", "\U0001f600", "\ud800", "a b", "İ"])
+# The core reads exact str tokens in place: a token of up to 8 bytes (kind 1, 2 or 4 bytes per
+# code point) is compared by its head word alone, a longer one by its bytes too; the strings
+# below straddle those cases (equal heads with different tails, equal bytes in other kinds).
+_str_tok = st.sampled_from(["a", "b", "ab", "", " ", "é", "\U0001f600", "\ud800", "a b", "İ"]) | st.sampled_from([
+    "abcd", "abcdabcd", "abcdabcdX", "abcdabcdY", "abcdabcdXY", "abcdbcda", "abcdefghijklmnopq",
+    "abcdefghijklmnopr", "ĀĀĀĀ", "ĀĀĀĀĀ", "ĀĀĀĀĀ" + "a", "\x00\x01\x00\x01", "\u0100\u0100",
+    "\U0001f600\U0001f600", "\U0001f600\U0001f600\U0001f600", "ééééééééé"])
 _int_tok = st.integers(-2, 3) | st.integers(-(2**63), 2**63 - 1) | st.just(2**64)
 _odd_tok = st.sampled_from([1.0, True, False, 0, 2.5, (1, 2), "1", None, b"a", np.int64(1)])
 
@@ -342,6 +348,73 @@ def test_str_token_collisions_do_not_change_counts(mask):
     for order in (1, 3):
         np.testing.assert_array_equal(cy._token_stats_masked(tok_h, tok_r, order, 1, mask),
                                       py.token_stats(tok_h, tok_r, order))
+
+
+@needs_cy
+@pytest.mark.parametrize("mask", [0, 0xFF00000000000000, 0xFFFFFFFFFFFFFFFF])
+def test_str_token_heads_and_kinds(mask):
+    """Tokens equal in their first 8 or 16 bytes, in their length or in their bytes but not their
+    kind (\x00\x01\x00\x01 is kind 1, Ā = U+0100 kind 2: the same 4 bytes little-endian) stay
+    distinct; equal tokens built apart (not the same object) match.  With mask 0 the hashes of
+    long tokens (over 16 bytes) all compare equal, so their bytes decide."""
+    base = ["abcdefgh", "abcdefghi", "abcdefghj", "abcdefghij", "\x00\x01\x00\x01", "\u0100\u0100",
+            "ĀĀĀĀĀ", "ĀĀĀĀĀa", "\U0001f600\U0001f600\U0001f600", "abc", "abcabcab", "abcdefghijklmnop",
+            "abcdefghijklmnopq", "abcdefghijklmnopr", "abcdefghXjklmnopq", "abcdefghijklmnopqrstuvwxyz",
+            "abcdefghijklmnopqrstuvwxyZ", "\x00\x01" * 9, "\u0100" * 9, "\u0100" * 8 + "a"]
+    rng = np.random.default_rng(5)
+    def copy(t):  # an equal str that is another object
+        return "".join(list(t)) if len(t) > 1 else t
+    tok_h = [[copy(base[k]) for k in rng.integers(0, len(base), rng.integers(0, 15))] for _ in range(60)]
+    tok_r = [[[copy(base[k]) for k in rng.integers(0, len(base), rng.integers(0, 15))] for _ in range(2)]
+             for _ in range(60)]
+    for order in (1, 2, 4):
+        np.testing.assert_array_equal(cy._token_stats_masked(tok_h, tok_r, order, 1, mask),
+                                      py.token_stats(tok_h, tok_r, order))
+
+
+@needs_cy
+def test_str_tokens_references_are_dropped():
+    """The core holds a reference to each long str token only while it counts: none is left
+    behind, also when a segment turns out to need the dict path after some were taken."""
+    import sys
+    long_tok = "".join(["long token ", "of many bytes"])
+    short_tok = "".join(["sh", "ort"])
+    hyps = [[long_tok, short_tok, long_tok], [long_tok, long_tok, 3], [short_tok]]
+    refs = [[[long_tok]], [[long_tok, "x"], [long_tok, 2.5]], [[long_tok, short_tok]]]
+    before = sys.getrefcount(long_tok), sys.getrefcount(short_tok)
+    for block in (1, 1 << 15):
+        with _block_size(block):
+            for w in (1, 2):
+                np.testing.assert_array_equal(cy.token_stats(hyps, refs, 4, workers=w),
+                                              py.token_stats(hyps, refs, 4))
+    assert (sys.getrefcount(long_tok), sys.getrefcount(short_tok)) == before
+
+
+@needs_cy
+def test_token_stats_error_while_threads_count():
+    """An error while packing a later block (a token's __hash__ raising in the dict path), with
+    counting threads busy on an earlier one: the error comes out, every thread stops, and the
+    strs' references are dropped."""
+    import sys
+    import threading
+
+    class Bad:
+        def __hash__(self):
+            raise RuntimeError("bad token")
+
+    long_tok = "".join(["a long token ", "of many bytes"])
+    hyps = [[long_tok, "b", long_tok] for _ in range(400)] + [["x", Bad()]] + [["a"]] * 50
+    refs = [[[long_tok, "b"]] for _ in range(400)] + [[["x"]]] + [[["a"]]] * 50
+    threads, before = threading.active_count(), sys.getrefcount(long_tok)
+    with _block_size(64):
+        for w in (1, 2, 3):
+            with pytest.raises(RuntimeError, match="bad token"):
+                cy.token_stats(hyps, refs, 4, workers=w)
+    assert threading.active_count() == threads
+    assert sys.getrefcount(long_tok) == before
+    with _block_size(64):
+        np.testing.assert_array_equal(cy.token_stats(hyps[:400], refs[:400], 4, workers=2),
+                                      py.token_stats(hyps[:400], refs[:400], 4))
 
 
 @pytest.mark.parametrize("mod", [py, pytest.param(cy, marks=needs_cy)], ids=["python", "cython"])

@@ -335,6 +335,34 @@ def test_errors():
         rb.modified_precision([REF1], HYP1, 0)
 
 
+@pytest.mark.parametrize("call", ["corpus_bleu", "sentence_bleu_batch", "nltk_corpus_stats"])
+@pytest.mark.parametrize("weights", [(0.25,) * 4, (0.5,) * 70, ()], ids=["4", "70", "0"])
+def test_segment_errors_as_if_checked_first(call, weights):
+    """The segments are checked only when the counting fails (the core reads them anyway), but
+    the error is the one of checking them all first: a None hypothesis before an empty list of
+    references anywhere, either before bad weights, with no exception chained."""
+    from rapidbleu.stats import nltk_corpus_stats
+
+    def run(refs, hyps):
+        if call == "nltk_corpus_stats":
+            return nltk_corpus_stats(refs, hyps, 4)
+        return getattr(rb, call)(refs, hyps, weights)
+
+    a = ["a", "b"]
+    cases = [
+        (([[a], [], [a]], [a, a, None]), TypeError, r"hypotheses\[2\] is None"),
+        (([[a], [a], []], [a, a, a]), rb.NoReferencesError, "segment 2 has no reference"),
+        (([[a], [a], [a]], [None, a, a]), TypeError, r"hypotheses\[0\] is None"),
+    ]
+    for (refs, hyps), err, msg in cases:
+        with pytest.raises(err, match=msg) as info:
+            run(refs, hyps)
+        assert info.value.__context__ is None and info.value.__cause__ is None
+    if call != "nltk_corpus_stats" and len(weights) == 70:  # fine segments: the weights' error
+        with pytest.raises(ValueError, match="must be <= 64"):
+            run([[a]], [a])
+
+
 def test_nltk_doc_examples():
     refs = [[REF1, REF2], [REF3]]
     hyps = [HYP1, HYP2]

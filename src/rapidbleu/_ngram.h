@@ -10,6 +10,7 @@
 #ifndef RAPIDBLEU_NGRAM_H
 #define RAPIDBLEU_NGRAM_H
 
+#include "_strtok.h"
 #include "_table.h"
 #include "_tok.h"
 
@@ -22,13 +23,14 @@ static inline uint32_t rb_select(int c, uint32_t a, uint32_t b) {
 
 #define RB_KIND_INT64 8  /* a text of int64 token ids instead of a str (kinds 1, 2, 4) */
 #define RB_KIND_TOKENS 9 /* a text already split into str tokens: their code points back to back */
+#define RB_KIND_STRREFS 10 /* a text of str tokens read in place: rb_strref[len] (_strtok.h) */
 
 enum { RB_OK = 0, RB_ENOMEM = 1, RB_ETOOLONG = 2 };
 
 typedef struct {
-    const void *data;        /* PyUnicode_DATA, int64 token ids, or uint32 code points */
-    size_t len;              /* code points (str), or tokens (ids, split tokens) */
-    int kind;                /* 1, 2, 4 (PyUnicode kinds), RB_KIND_INT64 or RB_KIND_TOKENS */
+    const void *data;        /* PyUnicode_DATA, int64 token ids, uint32 code points or rb_strref */
+    size_t len;              /* code points (str), or tokens (ids, split tokens, str refs) */
+    int kind;                /* 1, 2, 4 (PyUnicode kinds), RB_KIND_INT64, _TOKENS or _STRREFS */
     const uint32_t *tok_len; /* RB_KIND_TOKENS: the length of each token, in code points */
 } rb_text;
 
@@ -70,6 +72,8 @@ typedef struct {
     size_t text_end;                       /* end in cps of the last text placed there */
     size_t text_base;                      /* start in cps of the last text placed there */
     unsigned ttab_shift, ptab_shift;
+    const rb_strref *keys;                 /* RB_KIND_STRREFS: the hypothesis's tokens, which
+                                              token-table entries index */
     uint32_t blk_lvl[RB_REF_BLOCK], blk_pos[RB_REF_BLOCK]; /* a block of reference positions */
     rb_vslot *vmap; size_t vmap_len;      /* int64 tokens, when their range is small enough: */
     uint64_t vmin;                        /* vmap[tok - vmin] replaces the token table */
@@ -295,6 +299,10 @@ static int rb_grow_ptab(rb_scratch *sc, size_t need, size_t bound) {
 static void rb_text_ids_range(rb_scratch *sc, const rb_text *t, size_t k0, size_t k1, uint32_t *ids) {
     if (t->kind == RB_KIND_INT64) {
         rb_intern_ints(sc, (const int64_t *)t->data + k0, k1 - k0, 1, ids + k0);
+    } else if (t->kind == RB_KIND_STRREFS) {
+        sc->keys = (const rb_strref *)t->data;
+        rb_intern_refs(sc->ttab, sc->ttab_size, sc->ttab_shift, sc->mask, sc->keys, sc->keys, k0, k1, 1,
+                       &sc->next_id, ids);
     } else if (rb_cp_tokens(sc, t)) {
         rb_intern_cps(sc, k0, k1, 1, ids);
     } else {
@@ -320,6 +328,11 @@ static inline size_t rb_ngrams(size_t len, int n) { return len >= (size_t)n ? le
 
 /* Token spans (str, split tokens) or length (int) of a text placed at cps offset `base`. */
 static ptrdiff_t rb_text_tokens(rb_scratch *sc, const rb_text *t, size_t base) {
+    if (t->kind == RB_KIND_STRREFS) { /* token k is the table's start index k */
+        if (t->len >= (size_t)UINT32_MAX) return -2;
+        sc->text_end = base;
+        return (ptrdiff_t)t->len;
+    }
     if (t->kind == RB_KIND_INT64) {
         sc->text_end = base;
         return (ptrdiff_t)t->len;
@@ -331,6 +344,9 @@ static ptrdiff_t rb_text_tokens(rb_scratch *sc, const rb_text *t, size_t base) {
 static void rb_text_ids(rb_scratch *sc, const rb_text *t, size_t ntok, int insert, uint32_t *ids) {
     if (t->kind == RB_KIND_INT64)
         rb_intern_ints(sc, (const int64_t *)t->data, ntok, insert, ids);
+    else if (t->kind == RB_KIND_STRREFS)
+        rb_intern_refs(sc->ttab, sc->ttab_size, sc->ttab_shift, sc->mask, sc->keys, (const rb_strref *)t->data,
+                       0, ntok, insert, &sc->next_id, ids);
     else if (rb_cp_tokens(sc, t))
         rb_intern_cps(sc, 0, ntok, insert, ids);
     else

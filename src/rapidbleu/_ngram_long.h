@@ -327,11 +327,13 @@ static RB_NOINLINE int rb_segment_long(rb_scratch *sc, const rb_text *hyp, const
     rmax[1] = (uint32_t *)calloc((size_t)d1 + 2, sizeof(uint32_t));
     if (!rmax[1]) goto done;
 
-    /* string tokens: move each distinct token's code points to the front, in id order (ids
-     * are given in order of first occurrence, so every move is to the left), and point the
-     * table there; the references then go right after them */
+    /* string tokens with spans in sc->cps: move each distinct token's code points to the
+     * front, in id order (ids are given in order of first occurrence, so every move is to the
+     * left), and point the table there; the references then go right after them.  (str
+     * tokens read in place, RB_KIND_STRREFS, have no code points here: their table entries
+     * index the hypothesis's own tokens.) */
     size_t ref_base = 0;
-    if (!int_keyed) {
+    if (!int_keyed && hyp->kind != RB_KIND_STRREFS) {
         first = (uint32_t *)malloc(((size_t)d1 + 1) * sizeof(uint32_t));
         if (!first) goto done;
         uint32_t seen = 0;

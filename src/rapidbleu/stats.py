@@ -385,7 +385,8 @@ def nltk_corpus_stats(list_of_references, hypotheses, max_ngram_order: int = 4, 
     n = int(max_ngram_order)
     rb_nltk._check_corpus_args(list_of_references, hypotheses)
     rb_nltk._check_lengths(list_of_references, hypotheses)
-    st = rb_nltk._stats(list_of_references, hypotheses, n, workers=workers)
+    with rb_nltk._segments_checked_on_error(list_of_references, hypotheses):
+        st = rb_nltk._stats(list_of_references, hypotheses, n, workers=workers)
     last5 = None
     if n < 5 and len(hypotheses):
         f = rb_nltk.modified_precision(list_of_references[-1], hypotheses[-1], 5)
