@@ -539,3 +539,30 @@ def test_sets_kernels_refuse_bad_flat_streams(flat_ids, lens, message):
         for call in (mod.self_stats, mod.pairwise_stats):
             with pytest.raises(ValueError, match=message):
                 call(flat_ids, lens, 4)
+
+
+def test_first_reference_holding_every_hypothesis_ngram_twice_does_not_corrupt_the_heap(backend):
+    """A reference before the last that contains every n-gram id of the hypothesis and then one
+    more occurrence made the kernel store one past the end of its list of touched ids (sized
+    exactly for the ids): glibc aborted ("free(): invalid size") within a few calls once the
+    id count put that store on the next chunk's header (h = 22 distinct tokens, order 4).  Run
+    in a child so that a regression fails this test instead of killing the session."""
+    import subprocess
+    import sys
+
+    code = (
+        "import rapidbleu.nltk as rn\n"
+        "from rapidbleu.ids import stats_ids\n"
+        "for h in range(2, 60):\n"
+        "    hyp = list(range(h)); toks = [str(t) for t in hyp]\n"
+        "    for _ in range(3):\n"
+        "        st = stats_ids([hyp], [[hyp * 2], [hyp]], max_ngram_order=4)\n"
+        "        assert st[0].tolist() == [h, h] + [max(0, h - n + 1) for n in range(1, 5)] * 2, st\n"
+        "        assert rn.corpus_bleu([[hyp * 2, hyp]], [hyp]) == rn.corpus_bleu([[toks * 2, toks]], [toks])\n"
+        "print('ok')\n"
+    )
+    import os
+
+    env = dict(os.environ, RAPIDBLEU_BACKEND=backend)
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
+    assert r.returncode == 0 and r.stdout.strip() == "ok", (r.returncode, r.stderr[-2000:])

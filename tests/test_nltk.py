@@ -359,7 +359,7 @@ def test_segment_errors_as_if_checked_first(call, weights):
             run(refs, hyps)
         assert info.value.__context__ is None and info.value.__cause__ is None
     if call != "nltk_corpus_stats" and len(weights) == 70:  # fine segments: the weights' error
-        with pytest.raises(ValueError, match="must be <= 64"):
+        with pytest.raises(ValueError, match="weights has 70 entries"):
             run([[a]], [a])
 
 
@@ -598,3 +598,24 @@ def test_ngrams_as_nltk():
             list(nltk_ngrams([1, 2], bad))
         with pytest.raises(ValueError):
             list(rnltk.ngrams([1, 2], bad))
+
+
+def test_weights_over_the_order_limit_name_weights():
+    """NLTK scores weights of any length; rapidbleu stops at 64 orders.  The error used to say
+    ``max_ngram_order must be <= 64 ... got 70``, naming an argument the caller never gave."""
+    from rapidbleu.batch import pairwise_bleu, self_bleu, sentence_bleu_batch
+
+    w = (1 / 70,) * 70
+    hyp, refs = ["a", "b"], [["a", "b"]]
+    calls = [
+        lambda: rb.corpus_bleu([refs], [hyp], weights=w),
+        lambda: rb.corpus_bleu([refs], [hyp], weights=[(1,), w]),
+        lambda: rb.sentence_bleu(refs, hyp, weights=w),
+        lambda: rb.sentence_bleu_batch([refs], [hyp], weights=w),
+        lambda: sentence_bleu_batch([[1, 2]], [[1, 2]], weights=w),
+        lambda: self_bleu([[1, 2], [1]], weights=w),
+        lambda: pairwise_bleu([[1, 2], [1]], weights=w, style="nltk"),
+    ]
+    for call in calls:
+        with pytest.raises(ValueError, match="weights has 70 entries"):
+            call()

@@ -470,8 +470,8 @@ static int rb_segment(rb_scratch *sc, const rb_text *hyp, const rb_text *refs, s
     const uint32_t ids = sc->next_id;
     /* the references look up extensions of every order below the first the hypothesis lacks:
      * those of the last order built are still unset */
-    /* (+ 1: never empty; touched: the loop below writes touched[nt] before it knows whether
-     * nt grows, so up to index ids) */
+    /* (+ 1: never empty; touched: the loop below stores at touched[nt] before it knows whether
+     * the id is new, so once every id is touched it stores one past the last) */
     if (!RB_RESERVE(sc, ext, (size_t)ids) || !RB_RESERVE(sc, refmax, (size_t)ids + 1) ||
         !RB_RESERVE(sc, cnt, (size_t)ids + 1) || (nrefs > 1 && !RB_RESERVE(sc, touched, (size_t)ids + 1)))
         return RB_ENOMEM;

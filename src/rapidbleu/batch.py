@@ -36,7 +36,7 @@ from . import _backend
 from . import nltk as _nltk
 from ._scoring_py import check_smoothing
 from ._stats import MAX_NGRAM_ORDER
-from ._validate import check_order, check_ordered, stream_length_error
+from ._validate import MAX_ORDER_LIMIT, check_order, check_ordered, stream_length_error
 from .ids import (IdCleaning, IdReferences, IdStream, IdStreams, TokenIds, _is_arraylike, _join, _stats_of, _stream,
                   id_cleaning, no_gc)
 
@@ -195,6 +195,8 @@ def _nltk_weights(weights, order):
     w = tuple(float(x) for x in weights)
     if not w:
         raise ValueError("weights must have at least one order")
+    if len(w) > MAX_ORDER_LIMIT:
+        raise ValueError(f"weights has {len(w)} entries (n-gram orders); rapidbleu supports at most {MAX_ORDER_LIMIT}")
     if order is not None and len(w) != order:
         raise ValueError(f"weights has {len(w)} orders but max_ngram_order={order}")
     return w
@@ -380,7 +382,9 @@ def self_bleu(sentences: IdStream, *, style: str = "nltk", max_ngram_order: Opti
 
 def _resolve_order(max_ngram_order, weights, style):
     if max_ngram_order is None:
-        max_ngram_order = len(weights) if (weights is not None and style == "nltk") else MAX_NGRAM_ORDER
+        if weights is not None and style == "nltk":
+            return check_order(len(_nltk_weights(weights, None)))  # (a message naming weights)
+        max_ngram_order = MAX_NGRAM_ORDER
     return check_order(max_ngram_order)
 
 

@@ -69,7 +69,8 @@ import numpy as np
 from . import _backend
 from ._scoring_py import _DEFAULT_WEIGHTS, FLOAT_METHODS, Fraction, SmoothingError, _m0, _m1, _m2, _m3, _m4, _m5, _m6
 from ._scoring_py import _warn_zero_order, brevity_penalty, nltk_from_counts
-from ._validate import NoReferencesError, check_nltk_hypotheses, check_nltk_references, check_order, check_ordered
+from ._validate import (MAX_ORDER_LIMIT, NoReferencesError, check_nltk_hypotheses, check_nltk_references, check_order,
+                        check_ordered)
 
 #: A smoothing function: a ``SmoothingFunction().methodK`` or a callable with NLTK's signature.
 SmoothingCallable = Callable[..., Any]
@@ -199,6 +200,11 @@ def stats_order(order: int, method) -> int:
 def _max_order(weight_list) -> int:
     """The longest weight tuple's length (0 allowed: NLTK scores 0), within the order limit."""
     max_order = max(len(w) for w in weight_list)
+    if max_order > MAX_ORDER_LIMIT:
+        # NLTK scores any length; the compiled statistics stop at MAX_ORDER_LIMIT orders.  Say
+        # so in terms of the argument given (check_order would name max_ngram_order)
+        raise ValueError(f"weights has {max_order} entries (n-gram orders); rapidbleu supports at most "
+                         f"{MAX_ORDER_LIMIT}")
     return check_order(max_order) if max_order else 0
 
 
