@@ -22,16 +22,14 @@ static inline uint32_t rb_select(int c, uint32_t a, uint32_t b) {
 }
 
 #define RB_KIND_INT64 8  /* a text of int64 token ids instead of a str (kinds 1, 2, 4) */
-#define RB_KIND_TOKENS 9 /* a text already split into str tokens: their code points back to back */
 #define RB_KIND_STRREFS 10 /* a text of str tokens read in place: rb_strref[len] (_strtok.h) */
 
 enum { RB_OK = 0, RB_ENOMEM = 1, RB_ETOOLONG = 2 };
 
 typedef struct {
-    const void *data;        /* PyUnicode_DATA, int64 token ids, uint32 code points or rb_strref */
-    size_t len;              /* code points (str), or tokens (ids, split tokens, str refs) */
-    int kind;                /* 1, 2, 4 (PyUnicode kinds), RB_KIND_INT64, _TOKENS or _STRREFS */
-    const uint32_t *tok_len; /* RB_KIND_TOKENS: the length of each token, in code points */
+    const void *data; /* PyUnicode_DATA, int64 token ids or rb_strref */
+    size_t len;       /* code points (str), or tokens (ids, str refs) */
+    int kind;         /* 1, 2, 4 (PyUnicode kinds), RB_KIND_INT64 or RB_KIND_STRREFS */
 } rb_text;
 
 /* The one n-gram that extends an n-gram occurring once in the hypothesis (see rb_segment):
@@ -143,27 +141,6 @@ static ptrdiff_t rb_str_spans(rb_scratch *sc, const rb_text *t, size_t base) {
         return (ptrdiff_t)w;
     }
     return (ptrdiff_t)rb_tokenize(sc->tokenizer, s, n, (uint32_t)base, sc->ts, sc->tl, step1_flags);
-}
-
-/* Copy the code points of a pre-split text (RB_KIND_TOKENS) into sc->cps at `base`; spans in
- * sc->ts/tl.  Returns the token count, or -1 (out of memory) / -2 (over 2**32 code points). */
-static ptrdiff_t rb_split_spans(rb_scratch *sc, const rb_text *t, size_t base) {
-    size_t ntok = t->len, ncp = 0;
-    for (size_t k = 0; k < ntok; k++) ncp += t->tok_len[k];
-    if (base + ncp >= (size_t)UINT32_MAX) return -2;
-    if (!RB_RESERVE(sc, cps, base + ncp + 1) || !RB_RESERVE(sc, ts, ntok + 1) ||
-        !RB_RESERVE(sc, tl, ntok + 1))
-        return -1;
-    if (ncp) memcpy(sc->cps + base, t->data, ncp * sizeof(uint32_t));
-    uint32_t pos = (uint32_t)base;
-    for (size_t k = 0; k < ntok; k++) {
-        sc->ts[k] = pos;
-        sc->tl[k] = t->tok_len[k];
-        pos += t->tok_len[k];
-    }
-    sc->text_base = base;
-    sc->text_end = base + ncp;
-    return (ptrdiff_t)ntok;
 }
 
 /* Ids of single-code-point tokens k0..k1-1 (rb_cp_tokens), keyed by the code point. */
@@ -283,18 +260,6 @@ static int rb_grow_ttab(rb_scratch *sc, size_t need, size_t bound, uint64_t tmas
     return 1;
 }
 
-static int rb_grow_ptab(rb_scratch *sc, size_t need, size_t bound) {
-    if (2 * need <= sc->ptab_size) return 1;
-    unsigned shift;
-    size_t cap = rb_table_size(rb_grow_target(need, bound), &shift);
-    rb_pair_entry *t = rb_pair_rehash(sc->ptab, sc->ptab_size, cap, shift, sc->mask);
-    if (!t) return 0;
-    sc->ptab = t;
-    sc->ptab_cap = sc->ptab_size = cap;
-    sc->ptab_shift = shift;
-    return 1;
-}
-
 /* Insert the hypothesis tokens k0..k1-1 (ids into ids[k0..k1)). */
 static void rb_text_ids_range(rb_scratch *sc, const rb_text *t, size_t k0, size_t k1, uint32_t *ids) {
     if (t->kind == RB_KIND_INT64) {
@@ -326,7 +291,7 @@ static int rb_hcnt_fresh(rb_scratch *sc, size_t len) {
 /* Number of n-grams of order n in a text of `len` tokens. */
 static inline size_t rb_ngrams(size_t len, int n) { return len >= (size_t)n ? len - n + 1 : 0; }
 
-/* Token spans (str, split tokens) or length (int) of a text placed at cps offset `base`. */
+/* Token spans (str), or the token count (int ids, str refs), of a text placed at cps offset `base`. */
 static ptrdiff_t rb_text_tokens(rb_scratch *sc, const rb_text *t, size_t base) {
     if (t->kind == RB_KIND_STRREFS) { /* token k is the table's start index k */
         if (t->len >= (size_t)UINT32_MAX) return -2;
@@ -337,7 +302,6 @@ static ptrdiff_t rb_text_tokens(rb_scratch *sc, const rb_text *t, size_t base) {
         sc->text_end = base;
         return (ptrdiff_t)t->len;
     }
-    if (t->kind == RB_KIND_TOKENS) return rb_split_spans(sc, t, base);
     return rb_str_spans(sc, t, base);
 }
 
@@ -384,13 +348,11 @@ static int rb_segment(rb_scratch *sc, const rb_text *hyp, const rb_text *refs, s
     for (int n = 1; n <= N; n++) total += rb_ngrams(hl, n);
     /* a long line: one order at a time, memory bounded by the largest order (_ngram_long.h) */
     if (total > RB_TAB_CHUNK) return rb_segment_long(sc, hyp, refs, nrefs, row, hl);
-    /* Tables sized for every token / n-gram that can need one being distinct (see `pbound`
-     * below), up to RB_TAB_CHUNK entries: one allocation and no check for ordinary segments.
-     * Longer ones are inserted in chunks of RB_TAB_CHUNK, the table grown before a chunk could
-     * push its load over 1/2, so a table follows the *distinct* entries (a 50 MB line has far
-     * fewer distinct tokens than tokens).  Only the part in use is cleared (0xFF.. = empty
-     * slot), so small segments stay cheap. */
-    size_t tcap = direct ? 0 : rb_table_size(hl < RB_TAB_CHUNK ? hl : RB_TAB_CHUNK, &sc->ttab_shift);
+    /* From here on the segment has at most RB_TAB_CHUNK n-grams: tables sized for every token /
+     * n-gram that can need one being distinct (see `pbound` below), so one allocation and no
+     * growth check.  Only the part in use is cleared (0xFF.. = empty slot), so small segments
+     * stay cheap. */
+    size_t tcap = direct ? 0 : rb_table_size(hl, &sc->ttab_shift);
     if (!RB_RESERVE(sc, hyp, 2 * hl + 1) || !RB_RESERVE(sc, ofirst, (size_t)N + 2) ||
         !rb_reserve((void **)&sc->ttab, &sc->ttab_cap, tcap, sizeof(rb_tok_entry)))
         return RB_ENOMEM;
@@ -399,20 +361,10 @@ static int rb_segment(rb_scratch *sc, const rb_text *hyp, const rb_text *refs, s
     sc->next_id = 0;
 
     uint32_t *const tok = sc->hyp, *const level = sc->hyp + hl;
-    const uint64_t tmask = int_keyed ? sc->mask : ~(uint64_t)0;
-    /* ordinary segments: the tables fit every n-gram, hcnt is cleared once */
-    const int small = total <= RB_TAB_CHUNK;
-    if (small && !rb_hcnt_fresh(sc, total)) return RB_ENOMEM;
+    if (!rb_hcnt_fresh(sc, total)) return RB_ENOMEM; /* every id this segment can create */
     sc->ofirst[1] = 0;
-    for (size_t k0 = 0; k0 < hl; k0 += RB_TAB_CHUNK) {
-        size_t k1 = hl - k0 < RB_TAB_CHUNK ? hl : k0 + RB_TAB_CHUNK;
-        if (!small && ((!direct && !rb_grow_ttab(sc, (size_t)sc->next_id + (k1 - k0), hl, tmask)) ||
-                       !rb_hcnt_fresh(sc, k1 - k0)))
-            return RB_ENOMEM;
-        rb_text_ids_range(sc, hyp, k0, k1, tok);
-        uint32_t *const hcnt = sc->hcnt;
-        for (size_t k = k0; k < k1; k++) hcnt[tok[k]]++;
-    }
+    rb_text_ids_range(sc, hyp, 0, hl, tok);
+    for (size_t k = 0; k < hl; k++) sc->hcnt[tok[k]]++;
     const uint32_t n_tok_ids = sc->next_id;
 
     /* An n-gram whose prefix (its first n-1 tokens) occurs once in the hypothesis occurs once
@@ -424,11 +376,10 @@ static int rb_segment(rb_scratch *sc, const rb_text *hyp, const rb_text *refs, s
     size_t repeated = hl;
     for (uint32_t id = 0; id < n_tok_ids; id++) repeated -= sc->hcnt[id] == 1;
     const size_t pbound = (size_t)(N - 1) * repeated < total - hl ? (size_t)(N - 1) * repeated : total - hl;
-    size_t pcap = rb_table_size(pbound < RB_TAB_CHUNK ? pbound : RB_TAB_CHUNK, &sc->ptab_shift);
+    size_t pcap = rb_table_size(pbound, &sc->ptab_shift);
     if (!rb_reserve((void **)&sc->ptab, &sc->ptab_cap, pcap, sizeof(rb_pair_entry))) return RB_ENOMEM;
     memset(sc->ptab, 0xFF, pcap * sizeof(rb_pair_entry));
     sc->ptab_size = pcap;
-    size_t in_ptab = 0; /* n-grams given an id by the table */
 
     if (N >= 2 && hl >= 2) memcpy(level, tok, hl * sizeof(uint32_t));
     int n = 2;
@@ -439,29 +390,22 @@ static int rb_segment(rb_scratch *sc, const rb_text *hyp, const rb_text *refs, s
         if (!RB_RESERVE(sc, ext, (size_t)sc->next_id)) return RB_ENOMEM;
         rb_ext *const ext = sc->ext;
         rb_no_ext(ext, sc->ofirst[n - 1], sc->next_id);
-        for (size_t i0 = 0; i0 < cnt_n; i0 += RB_TAB_CHUNK) {
-            size_t i1 = cnt_n - i0 < RB_TAB_CHUNK ? cnt_n : i0 + RB_TAB_CHUNK;
-            if (!small && (!rb_grow_ptab(sc, in_ptab + (i1 - i0), pbound) || !rb_hcnt_fresh(sc, i1 - i0)))
-                return RB_ENOMEM;
-            rb_pair_entry *ptab = sc->ptab;
-            const size_t psize = sc->ptab_size;
-            const unsigned pshift = sc->ptab_shift;
-            uint32_t *const hcnt = sc->hcnt;
-            for (size_t i = i0; i < i1; i++) {
-                const uint32_t prefix = level[i], last = tok[i + n - 1];
-                uint32_t id;
-                if (hcnt[prefix] == 1) {
-                    id = sc->next_id++;
-                    ext[prefix].last = last;
-                    ext[prefix].id = id;
-                } else {
-                    const uint32_t before = sc->next_id;
-                    id = rb_pair_find(ptab, psize, pshift, prefix, last, sc->mask, 1, &sc->next_id);
-                    in_ptab += sc->next_id != before;
-                }
-                level[i] = id;
-                hcnt[id]++;
+        rb_pair_entry *const ptab = sc->ptab;
+        const size_t psize = sc->ptab_size;
+        const unsigned pshift = sc->ptab_shift;
+        uint32_t *const hcnt = sc->hcnt;
+        for (size_t i = 0; i < cnt_n; i++) {
+            const uint32_t prefix = level[i], last = tok[i + n - 1];
+            uint32_t id;
+            if (hcnt[prefix] == 1) {
+                id = sc->next_id++;
+                ext[prefix].last = last;
+                ext[prefix].id = id;
+            } else {
+                id = rb_pair_find(ptab, psize, pshift, prefix, last, sc->mask, 1, &sc->next_id);
             }
+            level[i] = id;
+            hcnt[id]++;
         }
     }
     const int built = n - 1; /* the highest order the hypothesis has */

@@ -35,7 +35,6 @@ cdef extern from "_ngram.h" nogil:
         const void *data
         size_t len
         int kind
-        const uint32_t *tok_len
     ctypedef struct rb_scratch:
         pass
     ctypedef struct rb_strref:
@@ -425,7 +424,6 @@ cdef class _Block(_Rows):
             _grow(<void **> &self.start, &self.cap_start, t + 1, sizeof(int64_t))
         self.texts[t].len = 0
         self.texts[t].data = NULL
-        self.texts[t].tok_len = NULL
         self.n_texts = t + 1
         return 0
 

@@ -156,21 +156,6 @@ static rb_tok_entry *rb_tok_rehash(rb_tok_entry *old, size_t old_cap, size_t cap
     return t;
 }
 
-static rb_pair_entry *rb_pair_rehash(rb_pair_entry *old, size_t old_cap, size_t cap, unsigned shift,
-                                     uint64_t mask) {
-    rb_pair_entry *t = (rb_pair_entry *)malloc(cap * sizeof(rb_pair_entry));
-    if (!t) return NULL;
-    memset(t, 0xFF, cap * sizeof(rb_pair_entry));
-    for (size_t k = 0; k < old_cap; k++) {
-        if (old[k].key == UINT64_MAX) continue;
-        size_t slot = rb_slot(old[k].key, mask, shift);
-        while (t[slot].key != UINT64_MAX) slot = (slot + 1) & (cap - 1);
-        t[slot] = old[k];
-    }
-    free(old);
-    return t;
-}
-
 /* Grow *p to hold at least `need` elements of `size` bytes (amortised doubling; contents
  * kept).  Returns 0 when out of memory. */
 static int rb_reserve(void **p, size_t *cap, size_t need, size_t size) {
