@@ -141,8 +141,8 @@ static inline uint32_t rb_pair_find(rb_pair_entry *tab, size_t cap, unsigned shi
  * `shift`), freeing the old one.  Token tables: `mask` is the one their slots were computed
  * with (~0 for string tokens, whose stored key is already the masked hash; the caller's mask
  * for integer tokens).  Returns the new table, or NULL (out of memory; the old one is kept). */
-static rb_tok_entry *rb_tok_rehash(rb_tok_entry *old, size_t old_cap, size_t cap, unsigned shift,
-                                   uint64_t mask) {
+static inline rb_tok_entry *rb_tok_rehash(rb_tok_entry *old, size_t old_cap, size_t cap, unsigned shift,
+                                          uint64_t mask) {
     rb_tok_entry *t = (rb_tok_entry *)malloc(cap * sizeof(rb_tok_entry));
     if (!t) return NULL;
     memset(t, 0xFF, cap * sizeof(rb_tok_entry));
@@ -158,7 +158,7 @@ static rb_tok_entry *rb_tok_rehash(rb_tok_entry *old, size_t old_cap, size_t cap
 
 /* Grow *p to hold at least `need` elements of `size` bytes (amortised doubling; contents
  * kept).  Returns 0 when out of memory. */
-static int rb_reserve(void **p, size_t *cap, size_t need, size_t size) {
+static inline int rb_reserve(void **p, size_t *cap, size_t need, size_t size) {
     if (need <= *cap) return 1;
     /* double, or exactly `need` when that is more: one very long text must not get up to
      * twice its size */
