@@ -75,12 +75,22 @@ def median_time(fn, runs=5):
     return statistics.median(walls), statistics.median(cpus), out
 
 
+def shown_path(path):
+    """``path`` as the output shows it: relative to the repository when inside it, else only its
+    last two parts (results files must not carry a machine's absolute paths)."""
+    path = Path(path).resolve()
+    try:
+        return str(path.relative_to(ROOT))
+    except ValueError:
+        return str(Path("...", *path.parts[-2:]))
+
+
 def check_backend(allow_python=False):
     """Print which rapidbleu is timed; exit unless it is the compiled backend (or
     ``allow_python`` / ``$RAPIDBLEU_BENCH_ALLOW_PYTHON=1``).  Returns the module."""
     import rapidbleu
 
-    print(f"rapidbleu {rapidbleu.__version__} ({Path(rapidbleu.__file__).parent}), "
+    print(f"rapidbleu {rapidbleu.__version__} ({shown_path(Path(rapidbleu.__file__).parent)}), "
           f"backend: {rapidbleu.backend}")
     if rapidbleu.backend != "cython" and not (allow_python or os.environ.get(ALLOW_PYTHON_ENV) == "1"):
         sys.exit(f"rapidbleu.backend is {rapidbleu.backend!r}: these timings are meant for the compiled "

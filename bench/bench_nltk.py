@@ -24,7 +24,7 @@ import sys
 import time
 import warnings
 
-from _common import check_backend, read_lines, wmt23_dir, wmt23_files  # noqa: E402
+from _common import check_backend, read_lines, shown_path, wmt23_dir, wmt23_files  # noqa: E402
 
 check_backend()
 
@@ -80,7 +80,7 @@ def rapidbleu_times(refs, hyps, workers, repeat):
     sentence = median_timed(lambda: rb.sentence_bleu_batch(refs, hyps, smoothing_function=rf, workers=workers),
                             repeat)[:2]
     core = timed(lambda: _backend.stats.token_stats(hyps, refs, 4, workers=workers))[0]
-    where = os.path.dirname(os.path.dirname(os.path.abspath(rapidbleu.__file__)))
+    where = shown_path(os.path.dirname(os.path.dirname(os.path.abspath(rapidbleu.__file__))))
     return {"corpus": corpus, "sentence": sentence, "core": core, "where": f"rapidbleu from {where}"}
 
 
