@@ -15,40 +15,13 @@ from the CUDA tensors, so the device-to-host copy is in every figure.
 import argparse
 import os
 import platform
-import statistics
-import time
 
-from _common import check_backend
+from bench_small_batches import M1, batch, med  # the same batches, scores and timer (checks the backend)
 
-check_backend()
+import torch
+from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
 
-import numpy as np  # noqa: E402
-import torch  # noqa: E402
-from nltk.translate.bleu_score import SmoothingFunction  # noqa: E402
-from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu  # noqa: E402
-
-from rapidbleu.batch import sentence_bleu_batch  # noqa: E402
-
-M1 = SmoothingFunction().method1
-
-
-def batch(n, T, seed=0):
-    rng = np.random.default_rng(seed)
-    h = rng.integers(1, 32000, size=(n, T), dtype=np.int64)
-    r = h.copy()
-    m = rng.random((n, T)) < 0.3
-    r[m] = rng.integers(1, 32000, size=int(m.sum()))
-    return h, r
-
-
-def med(fn, repeat, clock):
-    fn()
-    xs = []
-    for _ in range(repeat):
-        t = clock()
-        fn()
-        xs.append(clock() - t)
-    return statistics.median(xs)
+from rapidbleu.batch import sentence_bleu_batch
 
 
 def main():
@@ -69,13 +42,13 @@ def main():
         hl, rl = h.tolist(), r.tolist()
         k = min(n, 64)
         nl = med(lambda: [nltk_sentence_bleu([rl[i]], hl[i], smoothing_function=M1) for i in range(k)],
-                 3, time.process_time) * n / k
+                 3, True) * n / k
         want = [nltk_sentence_bleu([rl[i]], hl[i], smoothing_function=M1) for i in range(k)]
         H, R = torch.from_numpy(h).cuda(), torch.from_numpy(r).cuda()
         torch.cuda.synchronize()
         equal = list(sentence_bleu_batch(H, R, smoothing_function=M1)[:k]) == want
-        ts = [med(lambda: sentence_bleu_batch(H, R, smoothing_function=M1, workers=w), args.repeat,
-                  time.perf_counter) for w in workers]
+        ts = [med(lambda: sentence_bleu_batch(H, R, smoothing_function=M1, workers=w), args.repeat, False)
+              for w in workers]
         print(f"| {n} x {T} | {1e3 * nl:.1f} | " + " | ".join(f"{1e3 * t:.3f}" for t in ts)
               + f" | {nl / min(ts):.0f}x | {equal} |", flush=True)
 
