@@ -113,3 +113,17 @@ def systems(directory: Path):
 
 #: Tokenizer of the official WMT23 table for each target (the data README explains it).
 OFFICIAL_TOKENIZER = {"en-zh": "zh", "en-ja": "char"}
+
+
+def clean_ids_plain(seq, pad_id, eos_ids, drop_ids):
+    """The cleaning rule of ``rapidbleu.ids``, written the plain way (the tests' oracle): the
+    special ids are the pad, the eos ids and the dropped ids; cut at the first eos after a
+    content id; drop the other specials."""
+    special = {pad_id, *eos_ids, *drop_ids} - {None}
+    out = []
+    for t in seq:
+        if t not in special:
+            out.append(t)
+        elif out and t in eos_ids:
+            break
+    return out

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import wmt23_dir
+from conftest import clean_ids_plain, wmt23_dir
 
 from rapidbleu import _stats_py as py
 from rapidbleu.tokenizers.tokenizer_13a import tokenize_13a
@@ -530,19 +530,6 @@ def test_pack_int_lists(mod, seqs, allow_none, packable):
     np.testing.assert_array_equal(lens, want_lens)
 
 
-def _clean_naive(seq, pad_id, eos_ids, drop_ids):
-    """The cleaning rule of ``rapidbleu.ids``, written the plain way: special ids are the pad,
-    the eos ids and the dropped ids; cut at the first eos after a content id; drop specials."""
-    special = set(eos_ids) | set(drop_ids) | ({pad_id} if pad_id is not None else set())
-    out = []
-    for t in seq:
-        if t not in special:
-            out.append(t)
-        elif out and t in eos_ids:
-            break
-    return out
-
-
 _IDS = st.integers(-2, 3)
 
 
@@ -561,7 +548,7 @@ def test_clean_flat_equal_oracle(seqs, pad_id, eos_id, drop_ids):
     np.testing.assert_array_equal(got[0], want[0])
     np.testing.assert_array_equal(got[1], want[1])
     eos_ids = [] if eos_id is None else [eos_id] if isinstance(eos_id, int) else eos_id
-    expect = [None if s is None else _clean_naive(s, pad_id, eos_ids, drop_ids or []) for s in seqs]
+    expect = [None if s is None else clean_ids_plain(s, pad_id, eos_ids, drop_ids or []) for s in seqs]
     np.testing.assert_array_equal(want[1], _flat(expect)[1])
     np.testing.assert_array_equal(want[0], _flat(expect)[0])
 

@@ -13,6 +13,7 @@ import sacrebleu
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import clean_ids_plain
 from rapidbleu import BLEU
 from rapidbleu.batch import pairwise_bleu, self_bleu, sentence_bleu_batch
 from rapidbleu.ids import clean_ids, corpus_bleu_ids, stats_ids, to_id_lists
@@ -233,17 +234,6 @@ def test_float_or_none_ids_are_named_with_their_position(hyps, refs, match):
 
 # ------------------------------------------------------------------- the rule, end to end
 
-def _plain(seq, pad, eos, drop):
-    special = {pad, *eos, *drop} - {None}
-    out = []
-    for t in seq:
-        if t not in special:
-            out.append(t)
-        elif out and t in eos:
-            break
-    return out
-
-
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.tuples(st.lists(st.integers(0, 5), max_size=9),
                           st.lists(st.integers(0, 5), min_size=1, max_size=9)),
@@ -251,8 +241,8 @@ def _plain(seq, pad, eos, drop):
        st.none() | st.integers(0, 3), st.lists(st.integers(0, 3), max_size=2), st.lists(st.integers(0, 3), max_size=2))
 def test_cleaning_end_to_end_equals_the_plain_rule(pairs, pad, eos, drop):
     hyps, refs = [list(h) for h, _ in pairs], [list(r) for _, r in pairs]
-    clean_h = [_plain(h, pad, eos, drop) for h in hyps]
-    clean_r = [_plain(r, pad, eos, drop) for r in refs]
+    clean_h = [clean_ids_plain(h, pad, eos, drop) for h in hyps]
+    clean_r = [clean_ids_plain(r, pad, eos, drop) for r in refs]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         got = stats_ids(hyps, [refs], pad_token_id=pad, eos_token_id=eos, special_ids=drop)
