@@ -113,17 +113,18 @@ class BLEU(SacreBLEUMethods):
         low = self.lowercase
         return [None if s is None else tok((s.lower() if low else s).rstrip()) for s in lines], "none", False
 
-    def _segment_stats(self, hyps: List[str], ref_streams: List[List[Optional[str]]]) -> np.ndarray:
+    def _core_args(self, hyps: List[str], ref_streams: List[List[Optional[str]]]) -> tuple:
+        """The arguments of the core's ``string_stats`` / ``string_totals`` for these inputs."""
         hyps_in, tok, low = self._preprocess_for_core(hyps)
         if tok != self.tokenizer.fast_path:
             ref_streams = [self._preprocess_for_core(stream)[0] for stream in ref_streams]
-        return _backend.stats.string_stats(hyps_in, ref_streams, self.max_ngram_order, tok, low, self.workers)
+        return hyps_in, ref_streams, self.max_ngram_order, tok, low, self.workers
+
+    def _segment_stats(self, hyps: List[str], ref_streams: List[List[Optional[str]]]) -> np.ndarray:
+        return _backend.stats.string_stats(*self._core_args(hyps, ref_streams))
 
     def _segment_totals(self, hyps: List[str], ref_streams: List[List[Optional[str]]]) -> List[int]:
-        hyps_in, tok, low = self._preprocess_for_core(hyps)
-        if tok != self.tokenizer.fast_path:
-            ref_streams = [self._preprocess_for_core(stream)[0] for stream in ref_streams]
-        return _backend.stats.string_totals(hyps_in, ref_streams, self.max_ngram_order, tok, low, self.workers)
+        return _backend.stats.string_totals(*self._core_args(hyps, ref_streams))
 
     def _checked_inputs(self, hypotheses, references) -> Tuple[List[str], List[List[Optional[str]]]]:
         """The hypotheses and reference streams of a corpus call, checked (and the cached

@@ -565,8 +565,8 @@ def run(args) -> None:
                     sums[k] = list(map(add, sums[k], metric._corpus_totals(hyps, ref_chunk)))
                     continue
                 st = metric.corpus_statistics(hyps, ref_chunk)
-                sums[k] = list(map(add, sums[k], st.sum(axis=0).tolist()))
                 if keep_rows:
+                    sums[k] = list(map(add, sums[k], st.sum(axis=0).tolist()))
                     rows[k].append(_narrow(st))
                 if args.sentence_level and not hold_sentences:
                     if sig_text is None:
