@@ -74,13 +74,13 @@ class OptionalBuildExt(build_ext):
     def run(self):
         try:
             super().run()
-        except Exception as exc:  # noqa: BLE001 (any compiler/toolchain failure)
+        except Exception as exc:
             self._give_up(exc)
 
     def build_extension(self, ext):
         try:
             super().build_extension(ext)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             self._give_up(exc)
 
     @staticmethod
@@ -91,8 +91,7 @@ class OptionalBuildExt(build_ext):
             "\n" + "=" * 78 + "\n"
             f"rapidbleu: could not compile the C core ({exc}).\n"
             "Installing the pure-Python backend instead: results are identical, only slower.\n"
-            "For the fast core install a C compiler (and Python headers) and reinstall.\n"
-            + "=" * 78 + "\n",
+            "For the fast core install a C compiler (and Python headers) and reinstall.\n" + "=" * 78 + "\n",
             file=sys.stderr,
         )
 

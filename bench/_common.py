@@ -26,8 +26,10 @@ def wmt23_dir(need=None):
     the samples in ``tests/data/wmt23`` (flat).  ``need``: a glob pattern (searched
     recursively) that must match in the folder; candidates without a match are skipped."""
     env = os.environ.get("RAPIDBLEU_WMT23_DIR")
-    cands = ([Path(env)] if env else []) + [ROOT.parent / "shared" / "data" / "wmt23",
-                                            ROOT / "tests" / "data" / "wmt23"]
+    cands = ([Path(env)] if env else []) + [
+        ROOT.parent / "shared" / "data" / "wmt23",
+        ROOT / "tests" / "data" / "wmt23",
+    ]
     for c in cands:
         if c.is_dir() and (need is None or next(c.glob(f"**/{need}"), None) is not None):
             return c
@@ -90,11 +92,15 @@ def check_backend(allow_python=False):
     ``allow_python`` / ``$RAPIDBLEU_BENCH_ALLOW_PYTHON=1``).  Returns the module."""
     import rapidbleu
 
-    print(f"rapidbleu {rapidbleu.__version__} ({shown_path(Path(rapidbleu.__file__).parent)}), "
-          f"backend: {rapidbleu.backend}")
+    print(
+        f"rapidbleu {rapidbleu.__version__} ({shown_path(Path(rapidbleu.__file__).parent)}), "
+        f"backend: {rapidbleu.backend}"
+    )
     if rapidbleu.backend != "cython" and not (allow_python or os.environ.get(ALLOW_PYTHON_ENV) == "1"):
-        sys.exit(f"rapidbleu.backend is {rapidbleu.backend!r}: these timings are meant for the compiled "
-                 f"core (pip install . with a C compiler); set {ALLOW_PYTHON_ENV}=1 to time it anyway")
+        sys.exit(
+            f"rapidbleu.backend is {rapidbleu.backend!r}: these timings are meant for the compiled "
+            f"core (pip install . with a C compiler); set {ALLOW_PYTHON_ENV}=1 to time it anyway"
+        )
     return rapidbleu
 
 
@@ -109,5 +115,7 @@ def machine_info():
     except (OSError, StopIteration):
         pass
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    return (f"CPU: {cpu}; cores: {os.cpu_count()}; load average at start: {load:.1f}; "
-            f"Python {platform.python_version()}; rapidbleu {rapidbleu.__version__} ({rapidbleu.backend})")
+    return (
+        f"CPU: {cpu}; cores: {os.cpu_count()}; load average at start: {load:.1f}; "
+        f"Python {platform.python_version()}; rapidbleu {rapidbleu.__version__} ({rapidbleu.backend})"
+    )

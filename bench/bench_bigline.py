@@ -74,9 +74,12 @@ def main():
     ap.add_argument("--refs", type=int, default=1, help="references, each as long as the hypothesis")
     ap.add_argument("--before", default=None, help="interpreter of another environment to compare")
     ap.add_argument("--tokenizers", default="13a,char")
-    ap.add_argument("--text", default="repeated,shuffled",
-                    help="repeated: the WMT23 file's words in order, over and over (few distinct n-grams); "
-                         "shuffled: its words drawn at random (most 3- and 4-grams distinct)")
+    ap.add_argument(
+        "--text",
+        default="repeated,shuffled",
+        help="repeated: the WMT23 file's words in order, over and over (few distinct n-grams); "
+        "shuffled: its words drawn at random (most 3- and 4-grams distinct)",
+    )
     args = ap.parse_args()
     check_backend()
     text = str(wmt23_files("generaltest2023.de-en.ref.refA.en")[0])
@@ -94,8 +97,11 @@ def main():
                     print(f"| {kind} | {tok} | {tag} | failed: {r['error']} | | | |")
                     continue
                 methods.add(r["method"])
-                print(f"| {kind} | {tok} | {tag} ({r['backend']}) | {r['growth'] / 1e6:.0f} "
-                      f"| {r['growth'] / r['chars']:.1f} | {r['wall']:.2f} | {r['score']:.4f} |", flush=True)
+                print(
+                    f"| {kind} | {tok} | {tag} ({r['backend']}) | {r['growth'] / 1e6:.0f} "
+                    f"| {r['growth'] / r['chars']:.1f} | {r['wall']:.2f} | {r['score']:.4f} |",
+                    flush=True,
+                )
     print(f"\npeak RSS from: {', '.join(sorted(methods))} (see the module docstring)")
 
 

@@ -49,11 +49,12 @@ def optional_tools():
     """(name, corpus function or None, note) for other BLEU packages, when importable."""
     tools = []
     try:
-        import bleuscore  # noqa: F401
+        import bleuscore
 
         def run_bleuscore(h, r):
             res = bleuscore.compute(predictions=h, references=[[x] for x in r], max_order=4, smooth=False)
             return 100 * res["bleu"]
+
         tools.append(("bleuscore", run_bleuscore, "own tokenizer (13a-like)", None))
     except ImportError:
         tools.append(("bleuscore", None, "not installed", None))
@@ -65,20 +66,29 @@ def optional_tools():
         tools.append(("fast-bleu", None, "not installed", None))
     try:
         from nltk.translate.bleu_score import corpus_bleu as nltk_corpus_bleu
+
         from rapidbleu.tokenizers.tokenizer_13a import tokenize_13a
 
         def run_nltk(h, r):
             hs = [tokenize_13a(x.rstrip()).split() for x in h]
             rs = [[tokenize_13a(x.rstrip()).split()] for x in r]
             return 100 * nltk_corpus_bleu(rs, hs)
+
         def expect_nltk(h, r):  # NLTK's own formula (max(1, n-grams) per sentence), not sacreBLEU's
             import rapidbleu.nltk as rb_nltk
 
-            return 100 * rb_nltk.corpus_bleu([[tokenize_13a(x.rstrip()).split()] for x in r],
-                                             [tokenize_13a(x.rstrip()).split() for x in h])
-        tools.append(("NLTK corpus_bleu (13a tokens)", run_nltk,
-                      "tokenization included; checked against rapidbleu.nltk: NLTK's formula differs from sacreBLEU's",
-                      expect_nltk))
+            return 100 * rb_nltk.corpus_bleu(
+                [[tokenize_13a(x.rstrip()).split()] for x in r], [tokenize_13a(x.rstrip()).split() for x in h]
+            )
+
+        tools.append(
+            (
+                "NLTK corpus_bleu (13a tokens)",
+                run_nltk,
+                "tokenization included; checked against rapidbleu.nltk: NLTK's formula differs from sacreBLEU's",
+                expect_nltk,
+            )
+        )
     except ImportError:
         tools.append(("NLTK", None, "not installed", None))
     return tools
@@ -87,16 +97,24 @@ def optional_tools():
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="fewer runs, subsets for slow tools")
-    ap.add_argument("--data", default=None,
-                    help="WMT23 folder (default: $RAPIDBLEU_WMT23_DIR, ../shared/data/wmt23, tests/data/wmt23)")
-    ap.add_argument("--only", default="corpus,tok,sentence",
-                    help="sections to run: corpus (13a, WMT23 and large), tok (char, zh, intl), sentence")
+    ap.add_argument(
+        "--data",
+        default=None,
+        help="WMT23 folder (default: $RAPIDBLEU_WMT23_DIR, ../shared/data/wmt23, tests/data/wmt23)",
+    )
+    ap.add_argument(
+        "--only",
+        default="corpus,tok,sentence",
+        help="sections to run: corpus (13a, WMT23 and large), tok (char, zh, intl), sentence",
+    )
     args = ap.parse_args()
     only = set(args.only.split(","))
     data = Path(args.data) if args.data else wmt23_dir("generaltest2023.*.hyp.*")
 
     import sacrebleu
+
     from rapidbleu import BLEU, _stats_py
+
     try:
         from rapidbleu import _stats_cy
     except ImportError as exc:
@@ -128,8 +146,10 @@ def main():
         cpu_ratio = ref_cpu / cpu if cpu == cpu and cpu else float("nan")
         rows.append((corpus, tool, wall, cpu, ratio, cpu_ratio, f"{score:.4f}", note))
 
-    for corpus, h, r, sb_subset in (("WMT23", hyps, refs, None),
-                                    ("large", big_h, big_r, len(hyps) if args.quick else None)):
+    for corpus, h, r, sb_subset in (
+        ("WMT23", hyps, refs, None),
+        ("large", big_h, big_r, len(hyps) if args.quick else None),
+    ):
         if "corpus" not in only:
             break
         n = len(h)
@@ -139,14 +159,18 @@ def main():
         wall, cpu, _ = timeit(lambda: sacrebleu.BLEU().corpus_score(hs, [rs]), sb_runs)
         scale = n / len(hs)
         sb_wall, sb_cpu = wall * scale, cpu * scale
-        sb_score = sacrebleu.BLEU().corpus_score(h, [r]).score if sb_subset else sacrebleu.BLEU().corpus_score(hs, [rs]).score
+        sb_score = (
+            sacrebleu.BLEU().corpus_score(h, [r]).score if sb_subset else sacrebleu.BLEU().corpus_score(hs, [rs]).score
+        )
         note = f"{sb_runs} run(s)" + (f", timed on {len(hs)} segments and scaled" if sb_subset else "")
         sb_cpu_of[corpus] = sb_cpu
         record(corpus, "sacreBLEU corpus_score", sb_wall, sb_cpu, sb_score, sb_score, sb_wall, note)
 
-        for tool, module, workers in (("rapidbleu cython, 1 thread", _stats_cy, 1),
-                                      (f"rapidbleu cython, all threads ({os.cpu_count()})", _stats_cy, -1),
-                                      ("rapidbleu python backend", _stats_py, 1)):
+        for tool, module, workers in (
+            ("rapidbleu cython, 1 thread", _stats_cy, 1),
+            (f"rapidbleu cython, all threads ({os.cpu_count()})", _stats_cy, -1),
+            ("rapidbleu python backend", _stats_py, 1),
+        ):
             sub = None
             if module is _stats_py and corpus == "large":
                 sub = len(hyps)  # one WMT23 copy: a representative slice
@@ -156,8 +180,16 @@ def main():
             if sub is not None:
                 wall, cpu = wall * n / sub, cpu * n / sub
                 score = rb_corpus(_stats_cy, 1, h, r)  # score check on the full corpus
-            record(corpus, tool, wall, cpu if workers == 1 else float("nan"), score, sb_score, sb_wall,
-                   f"{k} run(s)" + (f", timed on {sub} segments and scaled" if sub else ""))
+            record(
+                corpus,
+                tool,
+                wall,
+                cpu if workers == 1 else float("nan"),
+                score,
+                sb_score,
+                sb_wall,
+                f"{k} run(s)" + (f", timed on {sub} segments and scaled" if sub else ""),
+            )
 
         if corpus == "WMT23":  # other packages: WMT23 only (score checked to 0.01)
             for tool, fn, note, expected in optional_tools():
@@ -186,29 +218,66 @@ def main():
                 bleu.tokenizer.fast_path = None
                 bleu.tokenizer._cached = tokenize_intl  # its lru_cache would time dict lookups
                 return with_backend(_stats_cy, 1, lambda w: bleu.corpus_score(hyps, [refs]).score)
+
             w, c, score = timeit(python_rules, runs)
-            record(corpus, "rapidbleu, Python intl rules (before, other regex)", w, c, score, sb_score, wall,
-                   f"{runs} run(s)")
+            record(
+                corpus,
+                "rapidbleu, Python intl rules (before, other regex)",
+                w,
+                c,
+                score,
+                sb_score,
+                wall,
+                f"{runs} run(s)",
+            )
 
     # sentence BLEU of every WMT23 segment
     if "sentence" in only:
         n = len(hyps)
         sub = 3000 if args.quick else 10_000
         sb = sacrebleu.BLEU(effective_order=True)
-        wall, cpu, sb_scores = timeit(lambda: [sb.sentence_score(x, [y]).score for x, y in zip(hyps[:sub], refs[:sub])], 1)
+        wall, cpu, sb_scores = timeit(
+            lambda: [sb.sentence_score(x, [y]).score for x, y in zip(hyps[:sub], refs[:sub], strict=False)], 1
+        )
         sent_sb_wall = wall * n / sub
         sent_sb_cpu = cpu * n / sub
-        rows.append(("WMT23 sentence BLEU", "sacreBLEU sentence_score loop", sent_sb_wall, sent_sb_cpu, 1.0, 1.0, "-",
-                     f"1 run on {sub} segments, scaled"))
-        for tool, module, workers in (("rapidbleu sentence_scores, cython 1 thread", _stats_cy, 1),
-                                      ("rapidbleu sentence_scores, cython all threads", _stats_cy, -1)):
-            wall, cpu, scores = timeit(lambda: with_backend(module, workers, lambda w: BLEU(effective_order=True, workers=w).sentence_scores(hyps, [refs])), runs)
-            bad = sum(1 for a, b in zip(scores[:sub], sb_scores) if a != b)
+        rows.append(
+            (
+                "WMT23 sentence BLEU",
+                "sacreBLEU sentence_score loop",
+                sent_sb_wall,
+                sent_sb_cpu,
+                1.0,
+                1.0,
+                "-",
+                f"1 run on {sub} segments, scaled",
+            )
+        )
+        for tool, module, workers in (
+            ("rapidbleu sentence_scores, cython 1 thread", _stats_cy, 1),
+            ("rapidbleu sentence_scores, cython all threads", _stats_cy, -1),
+        ):
+            wall, cpu, scores = timeit(
+                lambda: with_backend(
+                    module, workers, lambda w: BLEU(effective_order=True, workers=w).sentence_scores(hyps, [refs])
+                ),
+                runs,
+            )
+            bad = sum(1 for a, b in zip(scores[:sub], sb_scores, strict=False) if a != b)
             if bad:
                 mismatches.append(f"sentence BLEU / {tool}: {bad} of {sub} scores differ from sacreBLEU")
-            rows.append(("WMT23 sentence BLEU", tool, wall, cpu if workers == 1 else float("nan"),
-                         sent_sb_wall / wall, sent_sb_cpu / cpu if workers == 1 else float("nan"),
-                         "exact" if not bad else f"{bad} differ", f"{runs} runs"))
+            rows.append(
+                (
+                    "WMT23 sentence BLEU",
+                    tool,
+                    wall,
+                    cpu if workers == 1 else float("nan"),
+                    sent_sb_wall / wall,
+                    sent_sb_cpu / cpu if workers == 1 else float("nan"),
+                    "exact" if not bad else f"{bad} differ",
+                    f"{runs} runs",
+                )
+            )
 
     print("| corpus | tool | wall s | CPU s | speed-up vs sacreBLEU (wall) | speed-up (CPU) | BLEU | notes |")
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |")
@@ -217,7 +286,10 @@ def main():
         cpu_r = "-" if cpu_ratio != cpu_ratio else f"{cpu_ratio:.1f}x"
         print(f"| {corpus} | {tool} | {wall:.3f} | {cpu_s} | {ratio:.1f}x | {cpu_r} | {score} | {note} |")
     print()
-    print("\n".join(f"MISMATCH: {m}" for m in mismatches) or "All scores agree with the expected ones (sacreBLEU's; rapidbleu.nltk's for NLTK).")
+    print(
+        "\n".join(f"MISMATCH: {m}" for m in mismatches)
+        or "All scores agree with the expected ones (sacreBLEU's; rapidbleu.nltk's for NLTK)."
+    )
 
 
 if __name__ == "__main__":

@@ -31,7 +31,6 @@ import os
 import platform
 
 
-
 def parse_args():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--quick", action="store_true", help="20k segments, smaller samples (a smoke run)")
@@ -56,8 +55,8 @@ from rapidbleu.batch import pairwise_bleu, self_bleu, sentence_bleu_batch  # noq
 from rapidbleu.tokenizers import get_tokenizer  # noqa: E402
 
 try:
-    import fast_bleu  # noqa: E402
-except Exception as exc:  # noqa: BLE001
+    import fast_bleu
+except Exception as exc:
     fast_bleu = None
     FAST_BLEU_WHY = str(exc)
 
@@ -116,9 +115,13 @@ def main():
     gc.freeze()
 
     print(f"# rapidbleu ids benchmark ({'quick' if quick else 'full'})\n")
-    print(f"- data: {os.path.relpath(d, ROOT)} ({len(H0)} distinct en pairs, 13a, {len(vocab)} ids), repeated to {n_seg} segments")
-    print(f"- rapidbleu {rapidbleu.__version__}: stats core `{rapidbleu.backend}`, set kernels `{_backend.sets.NAME}`; "
-          f"threads = {T}; Python {platform.python_version()}, {os.cpu_count()} CPUs; medians of {repeat} runs")
+    print(
+        f"- data: {os.path.relpath(d, ROOT)} ({len(H0)} distinct en pairs, 13a, {len(vocab)} ids), repeated to {n_seg} segments"
+    )
+    print(
+        f"- rapidbleu {rapidbleu.__version__}: stats core `{rapidbleu.backend}`, set kernels `{_backend.sets.NAME}`; "
+        f"threads = {T}; Python {platform.python_version()}, {os.cpu_count()} CPUs; medians of {repeat} runs"
+    )
     print(f"- fast-bleu: {'installed' if fast_bleu else 'not available: ' + FAST_BLEU_WHY}")
     print()
 
@@ -129,10 +132,9 @@ def main():
         rows.append((task, tool, scaled, f"{n_done} {sampled}", n_done == n_total, n_total, note))
         return scaled
 
+    import sacrebleu
     from nltk.translate.bleu_score import SmoothingFunction
     from nltk.translate.bleu_score import sentence_bleu as nltk_sb
-
-    import sacrebleu
 
     sm1 = SmoothingFunction().method1
     w4 = (0.25,) * 4
@@ -142,17 +144,20 @@ def main():
     slow_repeat = 3  # the baselines set every ratio: a median of 3, not one noisy run
     t_nltk, nltk_vals = timed(lambda: [nltk_sb([R[i]], H[i], w4, smoothing_function=sm1) for i in idx], slow_repeat)
     base_nltk = row(task, "NLTK sentence_bleu loop (method1)", t_nltk, sample, n_seg)
-    t_sac, sac_vals = timed(lambda: [sacrebleu.sentence_bleu(Hs[i], [Rs[i]], tokenize="none").score
-                                     for i in idx], slow_repeat)
+    t_sac, sac_vals = timed(
+        lambda: [sacrebleu.sentence_bleu(Hs[i], [Rs[i]], tokenize="none").score for i in idx], slow_repeat
+    )
     row(task, "sacreBLEU sentence_bleu loop (id strings)", t_sac, sample, n_seg, base_nltk)
     if fast_bleu is not None:
         fb_n = min(sample, 500)
-        t_fb, fb_vals = timed(lambda: [fast_bleu.BLEU([R[i]], {4: w4}).get_score([H[i]])[4][0] for i in idx[:fb_n]], 1)
+        t_fb, _fb_vals = timed(lambda: [fast_bleu.BLEU([R[i]], {4: w4}).get_score([H[i]])[4][0] for i in idx[:fb_n]], 1)
         row(task, f"fast-bleu BLEU, one object per segment ({T} OMP threads)", t_fb, fb_n, n_seg, base_nltk)
     for w in sorted({1, T}):
         t, ours = timed(lambda: sentence_bleu_batch(H, R, workers=w), repeat)
         assert ours[idx].tolist() == sac_vals, "sacreBLEU-style values differ from sacreBLEU"
-        row(task, f"rapidbleu sentence_bleu_batch, sacreBLEU-style, lists of ints ({w} thr)", t, n_seg, n_seg, base_nltk)
+        row(
+            task, f"rapidbleu sentence_bleu_batch, sacreBLEU-style, lists of ints ({w} thr)", t, n_seg, n_seg, base_nltk
+        )
     # the form a decoding loop hands over: right-padded (n, T) int arrays (CPU tensors)
     PAD = -1
     Hp = np.full((n_seg, max(map(len, H)) + 1), PAD, dtype=np.int64)
@@ -163,12 +168,25 @@ def main():
     for w in sorted({1, T}):
         t, ours = timed(lambda: sentence_bleu_batch(Hp, Rp, pad_id=PAD, workers=w), repeat)
         assert ours[idx].tolist() == sac_vals, "sacreBLEU-style values differ from sacreBLEU"
-        row(task, f"rapidbleu sentence_bleu_batch, sacreBLEU-style, padded (n, T) array ({w} thr)", t, n_seg,
-            n_seg, base_nltk)
+        row(
+            task,
+            f"rapidbleu sentence_bleu_batch, sacreBLEU-style, padded (n, T) array ({w} thr)",
+            t,
+            n_seg,
+            n_seg,
+            base_nltk,
+        )
     for w in sorted({1, T}):
         t, ours = timed(lambda: sentence_bleu_batch(H, R, weights=w4, smoothing_function=sm1, workers=w), repeat)
         assert ours[idx].tolist() == nltk_vals, "NLTK-style values differ from NLTK"
-        row(task, f"rapidbleu sentence_bleu_batch, NLTK-style method1, lists of ints ({w} thr)", t, n_seg, n_seg, base_nltk)
+        row(
+            task,
+            f"rapidbleu sentence_bleu_batch, NLTK-style method1, lists of ints ({w} thr)",
+            t,
+            n_seg,
+            n_seg,
+            base_nltk,
+        )
 
     # 2. self-BLEU
     uniq, seen = [], set()
@@ -183,7 +201,7 @@ def main():
         t_fb, fb_self = timed(lambda: fast_bleu.SelfBLEU(S, {4: w4}).get_score()[4], 1 if not quick else 1)
         row(task, f"fast-bleu SelfBLEU ({T} OMP threads)", t_fb, len(S), len(S))
     k = 3 if quick else 5
-    t_n, _ = timed(lambda: [nltk_sb(S[:i] + S[i + 1:], S[i], w4, smoothing_function=sm1) for i in range(k)], 1)
+    t_n, _ = timed(lambda: [nltk_sb(S[:i] + S[i + 1 :], S[i], w4, smoothing_function=sm1) for i in range(k)], 1)
     base_self = row(task, "NLTK loop (Texygen's definition)", t_n, k, len(S), sampled="first sentences")
     for w in sorted({1, T}):
         t, ours = timed(lambda: self_bleu(S, workers=w), repeat)
@@ -197,8 +215,12 @@ def main():
     Cs = [" ".join(map(str, c)) for c in C]
     task = "pairwise 256 x 256"
     k = 8 if quick else 32
-    t_s, loop_vals = timed(lambda: [[sacrebleu.sentence_bleu(Cs[i], [Cs[j]], tokenize="none").score
-                                     for j in range(256)] for i in range(k)], 1)
+    t_s, loop_vals = timed(
+        lambda: [
+            [sacrebleu.sentence_bleu(Cs[i], [Cs[j]], tokenize="none").score for j in range(256)] for i in range(k)
+        ],
+        1,
+    )
     base_pair = row(task, "sacreBLEU sentence_bleu pair loop", t_s, k * 256, 256 * 256, sampled="pairs (first rows)")
     for w in sorted({1, T}):
         t, ours = timed(lambda: pairwise_bleu(C, workers=w), repeat)
@@ -215,8 +237,8 @@ def main():
         ratio = firsts[task] / secs
         print(f"| {task} | {tool} | {secs:.4f} | {how} | {ratio:,.1f}x |" + (f" {note}" if note else ""))
     if fast_bleu is not None:
-        fb_self_t = [r[2] for r in rows if r[1].startswith("fast-bleu SelfBLEU")][0]
-        ours_t = [r[2] for r in rows if r[1].startswith(f"rapidbleu self_bleu, NLTK method1 ({T} thr)")][0]
+        fb_self_t = next(r[2] for r in rows if r[1].startswith("fast-bleu SelfBLEU"))
+        ours_t = next(r[2] for r in rows if r[1].startswith(f"rapidbleu self_bleu, NLTK method1 ({T} thr)"))
         print(f"\nself-BLEU: rapidbleu ({T} thr) is {fb_self_t / ours_t:,.1f}x fast-bleu SelfBLEU ({T} threads).")
     print("\nValues checked in this run: rapidbleu == sacreBLEU / NLTK, float for float, on every timed sample.")
 

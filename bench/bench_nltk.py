@@ -24,7 +24,7 @@ import sys
 import time
 import warnings
 
-from _common import check_backend, read_lines, shown_path, wmt23_dir, wmt23_files  # noqa: E402
+from _common import check_backend, read_lines, shown_path, wmt23_dir, wmt23_files
 
 check_backend()
 
@@ -77,8 +77,9 @@ def rapidbleu_times(refs, hyps, workers, repeat):
 
     rf = rb.SmoothingFunction().method1
     corpus = median_timed(lambda: rb.corpus_bleu(refs, hyps, workers=workers), repeat)[:2]
-    sentence = median_timed(lambda: rb.sentence_bleu_batch(refs, hyps, smoothing_function=rf, workers=workers),
-                            repeat)[:2]
+    sentence = median_timed(lambda: rb.sentence_bleu_batch(refs, hyps, smoothing_function=rf, workers=workers), repeat)[
+        :2
+    ]
     core = timed(lambda: _backend.stats.token_stats(hyps, refs, 4, workers=workers))[0]
     where = shown_path(os.path.dirname(os.path.dirname(os.path.abspath(rapidbleu.__file__))))
     return {"corpus": corpus, "sentence": sentence, "core": core, "where": f"rapidbleu from {where}"}
@@ -90,9 +91,13 @@ def main():
     ap.add_argument("--segments", type=int, default=None, help="corpus size (overrides --quick)")
     ap.add_argument("--repeat", type=int, default=None, help="rapidbleu runs (median; default 5 quick, 3 full)")
     ap.add_argument("--workers", type=int, default=1, help="threads for the compiled core")
-    ap.add_argument("--baseline", metavar="SRC", help="also time the rapidbleu importable from SRC (a "
-                    "src/ folder with its extensions built), in a subprocess after this one's timings, "
-                    "against the same NLTK times: before/after in one run")
+    ap.add_argument(
+        "--baseline",
+        metavar="SRC",
+        help="also time the rapidbleu importable from SRC (a "
+        "src/ folder with its extensions built), in a subprocess after this one's timings, "
+        "against the same NLTK times: before/after in one run",
+    )
     ap.add_argument("--rapidbleu-only", action="store_true", help=argparse.SUPPRESS)  # --baseline's child
     args = ap.parse_args()
     warnings.simplefilter("ignore")  # NLTK's (and our) method0 warnings
@@ -111,9 +116,12 @@ def main():
     if args.rapidbleu_only:
         print(json.dumps(rapidbleu_times(refs, hyps, args.workers, repeat)))
         return
-    print(f"corpus: {len(hyps):,} segments ({len(hyps0):,} WMT23 pairs repeated), "
-          f"{n_tokens:,} tokens; backend: {_backend.stats.NAME}; workers: {args.workers}; "
-          f"rapidbleu runs: {repeat}; cpus: {os.cpu_count()}\n", flush=True)
+    print(
+        f"corpus: {len(hyps):,} segments ({len(hyps0):,} WMT23 pairs repeated), "
+        f"{n_tokens:,} tokens; backend: {_backend.stats.NAME}; workers: {args.workers}; "
+        f"rapidbleu runs: {repeat}; cpus: {os.cpu_count()}\n",
+        flush=True,
+    )
 
     rows = []
 
@@ -126,25 +134,35 @@ def main():
 
     # sentence BLEU: NLTK loop vs one batch call (smoothing method1, the usual training choice)
     nf, rf = nltk_bleu.SmoothingFunction().method1, rb.SmoothingFunction().method1
-    t_nltk, c_nltk, v_nltk = timed(lambda: [nltk_bleu.sentence_bleu(r, h, smoothing_function=nf)
-                                            for r, h in zip(refs, hyps)])
+    t_nltk, c_nltk, v_nltk = timed(
+        lambda: [nltk_bleu.sentence_bleu(r, h, smoothing_function=nf) for r, h in zip(refs, hyps, strict=False)]
+    )
     t_rb, c_rb, v_rb = median_timed(
-        lambda: rb.sentence_bleu_batch(refs, hyps, smoothing_function=rf, workers=args.workers), repeat)
+        lambda: rb.sentence_bleu_batch(refs, hyps, smoothing_function=rf, workers=args.workers), repeat
+    )
     v_rb = v_rb.tolist()
-    same = sum(a == b for a, b in zip(v_nltk, v_rb))
-    worst = max((abs(a - b) / abs(a) if a else abs(b)) for a, b in zip(v_nltk, v_rb))
+    same = sum(a == b for a, b in zip(v_nltk, v_rb, strict=False))
+    worst = max((abs(a - b) / abs(a) if a else abs(b)) for a, b in zip(v_nltk, v_rb, strict=False))
     agree = f"{same:,}/{len(v_rb):,} identical, max rel err {worst:.2g}"
     target = TARGET_SENTENCE[1 if args.workers == 1 else 2]
-    rows.append(("sentence_bleu loop vs sentence_bleu_batch (method1)", (t_nltk, c_nltk), (t_rb, c_rb), target,
-                 agree))
+    rows.append(("sentence_bleu loop vs sentence_bleu_batch (method1)", (t_nltk, c_nltk), (t_rb, c_rb), target, agree))
     print(f"sentence done: NLTK {t_nltk:.2f}s, rapidbleu {t_rb:.3f}s", flush=True)
 
     # where rapidbleu's time goes: the statistics (packing the str tokens + counting) vs scoring
     t_core = timed(lambda: _backend.stats.token_stats(hyps, refs, 4, workers=args.workers))[0]
 
     if args.baseline:
-        cmd = [sys.executable, __file__, "--rapidbleu-only", "--segments", str(len(hyps)), "--repeat",
-               str(repeat), "--workers", str(args.workers)]
+        cmd = [
+            sys.executable,
+            __file__,
+            "--rapidbleu-only",
+            "--segments",
+            str(len(hyps)),
+            "--repeat",
+            str(repeat),
+            "--workers",
+            str(args.workers),
+        ]
         env = dict(os.environ, PYTHONPATH=os.path.abspath(args.baseline))
         out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout
         base = json.loads(out.strip().splitlines()[-1])
@@ -155,16 +173,22 @@ def main():
 
     # the target is judged on wall time; the CPU columns show what the load of a shared machine
     # took from it (with workers > 1 rapidbleu's CPU time adds up its threads)
-    print(f"\n| task | NLTK wall (CPU) s | rapidbleu wall (CPU) s, median of {repeat} | speed-up wall | "
-          f"speed-up CPU | target | values |")
+    print(
+        f"\n| task | NLTK wall (CPU) s | rapidbleu wall (CPU) s, median of {repeat} | speed-up wall | "
+        f"speed-up CPU | target | values |"
+    )
     print("| --- | ---: | ---: | ---: | ---: | ---: | --- |")
     for name, (tn, cn), (tr, cr), target, agree in rows:
         flag = "met" if tn / tr >= target else "not met"
-        print(f"| {name} | {tn:.2f} ({cn:.2f}) | {tr:.3f} ({cr:.3f}) | {tn / tr:.1f}x | {cn / cr:.1f}x | "
-              f"{target}x ({flag}) | {agree} |")
-    print(f"\nbackend `{_backend.stats.NAME}`; inside one rapidbleu call, the statistics of the str "
-          f"tokens (token_stats, order 4) take {t_core:.3f}s; load average at the end "
-          f"{', '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} cpus).")
+        print(
+            f"| {name} | {tn:.2f} ({cn:.2f}) | {tr:.3f} ({cr:.3f}) | {tn / tr:.1f}x | {cn / cr:.1f}x | "
+            f"{target}x ({flag}) | {agree} |"
+        )
+    print(
+        f"\nbackend `{_backend.stats.NAME}`; inside one rapidbleu call, the statistics of the str "
+        f"tokens (token_stats, order 4) take {t_core:.3f}s; load average at the end "
+        f"{', '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} cpus)."
+    )
 
 
 if __name__ == "__main__":

@@ -45,10 +45,10 @@ def build(n_segments, folder):
     ref = read(find(f"generaltest2023.{PAIR}.ref.refA.{tgt}"))
     hyps = [read(find(f"generaltest2023.{PAIR}.hyp.{s}.{tgt}")) for s in SYSTEMS]
     shuffled, cut = perturbed_systems(hyps[0], hyps[1])
-    names = list(SYSTEMS) + ["ONLINE-W-shuffled", "GPT4-5shot-cut"]
+    names = [*list(SYSTEMS), "ONLINE-W-shuffled", "GPT4-5shot-cut"]
     reps = -(-n_segments // len(ref))
     paths = []
-    for name, lines in [("ref", ref)] + list(zip(names, hyps + [shuffled, cut])):
+    for name, lines in [("ref", ref), *list(zip(names, [*hyps, shuffled, cut], strict=False))]:
         p = os.path.join(folder, f"{name}.{tgt}")
         with open(p, "w", encoding="utf-8") as fh:
             fh.write("\n".join((lines * reps)[:n_segments]) + "\n")
@@ -89,8 +89,10 @@ def main():
         results = [(label, timed(cmd, args.runs)) for label, cmd in rows]
         size = os.path.getsize(out)
     sacre = dict(results).get("sacrebleu --paired-bs")
-    print(f"{args.segments} segments x {len(systems)} systems ({PAIR}), paired bootstrap with 1000 resamples, "
-          f"median of {args.runs} runs, wall time per command (fresh process); HTML report {size / 1024:.0f} KiB\n")
+    print(
+        f"{args.segments} segments x {len(systems)} systems ({PAIR}), paired bootstrap with 1000 resamples, "
+        f"median of {args.runs} runs, wall time per command (fresh process); HTML report {size / 1024:.0f} KiB\n"
+    )
     print("| command | seconds | sacreBLEU --paired-bs / this |")
     print("|---|---:|---:|")
     for label, t in results:

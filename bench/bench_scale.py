@@ -89,7 +89,7 @@ class TreeSampler:
             return "Spark JVM (driver + executors)"
         if "pyspark.daemon" in cmd or "pyspark/daemon" in cmd or "pyspark.worker" in cmd:
             return "Spark Python worker"
-        if "distributed" in cmd and "spawn" in cmd or "multiprocessing" in cmd:
+        if ("distributed" in cmd and "spawn" in cmd) or "multiprocessing" in cmd:
             return "Dask worker/nanny"
         return p.name()
 
@@ -98,7 +98,7 @@ class TreeSampler:
 
         while not self._stop.is_set():
             try:
-                procs = [self.root] + self.root.children(recursive=True)
+                procs = [self.root, *self.root.children(recursive=True)]
             except psutil.Error:
                 break
             tot = 0
@@ -119,9 +119,10 @@ class TreeSampler:
         by_label = {}
         for (pid, label), rss in self.peak.items():
             by_label.setdefault(label, []).append(rss)
-        return {"total_mb": self.total / 2**20,
-                "per_process_mb": {k: [round(v / 2**20) for v in sorted(vs, reverse=True)]
-                                   for k, vs in by_label.items()}}
+        return {
+            "total_mb": self.total / 2**20,
+            "per_process_mb": {k: [round(v / 2**20) for v in sorted(vs, reverse=True)] for k, vs in by_label.items()},
+        }
 
 
 def measured(cmd, env=None):
@@ -181,15 +182,22 @@ def engine_spark(path: str):
 
     import rapidbleu.spark as rbs
 
-    spark = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
-             .config("spark.driver.memory", "1g").getOrCreate())
+    spark = (
+        SparkSession.builder.master("local[2]")
+        .config("spark.ui.enabled", "false")
+        .config("spark.driver.memory", "1g")
+        .getOrCreate()
+    )
     spark.sparkContext.setLogLevel("ERROR")
     df = spark.read.parquet(path)
     t0 = time.perf_counter()
     score = rbs.corpus_bleu(df, "hyp", "ref")
     secs = time.perf_counter() - t0
-    print(json.dumps({"score": score.score, "text": str(score), "seconds_in_job": secs,
-                      "partitions": df.rdd.getNumPartitions()}))
+    print(
+        json.dumps(
+            {"score": score.score, "text": str(score), "seconds_in_job": secs, "partitions": df.rdd.getNumPartitions()}
+        )
+    )
     spark.stop()
 
 
@@ -199,14 +207,19 @@ def engine_dask(path: str):
 
     import rapidbleu.dask as rbd
 
-    with LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None) as cluster, \
-            Client(cluster):
+    with (
+        LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None) as cluster,
+        Client(cluster),
+    ):
         ddf = dd.read_parquet(path)
         t0 = time.perf_counter()
         score = rbd.corpus_bleu(ddf, "hyp", "ref")
         secs = time.perf_counter() - t0
-        print(json.dumps({"score": score.score, "text": str(score), "seconds_in_job": secs,
-                          "partitions": ddf.npartitions}))
+        print(
+            json.dumps(
+                {"score": score.score, "text": str(score), "seconds_in_job": secs, "partitions": ddf.npartitions}
+            )
+        )
 
 
 def engine_significance(kind: str, n: int, samples: int):
@@ -225,8 +238,16 @@ def engine_significance(kind: str, n: int, samples: int):
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     t0 = time.perf_counter()
     res = bootstrap_ci(a, bleu, samples) if kind == "ci" else paired_bs(a, [b], bleu, samples)
-    print(json.dumps({"seconds": time.perf_counter() - t0, "inputs_mb": (a.nbytes + (b.nbytes if kind != "ci" else 0)) / 2**20,
-                      "rss_before_mb": before, "result": repr(res)}))
+    print(
+        json.dumps(
+            {
+                "seconds": time.perf_counter() - t0,
+                "inputs_mb": (a.nbytes + (b.nbytes if kind != "ci" else 0)) / 2**20,
+                "rss_before_mb": before,
+                "result": repr(res),
+            }
+        )
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -273,34 +294,56 @@ def main():
 
         def cli(h, r, label, segs):
             # -b -w 14: the score alone with 14 decimals, all the digits of its repr
-            secs, out, mem, _ = measured([sys.executable, "-m", "rapidbleu", str(r), "-i", str(h), "-q", "-b",
-                                          "-w", "14"], env)
+            secs, out, mem, _ = measured(
+                [sys.executable, "-m", "rapidbleu", str(r), "-i", str(h), "-q", "-b", "-w", "14"], env
+            )
             score = float(out) if out.strip() == f"{want.score:.14f}" else None
             rows.append({"engine": label, "segments": segs, "seconds": secs, "score": score, "mem": mem})
-            print(f"{label}: {segs:,} segments {secs:.1f} s {segs / secs:,.0f} seg/s, peak {mem['total_mb']:.0f} MB, "
-                  f"BLEU {score}")
+            print(
+                f"{label}: {segs:,} segments {secs:.1f} s {segs / secs:,.0f} seg/s, peak {mem['total_mb']:.0f} MB, "
+                f"BLEU {score}"
+            )
             return score
 
         cli(sh, sr, "rapidbleu CLI (streaming)", k_small * base)
         cli(lh, lr, "rapidbleu CLI (streaming)", n)
         # the same in-memory in one API call, for throughput (what the CLI did before streaming)
-        code = ("import sys, time, json, rapidbleu\n"
-                "h=[l.rstrip() for l in open(sys.argv[1], encoding='utf-8', newline='\\n')]\n"
-                "r=[l.rstrip() for l in open(sys.argv[2], encoding='utf-8', newline='\\n')]\n"
-                "print(json.dumps({'score': rapidbleu.BLEU().corpus_score(h, [r]).score}))\n")
+        code = (
+            "import sys, time, json, rapidbleu\n"
+            "h=[l.rstrip() for l in open(sys.argv[1], encoding='utf-8', newline='\\n')]\n"
+            "r=[l.rstrip() for l in open(sys.argv[2], encoding='utf-8', newline='\\n')]\n"
+            "print(json.dumps({'score': rapidbleu.BLEU().corpus_score(h, [r]).score}))\n"
+        )
         secs, out, mem, _ = measured([sys.executable, "-c", code, str(sh), str(sr)], env)
-        rows.append({"engine": "rapidbleu API, whole corpus in memory", "segments": k_small * base, "seconds": secs,
-                     "score": json.loads(out)["score"], "mem": mem})
+        rows.append(
+            {
+                "engine": "rapidbleu API, whole corpus in memory",
+                "segments": k_small * base,
+                "seconds": secs,
+                "score": json.loads(out)["score"],
+                "mem": mem,
+            }
+        )
         print(f"API in memory: {k_small * base:,} segments {secs:.1f} s, peak {mem['total_mb']:.0f} MB")
 
         if "sacrebleu" not in a.skip:
-            secs, out, mem, _ = measured([sys.executable, "-m", "sacrebleu", str(br), "-i", str(bh), "-q", "-b",
-                                          "-w", "14"], env)
+            secs, out, mem, _ = measured(
+                [sys.executable, "-m", "sacrebleu", str(br), "-i", str(bh), "-q", "-b", "-w", "14"], env
+            )
             score = float(out) if out.strip() == f"{want.score:.14f}" else None
-            rows.append({"engine": "sacreBLEU CLI (unrepeated corpus)", "segments": base, "seconds": secs,
-                         "score": score, "mem": mem})
-            print(f"sacreBLEU: {base:,} segments {secs:.1f} s -> {secs * k:.0f} s scaled to {n:,}; "
-                  f"peak {mem['total_mb']:.0f} MB")
+            rows.append(
+                {
+                    "engine": "sacreBLEU CLI (unrepeated corpus)",
+                    "segments": base,
+                    "seconds": secs,
+                    "score": score,
+                    "mem": mem,
+                }
+            )
+            print(
+                f"sacreBLEU: {base:,} segments {secs:.1f} s -> {secs * k:.0f} s scaled to {n:,}; "
+                f"peak {mem['total_mb']:.0f} MB"
+            )
 
         if "spark" not in a.skip or "dask" not in a.skip:
             t0 = time.perf_counter()
@@ -312,22 +355,43 @@ def main():
                 secs, out, mem, _ = measured([sys.executable, __file__, "--engine", eng, str(pq)], env)
                 info = json.loads(out.strip().splitlines()[-1])
                 label = "Spark local[2]" if eng == "spark" else "Dask LocalCluster, 2 worker processes"
-                rows.append({"engine": label, "segments": n, "seconds": secs, "job_seconds": info["seconds_in_job"],
-                             "score": info["score"], "mem": mem, "partitions": info["partitions"]})
-                print(f"{label}: {secs:.1f} s total, {info['seconds_in_job']:.1f} s job "
-                      f"({n / info['seconds_in_job']:,.0f} seg/s), {info['partitions']} partitions, "
-                      f"peak {mem['total_mb']:.0f} MB: {mem['per_process_mb']}  BLEU {info['score']}")
+                rows.append(
+                    {
+                        "engine": label,
+                        "segments": n,
+                        "seconds": secs,
+                        "job_seconds": info["seconds_in_job"],
+                        "score": info["score"],
+                        "mem": mem,
+                        "partitions": info["partitions"],
+                    }
+                )
+                print(
+                    f"{label}: {secs:.1f} s total, {info['seconds_in_job']:.1f} s job "
+                    f"({n / info['seconds_in_job']:,.0f} seg/s), {info['partitions']} partitions, "
+                    f"peak {mem['total_mb']:.0f} MB: {mem['per_process_mb']}  BLEU {info['score']}"
+                )
 
     sig = []
     if "significance" not in a.skip:
         for kind in ("ci", "pbs"):
-            secs, out, mem, _ = measured([sys.executable, __file__, "--engine", "sig", kind,
-                                          str(a.significance_segments), str(a.samples)], env)
+            secs, out, mem, _ = measured(
+                [sys.executable, __file__, "--engine", "sig", kind, str(a.significance_segments), str(a.samples)], env
+            )
             info = json.loads(out)
-            sig.append({"kind": kind, "seconds": info["seconds"], "peak_mb": mem["total_mb"],
-                        "inputs_mb": info["inputs_mb"], "before_mb": info["rss_before_mb"]})
-            print(f"significance {kind}: {a.significance_segments:,} segments, {a.samples} resamples: "
-                  f"{info['seconds']:.0f} s, peak {mem['total_mb']:.0f} MB (int64 inputs {info['inputs_mb']:.0f} MB)")
+            sig.append(
+                {
+                    "kind": kind,
+                    "seconds": info["seconds"],
+                    "peak_mb": mem["total_mb"],
+                    "inputs_mb": info["inputs_mb"],
+                    "before_mb": info["rss_before_mb"],
+                }
+            )
+            print(
+                f"significance {kind}: {a.significance_segments:,} segments, {a.samples} resamples: "
+                f"{info['seconds']:.0f} s, peak {mem['total_mb']:.0f} MB (int64 inputs {info['inputs_mb']:.0f} MB)"
+            )
 
     ok = all(r["score"] == want.score for r in rows)
     print("every engine gives the unrepeated corpus's score exactly:", ok)
@@ -363,17 +427,27 @@ def write_md(rows, sig, want, base, n, k, a):
         secs = r.get("job_seconds", r["seconds"])
         per = "; ".join(f"{k}: {v}" for k, v in r["mem"]["per_process_mb"].items())
         wall = f"{r['seconds']:.1f}" + (f" ({secs:.1f} in the job)" if "job_seconds" in r else "")
-        lines.append(f"| {r['engine']} | {r['segments']:,} | {wall} | {r['segments'] / secs:,.0f} | "
-                     f"{r['mem']['total_mb']:.0f} | {per} | {'yes' if r['score'] == want.score else 'NO'} |")
+        lines.append(
+            f"| {r['engine']} | {r['segments']:,} | {wall} | {r['segments'] / secs:,.0f} | "
+            f"{r['mem']['total_mb']:.0f} | {per} | {'yes' if r['score'] == want.score else 'NO'} |"
+        )
     sac = [r for r in rows if r["engine"].startswith("sacreBLEU")]
     if sac:
         s = sac[0]
-        lines += ["", f"sacreBLEU scaled to {n:,} segments: {s['seconds'] * k:,.0f} s "
-                      f"({base / s['seconds']:,.0f} segments/s; it reads the whole corpus into memory, "
-                      f"{s['mem']['total_mb']:.0f} MB for {base:,} segments)."]
+        lines += [
+            "",
+            f"sacreBLEU scaled to {n:,} segments: {s['seconds'] * k:,.0f} s "
+            f"({base / s['seconds']:,.0f} segments/s; it reads the whole corpus into memory, "
+            f"{s['mem']['total_mb']:.0f} MB for {base:,} segments).",
+        ]
     if sig:
-        lines += ["", f"## Resampling on {a.significance_segments:,} segments ({a.samples} resamples)", "",
-                  "| test | seconds | peak MB (process) | of which int64 input statistics |", "| --- | ---: | ---: | ---: |"]
+        lines += [
+            "",
+            f"## Resampling on {a.significance_segments:,} segments ({a.samples} resamples)",
+            "",
+            "| test | seconds | peak MB (process) | of which int64 input statistics |",
+            "| --- | ---: | ---: | ---: |",
+        ]
         for s in sig:
             name = "bootstrap CI, 1 system" if s["kind"] == "ci" else "paired bootstrap, 2 systems"
             lines.append(f"| {name} | {s['seconds']:.0f} | {s['peak_mb']:.0f} | {s['inputs_mb']:.0f} |")

@@ -24,6 +24,7 @@ import time
 import warnings
 
 from _common import check_backend, perturbed_systems, read_lines, wmt23_dir, wmt23_files
+
 PAIR, SYSTEMS = "de-en", ("ONLINE-W", "GTCOM_Peter", "AIRC")
 
 
@@ -37,12 +38,12 @@ read = read_lines
 
 
 def build_corpus(n_segments):
-    src, tgt = PAIR.split("-")
+    _src, tgt = PAIR.split("-")
     ref = read(find(f"generaltest2023.{PAIR}.ref.refA.{tgt}"))
     hyps = [read(find(f"generaltest2023.{PAIR}.hyp.{s}.{tgt}")) for s in SYSTEMS]
     shuffled, truncated = perturbed_systems(hyps[0], hyps[1])
-    names = list(SYSTEMS) + ["ONLINE-W-shuf", "GTCOM-trunc"]
-    systems = hyps + [shuffled, truncated]
+    names = [*list(SYSTEMS), "ONLINE-W-shuf", "GTCOM-trunc"]
+    systems = [*hyps, shuffled, truncated]
     reps = max(1, -(-n_segments // len(ref)))
     return names, [s * reps for s in systems], ref * reps
 
@@ -55,18 +56,20 @@ def child(tool, test, n_seg, n):
     if tool == "sacrebleu":
         from sacrebleu.metrics import BLEU
         from sacrebleu.significance import PairedTest
+
         metric = BLEU(references=[ref])
         cache = {id(s): metric._extract_corpus_statistics(s, None) for s in systems}
         t1, c1 = time.perf_counter(), time.process_time()
         rss1 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         # Hand PairedTest the statistics computed above, so that only the test is timed.
         BLEU._extract_corpus_statistics = lambda self, hyps, refs: cache[id(hyps)]
-        sigs, scores = PairedTest(list(zip(names, systems)), {"BLEU": metric}, None, test, n)()
+        _sigs, scores = PairedTest(list(zip(names, systems, strict=False)), {"BLEU": metric}, None, test, n)()
         t2 = time.perf_counter()
         extract, test_time = t1 - t0, t2 - t1
     else:
         import rapidbleu
         from rapidbleu.significance import paired_ar, paired_bs
+
         metric = rapidbleu.BLEU(references=[ref])
         stats = [metric.corpus_statistics(s, None) for s in systems]
         t1, c1 = time.perf_counter(), time.process_time()
@@ -78,15 +81,22 @@ def child(tool, test, n_seg, n):
         scores = {"BLEU": res}
     cpu = time.process_time() - c1
     rss2 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    out = {"extract": extract, "test": test_time, "cpu": cpu, "rss_before_mb": rss1 / 1024, "rss_peak_mb": rss2 / 1024,
-           "results": [[r.score, r.p_value, r.mean, r.ci] for r in scores["BLEU"]]}
+    out = {
+        "extract": extract,
+        "test": test_time,
+        "cpu": cpu,
+        "rss_before_mb": rss1 / 1024,
+        "rss_peak_mb": rss2 / 1024,
+        "results": [[r.score, r.p_value, r.mean, r.ci] for r in scores["BLEU"]],
+    }
     print(json.dumps(out, default=float))
 
 
 def run_child(tool, test, n_seg, n):
     env = dict(os.environ, RAPIDBLEU_BACKEND=os.environ.get("RAPIDBLEU_BACKEND", "auto"))
-    p = subprocess.run([sys.executable, __file__, "--child", tool, test, str(n_seg), str(n)],
-                       capture_output=True, text=True, env=env)
+    p = subprocess.run(
+        [sys.executable, __file__, "--child", tool, test, str(n_seg), str(n)], capture_output=True, text=True, env=env
+    )
     if p.returncode:
         sys.exit(f"{tool} {test} failed:\n{p.stderr}")
     return json.loads(p.stdout.strip().splitlines()[-1])
@@ -105,21 +115,30 @@ def main():
     n_seg = args.segments or (2196 if args.quick else 20000)
     plan = [("bs", 200 if args.quick else 1000), ("ar", 1000 if args.quick else 10000)]
     names, systems, _ = build_corpus(n_seg)
-    print(f"Corpus: WMT23 {PAIR}, {len(systems[0])} segments, {len(systems)} systems "
-          f"(baseline {names[0]}); SACREBLEU_SEED=12345; {os.cpu_count()} CPUs\n")
-    print("| test | n | sacreBLEU wall s (CPU s) | rapidbleu wall s (CPU s) | speed-up wall (CPU) "
-          "| sacreBLEU peak RSS MB (+ for the test) | rapidbleu peak RSS MB (+ for the test) | results equal |")
+    print(
+        f"Corpus: WMT23 {PAIR}, {len(systems[0])} segments, {len(systems)} systems "
+        f"(baseline {names[0]}); SACREBLEU_SEED=12345; {os.cpu_count()} CPUs\n"
+    )
+    print(
+        "| test | n | sacreBLEU wall s (CPU s) | rapidbleu wall s (CPU s) | speed-up wall (CPU) "
+        "| sacreBLEU peak RSS MB (+ for the test) | rapidbleu peak RSS MB (+ for the test) | results equal |"
+    )
     print("|---|---|---|---|---|---|---|---|")
     for test, n in plan:
         s = run_child("sacrebleu", test, n_seg, n)
         r = run_child("rapidbleu", test, n_seg, n)
         equal = s["results"] == r["results"]
-        print(f"| paired-{test} | {n} | {s['test']:.2f} ({s['cpu']:.2f}) | {r['test']:.3f} ({r['cpu']:.3f}) "
-              f"| {s['test'] / r['test']:.1f}x ({s['cpu'] / r['cpu']:.1f}x) "
-              f"| {s['rss_peak_mb']:.0f} (+{s['rss_peak_mb'] - s['rss_before_mb']:.0f}) "
-              f"| {r['rss_peak_mb']:.0f} (+{r['rss_peak_mb'] - r['rss_before_mb']:.0f}) | {equal} |", flush=True)
-    print("\nTimes are for the test alone (statistics precomputed for both tools); CPU time includes "
-          "BLAS threads. Peak RSS is the child process's maximum; '+' is its growth during the test.")
+        print(
+            f"| paired-{test} | {n} | {s['test']:.2f} ({s['cpu']:.2f}) | {r['test']:.3f} ({r['cpu']:.3f}) "
+            f"| {s['test'] / r['test']:.1f}x ({s['cpu'] / r['cpu']:.1f}x) "
+            f"| {s['rss_peak_mb']:.0f} (+{s['rss_peak_mb'] - s['rss_before_mb']:.0f}) "
+            f"| {r['rss_peak_mb']:.0f} (+{r['rss_peak_mb'] - r['rss_before_mb']:.0f}) | {equal} |",
+            flush=True,
+        )
+    print(
+        "\nTimes are for the test alone (statistics precomputed for both tools); CPU time includes "
+        "BLAS threads. Peak RSS is the child process's maximum; '+' is its growth during the test."
+    )
 
 
 if __name__ == "__main__":

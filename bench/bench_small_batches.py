@@ -52,23 +52,35 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeat", type=int, default=21)
     args = ap.parse_args()
-    print("| batch (rows x ids) | input | NLTK loop ms (CPU) | rapidbleu 1 thread ms (CPU) | speed-up | "
-          "rapidbleu 2 threads ms (wall) | speed-up | equal |")
+    print(
+        "| batch (rows x ids) | input | NLTK loop ms (CPU) | rapidbleu 1 thread ms (CPU) | speed-up | "
+        "rapidbleu 2 threads ms (wall) | speed-up | equal |"
+    )
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |")
     for n, T in ((32, 256), (256, 256), (512, 1024)):
         h, r = batch(n, T)
         hl, rl = h.tolist(), r.tolist()
         k = min(n, 64)
-        nl = med(lambda: [nltk_sentence_bleu([rl[i]], hl[i], smoothing_function=M1) for i in range(k)],
-                 3 if T > 512 else 5, True) * n / k
+        nl = (
+            med(
+                lambda: [nltk_sentence_bleu([rl[i]], hl[i], smoothing_function=M1) for i in range(k)],
+                3 if T > 512 else 5,
+                True,
+            )
+            * n
+            / k
+        )
         want = [nltk_sentence_bleu([rl[i]], hl[i], smoothing_function=M1) for i in range(k)]
         for form, hh, rr in (("(n, T) array", h, r), ("lists", hl, rl)):
             got = sentence_bleu_batch(hh, rr, smoothing_function=M1)
             equal = list(got[:k]) == want
             t1 = med(lambda: sentence_bleu_batch(hh, rr, smoothing_function=M1), args.repeat, True)
             t2 = med(lambda: sentence_bleu_batch(hh, rr, smoothing_function=M1, workers=2), args.repeat, False)
-            print(f"| {n} x {T} | {form} | {1e3 * nl:.1f} | {1e3 * t1:.3f} | {nl / t1:.0f}x | {1e3 * t2:.3f} "
-                  f"| {nl / t2:.0f}x | {equal} |", flush=True)
+            print(
+                f"| {n} x {T} | {form} | {1e3 * nl:.1f} | {1e3 * t1:.3f} | {nl / t1:.0f}x | {1e3 * t2:.3f} "
+                f"| {nl / t2:.0f}x | {equal} |",
+                flush=True,
+            )
     h, r = batch(32, 1)
     for label, kw in (("NLTK-style (method1)", {"smoothing_function": M1}), ("sacreBLEU-style", {})):
         t = med(lambda: sentence_bleu_batch(h, r, **kw), 10 * args.repeat, True)

@@ -28,8 +28,10 @@ check_backend()
 
 def cli_cmd(python, tool, ref, hyp):
     # the console script's own code, run by that interpreter (as the entry point does)
-    code = {"rapidbleu": "import sys; from rapidbleu.cli import main; sys.exit(main())",
-            "sacrebleu": "import sys; from sacrebleu.sacrebleu import main; sys.exit(main())"}[tool]
+    code = {
+        "rapidbleu": "import sys; from rapidbleu.cli import main; sys.exit(main())",
+        "sacrebleu": "import sys; from sacrebleu.sacrebleu import main; sys.exit(main())",
+    }[tool]
     return [python, "-c", code, ref, "-i", hyp]
 
 
@@ -39,7 +41,7 @@ def run_all(cmds, runs):
     for _ in range(runs):
         for name, cmd in cmds:
             t0 = time.perf_counter()
-            p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            p = subprocess.run(cmd, capture_output=True, text=True)
             times[name].append(time.perf_counter() - t0)
             if p.returncode:
                 sys.exit(f"{name} failed ({p.returncode}): {p.stderr[-2000:]}")
@@ -52,7 +54,7 @@ def importtime(python, module, top=12):
     rows = []
     for line in p.stderr.splitlines():
         if line.startswith("import time:") and "|" in line:
-            _, cum, name = line[len("import time:"):].split("|")
+            _, cum, name = line[len("import time:") :].split("|")
             if cum.strip().isdigit():
                 rows.append((int(cum), name.rstrip()))
     total = next((c for c, n in rows if n.strip() == module), None)
@@ -72,17 +74,23 @@ def main():
     n = sum(1 for _ in open(hyp, encoding="utf-8"))
     py = sys.executable
     envs = [("", py)] + ([(" (before)", args.before)] if args.before else [])
-    cmds = [("python -c pass", [py, "-c", "pass"]),
-            ("sacrebleu REF -i HYP", cli_cmd(py, "sacrebleu", ref, hyp)),
-            ("import sacrebleu", [py, "-c", "import sacrebleu"])]
+    cmds = [
+        ("python -c pass", [py, "-c", "pass"]),
+        ("sacrebleu REF -i HYP", cli_cmd(py, "sacrebleu", ref, hyp)),
+        ("import sacrebleu", [py, "-c", "import sacrebleu"]),
+    ]
     for tag, exe in envs:
-        cmds += [(f"rapidbleu REF -i HYP{tag}", cli_cmd(exe, "rapidbleu", ref, hyp)),
-                 (f"import rapidbleu{tag}", [exe, "-c", "import rapidbleu"]),
-                 (f"import rapidbleu.cli{tag}", [exe, "-c", "import rapidbleu.cli"]),
-                 (f"import numpy{tag}", [exe, "-c", "import numpy"])]
+        cmds += [
+            (f"rapidbleu REF -i HYP{tag}", cli_cmd(exe, "rapidbleu", ref, hyp)),
+            (f"import rapidbleu{tag}", [exe, "-c", "import rapidbleu"]),
+            (f"import rapidbleu.cli{tag}", [exe, "-c", "import rapidbleu.cli"]),
+            (f"import numpy{tag}", [exe, "-c", "import numpy"]),
+        ]
     med, outs = run_all(cmds, args.runs)
-    print(f"{n} segments (en-de ONLINE-W); {args.runs} interleaved runs per command; {os.cpu_count()} CPUs; "
-          f"load average {os.getloadavg()[0]:.1f}\n")
+    print(
+        f"{n} segments (en-de ONLINE-W); {args.runs} interleaved runs per command; {os.cpu_count()} CPUs; "
+        f"load average {os.getloadavg()[0]:.1f}\n"
+    )
     print("| command | median wall ms | sacreBLEU / this (same kind) |")
     print("| --- | ---: | ---: |")
     for name, _ in cmds:
@@ -96,7 +104,9 @@ def main():
         for tag, exe in envs:
             for module in ("rapidbleu", "rapidbleu.cli", "sacrebleu"):
                 total, rows = importtime(exe, module)
-                print(f"\n`python -X importtime -c 'import {module}'`{tag}: {total / 1000:.1f} ms; largest (cumulative us):")
+                print(
+                    f"\n`python -X importtime -c 'import {module}'`{tag}: {total / 1000:.1f} ms; largest (cumulative us):"
+                )
                 print("```")
                 print("\n".join(f"{c:>8} {name}" for c, name in rows))
                 print("```")

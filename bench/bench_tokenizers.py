@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _common import check_backend, read_lines, wmt23_dir, wmt23_files  # noqa: E402
+from _common import check_backend, read_lines, wmt23_dir, wmt23_files
 
 check_backend()
 
@@ -61,7 +61,7 @@ def _median_times(fns, lines, repeat):
     functions so that load from other processes hits both sides alike."""
     times = [[] for _ in fns]
     for _ in range(repeat):
-        for fn, acc in zip(fns, times):
+        for fn, acc in zip(fns, times, strict=False):
             t0 = time.perf_counter()
             for line in lines:
                 fn(line)
@@ -76,8 +76,14 @@ def _spm_setup(lines, tmp):
         return False
     corpus = Path(tmp) / "train.txt"
     corpus.write_text("\n".join(lines[::40][:2000]) + "\n", encoding="utf-8")
-    spm.SentencePieceTrainer.train(input=str(corpus), model_prefix=str(Path(tmp) / "m"), vocab_size=4000,
-                                   character_coverage=0.98, hard_vocab_limit=False, minloglevel=2)
+    spm.SentencePieceTrainer.train(
+        input=str(corpus),
+        model_prefix=str(Path(tmp) / "m"),
+        vocab_size=4000,
+        character_coverage=0.98,
+        hard_vocab_limit=False,
+        minloglevel=2,
+    )
     os.environ["SACREBLEU"] = tmp
     models = Path(tmp) / "models"
     models.mkdir()
@@ -102,7 +108,7 @@ def main():
     mb = sum(len(line.encode("utf-8")) for line in lines) / 1e6
     names = ["none", "13a", "zh", "intl", "char", "ja-mecab", "ko-mecab", "flores101", "flores200"]
     if args.only:
-        names = [n for n in args.only.split(",")]
+        names = list(args.only.split(","))
     tmp = tempfile.TemporaryDirectory()
     have_spm = any(n.startswith("flores") for n in names) and _spm_setup(lines, tmp.name)
 
@@ -127,8 +133,10 @@ def main():
     print("| --- | --- | ---: | ---: | ---: |")
     for name, path, ours, theirs, ratio in rows:
         print(f"| {name} | {path} | {ours:.1f} | {theirs:.1f} | {ratio:.2f}x |")
-    print("\n(these timings call the Python tokenizer objects on both sides; 'core fast path' names "
-          "the tokenizer in the compiled core, which BLEU uses instead when it is built.)")
+    print(
+        "\n(these timings call the Python tokenizer objects on both sides; 'core fast path' names "
+        "the tokenizer in the compiled core, which BLEU uses instead when it is built.)"
+    )
 
 
 if __name__ == "__main__":

@@ -37,8 +37,9 @@ RUNS = [
 
 def commit() -> str:
     try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=HERE, capture_output=True, text=True,
-                              check=True).stdout.strip()
+        return subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=HERE, capture_output=True, text=True, check=True
+        ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
 
@@ -56,10 +57,12 @@ def main() -> None:
     out = Path(args.out)
     failed = []
     with out.open("w", encoding="utf-8") as fh:
-        fh.write(f"# All benchmarks in one run ({'quick' if args.quick else 'full'})\n\n"
-                 f"`python bench/run_all.py{' --quick' if args.quick else ''}` at commit {commit()}, "
-                 f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; Python {platform.python_version()}, "
-                 f"{os.cpu_count()} CPUs ({platform.machine()}).\n")
+        fh.write(
+            f"# All benchmarks in one run ({'quick' if args.quick else 'full'})\n\n"
+            f"`python bench/run_all.py{' --quick' if args.quick else ''}` at commit {commit()}, "
+            f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; Python {platform.python_version()}, "
+            f"{os.cpu_count()} CPUs ({platform.machine()}).\n"
+        )
         for name, full, quick in RUNS:
             if only and name not in only:
                 continue
@@ -67,11 +70,12 @@ def main() -> None:
             load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
             t0 = time.perf_counter()
             print(f"== {name}: python bench/{' '.join(cmd)}", flush=True)
-            p = subprocess.run([sys.executable, str(HERE / cmd[0]), *cmd[1:]], cwd=HERE, capture_output=True,
-                               text=True)
+            p = subprocess.run([sys.executable, str(HERE / cmd[0]), *cmd[1:]], cwd=HERE, capture_output=True, text=True)
             wall = time.perf_counter() - t0
-            fh.write(f"\n## {name}\n\n`python bench/{' '.join(cmd)}`: {wall:.0f} s, load average {load:.1f} "
-                     f"at the start{'' if p.returncode == 0 else f', FAILED (exit {p.returncode})'}\n\n")
+            fh.write(
+                f"\n## {name}\n\n`python bench/{' '.join(cmd)}`: {wall:.0f} s, load average {load:.1f} "
+                f"at the start{'' if p.returncode == 0 else f', FAILED (exit {p.returncode})'}\n\n"
+            )
             fh.write(p.stdout.rstrip() + "\n")
             if p.returncode:
                 fh.write("\n```\n" + p.stderr[-3000:] + "\n```\n")

@@ -32,8 +32,7 @@ def main(folder):
     assert rapidbleu.backend == "cython", rapidbleu.backend
     table = cy._intl_classes()
     pats = [(1, regex.compile(r"\p{P}")), (2, regex.compile(r"\p{S}")), (3, regex.compile(r"\p{N}"))]
-    diff = [hex(c) for c in range(0x110000)
-            if table[c] != next((code for code, p in pats if p.match(chr(c))), 0)]
+    diff = [hex(c) for c in range(0x110000) if table[c] != next((code for code, p in pats if p.match(chr(c))), 0)]
     assert not diff, f"{len(diff)} code points differ: {diff[:20]}"
 
     theirs = TokenizerV14International()

@@ -1,26 +1,25 @@
 """rapidbleu's BLEU equals sacreBLEU's, float for float, on real WMT23 data and random input."""
 
 import csv
-import math
-import sys
+import inspect
 import logging
+import math
+import random
+import sys
 
+import numpy as np
 import pytest
 import sacrebleu
+from conftest import OFFICIAL_TOKENIZER, SAMPLE_DIR, full_data_dir, read, systems
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sacrebleu.metrics import BLEU as SacreBLEU
 
 import rapidbleu
-from conftest import OFFICIAL_TOKENIZER, SAMPLE_DIR, full_data_dir, read, systems
-import inspect
-import random
-import numpy as np
-from sacrebleu.metrics import BLEU as SacreBLEU
 from rapidbleu._scoring_py import SMOOTH_DEFAULTS
 
 # Every test here runs once per backend (conftest.backend).
 pytestmark = pytest.mark.usefixtures("backend")
-
 
 
 @pytest.fixture(autouse=True)
@@ -32,6 +31,7 @@ def _quiet_loggers():
     yield
     for name, level in saved.items():
         logging.getLogger(name).setLevel(level)
+
 
 SIG_VERSION = f"version:rapidbleu-{rapidbleu.__version__}"
 
@@ -96,18 +96,21 @@ def test_every_13a_system_equals_sacrebleu(where):
     assert n == 18  # 15 systems, and the 3 he-en ones again with both references
 
 
-@pytest.mark.parametrize("kwargs", [
-    dict(lowercase=True),
-    dict(tokenize="none"),
-    dict(smooth_method="floor"),
-    dict(smooth_method="floor", smooth_value=0.3),
-    dict(smooth_method="add-k"),
-    dict(smooth_method="add-k", smooth_value=2.5),
-    dict(smooth_method="none"),
-    dict(effective_order=True),
-    dict(max_ngram_order=2),
-    dict(max_ngram_order=6, smooth_method="none"),
-])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"lowercase": True},
+        {"tokenize": "none"},
+        {"smooth_method": "floor"},
+        {"smooth_method": "floor", "smooth_value": 0.3},
+        {"smooth_method": "add-k"},
+        {"smooth_method": "add-k", "smooth_value": 2.5},
+        {"smooth_method": "none"},
+        {"effective_order": True},
+        {"max_ngram_order": 2},
+        {"max_ngram_order": 6, "smooth_method": "none"},
+    ],
+)
 def test_options_on_sample_equal_sacrebleu(kwargs):
     for pair, system, hyp_path, ref_paths in systems(SAMPLE_DIR):
         if pair not in ("de-en", "he-en", "cs-uk"):
@@ -122,7 +125,7 @@ def test_options_on_sample_equal_sacrebleu(kwargs):
 
 
 def test_sentence_scores_of_sample_equal_sacrebleu():
-    pair_files = [s for s in systems(SAMPLE_DIR) if s[0] == "he-en"][0]
+    pair_files = next(s for s in systems(SAMPLE_DIR) if s[0] == "he-en")
     hyps, refs = read(pair_files[2]), [read(p) for p in pair_files[3]]
     ours = rapidbleu.BLEU(effective_order=True)
     theirs = sacrebleu.BLEU(effective_order=True)
@@ -139,12 +142,21 @@ def test_papineni_style_examples():
     s = rapidbleu.corpus_bleu(["the cat is on mat"], [["the cat is on the mat"]])
     assert f"{s.score:.3f}" == "57.893"
     assert s.score == sacrebleu.corpus_bleu(["the cat is on mat"], [["the cat is on the mat"]]).score
-    two = rapidbleu.corpus_bleu(["The cat sat on mat"], [["The cat sat on the mat"], ["The cat was sitting on the mat"]])
-    assert two.score == sacrebleu.corpus_bleu(["The cat sat on mat"], [["The cat sat on the mat"], ["The cat was sitting on the mat"]]).score
+    two = rapidbleu.corpus_bleu(
+        ["The cat sat on mat"], [["The cat sat on the mat"], ["The cat was sitting on the mat"]]
+    )
+    assert (
+        two.score
+        == sacrebleu.corpus_bleu(
+            ["The cat sat on mat"], [["The cat sat on the mat"], ["The cat was sitting on the mat"]]
+        ).score
+    )
     assert f"{two.score:.3f}" == "57.893"
-    clipped = rapidbleu.corpus_bleu(["the the the the the the the"],
-                                    [["The cat is on the mat."], ["There is a cat on the mat."]], lowercase=True)
-    assert clipped.counts[0] == 2 and clipped.totals[0] == 7  # unigram precision 2/7
+    clipped = rapidbleu.corpus_bleu(
+        ["the the the the the the the"], [["The cat is on the mat."], ["There is a cat on the mat."]], lowercase=True
+    )
+    assert clipped.counts[0] == 2
+    assert clipped.totals[0] == 7
     assert clipped.precisions[0] == 100.0 * 2 / 7
 
 
@@ -180,15 +192,20 @@ def test_cached_references_equal_explicit():
 # -- random input, property-based ------------------------------------------------------------
 WORDS = ["a", "b", "the", "cat", "A", "The", ".", ",", "3", "3.5", "x-y", "&amp;", "é", "İ", "猫", "a.", "(b)"]
 sentence = st.lists(st.sampled_from(WORDS), min_size=0, max_size=12).map(" ".join)
-smoothing = st.sampled_from([("exp", None), ("floor", None), ("floor", 0.5), ("add-k", None),
-                             ("add-k", 3), ("none", None)])
+smoothing = st.sampled_from(
+    [("exp", None), ("floor", None), ("floor", 0.5), ("add-k", None), ("add-k", 3), ("none", None)]
+)
 
 
 @settings(max_examples=150, deadline=None)
 @given(
     data=st.integers(min_value=1, max_value=4).flatmap(
-        lambda k: st.lists(st.tuples(sentence, st.lists(st.one_of(sentence, st.none()), min_size=k, max_size=k)),
-                           min_size=1, max_size=5)),
+        lambda k: st.lists(
+            st.tuples(sentence, st.lists(st.one_of(sentence, st.none()), min_size=k, max_size=k)),
+            min_size=1,
+            max_size=5,
+        )
+    ),
     smooth=smoothing,
     effective_order=st.booleans(),
     lowercase=st.booleans(),
@@ -203,8 +220,14 @@ def test_random_corpora_equal_sacrebleu(data, smooth, effective_order, lowercase
     for i in range(len(hyps)):
         if all(s[i] is None for s in streams):
             streams[0][i] = ""
-    kw = dict(smooth_method=smooth[0], smooth_value=smooth[1], effective_order=effective_order,
-              lowercase=lowercase, max_ngram_order=order, tokenize=tokenize)
+    kw = {
+        "smooth_method": smooth[0],
+        "smooth_value": smooth[1],
+        "effective_order": effective_order,
+        "lowercase": lowercase,
+        "max_ngram_order": order,
+        "tokenize": tokenize,
+    }
     ours, theirs = rapidbleu.BLEU(**kw), sacrebleu.BLEU(**kw)
     assert_same(ours.corpus_score(hyps, streams), theirs.corpus_score(hyps, streams))
     assert sig(ours) == theirs.get_signature().format()
@@ -215,8 +238,18 @@ def test_random_corpora_equal_sacrebleu(data, smooth, effective_order, lowercase
 
 # -- BLEU.compute_bleu -------------------------------------------------------------------
 def _fields(score):
-    return (score.score, str(score), list(score.counts), list(score.totals), score.precisions, score.bp,
-            score.ratio, score.sys_len, score.ref_len, score.prec_str)
+    return (
+        score.score,
+        str(score),
+        list(score.counts),
+        list(score.totals),
+        score.precisions,
+        score.bp,
+        score.ratio,
+        score.sys_len,
+        score.ref_len,
+        score.prec_str,
+    )
 
 
 def _random_stats(rng, order):
@@ -247,8 +280,12 @@ def test_compute_bleu_matches_sacrebleu(smooth_method, effective_order):
         order = rng.choice([4, 4, 1, 2, 3, 5, 6])
         correct, total, sys_len, ref_len = _random_stats(rng, order)
         value = rng.choice([None, None, rng.choice([0.01, 0.1, 0.5, 1, 2, 3.7])])
-        kwargs = dict(smooth_method=smooth_method, smooth_value=value, effective_order=effective_order,
-                      max_ngram_order=order)
+        kwargs = {
+            "smooth_method": smooth_method,
+            "smooth_value": value,
+            "effective_order": effective_order,
+            "max_ngram_order": order,
+        }
         # sacreBLEU adds add-k's k to the lists it is given: each call gets its own copies
         theirs = SacreBLEU.compute_bleu(list(correct), list(total), sys_len, ref_len, **kwargs)
         ours = rapidbleu.BLEU.compute_bleu(list(correct), list(total), sys_len, ref_len, **kwargs)
@@ -262,8 +299,9 @@ def test_compute_bleu_defaults_and_signature():
     assert rapidbleu.BLEU.compute_bleu(*args).score == 0.0
     # fairseq inspects the argument names (getfullargspec) and passes them as keywords
     ours, theirs = inspect.signature(rapidbleu.BLEU.compute_bleu), inspect.signature(SacreBLEU.compute_bleu)
-    assert [(p.name, p.default) for p in ours.parameters.values()] == \
-           [(p.name, p.default) for p in theirs.parameters.values()]
+    assert [(p.name, p.default) for p in ours.parameters.values()] == [
+        (p.name, p.default) for p in theirs.parameters.values()
+    ]
     assert isinstance(inspect.getattr_static(rapidbleu.BLEU, "compute_bleu"), staticmethod)
     assert isinstance(rapidbleu.BLEU().compute_bleu(*args), rapidbleu.BLEUScore)
 
@@ -271,27 +309,31 @@ def test_compute_bleu_defaults_and_signature():
 def test_compute_bleu_fairseq_call():
     """fairseq: numpy arrays of summed counts, exp smoothing, keywords."""
     counts, totals = np.array([4182, 2221, 1224, 673]), np.array([6006, 5506, 5006, 4506])
-    kw = dict(sys_len=6006, ref_len=6213, smooth_method="exp")
+    kw = {"sys_len": 6006, "ref_len": 6213, "smooth_method": "exp"}
     ours = rapidbleu.BLEU.compute_bleu(correct=counts.copy(), total=totals.copy(), **kw)
     theirs = SacreBLEU.compute_bleu(correct=counts.copy(), total=totals.copy(), **kw)
     assert (ours.score, str(ours), ours.precisions) == (theirs.score, str(theirs), theirs.precisions)
 
 
 def test_compute_bleu_equals_corpus_score():
-    pair, system, hyp, refs = systems(SAMPLE_DIR)[0]
+    _pair, _system, hyp, refs = systems(SAMPLE_DIR)[0]
     hyps = hyp.read_text("utf-8").splitlines()
     ref_streams = [r.read_text("utf-8").splitlines() for r in refs]
     corpus = rapidbleu.corpus_bleu(hyps, ref_streams)
-    again = rapidbleu.BLEU.compute_bleu(corpus.counts, corpus.totals, corpus.sys_len, corpus.ref_len,
-                                        smooth_method="exp")
-    assert str(again) == str(corpus) and again.score == corpus.score
+    again = rapidbleu.BLEU.compute_bleu(
+        corpus.counts, corpus.totals, corpus.sys_len, corpus.ref_len, smooth_method="exp"
+    )
+    assert str(again) == str(corpus)
+    assert again.score == corpus.score
 
 
 def test_compute_bleu_leaves_the_callers_lists_alone():
     correct, total = [2, 0, 0, 0], [3, 2, 1, 0]
     score = rapidbleu.BLEU.compute_bleu(correct, total, 3, 3, smooth_method="add-k")
-    assert score.counts == [2, 1, 1, 1] and score.totals == [3, 3, 2, 1]  # as sacreBLEU reports
-    assert correct == [2, 0, 0, 0] and total == [3, 2, 1, 0]
+    assert score.counts == [2, 1, 1, 1]
+    assert score.totals == [3, 3, 2, 1]
+    assert correct == [2, 0, 0, 0]
+    assert total == [3, 2, 1, 0]
 
 
 def test_compute_bleu_unknown_smoothing():
@@ -309,4 +351,5 @@ def test_tokenizers_on_the_class():
     assert list(ours) == list(theirs)
     assert ours == theirs
     assert list(rapidbleu.BLEU().TOKENIZERS) == list(SacreBLEU().TOKENIZERS)
-    assert "13a" in ours and len(ours) == len(theirs)
+    assert "13a" in ours
+    assert len(ours) == len(theirs)

@@ -1,17 +1,17 @@
 """The command line prints what sacreBLEU's prints (apart from the signature's version)."""
 
+import argparse
 import gzip
 import os
 import subprocess
 import sys
-
-import pytest
-
-import rapidbleu
-from conftest import HAVE_CYTHON, OFFICIAL_TOKENIZER, SAMPLE_DIR, full_data_dir, systems
-import argparse
 import urllib.error
 import urllib.request
+
+import pytest
+from conftest import HAVE_CYTHON, OFFICIAL_TOKENIZER, SAMPLE_DIR, full_data_dir, systems
+
+import rapidbleu
 from rapidbleu import cli
 
 OURS = f"version:rapidbleu-{rapidbleu.__version__}"
@@ -21,8 +21,9 @@ OURS_SHORT = f"v:rapidbleu-{rapidbleu.__version__}"
 def run(tool, *args, stdin=None):
     env = dict(os.environ, NO_COLOR="", PYTHONIOENCODING="utf-8")
     env.pop("SACREBLEU_FORMAT", None)
-    return subprocess.run([sys.executable, "-m", tool, *map(str, args)], input=stdin, capture_output=True,
-                          env=env, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", tool, *map(str, args)], input=stdin, capture_output=True, env=env, timeout=300
+    )
 
 
 def same_output(*args, stdin=None):
@@ -32,8 +33,12 @@ def same_output(*args, stdin=None):
     import sacrebleu
 
     v = sacrebleu.__version__
-    text = (ours.stdout.decode().replace(OURS, f"version:{v}").replace(OURS_SHORT, f"v:{v}")
-            .replace(f'"version": "rapidbleu-{rapidbleu.__version__}"', f'"version": "{v}"'))
+    text = (
+        ours.stdout.decode()
+        .replace(OURS, f"version:{v}")
+        .replace(OURS_SHORT, f"v:{v}")
+        .replace(f'"version": "rapidbleu-{rapidbleu.__version__}"', f'"version": "{v}"')
+    )
     assert text == theirs.stdout.decode()
     return text
 
@@ -48,17 +53,30 @@ def test_every_13a_system_full_data(fmt):
         same_output(refs[0], "-i", hyp, "-f", fmt)
 
 
-@pytest.mark.parametrize("options", [
-    [], ["-f", "text"], ["-b"], ["-f", "text", "-b"], ["-w", "4"], ["-f", "text", "--short"], ["-lc"],
-    ["-tok", "none"], ["-s", "floor", "-sv", "0.2"], ["-s", "add-k"], ["-s", "none"], ["--force"],
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        [],
+        ["-f", "text"],
+        ["-b"],
+        ["-f", "text", "-b"],
+        ["-w", "4"],
+        ["-f", "text", "--short"],
+        ["-lc"],
+        ["-tok", "none"],
+        ["-s", "floor", "-sv", "0.2"],
+        ["-s", "add-k"],
+        ["-s", "none"],
+        ["--force"],
+    ],
+)
 def test_options_on_sample(options):
-    pair, system, hyp, refs = [s for s in systems(SAMPLE_DIR) if s[0] == "he-en"][0]
+    _pair, _system, hyp, refs = next(s for s in systems(SAMPLE_DIR) if s[0] == "he-en")
     same_output(*refs, "-i", hyp, *options)
 
 
 def test_sentence_level():
-    pair, system, hyp, refs = [s for s in systems(SAMPLE_DIR) if s[0] == "cs-uk"][0]
+    _pair, _system, hyp, refs = next(s for s in systems(SAMPLE_DIR) if s[0] == "cs-uk")
     same_output(refs[0], "-i", hyp, "-sl")
     same_output(refs[0], "-i", hyp, "-sl", "-b", "-w", "3")
 
@@ -71,30 +89,32 @@ def test_multi_system_table_json_and_latex():
 
 
 def test_stdin_and_gzip_and_num_refs(tmp_path):
-    pair, system, hyp, refs = [s for s in systems(SAMPLE_DIR) if s[0] == "he-en"][0]
+    _pair, _system, hyp, refs = next(s for s in systems(SAMPLE_DIR) if s[0] == "he-en")
     same_output(refs[0], stdin=hyp.read_bytes())
     gz = tmp_path / "ref.gz"
     gz.write_bytes(gzip.compress(refs[0].read_bytes()))
     same_output(gz, "-i", hyp)
     a, b = refs[0].read_text("utf-8").splitlines(), refs[1].read_text("utf-8").splitlines()
     tsv = tmp_path / "refs.tsv"
-    tsv.write_text("".join(f"{x}\t{y}\n" for x, y in zip(a, b)), "utf-8")
+    tsv.write_text("".join(f"{x}\t{y}\n" for x, y in zip(a, b, strict=False)), "utf-8")
     assert "nrefs:2" in same_output(tsv, "-nr", "2", "-i", hyp)
 
 
 def test_bom_is_kept_like_sacrebleu():
-    pair, system, hyp, refs = [s for s in systems(SAMPLE_DIR) if s[1] == "AIRC" and s[0] == "en-de"][0]
+    _pair, _system, hyp, refs = next(s for s in systems(SAMPLE_DIR) if s[1] == "AIRC" and s[0] == "en-de")
     assert hyp.read_bytes().startswith(b"\xef\xbb\xbf")
     same_output(refs[0], "-i", hyp, "-f", "text")
 
 
 # -- errors: non-zero exit, one line naming the file and line --------------------------------
 def test_missing_file(tmp_path):
-    pair, system, hyp, refs = systems(SAMPLE_DIR)[0]
+    _pair, _system, hyp, refs = systems(SAMPLE_DIR)[0]
     r = run("rapidbleu", tmp_path / "nope.txt", "-i", hyp)
-    assert r.returncode != 0 and b"nope.txt: no such file" in r.stderr
+    assert r.returncode != 0
+    assert b"nope.txt: no such file" in r.stderr
     r = run("rapidbleu", refs[0], "-i", tmp_path / "gone.txt")
-    assert r.returncode != 0 and b"gone.txt: no such file" in r.stderr
+    assert r.returncode != 0
+    assert b"gone.txt: no such file" in r.stderr
 
 
 def test_line_count_mismatch(tmp_path):
@@ -119,7 +139,8 @@ def test_empty_hypothesis_file(tmp_path):
     empty = tmp_path / "empty.txt"
     empty.write_text("", "utf-8")
     r = run("rapidbleu", empty, "-i", empty)
-    assert r.returncode == 1 and b"is empty" in r.stderr
+    assert r.returncode == 1
+    assert b"is empty" in r.stderr
 
 
 def test_num_refs_field_mismatch(tmp_path):
@@ -128,7 +149,8 @@ def test_num_refs_field_mismatch(tmp_path):
     hyp = tmp_path / "hyp.txt"
     hyp.write_text("a\nc\n", "utf-8")
     r = run("rapidbleu", tsv, "-nr", "2", "-i", hyp)
-    assert r.returncode == 17 and b"line 2: expected 2 tab-separated references, found 1" in r.stderr
+    assert r.returncode == 17
+    assert b"line 2: expected 2 tab-separated references, found 1" in r.stderr
 
 
 def test_num_refs_extra_fields_are_refused(tmp_path):
@@ -138,7 +160,8 @@ def test_num_refs_extra_fields_are_refused(tmp_path):
     hyp = tmp_path / "hyp.txt"
     hyp.write_text("a b c\nfoo bar\n", "utf-8")
     r = run("rapidbleu", tsv, "-nr", "2", "-i", hyp)
-    assert r.returncode == 17 and r.stdout == b""
+    assert r.returncode == 17
+    assert r.stdout == b""
     assert f"{tsv}: line 1: expected 2 tab-separated references, found 3".encode() in r.stderr
 
 
@@ -146,9 +169,12 @@ def test_undecodable_stdin_names_the_line(tmp_path):
     ref = tmp_path / "ref.txt"
     ref.write_text("a b c\nd e\nf\n", "utf-8")
     r = run("rapidbleu", ref, stdin=b"a b c\nd \xff\xfe e\nf\n")
-    assert r.returncode == 1 and r.stdout == b""
-    assert r.stderr == b"rapidbleu: error: <stdin>: line 2: cannot decode byte(s) b'\\xff\\xfe' as utf-8; " \
-                       b"use -e/--encoding to give the input's encoding\n"
+    assert r.returncode == 1
+    assert r.stdout == b""
+    assert (
+        r.stderr == b"rapidbleu: error: <stdin>: line 2: cannot decode byte(s) b'\\xff\\xfe' as utf-8; "
+        b"use -e/--encoding to give the input's encoding\n"
+    )
 
 
 def test_version_flag_matches_metadata():
@@ -224,29 +250,36 @@ def test_abbreviations_resolve_as_in_sacrebleu(monkeypatch):
     assert checked > 100
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["-t", "wmt14"], "-t/--test-set: test sets are not supported; give reference files"),
-    (["--test-set", "wmt14", "-l", "de-en"], "-t/--test-set: test sets are not supported; give reference files"),
-    (["-t", "13a"], "-t/--test-set: test sets are not supported"),       # not -tok 13a
-    (["--list"], "--list: test sets are not supported; give reference files"),
-    (["--echo", "src"], "--echo: test sets are not supported; give reference files"),
-    (["-ol", "en"], "--origlang: test sets are not supported"),
-    (["-d"], "-d/--detail: "),
-    (["--chrf-beta", "3"], "--chrf-beta: chrF and TER are not supported"),
-    (["--ter-normalized"], "--ter-normalized: chrF and TER are not supported"),
-])
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["-t", "wmt14"], "-t/--test-set: test sets are not supported; give reference files"),
+        (["--test-set", "wmt14", "-l", "de-en"], "-t/--test-set: test sets are not supported; give reference files"),
+        (["-t", "13a"], "-t/--test-set: test sets are not supported"),  # not -tok 13a
+        (["--list"], "--list: test sets are not supported; give reference files"),
+        (["--echo", "src"], "--echo: test sets are not supported; give reference files"),
+        (["-ol", "en"], "--origlang: test sets are not supported"),
+        (["-d"], "-d/--detail: "),
+        (["--chrf-beta", "3"], "--chrf-beta: chrF and TER are not supported"),
+        (["--ter-normalized"], "--ter-normalized: chrF and TER are not supported"),
+    ],
+)
 def test_unsupported_options_are_one_line_errors(argv, message, capsys):
-    pair, system, hyp, refs = systems(SAMPLE_DIR)[0]
+    _pair, _system, hyp, refs = systems(SAMPLE_DIR)[0]
     code = cli.main([str(refs[0]), *argv, "-i", str(hyp)])
     err = capsys.readouterr().err
     assert code == 1
-    assert err.startswith("rapidbleu: error: ") and message in err and err.count("\n") == 1
+    assert err.startswith("rapidbleu: error: ")
+    assert message in err
+    assert err.count("\n") == 1
 
 
 def test_test_set_error_from_the_command(tmp_path):
-    r = subprocess.run([sys.executable, "-m", "rapidbleu", "-t", "wmt14", "-l", "de-en"],
-                       capture_output=True, text=True, timeout=120)
-    assert r.returncode == 1 and "Traceback" not in r.stderr
+    r = subprocess.run(
+        [sys.executable, "-m", "rapidbleu", "-t", "wmt14", "-l", "de-en"], capture_output=True, text=True, timeout=120
+    )
+    assert r.returncode == 1
+    assert "Traceback" not in r.stderr
     assert r.stderr == "rapidbleu: error: -t/--test-set: test sets are not supported; give reference files\n"
 
 
@@ -261,13 +294,14 @@ def test_failed_model_download_is_a_one_line_error(tmp_path, monkeypatch, capsys
     for var in ("RAPIDBLEU_FLORES101_MODEL", "RAPIDBLEU_FLORES200_MODEL"):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setattr(urllib.request, "urlopen", no_network)
-    pair, system, hyp, refs = systems(SAMPLE_DIR)[0]
+    _pair, _system, hyp, refs = systems(SAMPLE_DIR)[0]
     for tok in ("flores101", "flores200", "spm"):
         code = cli.main([str(refs[0]), "-i", str(hyp), "-tok", tok, "-q"])
         err = capsys.readouterr().err
         assert code == 1, tok
         assert err.startswith("rapidbleu: error: ") and err.count("\n") == 1, err
-        assert "no network (simulated)" in err and "SentencePiece model" in err
+        assert "no network (simulated)" in err
+        assert "SentencePiece model" in err
     assert not list((tmp_path / "sacrebleu" / "models").iterdir())  # no partial model left
 
 
@@ -277,7 +311,7 @@ def _run_with_backend(value, *command):
 
 
 def test_bad_backend_variable_is_a_one_line_error(tmp_path):
-    pair, system, hyp, refs = systems(SAMPLE_DIR)[0]
+    _pair, _system, hyp, refs = systems(SAMPLE_DIR)[0]
     args = [str(refs[0]), "-i", str(hyp)]
     # the console script: a file named rapidbleu, like the one pip writes
     script = tmp_path / "rapidbleu"
@@ -294,8 +328,12 @@ def test_bad_backend_variable_still_raises_in_a_library():
     # chosen on first use: importing succeeds, the first score (or rapidbleu.backend) raises
     assert _run_with_backend("bogus", "-c", "import rapidbleu").returncode == 0
     r = _run_with_backend("bogus", "-c", "import rapidbleu; rapidbleu.corpus_bleu(['a'], [['a']])")
-    assert r.returncode == 1 and "Traceback" in r.stderr and "BackendChoiceError" in r.stderr
-    r = _run_with_backend("bogus", "-c", "import rapidbleu\ntry:\n rapidbleu.backend\nexcept ValueError:\n print('caught')")
+    assert r.returncode == 1
+    assert "Traceback" in r.stderr
+    assert "BackendChoiceError" in r.stderr
+    r = _run_with_backend(
+        "bogus", "-c", "import rapidbleu\ntry:\n rapidbleu.backend\nexcept ValueError:\n print('caught')"
+    )
     assert r.stdout == "caught\n", r.stderr
 
 
@@ -313,8 +351,9 @@ def test_corpus_scores_do_not_import_numpy(options):
     for hyps in ([sample[0][2]], [s[2] for s in sample]):
         args = [*sample[0][3], "-i", *hyps, *options]
         env = dict(os.environ, NO_COLOR="", PYTHONIOENCODING="utf-8", RAPIDBLEU_BACKEND="cython")
-        blocked = subprocess.run([sys.executable, "-c", _NO_NUMPY, *map(str, args)], capture_output=True,
-                                 env=env, timeout=300)
+        blocked = subprocess.run(
+            [sys.executable, "-c", _NO_NUMPY, *map(str, args)], capture_output=True, env=env, timeout=300
+        )
         assert blocked.returncode == 0, blocked.stderr.decode()
         assert blocked.stdout == run("rapidbleu", *args).stdout
         same_output(*args)

@@ -7,7 +7,6 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import SAMPLE_DIR, systems
 from test_cli import run, same_output
 
@@ -25,8 +24,9 @@ def _de_en():
     return [s[2] for s in sample], sample[0][3]
 
 
-@pytest.mark.parametrize("options", [[], ["-f", "text"], ["-sl"], ["-sl", "-b"], ["-ci", "-cin", "100"],
-                                     ["-lc", "-tok", "intl"]])
+@pytest.mark.parametrize(
+    "options", [[], ["-f", "text"], ["-sl"], ["-sl", "-b"], ["-ci", "-cin", "100"], ["-lc", "-tok", "intl"]]
+)
 def test_chunked_single_system(options):
     hyps, refs = _de_en()
     same_output(refs[0], "-i", hyps[0], *options)
@@ -41,15 +41,15 @@ def test_chunked_several_systems(options):
 def test_chunked_stdin_gzip_and_num_refs(tmp_path):
     hyps, refs = _de_en()
     lines = [h.read_text("utf-8").splitlines() for h in hyps[:2]]
-    tsv_stdin = "\n".join(f"{a}\t{b}" for a, b in zip(*lines)).encode()
-    same_output(refs[0], "-f", "text", stdin=tsv_stdin)   # two systems on stdin
+    tsv_stdin = "\n".join(f"{a}\t{b}" for a, b in zip(*lines, strict=False)).encode()
+    same_output(refs[0], "-f", "text", stdin=tsv_stdin)  # two systems on stdin
     same_output(refs[0], stdin=hyps[0].read_bytes().replace(b"\n", b"\r\n"))  # universal newlines
     gz = tmp_path / "hyp.gz"
     gz.write_bytes(gzip.compress(hyps[0].read_bytes()))
     same_output(refs[0], "-i", gz, "-sl")
     r = refs[0].read_text("utf-8").splitlines()
     tsv = tmp_path / "refs.tsv"
-    tsv.write_text("".join(f"{x}\t{y}\n" for x, y in zip(r, r[::-1])), "utf-8")
+    tsv.write_text("".join(f"{x}\t{y}\n" for x, y in zip(r, r[::-1], strict=False)), "utf-8")
     assert "nrefs:2" in same_output(tsv, "-nr", "2", "-i", hyps[0], "-f", "text")
 
 
@@ -59,7 +59,8 @@ def test_mismatch_after_several_chunks_names_files_and_lengths(tmp_path):
     hyp = tmp_path / "hyp.txt"
     hyp.write_text("".join(f"line {i}\n" for i in range(33)), "utf-8")
     r = run("rapidbleu", ref, "-i", hyp)
-    assert r.returncode == 1 and r.stdout == b""
+    assert r.returncode == 1
+    assert r.stdout == b""
     assert f"{hyp} has 33 lines but {ref} has 40".encode() in r.stderr
     r = run("rapidbleu", hyp, "-i", ref)
     assert f"{ref} has 40 lines but {hyp} has 33".encode() in r.stderr
@@ -71,7 +72,8 @@ def test_undecodable_bytes_in_a_later_chunk(tmp_path):
     bad = tmp_path / "bad.txt"
     bad.write_bytes(b"".join(b"ok %d\n" % i for i in range(25)) + b"bad \xff\n" + b"ok\n" * 4)
     r = run("rapidbleu", good, "-i", bad)
-    assert r.returncode == 1 and f"{bad}: line 26: cannot decode".encode() in r.stderr
+    assert r.returncode == 1
+    assert f"{bad}: line 26: cannot decode".encode() in r.stderr
     # an error in a reference comes first, as when files were read whole
     late = tmp_path / "late.txt"
     late.write_bytes(b"ok\n" * 28 + b"\xfe\n" + b"ok\n")
@@ -85,9 +87,11 @@ def test_field_count_error_in_a_later_chunk(tmp_path):
     hyp = tmp_path / "hyp.txt"
     hyp.write_text("a\n" * 21, "utf-8")
     r = run("rapidbleu", tsv, "-nr", "2", "-i", hyp)
-    assert r.returncode == 17 and b"line 21: expected 2 tab-separated references, found 1" in r.stderr
+    assert r.returncode == 17
+    assert b"line 21: expected 2 tab-separated references, found 1" in r.stderr
     r = run("rapidbleu", tsv, stdin=b"a\tb\n" * 12 + b"a\n")
-    assert r.returncode == 17 and b"<stdin>: line 13: 1 tab-separated fields" in r.stderr
+    assert r.returncode == 17
+    assert b"<stdin>: line 13: 1 tab-separated fields" in r.stderr
 
 
 def _on_terminal(args):
@@ -101,8 +105,9 @@ def _on_terminal(args):
     # a terminal 80 columns wide (a new pseudo-terminal has 0, and tqdm then draws nothing)
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     env = dict(os.environ, RAPIDBLEU_PROGRESS_DELAY="0")
-    proc = subprocess.Popen([sys.executable, "-m", "rapidbleu", *map(str, args)], stdout=subprocess.PIPE,
-                            stderr=slave, env=env)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "rapidbleu", *map(str, args)], stdout=subprocess.PIPE, stderr=slave, env=env
+    )
     os.close(slave)
     out = b""
     while True:
@@ -122,11 +127,15 @@ def _on_terminal(args):
 def test_progress_bar_only_on_a_terminal_and_not_quiet():
     hyps, refs = _de_en()
     code, err = _on_terminal([refs[0], "-i", hyps[0]])
-    assert code == 0 and b"lines" in err and b"/s" in err
+    assert code == 0
+    assert b"lines" in err
+    assert b"/s" in err
     code, err = _on_terminal([refs[0], "-i", hyps[0], "-q"])
-    assert code == 0 and b"lines" not in err
+    assert code == 0
+    assert b"lines" not in err
     r = run("rapidbleu", refs[0], "-i", hyps[0])  # stderr is a pipe: no bar
-    assert b"lines/s" not in r.stderr and b"lines" not in r.stderr
+    assert b"lines/s" not in r.stderr
+    assert b"lines" not in r.stderr
 
 
 def test_mismatch_with_tab_separated_inputs(tmp_path):
@@ -151,5 +160,6 @@ def test_sentence_level_prints_nothing_when_line_counts_differ(tmp_path, gz):
         fh.write("".join(f"the cat {i} sat\n" for i in range(40)))
     hyp.write_text("".join(f"the cat {i} sat\n" for i in range(39)), "utf-8")
     r = run("rapidbleu", ref, "-i", hyp, "-sl")
-    assert r.returncode == 1 and r.stdout == b""
+    assert r.returncode == 1
+    assert r.stdout == b""
     assert f"{hyp} has 39 lines but {ref} has 40".encode() in r.stderr

@@ -34,6 +34,7 @@ def streams(per_segment):
     k_max = max((len(r) for r in per_segment), default=0)
     return [[r[k] if k < len(r) else None for r in per_segment] for k in range(k_max)]
 
+
 hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
@@ -87,7 +88,8 @@ def test_wmt23_system_matches_oracle(system):
     assert all(len(r) == len(hyps) for r in refs)
     expected = py.string_stats(hyps, refs)
     got = cy.string_stats(hyps, refs)
-    assert got.dtype == np.int64 and got.shape == expected.shape
+    assert got.dtype == np.int64
+    assert got.shape == expected.shape
     np.testing.assert_array_equal(got, expected)
 
 
@@ -95,10 +97,55 @@ def test_wmt23_system_matches_oracle(system):
 
 _SPACES = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2005\u200a\u2028\u2029\u202f\u205f\u3000"
 _PIECES = [
-    *_SPACES, "\u200b", "\ufeff", "\U0001f600", "\U00010348", "e\u0301", "\u0301", "\ud800",
-    "&amp;", "&amp;lt;", "&lt;", "&gt;", "&quot;", "&amp;quot;", "&", "<skipped>", "<skip", "-\n",
-    "\n", "-", ".", ",", "..", ",.", "3", "0", "42", "1,000", "3.5", "a", "b", "the", "cat",
-    "İ", "Σ", "ß", "ǅ", "Ω", "(", ")", "'", '"', "$", "/", "~", "`", "@", "[", "]",
+    *_SPACES,
+    "\u200b",
+    "\ufeff",
+    "\U0001f600",
+    "\U00010348",
+    "e\u0301",
+    "\u0301",
+    "\ud800",
+    "&amp;",
+    "&amp;lt;",
+    "&lt;",
+    "&gt;",
+    "&quot;",
+    "&amp;quot;",
+    "&",
+    "<skipped>",
+    "<skip",
+    "-\n",
+    "\n",
+    "-",
+    ".",
+    ",",
+    "..",
+    ",.",
+    "3",
+    "0",
+    "42",
+    "1,000",
+    "3.5",
+    "a",
+    "b",
+    "the",
+    "cat",
+    "İ",
+    "Σ",
+    "ß",
+    "ǅ",
+    "Ω",
+    "(",
+    ")",
+    "'",
+    '"',
+    "$",
+    "/",
+    "~",
+    "`",
+    "@",
+    "[",
+    "]",
 ]
 _word = st.sampled_from(_PIECES)
 _text = st.lists(_word, max_size=25).map("".join) | st.text(max_size=30)
@@ -140,7 +187,8 @@ def test_string_totals_are_column_sums(batch, tokenizer, lowercase, order, worke
     expected = py.string_stats(hyps, refs, order, tokenizer, lowercase).sum(axis=0).tolist()
     for mod in (py, cy):
         totals = mod.string_totals(hyps, refs, order, tokenizer, lowercase, workers)
-        assert totals == expected and all(type(v) is int for v in totals)
+        assert totals == expected
+        assert all(type(v) is int for v in totals)
 
 
 @needs_cy
@@ -156,8 +204,11 @@ _ids = st.lists(st.integers(-3, 6) | st.integers(-(2**63), 2**63 - 1), max_size=
 
 @needs_cy
 @_SETTINGS
-@given(st.lists(st.tuples(_ids, st.lists(_ids, min_size=1, max_size=8)), min_size=1, max_size=6),
-       st.integers(1, 9), st.booleans())
+@given(
+    st.lists(st.tuples(_ids, st.lists(_ids, min_size=1, max_size=8)), min_size=1, max_size=6),
+    st.integers(1, 9),
+    st.booleans(),
+)
 def test_token_stats_equal_oracle(batch, order, as_arrays):
     hyps = [h for h, _ in batch]
     refs = [r for _, r in batch]
@@ -175,17 +226,23 @@ def test_token_stats_equal_string_stats_none():
     refs = [[rng.integers(0, 20, rng.integers(0, 30)) for _ in range(rng.integers(1, 4))] for _ in hyps]
     as_str = lambda ids: " ".join(map(str, ids))  # noqa: E731
     got = cy.token_stats(hyps, refs)
-    np.testing.assert_array_equal(got, cy.string_stats([as_str(h) for h in hyps], streams([[as_str(x) for x in r] for r in refs]), tokenizer="none"))
+    np.testing.assert_array_equal(
+        got,
+        cy.string_stats([as_str(h) for h in hyps], streams([[as_str(x) for x in r] for r in refs]), tokenizer="none"),
+    )
     np.testing.assert_array_equal(got, py.token_stats(hyps, refs))
 
 
 # -- threads ------------------------------------------------------------------------------
 
+
 def _random_corpus(n, seed=1):
     rng = np.random.default_rng(seed)
     vocab = ["the", "cat", "sat", "on", "mat", ".", ",", "3.5", "a-b", "İ", "\u3000", "x&amp;y"]
+
     def line():
         return " ".join(rng.choice(vocab, rng.integers(0, 40)))
+
     return [line() for _ in range(n)], [[line() for _ in range(rng.integers(1, 4))] for _ in range(n)]
 
 
@@ -204,7 +261,7 @@ def test_workers_give_identical_results():
 
 
 @pytest.mark.parametrize("mod", [py, pytest.param(cy, marks=needs_cy)], ids=["python", "cython"])
-@pytest.mark.parametrize("bad,err", [(0, ValueError), (1.5, TypeError), (True, TypeError), (None, TypeError)])
+@pytest.mark.parametrize(("bad", "err"), [(0, ValueError), (1.5, TypeError), (True, TypeError), (None, TypeError)])
 def test_bad_workers(mod, bad, err):
     """Both twins refuse the same ``workers`` values with the same error (-2 means all cores
     but one, as in joblib)."""
@@ -214,6 +271,7 @@ def test_bad_workers(mod, bad, err):
 
 
 # -- collisions ---------------------------------------------------------------------------
+
 
 @needs_cy
 @pytest.mark.parametrize("mask", [0, 1, 0xFF00000000000000])
@@ -269,7 +327,7 @@ def test_streams_are_copied_and_none_skipped():
     hyps = ["the cat sat", "a b c d", "x"]
     refs = [["the cat", None, "x y"], [None, "a b c", None], ["the cat sat", "a b", "x"]]
     per_seg = [["the cat", "the cat sat"], ["a b c", "a b"], ["x y", "x"]]
-    expected = np.array([py.string_stats([h], [[r] for r in rs])[0] for h, rs in zip(hyps, per_seg)])
+    expected = np.array([py.string_stats([h], [[r] for r in rs])[0] for h, rs in zip(hyps, per_seg, strict=False)])
     np.testing.assert_array_equal(py.string_stats(hyps, refs), expected)
     np.testing.assert_array_equal(cy.string_stats(hyps, refs), expected)
     np.testing.assert_array_equal(cy.string_stats(hyps, refs, workers=2), expected)
@@ -282,10 +340,26 @@ def test_streams_are_copied_and_none_skipped():
 # The core reads exact str tokens in place: a token of up to 8 bytes (kind 1, 2 or 4 bytes per
 # code point) is compared by its head word alone, a longer one by its bytes too; the strings
 # below straddle those cases (equal heads with different tails, equal bytes in other kinds).
-_str_tok = st.sampled_from(["a", "b", "ab", "", " ", "é", "\U0001f600", "\ud800", "a b", "İ"]) | st.sampled_from([
-    "abcd", "abcdabcd", "abcdabcdX", "abcdabcdY", "abcdabcdXY", "abcdbcda", "abcdefghijklmnopq",
-    "abcdefghijklmnopr", "ĀĀĀĀ", "ĀĀĀĀĀ", "ĀĀĀĀĀ" + "a", "\x00\x01\x00\x01", "\u0100\u0100",
-    "\U0001f600\U0001f600", "\U0001f600\U0001f600\U0001f600", "ééééééééé"])
+_str_tok = st.sampled_from(["a", "b", "ab", "", " ", "é", "\U0001f600", "\ud800", "a b", "İ"]) | st.sampled_from(
+    [
+        "abcd",
+        "abcdabcd",
+        "abcdabcdX",
+        "abcdabcdY",
+        "abcdabcdXY",
+        "abcdbcda",
+        "abcdefghijklmnopq",
+        "abcdefghijklmnopr",
+        "ĀĀĀĀ",
+        "ĀĀĀĀĀ",
+        "ĀĀĀĀĀ" + "a",
+        "\x00\x01\x00\x01",
+        "\u0100\u0100",
+        "\U0001f600\U0001f600",
+        "\U0001f600\U0001f600\U0001f600",
+        "ééééééééé",
+    ]
+)
 _int_tok = st.integers(-2, 3) | st.integers(-(2**63), 2**63 - 1) | st.just(2**64)
 _odd_tok = st.sampled_from([1.0, True, False, 0, 2.5, (1, 2), "1", None, b"a", np.int64(1)])
 
@@ -297,8 +371,13 @@ def _seqs_of(tok):
 
 @needs_cy
 @_SETTINGS
-@given(_seqs_of(_str_tok) | _seqs_of(_int_tok) | _seqs_of(_str_tok | _int_tok | _odd_tok),
-       st.integers(1, 6), st.sampled_from([1, 2]), st.sampled_from([1, 7, 1 << 20]), st.booleans())
+@given(
+    _seqs_of(_str_tok) | _seqs_of(_int_tok) | _seqs_of(_str_tok | _int_tok | _odd_tok),
+    st.integers(1, 6),
+    st.sampled_from([1, 2]),
+    st.sampled_from([1, 7, 1 << 20]),
+    st.booleans(),
+)
 def test_token_sequences_equal_oracle(batch, order, workers, block, as_tuples):
     """Any hashable tokens, blocks of any size, any thread count: the oracle's numbers."""
     hyps = [h for h, _ in batch]
@@ -346,8 +425,9 @@ def test_str_token_collisions_do_not_change_counts(mask):
     tok_h = [["ab", "ba", "a", "b", "ab"], ["\U0001f600", "x", "\ud800"], [], ["", "", " "]]
     tok_r = [[["ba", "ab", "ab"], ["a b"]], [["\U0001f600", "\ud800", "x"]], [["a"]], [[" ", ""]]]
     for order in (1, 3):
-        np.testing.assert_array_equal(cy._token_stats_masked(tok_h, tok_r, order, 1, mask),
-                                      py.token_stats(tok_h, tok_r, order))
+        np.testing.assert_array_equal(
+            cy._token_stats_masked(tok_h, tok_r, order, 1, mask), py.token_stats(tok_h, tok_r, order)
+        )
 
 
 @needs_cy
@@ -357,19 +437,41 @@ def test_str_token_heads_and_kinds(mask):
     kind (\x00\x01\x00\x01 is kind 1, Ā = U+0100 kind 2: the same 4 bytes little-endian) stay
     distinct; equal tokens built apart (not the same object) match.  With mask 0 the hashes of
     long tokens (over 16 bytes) all compare equal, so their bytes decide."""
-    base = ["abcdefgh", "abcdefghi", "abcdefghj", "abcdefghij", "\x00\x01\x00\x01", "\u0100\u0100",
-            "ĀĀĀĀĀ", "ĀĀĀĀĀa", "\U0001f600\U0001f600\U0001f600", "abc", "abcabcab", "abcdefghijklmnop",
-            "abcdefghijklmnopq", "abcdefghijklmnopr", "abcdefghXjklmnopq", "abcdefghijklmnopqrstuvwxyz",
-            "abcdefghijklmnopqrstuvwxyZ", "\x00\x01" * 9, "\u0100" * 9, "\u0100" * 8 + "a"]
+    base = [
+        "abcdefgh",
+        "abcdefghi",
+        "abcdefghj",
+        "abcdefghij",
+        "\x00\x01\x00\x01",
+        "\u0100\u0100",
+        "ĀĀĀĀĀ",
+        "ĀĀĀĀĀa",
+        "\U0001f600\U0001f600\U0001f600",
+        "abc",
+        "abcabcab",
+        "abcdefghijklmnop",
+        "abcdefghijklmnopq",
+        "abcdefghijklmnopr",
+        "abcdefghXjklmnopq",
+        "abcdefghijklmnopqrstuvwxyz",
+        "abcdefghijklmnopqrstuvwxyZ",
+        "\x00\x01" * 9,
+        "\u0100" * 9,
+        "\u0100" * 8 + "a",
+    ]
     rng = np.random.default_rng(5)
+
     def copy(t):  # an equal str that is another object
         return "".join(list(t)) if len(t) > 1 else t
+
     tok_h = [[copy(base[k]) for k in rng.integers(0, len(base), rng.integers(0, 15))] for _ in range(60)]
-    tok_r = [[[copy(base[k]) for k in rng.integers(0, len(base), rng.integers(0, 15))] for _ in range(2)]
-             for _ in range(60)]
+    tok_r = [
+        [[copy(base[k]) for k in rng.integers(0, len(base), rng.integers(0, 15))] for _ in range(2)] for _ in range(60)
+    ]
     for order in (1, 2, 4):
-        np.testing.assert_array_equal(cy._token_stats_masked(tok_h, tok_r, order, 1, mask),
-                                      py.token_stats(tok_h, tok_r, order))
+        np.testing.assert_array_equal(
+            cy._token_stats_masked(tok_h, tok_r, order, 1, mask), py.token_stats(tok_h, tok_r, order)
+        )
 
 
 @needs_cy
@@ -377,6 +479,7 @@ def test_str_tokens_references_are_dropped():
     """The core holds a reference to each long str token only while it counts: none is left
     behind, also when a segment turns out to need the dict path after some were taken."""
     import sys
+
     long_tok = "".join(["long token ", "of many bytes"])
     short_tok = "".join(["sh", "ort"])
     hyps = [[long_tok, short_tok, long_tok], [long_tok, long_tok, 3], [short_tok]]
@@ -385,8 +488,7 @@ def test_str_tokens_references_are_dropped():
     for block in (1, 1 << 15):
         with _block_size(block):
             for w in (1, 2):
-                np.testing.assert_array_equal(cy.token_stats(hyps, refs, 4, workers=w),
-                                              py.token_stats(hyps, refs, 4))
+                np.testing.assert_array_equal(cy.token_stats(hyps, refs, 4, workers=w), py.token_stats(hyps, refs, 4))
     assert (sys.getrefcount(long_tok), sys.getrefcount(short_tok)) == before
 
 
@@ -413,8 +515,9 @@ def test_token_stats_error_while_threads_count():
     assert threading.active_count() == threads
     assert sys.getrefcount(long_tok) == before
     with _block_size(64):
-        np.testing.assert_array_equal(cy.token_stats(hyps[:400], refs[:400], 4, workers=2),
-                                      py.token_stats(hyps[:400], refs[:400], 4))
+        np.testing.assert_array_equal(
+            cy.token_stats(hyps[:400], refs[:400], 4, workers=2), py.token_stats(hyps[:400], refs[:400], 4)
+        )
 
 
 @pytest.mark.parametrize("mod", [py, pytest.param(cy, marks=needs_cy)], ids=["python", "cython"])
@@ -429,6 +532,7 @@ def test_token_stats_errors(mod):
 
 # -- flat id streams -----------------------------------------------------------------------
 
+
 def _flat(seqs):
     lens = np.array([-1 if s is None else len(s) for s in seqs], dtype=np.int64)
     flat = np.array([t for s in seqs if s is not None for t in s], dtype=np.int64)
@@ -437,9 +541,13 @@ def _flat(seqs):
 
 @needs_cy
 @_SETTINGS
-@given(st.lists(st.tuples(_ids, st.lists(_ids | st.none(), min_size=2, max_size=2)), min_size=1, max_size=8)
-       .filter(lambda b: all(any(r is not None for r in refs) for _, refs in b)),
-       st.integers(1, 6), st.sampled_from([1, 2]))
+@given(
+    st.lists(st.tuples(_ids, st.lists(_ids | st.none(), min_size=2, max_size=2)), min_size=1, max_size=8).filter(
+        lambda b: all(any(r is not None for r in refs) for _, refs in b)
+    ),
+    st.integers(1, 6),
+    st.sampled_from([1, 2]),
+)
 def test_flat_stats_equal_oracle(batch, order, workers):
     """Flat streams (None = no reference in that stream) give token_stats' numbers."""
     hyps = [h for h, _ in batch]
@@ -461,11 +569,19 @@ def test_id_range_direct_map_and_hash_table_agree(workers):
     rng = np.random.default_rng(5)
     base = [rng.integers(0, 40, size=rng.integers(0, 60)) for _ in range(300)]
     refs = [[rng.integers(0, 40, size=rng.integers(0, 60)) for _ in range(rng.integers(1, 4))] for _ in range(300)]
-    refs = [[np.concatenate([h[:k], r]) for r in rs] for h, rs, k in zip(base, refs, rng.integers(0, 30, size=300))]
+    refs = [
+        [np.concatenate([h[:k], r]) for r in rs]
+        for h, rs, k in zip(base, refs, rng.integers(0, 30, size=300), strict=False)
+    ]
     expected = py.token_stats([h.tolist() for h in base], [[r.tolist() for r in rs] for rs in refs], 4)
     # direct map (range 40), shifted, negative; hash table: spread (range 2**50) or the whole int64 range
-    for f in (lambda x: x, lambda x: x + 10**15, lambda x: -x - 2**62, lambda x: x * 2**45,
-              lambda x: np.where(x == 0, np.int64(-(2**63)), np.where(x == 1, np.int64(2**63 - 1), x))):
+    for f in (
+        lambda x: x,
+        lambda x: x + 10**15,
+        lambda x: -x - 2**62,
+        lambda x: x * 2**45,
+        lambda x: np.where(x == 0, np.int64(-(2**63)), np.where(x == 1, np.int64(2**63 - 1), x)),
+    ):
         hyps = [f(h).astype(np.int64) for h in base]
         rr = [[f(r).astype(np.int64) for r in rs] for rs in refs]
         np.testing.assert_array_equal(cy.token_stats(hyps, rr, 4, workers=workers), expected)
@@ -486,8 +602,9 @@ def test_references_longer_than_a_block_of_positions():
         refs.append([rng.integers(0, 6, size=m).tolist() for m in (ln, ln + 1, 1022, 5)])
     for order in (1, 4, 7):
         np.testing.assert_array_equal(cy.token_stats(hyps, refs, order), py.token_stats(hyps, refs, order))
-        np.testing.assert_array_equal(cy.token_stats(hyps, [r[:1] for r in refs], order),
-                                      py.token_stats(hyps, [r[:1] for r in refs], order))
+        np.testing.assert_array_equal(
+            cy.token_stats(hyps, [r[:1] for r in refs], order), py.token_stats(hyps, [r[:1] for r in refs], order)
+        )
 
 
 @pytest.mark.parametrize("mod", [py, pytest.param(cy, marks=needs_cy)], ids=["python", "cython"])
@@ -504,20 +621,23 @@ def test_flat_stats_errors(mod):
 
 
 @pytest.mark.parametrize("mod", [py, pytest.param(cy, marks=needs_cy)], ids=["python", "cython"])
-@pytest.mark.parametrize("seqs, allow_none, packable", [
-    ([[1, 2], (3,), []], False, True),
-    ([[1, 2], None], True, True),
-    ([[1, 2], None], False, False),
-    ([[1, True]], False, False),           # bool: the checked path refuses it
-    ([[1, np.int64(2)]], False, False),    # numpy scalar: the checked path converts it
-    ([[2**63]], False, False),             # beyond int64
-    ([[-(2**63), 2**63 - 1]], False, True),
-    ([[0, 1, -1, 2**30 - 1, 2**30, -(2**30), 2**31, -(2**62)]], False, True),  # one CPython digit or more
-    ([[-(2**63) - 1]], False, False),
-    ([[1.0]], False, False),
-    ([np.array([1])], False, False),
-    ([], False, True),
-])
+@pytest.mark.parametrize(
+    ("seqs", "allow_none", "packable"),
+    [
+        ([[1, 2], (3,), []], False, True),
+        ([[1, 2], None], True, True),
+        ([[1, 2], None], False, False),
+        ([[1, True]], False, False),  # bool: the checked path refuses it
+        ([[1, np.int64(2)]], False, False),  # numpy scalar: the checked path converts it
+        ([[2**63]], False, False),  # beyond int64
+        ([[-(2**63), 2**63 - 1]], False, True),
+        ([[0, 1, -1, 2**30 - 1, 2**30, -(2**30), 2**31, -(2**62)]], False, True),  # one CPython digit or more
+        ([[-(2**63) - 1]], False, False),
+        ([[1.0]], False, False),
+        ([np.array([1])], False, False),
+        ([], False, True),
+    ],
+)
 def test_pack_int_lists(mod, seqs, allow_none, packable):
     got = mod.pack_int_lists(seqs, allow_none)
     if not packable:
@@ -535,9 +655,12 @@ _IDS = st.integers(-2, 3)
 
 @needs_cy
 @_SETTINGS
-@given(st.lists(st.lists(_IDS, max_size=10) | st.none(), min_size=0, max_size=10),
-       st.none() | _IDS, st.none() | _IDS | st.lists(_IDS, max_size=3),
-       st.none() | st.lists(_IDS, max_size=3))
+@given(
+    st.lists(st.lists(_IDS, max_size=10) | st.none(), min_size=0, max_size=10),
+    st.none() | _IDS,
+    st.none() | _IDS | st.lists(_IDS, max_size=3),
+    st.none() | st.lists(_IDS, max_size=3),
+)
 def test_clean_flat_equal_oracle(seqs, pad_id, eos_id, drop_ids):
     """The C cleaning pass equals numpy's (the oracle), and both equal the rule written plainly
     (leading specials skipped, cut at the first eos after content, specials dropped; -1
@@ -560,11 +683,14 @@ def test_clean_flat_generate_rows(mod):
     rows = [[2, 0, 250, 251, 2, 1], [0, 300, 2, 1, 1, 1], [2, 2, 2, 7, 8, 2, 2], [2, 2, 2, 2, 2, 2]]
     flat, lens = _flat(rows)
     got = mod.clean_flat(flat, lens, 1, 2, [0])
-    assert got[1].tolist() == [2, 1, 2, 0] and got[0].tolist() == [250, 251, 300, 7, 8]
+    assert got[1].tolist() == [2, 1, 2, 0]
+    assert got[0].tolist() == [250, 251, 300, 7, 8]
     got = mod.clean_flat(*_flat([[9, 5, 6, 8, 5, 5], [8, 9, 9]]), 9, [8, 7])
-    assert got[1].tolist() == [2, 0] and got[0].tolist() == [5, 6]
+    assert got[1].tolist() == [2, 0]
+    assert got[0].tolist() == [5, 6]
     same = mod.clean_flat(flat, lens)  # no rule: the inputs themselves
-    assert same[0] is flat and same[1] is lens
+    assert same[0] is flat
+    assert same[1] is lens
 
 
 @pytest.mark.parametrize("mod", [py, pytest.param(cy, marks=needs_cy)], ids=["python", "cython"])
@@ -576,6 +702,7 @@ def test_clean_flat_checks_lengths(mod):
 
 
 # -- input that changes under the core's feet, and lengths that lie --------------------------
+
 
 class _Clearing:
     """A token whose hash empties the given lists (user code running mid-call)."""
@@ -594,8 +721,8 @@ class _Clearing:
 def test_lists_shortened_mid_call_raise_not_crash(workers):
     hyps = [["a", "b"]] * 5000
     refs = [[["a", "b"]]] * 5000
-    hyps = [[_Clearing()]] + hyps
-    refs = [[["a"]]] + refs
+    hyps = [[_Clearing()], *hyps]
+    refs = [[["a"]], *refs]
     hyps[0][0].lists = (hyps, refs)
     with _block_size(64), pytest.raises(IndexError):
         cy.token_stats(hyps, refs, 4, workers=workers)
@@ -624,7 +751,8 @@ def test_pack_int_lists_survives_a_finalizer_changing_the_list(mod):
         gc.collect()
     if got is not None:  # packed from a consistent snapshot of the list
         flat, lens = got
-        assert len(lens) in (len(original), 0) and len(flat) == 3 * len(lens)
+        assert len(lens) in (len(original), 0)
+        assert len(flat) == 3 * len(lens)
 
 
 @pytest.mark.parametrize("mod", [py, pytest.param(cy, marks=needs_cy)], ids=["python", "cython"])

@@ -11,17 +11,19 @@ if os.environ.get("RAPIDBLEU_REQUIRE_DASK") != "1":
     pytest.importorskip("dask.dataframe", reason="Dask not installed (extra rapidbleu[dask])")
     pytest.importorskip("distributed", reason="distributed not installed (extra rapidbleu[dask])")
 
-import sacrebleu  # noqa: E402
-from nltk.translate import bleu_score as nltk_bleu  # noqa: E402
+import sacrebleu
+from conftest import SAMPLE_DIR, read
+from nltk.translate import bleu_score as nltk_bleu
 
-import rapidbleu  # noqa: E402
-from conftest import SAMPLE_DIR, read  # noqa: E402
+import rapidbleu
 
 HYP = read(SAMPLE_DIR / "generaltest2023.de-en.hyp.ONLINE-W.en")
 REF = read(SAMPLE_DIR / "generaltest2023.de-en.ref.refA.en")
 REF2 = read(SAMPLE_DIR / "generaltest2023.de-en.hyp.AIRC.en")
-ARR = [[r] if i % 3 == 0 else ([r, s] if i % 3 == 1 else [r, s, h[::-1]])
-       for i, (r, s, h) in enumerate(zip(REF, REF2, HYP))]
+ARR = [
+    [r] if i % 3 == 0 else ([r, s] if i % 3 == 1 else [r, s, h[::-1]])
+    for i, (r, s, h) in enumerate(zip(REF, REF2, HYP, strict=False))
+]
 
 
 @pytest.fixture(scope="module")
@@ -51,8 +53,12 @@ def test_corpus_bleu_equals_single_process(ddf):
     import rapidbleu.dask as rbd
 
     # a reference column given twice, or the hypothesis column as a reference, counts as given
-    for refs, streams in (("ref", [REF]), (["ref", "ref2"], [REF, REF2]), (["ref", "ref"], [REF, REF]),
-                          (["ref", "hyp"], [REF, HYP])):
+    for refs, streams in (
+        ("ref", [REF]),
+        (["ref", "ref2"], [REF, REF2]),
+        (["ref", "ref"], [REF, REF]),
+        (["ref", "hyp"], [REF, HYP]),
+    ):
         for kw in ({}, {"tokenize": "intl", "lowercase": True, "smooth_method": "add-k"}):
             stats = rbd.corpus_stats(ddf, "hyp", refs, **kw)
             want = rapidbleu.BLEU(**kw).corpus_score(HYP, streams)
@@ -62,23 +68,26 @@ def test_corpus_bleu_equals_single_process(ddf):
     metric = rapidbleu.BLEU()
     want = metric.corpus_score(HYP, padded)
     stats = rbd.corpus_stats(ddf, "hyp", "refs")
-    assert str(stats.score()) == str(want) and str(stats.signature()) == str(metric.get_signature())
+    assert str(stats.score()) == str(want)
+    assert str(stats.signature()) == str(metric.get_signature())
 
 
 def test_nltk_style_and_sentences(ddf):
     import rapidbleu.dask as rbd
 
-    refs = [[r.split(), s.split()] for r, s in zip(REF, REF2)]
+    refs = [[r.split(), s.split()] for r, s in zip(REF, REF2, strict=False)]
     hyps = [h.split() for h in HYP]
     smooth = nltk_bleu.SmoothingFunction()
     for fn in ("method1", "method7"):
         want = nltk_bleu.corpus_bleu(refs, hyps, smoothing_function=getattr(smooth, fn))
         assert rbd.corpus_bleu(ddf, "hyp", ["ref", "ref2"], style="nltk", smoothing_function=fn) == want
     got = rbd.sentence_bleu(ddf, "hyp", ["ref", "ref2"]).compute().tolist()
-    assert got == [sacrebleu.sentence_bleu(h, [r, s]).score for h, r, s in zip(HYP, REF, REF2)]
+    assert got == [sacrebleu.sentence_bleu(h, [r, s]).score for h, r, s in zip(HYP, REF, REF2, strict=False)]
     got = rbd.sentence_bleu(ddf, "hyp", "refs", style="nltk", smoothing_function="method1").compute().tolist()
-    assert got == [nltk_bleu.sentence_bleu([x.split() for x in a], h.split(), smoothing_function=smooth.method1)
-                   for h, a in zip(HYP, ARR)]
+    assert got == [
+        nltk_bleu.sentence_bleu([x.split() for x in a], h.split(), smoothing_function=smooth.method1)
+        for h, a in zip(HYP, ARR, strict=False)
+    ]
 
 
 def test_bags(client):
@@ -86,14 +95,17 @@ def test_bags(client):
 
     import rapidbleu.dask as rbd
 
-    bag = db.from_sequence(list(zip(HYP, ARR)), npartitions=4)
+    bag = db.from_sequence(list(zip(HYP, ARR, strict=False)), npartitions=4)
     padded = [[row[k] if k < len(row) else None for row in ARR] for k in range(3)]
     assert str(rbd.bag_corpus_bleu(bag)) == str(rapidbleu.BLEU().corpus_score(HYP, padded))
-    assert rbd.bag_sentence_bleu(bag).compute() == rapidbleu.BLEU(effective_order=True).sentence_scores(
-        HYP, padded).tolist()
-    bag1 = db.from_sequence(list(zip(HYP, REF)), npartitions=3)
-    assert rbd.bag_corpus_bleu(bag1, style="nltk") == nltk_bleu.corpus_bleu([[r.split()] for r in REF],
-                                                                            [h.split() for h in HYP])
+    assert (
+        rbd.bag_sentence_bleu(bag).compute()
+        == rapidbleu.BLEU(effective_order=True).sentence_scores(HYP, padded).tolist()
+    )
+    bag1 = db.from_sequence(list(zip(HYP, REF, strict=False)), npartitions=3)
+    assert rbd.bag_corpus_bleu(bag1, style="nltk") == nltk_bleu.corpus_bleu(
+        [[r.split()] for r in REF], [h.split() for h in HYP]
+    )
 
 
 def test_errors(ddf):

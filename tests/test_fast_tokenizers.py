@@ -13,7 +13,7 @@
 """
 
 import importlib.util
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -54,6 +54,7 @@ def test_fast_path_is_set(name):
 
 
 # -- tables ---------------------------------------------------------------------------------
+
 
 def test_zh_table_equals_python_for_every_code_point():
     ours = set(cy._zh_chars())
@@ -98,16 +99,35 @@ def test_intl_class_table_follows_installed_regex():
     from rapidbleu.tokenizers.tokenizer_intl import _all_code_points, intl_class_table
 
     table = intl_class_table()
-    assert len(table) == 0x110000 and table is intl_class_table()  # cached
+    assert len(table) == 0x110000
+    assert table is intl_class_table()
     rng = random.Random(15)
-    points = {0, 0x7F, 0x80, 0xFF, 0x100, 0xD7FF, 0xD800, 0xDBFF, 0xDC00, 0xDFFF, 0xE000, 0xFFFD,
-              0xFFFF, 0x10000, 0x1F600, 0xE0001, 0x10FFFF}
+    points = {
+        0,
+        0x7F,
+        0x80,
+        0xFF,
+        0x100,
+        0xD7FF,
+        0xD800,
+        0xDBFF,
+        0xDC00,
+        0xDFFF,
+        0xE000,
+        0xFFFD,
+        0xFFFF,
+        0x10000,
+        0x1F600,
+        0xE0001,
+        0x10FFFF,
+    }
     points |= {b + d for b in range(0, 0x110000, 0x10000) for d in (-1, 0, 1) if 0 <= b + d < 0x110000}
     points |= set(rng.sample(range(0x110000), 5000))
     diff = [hex(c) for c in sorted(points) if table[c] != _regex_class(c)]
     assert not diff, f"regex {regex.__version__}: {diff[:20]}"
     text = _all_code_points()
-    assert len(text) == 0x110000 and all(ord(text[c]) == c for c in points)
+    assert len(text) == 0x110000
+    assert all(ord(text[c]) == c for c in points)
 
 
 def test_intl_all_code_points_without_the_core(monkeypatch):
@@ -151,7 +171,8 @@ def test_generated_header_is_current():
 
 # -- WMT23: every line ----------------------------------------------------------------------
 
-@lru_cache(maxsize=None)
+
+@cache
 def wmt23_lines():
     seen = {}
     for folder in dict.fromkeys((SAMPLE_DIR, wmt23_dir())):
@@ -177,23 +198,45 @@ def test_wmt23_every_line(name):
 
 # -- random Unicode -------------------------------------------------------------------------
 
-_EDGE = list(
-    "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~0123456789aZ"
-    "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u200a\u200b\u2028\u2029\u202f\u205f\u3000\ufeff"
-    "\u0301\u0308\u20dd\u302a\u3099\ud800\udfff"
-    "\u2a6d\u2a6e\u2f80\u2f81\u2fa1\u2fa2\u2fdf\u2fe0\u2fef\u2ff0\u303f\u3040\u33ff\u3400\u4db5\u4db6"
-    "\u4dff\u4e00\u9fa5\u9fa6\u9fbb\u9fbc\uf8ff\uf900\ufa2d\ufa2e\ufa30\ufa6a\ufa6b\ufa70\ufad9\ufada"
-    "\ufaff\ufe0f\ufe10\ufe1f\ufe20\ufe2f\ufe30\ufe4f\ufe50\ueffe\uff00\uff01\uff10\uffef\ufff0"
-    "\u2e7f\u2e80\u2eff\u2f00\u30ff\u3100\u312f\u3130\u319f\u31a0\u31ef\u31f0\u31ff\u3200\u25ff\u2600\u27bf\u27c0"
-    "\U00020000\U0002a6d6\U0002f800\U0002fa1d\U0001f600\U0001d7ce\U00010348\U000e0001\U0010ffff"
-    "\u00b2\u00bd\u2167\u0660\u0966\u3007\u00a7\u00b6\u2014\u2026\u201c\u201d\u00ab\u00bb\u3001\u3002\uff0c"
-    "\u00a9\u20ac\u00b0\u02c6\u2190\u2211\u058a\u05be\u1400\u2e3a\u30a0\ufe58\uff0d"
-) + ["&amp;", "<skipped>", "-\n", "..", "...", ",.", "1,000", "3.14", "2-3", "3--", ".5", "5.", "²,", "Ⅻ.",
-     "a.b", "!?", "e\u0301", "中文", "。」", "$5", "5%"]
+_EDGE = [
+    *list(
+        "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~0123456789aZ"
+        "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u200a\u200b\u2028\u2029\u202f\u205f\u3000\ufeff"
+        "́̈⃝゙〪��"
+        "⩭⩮⾀⾁⾡⾢\u2fdf\u2fe0\u2fef⿰〿\u3040㏿㐀䶵䶶"
+        "䷿一龥龦龻龼\uf8ff豈鶴郞侮頻恵並龎\ufada"
+        "\ufaff️︐\ufe1f︠︯︰﹏﹐\ueffe\uff00！０\uffef\ufff0"
+        "\u2e7f⺀\u2eff⼀ヿ\u3100ㄯ\u3130㆟ㆠ㇯ㇰㇿ㈀◿☀➿⟀"
+        "𠀀𪛖丽𪘀😀𝟎𐍈\U000e0001\U0010ffff"
+        "²½Ⅷ٠०〇§¶—…“”«»、。，"
+        "©€°ˆ←∑֊־᐀⸺゠﹘－"
+    ),
+    "&amp;",
+    "<skipped>",
+    "-\n",
+    "..",
+    "...",
+    ",.",
+    "1,000",
+    "3.14",
+    "2-3",
+    "3--",
+    ".5",
+    "5.",
+    "²,",
+    "Ⅻ.",
+    "a.b",
+    "!?",
+    "é",
+    "中文",
+    "。」",
+    "$5",
+    "5%",
+]
 
 unicode_text = st.lists(
     st.one_of(
-        st.characters(codec=None, exclude_categories=()),      # anything, astral and Cs included
+        st.characters(codec=None, exclude_categories=()),  # anything, astral and Cs included
         st.characters(categories=("P", "S", "N", "M", "Z")),
         st.characters(min_codepoint=0x1FF0, max_codepoint=0x33FF),  # the zh slip's neighbourhood
         st.sampled_from(_EDGE),
@@ -218,13 +261,14 @@ def test_every_code_point_in_context(name):
     cps = [chr(c) for c in range(0x110000)]
     for ctx in ("1{}a", "a{}1", ".{}1", "1{}.", "-{}-"):
         for start in range(0, len(cps), 1 << 14):
-            chunk = " ".join(ctx.format(c) for c in cps[start:start + (1 << 14)])
+            chunk = " ".join(ctx.format(c) for c in cps[start : start + (1 << 14)])
             assert cy._tokenize(chunk, name) == PY_TOK[name](chunk), (name, ctx, hex(start))
     cat = "".join(cps[0x20:0x3400])  # no separators at all: every adjacent pair of the BMP start
     assert cy._tokenize(cat, name) == PY_TOK[name](cat)
 
 
 # -- the statistics matrix ------------------------------------------------------------------
+
 
 def _streams(per_segment):
     k_max = max(len(r) for r in per_segment)
@@ -233,8 +277,11 @@ def _streams(per_segment):
 
 @pytest.mark.parametrize("name", FAST)
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(batch=st.lists(st.tuples(unicode_text, st.lists(unicode_text, min_size=1, max_size=4)), min_size=1, max_size=6),
-       lowercase=st.booleans(), order=st.integers(1, 6))
+@given(
+    batch=st.lists(st.tuples(unicode_text, st.lists(unicode_text, min_size=1, max_size=4)), min_size=1, max_size=6),
+    lowercase=st.booleans(),
+    order=st.integers(1, 6),
+)
 def test_string_stats_equal_oracle(name, batch, lowercase, order):
     hyps = [h for h, _ in batch]
     refs = _streams([r for _, r in batch])
@@ -258,12 +305,13 @@ def test_string_stats_wmt23_sample(name):
             np.testing.assert_array_equal(cy._string_stats_masked(hyps, refs, 4, name, low, 2, 0), expected)
 
 
-def PY_LINES(path):  # noqa: N802 (as sacreBLEU's CLI reads files)
+def PY_LINES(path):
     with open(path, encoding="utf-8", newline="\n") as fh:
         return [line.rstrip() for line in fh]
 
 
 # -- through BLEU: the compiled fast path against sacreBLEU --------------------------------
+
 
 @pytest.mark.parametrize("name", FAST)
 def test_bleu_fast_path_equals_sacrebleu(name, monkeypatch):
@@ -287,7 +335,12 @@ def test_bleu_fast_path_equals_sacrebleu(name, monkeypatch):
             ours = BLEU(tokenize=name, lowercase=low, force=True).corpus_score(hyps, refs)
             theirs = sacrebleu.BLEU(tokenize=name, lowercase=low, force=True).corpus_score(hyps, refs)
             assert (ours.score, ours.counts, ours.totals, ours.sys_len, ours.ref_len) == (
-                theirs.score, theirs.counts, theirs.totals, theirs.sys_len, theirs.ref_len), (name, hyp, low)
+                theirs.score,
+                theirs.counts,
+                theirs.totals,
+                theirs.sys_len,
+                theirs.ref_len,
+            ), (name, hyp, low)
             checked += 1
     assert checked
 

@@ -63,6 +63,7 @@ class Tensorish:
 
 # ------------------------------------------------------------------- ids == string path
 
+
 @pytest.mark.parametrize("order", [1, 2, 4, 6])
 def test_stats_ids_equal_string_path(order):
     rng = np.random.default_rng(order)
@@ -71,22 +72,32 @@ def test_stats_ids_equal_string_path(order):
     got = stats_ids(hyps, [r1, r2], max_ngram_order=order)
     bleu = rapidbleu.BLEU(tokenize="none", max_ngram_order=order, force=True)
     want = bleu.corpus_statistics([s(h) for h in hyps], [[s(r) for r in r1], [s(r) for r in r2]])
-    assert got.dtype == np.int64 and got.shape == (120, 2 + 2 * order)
+    assert got.dtype == np.int64
+    assert got.shape == (120, 2 + 2 * order)
     assert np.array_equal(got, want)
 
 
-@pytest.mark.parametrize("method,value,eff", [("exp", None, False), ("floor", 0.2, True), ("add-k", 2, False),
-                                              ("none", None, False)])
+@pytest.mark.parametrize(
+    ("method", "value", "eff"), [("exp", None, False), ("floor", 0.2, True), ("add-k", 2, False), ("none", None, False)]
+)
 def test_corpus_bleu_ids_equal_sacrebleu(method, value, eff):
     rng = np.random.default_rng(7)
     hyps = rand_seqs(rng, 200, vocab=10, max_len=20)
     refs = rand_seqs(rng, 200, vocab=10, max_len=20)
     got = corpus_bleu_ids(hyps, refs, smooth_method=method, smooth_value=value, effective_order=eff)
-    want = sacrebleu.corpus_bleu([s(h) for h in hyps], [[s(r) for r in refs]], smooth_method=method,
-                                 smooth_value=value, tokenize="none", use_effective_order=eff)
+    want = sacrebleu.corpus_bleu(
+        [s(h) for h in hyps],
+        [[s(r) for r in refs]],
+        smooth_method=method,
+        smooth_value=value,
+        tokenize="none",
+        use_effective_order=eff,
+    )
     assert got.score == want.score
-    assert got.counts == want.counts and got.totals == want.totals
-    assert got.sys_len == want.sys_len and got.ref_len == want.ref_len
+    assert got.counts == want.counts
+    assert got.totals == want.totals
+    assert got.sys_len == want.sys_len
+    assert got.ref_len == want.ref_len
 
 
 def test_corpus_bleu_ids_multi_ref_with_none():
@@ -99,6 +110,7 @@ def test_corpus_bleu_ids_multi_ref_with_none():
 
 
 # ------------------------------------------------------------------- padded arrays, eos, __array__
+
 
 def test_padded_2d_equals_lists_and_pad_anywhere_removed():
     hyps = [[5, 6, 7, 8], [5, 9], [7]]
@@ -135,35 +147,43 @@ def test_array_protocol_objects_and_dtypes():
     refs = [[1, 2, 3, 4], [4, 5, 6]]
     want = stats_ids(hyps, refs)
     assert np.array_equal(stats_ids([Tensorish(h) for h in hyps], [Tensorish(r, np.uint8) for r in refs]), want)
-    assert np.array_equal(stats_ids(Tensorish([[1, 2, 3], [4, 5, -1]]), Tensorish([[1, 2, 3, 4], [4, 5, 6, -1]]),
-                                    pad_id=-1), want)
+    assert np.array_equal(
+        stats_ids(Tensorish([[1, 2, 3], [4, 5, -1]]), Tensorish([[1, 2, 3, 4], [4, 5, 6, -1]]), pad_id=-1), want
+    )
     assert np.array_equal(stats_ids([np.array(h, dtype=np.int8) for h in hyps], refs), want)
     assert np.array_equal(stats_ids(tuple(tuple(h) for h in hyps), [refs]), want)  # explicit list of streams
 
 
 def test_negative_ids_allowed():
     got = sentence_bleu_batch([[-5, -6, -7, 2**62]], [[-5, -6, -7, 2**62]])
-    assert got[0] == sacrebleu.sentence_bleu("-5 -6 -7 4611686018427387904",
-                                             ["-5 -6 -7 4611686018427387904"], tokenize="none").score
+    assert (
+        got[0]
+        == sacrebleu.sentence_bleu(
+            "-5 -6 -7 4611686018427387904", ["-5 -6 -7 4611686018427387904"], tokenize="none"
+        ).score
+    )
 
 
-@pytest.mark.parametrize("hyps,refs,exc,match", [
-    ([[1, 2]], [[1], [2]], ValueError, "reference stream 0 .* 2 rows but there are 1 hypotheses"),
-    ([[1, 2], [3]], [[[1], [3]], [[1]]], ValueError, "reference stream 1 .* 1 rows"),
-    (np.zeros((2, 3), dtype=np.float32), [[1], [2]], TypeError, "dtype float32"),
-    ([[1.0, 2.0]], [[1]], TypeError, "integers"),
-    ([[True, False]], [[1]], TypeError, "integers"),
-    (np.zeros((2, 3, 4), dtype=np.int64), [[1], [2]], ValueError, "3-D"),
-    ([[1, 2]], np.zeros((1, 2, 2), dtype=np.int64), ValueError, "3-D"),
-    ([[1, 2]], [1, 2], TypeError, "flat sequence"),
-    ([1, 2], [[1, 2]], TypeError, "single integer"),
-    (["1 2"], [[1]], TypeError, "str"),
-    ([], [], ValueError, "empty|cannot tell"),
-    ([[1, 2]], [[]], ValueError, "cannot tell"),
-    ([None], [[1]], ValueError, "None"),
-    (np.array([[2**63]], dtype=np.uint64), [[1]], OverflowError, "int64"),
-    ([[2**64]], [[1]], OverflowError, "int64"),
-])
+@pytest.mark.parametrize(
+    ("hyps", "refs", "exc", "match"),
+    [
+        ([[1, 2]], [[1], [2]], ValueError, "reference stream 0 .* 2 rows but there are 1 hypotheses"),
+        ([[1, 2], [3]], [[[1], [3]], [[1]]], ValueError, "reference stream 1 .* 1 rows"),
+        (np.zeros((2, 3), dtype=np.float32), [[1], [2]], TypeError, "dtype float32"),
+        ([[1.0, 2.0]], [[1]], TypeError, "integers"),
+        ([[True, False]], [[1]], TypeError, "integers"),
+        (np.zeros((2, 3, 4), dtype=np.int64), [[1], [2]], ValueError, "3-D"),
+        ([[1, 2]], np.zeros((1, 2, 2), dtype=np.int64), ValueError, "3-D"),
+        ([[1, 2]], [1, 2], TypeError, "flat sequence"),
+        ([1, 2], [[1, 2]], TypeError, "single integer"),
+        (["1 2"], [[1]], TypeError, "str"),
+        ([], [], ValueError, "empty|cannot tell"),
+        ([[1, 2]], [[]], ValueError, "cannot tell"),
+        ([None], [[1]], ValueError, "None"),
+        (np.array([[2**63]], dtype=np.uint64), [[1]], OverflowError, "int64"),
+        ([[2**64]], [[1]], OverflowError, "int64"),
+    ],
+)
 def test_errors(hyps, refs, exc, match):
     with pytest.raises(exc, match=match):
         stats_ids(hyps, refs)
@@ -180,12 +200,14 @@ def test_error_segment_without_reference_and_bad_specials():
 
 # ------------------------------------------------------------------- sentence_bleu_batch
 
+
 def test_sentence_batch_strings_equal_sacrebleu_and_single_sentence_path():
     hyps = read("generaltest2023.de-en.hyp.AIRC.en", 100)
     refs = read("generaltest2023.de-en.ref.refA.en", 100)
     for method, value in (("exp", None), ("floor", None), ("add-k", None), ("none", None)):
         got = sentence_bleu_batch(hyps, [refs], smooth_method=method, smooth_value=value)
-        assert got.dtype == np.float64 and got.shape == (100,)
+        assert got.dtype == np.float64
+        assert got.shape == (100,)
         one = rapidbleu.BLEU(smooth_method=method, effective_order=True)
         for i in range(0, 100, 7 if method != "exp" else 1):
             want = sacrebleu.sentence_bleu(hyps[i], [refs[i]], smooth_method=method, smooth_value=value).score
@@ -222,6 +244,7 @@ def test_sentence_batch_nltk_style_equals_nltk():
 
 # ------------------------------------------------------------------- self-BLEU
 
+
 def naive_self_stats(seqs, order):
     n = len(seqs)
     return _stats_py.token_stats(seqs, [[seqs[j] for j in range(n) if j != i] for i in range(n)], order)
@@ -231,6 +254,7 @@ def kernels():
     mods = [_sets_py]
     if HAVE_CY:
         from rapidbleu import _sets_cy
+
         mods.append(_sets_cy)
     return mods
 
@@ -293,17 +317,21 @@ def test_self_bleu_matches_fast_bleu_closely():
 
 # ------------------------------------------------------------------- pairwise
 
+
 def test_pairwise_equals_pair_loop_and_diagonal():
     rng = np.random.default_rng(6)
-    seqs = rand_seqs(rng, 30, vocab=6, max_len=10) + [[]]
+    seqs = [*rand_seqs(rng, 30, vocab=6, max_len=10), []]
     got = pairwise_bleu(seqs, workers=2)
-    assert got.shape == (31, 31) and got.dtype == np.float64
+    assert got.shape == (31, 31)
+    assert got.dtype == np.float64
     for i in range(31):
         for j in range(31):
             assert got[i, j] == sacrebleu.sentence_bleu(s(seqs[i]), [s(seqs[j])], tokenize="none").score
-    assert got[0, 0] == 100.00000000000004 and got[30, 30] == 0.0
+    assert got[0, 0] == 100.00000000000004
+    assert got[30, 30] == 0.0
     d = pairwise_bleu(seqs, diagonal=np.nan)
-    assert np.isnan(np.diag(d)).all() and np.array_equal(d[~np.eye(31, dtype=bool)], got[~np.eye(31, dtype=bool)])
+    assert np.isnan(np.diag(d)).all()
+    assert np.array_equal(d[~np.eye(31, dtype=bool)], got[~np.eye(31, dtype=bool)])
     nl = pairwise_bleu(seqs, style="nltk", weights=(0.5, 0.5))
     for i in range(0, 31, 3):
         for j in range(31):
@@ -311,12 +339,16 @@ def test_pairwise_equals_pair_loop_and_diagonal():
 
 
 @settings(max_examples=50, deadline=None)
-@given(seqs=st.lists(st.lists(st.integers(0, 4), max_size=8), min_size=1, max_size=7), order=st.integers(1, 5),
-       method=st.sampled_from(["exp", "floor", "add-k", "none"]))
+@given(
+    seqs=st.lists(st.lists(st.integers(0, 4), max_size=8), min_size=1, max_size=7),
+    order=st.integers(1, 5),
+    method=st.sampled_from(["exp", "floor", "add-k", "none"]),
+)
 def test_pairwise_property(seqs, order, method):
     n = len(seqs)
-    want_st = _stats_py.token_stats([seqs[i] for i in range(n) for _ in range(n)],
-                                    [[seqs[j]] for _ in range(n) for j in range(n)], order).reshape(n, n, -1)
+    want_st = _stats_py.token_stats(
+        [seqs[i] for i in range(n) for _ in range(n)], [[seqs[j]] for _ in range(n) for j in range(n)], order
+    ).reshape(n, n, -1)
     want = _scoring_py.sacre_scores(want_st.reshape(n * n, -1), order, method, None, True).reshape(n, n)
     for mod in kernels():
         assert np.array_equal(mod.pairwise_stats(*flat(seqs), order, 1), want_st)
@@ -333,12 +365,13 @@ def test_pairwise_strings_wmt():
 
 # ------------------------------------------------------------------- compiled kernels
 
+
 @needs_cy
 def test_hash_collisions_never_match():
     from rapidbleu import _sets_cy
 
     rng = np.random.default_rng(8)
-    seqs = rand_seqs(rng, 40, vocab=30) + [[2**62, -(2**62), 1, 2**32 + 1]]
+    seqs = [*rand_seqs(rng, 40, vocab=30), [2**62, -(2**62), 1, 2**32 + 1]]
     want_self = _sets_py.self_stats(*flat(seqs), 4)
     want_pair = _sets_py.pairwise_stats(*flat(seqs), 4)
     # mask 0: every key on one probe chain
@@ -362,7 +395,14 @@ def test_workers_give_identical_results():
 # ------------------------------------------------------------------- NLTK-style, every method
 
 NLTK_SM = [SmoothingFunction(), SmoothingFunction(epsilon=0.0, alpha=3, k=2), SmoothingFunction(epsilon=0.01, k=7)]
-NLTK_WEIGHTS = [(0.25,) * 4, (1 / 3,) * 3, (0.5, 0.5), (1.0,), (0.1, 0.2, 0.3, 0.15, 0.25), (0.4, 0.3, 0.2, 0.1, 0.0, 0.0)]
+NLTK_WEIGHTS = [
+    (0.25,) * 4,
+    (1 / 3,) * 3,
+    (0.5, 0.5),
+    (1.0,),
+    (0.1, 0.2, 0.3, 0.15, 0.25),
+    (0.4, 0.3, 0.2, 0.1, 0.0, 0.0),
+]
 
 
 def _nltk_or_error(refs, hyp, weights, fn):
@@ -377,9 +417,13 @@ def _ours(fn_rb, fn_nltk, rb_object):
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seqs=st.lists(st.lists(st.integers(0, 3), max_size=9), min_size=2, max_size=7),
-       weights=st.sampled_from(NLTK_WEIGHTS), method=st.integers(0, 7), sm=st.sampled_from(range(len(NLTK_SM))),
-       rb_object=st.booleans())
+@given(
+    seqs=st.lists(st.lists(st.integers(0, 3), max_size=9), min_size=2, max_size=7),
+    weights=st.sampled_from(NLTK_WEIGHTS),
+    method=st.integers(0, 7),
+    sm=st.sampled_from(range(len(NLTK_SM))),
+    rb_object=st.booleans(),
+)
 def test_self_bleu_every_method_equals_naive_nltk(seqs, weights, method, sm, rb_object):
     from rapidbleu import nltk as rbn
 
@@ -388,21 +432,27 @@ def test_self_bleu_every_method_equals_naive_nltk(seqs, weights, method, sm, rb_
     rf = getattr(rbn.SmoothingFunction(s.epsilon, s.alpha, s.k), f"method{method}") if rb_object else nf
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        want = [_nltk_or_error([x for j, x in enumerate(seqs) if j != i], seqs[i], weights, nf)
-                for i in range(len(seqs))]
+        want = [
+            _nltk_or_error([x for j, x in enumerate(seqs) if j != i], seqs[i], weights, nf) for i in range(len(seqs))
+        ]
         errors = [w for w in want if isinstance(w, Exception)]
         if errors:
             with pytest.raises(type(errors[0])):
                 self_bleu(seqs, weights=weights, smoothing_function=rf)
             return
         got = self_bleu(seqs, weights=weights, smoothing_function=rf, workers=2)
-    assert got.dtype == np.float64 and got.shape == (len(seqs),)
+    assert got.dtype == np.float64
+    assert got.shape == (len(seqs),)
     assert got.tolist() == want
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seqs=st.lists(st.lists(st.integers(0, 3), max_size=8), min_size=1, max_size=6),
-       weights=st.sampled_from(NLTK_WEIGHTS), method=st.integers(0, 7), sm=st.sampled_from(range(len(NLTK_SM))))
+@given(
+    seqs=st.lists(st.lists(st.integers(0, 3), max_size=8), min_size=1, max_size=6),
+    weights=st.sampled_from(NLTK_WEIGHTS),
+    method=st.integers(0, 7),
+    sm=st.sampled_from(range(len(NLTK_SM))),
+)
 def test_pairwise_every_method_equals_naive_nltk(seqs, weights, method, sm):
     nf = getattr(NLTK_SM[sm], f"method{method}")
     n = len(seqs)
@@ -415,7 +465,8 @@ def test_pairwise_every_method_equals_naive_nltk(seqs, weights, method, sm):
                 pairwise_bleu(seqs, style="nltk", weights=weights, smoothing_function=nf)
             return
         got = pairwise_bleu(seqs, style="nltk", weights=weights, smoothing_function=nf, workers=2)
-    assert got.shape == (n, n) and got.tolist() == want
+    assert got.shape == (n, n)
+    assert got.tolist() == want
 
 
 def test_nltk_style_methods_on_real_text():
@@ -449,8 +500,9 @@ def test_nltk_style_custom_callable_refused_without_tokens():
     got = sentence_bleu_batch(seqs, seqs[::-1], smoothing_function=custom)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        assert got.tolist() == [nltk_sentence_bleu([r], h, smoothing_function=custom)
-                                for h, r in zip(seqs, seqs[::-1])]
+        assert got.tolist() == [
+            nltk_sentence_bleu([r], h, smoothing_function=custom) for h, r in zip(seqs, seqs[::-1], strict=False)
+        ]
 
 
 def test_method5_stats_are_five_orders(monkeypatch):
@@ -481,18 +533,22 @@ def test_nltk_style_batch_with_several_text_reference_streams():
     m1 = SmoothingFunction().method1
     hyps = ["the cat sat on the mat", "a dog ran home", "x y"]
     refs = [["the cat sat on the mat", "a dog ran", "x y z"], ["cat sat", "a dog ran home", "y"]]
-    expected = [sentence_bleu([refs[0][i].split(), refs[1][i].split()], hyps[i].split(), smoothing_function=m1)
-                for i in range(3)]
+    expected = [
+        sentence_bleu([refs[0][i].split(), refs[1][i].split()], hyps[i].split(), smoothing_function=m1)
+        for i in range(3)
+    ]
     got = sentence_bleu_batch(hyps, refs, smoothing_function=m1, tokenize="none")
     assert got.tolist() == expected
     tok_refs = [[r.split() for r in stream] for stream in refs]
     tok_hyps = [h.split() for h in hyps]
     assert sentence_bleu_batch(tok_hyps, tok_refs, smoothing_function=m1).tolist() == expected
     assert sentence_bleu_batch(tok_hyps, tok_refs[0], smoothing_function=m1).tolist() == [
-        sentence_bleu([tok_refs[0][i]], tok_hyps[i], smoothing_function=m1) for i in range(3)]
+        sentence_bleu([tok_refs[0][i]], tok_hyps[i], smoothing_function=m1) for i in range(3)
+    ]
 
 
 # -- string-token input whose first item is empty (the form is read from the first item that tells)
+
 
 def test_token_lists_with_an_empty_first_item():
     import sacrebleu
@@ -502,22 +558,30 @@ def test_token_lists_with_an_empty_first_item():
 
     hyps = [[], ["a", "b", "c"], ["a", "x"]]
     refs = [["x"], ["a", "b", "c"], ["a", "x", "y"]]
-    want = [sacrebleu.sentence_bleu(" ".join(h), [" ".join(r)], tokenize="none").score for h, r in zip(hyps, refs)]
+    want = [
+        sacrebleu.sentence_bleu(" ".join(h), [" ".join(r)], tokenize="none").score
+        for h, r in zip(hyps, refs, strict=False)
+    ]
     assert sentence_bleu_batch(hyps, refs).tolist() == want
     refs_empty_first = [[], ["a", "b", "c"], ["a", "x", "y"]]
-    want = [sacrebleu.sentence_bleu(" ".join(h), [" ".join(r)], tokenize="none").score
-            for h, r in zip(hyps[1:], refs_empty_first[1:])]
-    assert sentence_bleu_batch(hyps[1:] + [[]], refs_empty_first[1:] + [[]]).tolist()[:2] == want
+    want = [
+        sacrebleu.sentence_bleu(" ".join(h), [" ".join(r)], tokenize="none").score
+        for h, r in zip(hyps[1:], refs_empty_first[1:], strict=False)
+    ]
+    assert sentence_bleu_batch([*hyps[1:], []], [*refs_empty_first[1:], []]).tolist()[:2] == want
     sm = SmoothingFunction().method1
-    got = sentence_bleu_batch([["x"]] + hyps[1:], refs_empty_first, weights=(0.5, 0.5), smoothing_function=sm)
-    assert got.tolist() == [sentence_bleu([r], h, (0.5, 0.5), smoothing_function=sm)
-                            for h, r in zip([["x"]] + hyps[1:], refs_empty_first)]
+    got = sentence_bleu_batch([["x"], *hyps[1:]], refs_empty_first, weights=(0.5, 0.5), smoothing_function=sm)
+    assert got.tolist() == [
+        sentence_bleu([r], h, (0.5, 0.5), smoothing_function=sm)
+        for h, r in zip([["x"], *hyps[1:]], refs_empty_first, strict=False)
+    ]
     sents = [[], ["a", "b"], ["a", "b", "c"]]
     assert self_bleu(sents).tolist() == [
-        sentence_bleu([s for j, s in enumerate(sents) if j != i], sents[i], smoothing_function=sm)
-        for i in range(3)]
+        sentence_bleu([s for j, s in enumerate(sents) if j != i], sents[i], smoothing_function=sm) for i in range(3)
+    ]
     assert pairwise_bleu(sents).tolist() == [
-        [sacrebleu.sentence_bleu(" ".join(a), [" ".join(b)], tokenize="none").score for b in sents] for a in sents]
+        [sacrebleu.sentence_bleu(" ".join(a), [" ".join(b)], tokenize="none").score for b in sents] for a in sents
+    ]
 
 
 def test_generator_references_are_read_like_generator_hypotheses():
@@ -528,11 +592,14 @@ def test_generator_references_are_read_like_generator_hypotheses():
     np.testing.assert_array_equal(got, want)
 
 
-@pytest.mark.parametrize("flat_ids,lens,message", [
-    ([1, 2, 3], [2, 2], r"lens must be >= 0 and add up to len\(flat\) = 3"),
-    ([1, 2, 3], [4, -1], r"lens must be >= 0 and add up to len\(flat\) = 3"),
-    ([[1, 2], [3, 4]], [2, 2], "flat and lens must be 1-D"),
-])
+@pytest.mark.parametrize(
+    ("flat_ids", "lens", "message"),
+    [
+        ([1, 2, 3], [2, 2], r"lens must be >= 0 and add up to len\(flat\) = 3"),
+        ([1, 2, 3], [4, -1], r"lens must be >= 0 and add up to len\(flat\) = 3"),
+        ([[1, 2], [3, 4]], [2, 2], "flat and lens must be 1-D"),
+    ],
+)
 def test_sets_kernels_refuse_bad_flat_streams(flat_ids, lens, message):
     """Both twins check the flat stream with the one rule (``_validate.check_flat_stream``)."""
     for mod in kernels():

@@ -16,16 +16,17 @@ import pytest
 from conftest import wmt23_dir
 
 nb = pytest.importorskip("nltk.translate.bleu_score")
+import collections  # noqa: E402
+
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
+from nltk.translate import bleu_score as nltk_bleu  # noqa: E402
+from nltk.util import ngrams as nltk_ngrams  # noqa: E402
 
 import rapidbleu.nltk as rb  # noqa: E402
 from rapidbleu import _backend  # noqa: E402
-from rapidbleu.tokenizers import get_tokenizer  # noqa: E402
-import collections  # noqa: E402
-from nltk.translate import bleu_score as nltk_bleu  # noqa: E402
-from nltk.util import ngrams as nltk_ngrams  # noqa: E402
 from rapidbleu import nltk as rnltk  # noqa: E402
+from rapidbleu.tokenizers import get_tokenizer  # noqa: E402
 
 # Every test here runs once per backend (conftest.backend).
 pytestmark = [pytest.mark.filterwarnings("ignore::UserWarning"), pytest.mark.usefixtures("backend")]
@@ -62,7 +63,7 @@ def assert_same(expected, got, what=""):
         got = got.tolist()
     if isinstance(expected, list):
         assert isinstance(got, list) and len(got) == len(expected), (what, expected, got)
-        for e, g in zip(expected, got):
+        for e, g in zip(expected, got, strict=False):
             assert_same(e, g, what)
         return
     assert not isinstance(got, list), (what, expected, got)
@@ -74,7 +75,7 @@ def outcome(fn):
     """``('ok', value)`` or ``('err', exception type)``."""
     try:
         return "ok", fn()
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         return "err", type(exc)
 
 
@@ -151,11 +152,13 @@ def test_wmt_corpus_weights(wmt, weights):
 def test_wmt_corpus_short_prefix_auto_reweigh(wmt):
     refs, hyps = wmt
     # A tiny corpus (< 4 tokens) is where auto_reweigh matters.
-    short = [(r, h[:k]) for r, h, k in zip(refs, hyps, [1, 2, 3, 1])]
+    short = [(r, h[:k]) for r, h, k in zip(refs, hyps, [1, 2, 3, 1], strict=False)]
     for r, h in short:
         for method in range(6):
             assert_same_outcome(
-                lambda: nb.sentence_bleu(r, h, smoothing_function=getattr(NLTK_CC, f"method{method}"), auto_reweigh=True),
+                lambda: nb.sentence_bleu(
+                    r, h, smoothing_function=getattr(NLTK_CC, f"method{method}"), auto_reweigh=True
+                ),
                 lambda: rb.sentence_bleu(r, h, smoothing_function=getattr(RB_CC, f"method{method}"), auto_reweigh=True),
                 "auto_reweigh",
             )
@@ -170,21 +173,22 @@ def test_wmt_sentence_batch(wmt, method):
     rf = getattr(RB_CC, f"method{method}")
     weights = (0.25,) * 4 if method != 0 else [(0.5, 0.5), (0.25,) * 4, (0.2,) * 5]
     expected, keep = [], []
-    for i, (r, h) in enumerate(zip(refs, hyps)):
+    for i, (r, h) in enumerate(zip(refs, hyps, strict=False)):
         kind, val = outcome(lambda: nb.sentence_bleu(r, h, weights, nf))
         if kind == "ok":  # method 6 refuses sentences without trigram matches
             expected.append(val)
             keep.append(i)
         else:
-            assert_same_outcome(lambda: nb.sentence_bleu(r, h, weights, nf),
-                                lambda: rb.sentence_bleu(r, h, weights, rf))
+            assert_same_outcome(
+                lambda: nb.sentence_bleu(r, h, weights, nf), lambda: rb.sentence_bleu(r, h, weights, rf)
+            )
     assert len(keep) > 50
     refs_k, hyps_k = [refs[i] for i in keep], [hyps[i] for i in keep]
     got = rb.sentence_bleu_batch(refs_k, hyps_k, weights, rf)
     assert got.dtype == np.float64
     assert got.shape == ((len(keep), 3) if isinstance(weights, list) else (len(keep),))
     assert_same(expected, got, f"batch method{method}")
-    one_by_one = [rb.sentence_bleu(r, h, weights, rf) for r, h in zip(refs_k[:150], hyps_k[:150])]
+    one_by_one = [rb.sentence_bleu(r, h, weights, rf) for r, h in zip(refs_k[:150], hyps_k[:150], strict=False)]
     assert_same(expected[:150], one_by_one, f"sentence method{method}")
 
 
@@ -196,7 +200,7 @@ def test_wmt_batch_weights_and_reweigh(wmt):
             nf = getattr(NLTK_CC, f"method{method}") if method is not None else None
             rf = getattr(RB_CC, f"method{method}") if method is not None else None
             for reweigh in (False, True):
-                expected = [nb.sentence_bleu(r, h, weights, nf, reweigh) for r, h in zip(refs, hyps)]
+                expected = [nb.sentence_bleu(r, h, weights, nf, reweigh) for r, h in zip(refs, hyps, strict=False)]
                 got = rb.sentence_bleu_batch(refs, hyps, weights, rf, reweigh)
                 assert_same(expected, got, f"batch {weights} {method} {reweigh}")
 
@@ -204,7 +208,7 @@ def test_wmt_batch_weights_and_reweigh(wmt):
 # --------------------------------------------------------------------------- properties
 
 ALPHABETS = [["a", "b"], ["a", "b", "c"], list("abcdef"), [0, 1], [0, 1, 2, 3], [7, "x"]]
-WEIGHT_CHOICES = WEIGHTS + [(0.5, 0.5, 0.0, 0.0), (0.4, 0.3, 0.2, 0.1, 0.0, 0.0)]
+WEIGHT_CHOICES = [*WEIGHTS, (0.5, 0.5, 0.0, 0.0), (0.4, 0.3, 0.2, 0.1, 0.0, 0.0)]
 
 
 @st.composite
@@ -246,10 +250,13 @@ def test_property_sentence_and_batch(data, p):
     refs, hyps = data
     weights, method, reweigh = p
     nf, rf = _fns(method)
-    expected = [outcome(lambda: nb.sentence_bleu(r, h, weights, nf, reweigh)) for r, h in zip(refs, hyps)]
-    for (r, h), (kind, val) in zip(zip(refs, hyps), expected):
-        assert_same_outcome(lambda: nb.sentence_bleu(r, h, weights, nf, reweigh),
-                            lambda: rb.sentence_bleu(r, h, weights, rf, reweigh), "sentence")
+    expected = [outcome(lambda: nb.sentence_bleu(r, h, weights, nf, reweigh)) for r, h in zip(refs, hyps, strict=False)]
+    for (r, h), (kind, val) in zip(zip(refs, hyps, strict=False), expected, strict=False):
+        assert_same_outcome(
+            lambda: nb.sentence_bleu(r, h, weights, nf, reweigh),
+            lambda: rb.sentence_bleu(r, h, weights, rf, reweigh),
+            "sentence",
+        )
     errors = [val for kind, val in expected if kind == "err"]
     if errors:
         with pytest.raises(errors[0]):
@@ -269,7 +276,8 @@ def test_property_modified_precision(data, n):
     # Equal values.  (Ours compares by value; NLTK's own Fraction on Python >= 3.12 compares its
     # reduced numerator with another's raw one, so NLTK's Fraction(0, 2) != Fraction(0, 2) there
     # and ``a == b`` is NLTK's answer, not ours.)
-    assert float(a) == float(b) and b == a
+    assert float(a) == float(b)
+    assert b == a
     hl = len(hyps[0])
     assert nb.closest_ref_length(refs[0], hl) == rb.closest_ref_length(refs[0], hl)
     r = rb.closest_ref_length(refs[0], hl)
@@ -280,26 +288,84 @@ def test_property_modified_precision(data, n):
 # --------------------------------------------------------------------------- edge cases
 
 
-REF1 = "It is a guide to action that ensures that the military will forever heed Party commands".split()
-REF2 = "It is the guiding principle which guarantees the military forces always being under the command of the Party".split()
-HYP1 = "It is a guide to action which ensures that the military always obeys the commands of the party".split()
-HYP2 = "he read the book because he was interested in world history".split()
-REF3 = "he was interested in world history because he read the book".split()
+REF1 = [
+    "It",
+    "is",
+    "a",
+    "guide",
+    "to",
+    "action",
+    "that",
+    "ensures",
+    "that",
+    "the",
+    "military",
+    "will",
+    "forever",
+    "heed",
+    "Party",
+    "commands",
+]
+REF2 = [
+    "It",
+    "is",
+    "the",
+    "guiding",
+    "principle",
+    "which",
+    "guarantees",
+    "the",
+    "military",
+    "forces",
+    "always",
+    "being",
+    "under",
+    "the",
+    "command",
+    "of",
+    "the",
+    "Party",
+]
+HYP1 = [
+    "It",
+    "is",
+    "a",
+    "guide",
+    "to",
+    "action",
+    "which",
+    "ensures",
+    "that",
+    "the",
+    "military",
+    "always",
+    "obeys",
+    "the",
+    "commands",
+    "of",
+    "the",
+    "party",
+]
+HYP2 = ["he", "read", "the", "book", "because", "he", "was", "interested", "in", "world", "history"]
+REF3 = ["he", "was", "interested", "in", "world", "history", "because", "he", "read", "the", "book"]
 
 
 def test_fraction_unnormalized():
     p = rb.modified_precision([["a", "b"]], ["a", "a", "b", "b"], 1)
     q = nb.modified_precision([["a", "b"]], ["a", "a", "b", "b"], 1)
     assert (p.numerator, p.denominator) == (q.numerator, q.denominator) == (2, 4)
-    assert p == PyFraction(1, 2) and float(p) == 0.5
+    assert p == PyFraction(1, 2)
+    assert float(p) == 0.5
     short = rb.modified_precision([["a", "b"]], ["a"], 3)  # NLTK's max(1, 0) denominator
     assert (short.numerator, short.denominator) == (0, 1)
-    assert rb.Fraction(6, 8).numerator == 6 and float(rb.Fraction(6, 8) + 1) == 1.75
+    assert rb.Fraction(6, 8).numerator == 6
+    assert float(rb.Fraction(6, 8) + 1) == 1.75
     import copy
     import pickle
 
     f = pickle.loads(pickle.dumps(rb.Fraction(6, 8)))
-    assert (f.numerator, f.denominator) == (6, 8) and copy.deepcopy(f).numerator == 6
+    assert (f.numerator, f.denominator) == (6, 8)
+    assert copy.deepcopy(f).numerator == 6
 
 
 def test_zero_length_hypothesis_and_empty_reference():
@@ -307,8 +373,10 @@ def test_zero_length_hypothesis_and_empty_reference():
     assert type(rb.sentence_bleu([REF1], [])) is int
     assert rb.sentence_bleu([REF1], [], [(1,), (0.5, 0.5)]) == [0, 0]
     assert rb.sentence_bleu([[]], ["a"]) == nb.sentence_bleu([[]], ["a"]) == 0
-    assert_same(nb.sentence_bleu([[], ["a", "b"]], ["a", "b"], (0.5, 0.5)),
-                rb.sentence_bleu([[], ["a", "b"]], ["a", "b"], (0.5, 0.5)))
+    assert_same(
+        nb.sentence_bleu([[], ["a", "b"]], ["a", "b"], (0.5, 0.5)),
+        rb.sentence_bleu([[], ["a", "b"]], ["a", "b"], (0.5, 0.5)),
+    )
     assert rb.sentence_bleu_batch([[REF1], [REF2]], [[], HYP1]).tolist()[0] == 0.0
 
 
@@ -357,7 +425,8 @@ def test_segment_errors_as_if_checked_first(call, weights):
     for (refs, hyps), err, msg in cases:
         with pytest.raises(err, match=msg) as info:
             run(refs, hyps)
-        assert info.value.__context__ is None and info.value.__cause__ is None
+        assert info.value.__context__ is None
+        assert info.value.__cause__ is None
     if call != "nltk_corpus_stats" and len(weights) == 70:  # fine segments: the weights' error
         with pytest.raises(ValueError, match="weights has 70 entries"):
             run([[a]], [a])
@@ -371,7 +440,8 @@ def test_nltk_doc_examples():
     assert_same(nb.sentence_bleu([REF1], HYP1), rb.sentence_bleu([REF1], HYP1))
     # Tiny positive score without smoothing (NLTK's sys.float_info.min precision).
     tiny = rb.sentence_bleu([["a", "b"]], ["a", "b"])
-    assert tiny == nb.sentence_bleu([["a", "b"]], ["a", "b"]) and 0 < tiny < 1e-150
+    assert tiny == nb.sentence_bleu([["a", "b"]], ["a", "b"])
+    assert 0 < tiny < 1e-150
 
 
 def test_warnings_method0():
@@ -392,22 +462,30 @@ def test_nltk_smoothing_objects_and_custom_callables():
         expected = nb.corpus_bleu(refs, hyps, smoothing_function=getattr(odd, f"method{m}"))
         assert_same(expected, rb.corpus_bleu(refs, hyps, smoothing_function=getattr(odd, f"method{m}")))
         assert_same(expected, rb.corpus_bleu(refs, hyps, smoothing_function=getattr(ours, f"method{m}")))
-        batch_expected = [nb.sentence_bleu(r, h, smoothing_function=getattr(odd, f"method{m}")) for r, h in zip(refs, hyps)]
+        batch_expected = [
+            nb.sentence_bleu(r, h, smoothing_function=getattr(odd, f"method{m}"))
+            for r, h in zip(refs, hyps, strict=False)
+        ]
         assert_same(batch_expected, rb.sentence_bleu_batch(refs, hyps, smoothing_function=getattr(odd, f"method{m}")))
 
     def custom(p_n, references, hypothesis, hyp_len):
         return [PyFraction(p.numerator + 1, p.denominator + 2) for p in p_n]
 
-    assert_same(nb.corpus_bleu(refs, hyps, smoothing_function=custom),
-                rb.corpus_bleu(refs, hyps, smoothing_function=custom))
-    assert_same([nb.sentence_bleu(r, h, smoothing_function=custom) for r, h in zip(refs, hyps)],
-                rb.sentence_bleu_batch(refs, hyps, smoothing_function=custom))
+    assert_same(
+        nb.corpus_bleu(refs, hyps, smoothing_function=custom), rb.corpus_bleu(refs, hyps, smoothing_function=custom)
+    )
+    assert_same(
+        [nb.sentence_bleu(r, h, smoothing_function=custom) for r, h in zip(refs, hyps, strict=False)],
+        rb.sentence_bleu_batch(refs, hyps, smoothing_function=custom),
+    )
     # Fraction weights and a Fraction epsilon take the exact per-row path.
     fw = (PyFraction(1, 3),) * 3
     frac_eps = rb.SmoothingFunction(epsilon=PyFraction(1, 7))
     frac_eps_n = nb.SmoothingFunction(epsilon=PyFraction(1, 7))
-    assert_same([nb.sentence_bleu(r, h, fw, frac_eps_n.method1) for r, h in zip(refs, hyps)],
-                rb.sentence_bleu_batch(refs, hyps, fw, frac_eps.method1))
+    assert_same(
+        [nb.sentence_bleu(r, h, fw, frac_eps_n.method1) for r, h in zip(refs, hyps, strict=False)],
+        rb.sentence_bleu_batch(refs, hyps, fw, frac_eps.method1),
+    )
 
 
 def test_smoothing_methods_direct():
@@ -425,8 +503,10 @@ def test_int_tokens_and_backend():
     hyps = [[rng.randrange(4) for _ in range(rng.randrange(12))] for _ in range(50)]
     refs = [[[rng.randrange(4) for _ in range(rng.randrange(1, 12))] for _ in range(2)] for _ in range(50)]
     assert_same(nb.corpus_bleu(refs, hyps), rb.corpus_bleu(refs, hyps))
-    assert_same([nb.sentence_bleu(r, h, smoothing_function=NLTK_CC.method3) for r, h in zip(refs, hyps)],
-                rb.sentence_bleu_batch(refs, hyps, smoothing_function=RB_CC.method3, workers=2))
+    assert_same(
+        [nb.sentence_bleu(r, h, smoothing_function=NLTK_CC.method3) for r, h in zip(refs, hyps, strict=False)],
+        rb.sentence_bleu_batch(refs, hyps, smoothing_function=RB_CC.method3, workers=2),
+    )
     assert _backend.impl.NAME in ("python", "cython")
 
 
@@ -459,7 +539,7 @@ def test_property_sentence_bleu_from_stats(data, p, extra):
     K = max(len(w) for w in weight_list)
     N = max(K, 5 if method in (5, 7) else 1) + extra
     stats = rb._stats(refs, hyps, N)
-    expected = [outcome(lambda: nb.sentence_bleu(r, h, weights, nf, reweigh)) for r, h in zip(refs, hyps)]
+    expected = [outcome(lambda: nb.sentence_bleu(r, h, weights, nf, reweigh)) for r, h in zip(refs, hyps, strict=False)]
     errors = [val for kind, val in expected if kind == "err"]
     for fn in (nf, rf):
         if errors:
@@ -479,15 +559,21 @@ def test_from_stats_sacrebleu_statistics():
     refs = [["a b c", "c a b c", "b", "a b"], ["a b c a", "b b", "c a b", "a"]]
     stats = np.array(BLEU(tokenize="none", max_ngram_order=5)._extract_corpus_statistics(hyps, refs))
     for m in range(8):
-        want = [outcome(lambda: nb.sentence_bleu([r0.split(), r1.split()], h.split(), (1 / 3,) * 3,
-                                                 getattr(NLTK_CC, f"method{m}")))
-                for h, r0, r1 in zip(hyps, *refs)]
+        want = [
+            outcome(
+                lambda: nb.sentence_bleu(
+                    [r0.split(), r1.split()], h.split(), (1 / 3,) * 3, getattr(NLTK_CC, f"method{m}")
+                )
+            )
+            for h, r0, r1 in zip(hyps, *refs, strict=False)
+        ]
         if any(kind == "err" for kind, _ in want):
             with pytest.raises(rb.SmoothingError):
                 rb.sentence_bleu_from_stats(stats, (1 / 3,) * 3, getattr(NLTK_CC, f"method{m}"))
             continue
-        assert_same([v for _, v in want], rb.sentence_bleu_from_stats(stats, (1 / 3,) * 3,
-                                                                      getattr(NLTK_CC, f"method{m}")))
+        assert_same(
+            [v for _, v in want], rb.sentence_bleu_from_stats(stats, (1 / 3,) * 3, getattr(NLTK_CC, f"method{m}"))
+        )
 
 
 def test_from_stats_errors():
@@ -538,14 +624,17 @@ def test_from_stats_warning_points_at_caller():
 
 
 # -- NLTK's Fraction, as shown --------------------------------------------------------------
-@pytest.mark.parametrize("refs, hyp, n", [
-    ([["a", "b", "a", "c"]], ["a"] * 4, 1),
-    ([["a", "b", "a", "c"]], ["a", "b", "a", "b"], 2),
-    ([["the", "cat"], ["a", "cat"]], ["cat", "cat", "cat"], 1),
-    ([["x"]], ["y"], 1),
-    ([["x", "y"]], ["x"], 3),                     # shorter than n: denominator max(1, 0)
-    ([["a", "b", "c", "d"]], ["a", "b", "c", "d"], 2),
-])
+@pytest.mark.parametrize(
+    ("refs", "hyp", "n"),
+    [
+        ([["a", "b", "a", "c"]], ["a"] * 4, 1),
+        ([["a", "b", "a", "c"]], ["a", "b", "a", "b"], 2),
+        ([["the", "cat"], ["a", "cat"]], ["cat", "cat", "cat"], 1),
+        ([["x"]], ["y"], 1),
+        ([["x", "y"]], ["x"], 3),  # shorter than n: denominator max(1, 0)
+        ([["a", "b", "c", "d"]], ["a", "b", "c", "d"], 2),
+    ],
+)
 def test_modified_precision_displays_as_nltk(refs, hyp, n):
     ours, theirs = rnltk.modified_precision(refs, hyp, n), nltk_bleu.modified_precision(refs, hyp, n)
     assert repr(ours) == repr(theirs)
@@ -555,10 +644,20 @@ def test_modified_precision_displays_as_nltk(refs, hyp, n):
     assert float(ours) == float(theirs)
 
 
-@pytest.mark.parametrize("num, den, normalize", [
-    (2, 4, False), (4, 4, False), (0, 3, False), (6, 3, False), (-2, 4, False), (2, -4, False),
-    (2, 4, True), (6, 3, True), (3, None, False),
-])
+@pytest.mark.parametrize(
+    ("num", "den", "normalize"),
+    [
+        (2, 4, False),
+        (4, 4, False),
+        (0, 3, False),
+        (6, 3, False),
+        (-2, 4, False),
+        (2, -4, False),
+        (2, 4, True),
+        (6, 3, True),
+        (3, None, False),
+    ],
+)
 def test_fraction_displays_as_nltk(num, den, normalize):
     ours, theirs = rnltk.Fraction(num, den, _normalize=normalize), nltk_bleu.Fraction(num, den, _normalize=normalize)
     assert (repr(ours), str(ours)) == (repr(theirs), str(theirs))
@@ -592,7 +691,8 @@ def test_ngrams_as_nltk():
         assert list(rnltk.ngrams(iter(seq), n, **kw)) == list(nltk_ngrams(iter(seq), n, **kw))
     assert list(rnltk.ngrams("abcd", 2)) == [("a", "b"), ("b", "c"), ("c", "d")]
     lazy = rnltk.ngrams(iter(range(10**9)), 3)  # lazy, like NLTK's: no list is built
-    assert next(lazy) == (0, 1, 2) and next(lazy) == (1, 2, 3)
+    assert next(lazy) == (0, 1, 2)
+    assert next(lazy) == (1, 2, 3)
     for bad in (-1,):
         with pytest.raises(ValueError):
             list(nltk_ngrams([1, 2], bad))

@@ -36,12 +36,12 @@ def _comment(lines, node):
 
 
 def _states(comment: str, text: str) -> bool:
-    return bool(comment) and bool(text) and comment.split()[0] == text.split()[0]
+    return bool(comment) and bool(text) and comment.split(maxsplit=1)[0] == text.split(maxsplit=1)[0]
 
 
 def _matches(comment: str, text: str) -> bool:
     if "..." in comment:
-        return text.startswith(comment.split("...")[0].rstrip(" "))
+        return text.startswith(comment.split("...", maxsplit=1)[0].rstrip(" "))
     return comment.startswith(text)
 
 
@@ -49,8 +49,11 @@ BLOCKS = _blocks()
 
 #: Blocks that use an optional extra run only where it is installed (or required: .ci/run sets
 #: RAPIDBLEU_REQUIRE_SPARK / RAPIDBLEU_REQUIRE_DASK, so there they must run).
-OPTIONAL = {"pyspark": "RAPIDBLEU_REQUIRE_SPARK", "dask": "RAPIDBLEU_REQUIRE_DASK",
-            "distributed": "RAPIDBLEU_REQUIRE_DASK"}
+OPTIONAL = {
+    "pyspark": "RAPIDBLEU_REQUIRE_SPARK",
+    "dask": "RAPIDBLEU_REQUIRE_DASK",
+    "distributed": "RAPIDBLEU_REQUIRE_DASK",
+}
 
 
 def _skip_without_extras(source: str) -> None:
@@ -94,5 +97,6 @@ def test_readme_block(index, tmp_path, monkeypatch):
             continue  # prose
         checked += 1
         assert any(_matches(comment, t) for t in stated), (
-            f"README block {index}, line {node.lineno}: the comment says {comment!r}, the code gives {stated[0]!r}")
+            f"README block {index}, line {node.lineno}: the comment says {comment!r}, the code gives {stated[0]!r}"
+        )
     print(f"block {index}: {checked} stated values checked")

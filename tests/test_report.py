@@ -11,13 +11,11 @@ import sys
 
 import numpy as np
 import pytest
-
-from rapidbleu import BLEU, cli
-from rapidbleu.significance import PairedTest, bootstrap_ci
-
 from conftest import SAMPLE_DIR, read
 
-from rapidbleu.compare import REPORT_EXTRA, comparison_report, require_report_extra  # noqa: E402
+from rapidbleu import BLEU, cli
+from rapidbleu.compare import REPORT_EXTRA, comparison_report, require_report_extra
+from rapidbleu.significance import PairedTest, bootstrap_ci
 
 try:
     require_report_extra()
@@ -94,24 +92,33 @@ def parse_page(text):
 # --------------------------------------------------------------------------------------------
 def test_scores_and_p_values_equal_paired_test(report3, data):
     hyps, refs = data
-    sigs, scores = PairedTest(list(zip(SYSTEM_NAMES, hyps)), {"BLEU": BLEU()}, refs, test_type="bs",
-                              n_samples=1000)()
+    sigs, scores = PairedTest(
+        list(zip(SYSTEM_NAMES, hyps, strict=False)), {"BLEU": BLEU()}, refs, test_type="bs", n_samples=1000
+    )()
     assert [s.name for s in report3.systems] == list(SYSTEM_NAMES)
-    for got, want in zip(report3.systems, scores["BLEU"]):
+    for got, want in zip(report3.systems, scores["BLEU"], strict=False):
         assert (got.bleu, got.mean, got.ci, got.p_value) == (want.score, want.mean, want.ci, want.p_value)
     assert report3.signature == sigs["BLEU"].format()
-    assert report3.systems[0].is_baseline and report3.systems[0].p_value is None
-    assert report3.test == "bs" and report3.n_samples == 1000
+    assert report3.systems[0].is_baseline
+    assert report3.systems[0].p_value is None
+    assert report3.test == "bs"
+    assert report3.n_samples == 1000
 
 
 def test_precisions_brevity_penalty_equal_corpus_score(report3, data):
     hyps, refs = data
-    for got, h in zip(report3.systems, hyps):
+    for got, h in zip(report3.systems, hyps, strict=False):
         want = BLEU().corpus_score(h, refs)
         assert got.bleu == want.score
-        assert got.precisions == want.precisions and got.bp == want.bp and got.ratio == want.ratio
-        assert (got.counts, got.totals, got.hyp_len, got.ref_len) == (want.counts, want.totals, want.sys_len,
-                                                                      want.ref_len)
+        assert got.precisions == want.precisions
+        assert got.bp == want.bp
+        assert got.ratio == want.ratio
+        assert (got.counts, got.totals, got.hyp_len, got.ref_len) == (
+            want.counts,
+            want.totals,
+            want.sys_len,
+            want.ref_len,
+        )
 
 
 def test_sentence_bleu_and_wins_ties_losses(report3, data):
@@ -123,7 +130,8 @@ def test_sentence_bleu_and_wins_ties_losses(report3, data):
         d = sent[i] - sent[0]
         assert (c.wins, c.ties, c.losses) == ((d > 0).sum(), (d == 0).sum(), (d < 0).sum())
         assert c.wins + c.ties + c.losses == len(refs[0])
-        assert c.mean_diff == pytest.approx(d.mean()) and c.median_diff == pytest.approx(np.median(d))
+        assert c.mean_diff == pytest.approx(d.mean())
+        assert c.median_diff == pytest.approx(np.median(d))
 
 
 def test_buckets_are_corpus_bleu_of_their_segments(report3, data):
@@ -149,8 +157,9 @@ def test_buckets_are_corpus_bleu_of_their_segments(report3, data):
         assert (seen == 1).all()
     # a bucket's score is not the mean of its sentence scores
     b = keys["ref_len"].buckets[0]
-    assert b.bleu[0] != pytest.approx(np.mean([s for s, st in zip(sent0, stats[0])
-                                               if _in_bucket("ref_len", b.label, st, 0, st)]))
+    assert b.bleu[0] != pytest.approx(
+        np.mean([s for s, st in zip(sent0, stats[0], strict=False) if _in_bucket("ref_len", b.label, st, 0, st)])
+    )
 
 
 def _in_bucket(key, label, row, bl_sentence, bl_row):
@@ -165,7 +174,7 @@ def _in_bucket(key, label, row, bl_sentence, bl_row):
 
 
 def test_examples_differ_most_and_mark_matches(report3, data):
-    hyps, refs = data
+    hyps, _refs = data
     sent = report3.sentence_bleu
     for i, name in enumerate(SYSTEM_NAMES[1:], 1):
         d = sent[i] - sent[0]
@@ -186,12 +195,32 @@ def test_matched_ngrams_are_clipped_and_ordered():
     (ex,) = report.examples
     assert ex.direction == "worse"
     assert [(t.text, t.order) for t in ex.hypothesis] == [
-        ("the", 1), ("the", 1), ("the", 4), ("cat", 4), ("sat", 4), ("on", 4), ("a", 0), ("mat", 1)]
+        ("the", 1),
+        ("the", 1),
+        ("the", 4),
+        ("cat", 4),
+        ("sat", 4),
+        ("on", 4),
+        ("a", 0),
+        ("mat", 1),
+    ]
     # in the reference: what the system's hypothesis matched
     assert [(t.text, t.order) for t in ex.references[0]] == [
-        ("the", 4), ("cat", 4), ("sat", 4), ("on", 4), ("the", 1), ("mat", 1)]
+        ("the", 4),
+        ("cat", 4),
+        ("sat", 4),
+        ("on", 4),
+        ("the", 1),
+        ("mat", 1),
+    ]
     assert [(t.text, t.order) for t in ex.baseline] == [
-        ("a", 0), ("cat", 4), ("sat", 4), ("on", 4), ("the", 4), ("mat", 4)]
+        ("a", 0),
+        ("cat", 4),
+        ("sat", 4),
+        ("on", 4),
+        ("the", 4),
+        ("mat", 4),
+    ]
     # clipping: the reference has one "the", so only one of the hypothesis' is a match
     report = comparison_report([["the cat"], ["the the the"]], [["the cat"]], n_examples=1)
     assert [(t.text, t.order) for t in report.examples[0].hypothesis] == [("the", 1), ("the", 0), ("the", 0)]
@@ -204,8 +233,10 @@ def test_two_references():
     hyps = [read(SAMPLE_DIR / f"generaltest2023.he-en.hyp.{s}.en") for s in ("ONLINE-B", "ONLINE-Y")]
     r = comparison_report(hyps, refs, n_samples=200, n_examples=2)
     assert [s.bleu for s in r.systems] == [BLEU().corpus_score(h, refs).score for h in hyps]
-    assert "nrefs:2" in r.signature and "bs:200" in r.signature
-    assert r.examples and all(len(e.references) == 2 for e in r.examples)
+    assert "nrefs:2" in r.signature
+    assert "bs:200" in r.signature
+    assert r.examples
+    assert all(len(e.references) == 2 for e in r.examples)
     assert "reference 2" in r.to_html()
 
 
@@ -213,17 +244,21 @@ def test_two_references():
 def test_tiny_and_degenerate_inputs():
     """One segment, empty hypotheses, identical systems: still a complete page."""
     r = comparison_report([["the cat"], [""], ["the cat"]], [["the cat"]], n_samples=50)
-    assert [s.bleu for s in r.systems] == [BLEU().corpus_score(h, [["the cat"]]).score
-                                           for h in (["the cat"], [""], ["the cat"])]
+    assert [s.bleu for s in r.systems] == [
+        BLEU().corpus_score(h, [["the cat"]]).score for h in (["the cat"], [""], ["the cat"])
+    ]
     assert [(c.wins, c.ties, c.losses) for c in r.sentences] == [(0, 0, 1), (0, 1, 0)]
     assert all(len(t.buckets) == 1 for t in r.buckets)
-    assert "<table" in r.to_html() and "Signature" in r.to_text()
+    assert "<table" in r.to_html()
+    assert "Signature" in r.to_text()
 
 
 @needs_extra
 def test_notebook_display_is_isolated(report3):
     shown = report3._repr_html_()
-    assert shown.startswith("<iframe srcdoc=") and "<style>" not in shown and "&lt;style&gt;" in shown
+    assert shown.startswith("<iframe srcdoc=")
+    assert "<style>" not in shown
+    assert "&lt;style&gt;" in shown
 
 
 @needs_extra
@@ -231,20 +266,32 @@ def test_one_system_has_no_baseline_sections(data):
     hyps, refs = data
     r = comparison_report([hyps[0]], refs, names=["only"])
     stats = BLEU().corpus_statistics(hyps[0], refs)
-    seed, mean, ci = bootstrap_ci(stats, BLEU(), 1000)
+    _seed, mean, ci = bootstrap_ci(stats, BLEU(), 1000)
     (s,) = r.systems
-    assert (s.bleu, s.mean, s.ci, s.p_value, s.is_baseline) == (BLEU().corpus_score(hyps[0], refs).score, mean, ci,
-                                                                 None, False)
-    assert r.baseline is None and r.sentences == [] and r.examples == [] and r.test is None
+    assert (s.bleu, s.mean, s.ci, s.p_value, s.is_baseline) == (
+        BLEU().corpus_score(hyps[0], refs).score,
+        mean,
+        ci,
+        None,
+        False,
+    )
+    assert r.baseline is None
+    assert r.sentences == []
+    assert r.examples == []
+    assert r.test is None
     assert {t.key for t in r.buckets} == {"hyp_len", "ref_len"}
-    assert "bs:1000" in r.signature and "seed:12345" in r.signature
+    assert "bs:1000" in r.signature
+    assert "seed:12345" in r.signature
     page = r.to_html()
     rows, blob = parse_page(page)
     assert rows == {"only": {"bleu": s.bleu, "mean": mean, "ci": ci}}
-    assert 'id="sentences"' not in page and 'id="segments"' not in page and "p-value" not in page
+    assert 'id="sentences"' not in page
+    assert 'id="segments"' not in page
+    assert "p-value" not in page
     assert blob["baseline"] is None
     text = r.to_text()
-    assert "p-value" not in text and "Sentence BLEU" not in text
+    assert "p-value" not in text
+    assert "Sentence BLEU" not in text
 
 
 @needs_extra
@@ -255,18 +302,23 @@ def test_twenty_systems_approximate_randomization():
     systems = {}
     for k in range(20):
         src = base[k % 3]
-        systems[f"sys{k:02d}"] = [" ".join(w for j, w in enumerate(line.split()) if (j + k) % (k + 3))
-                                  for line in src] if k >= 3 else src
+        systems[f"sys{k:02d}"] = (
+            [" ".join(w for j, w in enumerate(line.split()) if (j + k) % (k + 3)) for line in src] if k >= 3 else src
+        )
     r = comparison_report(systems, refs, test="ar", n_samples=500, n_examples=1)
-    _sigs, scores = PairedTest(list(systems.items()), {"BLEU": BLEU()}, refs, test_type="ar", n_samples=500,
-                               n_ar_confidence=1000)()
-    assert [(s.bleu, s.p_value, s.mean, s.ci) for s in r.systems] == \
-        [(x.score, x.p_value, x.mean, x.ci) for x in scores["BLEU"]]
-    assert "ar:500" in r.signature and "bs:1000" in r.signature
+    _sigs, scores = PairedTest(
+        list(systems.items()), {"BLEU": BLEU()}, refs, test_type="ar", n_samples=500, n_ar_confidence=1000
+    )()
+    assert [(s.bleu, s.p_value, s.mean, s.ci) for s in r.systems] == [
+        (x.score, x.p_value, x.mean, x.ci) for x in scores["BLEU"]
+    ]
+    assert "ar:500" in r.signature
+    assert "bs:1000" in r.signature
     rows, blob = parse_page(r.to_html())
     assert list(rows) == list(systems)
     assert [rows[n]["p-value"] for n in systems] == [x.p_value for x in scores["BLEU"]]
-    assert len(blob["systems"]) == 20 and len(r.examples) <= 2 * 19
+    assert len(blob["systems"]) == 20
+    assert len(r.examples) <= 2 * 19
 
 
 # --------------------------------------------------------------------------------------------
@@ -279,7 +331,9 @@ def test_html_carries_the_numbers(report3):
     assert list(rows) == list(SYSTEM_NAMES)
     for s in report3.systems:
         row = rows[s.name]
-        assert row["bleu"] == s.bleu and row["mean"] == s.mean and row["ci"] == s.ci
+        assert row["bleu"] == s.bleu
+        assert row["mean"] == s.mean
+        assert row["ci"] == s.ci
         assert row["p-value"] == s.p_value
         assert f">{s.bleu:.1f}<" in page
     assert blob == json.loads(json.dumps(report3.to_dict()))
@@ -292,9 +346,11 @@ def test_html_is_self_contained(report3):
     import re
 
     assert not re.search(r'(src|href)\s*=\s*"(https?:)?//', page)
-    assert "<link" not in page and "@import" not in page
+    assert "<link" not in page
+    assert "@import" not in page
     imgs = re.findall(r'<img src="([^"]*)"', page)
-    assert len(imgs) == 5 and all(u.startswith("data:image/svg+xml;base64,") for u in imgs)
+    assert len(imgs) == 5
+    assert all(u.startswith("data:image/svg+xml;base64,") for u in imgs)
     assert "@media print" in page
 
 
@@ -302,12 +358,16 @@ def test_html_is_self_contained(report3):
 def test_html_escapes_text():
     evil = '<script>alert("x")</script> & <b>bold</b>'
     refs = [["a b c d", "x y z w"]]
-    r = comparison_report([["a b c d", "x y z w"], [evil, "x y z w"]], refs, names=["base<1>", 'sys"&<i>'],
-                          sources=[evil, "src"])
+    r = comparison_report(
+        [["a b c d", "x y z w"], [evil, "x y z w"]], refs, names=["base<1>", 'sys"&<i>'], sources=[evil, "src"]
+    )
     page = r.to_html()
-    assert "<script>alert" not in page and "<b>bold" not in page and "<i>" not in page
+    assert "<script>alert" not in page
+    assert "<b>bold" not in page
+    assert "<i>" not in page
     assert "&lt;script&gt;alert" in page or "&lt;script&gt; alert" in page
-    assert "base&lt;1&gt;" in page and "sys&#34;&amp;&lt;i&gt;" in page
+    assert "base&lt;1&gt;" in page
+    assert "sys&#34;&amp;&lt;i&gt;" in page
     assert parse_page(page)[0].keys() == {"base<1>", 'sys"&<i>'}
 
 
@@ -315,7 +375,7 @@ def test_html_escapes_text():
 def test_save_writes_utf8(tmp_path, report3):
     out = tmp_path / "r.html"
     report3.save(out)
-    assert out.read_text(encoding="utf-8") .startswith("<!DOCTYPE html>")
+    assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
 
 
 # --------------------------------------------------------------------------------------------
@@ -334,22 +394,29 @@ def test_cli_report_equals_paired_bs_output(tmp_path, capsys):
     want = json.loads(out)
     html_path = tmp_path / "report.html"
     code, out, _ = _cli(capsys, REF, "-i", *HYPS, "--report", html_path)
-    assert code == 0 and out == ""
+    assert code == 0
+    assert out == ""
     rows, _ = parse_page(html_path.read_text(encoding="utf-8"))
     assert list(rows) == [str(h) for h in HYPS]
-    for w, (name, row) in zip(want, rows.items()):
+    for w, (name, row) in zip(want, rows.items(), strict=False):
         assert w["system"].replace("Baseline: ", "") == name
-        assert (row["bleu"], row["p-value"], row["mean"], row["ci"]) == \
-            (w["BLEU"]["score"], w["BLEU"]["p_value"], w["BLEU"]["mean"], w["BLEU"]["ci"])
+        assert (row["bleu"], row["p-value"], row["mean"], row["ci"]) == (
+            w["BLEU"]["score"],
+            w["BLEU"]["p_value"],
+            w["BLEU"]["mean"],
+            w["BLEU"]["ci"],
+        )
 
 
 def test_cli_report_equals_paired_ar_output(capsys):
     code, out, _ = _cli(capsys, REF, "-i", *HYPS, "--paired-ar", "-parn", "1000")
     want = json.loads(out)
     code, out, _ = _cli(capsys, REF, "-i", *HYPS, "--report", "-", "--paired-ar", "-parn", "1000", "-w", "4")
-    assert code == 0 and "paired approximate randomization against the baseline with 1000 trials" in out
+    assert code == 0
+    assert "paired approximate randomization against the baseline with 1000 trials" in out
     for w in want[1:]:
-        assert f"{w['BLEU']['score']:.4f}" in out and f"{w['BLEU']['p_value']:.4f}" in out
+        assert f"{w['BLEU']['score']:.4f}" in out
+        assert f"{w['BLEU']['p_value']:.4f}" in out
 
 
 @needs_extra
@@ -357,24 +424,29 @@ def test_cli_text_summary_and_source(tmp_path, capsys):
     src = tmp_path / "src.de"
     src.write_text("".join(f"Quelle {i} <&>\n" for i in range(100)), encoding="utf-8")
     code, table, _ = _cli(capsys, REF, "-i", *HYPS, "--paired-bs", "-f", "text", "-w", "2")
-    code, out, _ = _cli(capsys, REF, "-i", *HYPS, "--report", "-", "--source", src, "-w", "2",
-                        "--report-segments", "2")
+    code, out, _ = _cli(capsys, REF, "-i", *HYPS, "--report", "-", "--source", src, "-w", "2", "--report-segments", "2")
     assert code == 0
-    assert "ONLINE-W (baseline)" in out and "wins" in out and "Corpus BLEU by reference length" in out
+    assert "ONLINE-W (baseline)" in out
+    assert "wins" in out
+    assert "Corpus BLEU by reference length" in out
     assert "source:     Quelle" in out
-    assert out.count(" better: line ") == 4 and out.count(" worse: line ") == 4
+    assert out.count(" better: line ") == 4
+    assert out.count(" worse: line ") == 4
     for cell in ("42.47 (42.40 ± 3.20)", "(p = 0.0010)*"):
         assert cell in table
-    assert "42.47" in out and "42.40 ± 3.20" in out and "0.0010*" in out
+    assert "42.47" in out
+    assert "42.40 ± 3.20" in out
+    assert "0.0010*" in out
     html_path = tmp_path / "r.html"
     assert _cli(capsys, REF, "-i", *HYPS, "--report", html_path, "--source", src)[0] == 0
-    assert "Quelle 3 &lt;&amp;&gt;" in html_path.read_text(encoding="utf-8") or \
-        "&lt;&amp;&gt;" in html_path.read_text(encoding="utf-8")
+    assert "Quelle 3 &lt;&amp;&gt;" in html_path.read_text(encoding="utf-8") or "&lt;&amp;&gt;" in html_path.read_text(
+        encoding="utf-8"
+    )
 
 
 @needs_extra
 def test_cli_one_system_equals_confidence(tmp_path, capsys):
-    code, out, _ = _cli(capsys, REF, "-i", HYPS[0], "--confidence")
+    _code, out, _ = _cli(capsys, REF, "-i", HYPS[0], "--confidence")
     want = json.loads(out)
     html_path = tmp_path / "one.html"
     assert _cli(capsys, REF, "-i", HYPS[0], "--report", html_path)[0] == 0
@@ -386,17 +458,21 @@ def test_cli_one_system_equals_confidence(tmp_path, capsys):
 
 
 @needs_extra
-@pytest.mark.parametrize("extra, message", [
-    (["-i", str(HYPS[0]), str(SAMPLE_DIR / "generaltest2023.cs-uk.hyp.GPT4-5shot.uk")],
-     "has 200 lines but"),
-    (["-i", *map(str, HYPS), "-sl"], "--report cannot be combined with -sl"),
-    (["-i", *map(str, HYPS), "--report-segments", "-1"], "--report-segments must be >= 0"),
-    (["-i", *map(str, HYPS), "--source", str(REF) + ".missing"], "no such file"),
-])
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["-i", str(HYPS[0]), str(SAMPLE_DIR / "generaltest2023.cs-uk.hyp.GPT4-5shot.uk")], "has 200 lines but"),
+        (["-i", *map(str, HYPS), "-sl"], "--report cannot be combined with -sl"),
+        (["-i", *map(str, HYPS), "--report-segments", "-1"], "--report-segments must be >= 0"),
+        (["-i", *map(str, HYPS), "--source", str(REF) + ".missing"], "no such file"),
+    ],
+)
 def test_cli_errors(tmp_path, capsys, extra, message):
     out = tmp_path / "r.html"
     code, _, err = _cli(capsys, REF, *extra, "--report", out)
-    assert code != 0 and message in err and err.startswith("rapidbleu: error: ")
+    assert code != 0
+    assert message in err
+    assert err.startswith("rapidbleu: error: ")
     assert not out.exists()
 
 
@@ -404,15 +480,18 @@ def test_cli_source_line_count(tmp_path, capsys):
     src = tmp_path / "src"
     src.write_text("one\ntwo\n", encoding="utf-8")
     code, _, err = _cli(capsys, REF, "-i", *HYPS, "--report", "-", "--source", src)
-    assert code == 1 and f"{src} has 2 lines but {REF} has 100" in err
+    assert code == 1
+    assert f"{src} has 2 lines but {REF} has 100" in err
     code, _, err = _cli(capsys, REF, "-i", *HYPS, "--source", src)
-    assert code == 1 and "--source is only used by --report" in err
+    assert code == 1
+    assert "--source is only used by --report" in err
 
 
 @needs_extra
 def test_cli_unwritable_target(tmp_path, capsys):
     code, _, err = _cli(capsys, REF, "-i", *HYPS, "--report", tmp_path / "no" / "such" / "dir.html")
-    assert code == 1 and "cannot write the report" in err
+    assert code == 1
+    assert "cannot write the report" in err
 
 
 def test_api_errors(data):
@@ -434,7 +513,7 @@ def test_api_errors(data):
     with pytest.raises(TypeError, match="flat list of strings"):
         comparison_report(hyps, refs[0])
     with pytest.raises(TypeError, match=r"system 'b': hypotheses\[2\] is None"):  # BLEU's message, named
-        comparison_report([hyps[0], hyps[0][:2] + [None] + hyps[0][3:]], refs, names=["a", "b"])
+        comparison_report([hyps[0], [*hyps[0][:2], None, *hyps[0][3:]]], refs, names=["a", "b"])
 
 
 def test_missing_extra_names_it(monkeypatch, tmp_path, capsys, report3):
@@ -448,13 +527,17 @@ def test_missing_extra_names_it(monkeypatch, tmp_path, capsys, report3):
             return real_import(name, *args, **kwargs)
 
         monkeypatch.setattr(builtins, "__import__", fake_import)
-        with pytest.raises(ImportError, match=r"needs matplotlib, which is not installed: pip install 'rapidbleu\[report\]'"):
+        with pytest.raises(
+            ImportError, match=r"needs matplotlib, which is not installed: pip install 'rapidbleu\[report\]'"
+        ):
             require_report_extra()
     with pytest.raises(ImportError, match=r"rapidbleu\[report\]"):
         report3.to_html()
     out = tmp_path / "r.html"
     code, _, err = _cli(capsys, REF, "-i", *HYPS, "--report", out)
-    assert code == 1 and REPORT_EXTRA in err and not out.exists()
+    assert code == 1
+    assert REPORT_EXTRA in err
+    assert not out.exists()
     # the text summary needs neither
     assert _cli(capsys, REF, "-i", *HYPS, "--report", "-")[0] == 0
 
@@ -495,11 +578,18 @@ def test_page_renders_in_headless_chromium(tmp_path, capsys):
     page = tmp_path / "report.html"
     assert _cli(capsys, REF, "-i", *HYPS, "--report", page)[0] == 0
     shot = tmp_path / "shot.png"
-    cmd = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-           f"--user-data-dir={tmp_path / 'profile'}", f"--screenshot={shot}", "--window-size=1280,2000",
-           page.resolve().as_uri()]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=180,
-                          env={**os.environ, "HOME": str(tmp_path)})
+    cmd = [
+        browser,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--hide-scrollbars",
+        f"--user-data-dir={tmp_path / 'profile'}",
+        f"--screenshot={shot}",
+        "--window-size=1280,2000",
+        page.resolve().as_uri(),
+    ]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=180, env={**os.environ, "HOME": str(tmp_path)})
     assert shot.is_file(), f"no screenshot; exit {proc.returncode}: {proc.stderr[-2000:]}"
     from matplotlib.image import imread
 

@@ -33,8 +33,10 @@ pytestmark = pytest.mark.usefixtures("backend")
 ROOT = Path(__file__).resolve().parent.parent
 
 HYPS = ["The dog bit the man.", "It wasn't surprising.", "The man had just bitten him.", "Foo bar ."]
-REFS = [["The dog bit the man.", "It was not unexpected.", "The man bit him first.", "foo bar"],
-        ["The dog had bit the man.", "No one was surprised.", "The man had bitten the dog.", None]]
+REFS = [
+    ["The dog bit the man.", "It was not unexpected.", "The man bit him first.", "foo bar"],
+    ["The dog had bit the man.", "No one was surprised.", "The man had bitten the dog.", None],
+]
 OTHER = ["The dog bit a man.", "It was surprising.", "The man bit him.", "foo"]
 
 CONFIGS = [
@@ -50,12 +52,16 @@ CONFIGS = [
 def test_metrics_paths_are_rapidbleus_classes():
     from rapidbleu.metrics import BLEU, BLEUScore
     from rapidbleu.metrics.base import Metric, Score, Signature
-    from rapidbleu.metrics.bleu import MAX_NGRAM_ORDER, BLEUSignature
     from rapidbleu.metrics.bleu import BLEU as BLEU2
+    from rapidbleu.metrics.bleu import MAX_NGRAM_ORDER, BLEUSignature
 
-    assert BLEU is BLEU2 is rapidbleu.BLEU and BLEUScore is rapidbleu.BLEUScore
-    assert BLEUSignature is rapidbleu.BLEUSignature and MAX_NGRAM_ORDER == 4
-    assert isinstance(BLEU(), Metric) and issubclass(BLEUScore, Score) and issubclass(BLEUSignature, Signature)
+    assert BLEU is BLEU2 is rapidbleu.BLEU
+    assert BLEUScore is rapidbleu.BLEUScore
+    assert BLEUSignature is rapidbleu.BLEUSignature
+    assert MAX_NGRAM_ORDER == 4
+    assert isinstance(BLEU(), Metric)
+    assert issubclass(BLEUScore, Score)
+    assert issubclass(BLEUSignature, Signature)
 
 
 def test_package_layout_as_sacrebleus():
@@ -73,8 +79,9 @@ def test_compat_functions_match_sacrebleu():
     refs = [REFS[0]]
     assert compat.corpus_bleu(HYPS, refs).score == sacrebleu.compat.corpus_bleu(HYPS, refs).score
     assert compat.raw_corpus_bleu(HYPS, refs).score == sacrebleu.compat.raw_corpus_bleu(HYPS, refs).score
-    assert (compat.sentence_bleu(HYPS[0], [REFS[1][0]]).score
-            == sacrebleu.compat.sentence_bleu(HYPS[0], [REFS[1][0]]).score)
+    assert (
+        compat.sentence_bleu(HYPS[0], [REFS[1][0]]).score == sacrebleu.compat.sentence_bleu(HYPS[0], [REFS[1][0]]).score
+    )
 
 
 @pytest.mark.parametrize("line", ["", "a", "a b a b c", "x y z w v u x y z", "the the the the the"])
@@ -82,12 +89,17 @@ def test_ngram_helpers_match_sacrebleu(line):
     from rapidbleu.metrics import helpers
 
     for lo, hi in [(1, 4), (2, 3), (1, 1), (3, 6), (0, 2)]:
-        ours, theirs = helpers.extract_all_word_ngrams(line, lo, hi), sacre_helpers.extract_all_word_ngrams(line, lo, hi)
-        assert ours == theirs and type(ours[0]) is type(theirs[0])
+        ours, theirs = (
+            helpers.extract_all_word_ngrams(line, lo, hi),
+            sacre_helpers.extract_all_word_ngrams(line, lo, hi),
+        )
+        assert ours == theirs
+        assert type(ours[0]) is type(theirs[0])
         assert all(isinstance(k, tuple) for k in ours[0])
-    for n in range(0, 6):
+    for n in range(6):
         ours, theirs = helpers.extract_word_ngrams(line.split(), n), sacre_helpers.extract_word_ngrams(line.split(), n)
-        assert ours == theirs and type(ours) is type(theirs)
+        assert ours == theirs
+        assert type(ours) is type(theirs)
 
 
 def test_utils_match_sacrebleu(tmp_path):
@@ -95,11 +107,13 @@ def test_utils_match_sacrebleu(tmp_path):
 
     for rows in ([[1, 2, 3]], [[1, 2], [3, 4], [5, 6]], list(np.arange(12, dtype=np.float32).reshape(4, 3) / 7)):
         ours, theirs = utils.sum_of_lists(rows), sacre_utils.sum_of_lists(rows)
-        assert [type(v) for v in ours] == [type(v) for v in theirs] and list(map(float, ours)) == list(map(float, theirs))
+        assert [type(v) for v in ours] == [type(v) for v in theirs]
+        assert list(map(float, ours)) == list(map(float, theirs))
     one = [[1, 2]]
     assert utils.sum_of_lists(one) is one[0]
     for x in (0.0, 0, 1e-300, 3.5, 100.0):
-        assert utils.my_log(x) == sacre_utils.my_log(x) and type(utils.my_log(x)) is type(sacre_utils.my_log(x))
+        assert utils.my_log(x) == sacre_utils.my_log(x)
+        assert type(utils.my_log(x)) is type(sacre_utils.my_log(x))
     ns = argparse.Namespace(bleu_a=1, bleu_b=2, chrf_c=3)
     for strip in (False, True):
         assert utils.args_to_dict(ns, "bleu", strip) == sacre_utils.args_to_dict(ns, "bleu", strip)
@@ -114,13 +128,22 @@ def test_utils_match_sacrebleu(tmp_path):
 
 
 TOKENIZER_CLASSES = [
-    ("tokenizer_none", "NoneTokenizer"), ("tokenizer_13a", "Tokenizer13a"), ("tokenizer_re", "TokenizerRegexp"),
-    ("tokenizer_intl", "TokenizerV14International"), ("tokenizer_zh", "TokenizerZh"), ("tokenizer_char", "TokenizerChar"),
+    ("tokenizer_none", "NoneTokenizer"),
+    ("tokenizer_13a", "Tokenizer13a"),
+    ("tokenizer_re", "TokenizerRegexp"),
+    ("tokenizer_intl", "TokenizerV14International"),
+    ("tokenizer_zh", "TokenizerZh"),
+    ("tokenizer_char", "TokenizerChar"),
 ]
-LINES = ["Hello, world. It's 3-4 p.m.!", "  a&amp;b &lt;x&gt; 1,000.5 ", "中文测试，好的。 mixed 文本", "x.y z,w $5 <skipped>"]
+LINES = [
+    "Hello, world. It's 3-4 p.m.!",
+    "  a&amp;b &lt;x&gt; 1,000.5 ",
+    "中文测试，好的。 mixed 文本",
+    "x.y z,w $5 <skipped>",
+]
 
 
-@pytest.mark.parametrize("module, cls", TOKENIZER_CLASSES)
+@pytest.mark.parametrize(("module", "cls"), TOKENIZER_CLASSES)
 def test_tokenizer_modules_under_sacrebleu_names(module, cls):
     ours = getattr(importlib.import_module(f"rapidbleu.tokenizers.{module}"), cls)()
     theirs = getattr(importlib.import_module(f"sacrebleu.tokenizers.{module}"), cls)()
@@ -147,7 +170,9 @@ def test_extract_corpus_statistics_is_sacrebleus(kwargs):
     ours, theirs = rapidbleu.BLEU(**kwargs), SacreBLEU(**kwargs)
     a, b = ours._extract_corpus_statistics(HYPS, REFS), theirs._extract_corpus_statistics(HYPS, REFS)
     assert a == b
-    assert type(a) is list and all(type(row) is list for row in a) and all(type(v) is int for row in a for v in row)
+    assert type(a) is list
+    assert all(type(row) is list for row in a)
+    assert all(type(v) is int for row in a for v in row)
     x, y = ours._aggregate_and_compute(a), theirs._aggregate_and_compute(b)
     assert (x.score, str(x)) == (y.score, str(y))
 
@@ -174,8 +199,10 @@ def test_all_reduce_pattern_of_mlcommons_workload():
     """check args, per-shard statistics, sum across shards, aggregate: the corpus score."""
     metric = rapidbleu.BLEU()
     metric._check_corpus_score_args(HYPS, [REFS[0]])
-    shards = [metric._extract_corpus_statistics(HYPS[:2], [REFS[0][:2]]),
-              metric._extract_corpus_statistics(HYPS[2:], [REFS[0][2:]])]
+    shards = [
+        metric._extract_corpus_statistics(HYPS[:2], [REFS[0][:2]]),
+        metric._extract_corpus_statistics(HYPS[2:], [REFS[0][2:]]),
+    ]
     reduced = (np.array(shards[0]).sum(0) + np.array(shards[1]).sum(0))[None, :].tolist()
     assert metric._aggregate_and_compute(reduced).score == SacreBLEU().corpus_score(HYPS, [REFS[0]]).score
 
@@ -191,7 +218,8 @@ def test_segment_level_methods_are_sacrebleus():
     assert ours._compute_segment_statistics(hyp, info_o) == theirs._compute_segment_statistics(hyp, info_t)
     for n, lens in [(3, [1, 5]), (3, [2, 4]), (0, [])]:
         assert ours._get_closest_ref_len(n, lens) == theirs._get_closest_ref_len(n, lens)
-    assert ours._cache_references(REFS) == theirs._cache_references(REFS) and ours.num_refs == theirs.num_refs
+    assert ours._cache_references(REFS) == theirs._cache_references(REFS)
+    assert ours.num_refs == theirs.num_refs
 
 
 def test_check_args_raise_sacrebleus_types():
@@ -233,7 +261,7 @@ def sacre_logger():
         log.setLevel(logging.NOTSET)
         log.disabled = False
     yield logs[0]
-    for log, (level, disabled) in zip(logs, saved):
+    for log, (level, disabled) in zip(logs, saved, strict=False):
         log.setLevel(level)
         log.disabled = disabled
 
@@ -273,14 +301,18 @@ def _caught(fn, *args):
     return [(str(w.message), w.category) for w in caught]
 
 
-@pytest.mark.parametrize("refs, hyp", [
-    ([["a", "b", "c"]], ["a", "b", "d"]),
-    ([["let", "it", "go"]], ["let", "go", "it"]),
-    ([["John", "loves", "Mary", "?"]], ["John", "loves", "Mary"]),
-])
+@pytest.mark.parametrize(
+    ("refs", "hyp"),
+    [
+        ([["a", "b", "c"]], ["a", "b", "d"]),
+        ([["let", "it", "go"]], ["let", "go", "it"]),
+        ([["John", "loves", "Mary", "?"]], ["John", "loves", "Mary"]),
+    ],
+)
 def test_nltk_zero_match_warning_is_nltks(refs, hyp):
     ours = _caught(rnltk.sentence_bleu, refs, hyp)
-    assert ours and ours == _caught(nltk_bleu.sentence_bleu, refs, hyp)
+    assert ours
+    assert ours == _caught(nltk_bleu.sentence_bleu, refs, hyp)
     assert _caught(rnltk.corpus_bleu, [refs], [hyp]) == _caught(nltk_bleu.corpus_bleu, [refs], [hyp])
 
 
@@ -290,7 +322,8 @@ def test_nltk_empty_references_is_a_key_error_too():
     for call in (lambda: rnltk.sentence_bleu([], ["a"]), lambda: rnltk.corpus_bleu([[["a"]], []], [["a"], ["b"]])):
         with pytest.raises(KeyError) as err:
             call()
-        assert isinstance(err.value, ValueError) and isinstance(err.value, NoReferencesError)
+        assert isinstance(err.value, ValueError)
+        assert isinstance(err.value, NoReferencesError)
     with pytest.raises(ValueError, match=r"^segment 1 has no reference"):
         rnltk.corpus_bleu([[["a"]], []], [["a"], ["b"]])
 
@@ -325,26 +358,30 @@ REF = str(SAMPLE / "generaltest2023.de-en.ref.refA.en")
 HYP = str(SAMPLE / "generaltest2023.de-en.hyp.ONLINE-W.en")
 
 
-@pytest.mark.parametrize("options, message", [
-    (["-l", "enzh"], "-l/--language-pair 'enzh': expected SRC-TRG with a dash"),
-    (["-l", "en-"], "-l/--language-pair 'en-': expected SRC-TRG with a dash"),
-    (["-m", "chrf"], "-m/--metrics chrf: chrF and TER are not supported"),
-    (["-m", "bleu", "ter"], "-m/--metrics ter: chrF and TER are not supported"),
-    (["-m", "meteor"], "-m/--metrics meteor: unknown metric"),
-    (["-w", "-1"], "-w/--width -1: the number of decimals must be >= 0"),
-    (["-sv", "nan"], "smooth_value must be a finite number >= 0 or None, got nan"),
-    (["-s", "floor", "-sv", "-0.5"], "smooth_value must be a finite number >= 0 or None, got -0.5"),
-    (["-sv", "inf"], "smooth_value must be a finite number >= 0 or None, got inf"),
-])
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["-l", "enzh"], "-l/--language-pair 'enzh': expected SRC-TRG with a dash"),
+        (["-l", "en-"], "-l/--language-pair 'en-': expected SRC-TRG with a dash"),
+        (["-m", "chrf"], "-m/--metrics chrf: chrF and TER are not supported"),
+        (["-m", "bleu", "ter"], "-m/--metrics ter: chrF and TER are not supported"),
+        (["-m", "meteor"], "-m/--metrics meteor: unknown metric"),
+        (["-w", "-1"], "-w/--width -1: the number of decimals must be >= 0"),
+        (["-sv", "nan"], "smooth_value must be a finite number >= 0 or None, got nan"),
+        (["-s", "floor", "-sv", "-0.5"], "smooth_value must be a finite number >= 0 or None, got -0.5"),
+        (["-sv", "inf"], "smooth_value must be a finite number >= 0 or None, got inf"),
+    ],
+)
 def test_cli_refuses_values_in_one_line(options, message, capsys):
-    assert cli.main([REF, "-i", HYP, "-q"] + options) == 1
+    assert cli.main([REF, "-i", HYP, "-q", *options]) == 1
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and err.startswith(f"rapidbleu: error: {message}")
+    assert err.count("\n") == 1
+    assert err.startswith(f"rapidbleu: error: {message}")
 
 
 @pytest.mark.parametrize("options", [["-l", "de-en"], ["-m", "bleu"], ["-w", "0"], ["-s", "floor", "-sv", "0"]])
 def test_cli_valid_values_still_score(options, capsys):
-    assert cli.main([REF, "-i", HYP, "-b"] + options) == 0
+    assert cli.main([REF, "-i", HYP, "-b", *options]) == 0
     assert float(capsys.readouterr().out) > 0
 
 
@@ -429,7 +466,8 @@ def test_bad_smooth_value_in_batch_id_paths():
 def test_good_smooth_values_match_sacrebleu(value):
     ours = rapidbleu.corpus_bleu(HYPS, REFS, smooth_method="floor", smooth_value=value)
     theirs = sacrebleu.corpus_bleu(HYPS, REFS, smooth_method="floor", smooth_value=value)
-    assert ours.score == theirs.score and str(ours) == str(theirs)
+    assert ours.score == theirs.score
+    assert str(ours) == str(theirs)
 
 
 @pytest.mark.parametrize("make", [dict.fromkeys, set, frozenset], ids=["dict", "set", "frozenset"])
@@ -451,19 +489,28 @@ def _good_stats():
     return rapidbleu.BLEU().corpus_statistics(HYPS, REFS)
 
 
-@pytest.mark.parametrize("corrupt, message", [
-    (lambda s: s[:, :-1], "have 9 columns but max_ngram_order=4 needs 10"),
-    (lambda s: np.where(np.arange(s.size).reshape(s.shape) == 3, -1, s), "row 0, column 3 is negative"),
-    (lambda s: np.hstack([s[:, :2], s[:, 6:7] + 1, s[:, 3:]]), "row 0 has more 1-gram matches"),
-])
+@pytest.mark.parametrize(
+    ("corrupt", "message"),
+    [
+        (lambda s: s[:, :-1], "have 9 columns but max_ngram_order=4 needs 10"),
+        (lambda s: np.where(np.arange(s.size).reshape(s.shape) == 3, -1, s), "row 0, column 3 is negative"),
+        (lambda s: np.hstack([s[:, :2], s[:, 6:7] + 1, s[:, 3:]]), "row 0 has more 1-gram matches"),
+    ],
+)
 def test_malformed_statistics_are_value_errors(corrupt, message):
     bad, good, metric = corrupt(_good_stats()), _good_stats(), rapidbleu.BLEU()
     calls = [
         lambda: metric.score_from_stats(bad[0]),
-        lambda: rsig.paired_bs(bad, [good], metric, 10, seed=1) if bad.shape == good.shape else
-        rsig.paired_bs(good[:, :bad.shape[1]], [bad], metric, 10, seed=1),
-        lambda: rsig.paired_ar(good, [bad], metric, 10, seed=1) if bad.shape == good.shape else
-        rsig.paired_ar(bad, [bad], metric, 10, seed=1),
+        lambda: (
+            rsig.paired_bs(bad, [good], metric, 10, seed=1)
+            if bad.shape == good.shape
+            else rsig.paired_bs(good[:, : bad.shape[1]], [bad], metric, 10, seed=1)
+        ),
+        lambda: (
+            rsig.paired_ar(good, [bad], metric, 10, seed=1)
+            if bad.shape == good.shape
+            else rsig.paired_ar(bad, [bad], metric, 10, seed=1)
+        ),
         lambda: rsig.bootstrap_ci(bad, metric, 10),
     ]
     for call in calls:
@@ -481,9 +528,12 @@ def test_license_file_is_apache_2():
     if not (ROOT / "pyproject.toml").is_file():
         pytest.skip("tests run outside the checkout (.ci/run checks LICENSE in the wheel and sdist)")
     text = (ROOT / "LICENSE").read_text(encoding="utf-8")
-    assert "Apache License" in text and "Version 2.0, January 2004" in text and len(text) > 10000
+    assert "Apache License" in text
+    assert "Version 2.0, January 2004" in text
+    assert len(text) > 10000
     pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
-    assert 'license = "Apache-2.0"' in pyproject and 'license-files = ["LICENSE"]' in pyproject
+    assert 'license = "Apache-2.0"' in pyproject
+    assert 'license-files = ["LICENSE"]' in pyproject
     assert "LICENSE" in (ROOT / "MANIFEST.in").read_text(encoding="utf-8")
 
 

@@ -9,9 +9,9 @@ sacreBLEU nor NLTK; the oracle itself is compared with them below and in the oth
 """
 
 import ast
-import re
 import inspect
 import math
+import re
 import sys
 from pathlib import Path
 
@@ -27,8 +27,15 @@ from rapidbleu._validate import MAX_ORDER_LIMIT, resolve_workers
 needs_cy = pytest.mark.skipif(not HAVE_CYTHON and not REQUIRE_CYTHON, reason="compiled extension not built")
 SRC = Path(rapidbleu.__file__).resolve().parent  # the package under test (checkout or installed)
 
-SACRE_METHODS = [("exp", None), ("floor", None), ("floor", 0.37), ("add-k", None), ("add-k", 0.5),
-                 ("add-k", 2), ("none", None)]
+SACRE_METHODS = [
+    ("exp", None),
+    ("floor", None),
+    ("floor", 0.37),
+    ("add-k", None),
+    ("add-k", 0.5),
+    ("add-k", 2),
+    ("none", None),
+]
 
 
 def cy():
@@ -56,8 +63,9 @@ def bits(a):
 
 # ------------------------------------------------------------------------ sacreBLEU formula
 
+
 @needs_cy
-@pytest.mark.parametrize("method,value", SACRE_METHODS)
+@pytest.mark.parametrize(("method", "value"), SACRE_METHODS)
 @pytest.mark.parametrize("eff", [False, True])
 @pytest.mark.parametrize("dtype", [None, np.int64, np.float32])
 def test_sacre_compiled_equals_oracle(method, value, eff, dtype):
@@ -86,7 +94,7 @@ def test_sum_of_logs_follows_the_interpreter():
     rows = random_rows(rng, 3000, 4)
     scores = py.sacre_scores(rows, 4, "exp", None, False)
     differ = 0
-    for row, score in zip(rows.tolist(), scores.tolist()):
+    for row, score in zip(rows.tolist(), scores.tolist(), strict=False):
         _, _, _, prec, bp = py.bleu_from_stats(row[2:6], row[6:], row[0], row[1], "exp")
         if not any(row[2:6]):
             continue
@@ -117,13 +125,24 @@ def test_sacre_row_inside_pairwise_matches_oracle():
 
 # ------------------------------------------------------------------------ NLTK formula
 
-NLTK_CASES = [(0, 0.1, 5), (1, 0.1, 5), (1, 0.37, 5), (1, 1, 5), (1, 0.0, 5), (1, -0.2, 5), (2, 0.1, 5),
-              (3, 0.1, 5), (4, 0.1, 5), (4, 0.1, 2.5), (4, 0.1, 7)]
+NLTK_CASES = [
+    (0, 0.1, 5),
+    (1, 0.1, 5),
+    (1, 0.37, 5),
+    (1, 1, 5),
+    (1, 0.0, 5),
+    (1, -0.2, 5),
+    (2, 0.1, 5),
+    (3, 0.1, 5),
+    (4, 0.1, 5),
+    (4, 0.1, 2.5),
+    (4, 0.1, 7),
+]
 WEIGHTS = [(0.25,) * 4, (1 / 3,) * 3, (0.5, 0.5), (1.0,), (0.1, 0.2, 0.3, 0.15, 0.25), (0.4, 0.3, 0.2, 0.1, 0.0, 0.0)]
 
 
 @needs_cy
-@pytest.mark.parametrize("method,eps,k", NLTK_CASES)
+@pytest.mark.parametrize(("method", "eps", "k"), NLTK_CASES)
 @pytest.mark.parametrize("reweigh", [False, True])
 def test_nltk_compiled_equals_oracle(method, eps, k, reweigh):
     rng = np.random.default_rng(777 + method)
@@ -144,13 +163,18 @@ def test_scores_with_threads_equal_one_thread():
     a matrix big enough for three threads gives the one-thread floats."""
     rows = random_rows(np.random.default_rng(5), 50_000, 4)
     for workers in (2, 3):
-        assert np.array_equal(bits(cy().sacre_scores(rows, 4, "exp", None, True, None, workers)),
-                              bits(cy().sacre_scores(rows, 4, "exp", None, True, None, 1)))
-        assert np.array_equal(bits(cy().nltk_scores(rows, 4, (0.25,) * 4, 1, 0.1, 0.0, False, workers)),
-                              bits(cy().nltk_scores(rows, 4, (0.25,) * 4, 1, 0.1, 0.0, False, 1)))
+        assert np.array_equal(
+            bits(cy().sacre_scores(rows, 4, "exp", None, True, None, workers)),
+            bits(cy().sacre_scores(rows, 4, "exp", None, True, None, 1)),
+        )
+        assert np.array_equal(
+            bits(cy().nltk_scores(rows, 4, (0.25,) * 4, 1, 0.1, 0.0, False, workers)),
+            bits(cy().nltk_scores(rows, 4, (0.25,) * 4, 1, 0.1, 0.0, False, 1)),
+        )
 
 
 # ------------------------------------------------------------------------ one set of twins
+
 
 @needs_cy
 @pytest.mark.parametrize("kind", sorted(_backend.TWINS))
@@ -159,7 +183,8 @@ def test_twins_have_one_documentation_and_signature(kind):
     name and parameters."""
     _, _, names = _backend.TWINS[kind]
     compiled, python = _backend.select("cython", kind), _backend.select("python", kind)
-    assert compiled.NAME == "cython" and python.NAME == "python"
+    assert compiled.NAME == "cython"
+    assert python.NAME == "python"
     for name in names:
         a, b = getattr(compiled, name), getattr(python, name)
         assert a.__name__ == b.__name__ == name
@@ -167,7 +192,7 @@ def test_twins_have_one_documentation_and_signature(kind):
         assert list(inspect.signature(a).parameters) == list(inspect.signature(b).parameters), name
 
 
-@pytest.mark.parametrize("workers,want", [(1, 1), (3, 3), (-1, None), (-2, None)])
+@pytest.mark.parametrize(("workers", "want"), [(1, 1), (3, 3), (-1, None), (-2, None)])
 def test_workers_rule(workers, want):
     import os
 
@@ -179,8 +204,9 @@ def test_workers_rule(workers, want):
         assert got == want
 
 
-@pytest.mark.parametrize("bad,err", [(0, ValueError), (None, TypeError), (1.0, TypeError), (True, TypeError),
-                                     ("2", TypeError)])
+@pytest.mark.parametrize(
+    ("bad", "err"), [(0, ValueError), (None, TypeError), (1.0, TypeError), (True, TypeError), ("2", TypeError)]
+)
 def test_workers_refused_everywhere(backend, bad, err):
     """One meaning of ``workers``: the same error from every public entry point, both backends."""
     import rapidbleu
@@ -223,6 +249,7 @@ def test_unreasonable_order_refused_before_any_work(backend, order):
 
 # ------------------------------------------------------------------------ one import graph
 
+
 def _package_imports():
     """module -> set of rapidbleu modules it imports (at any level of the file)."""
     graph = {}
@@ -231,12 +258,11 @@ def _package_imports():
         parts = list(rel.parts)
         if parts[-1] == "__init__":
             parts = parts[:-1]
-        name = ".".join(["rapidbleu"] + parts)
+        name = ".".join(["rapidbleu", *parts])
         package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
         text = path.read_text(encoding="utf-8")
         if path.suffix == ".pyx":  # only its Python-level imports matter here
-            text = "\n".join(line for line in text.splitlines()
-                             if re.match(r"(from [\w.]+ import \w|import \w)", line))
+            text = "\n".join(line for line in text.splitlines() if re.match(r"(from [\w.]+ import \w|import \w)", line))
         deps = set()
         for node in ast.walk(ast.parse(text)):
             if isinstance(node, ast.ImportFrom):
@@ -267,9 +293,9 @@ def test_no_import_cycles():
         state[m] = 1
         for d in sorted(edges[m]):
             if state.get(d) == 1:
-                raise AssertionError("import cycle: " + " -> ".join(stack + [m, d]))
+                raise AssertionError("import cycle: " + " -> ".join([*stack, m, d]))
             if d not in state:
-                visit(d, stack + [m])
+                visit(d, [*stack, m])
         state[m] = 2
 
     for m in sorted(edges):

@@ -38,8 +38,7 @@ _read = read
 
 REF_PATH = _find("generaltest2023.de-en.ref.refA.en")
 HYP_PATHS = [_find(f"generaltest2023.de-en.hyp.{n}.en") for n in NAMES]
-needs_data = pytest.mark.skipif(REF_PATH is None or None in HYP_PATHS,
-                                reason="WMT23 de-en files not found")
+needs_data = pytest.mark.skipif(REF_PATH is None or None in HYP_PATHS, reason="WMT23 de-en files not found")
 
 
 @pytest.fixture(scope="module")
@@ -68,8 +67,10 @@ def _random_rows(rng, m, n):
     return np.hstack([hyp[:, None], ref[:, None], cor, tot]).astype(np.int64)
 
 
-@pytest.mark.parametrize("method,value", [("exp", None), ("floor", None), ("floor", 0.3), ("add-k", None),
-                                          ("add-k", 0.5), ("none", None)])
+@pytest.mark.parametrize(
+    ("method", "value"),
+    [("exp", None), ("floor", None), ("floor", 0.3), ("add-k", None), ("add-k", 0.5), ("none", None)],
+)
 @pytest.mark.parametrize("eff", [False, True])
 @pytest.mark.parametrize("dtype", [np.float32, np.int64])
 def test_vectorised_bleu_equals_sacrebleu(method, value, eff, dtype):
@@ -122,12 +123,13 @@ def test_seed_none_uses_os_entropy(data, seed):
     assert {r[0] for r in runs} == {"none"}
     assert len(runs) > 1  # different draws each time
     for _, mean, ci in runs:
-        assert 40 < mean < 60 and 0 < ci < 5
+        assert 40 < mean < 60
+        assert 0 < ci < 5
 
 
 def _compare_paired(data, test_type, n, n_conf=-1):
     ref, hyps = data
-    named = list(zip(NAMES, hyps))
+    named = list(zip(NAMES, hyps, strict=False))
     tsig, tres = SacrePairedTest(named, {"BLEU": SacreBLEU(references=[ref])}, None, test_type, n, n_conf)()
     osig, ores = S.PairedTest(named, {"BLEU": rapidbleu.BLEU(references=[ref])}, None, test_type, n, n_conf)()
     assert ores["System"] == tres["System"]
@@ -140,7 +142,8 @@ def _compare_paired(data, test_type, n, n_conf=-1):
 @pytest.mark.parametrize("seed", ["12345", "42"], indirect=True)
 def test_paired_bootstrap_equals_sacrebleu(data, seed):
     ours, _ = _compare_paired(data, "bs", 150)
-    assert ours[0].p_value is None and all(r.p_value is not None for r in ours[1:])
+    assert ours[0].p_value is None
+    assert all(r.p_value is not None for r in ours[1:])
 
 
 @needs_data
@@ -171,7 +174,7 @@ def test_chunked_draws_equal_one_draw(data, seed, monkeypatch):
 def test_seed_zero_quirk(data, seed):
     """sacreBLEU seeds the baseline CI with 0 but the comparisons with OS entropy (``if seed``)."""
     ref, hyps = data
-    named = list(zip(NAMES, hyps))
+    named = list(zip(NAMES, hyps, strict=False))
     _, tres = SacrePairedTest(named, {"BLEU": SacreBLEU(references=[ref])}, None, "bs", 100)()
     sigs, ores = S.PairedTest(named, {"BLEU": rapidbleu.BLEU(references=[ref])}, None, "bs", 100)()
     assert ores["BLEU"][0].__dict__ == tres["BLEU"][0].__dict__
@@ -199,13 +202,16 @@ def _run(tool, *args):
 
 
 @needs_data
-@pytest.mark.parametrize("options", [
-    ["-pbs", "-pbsn", "120", "-f", "text"],
-    ["-par", "-parn", "400", "-f", "text", "-w", "3"],
-    ["-pbs", "-pbsn", "120"],  # JSON
-    ["-par", "-parn", "400", "-f", "latex"],
-    ["-ci", "-cin", "150", "-f", "text"],  # single system
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["-pbs", "-pbsn", "120", "-f", "text"],
+        ["-par", "-parn", "400", "-f", "text", "-w", "3"],
+        ["-pbs", "-pbsn", "120"],  # JSON
+        ["-par", "-parn", "400", "-f", "latex"],
+        ["-ci", "-cin", "150", "-f", "text"],  # single system
+    ],
+)
 def test_cli_output_equals_sacrebleu(options):
     inputs = [str(p) for p in HYP_PATHS] if "-ci" not in options else [str(HYP_PATHS[1])]
     args = [str(REF_PATH), "-i", *inputs, *options]
@@ -221,9 +227,11 @@ def test_cli_output_equals_sacrebleu(options):
 @needs_data
 def test_cli_errors():
     r = _run("rapidbleu", str(REF_PATH), "-i", str(HYP_PATHS[0]), "-pbs")
-    assert r.returncode == 1 and b"Paired tests require multiple input systems" in r.stderr
+    assert r.returncode == 1
+    assert b"Paired tests require multiple input systems" in r.stderr
     r = _run("rapidbleu", str(REF_PATH), "-i", str(HYP_PATHS[0]), str(HYP_PATHS[1]), "-ci")
-    assert r.returncode == 1 and b"Use paired tests" in r.stderr
+    assert r.returncode == 1
+    assert b"Use paired tests" in r.stderr
     r = _run("rapidbleu", str(REF_PATH), "-i", str(HYP_PATHS[0]), "-pbs", "-par")
     assert r.returncode == 2  # mutually exclusive, as sacreBLEU
 

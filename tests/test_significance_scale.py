@@ -4,10 +4,10 @@ exceed the element cap, however many segments."""
 
 import numpy as np
 import pytest
+from conftest import SAMPLE_DIR, read
 
 import rapidbleu
 from rapidbleu import significance as S
-from conftest import SAMPLE_DIR, read
 
 HYPS = [read(SAMPLE_DIR / f"generaltest2023.de-en.hyp.{s}.en") for s in ("ONLINE-W", "AIRC", "GTCOM_Peter")]
 REF = read(SAMPLE_DIR / "generaltest2023.de-en.ref.refA.en")
@@ -32,18 +32,20 @@ def test_narrow_dtypes_give_identical_results(stats, dtype):
 def test_large_sums_path_equals_exact_path_where_both_apply(stats, monkeypatch):
     """Forcing the per-resample float32 summation (the path of large corpora) on a corpus whose
     sums are exact gives the same sums as the counts @ stats path."""
-    bleu, (a, b, _c) = stats
+    _bleu, (a, b, _c) = stats
     want = S._bootstrap_sums(np.random.default_rng(7), [a, b], 64)
     monkeypatch.setattr(S, "_F32_EXACT", 1.0)  # every corpus now counts as "large"
     got = S._bootstrap_sums(np.random.default_rng(7), [a, b], 64)
-    for x, y in zip(got, want):
+    for x, y in zip(got, want, strict=False):
         assert np.array_equal(x, y)
 
 
 @pytest.mark.parametrize("n", [10, 1000, 100_000, 1_000_000, 10_000_001])
 def test_chunks_are_capped(n):
     k = S._chunk_rows(n)
-    assert k >= 1 and (k * n <= S._MAX_CHUNK_ELEMS or k == 1)
+    assert k >= 1
+    assert k * n <= S._MAX_CHUNK_ELEMS or k == 1
     m = 32 // np.gcd(32, n)
     k = S._chunk_rows(n, m)
-    assert k % m == 0 and (k * n <= S._MAX_CHUNK_ELEMS or k == m)
+    assert k % m == 0
+    assert k * n <= S._MAX_CHUNK_ELEMS or k == m

@@ -11,11 +11,11 @@ import pytest
 if os.environ.get("RAPIDBLEU_REQUIRE_SPARK") != "1":
     pytest.importorskip("pyspark", reason="PySpark not installed (extra rapidbleu[spark])")
 
-import sacrebleu  # noqa: E402
-from nltk.translate import bleu_score as nltk_bleu  # noqa: E402
+import sacrebleu
+from conftest import SAMPLE_DIR, read
+from nltk.translate import bleu_score as nltk_bleu
 
-import rapidbleu  # noqa: E402
-from conftest import SAMPLE_DIR, read  # noqa: E402
+import rapidbleu
 
 pytestmark = pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning")
 
@@ -23,8 +23,10 @@ HYP = read(SAMPLE_DIR / "generaltest2023.de-en.hyp.ONLINE-W.en")
 REF = read(SAMPLE_DIR / "generaltest2023.de-en.ref.refA.en")
 REF2 = read(SAMPLE_DIR / "generaltest2023.de-en.hyp.AIRC.en")
 # a variable number of references per row: 1, 2 or 3
-ARR = [[r] if i % 3 == 0 else ([r, s] if i % 3 == 1 else [r, s, h[::-1]])
-       for i, (r, s, h) in enumerate(zip(REF, REF2, HYP))]
+ARR = [
+    [r] if i % 3 == 0 else ([r, s] if i % 3 == 1 else [r, s, h[::-1]])
+    for i, (r, s, h) in enumerate(zip(REF, REF2, HYP, strict=False))
+]
 
 
 @pytest.fixture(scope="module")
@@ -33,10 +35,14 @@ def spark():
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     from pyspark.sql import SparkSession
 
-    session = (SparkSession.builder.master("local[2]").appName("rapidbleu-tests")
-               .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "2")
-               .config("spark.sql.execution.arrow.maxRecordsPerBatch", "32")  # several batches per partition
-               .getOrCreate())
+    session = (
+        SparkSession.builder.master("local[2]")
+        .appName("rapidbleu-tests")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.sql.execution.arrow.maxRecordsPerBatch", "32")  # several batches per partition
+        .getOrCreate()
+    )
     session.sparkContext.setLogLevel("ERROR")
     yield session
     session.stop()
@@ -44,7 +50,7 @@ def spark():
 
 @pytest.fixture(scope="module")
 def df(spark):
-    rows = list(zip(HYP, REF, REF2, ARR))
+    rows = list(zip(HYP, REF, REF2, ARR, strict=False))
     # 3 slices of consecutive rows: DataFrame order is the corpus order
     return spark.sparkContext.parallelize(rows, 3).toDF(["hyp", "ref", "ref2", "refs"]).cache()
 
@@ -53,8 +59,12 @@ def test_corpus_bleu_equals_single_process(df):
     import rapidbleu.spark as rbs
 
     # a reference column given twice, or the hypothesis column as a reference, counts as given
-    for refs, streams in (("ref", [REF]), (["ref", "ref2"], [REF, REF2]), (["ref", "ref"], [REF, REF]),
-                          (["ref", "hyp"], [REF, HYP])):
+    for refs, streams in (
+        ("ref", [REF]),
+        (["ref", "ref2"], [REF, REF2]),
+        (["ref", "ref"], [REF, REF]),
+        (["ref", "hyp"], [REF, HYP]),
+    ):
         for kw in ({}, {"tokenize": "intl", "lowercase": True, "smooth_method": "floor"}):
             stats = rbs.corpus_stats(df, "hyp", refs, **kw)
             got = stats.score()
@@ -70,13 +80,14 @@ def test_corpus_bleu_equals_single_process(df):
     stats = rbs.corpus_stats(df, "hyp", "refs")
     metric = rapidbleu.BLEU()
     assert str(stats.score()) == str(metric.corpus_score(HYP, padded))
-    assert "nrefs:var" in str(stats.signature()) and str(stats.signature()) == str(metric.get_signature())
+    assert "nrefs:var" in str(stats.signature())
+    assert str(stats.signature()) == str(metric.get_signature())
 
 
 def test_corpus_bleu_nltk_style(df):
     import rapidbleu.spark as rbs
 
-    refs = [[r.split(), s.split()] for r, s in zip(REF, REF2)]
+    refs = [[r.split(), s.split()] for r, s in zip(REF, REF2, strict=False)]
     hyps = [h.split() for h in HYP]
     smooth = nltk_bleu.SmoothingFunction()
     for fn in (None, "method1", smooth.method5):  # method 5 reads the last row: order matters
@@ -87,13 +98,17 @@ def test_corpus_bleu_nltk_style(df):
 def test_sentence_bleu_column(df):
     import rapidbleu.spark as rbs
 
-    rows = df.select(rbs.sentence_bleu("hyp", ["ref", "ref2"]).alias("s"),
-                     rbs.sentence_bleu("hyp", "refs", style="nltk", smoothing_function="method1").alias("n")).collect()
-    want = [sacrebleu.sentence_bleu(h, [r, s]).score for h, r, s in zip(HYP, REF, REF2)]
+    rows = df.select(
+        rbs.sentence_bleu("hyp", ["ref", "ref2"]).alias("s"),
+        rbs.sentence_bleu("hyp", "refs", style="nltk", smoothing_function="method1").alias("n"),
+    ).collect()
+    want = [sacrebleu.sentence_bleu(h, [r, s]).score for h, r, s in zip(HYP, REF, REF2, strict=False)]
     assert [r["s"] for r in rows] == want
     smooth = nltk_bleu.SmoothingFunction().method1
-    want_n = [nltk_bleu.sentence_bleu([x.split() for x in a], h.split(), smoothing_function=smooth)
-              for h, a in zip(HYP, ARR)]
+    want_n = [
+        nltk_bleu.sentence_bleu([x.split() for x in a], h.split(), smoothing_function=smooth)
+        for h, a in zip(HYP, ARR, strict=False)
+    ]
     assert [r["n"] for r in rows] == want_n
 
 

@@ -7,11 +7,11 @@ import pickle
 import numpy as np
 import pytest
 import sacrebleu
+from conftest import SAMPLE_DIR, read
 from nltk.translate import bleu_score as nltk_bleu
 
 import rapidbleu
 import rapidbleu.nltk as rb_nltk
-from conftest import SAMPLE_DIR, read
 from rapidbleu.stats import ConfigMismatchError, corpus_stats, merge, nltk_corpus_stats
 
 HYP = read(SAMPLE_DIR / "generaltest2023.de-en.hyp.ONLINE-W.en")
@@ -22,15 +22,20 @@ REF = read(SAMPLE_DIR / "generaltest2023.de-en.ref.refA.en")
 def _cuts(n, parts, seed):
     rng = np.random.default_rng(seed)
     inner = sorted(rng.choice(np.arange(1, n), size=parts - 1, replace=False).tolist())
-    return list(zip([0] + inner, inner + [n]))
+    return list(zip([0, *inner], [*inner, n], strict=False))
 
 
 def _parts(cuts, hyps, refs, **kw):
     return [corpus_stats(hyps[a:b], [r[a:b] for r in refs], **kw) for a, b in cuts]
 
 
-SETTINGS = [{}, {"tokenize": "intl", "lowercase": True}, {"smooth_method": "floor", "smooth_value": 0.3},
-            {"smooth_method": "add-k", "effective_order": True}, {"smooth_method": "none", "tokenize": "char"}]
+SETTINGS = [
+    {},
+    {"tokenize": "intl", "lowercase": True},
+    {"smooth_method": "floor", "smooth_value": 0.3},
+    {"smooth_method": "add-k", "effective_order": True},
+    {"smooth_method": "none", "tokenize": "char"},
+]
 
 
 @pytest.mark.parametrize("kw", SETTINGS)
@@ -55,10 +60,13 @@ def test_vector_roundtrip_and_pickle():
     total = sum(pieces)
     vec = np.sum([p.vector for p in pieces], axis=0)  # what an all-reduce computes
     again = pieces[0].from_vector(vec)
-    assert again == total and again.score().score == total.score().score
+    assert again == total
+    assert again.score().score == total.score().score
     clone = pickle.loads(pickle.dumps(total))
-    assert clone == total and str(clone.score()) == str(total.score())
-    assert total.vector.dtype == np.int64 and total.vector.shape == (2 + 2 * 4 + 1,)
+    assert clone == total
+    assert str(clone.score()) == str(total.score())
+    assert total.vector.dtype == np.int64
+    assert total.vector.shape == (2 + 2 * 4 + 1,)
 
 
 def test_different_settings_refuse_to_merge():
@@ -89,7 +97,7 @@ SMOOTH = nltk_bleu.SmoothingFunction()
 @pytest.mark.parametrize("method", range(8))
 @pytest.mark.parametrize("order", [4, 5])
 def test_sum_of_parts_equals_whole_nltk(method, order):
-    refs = [[r.split(), h.split()] for r, h in zip(REF, HYP2)]
+    refs = [[r.split(), h.split()] for r, h in zip(REF, HYP2, strict=False)]
     hyps = [h.split() for h in HYP]
     fn = getattr(SMOOTH, f"method{method}")
     weights = (1 / order,) * order
@@ -100,7 +108,8 @@ def test_sum_of_parts_equals_whole_nltk(method, order):
         pieces = [nltk_corpus_stats(refs[a:b], hyps[a:b], order) for a, b in _cuts(len(hyps), parts, 5)]
         assert sum(pieces).score(weights, fn) == want
         assert merge(pieces).score([weights, (0.5, 0.5)], fn) == rb_nltk.corpus_bleu(
-            refs, hyps, weights=[weights, (0.5, 0.5)], smoothing_function=fn)
+            refs, hyps, weights=[weights, (0.5, 0.5)], smoothing_function=fn
+        )
     vec_total = pieces[0].from_vector(np.sum([p.vector for p in pieces], axis=0))
     if method in (5, 6, 7):
         with pytest.raises(ValueError, match="last segment"):
@@ -164,7 +173,8 @@ def test_torch_distributed_all_reduce(tmp_path):
     mp.spawn(_ddp_worker, args=(2, port, str(out)), nprocs=2, join=True)
     score, text, nl = eval(out.read_text())
     whole = rapidbleu.BLEU().corpus_score(HYP, [REF])
-    assert score == whole.score and text == str(whole)
+    assert score == whole.score
+    assert text == str(whole)
     refs = [[r.split()] for r in REF]
     hyps = [h.split() for h in HYP]
     # the shards are interleaved: NLTK's score does not depend on segment order for method 0

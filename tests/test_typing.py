@@ -20,7 +20,7 @@ import rapidbleu
 if os.environ.get("RAPIDBLEU_REQUIRE_MYPY") != "1":
     pytest.importorskip("mypy", reason="mypy not installed (pip install '.[test]')")
 
-USER_SCRIPT = '''
+USER_SCRIPT = """
 from typing import List
 
 import numpy as np
@@ -46,9 +46,9 @@ score: BLEUScore = corpus_bleu_ids([[5, 6, 7]], [[5, 6, 8]], pad_id=0)
 stats: npt.NDArray[np.int64] = stats_ids([[5, 6, 7]], [[5, 6, 8]])
 name: str = rapidbleu.backend
 print(one + sent + score.score, several, per_sentence, batch, selfb, pair, stats, name.upper())
-'''
+"""
 
-WRONG_SCRIPT = '''
+WRONG_SCRIPT = """
 import rapidbleu
 from rapidbleu.batch import sentence_bleu_batch
 from rapidbleu.nltk import corpus_bleu
@@ -56,7 +56,7 @@ from rapidbleu.nltk import corpus_bleu
 score: str = corpus_bleu([[["a"]]], [["a"]])
 backend: int = rapidbleu.backend
 scores = sentence_bleu_batch([[1]], [[1]], pad_token_id="1")
-'''
+"""
 
 
 def _mypy(tmp_path: Path, name: str, source: str) -> subprocess.CompletedProcess:
@@ -68,8 +68,19 @@ def _mypy(tmp_path: Path, name: str, source: str) -> subprocess.CompletedProcess
     root = Path(rapidbleu.__file__).resolve().parent.parent
     if root.name not in ("site-packages", "dist-packages"):
         env["MYPYPATH"] = str(root)
-    cmd = [sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent", "--no-error-summary",
-           "--cache-dir", str(tmp_path / "cache"), "--python-executable", sys.executable, script.name]
+    cmd = [
+        sys.executable,
+        "-m",
+        "mypy",
+        "--strict",
+        "--follow-imports=silent",
+        "--no-error-summary",
+        "--cache-dir",
+        str(tmp_path / "cache"),
+        "--python-executable",
+        sys.executable,
+        script.name,
+    ]
     return subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
 
 
@@ -85,6 +96,12 @@ def test_type_errors_are_reported(tmp_path):
     res = _mypy(tmp_path, "wrong.py", WRONG_SCRIPT)
     assert res.returncode == 1, res.stdout + res.stderr
     out = res.stdout
-    assert 'wrong.py:6: error: Incompatible types in assignment (expression has type "float", variable has type "str")' in out
-    assert 'wrong.py:7: error: Incompatible types in assignment (expression has type "str", variable has type "int")' in out
-    assert "wrong.py:8: error: Argument \"pad_token_id\" to \"sentence_bleu_batch\" has incompatible type \"str\"" in out
+    assert (
+        'wrong.py:6: error: Incompatible types in assignment (expression has type "float", variable has type "str")'
+        in out
+    )
+    assert (
+        'wrong.py:7: error: Incompatible types in assignment (expression has type "str", variable has type "int")'
+        in out
+    )
+    assert 'wrong.py:8: error: Argument "pad_token_id" to "sentence_bleu_batch" has incompatible type "str"' in out

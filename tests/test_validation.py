@@ -1,9 +1,9 @@
 """Bad input raises a clear error naming what is wrong and where (sacreBLEU would mis-score)."""
 
 import pytest
+import sacrebleu
 
 import rapidbleu
-import sacrebleu
 
 # Every test here runs once per backend (conftest.backend).
 pytestmark = pytest.mark.usefixtures("backend")
@@ -104,11 +104,13 @@ def test_cached_references_length_mismatch():
 # Accepted on purpose (sacreBLEU scores these correctly): empty strings and odd Unicode.
 def test_empty_strings_score_zero_not_error():
     s = rapidbleu.corpus_bleu(["", ""], [["", "a"]])
-    assert s.score == 0.0 and s.sys_len == 0 and s.ref_len == 1
+    assert s.score == 0.0
+    assert s.sys_len == 0
+    assert s.ref_len == 1
 
 
 def test_odd_unicode_and_huge_line():
-    line = ("\u00a0x\u200by\u3000z\U0001F600 " * 20000).strip()
+    line = ("\u00a0x\u200by\u3000z\U0001f600 " * 20000).strip()
     s = rapidbleu.corpus_bleu([line, "\ud800 lone"], [[line, "\ud800 lone"]])
     assert s.score == 100.00000000000004
 
@@ -118,29 +120,43 @@ def test_check_references_returns_private_streams():
 
     s0, s1 = ["a", None, "c"], [None, "b", "c"]
     streams, num_refs = check_references((s0, s1), 3)
-    assert streams == [s0, s1] and num_refs == -1  # None kept, nrefs:var
-    assert streams[0] is not s0 and streams[1] is not s1  # the caller's lists may change later
-    assert check_references([s0[:1] + ["b", "c"], ["x", "y", "z"]], 3)[1] == 2
+    assert streams == [s0, s1]
+    assert num_refs == -1
+    assert streams[0] is not s0
+    assert streams[1] is not s1
+    assert check_references([[*s0[:1], "b", "c"], ["x", "y", "z"]], 3)[1] == 2
     assert check_references([["a", None], [None, "b"]], 2)[1] == 1  # one per segment, varying streams
 
 
 def test_variable_references_equal_sacrebleu():
     sacrebleu = pytest.importorskip("sacrebleu")
     hyps = ["the cat sat on the mat", "a dog", "hello world .", "x y z"]
-    refs = [["the cat sat on a mat", None, "hello world !", "x y"], [None, "the dog", "hello there", None],
-            ["a cat sat", "a dog barks", None, "x y z"]]
+    refs = [
+        ["the cat sat on a mat", None, "hello world !", "x y"],
+        [None, "the dog", "hello there", None],
+        ["a cat sat", "a dog barks", None, "x y z"],
+    ]
     for kw in ({}, {"tokenize": "zh"}, {"tokenize": "char", "lowercase": True}, {"tokenize": "intl"}):
         ours = rapidbleu.BLEU(**kw).corpus_score(hyps, refs)
         theirs = sacrebleu.BLEU(**kw).corpus_score(hyps, refs)
-        assert (ours.score, ours.counts, ours.totals, ours.ref_len) == (theirs.score, theirs.counts, theirs.totals, theirs.ref_len)
+        assert (ours.score, ours.counts, ours.totals, ours.ref_len) == (
+            theirs.score,
+            theirs.counts,
+            theirs.totals,
+            theirs.ref_len,
+        )
 
 
 # -- sacreBLEU's exception types ----------------------------------------------------------
-@pytest.mark.parametrize("call", [
-    lambda m: m.corpus_bleu([None], [["a"]]),
-    lambda m: m.sentence_bleu(None, ["a"]),
-    lambda m: m.BLEU().sentence_score(None, ["a"]),
-], ids=["corpus_bleu", "sentence_bleu", "sentence_score"])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda m: m.corpus_bleu([None], [["a"]]),
+        lambda m: m.sentence_bleu(None, ["a"]),
+        lambda m: m.BLEU().sentence_score(None, ["a"]),
+    ],
+    ids=["corpus_bleu", "sentence_bleu", "sentence_score"],
+)
 def test_none_hypothesis_is_a_type_error_too(call):
     with pytest.raises(TypeError):
         call(sacrebleu)
@@ -166,16 +182,27 @@ def test_unknown_tokenizer_is_a_key_error_too():
     assert str(info.value).startswith("unknown tokenizer 'bogus'")  # not quoted like a KeyError
 
 
-@pytest.mark.parametrize("call", [
-    lambda m: m.corpus_bleu([], [[]]),
-    lambda m: m.sentence_bleu("a b", []),
-    lambda m: m.corpus_bleu(["a", "b"], [["a", None], ["a", None]]),
-    lambda m: m.corpus_bleu(["a b c d"], [["a b c e"]], smooth_method="floor", smooth_value="0.1"),
-    lambda m: m.corpus_bleu(["a", None], [["a", "b"]]),
-    lambda m: m.BLEU(smooth_method="expo"),
-    lambda m: m.BLEU(tokenize="14a"),
-], ids=["no hypotheses", "no references", "all references None", "smooth_value str", "None hypothesis",
-        "unknown smoothing", "unknown tokenizer"])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda m: m.corpus_bleu([], [[]]),
+        lambda m: m.sentence_bleu("a b", []),
+        lambda m: m.corpus_bleu(["a", "b"], [["a", None], ["a", None]]),
+        lambda m: m.corpus_bleu(["a b c d"], [["a b c e"]], smooth_method="floor", smooth_value="0.1"),
+        lambda m: m.corpus_bleu(["a", None], [["a", "b"]]),
+        lambda m: m.BLEU(smooth_method="expo"),
+        lambda m: m.BLEU(tokenize="14a"),
+    ],
+    ids=[
+        "no hypotheses",
+        "no references",
+        "all references None",
+        "smooth_value str",
+        "None hypothesis",
+        "unknown smoothing",
+        "unknown tokenizer",
+    ],
+)
 def test_errors_are_instances_of_sacrebleus_type(call):
     """Where sacreBLEU raises (some exception) for a mistake, ours is an instance of its type too,
     so ``except`` clauses written for sacreBLEU keep working."""

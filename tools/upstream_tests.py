@@ -31,8 +31,13 @@ HERE = Path(__file__).resolve().parent
 SACREBLEU_VERSION = "2.6.0"
 
 #: sacreBLEU's BLEU tests (its test/ folder); test_significance.py reads the pickle.
-SACREBLEU_FILES = ("test_bleu.py", "test_sentence_bleu.py", "test_significance.py", "test_api.py",
-                   "wmt17_en_de_systems.pkl.bz2")
+SACREBLEU_FILES = (
+    "test_bleu.py",
+    "test_sentence_bleu.py",
+    "test_significance.py",
+    "test_api.py",
+    "wmt17_en_de_systems.pkl.bz2",
+)
 #: NLTK's BLEU tests: the unit tests and the doctest file (paths inside the nltk package).
 NLTK_FILES = ("test/unit/translate/test_bleu.py", "test/bleu.doctest")
 
@@ -42,8 +47,23 @@ def download(spec: str, dest: Path) -> Path:
     name, ver = spec.split("==")
     found = sorted(dest.glob(f"{name}-{ver}.tar.gz"))
     if not found:
-        subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:",
-                        "--disable-pip-version-check", spec, "-d", str(dest)], check=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "-q",
+                "--no-deps",
+                "--no-binary",
+                ":all:",
+                "--disable-pip-version-check",
+                spec,
+                "-d",
+                str(dest),
+            ],
+            check=True,
+        )
         found = sorted(dest.glob(f"{name}-{ver}.tar.gz"))
     if not found:
         sys.exit(f"upstream_tests: pip did not download the sdist {name}-{ver}.tar.gz into {dest}")
@@ -118,12 +138,28 @@ def main() -> int:
 
         ignore, deselect, expect = read_selection(HERE / "upstream" / "deselect.txt")
         junit = tmp / "junit.xml"
-        cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--import-mode=importlib",
-               "--rootdir", str(run), "-c", str(run / "pytest.ini"), "--junitxml", str(junit),
-               "--doctest-glob", "*.doctest", "-o", f"doctest_optionflags={nltk_doctest_flags(nltk_sdist)}"]
+        cmd = [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "--import-mode=importlib",
+            "--rootdir",
+            str(run),
+            "-c",
+            str(run / "pytest.ini"),
+            "--junitxml",
+            str(junit),
+            "--doctest-glob",
+            "*.doctest",
+            "-o",
+            f"doctest_optionflags={nltk_doctest_flags(nltk_sdist)}",
+        ]
         cmd += [f"--ignore={run / p}" for p in ignore]
         cmd += [f"--deselect={p}" for p in deselect]
-        cmd += ["sacrebleu", "nltk"] + opts.pytest_args
+        cmd += ["sacrebleu", "nltk", *opts.pytest_args]
         env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
         env.pop("SACREBLEU_SEED", None)  # the upstream tests set what they need
         rc = subprocess.run(cmd, cwd=run, env=env).returncode
@@ -140,10 +176,12 @@ def main() -> int:
                     counts["skipped"] += 1
                 else:
                     counts["passed"] += 1
-        print(f"upstream BLEU tests (sacreBLEU {SACREBLEU_VERSION}, NLTK {version('nltk')}) against rapidbleu: "
-              f"{counts['passed']} passed, {counts['failed']} failed, {counts['errors']} errors, "
-              f"{counts['skipped']} skipped; {len(ignore)} file(s) and {len(deselect)} test(s) deselected "
-              "(tools/upstream/deselect.txt)")
+        print(
+            f"upstream BLEU tests (sacreBLEU {SACREBLEU_VERSION}, NLTK {version('nltk')}) against rapidbleu: "
+            f"{counts['passed']} passed, {counts['failed']} failed, {counts['errors']} errors, "
+            f"{counts['skipped']} skipped; {len(ignore)} file(s) and {len(deselect)} test(s) deselected "
+            "(tools/upstream/deselect.txt)"
+        )
         if rc != 0 or counts["failed"] or counts["errors"]:
             print("upstream_tests: FAILED (see the pytest output above)", file=sys.stderr)
             return 1

@@ -23,11 +23,23 @@ def __getattr__(name: str) -> str:
         return _backend.stats.NAME
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
+
 # sacreBLEU's package layout, so that ``import rapidbleu as sacrebleu`` code finds
 # ``sacrebleu.metrics.BLEU``, ``sacrebleu.compat...`` and the top-level helpers.
 from . import compat, metrics, utils  # noqa: E402,F401
 from .metrics.helpers import extract_word_ngrams  # noqa: E402
 from .utils import SACREBLEU_DIR, smart_open  # noqa: E402
 
-__all__ = ["BLEU", "BLEUScore", "BLEUSignature", "SACREBLEU_DIR", "backend", "corpus_bleu", "extract_word_ngrams",
-           "raw_corpus_bleu", "sentence_bleu", "smart_open", "__version__"]
+__all__ = [
+    "BLEU",
+    "SACREBLEU_DIR",
+    "BLEUScore",
+    "BLEUSignature",
+    "__version__",
+    "backend",
+    "corpus_bleu",
+    "extract_word_ngrams",
+    "raw_corpus_bleu",
+    "sentence_bleu",
+    "smart_open",
+]

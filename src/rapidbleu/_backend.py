@@ -92,7 +92,11 @@ def select_twin(compiled: str, twin, choice=None, warn: bool = True, docs=()):
 #: The pairs of modules chosen by one rule: the compiled module, its pure-Python twin, and the
 #: functions whose documentation the twin owns.
 TWINS = {
-    "stats": ("_stats_cy", "_stats_py", ("string_stats", "string_totals", "token_stats", "flat_stats", "pack_int_lists", "clean_flat")),
+    "stats": (
+        "_stats_cy",
+        "_stats_py",
+        ("string_stats", "string_totals", "token_stats", "flat_stats", "pack_int_lists", "clean_flat"),
+    ),
     "sets": ("_sets_cy", "_sets_py", ("self_stats", "pairwise_stats", "pairwise_scores")),
     "scoring": ("_scoring_cy", "_scoring_py", ("sacre_scores", "nltk_scores")),
 }

@@ -10,7 +10,6 @@ import base64
 import datetime
 import io
 import os
-from typing import Dict, List, Optional
 
 from tabulate import tabulate
 
@@ -23,7 +22,7 @@ TEST_NAMES = {"bs": "paired bootstrap resampling", "ar": "paired approximate ran
 # --------------------------------------------------------------------------------------------
 # Shared helpers
 # --------------------------------------------------------------------------------------------
-def display_names(names: List[str]) -> List[str]:
+def display_names(names: list[str]) -> list[str]:
     """Short names for tables and plots: file base names without the dot-separated parts they
     all share at the start and at the end (``generaltest2023.de-en.hyp.AIRC.en`` -> ``AIRC``),
     when that leaves them unique and non-empty; else the names themselves."""
@@ -38,20 +37,20 @@ def display_names(names: List[str]) -> List[str]:
     suf = 0
     while all(len(s) > pre + suf + 1 for s in split) and len({s[-1 - suf] for s in split}) == 1:
         suf += 1
-    short = [".".join(s[pre:len(s) - suf]) for s in split]
+    short = [".".join(s[pre : len(s) - suf]) for s in split]
     if all(short) and len(set(short)) == len(short):
         return short
     return base if len(set(base)) == len(base) else list(names)
 
 
-def fmt_p(p: Optional[float]) -> str:
+def fmt_p(p: float | None) -> str:
     """A p-value as the CLI prints it: 4 decimals, ``*`` when significant at 0.05."""
     if p is None:
         return ""
     return f"{p:.4f}" + ("*" if p <= 0.05 else "")
 
 
-def fmt_ci(mean: Optional[float], ci: Optional[float], width: int) -> str:
+def fmt_ci(mean: float | None, ci: float | None, width: int) -> str:
     if mean is None or ci is None:
         return ""
     return f"{mean:.{width}f} ± {ci:.{width}f}"
@@ -69,58 +68,88 @@ def test_description(report) -> str:
 # Text
 # --------------------------------------------------------------------------------------------
 def _shorten(text: str, width: int = 100) -> str:
-    return text if len(text) <= width else text[:width - 1] + "…"
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def render_text(report) -> str:
     w = report.width
     short = display_names(report.names)
-    out: List[str] = []
+    out: list[str] = []
     n_sys = len(report.systems)
-    head = (f"rapidbleu comparison: {n_sys} system{'s' if n_sys > 1 else ''}, {report.n_segments} segments"
-            + (f", baseline {short[0]}" if report.baseline is not None else ""))
+    head = f"rapidbleu comparison: {n_sys} system{'s' if n_sys > 1 else ''}, {report.n_segments} segments" + (
+        f", baseline {short[0]}" if report.baseline is not None else ""
+    )
     out += [head, "=" * len(head), ""]
 
     orders = range(1, report.max_ngram_order + 1)
     rows = []
-    for s, name in zip(report.systems, short):
-        rows.append([name + (" (baseline)" if s.is_baseline else ""), f"{s.bleu:.{w}f}",
-                     fmt_ci(s.mean, s.ci, w), fmt_p(s.p_value)]
-                    + [f"{p:.1f}" for p in s.precisions] + [f"{s.bp:.3f}", f"{s.ratio:.3f}", s.hyp_len, s.ref_len])
-    headers = ["System", "BLEU", "μ ± 95% CI", "p-value"] + [f"P{n}" for n in orders] + [
-        "BP", "ratio", "hyp_len", "ref_len"]
+    for s, name in zip(report.systems, short, strict=False):
+        rows.append(
+            [
+                name + (" (baseline)" if s.is_baseline else ""),
+                f"{s.bleu:.{w}f}",
+                fmt_ci(s.mean, s.ci, w),
+                fmt_p(s.p_value),
+            ]
+            + [f"{p:.1f}" for p in s.precisions]
+            + [f"{s.bp:.3f}", f"{s.ratio:.3f}", s.hyp_len, s.ref_len]
+        )
+    headers = (
+        ["System", "BLEU", "μ ± 95% CI", "p-value"] + [f"P{n}" for n in orders] + ["BP", "ratio", "hyp_len", "ref_len"]
+    )
     if report.baseline is None:
         headers.pop(3)
         for r in rows:
             r.pop(3)
-    out += ["Corpus BLEU (" + test_description(report) + ")", "",
-            tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True), ""]
-    out += [f"P1..P{report.max_ngram_order}: modified n-gram precision (%); BP: brevity penalty; "
-            "ratio: hyp_len / ref_len.",
-            "p-values marked * are at most 0.05." if report.baseline is not None else "", ""]
+    out += [
+        "Corpus BLEU (" + test_description(report) + ")",
+        "",
+        tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True),
+        "",
+    ]
+    out += [
+        f"P1..P{report.max_ngram_order}: modified n-gram precision (%); BP: brevity penalty; ratio: hyp_len / ref_len.",
+        "p-values marked * are at most 0.05." if report.baseline is not None else "",
+        "",
+    ]
 
     if report.sentences:
-        rows = [[name, c.wins, c.ties, c.losses, f"{c.mean_diff:+.2f}", f"{c.median_diff:+.2f}"]
-                for c, name in zip(report.sentences, short[1:])]
-        out += [f"Sentence BLEU against the baseline ({report.n_segments} segments)", "",
-                tabulate(rows, headers=["System", "wins", "ties", "losses", "mean Δ", "median Δ"],
-                         tablefmt="simple", disable_numparse=True), ""]
+        rows = [
+            [name, c.wins, c.ties, c.losses, f"{c.mean_diff:+.2f}", f"{c.median_diff:+.2f}"]
+            for c, name in zip(report.sentences, short[1:], strict=False)
+        ]
+        out += [
+            f"Sentence BLEU against the baseline ({report.n_segments} segments)",
+            "",
+            tabulate(
+                rows,
+                headers=["System", "wins", "ties", "losses", "mean Δ", "median Δ"],
+                tablefmt="simple",
+                disable_numparse=True,
+            ),
+            "",
+        ]
 
     for t in report.buckets:
         rows = []
         for b in t.buckets:
             segs = b.segments[0] if len(set(b.segments)) == 1 else "/".join(map(str, b.segments))
             rows.append([b.label, segs] + ["" if x is None else f"{x:.{w}f}" for x in b.bleu])
-        out += [f"Corpus BLEU by {t.title}", "",
-                tabulate(rows, headers=["bucket", "segments"] + short, tablefmt="simple",
-                         disable_numparse=True), ""]
+        out += [
+            f"Corpus BLEU by {t.title}",
+            "",
+            tabulate(rows, headers=["bucket", "segments", *short], tablefmt="simple", disable_numparse=True),
+            "",
+        ]
 
     if report.examples:
         out += ["Segments that differ most from the baseline (sentence BLEU)", ""]
         for ex in report.examples:
             name = short[report.names.index(ex.system)]
-            out.append(f"{name} {ex.direction}: line {ex.line}, {ex.system_bleu:.1f} vs {ex.baseline_bleu:.1f} "
-                       f"(Δ {ex.diff:+.1f})")
+            out.append(
+                f"{name} {ex.direction}: line {ex.line}, {ex.system_bleu:.1f} vs {ex.baseline_bleu:.1f} "
+                f"(Δ {ex.diff:+.1f})"
+            )
             if ex.source is not None:
                 out.append("  source:     " + _shorten(ex.source))
             for r in ex.references:
@@ -138,7 +167,7 @@ def render_text(report) -> str:
 _BASELINE_COLOR = "#555555"
 
 
-def _colors(k: int) -> List[str]:
+def _colors(k: int) -> list[str]:
     from matplotlib import colormaps
     from matplotlib.colors import to_hex
 
@@ -169,7 +198,7 @@ def _label_width(labels, size: float = 9.0) -> float:
 
 
 def _clip(name: str, n: int = 32) -> str:
-    return name if len(name) <= n else name[:n - 1] + "…"
+    return name if len(name) <= n else name[: n - 1] + "…"
 
 
 def _uri(fig) -> str:
@@ -183,14 +212,14 @@ _BOTTOM, _TOP, _RIGHT = 0.5, 0.2, 0.25  # margins in inches (x label; top; right
 
 def _plot_scores(report, short, colors) -> str:
     k = len(report.systems)
-    labels = [_clip(n) + (" (baseline)" if s.is_baseline else "") for n, s in zip(short, report.systems)]
+    labels = [_clip(n) + (" (baseline)" if s.is_baseline else "") for n, s in zip(short, report.systems, strict=False)]
     left = _label_width(labels)
     width = max(7.0, left + 4.5)
     height = _BOTTOM + _TOP + 0.38 * k + 0.3
     fig = _figure(width, height)
     ax = _axes(fig, left, _BOTTOM, width - left - _RIGHT, height - _BOTTOM - _TOP)
     ys = list(range(k))[::-1]
-    for y, s, c in zip(ys, report.systems, colors):
+    for y, s, c in zip(ys, report.systems, colors, strict=False):
         if s.mean is not None and s.ci is not None:
             ax.errorbar([s.mean], [y], xerr=[[s.ci], [s.ci]], fmt="none", ecolor=c, elinewidth=2, capsize=4)
         ax.plot([s.bleu], [y], "o", color=c, markersize=7)
@@ -221,9 +250,16 @@ def _plot_precisions(report, short, colors) -> str:
     ax1 = _axes(fig, left1, _BOTTOM, w1, plot_h)
     ax2 = _axes(fig, left2, _BOTTOM, 2.8, plot_h)
     orders = list(range(1, report.max_ngram_order + 1))
-    for s, c, n in zip(report.systems, colors, names):
-        ax1.plot(orders, s.precisions, marker="o", color=c, label=n, linewidth=2 if s.is_baseline else 1.3,
-                 linestyle="--" if s.is_baseline else "-")
+    for s, c, n in zip(report.systems, colors, names, strict=False):
+        ax1.plot(
+            orders,
+            s.precisions,
+            marker="o",
+            color=c,
+            label=n,
+            linewidth=2 if s.is_baseline else 1.3,
+            linestyle="--" if s.is_baseline else "-",
+        )
     ax1.set_xticks(orders)
     ax1.set_xlabel("n-gram order")
     ax1.set_ylabel("modified precision (%)")
@@ -232,9 +268,16 @@ def _plot_precisions(report, short, colors) -> str:
         ax1.legend(fontsize=7, frameon=False)
     ys = list(range(k))[::-1]
     ax2.barh(ys, [s.bp for s in report.systems], color=colors, height=0.6)
-    for y, s in zip(ys, report.systems):
-        ax2.text(min(s.bp, 1.0) - 0.01, y, f"{s.bp:.3f} (ratio {s.ratio:.3f})", va="center", ha="right",
-                 fontsize=7, color="white")
+    for y, s in zip(ys, report.systems, strict=False):
+        ax2.text(
+            min(s.bp, 1.0) - 0.01,
+            y,
+            f"{s.bp:.3f} (ratio {s.ratio:.3f})",
+            va="center",
+            ha="right",
+            fontsize=7,
+            color="white",
+        )
     ax2.set_yticks(ys)
     ax2.set_yticklabels(names)
     ax2.set_ylim(-0.6, k - 0.4)
@@ -288,10 +331,10 @@ def _plot_wtl(report, short) -> str:
     for key, color in (("wins", "#2a9d4b"), ("ties", "#bbbbbb"), ("losses", "#d1495b")):
         vals = [100.0 * getattr(c, key) / n for c in report.sentences]
         ax.barh(ys, vals, left=lefts, color=color, label=key, height=0.6)
-        for y, lft, v, c in zip(ys, lefts, vals, report.sentences):
+        for y, lft, v, c in zip(ys, lefts, vals, report.sentences, strict=False):
             if v >= 6:
                 ax.text(lft + v / 2, y, str(getattr(c, key)), ha="center", va="center", fontsize=7, color="white")
-        lefts = [a + b for a, b in zip(lefts, vals)]
+        lefts = [a + b for a, b in zip(lefts, vals, strict=False)]
     ax.set_yticks(ys)
     ax.set_yticklabels(names)
     ax.set_ylim(-0.5, m - 0.5)
@@ -311,11 +354,19 @@ def _plot_buckets(report, short, colors) -> str:
     for j, table in enumerate(report.buckets):
         ax = _axes(fig, j * (left + panel + gap) + left, 0.45, panel, height - 0.45 - 0.35)
         xs = list(range(len(table.buckets)))
-        for i, (n, c) in enumerate(zip(names, colors)):
+        for i, (n, c) in enumerate(zip(names, colors, strict=False)):
             ys = [b.bleu[i] if b.bleu[i] is not None else float("nan") for b in table.buckets]
             base = i == 0 and report.baseline is not None
-            ax.plot(xs, ys, marker="o", color=c, label=n, linewidth=2 if base else 1.2,
-                    linestyle="--" if base else "-", markersize=4)
+            ax.plot(
+                xs,
+                ys,
+                marker="o",
+                color=c,
+                label=n,
+                linewidth=2 if base else 1.2,
+                linestyle="--" if base else "-",
+                markersize=4,
+            )
         ax.set_xticks(xs)
         ax.set_xticklabels([b.label for b in table.buckets], fontsize=7)
         ax.set_title("by " + table.title.split(" (")[0], fontsize=9)
@@ -327,17 +378,25 @@ def _plot_buckets(report, short, colors) -> str:
     return _uri(fig)
 
 
-def render_plots(report, short) -> Dict[str, str]:
+def render_plots(report, short) -> dict[str, str]:
     """Data URIs of the report's figures."""
     import matplotlib
 
     colors = _colors(len(report.systems))
-    rc = {"svg.fonttype": "none", "svg.hashsalt": "rapidbleu", "font.size": 9,
-          "font.family": ["DejaVu Sans", "sans-serif"], "axes.spines.top": False, "axes.spines.right": False}
+    rc = {
+        "svg.fonttype": "none",
+        "svg.hashsalt": "rapidbleu",
+        "font.size": 9,
+        "font.family": ["DejaVu Sans", "sans-serif"],
+        "axes.spines.top": False,
+        "axes.spines.right": False,
+    }
     with matplotlib.rc_context(rc):
-        plots = {"scores": _plot_scores(report, short, colors),
-                 "precisions": _plot_precisions(report, short, colors),
-                 "buckets": _plot_buckets(report, short, colors)}
+        plots = {
+            "scores": _plot_scores(report, short, colors),
+            "precisions": _plot_precisions(report, short, colors),
+            "buckets": _plot_buckets(report, short, colors),
+        }
         if report.sentences:
             plots["diffs"] = _plot_diffs(report, short, colors)
             plots["wtl"] = _plot_wtl(report, short)
@@ -350,14 +409,23 @@ def render_plots(report, short) -> Dict[str, str]:
 def render_html(report) -> str:
     import jinja2
 
-    env = jinja2.Environment(loader=jinja2.PackageLoader("rapidbleu", "templates"),
-                             autoescape=True, undefined=jinja2.StrictUndefined,
-                             trim_blocks=True, lstrip_blocks=True)
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("rapidbleu", "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
     env.filters["p"] = fmt_p
     short = display_names(report.names)
     template = env.get_template("compare.html.j2")
     return template.render(
-        report=report, short=short, short_of=dict(zip(report.names, short)),
-        plots=render_plots(report, short), test_description=test_description(report),
-        version=__version__, data=report.to_dict(),
-        created=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"))
+        report=report,
+        short=short,
+        short_of=dict(zip(report.names, short, strict=False)),
+        plots=render_plots(report, short),
+        test_description=test_description(report),
+        version=__version__,
+        data=report.to_dict(),
+        created=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+    )

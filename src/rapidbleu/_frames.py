@@ -7,14 +7,15 @@ segments (``-1`` when it varies) and, NLTK style, the last segment's numbers for
 methods 5-7.  The driver combines them into one ``CorpusStats`` (:func:`combine`).
 """
 
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any
 
 import numpy as np
 
 from .stats import CorpusStats, sacre_config
 
-Part = Tuple[Any, int, Optional[Tuple[int, ...]]]
+Part = tuple[Any, int, tuple[int, ...] | None]
 
 
 class ScoreOptions:
@@ -39,9 +40,19 @@ class ScoreOptions:
         TypeError: a custom smoothing callable (it needs the tokens; not supported here).
     """
 
-    def __init__(self, style: str = "sacrebleu", tokenize: Optional[str] = None, lowercase: bool = False,
-                 smooth_method: str = "exp", smooth_value: Optional[float] = None, effective_order: bool = False,
-                 max_ngram_order: int = 4, weights=None, smoothing_function=None, auto_reweigh: bool = False):
+    def __init__(
+        self,
+        style: str = "sacrebleu",
+        tokenize: str | None = None,
+        lowercase: bool = False,
+        smooth_method: str = "exp",
+        smooth_value: float | None = None,
+        effective_order: bool = False,
+        max_ngram_order: int = 4,
+        weights=None,
+        smoothing_function=None,
+        auto_reweigh: bool = False,
+    ):
         if style not in ("sacrebleu", "nltk"):
             raise ValueError(f"style must be 'sacrebleu' or 'nltk', got {style!r}")
         self.style = style
@@ -67,8 +78,15 @@ class ScoreOptions:
                 _tokenizer(tokenize)
 
     def key(self) -> tuple:
-        return (self.style, self.tokenize, self.lowercase, self.smooth_method, self.smooth_value,
-                self.effective_order, self.max_ngram_order)
+        return (
+            self.style,
+            self.tokenize,
+            self.lowercase,
+            self.smooth_method,
+            self.smooth_value,
+            self.effective_order,
+            self.max_ngram_order,
+        )
 
     def metric(self, sentence: bool = False):
         return _metric(self.key(), sentence)
@@ -82,7 +100,7 @@ class ScoreOptions:
         return getattr(rb_nltk.SmoothingFunction(**params), f"method{method}")
 
 
-def _smoothing_spec(fn) -> Optional[Tuple[int, Dict[str, Any]]]:
+def _smoothing_spec(fn) -> tuple[int, dict[str, Any]] | None:
     if fn is None:
         return None
     from . import nltk as rb_nltk
@@ -93,8 +111,10 @@ def _smoothing_spec(fn) -> Optional[Tuple[int, Dict[str, Any]]]:
         return int(fn[-1]), {}
     method, owner = rb_nltk._resolve_smoothing(fn)
     if method is None:
-        raise TypeError("a custom smoothing callable needs each pair's tokens and is not supported here; "
-                        "use one of SmoothingFunction's methods")
+        raise TypeError(
+            "a custom smoothing callable needs each pair's tokens and is not supported here; "
+            "use one of SmoothingFunction's methods"
+        )
     if owner is None:
         return None
     return method, {"epsilon": owner.epsilon, "alpha": owner.alpha, "k": owner.k}
@@ -105,9 +125,15 @@ def _metric(key: tuple, sentence: bool):
     from .bleu import BLEU
 
     _style, tokenize, lowercase, smooth_method, smooth_value, effective_order, n = key
-    return BLEU(tokenize=tokenize, lowercase=lowercase, force=True, smooth_method=smooth_method,
-                smooth_value=smooth_value, effective_order=True if sentence else effective_order,
-                max_ngram_order=n)
+    return BLEU(
+        tokenize=tokenize,
+        lowercase=lowercase,
+        force=True,
+        smooth_method=smooth_method,
+        smooth_value=smooth_value,
+        effective_order=True if sentence else effective_order,
+        max_ngram_order=n,
+    )
 
 
 @lru_cache(maxsize=8)
@@ -120,7 +146,7 @@ def _tokenizer(name: str):
 # --------------------------------------------------------------------------------------------
 # Input shapes
 # --------------------------------------------------------------------------------------------
-def as_streams(hyps: Sequence, ref_columns: Sequence[Sequence], where: str = "") -> List[List]:
+def as_streams(hyps: Sequence, ref_columns: Sequence[Sequence], where: str = "") -> list[list]:
     """Reference streams (``streams[k][i]``; ``None`` = no k-th reference) from reference
     columns whose values are strings, nulls, or arrays (lists) of strings: row ``i``'s
     references are its values in column order, an array contributing all its elements.
@@ -139,7 +165,7 @@ def as_streams(hyps: Sequence, ref_columns: Sequence[Sequence], where: str = "")
     else:
         rows = []
         for i in range(len(hyps)):
-            row: List[Optional[str]] = []
+            row: list[str | None] = []
             for c in cols:
                 v = c[i]
                 if v is None or isinstance(v, str):
@@ -147,8 +173,10 @@ def as_streams(hyps: Sequence, ref_columns: Sequence[Sequence], where: str = "")
                 elif isinstance(v, (list, tuple, np.ndarray)):
                     row.extend(v)
                 else:
-                    raise TypeError(f"{where}references at row {i} of the partition: a {type(v).__name__}, "
-                                    "expected a string, null or array of strings")
+                    raise TypeError(
+                        f"{where}references at row {i} of the partition: a {type(v).__name__}, "
+                        "expected a string, null or array of strings"
+                    )
             rows.append(row)
         k = max((len(r) for r in rows), default=1)
         streams = [[r[j] if j < len(r) else None for r in rows] for j in range(max(k, 1))]
@@ -163,11 +191,11 @@ def column_list(series) -> list:
     values = series.tolist()
     if series.isna().any():
         mask = series.isna().tolist()
-        values = [None if m else v for v, m in zip(values, mask)]
+        values = [None if m else v for v, m in zip(values, mask, strict=False)]
     return values
 
 
-def merge_parts(parts: Sequence[Optional[Part]]) -> Optional[Part]:
+def merge_parts(parts: Sequence[Part | None]) -> Part | None:
     """The ``Part`` of consecutive pieces of one partition (None if all are empty)."""
     present = [p for p in parts if p is not None]
     if not present:
@@ -177,9 +205,9 @@ def merge_parts(parts: Sequence[Optional[Part]]) -> Optional[Part]:
     return vector, (nrefs.pop() if len(nrefs) == 1 else -1), present[-1][2]
 
 
-def _nltk_tokens(opts: ScoreOptions, texts: Sequence[Optional[str]]) -> List[Optional[List[str]]]:
+def _nltk_tokens(opts: ScoreOptions, texts: Sequence[str | None]) -> list[list[str] | None]:
     tok = _tokenizer(opts.tokenize) if opts.tokenize is not None else None
-    out: List[Optional[List[str]]] = []
+    out: list[list[str] | None] = []
     for t in texts:
         if t is None:
             out.append(None)
@@ -200,7 +228,7 @@ def _nltk_inputs(opts, hyps, streams):
 # --------------------------------------------------------------------------------------------
 # Per partition
 # --------------------------------------------------------------------------------------------
-def partition_stats(opts: ScoreOptions, hyps: Sequence[str], streams: List[List]) -> Optional[Part]:
+def partition_stats(opts: ScoreOptions, hyps: Sequence[str], streams: list[list]) -> Part | None:
     """``(vector, num_refs, last)`` of one partition, or None when it has no rows."""
     if not len(hyps):
         return None
@@ -215,7 +243,7 @@ def partition_stats(opts: ScoreOptions, hyps: Sequence[str], streams: List[List]
     return part.vector.copy(), 0, part._last
 
 
-def _num_refs(streams: List[List]) -> int:
+def _num_refs(streams: list[list]) -> int:
     """References per segment, -1 when it varies (as ``BLEU`` counts them)."""
     if not any(None in s for s in streams):
         return len(streams)
@@ -223,7 +251,7 @@ def _num_refs(streams: List[List]) -> int:
     return counts.pop() if len(counts) == 1 else -1
 
 
-def combine(opts: ScoreOptions, parts: Sequence[Optional[Part]]) -> CorpusStats:
+def combine(opts: ScoreOptions, parts: Sequence[Part | None]) -> CorpusStats:
     """One ``CorpusStats`` from the partitions' results, in partition order.
 
     The number of references is the partitions' common one, else ``-1`` (``nrefs:var``), as
@@ -251,27 +279,36 @@ def score(opts: ScoreOptions, stats: CorpusStats):
     return stats.score(opts.weights, opts.smoothing_function(), opts.auto_reweigh)
 
 
-def partition_sentence_scores(opts: ScoreOptions, hyps: Sequence[str], streams: List[List]) -> np.ndarray:
+def partition_sentence_scores(opts: ScoreOptions, hyps: Sequence[str], streams: list[list]) -> np.ndarray:
     """float64 sentence BLEU of every row: ``rapidbleu.batch.sentence_bleu_batch`` (sacreBLEU
     style, effective order, 0-100) or ``rapidbleu.nltk.sentence_bleu_batch`` (NLTK, 0-1)."""
     if not len(hyps):
         return np.zeros(0, dtype=np.float64)
     if opts.style == "sacrebleu":
         from .batch import sentence_bleu_batch
-
         from .tokenizers import DEFAULT_TOKENIZER
 
         tok = DEFAULT_TOKENIZER if opts.tokenize is None else opts.tokenize
-        return np.asarray(sentence_bleu_batch(list(hyps), streams, smooth_method=opts.smooth_method,
-                                              smooth_value=opts.smooth_value, effective_order=True,
-                                              max_ngram_order=opts.max_ngram_order, tokenize=tok,
-                                              lowercase=opts.lowercase), dtype=np.float64)
+        return np.asarray(
+            sentence_bleu_batch(
+                list(hyps),
+                streams,
+                smooth_method=opts.smooth_method,
+                smooth_value=opts.smooth_value,
+                effective_order=True,
+                max_ngram_order=opts.max_ngram_order,
+                tokenize=tok,
+                lowercase=opts.lowercase,
+            ),
+            dtype=np.float64,
+        )
     from . import nltk as rb_nltk
 
     refs, hyp_tokens = _nltk_inputs(opts, hyps, streams)
     weights = opts.weights if opts.weights is not None else (0.25,) * 4
-    out = rb_nltk.sentence_bleu_batch(refs, hyp_tokens, weights=weights,
-                                      smoothing_function=opts.smoothing_function(), auto_reweigh=opts.auto_reweigh)
+    out = rb_nltk.sentence_bleu_batch(
+        refs, hyp_tokens, weights=weights, smoothing_function=opts.smoothing_function(), auto_reweigh=opts.auto_reweigh
+    )
     out = np.asarray(out, dtype=np.float64)
     if out.ndim != 1:
         raise ValueError("sentence scores take one weight tuple, not a list of them")

@@ -23,11 +23,10 @@ Input errors are rapidbleu's (``rapidbleu._validate``): a ``TypeError`` wherever
 argument checks raise one, with a message that says what and where.
 """
 
-
 from __future__ import annotations
-from typing import Any, Callable, Dict, List, Optional, Sequence
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import numpy as np
@@ -63,7 +62,7 @@ class SacreBLEUMethods:
     # provided by rapidbleu.BLEU
     max_ngram_order: int
     smooth_method: str
-    smooth_value: Optional[float]
+    smooth_value: float | None
     effective_order: bool
     lowercase: bool
     tokenizer: BaseTokenizer
@@ -83,7 +82,7 @@ class SacreBLEUMethods:
         _, refs = check_sentence_args(hyp, refs)
         check_references([[r] for r in refs], 1)  # each reference a str or None
 
-    def _check_corpus_score_args(self, hyps: Sequence[str], refs: Optional[Sequence[Sequence[str]]]) -> None:
+    def _check_corpus_score_args(self, hyps: Sequence[str], refs: Sequence[Sequence[str]] | None) -> None:
         """sacreBLEU's check of ``corpus_score``'s arguments (``refs`` None: the cache).
 
         Raises:
@@ -96,8 +95,9 @@ class SacreBLEUMethods:
             check_references(refs, len(hyps))
 
     # -- statistics ---------------------------------------------------------------------------
-    def _extract_corpus_statistics(self, hypotheses: Sequence[str],
-                                   references: Optional[Sequence[Sequence[str]]]) -> List[List[int]]:
+    def _extract_corpus_statistics(
+        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]] | None
+    ) -> list[list[int]]:
         """Per-segment statistics as sacreBLEU returns them: a list (one per segment) of lists
         of ``2 + 2N`` Python ints ``[hyp_len, ref_len, matches_1..N, totals_1..N]``.
 
@@ -120,10 +120,16 @@ class SacreBLEUMethods:
         keep their type (Python ints, numpy ``int64`` or ``float32``), so float32 bootstrap
         sums give sacreBLEU's float32 precisions."""
         n = self.max_ngram_order
-        return self.compute_bleu(correct=stats[2:2 + n], total=stats[2 + n:], sys_len=int(stats[0]),
-                                 ref_len=int(stats[1]), smooth_method=self.smooth_method,
-                                 smooth_value=self.smooth_value, effective_order=self.effective_order,
-                                 max_ngram_order=n)
+        return self.compute_bleu(
+            correct=stats[2 : 2 + n],
+            total=stats[2 + n :],
+            sys_len=int(stats[0]),
+            ref_len=int(stats[1]),
+            smooth_method=self.smooth_method,
+            smooth_value=self.smooth_value,
+            effective_order=self.effective_order,
+            max_ngram_order=n,
+        )
 
     # -- one segment at a time (Python) -------------------------------------------------------
     def _preprocess_segment(self, sent: str) -> str:
@@ -132,11 +138,11 @@ class SacreBLEUMethods:
             sent = sent.lower()
         return self.tokenizer(sent.rstrip())
 
-    def _get_closest_ref_len(self, hyp_len: int, ref_lens: List[int]) -> int:
+    def _get_closest_ref_len(self, hyp_len: int, ref_lens: list[int]) -> int:
         """Length of the reference closest to ``hyp_len``; ties go to the shorter one."""
         return closest_ref_len(hyp_len, ref_lens)
 
-    def _extract_reference_info(self, refs: Sequence[str]) -> Dict[str, Any]:
+    def _extract_reference_info(self, refs: Sequence[str]) -> dict[str, Any]:
         """``{"ref_ngrams": Counter, "ref_lens": [int]}`` of preprocessed references: for each
         n-gram (a tuple of tokens, orders 1..N) its largest count in any one reference."""
         merged = None
@@ -147,7 +153,7 @@ class SacreBLEUMethods:
             merged = counts if merged is None else (merged | counts)
         return {"ref_ngrams": merged, "ref_lens": lens}
 
-    def _compute_segment_statistics(self, hypothesis: str, ref_kwargs: Dict) -> List[int]:
+    def _compute_segment_statistics(self, hypothesis: str, ref_kwargs: dict) -> list[int]:
         """``[hyp_len, ref_len, matches_1..N, totals_1..N]`` (Python ints) of one preprocessed
         hypothesis against ``_extract_reference_info``'s result."""
         ref_ngrams, ref_lens = ref_kwargs["ref_ngrams"], ref_kwargs["ref_lens"]
@@ -159,11 +165,13 @@ class SacreBLEUMethods:
             totals[k] += count
             if ref_ngrams and gram in ref_ngrams:
                 matches[k] += min(count, ref_ngrams[gram])
-        return [hyp_len, self._get_closest_ref_len(hyp_len, ref_lens)] + matches + totals
+        return [hyp_len, self._get_closest_ref_len(hyp_len, ref_lens), *matches, *totals]
 
-    def _cache_references(self, references: Sequence[Sequence[str]]) -> List[Dict[str, Any]]:
+    def _cache_references(self, references: Sequence[Sequence[str]]) -> list[dict[str, Any]]:
         """``_extract_reference_info`` of every segment (``None`` references left out); sets
         ``num_refs`` (-1 when it varies), as sacreBLEU does."""
         streams, self.num_refs = check_references(references, len(references[0]) if len(references) else 0)
-        return [self._extract_reference_info([self._preprocess_segment(r) for r in seg if r is not None])
-                for seg in zip(*streams)]
+        return [
+            self._extract_reference_info([self._preprocess_segment(r) for r in seg if r is not None])
+            for seg in zip(*streams, strict=False)
+        ]

@@ -1,7 +1,8 @@
 """Type stub of ``rapidbleu._scoring_cy`` (built from ``_scoring_cy.pyx``): the functions,
 signatures and floats of ``rapidbleu._scoring_py``, whose docstrings document both."""
 
-from typing import Any, Final, Literal, Optional, Sequence
+from collections.abc import Sequence
+from typing import Any, Final, Literal
 
 import numpy as np
 
@@ -11,7 +12,7 @@ def sacre_scores(
     stats: Any,
     max_ngram_order: int,
     smooth_method: str,
-    smooth_value: Optional[float],
+    smooth_value: float | None,
     effective_order: bool,
     dtype: Any = None,
     workers: int = 1,

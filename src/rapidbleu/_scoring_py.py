@@ -19,15 +19,14 @@ Nothing here counts n-grams, and nothing below this module chooses a backend: ca
 compiled twin from ``rapidbleu._backend.scoring``.
 """
 
-
 from __future__ import annotations
+
 import math
 import numbers
 import sys
 import warnings
+from collections.abc import Sequence
 from fractions import Fraction as _Fraction
-from typing import List, Optional, Sequence, Tuple
-
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -72,15 +71,15 @@ def _log(x: float) -> float:
 
 
 def bleu_from_stats(
-    correct: List,
-    total: List,
+    correct: list,
+    total: list,
     sys_len: int,
     ref_len: int,
     smooth_method: str = "none",
-    smooth_value: Optional[float] = None,
+    smooth_value: float | None = None,
     effective_order: bool = False,
     max_ngram_order: int = MAX_NGRAM_ORDER,
-) -> Tuple[float, List, List, List[float], float]:
+) -> tuple[float, list, list, list[float], float]:
     """BLEU (0-100) from aggregated statistics, float for float as sacreBLEU 2.x computes it.
 
     Args:
@@ -171,8 +170,9 @@ def _check_matrix(stats, max_ngram_order: int, dtype) -> np.ndarray:
     return arr.astype(np.int64 if dtype is None else dtype, copy=False)
 
 
-def sacre_scores(stats, max_ngram_order: int, smooth_method: str, smooth_value, effective_order: bool,
-                 dtype=None, workers: int = 1) -> np.ndarray:
+def sacre_scores(
+    stats, max_ngram_order: int, smooth_method: str, smooth_value, effective_order: bool, dtype=None, workers: int = 1
+) -> np.ndarray:
     """sacreBLEU's BLEU (0-100) of every row of a statistics matrix.
 
     Args:
@@ -200,13 +200,15 @@ def sacre_scores(stats, max_ngram_order: int, smooth_method: str, smooth_value, 
     out = np.empty(len(arr), dtype=np.float64)
     if dtype is None:
         for i, row in enumerate(arr.tolist()):
-            out[i] = bleu_from_stats(row[2 : 2 + N], row[2 + N :], row[0], row[1], smooth_method,
-                                     smooth_value, effective_order, N)[0]
+            out[i] = bleu_from_stats(
+                row[2 : 2 + N], row[2 + N :], row[0], row[1], smooth_method, smooth_value, effective_order, N
+            )[0]
         return out
     for i in range(len(arr)):
         row = arr[i]  # sacreBLEU's _compute_score_from_stats on an array row
-        out[i] = bleu_from_stats(row[2 : 2 + N], row[2 + N :], int(row[0]), int(row[1]), smooth_method,
-                                 smooth_value, effective_order, N)[0]
+        out[i] = bleu_from_stats(
+            row[2 : 2 + N], row[2 + N :], int(row[0]), int(row[1]), smooth_method, smooth_value, effective_order, N
+        )[0]
     return out
 
 
@@ -245,7 +247,7 @@ class Fraction(_Fraction):
     ``Fraction(2, 4)`` unequal to ``0.5`` and to ``Fraction(1, 2)``; this one does not).
     """
 
-    __slots__ = ("_raw_numerator", "_raw_denominator", "_normalize")
+    __slots__ = ("_normalize", "_raw_denominator", "_raw_numerator")
 
     def __new__(cls, numerator=0, denominator=None, _normalize=False):
         self = super().__new__(cls, numerator, denominator)
@@ -325,10 +327,12 @@ def brevity_penalty(closest_ref_len: int, hyp_len: int) -> float:
 
 def _nltk_zero_order_text(order):
     """NLTK's warning for a zero-match order without smoothing, line for line."""
-    return (f"\nThe hypothesis contains 0 counts of {order}-gram overlaps.\n"
-            "Therefore the BLEU score evaluates to 0, independently of\n"
-            "how many N-gram overlaps of lower order it contains.\n"
-            "Consider using lower n-gram order or use SmoothingFunction()")
+    return (
+        f"\nThe hypothesis contains 0 counts of {order}-gram overlaps.\n"
+        "Therefore the BLEU score evaluates to 0, independently of\n"
+        "how many N-gram overlaps of lower order it contains.\n"
+        "Consider using lower n-gram order or use SmoothingFunction()"
+    )
 
 
 def _warn_zero_order(order, stacklevel=5, count_=None, n=None):
@@ -363,10 +367,7 @@ def _m1(p_n, epsilon):
 
 
 def _m2(p_n):
-    return [
-        Fraction(p.numerator + 1, p.denominator + 1, _normalize=False) if i else p
-        for i, p in enumerate(p_n)
-    ]
+    return [Fraction(p.numerator + 1, p.denominator + 1, _normalize=False) if i else p for i, p in enumerate(p_n)]
 
 
 def _m3(p_n):
@@ -389,7 +390,7 @@ def _m4(p_n, hyp_len, k):
 
 
 def _m5(p_n, p5_last):
-    ahead = list(p_n) + [p5_last]
+    ahead = [*list(p_n), p5_last]
     prev = p_n[0] + 1
     for i in range(len(p_n)):
         prev = p_n[i] = (prev + ahead[i] + ahead[i + 1]) / 3
@@ -402,8 +403,7 @@ def _m6(p_n, last_hyp_len, alpha):
     if not p_n[2]:
         # NLTK's message speaks of bigrams, but it tests the trigram precision.
         raise SmoothingError(
-            "smoothing method 6 needs a non-zero trigram precision (NLTK: 'requires non-zero "
-            "precision for bigrams')"
+            "smoothing method 6 needs a non-zero trigram precision (NLTK: 'requires non-zero precision for bigrams')"
         )
     for i in range(2, len(p_n)):
         before = p_n[i - 2]
@@ -420,7 +420,7 @@ def _score(p_n, weight_list, bp, hyp_len, auto_reweigh):
     for weight in weight_list:
         if auto_reweigh and hyp_len < 4 and weight == _DEFAULT_WEIGHTS:
             weight = (1 / hyp_len,) * hyp_len
-        terms = [w * math.log(p) for w, p in zip(weight, p_n) if p > 0]
+        terms = [w * math.log(p) for w, p in zip(weight, p_n, strict=False) if p > 0]
         scores.append(bp * math.exp(math.fsum(terms)))
     return scores
 
@@ -453,7 +453,7 @@ def nltk_from_counts(
     Raises:
         SmoothingError: method 6 on fewer than 3 orders or a zero trigram precision.
     """
-    p_n = [Fraction(m, d, _normalize=False) for m, d in zip(numerators, denominators)]
+    p_n = [Fraction(m, d, _normalize=False) for m, d in zip(numerators, denominators, strict=False)]
     if numerators[0] == 0:
         return [0] * len(weight_list)
     bp = brevity_penalty(ref_len, hyp_len)
@@ -479,8 +479,6 @@ def nltk_from_counts(
     return _score(p_n, weight_list, bp, hyp_len, auto_reweigh)
 
 
-
-
 class _Params:
     """The parameters of the float methods, as a ``SmoothingFunction``'s attributes."""
 
@@ -489,8 +487,16 @@ class _Params:
         self.k = k
 
 
-def nltk_scores(stats, max_ngram_order: int, weights: Sequence[float], method: int, epsilon: float,
-                k: float, reweigh: bool, workers: int = 1) -> np.ndarray:
+def nltk_scores(
+    stats,
+    max_ngram_order: int,
+    weights: Sequence[float],
+    method: int,
+    epsilon: float,
+    k: float,
+    reweigh: bool,
+    workers: int = 1,
+) -> np.ndarray:
     """NLTK's ``sentence_bleu`` (0-1) of every row of a statistics matrix, for one weight tuple
     and a float smoothing method (0-4).
 
@@ -529,6 +535,7 @@ def nltk_scores(stats, max_ngram_order: int, weights: Sequence[float], method: i
     for u, row in enumerate(uniq.tolist()):
         nums = row[2 : 2 + K]
         dens = [max(1, t) for t in row[2 + N : 2 + N + K]]
-        scores[u] = nltk_from_counts(nums, dens, row[0], row[1], [weight], method, params, reweigh,
-                                     None, row[0], warn=False)[0]
+        scores[u] = nltk_from_counts(
+            nums, dens, row[0], row[1], [weight], method, params, reweigh, None, row[0], warn=False
+        )[0]
     return scores[inverse.reshape(-1)]

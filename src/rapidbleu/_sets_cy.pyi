@@ -1,7 +1,7 @@
 """Type stub of ``rapidbleu._sets_cy`` (built from ``_sets_cy.pyx``): the functions, signatures
 and results of ``rapidbleu._sets_py``, whose docstrings document both."""
 
-from typing import Any, Final, Literal, Optional
+from typing import Any, Final, Literal
 
 import numpy as np
 
@@ -14,7 +14,7 @@ def pairwise_scores(
     lens: Any,
     max_ngram_order: int,
     smooth_method: str,
-    smooth_value: Optional[float],
+    smooth_value: float | None,
     effective_order: bool,
     workers: int = 1,
 ) -> np.ndarray: ...

@@ -22,7 +22,7 @@ reference length comes from the sorted length array with one copy of ``len(i)`` 
 """
 
 from collections import Counter
-from typing import List, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -33,18 +33,18 @@ from ._validate import check_flat_stream, check_order, resolve_workers
 NAME = "python"
 
 
-def _counts(seq: Sequence[int], max_order: int) -> List[Counter]:
+def _counts(seq: Sequence[int], max_order: int) -> list[Counter]:
     toks = [int(t) for t in seq]
-    return [Counter(zip(*[toks[k:] for k in range(n)])) for n in range(1, max_order + 1)]
+    return [Counter(zip(*[toks[k:] for k in range(n)], strict=False)) for n in range(1, max_order + 1)]
 
 
-def _sentences(flat, lens, workers) -> List[List[int]]:
+def _sentences(flat, lens, workers) -> list[list[int]]:
     """The sentences of a flat stream, after the checks the compiled twin makes."""
     resolve_workers(workers)
     toks, L = check_flat_stream(flat, lens)
     ends = np.cumsum(L).tolist()
     values = toks.tolist()
-    return [values[e - m : e] for e, m in zip(ends, L.tolist())]
+    return [values[e - m : e] for e, m in zip(ends, L.tolist(), strict=False)]
 
 
 def self_stats(flat, lens, max_ngram_order: int = 4, workers: int = 1) -> np.ndarray:
@@ -68,9 +68,9 @@ def self_stats(flat, lens, max_ngram_order: int = 4, workers: int = 1) -> np.nda
     seqs = _sentences(flat, lens, workers)
     n = len(seqs)
     counts = [_counts(s, max_order) for s in seqs]
-    top1: List[dict] = [dict() for _ in range(max_order)]
-    top2: List[dict] = [dict() for _ in range(max_order)]
-    arg: List[dict] = [dict() for _ in range(max_order)]
+    top1: list[dict] = [{} for _ in range(max_order)]
+    top2: list[dict] = [{} for _ in range(max_order)]
+    arg: list[dict] = [{} for _ in range(max_order)]
     for i, cs in enumerate(counts):
         for k in range(max_order):
             t1, t2, a = top1[k], top2[k], arg[k]
@@ -120,8 +120,9 @@ def pairwise_stats(flat, lens, max_ngram_order: int = 4, workers: int = 1) -> np
     return out
 
 
-def pairwise_scores(flat, lens, max_ngram_order: int, smooth_method: str, smooth_value, effective_order: bool,
-                    workers: int = 1) -> np.ndarray:
+def pairwise_scores(
+    flat, lens, max_ngram_order: int, smooth_method: str, smooth_value, effective_order: bool, workers: int = 1
+) -> np.ndarray:
     """sacreBLEU sentence BLEU (0-100) of every ordered pair: float64 (n, n), ``[i, j]`` =
     sentence i against sentence j; the scores of :func:`pairwise_stats` by
     ``rapidbleu._scoring_py.sacre_scores``.
@@ -132,5 +133,4 @@ def pairwise_scores(flat, lens, max_ngram_order: int, smooth_method: str, smooth
     max_order = check_order(max_ngram_order)
     n = len(np.asarray(lens))
     st = pairwise_stats(flat, lens, max_order, workers)
-    return sacre_scores(st.reshape(n * n, -1), max_order, smooth_method, smooth_value,
-                        effective_order).reshape(n, n)
+    return sacre_scores(st.reshape(n * n, -1), max_order, smooth_method, smooth_value, effective_order).reshape(n, n)

@@ -23,10 +23,9 @@ Scores computed from these rows live in ``rapidbleu._scoring_py`` (and its compi
 the rows themselves come from ``rapidbleu._stats_py`` (and its compiled twin).
 """
 
-
 from __future__ import annotations
-from typing import Sequence
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:

@@ -4,7 +4,8 @@ The public functions have the signatures and results of ``rapidbleu._stats_py``,
 docstrings document both backends.
 """
 
-from typing import Final, Hashable, List, Literal, Optional, Sequence, Tuple, Union
+from collections.abc import Hashable, Sequence
+from typing import Final, Literal
 
 import numpy as np
 
@@ -25,7 +26,7 @@ def string_totals(
     tokenizer: str = "13a",
     lowercase: bool = False,
     workers: int = 1,
-) -> List[int]: ...
+) -> list[int]: ...
 def token_stats(
     hypotheses: Sequence[Sequence[Hashable]],
     references: Sequence[Sequence[Sequence[Hashable]]],
@@ -35,18 +36,18 @@ def token_stats(
 def flat_stats(
     hyp_flat: np.ndarray,
     hyp_lens: np.ndarray,
-    ref_streams: Sequence[Tuple[np.ndarray, np.ndarray]],
+    ref_streams: Sequence[tuple[np.ndarray, np.ndarray]],
     max_ngram_order: int = 4,
     workers: int = 1,
 ) -> np.ndarray: ...
-def pack_int_lists(seqs: object, allow_none: bool = False) -> Optional[Tuple[np.ndarray, np.ndarray]]: ...
+def pack_int_lists(seqs: object, allow_none: bool = False) -> tuple[np.ndarray, np.ndarray] | None: ...
 def clean_flat(
     flat: np.ndarray,
     lens: np.ndarray,
-    pad_id: Optional[int] = None,
-    eos_id: Union[None, int, Sequence[int], np.ndarray] = None,
-    drop_ids: Union[None, Sequence[int], np.ndarray] = None,
-) -> Tuple[np.ndarray, np.ndarray]: ...
+    pad_id: int | None = None,
+    eos_id: int | Sequence[int] | np.ndarray | None = None,
+    drop_ids: Sequence[int] | np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray]: ...
 
 #: Tokens per packed block of ``token_stats`` (tests lower it to exercise many blocks).
 _BLOCK_TOKENS: int
@@ -71,7 +72,7 @@ def _token_stats_masked(
 def _flat_stats_masked(
     hyp_flat: np.ndarray,
     hyp_lens: np.ndarray,
-    ref_streams: Sequence[Tuple[np.ndarray, np.ndarray]],
+    ref_streams: Sequence[tuple[np.ndarray, np.ndarray]],
     max_ngram_order: int,
     workers: int,
     mask: int,

@@ -9,8 +9,9 @@ functions).  Inputs arrive already validated by ``rapidbleu._validate``.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Hashable, Sequence
 from itertools import chain
-from typing import TYPE_CHECKING, Hashable, List, Optional, Sequence
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import numpy as np
@@ -25,15 +26,15 @@ from .tokenizers import get_tokenizer
 NAME = "python"
 
 
-def _order_counts(tokens: Sequence[Hashable], max_order: int) -> List[Counter]:
+def _order_counts(tokens: Sequence[Hashable], max_order: int) -> list[Counter]:
     """One Counter per order 1..max_order (unigrams keyed by token, n > 1 by tuples)."""
     counts = [Counter(tokens)]
     for n in range(2, max_order + 1):
-        counts.append(Counter(zip(*[tokens[i:] for i in range(n)])))
+        counts.append(Counter(zip(*[tokens[i:] for i in range(n)], strict=False)))
     return counts
 
 
-def _max_ref_counts(ref_token_lists, max_order: int) -> List[Counter]:
+def _max_ref_counts(ref_token_lists, max_order: int) -> list[Counter]:
     """Per order, the maximum count of each n-gram over the references (clipping counts)."""
     merged = None
     for tokens in ref_token_lists:
@@ -41,7 +42,7 @@ def _max_ref_counts(ref_token_lists, max_order: int) -> List[Counter]:
         if merged is None:
             merged = counts
             continue
-        for m, c in zip(merged, counts):
+        for m, c in zip(merged, counts, strict=False):
             for gram, k in c.items():
                 if k > m.get(gram, 0):
                     m[gram] = k
@@ -63,7 +64,7 @@ def _row(hyp_tokens, ref_token_lists, max_order: int, out) -> None:
 
 def string_stats(
     hypotheses: Sequence[str],
-    references: Sequence[Sequence[Optional[str]]],
+    references: Sequence[Sequence[str | None]],
     max_ngram_order: int = 4,
     tokenizer: str = "13a",
     lowercase: bool = False,
@@ -118,12 +119,12 @@ def string_stats(
 
 def string_totals(
     hypotheses: Sequence[str],
-    references: Sequence[Sequence[Optional[str]]],
+    references: Sequence[Sequence[str | None]],
     max_ngram_order: int = 4,
     tokenizer: str = "13a",
     lowercase: bool = False,
     workers: int = 1,
-) -> List[int]:
+) -> list[int]:
     """Corpus BLEU sufficient statistics of raw strings: the column sums of ``string_stats``.
 
     Same arguments and errors as ``string_stats``.  The compiled twin never builds the
@@ -176,7 +177,7 @@ def token_stats(
     max_ngram_order = check_order(max_ngram_order)
     resolve_workers(workers)  # checked here too, so a bad value fails on both backends
     out = np.zeros((n, n_columns(max_ngram_order)), dtype=np.int64)
-    for i, (hyp, refs) in enumerate(zip(hypotheses, references)):
+    for i, (hyp, refs) in enumerate(zip(hypotheses, references, strict=False)):
         refs = [_tokens(r) for r in refs]
         if not refs:
             raise no_reference_error(i)
@@ -231,7 +232,7 @@ def flat_stats(
             what = "hypotheses" if k == 0 else f"reference stream {k - 1}"
             raise ValueError(f"{what}: the lengths sum to {total} but the buffer holds {len(f)} ids")
         ends = np.cumsum(np.maximum(lens, 0)).tolist()
-        split.append([None if ln < 0 else f[e - ln:e].tolist() for ln, e in zip(lens.tolist(), ends)])
+        split.append([None if ln < 0 else f[e - ln : e].tolist() for ln, e in zip(lens.tolist(), ends, strict=False)])
     hyps = split[0]
     refs = []
     for i in range(n):

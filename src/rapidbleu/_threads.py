@@ -6,8 +6,8 @@ the number of threads, so results are identical for any ``workers``.  What ``wor
 decided by :func:`rapidbleu._validate.resolve_workers`.
 """
 
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Callable
 
 from ._validate import resolve_workers
 

@@ -9,16 +9,14 @@ both (a small subclass below), so ``except`` clauses written for sacreBLEU still
 the message stays ours.  (``rapidbleu.nltk`` does the same for NLTK's types.)
 """
 
-
 from __future__ import annotations
+
 import math
 import numbers
 import os
 from collections.abc import Mapping, Sequence, Set
 from itertools import repeat
 from operator import add, gt, is_, is_not
-from typing import List, Optional, Tuple
-
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -116,7 +114,7 @@ def resolve_workers(workers) -> int:
     return workers
 
 
-def check_flat_stream(flat, lens) -> Tuple["np.ndarray", "np.ndarray"]:
+def check_flat_stream(flat, lens) -> tuple[np.ndarray, np.ndarray]:
     """One flat id stream as the sets kernels take it: ``(ids, lengths)``, both contiguous int64
     1-D arrays, the lengths >= 0 and adding up to ``len(ids)``.
 
@@ -152,7 +150,7 @@ def no_reference_error(i: int) -> NoReferencesError:
     return NoReferencesError(f"segment {i} has no reference (each hypothesis needs at least one)")
 
 
-def _as_list(hypotheses, what: str) -> List:
+def _as_list(hypotheses, what: str) -> list:
     if isinstance(hypotheses, (str, bytes)):
         raise TypeError(f"{what} must be a sequence of strings, got a single {_kind(hypotheses)}; wrap it in a list")
     check_ordered(hypotheses, what)
@@ -167,15 +165,17 @@ def _as_list(hypotheses, what: str) -> List:
     return hyps
 
 
-def _name_bad_hypothesis(hyps: List, what: str) -> None:
+def _name_bad_hypothesis(hyps: list, what: str) -> None:
     for i, h in enumerate(hyps):
         if not isinstance(h, str):
             if h is None:
-                raise NoneHypothesisError(f"{what}[{i}] is None (every hypothesis must be a string; use '' for an empty output)")
+                raise NoneHypothesisError(
+                    f"{what}[{i}] is None (every hypothesis must be a string; use '' for an empty output)"
+                )
             raise TypeError(f"{what}[{i}] is a {_kind(h)}, expected str")
 
 
-def check_hypotheses(hypotheses, what: str = "hypotheses") -> List[str]:
+def check_hypotheses(hypotheses, what: str = "hypotheses") -> list[str]:
     """Return ``hypotheses`` as a list after checking it is a non-empty sequence of ``str``.
 
     Raises:
@@ -191,7 +191,7 @@ def check_hypotheses(hypotheses, what: str = "hypotheses") -> List[str]:
     return hyps
 
 
-def check_hypotheses_counting(hypotheses, suffix: str, what: str = "hypotheses") -> Tuple[List[str], int]:
+def check_hypotheses_counting(hypotheses, suffix: str, what: str = "hypotheses") -> tuple[list[str], int]:
     """``check_hypotheses`` and the number of hypotheses that end with ``suffix``, in one pass:
     on a large corpus every pass over the strings is mostly cache misses, and ``str.endswith``
     rejects whatever is not a ``str`` anyway (then the per-item loop names it).
@@ -208,7 +208,7 @@ def check_hypotheses_counting(hypotheses, suffix: str, what: str = "hypotheses")
     return hyps, count
 
 
-def check_references(references, n_hyps: int) -> Tuple[List[List[Optional[str]]], int]:
+def check_references(references, n_hyps: int) -> tuple[list[list[str | None]], int]:
     """Validate reference streams; they stay streams (the layout the statistics take).
 
     Args:
@@ -272,7 +272,7 @@ def check_references(references, n_hyps: int) -> Tuple[List[List[Optional[str]]]
     return streams, num_refs
 
 
-def check_sentence_args(hypothesis, references) -> Tuple[str, List[Optional[str]]]:
+def check_sentence_args(hypothesis, references) -> tuple[str, list[str | None]]:
     """Checks for ``sentence_score(hypothesis, references)``; returns the references as a list.
 
     Raises:
@@ -311,8 +311,9 @@ def check_smooth_value(smooth_value) -> None:
     if smooth_value is None:
         return
     if isinstance(smooth_value, bool) or not isinstance(smooth_value, numbers.Real):
-        raise BadSmoothValueError(f"smooth_value must be a finite number >= 0 or None, got {_kind(smooth_value)} "
-                                  f"{smooth_value!r}")
+        raise BadSmoothValueError(
+            f"smooth_value must be a finite number >= 0 or None, got {_kind(smooth_value)} {smooth_value!r}"
+        )
     if not math.isfinite(smooth_value) or smooth_value < 0:
         raise BadSmoothValueError(f"smooth_value must be a finite number >= 0 or None, got {smooth_value!r}")
 
@@ -343,8 +344,10 @@ def check_stats_matrix(stats, max_ngram_order: int, what: str = "statistics") ->
         raise ValueError(f"{what} must be one row or a 2-D matrix (segments x columns), got shape {a.shape}")
     width = 2 + 2 * int(max_ngram_order)
     if a.shape[-1] != width:
-        raise ValueError(f"{what} have {a.shape[-1]} columns but max_ngram_order={max_ngram_order} needs "
-                         f"{width}: [hyp_len, ref_len, matches_1..{max_ngram_order}, totals_1..{max_ngram_order}]")
+        raise ValueError(
+            f"{what} have {a.shape[-1]} columns but max_ngram_order={max_ngram_order} needs "
+            f"{width}: [hyp_len, ref_len, matches_1..{max_ngram_order}, totals_1..{max_ngram_order}]"
+        )
     rows = a.reshape(-1, width)
     if not np.issubdtype(rows.dtype, np.number) or np.issubdtype(rows.dtype, np.complexfloating):
         raise ValueError(f"{what} must be numbers, got dtype {rows.dtype}")
@@ -353,11 +356,13 @@ def check_stats_matrix(stats, max_ngram_order: int, what: str = "statistics") ->
         r, c = (int(v) for v in np.argwhere(neg)[0])
         raise ValueError(f"{what}: row {r}, column {c} is negative ({rows[r, c].item()!r}); counts must be >= 0")
     n = int(max_ngram_order)
-    over = rows[:, 2:2 + n] > rows[:, 2 + n:]
+    over = rows[:, 2 : 2 + n] > rows[:, 2 + n :]
     if over.any():
         r, k = (int(v) for v in np.argwhere(over)[0])
-        raise ValueError(f"{what}: row {r} has more {k + 1}-gram matches ({rows[r, 2 + k].item()!r}) than "
-                         f"{k + 1}-grams ({rows[r, 2 + n + k].item()!r})")
+        raise ValueError(
+            f"{what}: row {r} has more {k + 1}-gram matches ({rows[r, 2 + k].item()!r}) than "
+            f"{k + 1}-grams ({rows[r, 2 + n + k].item()!r})"
+        )
 
 
 def check_stats_row(row, max_ngram_order: int, what: str = "statistics") -> None:
@@ -370,15 +375,16 @@ def check_stats_row(row, max_ngram_order: int, what: str = "statistics") -> None
     n = int(max_ngram_order)
     try:
         values = row.tolist() if hasattr(row, "tolist") else list(row)
-        ok = (len(values) == 2 + 2 * n and min(values) >= 0
-              and not any(map(gt, values[2:2 + n], values[2 + n:])))
+        ok = len(values) == 2 + 2 * n and min(values) >= 0 and not any(map(gt, values[2 : 2 + n], values[2 + n :]))
     except TypeError:
         ok = False
     if not ok:
         shape = np.shape(row)
         if len(shape) != 1:
-            raise ValueError(f"{what} must be one row of 2 + 2N numbers (for a matrix, its column sums: "
-                             f"stats.sum(axis=0)), got shape {shape}")
+            raise ValueError(
+                f"{what} must be one row of 2 + 2N numbers (for a matrix, its column sums: "
+                f"stats.sum(axis=0)), got shape {shape}"
+            )
         check_stats_matrix(row, n, what)
 
 
@@ -402,8 +408,10 @@ def check_nltk_hypotheses(hypotheses, what: str = "hypotheses") -> None:
     """
     nones = list(map(is_, hypotheses, repeat(None)))
     if True in nones:
-        raise TypeError(f"{what}[{nones.index(True)}] is None (every hypothesis must be a sequence of tokens; "
-                        "use [] for an empty output)")
+        raise TypeError(
+            f"{what}[{nones.index(True)}] is None (every hypothesis must be a sequence of tokens; "
+            "use [] for an empty output)"
+        )
 
 
 # --------------------------------------------------------------------------------------------
@@ -413,7 +421,7 @@ _INT64_MIN = -(2**63)
 _INT64_MAX = 2**63 - 1
 
 
-def check_token_id(value, name: str) -> Optional[int]:
+def check_token_id(value, name: str) -> int | None:
     """A special token id (``pad_token_id`` etc.): ``None`` or an integer within int64.
 
     Raises:
@@ -430,7 +438,7 @@ def check_token_id(value, name: str) -> Optional[int]:
     return value
 
 
-def check_token_ids(values, name: str) -> List[int]:
+def check_token_ids(values, name: str) -> list[int]:
     """Several special token ids (``special_ids``, or an ``eos_token_id`` list as Hugging Face
     configurations of some models hold): ``None`` (none), one integer, or an iterable of them.
 
@@ -452,7 +460,7 @@ def check_token_ids(values, name: str) -> List[int]:
     return [check_token_id(v, f"{name}[{j}]") for j, v in enumerate(items)]  # type: ignore[misc]
 
 
-def resolve_alias(name: str, value, alias: str, alias_value) -> Tuple[object, str]:
+def resolve_alias(name: str, value, alias: str, alias_value) -> tuple[object, str]:
     """One special id given under its Hugging Face name (``pad_token_id``) or rapidbleu's
     older alias (``pad_id``): ``(the value given, the name it was given under)``.
 

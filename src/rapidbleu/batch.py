@@ -27,8 +27,8 @@ Benchmarking Platform for Text Generation Models", SIGIR.
 """
 
 import functools
-from collections.abc import Sequence
-from typing import Any, Callable, List, Optional, Tuple, TypeVar, cast
+from collections.abc import Callable, Sequence
+from typing import Any, Optional, TypeVar, cast
 
 import numpy as np
 
@@ -37,8 +37,19 @@ from . import nltk as _nltk
 from ._scoring_py import check_smoothing
 from ._stats import MAX_NGRAM_ORDER
 from ._validate import MAX_ORDER_LIMIT, check_order, check_ordered, stream_length_error
-from .ids import (IdCleaning, IdReferences, IdStream, IdStreams, TokenIds, _is_arraylike, _join, _stats_of, _stream,
-                  id_cleaning, no_gc)
+from .ids import (
+    IdCleaning,
+    IdReferences,
+    IdStream,
+    IdStreams,
+    TokenIds,
+    _is_arraylike,
+    _join,
+    _stats_of,
+    _stream,
+    id_cleaning,
+    no_gc,
+)
 
 __all__ = ["pairwise_bleu", "self_bleu", "sentence_bleu_batch"]
 
@@ -68,6 +79,7 @@ def _without_gc(fn: F) -> F:
 
 # ----------------------------------------------------------------------- NLTK-style scoring
 
+
 def _uniform(order: int):
     return (1.0 / order,) * order
 
@@ -91,6 +103,7 @@ def _nltk_scores(stats: np.ndarray, order: int, weights, smoothing_function, wor
 
 # ----------------------------------------------------------------------- input handling
 
+
 def _first(x):
     for e in x:
         if e is not None:
@@ -98,7 +111,7 @@ def _first(x):
     return None
 
 
-def _text_form(x) -> Optional[str]:
+def _text_form(x) -> str | None:
     """How a list of sentences is written, from the first item that tells: ``"str"`` (strings),
     ``"tokens"`` (lists of string tokens) or ``None`` (ids, or no item tells: all empty or None).
     Empty token lists are skipped, so ``[[], ["a"]]`` is token lists."""
@@ -120,7 +133,7 @@ def _text_form(x) -> Optional[str]:
     return None
 
 
-def _streams_text_form(references) -> Optional[str]:
+def _streams_text_form(references) -> str | None:
     """``_text_form`` of one reference stream, or of the first stream of a list of streams
     that tells (``"streams-of-tokens"`` / ``"streams-of-str"`` for those)."""
     form = _text_form(references)
@@ -145,7 +158,7 @@ def _text_arrays(x):
     return x
 
 
-def _sentences_flat(sentences, what, tokenize, lowercase, cleaning: IdCleaning) -> Tuple[np.ndarray, np.ndarray]:
+def _sentences_flat(sentences, what, tokenize, lowercase, cleaning: IdCleaning) -> tuple[np.ndarray, np.ndarray]:
     """Sentences of any accepted form as one flat id stream ``(flat, lens)``: strings are
     tokenized and mapped to ids, string-token lists mapped to ids, id forms cleaned
     (``rapidbleu.ids``)."""
@@ -160,7 +173,7 @@ def _sentences_flat(sentences, what, tokenize, lowercase, cleaning: IdCleaning) 
     return _join(_text_ids(sentences, what, tokenize, lowercase))
 
 
-def _text_ids(sentences, what, tokenize, lowercase, vocab=None) -> List[np.ndarray]:
+def _text_ids(sentences, what, tokenize, lowercase, vocab=None) -> list[np.ndarray]:
     """Strings -> tokenizer -> ids, or string-token lists -> ids, through one vocabulary."""
     from .tokenizers import get_tokenizer
 
@@ -204,16 +217,30 @@ def _nltk_weights(weights, order):
 
 # ----------------------------------------------------------------------- public API
 
+
 @_without_gc
-def sentence_bleu_batch(hypotheses: IdStream, references: IdReferences, smooth_method: str = "exp",
-                        smooth_value: Optional[float] = None, effective_order: bool = True,
-                        max_ngram_order: int = MAX_NGRAM_ORDER, workers: int = 1, *,
-                        pad_token_id: Optional[int] = None, eos_token_id: TokenIds = None,
-                        decoder_start_token_id: Optional[int] = None, bos_token_id: Optional[int] = None,
-                        special_ids: TokenIds = None, pad_id: Optional[int] = None, eos_id: TokenIds = None,
-                        tokenize: str = "13a", lowercase: bool = False, weights: Weights = None,
-                        smoothing_function: Optional[Callable[..., Any]] = None,
-                        auto_reweigh: bool = False) -> np.ndarray:
+def sentence_bleu_batch(
+    hypotheses: IdStream,
+    references: IdReferences,
+    smooth_method: str = "exp",
+    smooth_value: float | None = None,
+    effective_order: bool = True,
+    max_ngram_order: int = MAX_NGRAM_ORDER,
+    workers: int = 1,
+    *,
+    pad_token_id: int | None = None,
+    eos_token_id: TokenIds = None,
+    decoder_start_token_id: int | None = None,
+    bos_token_id: int | None = None,
+    special_ids: TokenIds = None,
+    pad_id: int | None = None,
+    eos_id: TokenIds = None,
+    tokenize: str = "13a",
+    lowercase: bool = False,
+    weights: Weights = None,
+    smoothing_function: Callable[..., Any] | None = None,
+    auto_reweigh: bool = False,
+) -> np.ndarray:
     """Sentence BLEU of every segment in one call: float64 array of shape (n,).
 
     sacreBLEU-style (default): ``out[i] == sacrebleu.sentence_bleu(hyp_i, refs_i, smooth_method,
@@ -246,8 +273,9 @@ def sentence_bleu_batch(hypotheses: IdStream, references: IdReferences, smooth_m
         SmoothingError: NLTK method 6 on a sentence without a trigram match (as NLTK).
     """
     order = check_order(max_ngram_order)
-    cleaning = id_cleaning(pad_token_id, eos_token_id, decoder_start_token_id, bos_token_id, special_ids,
-                           pad_id=pad_id, eos_id=eos_id)
+    cleaning = id_cleaning(
+        pad_token_id, eos_token_id, decoder_start_token_id, bos_token_id, special_ids, pad_id=pad_id, eos_id=eos_id
+    )
     nltk_style = weights is not None or smoothing_function is not None
     if not nltk_style:
         check_smoothing(smooth_method)
@@ -260,9 +288,16 @@ def sentence_bleu_batch(hypotheses: IdStream, references: IdReferences, smooth_m
         streams = references
         if isinstance(_first(references), str):
             streams = [references]  # one stream of strings
-        bleu = BLEU(tokenize=tokenize, lowercase=lowercase, force=True, smooth_method=smooth_method,
-                    smooth_value=smooth_value, effective_order=effective_order, max_ngram_order=order,
-                    workers=workers)
+        bleu = BLEU(
+            tokenize=tokenize,
+            lowercase=lowercase,
+            force=True,
+            smooth_method=smooth_method,
+            smooth_value=smooth_value,
+            effective_order=effective_order,
+            max_ngram_order=order,
+            workers=workers,
+        )
         stats = bleu.corpus_statistics(hypotheses, streams)
         return _sacre_scores(stats, order, smooth_method, smooth_value, effective_order, workers)
 
@@ -274,10 +309,17 @@ def sentence_bleu_batch(hypotheses: IdStream, references: IdReferences, smooth_m
     w = _nltk_weights(weights, None)
     method, _ = _nltk._resolve_smoothing(smoothing_function)
     if method is None:  # a custom smoothing callable reads each pair's tokens
-        return np.asarray(_nltk.sentence_bleu_batch(
-            [[r.tolist() for r in refs] for refs in data.refs], [h.tolist() for h in data.hyps],
-            weights=w, smoothing_function=smoothing_function, auto_reweigh=auto_reweigh, workers=workers,
-        ), dtype=np.float64)
+        return np.asarray(
+            _nltk.sentence_bleu_batch(
+                [[r.tolist() for r in refs] for refs in data.refs],
+                [h.tolist() for h in data.hyps],
+                weights=w,
+                smoothing_function=smoothing_function,
+                auto_reweigh=auto_reweigh,
+                workers=workers,
+            ),
+            dtype=np.float64,
+        )
     stats_order = _nltk.stats_order(len(w), method)
     stats = _stats_of(data, stats_order, workers)
     return _nltk._from_core_stats(stats, w, smoothing_function, auto_reweigh, workers)
@@ -307,20 +349,34 @@ def _id_data(hypotheses, references, tokenize, lowercase, cleaning: IdCleaning) 
         idx = [i for i, x in enumerate(s) if x is not None]
         ids = _text_ids([s[i] for i in idx], f"references[{k}]", tokenize, lowercase, vocab)
         row: list = [None] * len(s)
-        for i, a in zip(idx, ids):
+        for i, a in zip(idx, ids, strict=False):
             row[i] = a.tolist()
         conv.append(row)
     return IdStreams([h.tolist() for h in hyps], conv)
 
 
 @_without_gc
-def self_bleu(sentences: IdStream, *, style: str = "nltk", max_ngram_order: Optional[int] = None,
-              weights: Weights = None, smoothing_function: Optional[Callable[..., Any]] = None,
-              smooth_method: str = "exp", smooth_value: Optional[float] = None, effective_order: bool = True,
-              pad_token_id: Optional[int] = None, eos_token_id: TokenIds = None,
-              decoder_start_token_id: Optional[int] = None, bos_token_id: Optional[int] = None,
-              special_ids: TokenIds = None, pad_id: Optional[int] = None, eos_id: TokenIds = None,
-              tokenize: str = "13a", lowercase: bool = False, workers: int = 1) -> np.ndarray:
+def self_bleu(
+    sentences: IdStream,
+    *,
+    style: str = "nltk",
+    max_ngram_order: int | None = None,
+    weights: Weights = None,
+    smoothing_function: Callable[..., Any] | None = None,
+    smooth_method: str = "exp",
+    smooth_value: float | None = None,
+    effective_order: bool = True,
+    pad_token_id: int | None = None,
+    eos_token_id: TokenIds = None,
+    decoder_start_token_id: int | None = None,
+    bos_token_id: int | None = None,
+    special_ids: TokenIds = None,
+    pad_id: int | None = None,
+    eos_id: TokenIds = None,
+    tokenize: str = "13a",
+    lowercase: bool = False,
+    workers: int = 1,
+) -> np.ndarray:
     """Self-BLEU of each sentence: BLEU of sentence i against all the other sentences.
 
     Definition (Zhu et al. 2018, Texygen; fast-bleu's ``SelfBLEU``): ``out[i] =
@@ -363,8 +419,9 @@ def self_bleu(sentences: IdStream, *, style: str = "nltk", max_ngram_order: Opti
     """
     _check_style(style)
     order = _resolve_order(max_ngram_order, weights, style)
-    cleaning = id_cleaning(pad_token_id, eos_token_id, decoder_start_token_id, bos_token_id, special_ids,
-                           pad_id=pad_id, eos_id=eos_id)
+    cleaning = id_cleaning(
+        pad_token_id, eos_token_id, decoder_start_token_id, bos_token_id, special_ids, pad_id=pad_id, eos_id=eos_id
+    )
     flat, lens = _sentences_flat(sentences, "sentences", tokenize, lowercase, cleaning)
     if len(lens) < 2:
         raise ValueError(f"self-BLEU needs at least 2 sentences (each is scored against the others), got {len(lens)}")
@@ -389,14 +446,28 @@ def _resolve_order(max_ngram_order, weights, style):
 
 
 @_without_gc
-def pairwise_bleu(candidates: IdStream, *, style: str = "sacrebleu", smooth_method: str = "exp",
-                  smooth_value: Optional[float] = None, effective_order: bool = True,
-                  max_ngram_order: Optional[int] = None, weights: Weights = None,
-                  smoothing_function: Optional[Callable[..., Any]] = None, diagonal: Optional[float] = None,
-                  pad_token_id: Optional[int] = None, eos_token_id: TokenIds = None,
-                  decoder_start_token_id: Optional[int] = None, bos_token_id: Optional[int] = None,
-                  special_ids: TokenIds = None, pad_id: Optional[int] = None, eos_id: TokenIds = None,
-                  tokenize: str = "13a", lowercase: bool = False, workers: int = 1) -> np.ndarray:
+def pairwise_bleu(
+    candidates: IdStream,
+    *,
+    style: str = "sacrebleu",
+    smooth_method: str = "exp",
+    smooth_value: float | None = None,
+    effective_order: bool = True,
+    max_ngram_order: int | None = None,
+    weights: Weights = None,
+    smoothing_function: Callable[..., Any] | None = None,
+    diagonal: float | None = None,
+    pad_token_id: int | None = None,
+    eos_token_id: TokenIds = None,
+    decoder_start_token_id: int | None = None,
+    bos_token_id: int | None = None,
+    special_ids: TokenIds = None,
+    pad_id: int | None = None,
+    eos_id: TokenIds = None,
+    tokenize: str = "13a",
+    lowercase: bool = False,
+    workers: int = 1,
+) -> np.ndarray:
     """Pairwise sentence-BLEU matrix (the MBR utility matrix): float64 array (n, n).
 
     ``out[i, j]`` = sentence BLEU of candidate i (hypothesis) against candidate j (its single
@@ -422,8 +493,9 @@ def pairwise_bleu(candidates: IdStream, *, style: str = "sacrebleu", smooth_meth
     """
     _check_style(style)
     order = _resolve_order(max_ngram_order, weights, style)
-    cleaning = id_cleaning(pad_token_id, eos_token_id, decoder_start_token_id, bos_token_id, special_ids,
-                           pad_id=pad_id, eos_id=eos_id)
+    cleaning = id_cleaning(
+        pad_token_id, eos_token_id, decoder_start_token_id, bos_token_id, special_ids, pad_id=pad_id, eos_id=eos_id
+    )
     flat, lens = _sentences_flat(candidates, "candidates", tokenize, lowercase, cleaning)
     n = len(lens)
     if n == 0:

@@ -6,11 +6,10 @@ signatures) is computed in one place, the scoring layer ``rapidbleu._scoring_py`
 compiled twin, chosen by ``rapidbleu._backend``).
 """
 
-
 from __future__ import annotations
-import logging
-from typing import Callable, List, Optional, Sequence, Tuple
 
+import logging
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -22,8 +21,15 @@ from . import _backend
 from ._sacre_methods import SacreBLEUMethods
 from ._scoring_py import SMOOTH_DEFAULTS, bleu_from_stats, check_smoothing, split_row
 from ._stats import MAX_NGRAM_ORDER
-from ._validate import (check_hypotheses, check_hypotheses_counting, check_order, check_references,
-                        check_sentence_args, check_smooth_value, check_stats_row)
+from ._validate import (
+    check_hypotheses,
+    check_hypotheses_counting,
+    check_order,
+    check_references,
+    check_sentence_args,
+    check_smooth_value,
+    check_stats_row,
+)
 from .score import BLEUScore, BLEUSignature
 from .tokenizers import DEFAULT_TOKENIZER, LANGUAGE_DEFAULTS, available_tokenizers, get_tokenizer, language_warning
 
@@ -62,11 +68,19 @@ class BLEU(SacreBLEUMethods):
     #: dict, so ``==`` compares as sets), names and order as ``sacrebleu.BLEU.TOKENIZERS``.
     TOKENIZERS = dict.fromkeys(available_tokenizers()).keys()
 
-    def __init__(self, lowercase: bool = False, force: bool = False, tokenize: Optional[str] = None,
-                 smooth_method: str = "exp", smooth_value: Optional[float] = None,
-                 max_ngram_order: int = MAX_NGRAM_ORDER, effective_order: bool = False,
-                 trg_lang: str = "", references: Optional[Sequence[Sequence[str]]] = None,
-                 workers: int = 1):
+    def __init__(
+        self,
+        lowercase: bool = False,
+        force: bool = False,
+        tokenize: str | None = None,
+        smooth_method: str = "exp",
+        smooth_value: float | None = None,
+        max_ngram_order: int = MAX_NGRAM_ORDER,
+        effective_order: bool = False,
+        trg_lang: str = "",
+        references: Sequence[Sequence[str]] | None = None,
+        workers: int = 1,
+    ):
         check_smoothing(smooth_method)
         check_smooth_value(smooth_value)
         max_ngram_order = check_order(max_ngram_order)
@@ -78,10 +92,10 @@ class BLEU(SacreBLEUMethods):
         self.max_ngram_order = int(max_ngram_order)
         self.effective_order = effective_order
         self.workers = workers
-        self.n_bootstrap: Optional[int] = None
-        self.seed: Optional[str] = None
+        self.n_bootstrap: int | None = None
+        self.seed: str | None = None
         # progress callback for bootstrap resampling (the CLI sets it around one call)
-        self._progress: Optional[Callable[[int], None]] = None
+        self._progress: Callable[[int], None] | None = None
 
         if tokenize is None:
             tokenize = LANGUAGE_DEFAULTS.get(trg_lang, DEFAULT_TOKENIZER)
@@ -102,7 +116,7 @@ class BLEU(SacreBLEUMethods):
         self.num_refs = num_refs
         return streams
 
-    def _preprocess_for_core(self, lines: List[Optional[str]]):
+    def _preprocess_for_core(self, lines: list[str | None]):
         """Strings and tokenizer name to hand to the core: tokenizers without a compiled fast
         path run here in Python (after lowercasing and right-stripping, as sacreBLEU does);
         ``None`` (no reference) stays ``None``."""
@@ -113,20 +127,20 @@ class BLEU(SacreBLEUMethods):
         low = self.lowercase
         return [None if s is None else tok((s.lower() if low else s).rstrip()) for s in lines], "none", False
 
-    def _core_args(self, hyps: List[str], ref_streams: List[List[Optional[str]]]) -> tuple:
+    def _core_args(self, hyps: list[str], ref_streams: list[list[str | None]]) -> tuple:
         """The arguments of the core's ``string_stats`` / ``string_totals`` for these inputs."""
         hyps_in, tok, low = self._preprocess_for_core(hyps)
         if tok != self.tokenizer.fast_path:
             ref_streams = [self._preprocess_for_core(stream)[0] for stream in ref_streams]
         return hyps_in, ref_streams, self.max_ngram_order, tok, low, self.workers
 
-    def _segment_stats(self, hyps: List[str], ref_streams: List[List[Optional[str]]]) -> np.ndarray:
+    def _segment_stats(self, hyps: list[str], ref_streams: list[list[str | None]]) -> np.ndarray:
         return _backend.stats.string_stats(*self._core_args(hyps, ref_streams))
 
-    def _segment_totals(self, hyps: List[str], ref_streams: List[List[Optional[str]]]) -> List[int]:
+    def _segment_totals(self, hyps: list[str], ref_streams: list[list[str | None]]) -> list[int]:
         return _backend.stats.string_totals(*self._core_args(hyps, ref_streams))
 
-    def _checked_inputs(self, hypotheses, references) -> Tuple[List[str], List[List[Optional[str]]]]:
+    def _checked_inputs(self, hypotheses, references) -> tuple[list[str], list[list[str | None]]]:
         """The hypotheses and reference streams of a corpus call, checked (and the cached
         references when ``references`` is None), with sacreBLEU's tokenized-input warning."""
         if self._force:
@@ -138,20 +152,21 @@ class BLEU(SacreBLEUMethods):
         elif self._ref_cache is not None:
             streams = self._ref_cache
             if len(streams[0]) != len(hyps):
-                raise ValueError(
-                    f"{len(hyps)} hypotheses but the cached references have {len(streams[0])} segments"
-                )
+                raise ValueError(f"{len(hyps)} hypotheses but the cached references have {len(streams[0])} segments")
         else:
             raise RuntimeError("no references given and none cached (pass references= to BLEU())")
         if not self._force:
             if tokenized >= 100:
                 logger.warning("That's 100 lines that end in a tokenized period ('.')")
                 logger.warning("It looks like you forgot to detokenize your test data, which may hurt your score.")
-                logger.warning("If you insist your data is detokenized, or don't care, you can suppress this message with the `force` parameter.")
+                logger.warning(
+                    "If you insist your data is detokenized, or don't care, you can suppress this message with the `force` parameter."
+                )
         return hyps, streams
 
-    def corpus_statistics(self, hypotheses: Sequence[str],
-                          references: Optional[Sequence[Sequence[str]]] = None) -> np.ndarray:
+    def corpus_statistics(
+        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]] | None = None
+    ) -> np.ndarray:
         """Per-segment sufficient statistics.
 
         Args:
@@ -169,8 +184,7 @@ class BLEU(SacreBLEUMethods):
         """
         return self._segment_stats(*self._checked_inputs(hypotheses, references))
 
-    def _corpus_totals(self, hypotheses: Sequence[str],
-                       references: Optional[Sequence[Sequence[str]]] = None) -> List[int]:
+    def _corpus_totals(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]] | None = None) -> list[int]:
         """``corpus_statistics(...).sum(axis=0)`` as a list of Python ints, computed without
         the per-segment array (and, on the compiled backend, without importing numpy).  Same
         arguments and errors as ``corpus_statistics``."""
@@ -178,9 +192,16 @@ class BLEU(SacreBLEUMethods):
 
     # -- scores -----------------------------------------------------------------------------
     @staticmethod
-    def compute_bleu(correct: List[int], total: List[int], sys_len: int, ref_len: int,
-                     smooth_method: str = "none", smooth_value: Optional[float] = None,
-                     effective_order: bool = False, max_ngram_order: int = MAX_NGRAM_ORDER) -> BLEUScore:
+    def compute_bleu(
+        correct: list[int],
+        total: list[int],
+        sys_len: int,
+        ref_len: int,
+        smooth_method: str = "none",
+        smooth_value: float | None = None,
+        effective_order: bool = False,
+        max_ngram_order: int = MAX_NGRAM_ORDER,
+    ) -> BLEUScore:
         """BLEU from sufficient statistics: sacreBLEU's public ``BLEU.compute_bleu`` (which
         fairseq calls), same arguments, defaults (no smoothing) and result.
 
@@ -206,7 +227,8 @@ class BLEU(SacreBLEUMethods):
         """
         check_smooth_value(smooth_value)
         score, counts, totals, precisions, bp = bleu_from_stats(
-            correct, total, sys_len, ref_len, smooth_method, smooth_value, effective_order, max_ngram_order)
+            correct, total, sys_len, ref_len, smooth_method, smooth_value, effective_order, max_ngram_order
+        )
         return BLEUScore(score, counts, totals, precisions, bp, sys_len, ref_len)
 
     def score_from_stats(self, stats) -> BLEUScore:
@@ -219,12 +241,20 @@ class BLEU(SacreBLEUMethods):
         check_stats_row(stats, self.max_ngram_order)
         sys_len, ref_len, correct, total = split_row(stats, self.max_ngram_order)
         score, counts, totals, precisions, bp = bleu_from_stats(
-            correct, total, sys_len, ref_len, self.smooth_method, self.smooth_value,
-            self.effective_order, self.max_ngram_order)
+            correct,
+            total,
+            sys_len,
+            ref_len,
+            self.smooth_method,
+            self.smooth_value,
+            self.effective_order,
+            self.max_ngram_order,
+        )
         return BLEUScore(score, counts, totals, precisions, bp, sys_len, ref_len)
 
-    def corpus_score(self, hypotheses: Sequence[str], references: Optional[Sequence[Sequence[str]]],
-                     n_bootstrap: int = 1) -> BLEUScore:
+    def corpus_score(
+        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]] | None, n_bootstrap: int = 1
+    ) -> BLEUScore:
         """Corpus BLEU (0-100): statistics summed over all segments, then one score.
 
         Args:
@@ -268,32 +298,68 @@ class BLEU(SacreBLEUMethods):
         ``sentence_score(hypotheses[i], [stream[i] for stream in references]).score``.
         """
         stats = self.corpus_statistics(hypotheses, references)
-        return _backend.scoring.sacre_scores(stats, self.max_ngram_order, self.smooth_method, self.smooth_value,
-                                             self.effective_order, None, self.workers)
+        return _backend.scoring.sacre_scores(
+            stats, self.max_ngram_order, self.smooth_method, self.smooth_value, self.effective_order, None, self.workers
+        )
 
     def get_signature(self) -> BLEUSignature:
         """The reproducibility signature (needs a scored corpus for the number of references)."""
         return BLEUSignature(self.__dict__)
 
 
-def corpus_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[str]], smooth_method: str = "exp",
-                smooth_value: Optional[float] = None, force: bool = False, lowercase: bool = False,
-                tokenize: str = DEFAULT_TOKENIZER, use_effective_order: bool = False) -> BLEUScore:
+def corpus_bleu(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str]],
+    smooth_method: str = "exp",
+    smooth_value: float | None = None,
+    force: bool = False,
+    lowercase: bool = False,
+    tokenize: str = DEFAULT_TOKENIZER,
+    use_effective_order: bool = False,
+) -> BLEUScore:
     """Corpus BLEU with sacreBLEU's ``corpus_bleu`` defaults (exp smoothing, 13a, no effective order)."""
-    return BLEU(lowercase=lowercase, force=force, tokenize=tokenize, smooth_method=smooth_method,
-                smooth_value=smooth_value, effective_order=use_effective_order).corpus_score(hypotheses, references)
+    return BLEU(
+        lowercase=lowercase,
+        force=force,
+        tokenize=tokenize,
+        smooth_method=smooth_method,
+        smooth_value=smooth_value,
+        effective_order=use_effective_order,
+    ).corpus_score(hypotheses, references)
 
 
-def raw_corpus_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[str]],
-                    smooth_value: Optional[float] = SMOOTH_DEFAULTS["floor"]) -> BLEUScore:
+def raw_corpus_bleu(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str]],
+    smooth_value: float | None = SMOOTH_DEFAULTS["floor"],
+) -> BLEUScore:
     """sacreBLEU's ``raw_corpus_bleu``: no tokenization, floor smoothing (0.1), effective order."""
-    return corpus_bleu(hypotheses, references, smooth_method="floor", smooth_value=smooth_value, force=True,
-                       tokenize="none", use_effective_order=True)
+    return corpus_bleu(
+        hypotheses,
+        references,
+        smooth_method="floor",
+        smooth_value=smooth_value,
+        force=True,
+        tokenize="none",
+        use_effective_order=True,
+    )
 
 
-def sentence_bleu(hypothesis: str, references: Sequence[str], smooth_method: str = "exp",
-                  smooth_value: Optional[float] = None, lowercase: bool = False,
-                  tokenize: str = DEFAULT_TOKENIZER, use_effective_order: bool = True) -> BLEUScore:
+def sentence_bleu(
+    hypothesis: str,
+    references: Sequence[str],
+    smooth_method: str = "exp",
+    smooth_value: float | None = None,
+    lowercase: bool = False,
+    tokenize: str = DEFAULT_TOKENIZER,
+    use_effective_order: bool = True,
+) -> BLEUScore:
     """Sentence BLEU with sacreBLEU's ``sentence_bleu`` defaults (exp smoothing, effective order on)."""
-    return BLEU(lowercase=lowercase, tokenize=tokenize, force=False, smooth_method=smooth_method,
-                smooth_value=smooth_value, effective_order=use_effective_order).sentence_score(hypothesis, references)
+    return BLEU(
+        lowercase=lowercase,
+        tokenize=tokenize,
+        force=False,
+        smooth_method=smooth_method,
+        smooth_value=smooth_value,
+        effective_order=use_effective_order,
+    ).sentence_score(hypothesis, references)

@@ -28,7 +28,7 @@ import textwrap
 import time
 from itertools import repeat
 from operator import add
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import numpy as np
@@ -60,80 +60,172 @@ def build_parser() -> argparse.ArgumentParser:
     """sacreBLEU's BLEU options (same names, short forms, defaults) plus ``--workers``."""
     p = argparse.ArgumentParser(
         prog="rapidbleu",
-        description="rapidbleu: sacreBLEU-compatible BLEU, fast.\n"
-                    "Quick usage: rapidbleu ref.txt -i output.txt",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--language-pair", "-l", dest="langpair", default=None,
-                   help="Source-target language pair (e.g. en-zh); the target chooses the default tokenizer.")
-    p.add_argument("--input", "-i", type=str, nargs="*", default=None,
-                   help="Read input from file(s) instead of STDIN.")
-    p.add_argument("refs", nargs="*", default=[],
-                   help="Reference file(s); give them before -i/--input.")
-    p.add_argument("--num-refs", "-nr", type=int, default=1,
-                   help="Split the reference stream on tabs, and expect this many references. (Default: %(default)s)")
-    p.add_argument("--encoding", "-e", type=str, default="utf-8",
-                   help="Open text files with specified encoding (Default: %(default)s)")
+        description="rapidbleu: sacreBLEU-compatible BLEU, fast.\nQuick usage: rapidbleu ref.txt -i output.txt",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "--language-pair",
+        "-l",
+        dest="langpair",
+        default=None,
+        help="Source-target language pair (e.g. en-zh); the target chooses the default tokenizer.",
+    )
+    p.add_argument("--input", "-i", type=str, nargs="*", default=None, help="Read input from file(s) instead of STDIN.")
+    p.add_argument("refs", nargs="*", default=[], help="Reference file(s); give them before -i/--input.")
+    p.add_argument(
+        "--num-refs",
+        "-nr",
+        type=int,
+        default=1,
+        help="Split the reference stream on tabs, and expect this many references. (Default: %(default)s)",
+    )
+    p.add_argument(
+        "--encoding",
+        "-e",
+        type=str,
+        default="utf-8",
+        help="Open text files with specified encoding (Default: %(default)s)",
+    )
     # No argparse choices: sacreBLEU's other metrics end with check_values' one-line error.
-    p.add_argument("--metrics", "-m", nargs="+", default=["bleu"],
-                   help="Metrics to compute (rapidbleu computes BLEU only).")
+    p.add_argument(
+        "--metrics", "-m", nargs="+", default=["bleu"], help="Metrics to compute (rapidbleu computes BLEU only)."
+    )
     p.add_argument("--sentence-level", "-sl", action="store_true", help="Compute metric for each sentence.")
     g = p.add_argument_group("BLEU related arguments")
-    g.add_argument("--smooth-method", "-s", choices=list(SMOOTH_DEFAULTS), default="exp", dest="bleu_smooth_method",
-                   help="Smoothing method: exponential decay, floor (increment zero counts), add-k (increment "
-                        "num/denom by k for n>1), or none. (Default: %(default)s)")
-    g.add_argument("--smooth-value", "-sv", type=float, default=None, dest="bleu_smooth_value",
-                   help="The smoothing value. Only valid for floor and add-k. "
-                        f"(Defaults: floor: {SMOOTH_DEFAULTS['floor']}, add-k: {SMOOTH_DEFAULTS['add-k']})")
-    g.add_argument("--tokenize", "-tok", choices=available_tokenizers(), default=None, dest="bleu_tokenize",
-                   help="Tokenization method to use for BLEU. If not provided, defaults to `zh` for Chinese, "
-                        "`ja-mecab` for Japanese, `ko-mecab` for Korean and `13a` (mteval) otherwise.")
-    g.add_argument("--lowercase", "-lc", dest="bleu_lowercase", action="store_true", default=False,
-                   help="If True, enables case-insensitivity. (Default: %(default)s)")
-    g.add_argument("--force", default=False, action="store_true", dest="bleu_force",
-                   help="Insist that your tokenized input is actually detokenized.")
-    g.add_argument("--workers", type=int, default=1,
-                   help="Threads for the compiled core (-1 = all cores). (Default: %(default)s)")
+    g.add_argument(
+        "--smooth-method",
+        "-s",
+        choices=list(SMOOTH_DEFAULTS),
+        default="exp",
+        dest="bleu_smooth_method",
+        help="Smoothing method: exponential decay, floor (increment zero counts), add-k (increment "
+        "num/denom by k for n>1), or none. (Default: %(default)s)",
+    )
+    g.add_argument(
+        "--smooth-value",
+        "-sv",
+        type=float,
+        default=None,
+        dest="bleu_smooth_value",
+        help="The smoothing value. Only valid for floor and add-k. "
+        f"(Defaults: floor: {SMOOTH_DEFAULTS['floor']}, add-k: {SMOOTH_DEFAULTS['add-k']})",
+    )
+    g.add_argument(
+        "--tokenize",
+        "-tok",
+        choices=available_tokenizers(),
+        default=None,
+        dest="bleu_tokenize",
+        help="Tokenization method to use for BLEU. If not provided, defaults to `zh` for Chinese, "
+        "`ja-mecab` for Japanese, `ko-mecab` for Korean and `13a` (mteval) otherwise.",
+    )
+    g.add_argument(
+        "--lowercase",
+        "-lc",
+        dest="bleu_lowercase",
+        action="store_true",
+        default=False,
+        help="If True, enables case-insensitivity. (Default: %(default)s)",
+    )
+    g.add_argument(
+        "--force",
+        default=False,
+        action="store_true",
+        dest="bleu_force",
+        help="Insist that your tokenized input is actually detokenized.",
+    )
+    g.add_argument(
+        "--workers", type=int, default=1, help="Threads for the compiled core (-1 = all cores). (Default: %(default)s)"
+    )
     c = p.add_argument_group("Confidence interval (CI) estimation for single-system evaluation")
-    c.add_argument("--confidence", "-ci", action="store_true",
-                   help="Report confidence interval using bootstrap resampling.")
-    c.add_argument("--confidence-n", "-cin", type=int, default=1000,
-                   help="Set the number of bootstrap resamples for CI estimation (Default: %(default)s).")
+    c.add_argument(
+        "--confidence", "-ci", action="store_true", help="Report confidence interval using bootstrap resampling."
+    )
+    c.add_argument(
+        "--confidence-n",
+        "-cin",
+        type=int,
+        default=1000,
+        help="Set the number of bootstrap resamples for CI estimation (Default: %(default)s).",
+    )
     t = p.add_argument_group("Paired significance testing for multi-system evaluation")
     choice = t.add_mutually_exclusive_group()
-    choice.add_argument("--paired-ar", "-par", action="store_true",
-                        help="Perform paired test using approximate randomization (AR). This option is "
-                             "mutually exclusive with --paired-bs (Default: %(default)s).")
-    choice.add_argument("--paired-bs", "-pbs", action="store_true",
-                        help="Perform paired test using bootstrap resampling. This option is "
-                             "mutually exclusive with --paired-ar (Default: %(default)s).")
-    t.add_argument("--paired-ar-n", "-parn", type=int, default=10000,
-                   help="Number of trials for approximate randomization test (Default: %(default)s).")
-    t.add_argument("--paired-bs-n", "-pbsn", type=int, default=1000,
-                   help="Number of bootstrap resamples for paired bootstrap resampling test (Default: %(default)s).")
-    t.add_argument("--paired-jobs", "-j", type=int, default=1,
-                   help="Threads for comparisons that do not share random draws (SACREBLEU_SEED=none); "
-                        "0 = one per system. Results do not depend on it. (Default: %(default)s)")
+    choice.add_argument(
+        "--paired-ar",
+        "-par",
+        action="store_true",
+        help="Perform paired test using approximate randomization (AR). This option is "
+        "mutually exclusive with --paired-bs (Default: %(default)s).",
+    )
+    choice.add_argument(
+        "--paired-bs",
+        "-pbs",
+        action="store_true",
+        help="Perform paired test using bootstrap resampling. This option is "
+        "mutually exclusive with --paired-ar (Default: %(default)s).",
+    )
+    t.add_argument(
+        "--paired-ar-n",
+        "-parn",
+        type=int,
+        default=10000,
+        help="Number of trials for approximate randomization test (Default: %(default)s).",
+    )
+    t.add_argument(
+        "--paired-bs-n",
+        "-pbsn",
+        type=int,
+        default=1000,
+        help="Number of bootstrap resamples for paired bootstrap resampling test (Default: %(default)s).",
+    )
+    t.add_argument(
+        "--paired-jobs",
+        "-j",
+        type=int,
+        default=1,
+        help="Threads for comparisons that do not share random draws (SACREBLEU_SEED=none); "
+        "0 = one per system. Results do not depend on it. (Default: %(default)s)",
+    )
     r = p.add_argument_group("Reporting related arguments")
     r.add_argument("--quiet", "-q", default=False, action="store_true", help="Suppress verbose messages.")
-    r.add_argument("--short", "-sh", default=False, action="store_true",
-                   help="Produce a shorter (less human readable) signature.")
+    r.add_argument(
+        "--short", "-sh", default=False, action="store_true", help="Produce a shorter (less human readable) signature."
+    )
     r.add_argument("--score-only", "-b", default=False, action="store_true", help="Print only the computed score.")
     # "--w" is spelled out: sacreBLEU reads that abbreviation as --width, and our extra
     # --workers would make it ambiguous otherwise
     r.add_argument("--width", "-w", "--w", type=int, default=1, help="Floating point width (Default: %(default)s).")
     r.add_argument("--no-color", "-nc", action="store_true", help="Disable the occasional use of terminal colors.")
-    r.add_argument("--report", metavar="FILE", default=None,
-                   help="Write a comparison report of the systems (the first one is the baseline): a self-contained "
-                        "HTML page with plots, or '-' for text tables on stdout. Uses --paired-bs (default) or "
-                        "--paired-ar and their sample counts; the HTML page needs the extra rapidbleu[report].")
-    r.add_argument("--source", metavar="FILE", default=None,
-                   help="Source sentences, one per line, shown with the report's example segments.")
-    r.add_argument("--report-segments", type=int, default=5, metavar="N",
-                   help="Segments shown per system and direction in the report (Default: %(default)s).")
-    r.add_argument("--format", "-f", default="json", choices=OUTPUT_FORMATS,
-                   help="Set the output format. `latex` is only valid for multi-system mode whereas `json` and "
-                        "`text` apply to single-system mode only. This flag is overridden if the SACREBLEU_FORMAT "
-                        "environment variable is set to one of the valid choices (Default: %(default)s).")
+    r.add_argument(
+        "--report",
+        metavar="FILE",
+        default=None,
+        help="Write a comparison report of the systems (the first one is the baseline): a self-contained "
+        "HTML page with plots, or '-' for text tables on stdout. Uses --paired-bs (default) or "
+        "--paired-ar and their sample counts; the HTML page needs the extra rapidbleu[report].",
+    )
+    r.add_argument(
+        "--source",
+        metavar="FILE",
+        default=None,
+        help="Source sentences, one per line, shown with the report's example segments.",
+    )
+    r.add_argument(
+        "--report-segments",
+        type=int,
+        default=5,
+        metavar="N",
+        help="Segments shown per system and direction in the report (Default: %(default)s).",
+    )
+    r.add_argument(
+        "--format",
+        "-f",
+        default="json",
+        choices=OUTPUT_FORMATS,
+        help="Set the output format. `latex` is only valid for multi-system mode whereas `json` and "
+        "`text` apply to single-system mode only. This flag is overridden if the SACREBLEU_FORMAT "
+        "environment variable is set to one of the valid choices (Default: %(default)s).",
+    )
     p.add_argument("--version", "-V", action="version", version=f"%(prog)s {__version__}")
     _add_unsupported(p)
     return p
@@ -145,7 +237,7 @@ def build_parser() -> argparse.ArgumentParser:
 #: of ``-tok``) and then ends with a one-line error instead of doing something else.
 _TEST_SETS = "test sets are not supported; give reference files"
 _NOT_BLEU = "chrF and TER are not supported (rapidbleu computes BLEU only)"
-UNSUPPORTED: Tuple[Tuple[Tuple[str, ...], Dict[str, Any], str], ...] = (
+UNSUPPORTED: tuple[tuple[tuple[str, ...], dict[str, Any], str], ...] = (
     (("--test-set", "-t"), {}, _TEST_SETS),
     (("--list",), {"action": "store_true"}, _TEST_SETS),
     (("--echo",), {"nargs": "+"}, _TEST_SETS),
@@ -153,8 +245,11 @@ UNSUPPORTED: Tuple[Tuple[Tuple[str, ...], Dict[str, Any], str], ...] = (
     (("--origlang", "-ol"), {}, _TEST_SETS),
     (("--subset",), {}, _TEST_SETS),
     (("--citation", "--cite"), {"action": "store_true"}, _TEST_SETS),
-    (("--detail", "-d"), {"action": "store_true"}, "per-subset scores (--detail) need test sets, "
-                                                   "which are not supported; give reference files"),
+    (
+        ("--detail", "-d"),
+        {"action": "store_true"},
+        "per-subset scores (--detail) need test sets, which are not supported; give reference files",
+    ),
     (("--chrf-char-order", "-cc"), {}, _NOT_BLEU),
     (("--chrf-word-order", "-cw"), {}, _NOT_BLEU),
     (("--chrf-beta",), {}, _NOT_BLEU),
@@ -206,13 +301,15 @@ def check_values(args) -> None:
     if args.langpair is not None:
         src, dash, trg = args.langpair.partition("-")
         if not dash or not src or not trg:
-            raise CLIError(f"-l/--language-pair {args.langpair!r}: expected SRC-TRG with a dash, e.g. en-zh "
-                           "(the target language chooses the default tokenizer)")
+            raise CLIError(
+                f"-l/--language-pair {args.langpair!r}: expected SRC-TRG with a dash, e.g. en-zh "
+                "(the target language chooses the default tokenizer)"
+            )
     if args.width < 0:
         raise CLIError(f"-w/--width {args.width}: the number of decimals must be >= 0")
 
 
-def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """Parse ``argv``; ``SACREBLEU_FORMAT`` overrides ``-f`` as in sacreBLEU."""
     args = build_parser().parse_args(argv)
     env_format = os.environ.get("SACREBLEU_FORMAT", "").lower()
@@ -243,12 +340,12 @@ class _Stream:
     """One input seen as lines: a file's lines, a field of a tab-separated reference file or of
     standard input.  ``read(n)`` gives the next ``n`` lines (fewer only at the end)."""
 
-    def __init__(self, name: str, source: "_Source", field: int = 0):
+    def __init__(self, name: str, source: _Source, field: int = 0):
         self.name = name
         self.source = source
         self.field = field
 
-    def read(self, n: int) -> List[str]:
+    def read(self, n: int) -> list[str]:
         return self.source.read(n, self.field)
 
 
@@ -256,16 +353,16 @@ class _Source:
     """A ``LineReader`` split into ``n_fields`` tab-separated fields (1: the whole line), shared
     by the streams of its fields; ``first`` is the first line for standard input, already read."""
 
-    def __init__(self, reader: LineReader, n_fields: int = 1, kind: str = "plain", first: Optional[str] = None):
+    def __init__(self, reader: LineReader, n_fields: int = 1, kind: str = "plain", first: str | None = None):
         self.reader = reader
         self.n_fields = n_fields
         self.kind = kind  # "plain", "refs" (-nr) or "stdin" (tab-separated systems)
         self.first = first
-        self._fields: List[List[str]] = [[] for _ in range(n_fields)]
+        self._fields: list[list[str]] = [[] for _ in range(n_fields)]
         self._lineno = 0
-        self._unread: Optional[int] = None  # lines left after the current ones, once counted
+        self._unread: int | None = None  # lines left after the current ones, once counted
 
-    def _split(self, lines: List[str]) -> None:
+    def _split(self, lines: list[str]) -> None:
         nf = self.n_fields
         out = self._fields
         lineno = self._lineno
@@ -274,20 +371,26 @@ class _Source:
             if self.kind == "refs":
                 fields = line.split("\t")  # more fields than -nr would glue onto the last one
                 if len(fields) != nf:
-                    raise CLIError(f"{self.reader.name}: line {lineno}: expected {nf} tab-separated references, "
-                                   f"found {len(fields)}", code=17)
+                    raise CLIError(
+                        f"{self.reader.name}: line {lineno}: expected {nf} tab-separated references, "
+                        f"found {len(fields)}",
+                        code=17,
+                    )
             elif lineno == 1:
                 fields = line.split("\t")  # sacreBLEU: the first line's fields are not stripped
             else:
                 fields = [f.rstrip() for f in line.split("\t")]
                 if len(fields) != nf:
-                    raise CLIError(f"<stdin>: line {lineno}: {len(fields)} tab-separated fields, but the first "
-                                   f"line had {nf} (one per system)", code=17)
+                    raise CLIError(
+                        f"<stdin>: line {lineno}: {len(fields)} tab-separated fields, but the first "
+                        f"line had {nf} (one per system)",
+                        code=17,
+                    )
             for j in range(nf):
                 out[j].append(fields[j])
         self._lineno = lineno
 
-    def read(self, n: int, field: int) -> List[str]:
+    def read(self, n: int, field: int) -> list[str]:
         if self.kind == "plain":
             return self.reader.read(n)
         buf = self._fields[field]
@@ -301,10 +404,12 @@ class _Source:
         return out
 
 
-def _open_refs(args) -> List[_Stream]:
+def _open_refs(args) -> list[_Stream]:
     if not args.refs:
-        raise CLIError("no reference files: give them as positional arguments before -i/--input "
-                       "(rapidbleu does not download test sets)")
+        raise CLIError(
+            "no reference files: give them as positional arguments before -i/--input "
+            "(rapidbleu does not download test sets)"
+        )
     if args.num_refs < 1:
         raise CLIError(f"--num-refs must be >= 1, got {args.num_refs}")
     if args.num_refs != 1 and len(args.refs) > 1:
@@ -315,7 +420,7 @@ def _open_refs(args) -> List[_Stream]:
     return [_Stream(f"{args.refs[0]} (reference field {j + 1})", src, j) for j in range(args.num_refs)]
 
 
-def _open_systems(args, paired: bool = False) -> List[_Stream]:
+def _open_systems(args, paired: bool = False) -> list[_Stream]:
     if args.input is None:
         reader = LineReader(None, args.encoding)
         first = reader.read(1)
@@ -327,7 +432,7 @@ def _open_systems(args, paired: bool = False) -> List[_Stream]:
         return [_Stream(f"System {i + 1}", src, i) for i in range(n)]
     if not args.input:
         raise CLIError("-i/--input needs at least one file")
-    streams: List[_Stream] = []
+    streams: list[_Stream] = []
     for path in args.input:
         names = [s.name for s in streams]
         if paired and names and path == names[0]:
@@ -339,7 +444,7 @@ def _open_systems(args, paired: bool = False) -> List[_Stream]:
     return streams
 
 
-def _length_error(systems: List[_Stream], refs: List[_Stream], counts: Dict[int, int]) -> CLIError:
+def _length_error(systems: list[_Stream], refs: list[_Stream], counts: dict[int, int]) -> CLIError:
     """The error for inputs of different lengths (``counts``: total lines per stream id)."""
     for system in systems:
         n_sys = counts[id(system)]
@@ -347,12 +452,14 @@ def _length_error(systems: List[_Stream], refs: List[_Stream], counts: Dict[int,
             return CLIError(f"{system.name}: is empty: no segment to score")
         for ref in refs:
             if counts[id(ref)] != n_sys:
-                return CLIError(f"{system.name} has {n_sys} lines but {ref.name} has {counts[id(ref)]}: "
-                                "system and reference streams must have the same number of lines")
+                return CLIError(
+                    f"{system.name} has {n_sys} lines but {ref.name} has {counts[id(ref)]}: "
+                    "system and reference streams must have the same number of lines"
+                )
     return CLIError("inputs of different lengths")  # not reached
 
 
-def _chunks(refs: List[_Stream], systems: List[_Stream], size: int):
+def _chunks(refs: list[_Stream], systems: list[_Stream], size: int):
     """Yield ``(ref_chunks, system_chunks)``: the next ``size`` lines of every stream, in
     lockstep, until all end together.  Inputs of different lengths raise the ``CLIError``
     that names the first system and reference that differ and their lengths (the longer inputs
@@ -376,10 +483,10 @@ def _chunks(refs: List[_Stream], systems: List[_Stream], size: int):
         if n == 0:
             return
         done += n
-        yield chunk[:len(refs)], chunk[len(refs):]
+        yield chunk[: len(refs)], chunk[len(refs) :]
 
 
-def _totals(streams: List[_Stream], chunk, done: int) -> Dict[int, int]:
+def _totals(streams: list[_Stream], chunk, done: int) -> dict[int, int]:
     counts = {}
     for i, stream in enumerate(streams):
         try:
@@ -436,14 +543,14 @@ def _count_rest(stream: _Stream) -> int:
                 break
             sizes = [len(buf) for buf in src._fields]
             src._split(lines)
-            for buf, size in zip(src._fields, sizes):
+            for buf, size in zip(src._fields, sizes, strict=False):
                 del buf[size:]
             unread += len(lines)
         src._unread = unread
     return len(src._fields[stream.field]) + src._unread
 
 
-def _raise_earlier_error(streams: List[_Stream]) -> None:
+def _raise_earlier_error(streams: list[_Stream]) -> None:
     """Read the given streams to their end; raise the first error one of them has."""
     for stream in streams:
         _count_rest(stream)
@@ -472,8 +579,9 @@ class _LineProgress:
                 return
             from tqdm import tqdm
 
-            self.bar = tqdm(desc="reading", unit=" lines", unit_scale=True, file=sys.stderr, leave=False,
-                            initial=self.lines - n)
+            self.bar = tqdm(
+                desc="reading", unit=" lines", unit_scale=True, file=sys.stderr, leave=False, initial=self.lines - n
+            )
         self.bar.update(n)
 
     def close(self) -> None:
@@ -498,8 +606,10 @@ def _warn_tokenized(metric: BLEU, n_tokenized: int) -> None:
 
         bleu_logger.warning("That's 100 lines that end in a tokenized period ('.')")
         bleu_logger.warning("It looks like you forgot to detokenize your test data, which may hurt your score.")
-        bleu_logger.warning("If you insist your data is detokenized, or don't care, you can suppress this message "
-                            "with the `force` parameter.")
+        bleu_logger.warning(
+            "If you insist your data is detokenized, or don't care, you can suppress this message "
+            "with the `force` parameter."
+        )
 
 
 def run(args) -> None:
@@ -526,8 +636,11 @@ def run(args) -> None:
     names = [s.name for s in systems]
     if paired:
         # sacreBLEU marks the first system as the baseline (stdin systems have no file names).
-        names = (["Baseline"] + [f"System {i + 1}" for i in range(len(systems) - 1)] if args.input is None
-                 else [f"Baseline: {names[0]}"] + names[1:])
+        names = (
+            ["Baseline"] + [f"System {i + 1}" for i in range(len(systems) - 1)]
+            if args.input is None
+            else [f"Baseline: {names[0]}", *names[1:]]
+        )
     if args.sentence_level and len(systems) > 1:
         raise CLIError("Only one system can be evaluated in sentence-level mode.")
     if args.sentence_level and (args.confidence or paired):
@@ -539,17 +652,24 @@ def run(args) -> None:
 
     trg_lang = args.langpair.split("-")[1] if args.langpair and "-" in args.langpair else ""
     # force=True: the tokenized-period warning is counted over the whole corpus here, not per chunk
-    metric = BLEU(lowercase=args.bleu_lowercase, force=True, tokenize=args.bleu_tokenize,
-                  smooth_method=args.bleu_smooth_method, smooth_value=args.bleu_smooth_value,
-                  effective_order=args.sentence_level, trg_lang=trg_lang, workers=args.workers)
+    metric = BLEU(
+        lowercase=args.bleu_lowercase,
+        force=True,
+        tokenize=args.bleu_tokenize,
+        smooth_method=args.bleu_smooth_method,
+        smooth_value=args.bleu_smooth_value,
+        effective_order=args.sentence_level,
+        trg_lang=trg_lang,
+        workers=args.workers,
+    )
     n_bootstrap = args.confidence_n if args.confidence else 1
     keep_rows = bool(paired) or n_bootstrap > 1
     ncol = 2 + 2 * metric.max_ngram_order
     # column sums as Python ints (a corpus score, or a table of systems, needs only these: the
     # core then returns them without any per-segment array, and numpy is never imported)
-    sums: List[List[int]] = [[0] * ncol for _ in systems]
+    sums: list[list[int]] = [[0] * ncol for _ in systems]
     per_segment = keep_rows or args.sentence_level
-    rows: List[List[np.ndarray]] = [[] for _ in systems]
+    rows: list[list[np.ndarray]] = [[] for _ in systems]
     n_tokenized = [0] * len(systems)
     sig_text = None
     progress = _LineProgress(args)
@@ -598,7 +718,7 @@ def run(args) -> None:
 
     logger.info("Found %d systems.", len(systems))
     if paired:
-        per_system: List[np.ndarray] = []
+        per_system: list[np.ndarray] = []
         for k in range(len(systems)):
             per_system.append(np.concatenate(rows[k]))
             rows[k].clear()
@@ -609,17 +729,17 @@ def run(args) -> None:
     print_results_table({"System": names, "BLEU": cells}, sigs, args.format, args.width)
 
 
-def _read_whole(refs: List[_Stream], systems: List[_Stream]) -> Tuple[List[List[str]], List[List[str]]]:
+def _read_whole(refs: list[_Stream], systems: list[_Stream]) -> tuple[list[list[str]], list[list[str]]]:
     """All lines of the reference and system streams (same checks and errors as streaming)."""
-    ref_lines: List[List[str]] = [[] for _ in refs]
-    sys_lines: List[List[str]] = [[] for _ in systems]
+    ref_lines: list[list[str]] = [[] for _ in refs]
+    sys_lines: list[list[str]] = [[] for _ in systems]
     for ref_chunk, sys_chunks in _chunks(refs, systems, _chunk_lines()):
-        for acc, chunk in zip(ref_lines + sys_lines, ref_chunk + sys_chunks):
+        for acc, chunk in zip(ref_lines + sys_lines, ref_chunk + sys_chunks, strict=False):
             acc.extend(chunk)
     return ref_lines, sys_lines
 
 
-def _run_report(args, ref_streams: List[_Stream], test: str) -> None:
+def _run_report(args, ref_streams: list[_Stream], test: str) -> None:
     """``--report FILE|-``: the comparison report of ``rapidbleu.compare`` (HTML or text)."""
     from .compare import comparison_report, require_report_extra
     from .significance import DEFAULT_SAMPLES, seed_from_env
@@ -642,12 +762,20 @@ def _run_report(args, ref_streams: List[_Stream], test: str) -> None:
     if args.source is not None:
         sources = read_lines(args.source, args.encoding)
         if len(sources) != len(systems[0]):
-            raise CLIError(f"{args.source} has {len(sources)} lines but {ref_names[0]} has {len(refs[0])}: "
-                           "the source must have one line per reference line")
+            raise CLIError(
+                f"{args.source} has {len(sources)} lines but {ref_names[0]} has {len(refs[0])}: "
+                "the source must have one line per reference line"
+            )
     trg_lang = args.langpair.split("-")[1] if args.langpair and "-" in args.langpair else ""
-    metric = BLEU(lowercase=args.bleu_lowercase, force=args.bleu_force, tokenize=args.bleu_tokenize,
-                  smooth_method=args.bleu_smooth_method, smooth_value=args.bleu_smooth_value,
-                  trg_lang=trg_lang, workers=args.workers)
+    metric = BLEU(
+        lowercase=args.bleu_lowercase,
+        force=args.bleu_force,
+        tokenize=args.bleu_tokenize,
+        smooth_method=args.bleu_smooth_method,
+        smooth_value=args.bleu_smooth_value,
+        trg_lang=trg_lang,
+        workers=args.workers,
+    )
     n_samples = args.paired_bs_n if test == "bs" else args.paired_ar_n
     if len(systems) == 1:
         total, desc = args.confidence_n, "bootstrap"
@@ -657,9 +785,19 @@ def _run_report(args, ref_streams: List[_Stream], test: str) -> None:
         total = (n_samples if n_samples > 0 else DEFAULT_SAMPLES[test]) * streams
         desc = "paired bootstrap" if test == "bs" else "approximate randomization"
     with _progress_bar(args, total, desc) as progress:
-        report = comparison_report(systems, refs, names=names, sources=sources, metric=metric, test=test,
-                                   n_samples=n_samples, n_bootstrap=args.confidence_n,
-                                   n_examples=args.report_segments, width=args.width, progress=progress)
+        report = comparison_report(
+            systems,
+            refs,
+            names=names,
+            sources=sources,
+            metric=metric,
+            test=test,
+            n_samples=n_samples,
+            n_bootstrap=args.confidence_n,
+            n_examples=args.report_segments,
+            width=args.width,
+            progress=progress,
+        )
     if to_stdout:
         sys.stdout.write(report.to_text())
         return
@@ -692,8 +830,9 @@ class _progress_bar:
         return False
 
 
-def _run_paired(args, paired: str, metric: BLEU, names: List[str], stats: List[np.ndarray],
-                sums: List[List[int]]) -> None:
+def _run_paired(
+    args, paired: str, metric: BLEU, names: list[str], stats: list[np.ndarray], sums: list[list[int]]
+) -> None:
     """Paired bootstrap (``bs``) or approximate randomization (``ar``) of every system against the
     first one, from their per-segment statistics, printed as sacreBLEU's multi-system table (or
     JSON / LaTeX); signatures as ``significance.PairedTest`` makes them."""
@@ -713,13 +852,14 @@ def _run_paired(args, paired: str, metric: BLEU, names: List[str], stats: List[n
             results = paired_bs(stats[0], stats[1:], metric, resolved, seed, args.paired_jobs, progress)
         else:
             results = paired_ar(stats[0], stats[1:], metric, resolved, -1, seed, args.paired_jobs, progress)
-    scores: Dict[str, list] = {"System": names, key: results}
+    scores: dict[str, list] = {"System": names, key: results}
     # sacreBLEU's header repeats the number given on the command line.
-    print_results_table(scores, {key: sig.format(args.short)}, args.format, args.width,
-                        paired=paired, n_samples=n_samples)
+    print_results_table(
+        scores, {key: sig.format(args.short)}, args.format, args.width, paired=paired, n_samples=n_samples
+    )
 
 
-def main(argv: Optional[List[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``rapidbleu`` command; returns (and exits with) the exit code."""
     args = parse_args(argv)
     # Output is UTF-8 whatever the locale, as in sacreBLEU.

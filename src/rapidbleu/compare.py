@@ -26,15 +26,16 @@ Jinja2, imported only then).
 import copy
 import math
 from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any
 
 import numpy as np
 
 from .bleu import BLEU
 from .significance import DEFAULT_SAMPLES, bootstrap_ci, paired_ar, paired_bs, seed_from_env
 
-__all__ = ["ComparisonReport", "comparison_report", "require_report_extra", "REPORT_EXTRA"]
+__all__ = ["REPORT_EXTRA", "ComparisonReport", "comparison_report", "require_report_extra"]
 
 #: How to install what ``to_html()`` needs.
 REPORT_EXTRA = "pip install 'rapidbleu[report]'"
@@ -57,8 +58,10 @@ def require_report_extra() -> None:
         except ImportError:
             missing.append(module)
     if missing:
-        raise ImportError(f"the HTML comparison report needs {' and '.join(missing)}, which "
-                          f"{'is' if len(missing) == 1 else 'are'} not installed: {REPORT_EXTRA}")
+        raise ImportError(
+            f"the HTML comparison report needs {' and '.join(missing)}, which "
+            f"{'is' if len(missing) == 1 else 'are'} not installed: {REPORT_EXTRA}"
+        )
 
 
 # --------------------------------------------------------------------------------------------
@@ -86,12 +89,12 @@ class SystemResult:
     name: str
     is_baseline: bool
     bleu: float
-    mean: Optional[float]
-    ci: Optional[float]
-    p_value: Optional[float]
-    precisions: List[float]
-    counts: List[int]
-    totals: List[int]
+    mean: float | None
+    ci: float | None
+    p_value: float | None
+    precisions: list[float]
+    counts: list[int]
+    totals: list[int]
     bp: float
     ratio: float
     hyp_len: int
@@ -130,8 +133,8 @@ class Bucket:
     """
 
     label: str
-    segments: List[int]
-    bleu: List[Optional[float]]
+    segments: list[int]
+    bleu: list[float | None]
 
 
 @dataclass
@@ -146,7 +149,7 @@ class BucketTable:
 
     key: str
     title: str
-    buckets: List[Bucket]
+    buckets: list[Bucket]
 
 
 @dataclass
@@ -179,10 +182,10 @@ class SegmentExample:
     diff: float
     system_bleu: float
     baseline_bleu: float
-    source: Optional[str]
-    references: List[List[Token]]
-    baseline: List[Token]
-    hypothesis: List[Token]
+    source: str | None
+    references: list[list[Token]]
+    baseline: list[Token]
+    hypothesis: list[Token]
 
 
 @dataclass
@@ -204,12 +207,12 @@ class ComparisonReport:
         sentence_bleu: float64 ``(systems, n_segments)`` sentence BLEU (0-100).
     """
 
-    systems: List[SystemResult]
-    sentences: List[SentenceComparison]
-    buckets: List[BucketTable]
-    examples: List[SegmentExample]
+    systems: list[SystemResult]
+    sentences: list[SentenceComparison]
+    buckets: list[BucketTable]
+    examples: list[SegmentExample]
     signature: str
-    test: Optional[str]
+    test: str | None
     n_samples: int
     n_segments: int
     max_ngram_order: int
@@ -218,16 +221,16 @@ class ComparisonReport:
     sentence_bleu: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
 
     @property
-    def baseline(self) -> Optional[str]:
+    def baseline(self) -> str | None:
         """The baseline's name, or None for a single system."""
         return self.systems[0].name if len(self.systems) > 1 else None
 
     @property
-    def names(self) -> List[str]:
+    def names(self) -> list[str]:
         """The systems' names, the baseline first."""
         return [s.name for s in self.systems]
 
-    def to_dict(self) -> Dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """The report's numbers as plain JSON-serialisable data (no per-segment arrays)."""
         d = {k: v for k, v in asdict(self).items() if k not in ("statistics", "sentence_bleu")}
         d["baseline"] = self.baseline
@@ -261,19 +264,30 @@ class ComparisonReport:
         """Jupyter: the page in an iframe, so that its style sheet leaves the notebook alone."""
         import html
 
-        return (f'<iframe srcdoc="{html.escape(self.to_html(), quote=True)}" title="BLEU comparison" '
-                'style="width: 100%; height: 900px; border: 1px solid #ddd"></iframe>')
+        return (
+            f'<iframe srcdoc="{html.escape(self.to_html(), quote=True)}" title="BLEU comparison" '
+            'style="width: 100%; height: 900px; border: 1px solid #ddd"></iframe>'
+        )
 
 
 # --------------------------------------------------------------------------------------------
 # Building it
 # --------------------------------------------------------------------------------------------
-def comparison_report(systems: Union[Sequence[Sequence[str]], Mapping[str, Sequence[str]]],
-                      references: Sequence[Sequence[str]], *, names: Optional[Sequence[str]] = None,
-                      sources: Optional[Sequence[str]] = None, metric: Optional[BLEU] = None,
-                      test: str = "bs", n_samples: int = 0, n_bootstrap: int = 1000,
-                      n_examples: int = 5, n_buckets: int = 5, width: int = 1,
-                      progress: Optional[Callable[[int], None]] = None) -> ComparisonReport:
+def comparison_report(
+    systems: Sequence[Sequence[str]] | Mapping[str, Sequence[str]],
+    references: Sequence[Sequence[str]],
+    *,
+    names: Sequence[str] | None = None,
+    sources: Sequence[str] | None = None,
+    metric: BLEU | None = None,
+    test: str = "bs",
+    n_samples: int = 0,
+    n_bootstrap: int = 1000,
+    n_examples: int = 5,
+    n_buckets: int = 5,
+    width: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> ComparisonReport:
     """Compare systems on one test set: the data of the comparison report.
 
     Args:
@@ -336,13 +350,17 @@ def comparison_report(systems: Union[Sequence[Sequence[str]], Mapping[str, Seque
     if isinstance(references, str) or not references:
         raise ValueError("references must be a non-empty list of reference streams (each a list of strings)")
     if isinstance(references[0], str):
-        raise TypeError("references must be a list of reference streams, each a list of n strings; got a flat "
-                        "list of strings (for one reference per segment, pass [references])")
+        raise TypeError(
+            "references must be a list of reference streams, each a list of n strings; got a flat "
+            "list of strings (for one reference per segment, pass [references])"
+        )
     n_ref = len(references[0])
-    for h, name in zip(hyps, names):
+    for h, name in zip(hyps, names, strict=False):
         if len(h) != n_ref:
-            raise ValueError(f"system {name!r} has {len(h)} hypotheses but the references have {n_ref} segments; "
-                             "every system must have one line per reference line")
+            raise ValueError(
+                f"system {name!r} has {len(h)} hypotheses but the references have {n_ref} segments; "
+                "every system must have one line per reference line"
+            )
     if sources is not None:
         if isinstance(sources, str):
             raise TypeError("sources must be a list of source sentences, got a string")
@@ -351,14 +369,14 @@ def comparison_report(systems: Union[Sequence[Sequence[str]], Mapping[str, Seque
             raise ValueError(f"the sources have {len(sources)} lines but the references have {n_ref} segments")
     metric = BLEU() if metric is None else metric
 
-    stats = np.stack([_statistics(metric, h, references, name) for h, name in zip(hyps, names)])
+    stats = np.stack([_statistics(metric, h, references, name) for h, name in zip(hyps, names, strict=False)])
     n_order = metric.max_ngram_order
     sig = metric.get_signature()
     _seed_text, seed = seed_from_env()
 
     # Corpus scores, confidence intervals, p-values: rapidbleu.significance, as the CLI.
     if len(hyps) == 1:
-        test_used: Optional[str] = None
+        test_used: str | None = None
         n_used = n_bootstrap
         seed_sig, mean, ci = bootstrap_ci(stats[0], metric, n_bootstrap, progress)
         tested = [(None, mean, ci)]
@@ -379,14 +397,25 @@ def comparison_report(systems: Union[Sequence[Sequence[str]], Mapping[str, Seque
             sig.update("bs", n_bootstrap)
 
     results = []
-    for i, (name, (p, mean, ci)) in enumerate(zip(names, tested)):
+    for i, (name, (p, mean, ci)) in enumerate(zip(names, tested, strict=False)):
         sc = metric.score_from_stats(stats[i].sum(axis=0))
-        results.append(SystemResult(
-            name=name, is_baseline=(i == 0 and len(hyps) > 1), bleu=float(sc.score),
-            mean=None if mean is None else float(mean), ci=None if ci is None else float(ci),
-            p_value=None if p is None else float(p), precisions=[float(x) for x in sc.precisions],
-            counts=[int(x) for x in sc.counts], totals=[int(x) for x in sc.totals], bp=float(sc.bp),
-            ratio=float(sc.ratio), hyp_len=int(sc.sys_len), ref_len=int(sc.ref_len)))
+        results.append(
+            SystemResult(
+                name=name,
+                is_baseline=(i == 0 and len(hyps) > 1),
+                bleu=float(sc.score),
+                mean=None if mean is None else float(mean),
+                ci=None if ci is None else float(ci),
+                p_value=None if p is None else float(p),
+                precisions=[float(x) for x in sc.precisions],
+                counts=[int(x) for x in sc.counts],
+                totals=[int(x) for x in sc.totals],
+                bp=float(sc.bp),
+                ratio=float(sc.ratio),
+                hyp_len=int(sc.sys_len),
+                ref_len=int(sc.ref_len),
+            )
+        )
 
     # Sentence BLEU: the metric with effective order, row by row (what `-sl` prints).
     smetric = copy.copy(metric)
@@ -396,13 +425,20 @@ def comparison_report(systems: Union[Sequence[Sequence[str]], Mapping[str, Seque
     sentences = []
     for i in range(1, len(hyps)):
         d = sent[i] - sent[0]
-        sentences.append(SentenceComparison(
-            name=names[i], wins=int((d > 0).sum()), ties=int((d == 0).sum()), losses=int((d < 0).sum()),
-            mean_diff=float(d.mean()), median_diff=float(np.median(d))))
+        sentences.append(
+            SentenceComparison(
+                name=names[i],
+                wins=int((d > 0).sum()),
+                ties=int((d == 0).sum()),
+                losses=int((d < 0).sum()),
+                mean_diff=float(d.mean()),
+                median_diff=float(np.median(d)),
+            )
+        )
 
     buckets = _bucket_tables(metric, stats, sent, n_buckets)
 
-    examples: List[SegmentExample] = []
+    examples: list[SegmentExample] = []
     if len(hyps) > 1 and n_examples > 0:
         highlighter = _Highlighter(metric, references)
         for i in range(1, len(hyps)):
@@ -414,13 +450,34 @@ def comparison_report(systems: Union[Sequence[Sequence[str]], Mapping[str, Seque
             worse = sorted(worse, key=lambda j: (d[j], j))
             for direction, idx in (("better", better), ("worse", worse)):
                 for j in idx:
-                    examples.append(highlighter.example(
-                        names[i], direction, j, float(d[j]), float(sent[i][j]), float(sent[0][j]),
-                        None if sources is None else sources[j], hyps[0][j], hyps[i][j]))
+                    examples.append(
+                        highlighter.example(
+                            names[i],
+                            direction,
+                            j,
+                            float(d[j]),
+                            float(sent[i][j]),
+                            float(sent[0][j]),
+                            None if sources is None else sources[j],
+                            hyps[0][j],
+                            hyps[i][j],
+                        )
+                    )
 
-    return ComparisonReport(systems=results, sentences=sentences, buckets=buckets, examples=examples,
-                            signature=sig.format(), test=test_used, n_samples=n_used, n_segments=n_ref,
-                            max_ngram_order=n_order, width=width, statistics=stats, sentence_bleu=sent)
+    return ComparisonReport(
+        systems=results,
+        sentences=sentences,
+        buckets=buckets,
+        examples=examples,
+        signature=sig.format(),
+        test=test_used,
+        n_samples=n_used,
+        n_segments=n_ref,
+        max_ngram_order=n_order,
+        width=width,
+        statistics=stats,
+        sentence_bleu=sent,
+    )
 
 
 def _statistics(metric: BLEU, hypotheses, references, name: str) -> np.ndarray:
@@ -438,19 +495,19 @@ def _statistics(metric: BLEU, hypotheses, references, name: str) -> np.ndarray:
 # --------------------------------------------------------------------------------------------
 # Buckets
 # --------------------------------------------------------------------------------------------
-def _length_edges(values: np.ndarray, n_buckets: int) -> List[int]:
+def _length_edges(values: np.ndarray, n_buckets: int) -> list[int]:
     """Inner integer edges at the quantiles of ``values``: bucket k holds
     ``edges[k-1] <= v < edges[k]``."""
     qs = np.quantile(values, np.linspace(0, 1, n_buckets + 1)[1:-1]) if n_buckets > 1 else []
     lo = int(values.min())
-    edges = sorted({int(math.ceil(q)) for q in qs if math.ceil(q) > lo})
+    edges = sorted({math.ceil(q) for q in qs if math.ceil(q) > lo})
     return edges
 
 
-def _length_labels(edges: List[int]) -> List[str]:
-    bounds = [None] + edges + [None]
+def _length_labels(edges: list[int]) -> list[str]:
+    bounds = [None, *edges, None]
     labels = []
-    for a, b in zip(bounds[:-1], bounds[1:]):
+    for a, b in zip(bounds[:-1], bounds[1:], strict=False):
         if a is None and b is None:
             labels.append("all")
         elif a is None:
@@ -462,7 +519,7 @@ def _length_labels(edges: List[int]) -> List[str]:
     return labels
 
 
-def _bucket_tables(metric: BLEU, stats: np.ndarray, sent: np.ndarray, n_buckets: int) -> List[BucketTable]:
+def _bucket_tables(metric: BLEU, stats: np.ndarray, sent: np.ndarray, n_buckets: int) -> list[BucketTable]:
     k = stats.shape[0]
     tables = []
 
@@ -479,8 +536,12 @@ def _bucket_tables(metric: BLEU, stats: np.ndarray, sent: np.ndarray, n_buckets:
 
     hyp_len = stats[:, :, 0]
     edges = _length_edges(hyp_len[0], n_buckets)
-    table("hyp_len", "hypothesis length (tokens; each system's own hypotheses)",
-          np.searchsorted(edges, hyp_len, side="right"), _length_labels(edges))
+    table(
+        "hyp_len",
+        "hypothesis length (tokens; each system's own hypotheses)",
+        np.searchsorted(edges, hyp_len, side="right"),
+        _length_labels(edges),
+    )
     # The effective reference length of the baseline's segments (the closest reference length to
     # the baseline's hypothesis; the same for every system when there is one reference).
     ref_len = stats[0, :, 1]
@@ -489,8 +550,10 @@ def _bucket_tables(metric: BLEU, stats: np.ndarray, sent: np.ndarray, n_buckets:
     table("ref_len", "reference length (tokens)", assign, _length_labels(edges))
     if k > 1:
         assign = np.broadcast_to(np.searchsorted(BLEU_EDGES, sent[0], side="right"), (k, ref_len.size))
-        bounds = (0.0,) + BLEU_EDGES + (100.0,)
-        labels = [f"[{a:g}, {b:g})" for a, b in zip(bounds[:-2], bounds[1:-1])] + [f"[{bounds[-2]:g}, 100]"]
+        bounds = (0.0, *BLEU_EDGES, 100.0)
+        labels = [f"[{a:g}, {b:g})" for a, b in zip(bounds[:-2], bounds[1:-1], strict=False)] + [
+            f"[{bounds[-2]:g}, 100]"
+        ]
         table("baseline_bleu", "sentence BLEU of the baseline", assign, labels)
     # drop buckets no system has a segment in (e.g. a BLEU range the baseline never reaches)
     for t in tables:
@@ -510,31 +573,31 @@ class _Highlighter:
         self.n = metric.max_ngram_order
         self.references = references
 
-    def tokens(self, text: str) -> Tuple[List[str], List[str]]:
+    def tokens(self, text: str) -> tuple[list[str], list[str]]:
         shown = self.tok(text.rstrip()).split()
         if not self.lowercase:
             return shown, shown
         compared = self.tok(text.lower().rstrip()).split()
         return (shown if len(shown) == len(compared) else compared), compared
 
-    def _ngrams(self, toks: List[str]) -> Counter:
+    def _ngrams(self, toks: list[str]) -> Counter:
         c: Counter = Counter()
         for n in range(1, self.n + 1):
             for i in range(len(toks) - n + 1):
-                c[tuple(toks[i:i + n])] += 1
+                c[tuple(toks[i : i + n])] += 1
         return c
 
-    def _mark(self, shown: List[str], compared: List[str], available: Counter) -> List[Token]:
+    def _mark(self, shown: list[str], compared: list[str], available: Counter) -> list[Token]:
         orders = [0] * len(compared)
         for n in range(1, self.n + 1):
             left = Counter({g: c for g, c in available.items() if len(g) == n})
             for i in range(len(compared) - n + 1):
-                g = tuple(compared[i:i + n])
+                g = tuple(compared[i : i + n])
                 if left[g] > 0:
                     left[g] -= 1
                     for j in range(i, i + n):
                         orders[j] = n
-        return [Token(t, o) for t, o in zip(shown, orders)]
+        return [Token(t, o) for t, o in zip(shown, orders, strict=False)]
 
     def example(self, system, direction, j, diff, sys_bleu, bl_bleu, source, bl_hyp, hyp) -> SegmentExample:
         refs = [stream[j] for stream in self.references if stream[j] is not None]
@@ -551,7 +614,15 @@ class _Highlighter:
         sys_marked, sys_cmp = hyp_tokens(hyp)
         sys_counts = self._ngrams(sys_cmp)
         ref_marked = [self._mark(shown, cmp, sys_counts) for shown, cmp in ref_toks]
-        return SegmentExample(system=system, direction=direction, line=j + 1, diff=diff, system_bleu=sys_bleu,
-                              baseline_bleu=bl_bleu, source=source, references=ref_marked,
-                              baseline=bl_marked, hypothesis=sys_marked)
-
+        return SegmentExample(
+            system=system,
+            direction=direction,
+            line=j + 1,
+            diff=diff,
+            system_bleu=sys_bleu,
+            baseline_bleu=bl_bleu,
+            source=source,
+            references=ref_marked,
+            baseline=bl_marked,
+            hypothesis=sys_marked,
+        )

@@ -31,31 +31,30 @@ Example::
     ddf["bleu"] = rbd.sentence_bleu(ddf, "hyp", "ref")
 """
 
-from typing import List, Sequence, Union
+from collections.abc import Sequence
 
 from . import _frames
 from .stats import CorpusStats
 
-__all__ = ["corpus_bleu", "corpus_stats", "sentence_bleu", "bag_corpus_bleu", "bag_corpus_stats",
-           "bag_sentence_bleu"]
+__all__ = ["bag_corpus_bleu", "bag_corpus_stats", "bag_sentence_bleu", "corpus_bleu", "corpus_stats", "sentence_bleu"]
 
 
 def _require():
     try:
-        import dask  # noqa: F401
+        import dask
         import dask.dataframe  # noqa: F401
     except ImportError:
         raise ImportError("rapidbleu.dask needs Dask: pip install 'rapidbleu[dask]'") from None
 
 
-def _names(references: Union[str, Sequence[str]]) -> List[str]:
+def _names(references: str | Sequence[str]) -> list[str]:
     names = [references] if isinstance(references, str) else list(references)
     if not names or not all(isinstance(n, str) for n in names):
         raise TypeError(f"references must be a column name or a list of column names, got {references!r}")
     return names
 
 
-def _check_columns(ddf, hypothesis: str, refs: List[str]) -> None:
+def _check_columns(ddf, hypothesis: str, refs: list[str]) -> None:
     missing = [c for c in [hypothesis, *refs] if c not in ddf.columns]
     if missing:
         raise ValueError(f"no column {', '.join(map(repr, missing))} in the DataFrame (columns: {list(ddf.columns)})")
@@ -76,7 +75,7 @@ def _frame_sentences(pdf, opts, hypothesis, refs):
     return pd.Series(scores, index=pdf.index, dtype="float64")
 
 
-def corpus_stats(ddf, hypothesis: str, references: Union[str, Sequence[str]], **options) -> CorpusStats:
+def corpus_stats(ddf, hypothesis: str, references: str | Sequence[str], **options) -> CorpusStats:
     """Corpus statistics of a Dask DataFrame (see the module docstring); computed now.
 
     Raises:
@@ -90,19 +89,21 @@ def corpus_stats(ddf, hypothesis: str, references: Union[str, Sequence[str]], **
     opts = _frames.ScoreOptions(**options)
     refs = _names(references)
     _check_columns(ddf, hypothesis, refs)
-    parts = [dask.delayed(_frame_part)(d, opts, hypothesis, refs)
-             for d in ddf[list(dict.fromkeys([hypothesis, *refs]))].to_delayed()]  # each column once
+    parts = [
+        dask.delayed(_frame_part)(d, opts, hypothesis, refs)
+        for d in ddf[list(dict.fromkeys([hypothesis, *refs]))].to_delayed()
+    ]  # each column once
     return _frames.combine(opts, dask.compute(*parts))
 
 
-def corpus_bleu(ddf, hypothesis: str, references: Union[str, Sequence[str]], **options):
+def corpus_bleu(ddf, hypothesis: str, references: str | Sequence[str], **options):
     """Corpus BLEU of a Dask DataFrame: ``rapidbleu.BLEUScore`` (0-100) sacreBLEU style, NLTK's
     float (0-1) NLTK style; equal to the single-process score.  Errors as :func:`corpus_stats`."""
     opts = _frames.ScoreOptions(**options)
     return _frames.score(opts, corpus_stats(ddf, hypothesis, references, **options))
 
 
-def sentence_bleu(ddf, hypothesis: str, references: Union[str, Sequence[str]], **options):
+def sentence_bleu(ddf, hypothesis: str, references: str | Sequence[str], **options):
     """A lazy float64 Dask Series of sentence BLEU, aligned with ``ddf``'s index.
 
     Raises:

@@ -62,15 +62,26 @@ Papineni, Roukos, Ward and Zhu (2002), smoothing methods from Chen and Cherry (2
 
 import gc
 from collections.abc import Iterable, Sequence
-from typing import Any, List, NamedTuple, Optional, Tuple, Union
+from typing import Any, NamedTuple, Union
 
 import numpy as np
 
 from . import _backend
 from ._scoring_py import check_smoothing
 from ._stats import MAX_NGRAM_ORDER, n_columns
-from ._validate import (EmptyInputError, _kind, check_order, check_ordered, check_token_id, check_token_ids, id_element_error,
-                        no_reference_error, resolve_alias, stream_length_error, warn_all_empty)
+from ._validate import (
+    EmptyInputError,
+    _kind,
+    check_order,
+    check_ordered,
+    check_token_id,
+    check_token_ids,
+    id_element_error,
+    no_reference_error,
+    resolve_alias,
+    stream_length_error,
+    warn_all_empty,
+)
 from .score import BLEUScore
 
 __all__ = ["IdCleaning", "IdStreams", "clean_ids", "corpus_bleu_ids", "id_cleaning", "stats_ids", "to_id_lists"]
@@ -106,19 +117,20 @@ class no_gc:
 
 # ----------------------------------------------------------------------- the cleaning rule
 
+
 class IdCleaning(NamedTuple):
     """The special ids of one call, validated (see the module docstring for the rule)."""
 
-    pad: Optional[int] = None
-    eos: Tuple[int, ...] = ()
-    drop: Tuple[int, ...] = ()
+    pad: int | None = None
+    eos: tuple[int, ...] = ()
+    drop: tuple[int, ...] = ()
     described: str = ""
 
     @property
     def active(self) -> bool:
         return self.pad is not None or bool(self.eos) or bool(self.drop)
 
-    def apply(self, flat: np.ndarray, lens: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    def apply(self, flat: np.ndarray, lens: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The rule applied to n sequences stored end to end, by the core (one pass in C, or
         vectorised numpy in the pure-Python backend); a length of -1 (no sequence) stays -1."""
         if not self.active:
@@ -129,10 +141,16 @@ class IdCleaning(NamedTuple):
 _NO_CLEANING = IdCleaning()
 
 
-def id_cleaning(pad_token_id: Optional[int] = None, eos_token_id: TokenIds = None,
-                decoder_start_token_id: Optional[int] = None, bos_token_id: Optional[int] = None,
-                special_ids: TokenIds = None, *, pad_id: Optional[int] = None,
-                eos_id: TokenIds = None) -> IdCleaning:
+def id_cleaning(
+    pad_token_id: int | None = None,
+    eos_token_id: TokenIds = None,
+    decoder_start_token_id: int | None = None,
+    bos_token_id: int | None = None,
+    special_ids: TokenIds = None,
+    *,
+    pad_id: int | None = None,
+    eos_id: TokenIds = None,
+) -> IdCleaning:
     """The cleaning of the module docstring from Hugging Face's names for the special ids
     (``pad_id``/``eos_id``: accepted aliases of ``pad_token_id``/``eos_token_id``).
 
@@ -140,22 +158,41 @@ def id_cleaning(pad_token_id: Optional[int] = None, eos_token_id: TokenIds = Non
         TypeError: an id that is not an integer, or a name given together with its alias.
         OverflowError: an id outside int64.
     """
-    if pad_token_id is eos_token_id is decoder_start_token_id is bos_token_id is special_ids is pad_id is eos_id is None:
+    if (
+        pad_token_id
+        is eos_token_id
+        is decoder_start_token_id
+        is bos_token_id
+        is special_ids
+        is pad_id
+        is eos_id
+        is None
+    ):
         return _NO_CLEANING  # all None: the common call, every step of a training loop
     pad = check_token_id(*resolve_alias("pad_token_id", pad_token_id, "pad_id", pad_id))
     eos = check_token_ids(*resolve_alias("eos_token_id", eos_token_id, "eos_id", eos_id))
-    drop = [check_token_id(decoder_start_token_id, "decoder_start_token_id"),
-            check_token_id(bos_token_id, "bos_token_id")]
+    drop = [
+        check_token_id(decoder_start_token_id, "decoder_start_token_id"),
+        check_token_id(bos_token_id, "bos_token_id"),
+    ]
     special = check_token_ids(special_ids, "special_ids")  # read once: it may be an iterator
     drop_ids = [d for d in drop if d is not None] + special
-    parts = [f"{name}={value}" for name, value in (
-        ("pad_token_id", pad), ("eos_token_id", eos[0] if len(eos) == 1 else eos or None),
-        ("decoder_start_token_id", drop[0]), ("bos_token_id", drop[1]),
-        ("special_ids", sorted(set(special)) or None)) if value is not None]
+    parts = [
+        f"{name}={value}"
+        for name, value in (
+            ("pad_token_id", pad),
+            ("eos_token_id", eos[0] if len(eos) == 1 else eos or None),
+            ("decoder_start_token_id", drop[0]),
+            ("bos_token_id", drop[1]),
+            ("special_ids", sorted(set(special)) or None),
+        )
+        if value is not None
+    ]
     return IdCleaning(pad, tuple(sorted(set(eos))), tuple(sorted(set(drop_ids))), ", ".join(parts))
 
 
 # ----------------------------------------------------------------------- input forms
+
 
 def _host(x):
     """``x`` in host memory: an object with ``detach()``, ``cpu()`` and ``device`` (a torch
@@ -216,18 +253,26 @@ def _check_dtype(arr: np.ndarray, what: str) -> np.ndarray:
     )
 
 
-def clean_ids(seq: Any, pad_id: Optional[int] = None, eos_id: TokenIds = None, *,
-              pad_token_id: Optional[int] = None, eos_token_id: TokenIds = None,
-              decoder_start_token_id: Optional[int] = None, bos_token_id: Optional[int] = None,
-              special_ids: TokenIds = None) -> np.ndarray:
+def clean_ids(
+    seq: Any,
+    pad_id: int | None = None,
+    eos_id: TokenIds = None,
+    *,
+    pad_token_id: int | None = None,
+    eos_token_id: TokenIds = None,
+    decoder_start_token_id: int | None = None,
+    bos_token_id: int | None = None,
+    special_ids: TokenIds = None,
+) -> np.ndarray:
     """One id sequence cleaned by the rule of the module docstring: int64 1-D array.
 
     Raises:
         TypeError: non-integer ids or special ids; ValueError: not 1-D; OverflowError: an id
             outside int64.
     """
-    cleaning = id_cleaning(pad_token_id, eos_token_id, decoder_start_token_id, bos_token_id, special_ids,
-                           pad_id=pad_id, eos_id=eos_id)
+    cleaning = id_cleaning(
+        pad_token_id, eos_token_id, decoder_start_token_id, bos_token_id, special_ids, pad_id=pad_id, eos_id=eos_id
+    )
     arr = _as_int_array(seq, "seq")
     if arr.ndim != 1:
         raise ValueError(f"seq is a {arr.ndim}-D array of shape {arr.shape}; expected 1-D")
@@ -235,13 +280,13 @@ def clean_ids(seq: Any, pad_id: Optional[int] = None, eos_id: TokenIds = None, *
     return np.ascontiguousarray(flat, dtype=np.int64)
 
 
-def _split(flat: np.ndarray, lens: np.ndarray) -> List[Optional[np.ndarray]]:
+def _split(flat: np.ndarray, lens: np.ndarray) -> list[np.ndarray | None]:
     """Sequences stored end to end as a list of arrays (``None`` where the length is -1)."""
     ends = np.cumsum(np.maximum(lens, 0)).tolist()
-    return [None if ln < 0 else flat[e - ln:e] for ln, e in zip(lens.tolist(), ends)]
+    return [None if ln < 0 else flat[e - ln : e] for ln, e in zip(lens.tolist(), ends, strict=False)]
 
 
-def _join(seqs: Sequence[Optional[np.ndarray]]) -> Tuple[np.ndarray, np.ndarray]:
+def _join(seqs: Sequence[np.ndarray | None]) -> tuple[np.ndarray, np.ndarray]:
     """The inverse of :func:`_split`."""
     lens = np.fromiter((-1 if s is None else len(s) for s in seqs), dtype=np.int64, count=len(seqs))
     parts = [s for s in seqs if s is not None and len(s)]
@@ -255,8 +300,9 @@ def _warn_if_all_emptied(lens_before: np.ndarray, lens_after: np.ndarray, what: 
         warn_all_empty(what, len(lens_after), cleaning.described)
 
 
-def _stream(x, what: str, cleaning: IdCleaning, allow_none: bool = False,
-            warn_empty: bool = False) -> Tuple[np.ndarray, np.ndarray]:
+def _stream(
+    x, what: str, cleaning: IdCleaning, allow_none: bool = False, warn_empty: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
     """One stream, cleaned, as ``(flat, lens)``: its ids end to end (int64) and the length of
     each sequence (-1 for a ``None`` entry, where allowed).  ``warn_empty``: warn when the
     cleaning leaves every sequence empty (for hypotheses)."""
@@ -267,7 +313,7 @@ def _stream(x, what: str, cleaning: IdCleaning, allow_none: bool = False,
     return np.ascontiguousarray(out[0], dtype=np.int64), out[1]
 
 
-def _raw_stream(x, what: str, allow_none: bool = False) -> Tuple[np.ndarray, np.ndarray]:
+def _raw_stream(x, what: str, allow_none: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """One stream as ``(flat, lens)``, not cleaned."""
     if isinstance(x, (str, bytes)):
         raise TypeError(f"{what} is a {_kind(x)}; give token ids (or use the string API)")
@@ -294,7 +340,7 @@ def _raw_stream(x, what: str, allow_none: bool = False) -> Tuple[np.ndarray, np.
     packed = _backend.stats.pack_int_lists(x, allow_none)
     if packed is not None:
         return packed
-    out: List[Optional[np.ndarray]] = []
+    out: list[np.ndarray | None] = []
     for i, seq in enumerate(x):
         if seq is None:
             if allow_none:
@@ -313,7 +359,7 @@ def _raw_stream(x, what: str, allow_none: bool = False) -> Tuple[np.ndarray, np.
     return _join(out)
 
 
-def _depth(x, what: str = "references") -> Optional[int]:
+def _depth(x, what: str = "references") -> int | None:
     """1 for a sequence of ids, 2 for a sequence of sequences, None if undecidable (empty, or
     only ``None``); a scalar (an int, or a float or string where an id belongs) is 0.
 
@@ -341,7 +387,7 @@ def _depth(x, what: str = "references") -> Optional[int]:
     return None
 
 
-def _none_inside(x, what: str) -> Optional[str]:
+def _none_inside(x, what: str) -> str | None:
     """The position (``what[i][j]``) of a ``None`` inside one of the sequences of ``x``."""
     if _is_arraylike(x) or not isinstance(x, Sequence):
         return None
@@ -364,8 +410,15 @@ class IdStreams:
         num_refs: references per segment (-1 when it varies).
     """
 
-    def __init__(self, hypotheses: IdStream, references: IdReferences, pad_id: Optional[int] = None,
-                 eos_id: TokenIds = None, *, cleaning: Optional[IdCleaning] = None) -> None:
+    def __init__(
+        self,
+        hypotheses: IdStream,
+        references: IdReferences,
+        pad_id: int | None = None,
+        eos_id: TokenIds = None,
+        *,
+        cleaning: IdCleaning | None = None,
+    ) -> None:
         if cleaning is None:
             cleaning = id_cleaning(pad_id=pad_id, eos_id=eos_id)
         elif pad_id is not None or eos_id is not None:
@@ -394,18 +447,18 @@ class IdStreams:
         self.num_refs = int(present[0]) if (present == present[0]).all() else -1
 
     @property
-    def hyps(self) -> List[np.ndarray]:
+    def hyps(self) -> list[np.ndarray]:
         """The hypotheses as n int64 arrays."""
         return _split(*self.hyp)  # type: ignore[return-value]
 
     @property
-    def refs(self) -> List[List[np.ndarray]]:
+    def refs(self) -> list[list[np.ndarray]]:
         """The references of each segment as n lists of int64 arrays (NLTK's layout)."""
         split = [_split(f, lens) for f, lens in self.ref_streams]
-        return [[r for r in seg if r is not None] for seg in zip(*split)]
+        return [[r for r in seg if r is not None] for seg in zip(*split, strict=False)]
 
 
-def _split_reference_streams(references) -> Tuple[list, bool]:
+def _split_reference_streams(references) -> tuple[list, bool]:
     """``references`` as a list of streams (see the module docstring for the rule), and whether
     it was one stream itself."""
     if isinstance(references, (str, bytes)):
@@ -448,10 +501,17 @@ def _split_reference_streams(references) -> Tuple[list, bool]:
     raise ValueError(f"references nest {d} levels deep; expected a stream (2) or a list of streams (3)")
 
 
-def to_id_lists(x: IdStream, pad_id: Optional[int] = None, eos_id: TokenIds = None, *,
-                pad_token_id: Optional[int] = None, eos_token_id: TokenIds = None,
-                decoder_start_token_id: Optional[int] = None, bos_token_id: Optional[int] = None,
-                special_ids: TokenIds = None) -> List[np.ndarray]:
+def to_id_lists(
+    x: IdStream,
+    pad_id: int | None = None,
+    eos_id: TokenIds = None,
+    *,
+    pad_token_id: int | None = None,
+    eos_token_id: TokenIds = None,
+    decoder_start_token_id: int | None = None,
+    bos_token_id: int | None = None,
+    special_ids: TokenIds = None,
+) -> list[np.ndarray]:
     """One stream (list of sequences or 2-D array) as cleaned int64 1-D arrays (see module doc).
 
     Raises:
@@ -459,16 +519,27 @@ def to_id_lists(x: IdStream, pad_id: Optional[int] = None, eos_id: TokenIds = No
         ValueError: an array of 3 or more dimensions.
         OverflowError: an id outside int64.
     """
-    cleaning = id_cleaning(pad_token_id, eos_token_id, decoder_start_token_id, bos_token_id, special_ids,
-                           pad_id=pad_id, eos_id=eos_id)
+    cleaning = id_cleaning(
+        pad_token_id, eos_token_id, decoder_start_token_id, bos_token_id, special_ids, pad_id=pad_id, eos_id=eos_id
+    )
     flat, lens = _stream(x, "sentences", cleaning)
     return _split(flat, lens)  # type: ignore[return-value]
 
 
-def stats_ids(hypotheses: IdStream, references: IdReferences, *, pad_token_id: Optional[int] = None,
-              eos_token_id: TokenIds = None, decoder_start_token_id: Optional[int] = None,
-              bos_token_id: Optional[int] = None, special_ids: TokenIds = None, pad_id: Optional[int] = None,
-              eos_id: TokenIds = None, max_ngram_order: int = MAX_NGRAM_ORDER, workers: int = 1) -> np.ndarray:
+def stats_ids(
+    hypotheses: IdStream,
+    references: IdReferences,
+    *,
+    pad_token_id: int | None = None,
+    eos_token_id: TokenIds = None,
+    decoder_start_token_id: int | None = None,
+    bos_token_id: int | None = None,
+    special_ids: TokenIds = None,
+    pad_id: int | None = None,
+    eos_id: TokenIds = None,
+    max_ngram_order: int = MAX_NGRAM_ORDER,
+    workers: int = 1,
+) -> np.ndarray:
     """Per-segment BLEU sufficient statistics of token ids.
 
     Args:
@@ -497,8 +568,9 @@ def stats_ids(hypotheses: IdStream, references: IdReferences, *, pad_token_id: O
         OverflowError: an id outside int64.
     """
     order = check_order(max_ngram_order)
-    cleaning = id_cleaning(pad_token_id, eos_token_id, decoder_start_token_id, bos_token_id, special_ids,
-                           pad_id=pad_id, eos_id=eos_id)
+    cleaning = id_cleaning(
+        pad_token_id, eos_token_id, decoder_start_token_id, bos_token_id, special_ids, pad_id=pad_id, eos_id=eos_id
+    )
     with no_gc():
         data = IdStreams(hypotheses, references, cleaning=cleaning)
         return _stats_of(data, order, workers)
@@ -513,17 +585,33 @@ def _bleu_object(smooth_method, smooth_value, effective_order, max_ngram_order, 
     from .bleu import BLEU
 
     check_smoothing(smooth_method)
-    return BLEU(tokenize="none", smooth_method=smooth_method, smooth_value=smooth_value,
-                effective_order=effective_order, max_ngram_order=max_ngram_order, workers=workers)
+    return BLEU(
+        tokenize="none",
+        smooth_method=smooth_method,
+        smooth_value=smooth_value,
+        effective_order=effective_order,
+        max_ngram_order=max_ngram_order,
+        workers=workers,
+    )
 
 
-def corpus_bleu_ids(hypotheses: IdStream, references: IdReferences, *, pad_token_id: Optional[int] = None,
-                    eos_token_id: TokenIds = None, decoder_start_token_id: Optional[int] = None,
-                    bos_token_id: Optional[int] = None, special_ids: TokenIds = None,
-                    pad_id: Optional[int] = None, eos_id: TokenIds = None,
-                    smooth_method: str = "exp", smooth_value: Optional[float] = None,
-                    effective_order: bool = False, max_ngram_order: int = MAX_NGRAM_ORDER,
-                    workers: int = 1) -> BLEUScore:
+def corpus_bleu_ids(
+    hypotheses: IdStream,
+    references: IdReferences,
+    *,
+    pad_token_id: int | None = None,
+    eos_token_id: TokenIds = None,
+    decoder_start_token_id: int | None = None,
+    bos_token_id: int | None = None,
+    special_ids: TokenIds = None,
+    pad_id: int | None = None,
+    eos_id: TokenIds = None,
+    smooth_method: str = "exp",
+    smooth_value: float | None = None,
+    effective_order: bool = False,
+    max_ngram_order: int = MAX_NGRAM_ORDER,
+    workers: int = 1,
+) -> BLEUScore:
     """Corpus BLEU (0-100) of token ids, sacreBLEU's ``corpus_bleu`` on the id strings.
 
     Args: as :func:`stats_ids`, plus sacreBLEU's ``smooth_method`` (``exp`` default, ``floor``,
@@ -537,8 +625,9 @@ def corpus_bleu_ids(hypotheses: IdStream, references: IdReferences, *, pad_token
     Warns, Raises: as :func:`stats_ids`; ``ValueError`` for an unknown smoothing method.
     """
     order = check_order(max_ngram_order)
-    cleaning = id_cleaning(pad_token_id, eos_token_id, decoder_start_token_id, bos_token_id, special_ids,
-                           pad_id=pad_id, eos_id=eos_id)
+    cleaning = id_cleaning(
+        pad_token_id, eos_token_id, decoder_start_token_id, bos_token_id, special_ids, pad_id=pad_id, eos_id=eos_id
+    )
     bleu = _bleu_object(smooth_method, smooth_value, effective_order, order, workers)
     with no_gc():
         data = IdStreams(hypotheses, references, cleaning=cleaning)

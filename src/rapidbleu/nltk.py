@@ -59,18 +59,39 @@ import math  # noqa: F401
 import sys
 import warnings  # noqa: F401
 from collections import Counter, deque  # noqa: F401
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence, Sized
 from contextlib import contextmanager
 from fractions import Fraction as _Fraction  # noqa: F401
 from itertools import chain, islice, repeat
-from typing import Any, Callable, Hashable, Iterable, Iterator, List, Optional, Sequence, Sized, Tuple, Union, overload
+from typing import Any, overload
 
 import numpy as np
 
 from . import _backend
-from ._scoring_py import _DEFAULT_WEIGHTS, FLOAT_METHODS, Fraction, SmoothingError, _m0, _m1, _m2, _m3, _m4, _m5, _m6
-from ._scoring_py import _warn_zero_order, brevity_penalty, nltk_from_counts
-from ._validate import (MAX_ORDER_LIMIT, NoReferencesError, check_nltk_hypotheses, check_nltk_references, check_order,
-                        check_ordered)
+from ._scoring_py import (
+    _DEFAULT_WEIGHTS,
+    FLOAT_METHODS,
+    Fraction,
+    SmoothingError,
+    _m0,
+    _m1,
+    _m2,
+    _m3,
+    _m4,
+    _m5,
+    _m6,
+    _warn_zero_order,
+    brevity_penalty,
+    nltk_from_counts,
+)
+from ._validate import (
+    MAX_ORDER_LIMIT,
+    NoReferencesError,
+    check_nltk_hypotheses,
+    check_nltk_references,
+    check_order,
+    check_ordered,
+)
 
 #: A smoothing function: a ``SmoothingFunction().methodK`` or a callable with NLTK's signature.
 SmoothingCallable = Callable[..., Any]
@@ -79,9 +100,9 @@ Tokens = Sequence[Hashable]
 
 __all__ = [
     "EmptyCorpusError",
-    "NoReferencesError",
     "Fraction",
     "LengthMismatchError",
+    "NoReferencesError",
     "SmoothingError",
     "SmoothingFunction",
     "brevity_penalty",
@@ -95,7 +116,6 @@ __all__ = [
 ]
 
 
-
 class LengthMismatchError(ValueError, AssertionError):
     """Different numbers of hypotheses and reference lists (NLTK: a bare ``assert``)."""
 
@@ -104,8 +124,14 @@ class EmptyCorpusError(ValueError, ZeroDivisionError):
     """``corpus_bleu`` of no hypotheses (NLTK: ``ZeroDivisionError`` from ``Fraction(0, 0)``)."""
 
 
-def ngrams(sequence: Iterable[Any], n: int, pad_left: bool = False, pad_right: bool = False,
-           left_pad_symbol: Any = None, right_pad_symbol: Any = None) -> Iterator[Tuple[Any, ...]]:
+def ngrams(
+    sequence: Iterable[Any],
+    n: int,
+    pad_left: bool = False,
+    pad_right: bool = False,
+    left_pad_symbol: Any = None,
+    right_pad_symbol: Any = None,
+) -> Iterator[tuple[Any, ...]]:
     """The n-grams of ``sequence`` as tuples, lazily: ``nltk.util.ngrams`` (which NLTK's
     ``bleu_score`` module imports), same results for the same arguments.
 
@@ -203,8 +229,9 @@ def _max_order(weight_list) -> int:
     if max_order > MAX_ORDER_LIMIT:
         # NLTK scores any length; the compiled statistics stop at MAX_ORDER_LIMIT orders.  Say
         # so in terms of the argument given (check_order would name max_ngram_order)
-        raise ValueError(f"weights has {max_order} entries (n-gram orders); rapidbleu supports at most "
-                         f"{MAX_ORDER_LIMIT}")
+        raise ValueError(
+            f"weights has {max_order} entries (n-gram orders); rapidbleu supports at most {MAX_ORDER_LIMIT}"
+        )
     return check_order(max_order) if max_order else 0
 
 
@@ -212,12 +239,11 @@ def _check_lengths(list_of_references, hypotheses):
     n_refs, n_hyps = len(list_of_references), len(hypotheses)
     if n_refs != n_hyps:
         raise LengthMismatchError(
-            f"{n_hyps} hypotheses but {n_refs} lists of references; give one list of "
-            "references per hypothesis"
+            f"{n_hyps} hypotheses but {n_refs} lists of references; give one list of references per hypothesis"
         )
 
 
-def _weight_list(weights) -> Tuple[list, bool]:
+def _weight_list(weights) -> tuple[list, bool]:
     """NLTK's reading of ``weights``: ``(list of weight tuples, several scores wanted)``.
 
     ``weights`` counts as a list of tuples when ``weights[0][0]`` exists, else as one tuple.
@@ -273,7 +299,7 @@ def closest_ref_length(references: Iterable[Sized], hyp_len: int) -> int:
     Raises:
         ValueError: no references.
     """
-    best: Optional[int] = None
+    best: int | None = None
     for ref in references:
         ref_len = len(ref)
         if best is None or (abs(ref_len - hyp_len), ref_len) < (abs(best - hyp_len), best):
@@ -302,49 +328,77 @@ class SmoothingFunction:
         self.alpha = alpha
         self.k = k
 
-    def method0(self, p_n: List[Any], *args: Any, **kwargs: Any) -> List[Any]:
+    def method0(self, p_n: list[Any], *args: Any, **kwargs: Any) -> list[Any]:
         """No smoothing: a zero-match order's precision becomes ``sys.float_info.min`` (NLTK),
         with a ``UserWarning``; the score is then a tiny positive number, not BLEU's 0."""
         return _m0(p_n)
 
-    def method1(self, p_n: List[Any], *args: Any, **kwargs: Any) -> List[Any]:
+    def method1(self, p_n: list[Any], *args: Any, **kwargs: Any) -> list[Any]:
         """Method 1 (Chen & Cherry 2014): a zero-match order gets ``epsilon / total``."""
         return _m1(p_n, self.epsilon)
 
-    def method2(self, p_n: List[Any], *args: Any, **kwargs: Any) -> List[Any]:
+    def method2(self, p_n: list[Any], *args: Any, **kwargs: Any) -> list[Any]:
         """Method 2 (Lin & Och 2004, ORANGE): add 1 to numerator and denominator of every
         order above 1."""
         return _m2(p_n)
 
-    def method3(self, p_n: List[Any], *args: Any, **kwargs: Any) -> List[Any]:
+    def method3(self, p_n: list[Any], *args: Any, **kwargs: Any) -> list[Any]:
         """Method 3 (NIST geometric sequence, mteval-v13a): the k-th zero-match order gets
         ``1 / (2**k * total)``."""
         return _m3(p_n)
 
-    def method4(self, p_n: List[Any], references: Sequence[Tokens], hypothesis: Tokens,
-                hyp_len: Optional[int] = None, *args: Any, **kwargs: Any) -> List[Any]:
+    def method4(
+        self,
+        p_n: list[Any],
+        references: Sequence[Tokens],
+        hypothesis: Tokens,
+        hyp_len: int | None = None,
+        *args: Any,
+        **kwargs: Any,
+    ) -> list[Any]:
         """Method 4: like method 3, the k-th zero-match order gets
         ``ln(len) / (2**k * self.k) / total``, ``len`` = ``hyp_len`` or ``len(hypothesis)``;
         nothing changes when ``len <= 1``."""
         return _m4(p_n, hyp_len if hyp_len else len(hypothesis), self.k)
 
-    def method5(self, p_n: List[Any], references: Sequence[Tokens], hypothesis: Tokens,
-                hyp_len: Optional[int] = None, *args: Any, **kwargs: Any) -> List[Any]:
+    def method5(
+        self,
+        p_n: list[Any],
+        references: Sequence[Tokens],
+        hypothesis: Tokens,
+        hyp_len: int | None = None,
+        *args: Any,
+        **kwargs: Any,
+    ) -> list[Any]:
         """Method 5: each order's precision becomes the mean of its smoothed lower neighbour
         (order 0 counts as ``p_1 + 1``), itself and the next order; after the last order comes
         the 5-gram precision of ``hypothesis`` against ``references`` (whatever N is)."""
         return _m5(p_n, modified_precision(references, hypothesis, 5))
 
-    def method6(self, p_n: List[Any], references: Sequence[Tokens], hypothesis: Tokens,
-                hyp_len: Optional[int] = None, *args: Any, **kwargs: Any) -> List[Any]:
+    def method6(
+        self,
+        p_n: list[Any],
+        references: Sequence[Tokens],
+        hypothesis: Tokens,
+        hyp_len: int | None = None,
+        *args: Any,
+        **kwargs: Any,
+    ) -> list[Any]:
         """Method 6 (Gao & He 2013): orders n >= 3 interpolate ``(m_n + alpha * pi0) /
         (l_n + alpha)`` with the prior ``pi0 = p_{n-1}**2 / p_{n-2}``; ``l_n`` counts the n-grams
         of ``hypothesis``. Raises :class:`SmoothingError` when fewer than 3 orders or the
         trigram precision is 0 (NLTK: ``IndexError`` / ``AssertionError``)."""
         return _m6(p_n, len(hypothesis), self.alpha)
 
-    def method7(self, p_n: List[Any], references: Sequence[Tokens], hypothesis: Tokens,
-                hyp_len: Optional[int] = None, *args: Any, **kwargs: Any) -> List[Any]:
+    def method7(
+        self,
+        p_n: list[Any],
+        references: Sequence[Tokens],
+        hypothesis: Tokens,
+        hyp_len: int | None = None,
+        *args: Any,
+        **kwargs: Any,
+    ) -> list[Any]:
         """Method 7: method 4, then method 5."""
         p_n = _m4(p_n, hyp_len if hyp_len else len(hypothesis), self.k)
         return _m5(p_n, modified_precision(references, hypothesis, 5))
@@ -382,7 +436,7 @@ def corpus_bleu(
     list_of_references: Sequence[Sequence[Tokens]],
     hypotheses: Sequence[Tokens],
     weights: Sequence[float] = ...,
-    smoothing_function: Optional[SmoothingCallable] = ...,
+    smoothing_function: SmoothingCallable | None = ...,
     auto_reweigh: bool = ...,
     *,
     workers: int = ...,
@@ -392,20 +446,20 @@ def corpus_bleu(
     list_of_references: Sequence[Sequence[Tokens]],
     hypotheses: Sequence[Tokens],
     weights: Sequence[Sequence[float]],
-    smoothing_function: Optional[SmoothingCallable] = ...,
+    smoothing_function: SmoothingCallable | None = ...,
     auto_reweigh: bool = ...,
     *,
     workers: int = ...,
-) -> List[float]: ...
+) -> list[float]: ...
 def corpus_bleu(
     list_of_references: Sequence[Sequence[Tokens]],
     hypotheses: Sequence[Tokens],
-    weights: Union[Sequence[float], Sequence[Sequence[float]]] = _DEFAULT_WEIGHTS,
-    smoothing_function: Optional[SmoothingCallable] = None,
+    weights: Sequence[float] | Sequence[Sequence[float]] = _DEFAULT_WEIGHTS,
+    smoothing_function: SmoothingCallable | None = None,
     auto_reweigh: bool = False,
     *,
     workers: int = 1,
-) -> Union[float, List[float]]:
+) -> float | list[float]:
     """Corpus-level BLEU, equal to NLTK's ``nltk.translate.bleu_score.corpus_bleu``.
 
     Clipped n-gram matches and n-gram counts are summed over the corpus before dividing
@@ -479,7 +533,7 @@ def sentence_bleu(
     references: Sequence[Tokens],
     hypothesis: Tokens,
     weights: Sequence[float] = ...,
-    smoothing_function: Optional[SmoothingCallable] = ...,
+    smoothing_function: SmoothingCallable | None = ...,
     auto_reweigh: bool = ...,
 ) -> float: ...
 @overload
@@ -487,16 +541,16 @@ def sentence_bleu(
     references: Sequence[Tokens],
     hypothesis: Tokens,
     weights: Sequence[Sequence[float]],
-    smoothing_function: Optional[SmoothingCallable] = ...,
+    smoothing_function: SmoothingCallable | None = ...,
     auto_reweigh: bool = ...,
-) -> List[float]: ...
+) -> list[float]: ...
 def sentence_bleu(
     references: Sequence[Tokens],
     hypothesis: Tokens,
-    weights: Union[Sequence[float], Sequence[Sequence[float]]] = _DEFAULT_WEIGHTS,
-    smoothing_function: Optional[SmoothingCallable] = None,
+    weights: Sequence[float] | Sequence[Sequence[float]] = _DEFAULT_WEIGHTS,
+    smoothing_function: SmoothingCallable | None = None,
     auto_reweigh: bool = False,
-) -> Union[float, List[float]]:
+) -> float | list[float]:
     """Sentence-level BLEU, equal to NLTK's ``sentence_bleu``: ``corpus_bleu`` of one pair.
 
     Args:
@@ -564,8 +618,7 @@ def _is_plain_float_tuple(weight) -> bool:
     return all(map(_is_plain_number, weight))
 
 
-def _from_stats(stats, N, weight_list, method, smoother, auto_reweigh, tokens=None, workers=1,
-                stacklevel=2):
+def _from_stats(stats, N, weight_list, method, smoother, auto_reweigh, tokens=None, workers=1, stacklevel=2):
     """NLTK ``sentence_bleu`` of every statistics row: float64 (n, W).
 
     ``stats``: checked int64 (n, 2 + 2N); ``weight_list``: NLTK's list of weight tuples (the
@@ -584,7 +637,8 @@ def _from_stats(stats, N, weight_list, method, smoother, auto_reweigh, tokens=No
     M = stats[:, 2 : 2 + K]
     rows = np.flatnonzero(M[:, 0] > 0)  # NLTK returns 0 when no unigram matches
     params_plain = method in FLOAT_METHODS and (
-        (method != 1 or _is_plain_number(smoother.epsilon)) and (method != 4 or _is_plain_number(smoother.k)))
+        (method != 1 or _is_plain_number(smoother.epsilon)) and (method != 4 or _is_plain_number(smoother.k))
+    )
     plain_weights = all(map(_is_plain_float_tuple, weight_list))
     if method == 0 and plain_weights:
         _warn_method0_rows(M, rows, stacklevel)
@@ -595,8 +649,15 @@ def _from_stats(stats, N, weight_list, method, smoother, auto_reweigh, tokens=No
         if len(weight) == 0:
             continue
         out[:, j] = _backend.scoring.nltk_scores(
-            stats, N, weight, method, smoother.epsilon if method == 1 else 0.0, smoother.k if method == 4 else 0.0,
-            bool(auto_reweigh and weight == _DEFAULT_WEIGHTS), workers)
+            stats,
+            N,
+            weight,
+            method,
+            smoother.epsilon if method == 1 else 0.0,
+            smoother.k if method == 4 else 0.0,
+            bool(auto_reweigh and weight == _DEFAULT_WEIGHTS),
+            workers,
+        )
     return out
 
 
@@ -627,8 +688,18 @@ def _rowwise(out, rows, stats, N, K, weight_list, method, smoother, auto_reweigh
             i = int(rows[u])
             pair = (tokens[0][i], tokens[1][i])
         scores[u, :] = nltk_from_counts(
-            nums, dens, row[0], row[1], weight_list, method, smoother, auto_reweigh,
-            p5, row[0], tokens=pair, warn=True,
+            nums,
+            dens,
+            row[0],
+            row[1],
+            weight_list,
+            method,
+            smoother,
+            auto_reweigh,
+            p5,
+            row[0],
+            tokens=pair,
+            warn=True,
         )
     out[rows, :] = scores if inverse is None else scores[inverse]
 
@@ -648,10 +719,10 @@ def _stats_smoothing(smoothing_function):
 
 def sentence_bleu_from_stats(
     stats: Any,
-    weights: Union[Sequence[float], Sequence[Sequence[float]]] = _DEFAULT_WEIGHTS,
-    smoothing_function: Optional[SmoothingCallable] = None,
+    weights: Sequence[float] | Sequence[Sequence[float]] = _DEFAULT_WEIGHTS,
+    smoothing_function: SmoothingCallable | None = None,
     auto_reweigh: bool = False,
-    max_ngram_order: Optional[int] = None,
+    max_ngram_order: int | None = None,
     *,
     workers: int = 1,
 ) -> np.ndarray:
@@ -710,8 +781,7 @@ def sentence_bleu_from_stats(
             f"modified_precision(references, hypothesis, 5)), but stats hold only {N} orders; "
             "compute the statistics with at least 5 orders"
         )
-    out = _from_stats(stats, N, weight_list, method, smoother, auto_reweigh, workers=workers,
-                      stacklevel=2)
+    out = _from_stats(stats, N, weight_list, method, smoother, auto_reweigh, workers=workers, stacklevel=2)
     return out if several else out[:, 0]
 
 
@@ -729,8 +799,8 @@ def _from_core_stats(stats, weights, smoothing_function, auto_reweigh: bool = Fa
 def sentence_bleu_batch(
     list_of_references: Sequence[Sequence[Tokens]],
     hypotheses: Sequence[Tokens],
-    weights: Union[Sequence[float], Sequence[Sequence[float]]] = _DEFAULT_WEIGHTS,
-    smoothing_function: Optional[SmoothingCallable] = None,
+    weights: Sequence[float] | Sequence[Sequence[float]] = _DEFAULT_WEIGHTS,
+    smoothing_function: SmoothingCallable | None = None,
     auto_reweigh: bool = False,
     workers: int = 1,
 ) -> np.ndarray:
@@ -775,6 +845,7 @@ def sentence_bleu_batch(
     # The scoring of sentence_bleu_from_stats (same implementation, called directly so that
     # warnings point at the caller); a callable smoother gets each pair's tokens.
     tokens = None if method is not None else (list_of_references, hypotheses)
-    out = _from_stats(stats, n_orders, weight_list, method, smoother, auto_reweigh,
-                      tokens=tokens, workers=workers, stacklevel=2)
+    out = _from_stats(
+        stats, n_orders, weight_list, method, smoother, auto_reweigh, tokens=tokens, workers=workers, stacklevel=2
+    )
     return out if several else out[:, 0]

@@ -4,7 +4,6 @@ import json
 import os
 import re
 import sys
-from typing import Dict, List
 
 _COLORS = {"red": "\x1b[31m", "green": "\x1b[32m", "yellow": "\x1b[33m", "cyan": "\x1b[36m"}
 _RESET = "\x1b[0m"
@@ -22,8 +21,9 @@ class Color:
 
     @classmethod
     def setup(cls, no_color: bool = False) -> None:
-        cls.enabled = (not no_color and not os.environ.get("NO_COLOR") and hasattr(sys.stdout, "isatty")
-                       and sys.stdout.isatty())
+        cls.enabled = (
+            not no_color and not os.environ.get("NO_COLOR") and hasattr(sys.stdout, "isatty") and sys.stdout.isatty()
+        )
 
     @classmethod
     def format(cls, msg: str, color: str) -> str:
@@ -32,7 +32,7 @@ class Color:
         return f"{_COLORS[color]}{msg}{_RESET}"
 
 
-def print_single_results(results: List[str], fmt: str) -> None:
+def print_single_results(results: list[str], fmt: str) -> None:
     """One line (text) or one JSON object per metric, as sacreBLEU's single-system mode."""
     if fmt == "json":
         print("[\n" + ",\n".join(results) + "\n]" if len(results) > 1 else results[0])
@@ -51,11 +51,11 @@ def print_single_results(results: List[str], fmt: str) -> None:
             print(line)
     if lens:
         w = max(lens)
-        for n, line in zip(lens, results):
+        for n, line in zip(lens, results, strict=False):
             print(f"{line[:n]:>{w}}{line[n:]}")
 
 
-def format_score_cells(scores: Dict[str, list], width: int, multiline: bool):
+def format_score_cells(scores: dict[str, list], width: int, multiline: bool):
     """Table cells: strings stay; paired-test results become ``score (mean ± ci)\\n(p = ...)``."""
     out = {"System": scores["System"]}
     for metric, values in scores.items():
@@ -79,8 +79,9 @@ def format_score_cells(scores: Dict[str, list], width: int, multiline: bool):
     return out
 
 
-def print_results_table(results: Dict[str, list], signatures: Dict[str, str], fmt: str, width: int,
-                        paired: str = "", n_samples: int = 0) -> None:
+def print_results_table(
+    results: dict[str, list], signatures: dict[str, str], fmt: str, width: int, paired: str = "", n_samples: int = 0
+) -> None:
     """sacreBLEU's multi-system output: a JSON list, or a tabulate table plus signatures.
 
     Args:
@@ -113,8 +114,17 @@ def print_results_table(results: Dict[str, list], signatures: Dict[str, str], fm
             has_baseline = True
             col[0] = Color.format(col[0], "yellow")
         colored[Color.format(name, "cyan")] = col
-    print(tabulate(colored, headers="keys", tablefmt=tablefmt, colalign=("right",), stralign="center",
-                   numalign="center", floatfmt=f".{width}f"))
+    print(
+        tabulate(
+            colored,
+            headers="keys",
+            tablefmt=tablefmt,
+            colalign=("right",),
+            stralign="center",
+            numalign="center",
+            floatfmt=f".{width}f",
+        )
+    )
     print()
     if paired:
         _print_paired_explanation(paired, n_samples, baseline_name)
@@ -147,9 +157,9 @@ def _print_paired_explanation(paired: str, n_samples: int, baseline_name: str) -
     print()
     print(f" - Assuming a significance threshold of 0.05, the {null.lower()} can be rejected")
     print('   for p-values < 0.05 (marked with "*"). This means that the delta is unlikely to be attributed')
-    print(f"   to chance, hence the system is significantly \"different\" than the {bline}.")
+    print(f'   to chance, hence the system is significantly "different" than the {bline}.')
     print(f"   Otherwise, the p-values are {red}.")
     print()
-    print(f" - NOTE: Significance does not tell whether a system is \"better\" than the {bline} but rather")
-    print("   emphasizes the \"difference\" of the systems in terms of the replicability of the delta.")
+    print(f' - NOTE: Significance does not tell whether a system is "better" than the {bline} but rather')
+    print('   emphasizes the "difference" of the systems in terms of the replicability of the delta.')
     print()

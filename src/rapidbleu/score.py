@@ -2,7 +2,7 @@
 
 import json
 import statistics
-from typing import Any, Dict, List, Optional
+from typing import Any
 
 from ._version import __version__
 
@@ -35,7 +35,7 @@ class Score:
             signature: the formatted signature string, or "" for none.
             is_json: a JSON object (indent 1, non-ASCII kept) instead of one text line.
         """
-        d: Dict[str, Any] = {"name": self.name, "score": float(f"{self.score:.{width}f}"), "signature": signature}
+        d: dict[str, Any] = {"name": self.name, "score": float(f"{self.score:.{width}f}"), "signature": signature}
         sc = f"{self.score:.{width}f}"
         if self._mean > 0:
             mean_str = f"{self._mean:.{width}f}"
@@ -60,7 +60,7 @@ class Score:
             return json.dumps(d, indent=1, ensure_ascii=False)
         return line
 
-    def estimate_ci(self, scores: List["Score"]) -> None:
+    def estimate_ci(self, scores: list["Score"]) -> None:
         """Store the mean and the 95% half-width of bootstrap ``scores`` (sacreBLEU's rule:
         sorted scores, bounds at index n // 40 and n - n // 40 - 1)."""
         raw = sorted(s.score for s in scores)
@@ -85,8 +85,9 @@ class BLEUScore(Score):
         ratio: ``sys_len / ref_len`` (0 when ``ref_len`` is 0).
     """
 
-    def __init__(self, score: float, counts: List, totals: List, precisions: List[float], bp: float,
-                 sys_len: int, ref_len: int):
+    def __init__(
+        self, score: float, counts: list, totals: list, precisions: list[float], bp: float, sys_len: int, ref_len: int
+    ):
         super().__init__("BLEU", score)
         self.bp = bp
         self.counts = counts
@@ -97,8 +98,7 @@ class BLEUScore(Score):
         self.prec_str = "/".join(f"{p:.1f}" for p in precisions)
         self.ratio = sys_len / ref_len if ref_len else 0
         self._verbose = (
-            f"{self.prec_str} (BP = {bp:.3f} ratio = {self.ratio:.3f} "
-            f"hyp_len = {sys_len:d} ref_len = {ref_len:d})"
+            f"{self.prec_str} (BP = {bp:.3f} ratio = {self.ratio:.3f} hyp_len = {sys_len:d} ref_len = {ref_len:d})"
         )
 
 
@@ -109,12 +109,21 @@ class Signature:
     """
 
     def __init__(self, args: dict):
-        self._abbr = {"version": "v", "nrefs": "#", "test": "t", "lang": "l", "subset": "S",
-                      "origlang": "o", "bs": "bs", "ar": "ar", "seed": "rs"}
+        self._abbr = {
+            "version": "v",
+            "nrefs": "#",
+            "test": "t",
+            "lang": "l",
+            "subset": "S",
+            "origlang": "o",
+            "bs": "bs",
+            "ar": "ar",
+            "seed": "rs",
+        }
         if "num_refs" not in args:
             raise ValueError("the number of references is unknown: score a corpus first")
         num_refs = args["num_refs"]
-        self.info: Dict[str, Any] = {
+        self.info: dict[str, Any] = {
             "version": SIGNATURE_VERSION,
             "nrefs": "var" if num_refs == -1 else num_refs,
             "bs": args.get("n_bootstrap"),
@@ -156,13 +165,15 @@ class BLEUSignature(Signature):
 
         self._abbr.update({"case": "c", "eff": "e", "tok": "tok", "smooth": "s"})
         smooth = args["smooth_method"]
-        default: Optional[float] = SMOOTH_DEFAULTS[smooth]
+        default: float | None = SMOOTH_DEFAULTS[smooth]
         if default is not None:
             value = args["smooth_value"]
             smooth += f"[{(default if value is None else value):.2f}]"
-        self.info.update({
-            "case": "lc" if args["lowercase"] else "mixed",
-            "eff": "yes" if args["effective_order"] else "no",
-            "tok": args["tokenizer_signature"],
-            "smooth": smooth,
-        })
+        self.info.update(
+            {
+                "case": "lc" if args["lowercase"] else "mixed",
+                "eff": "yes" if args["effective_order"] else "no",
+                "tok": args["tokenizer_signature"],
+                "smooth": smooth,
+            }
+        )

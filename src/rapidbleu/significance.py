@@ -38,8 +38,9 @@ significance testing for MT"; Clark et al. (2011, MultEval) for the p-value smoo
 import math
 import os
 import statistics
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Optional
 
 import numpy as np
 
@@ -47,8 +48,15 @@ from . import _backend
 from ._validate import check_stats_matrix
 
 __all__ = [
-    "Result", "PairedTest", "bootstrap_ci", "estimate_ci", "paired_bs", "paired_ar",
-    "bleu_scores", "seed_from_env", "DEFAULT_SAMPLES",
+    "DEFAULT_SAMPLES",
+    "PairedTest",
+    "Result",
+    "bleu_scores",
+    "bootstrap_ci",
+    "estimate_ci",
+    "paired_ar",
+    "paired_bs",
+    "seed_from_env",
 ]
 
 #: Default number of bootstrap resamples (``bs``) and randomisation trials (``ar``).
@@ -69,7 +77,7 @@ Progress = Optional[Callable[[int], None]]
 # --------------------------------------------------------------------------------------------
 # Seeds
 # --------------------------------------------------------------------------------------------
-def seed_from_env() -> Tuple[str, Optional[int]]:
+def seed_from_env() -> tuple[str, int | None]:
     """``(text, seed)`` from ``SACREBLEU_SEED`` (default ``"12345"``).
 
     ``text`` is the variable's value as given; ``seed`` is ``None`` when it is ``none`` in any
@@ -110,14 +118,15 @@ def bleu_scores(sums: np.ndarray, metric, dtype=np.int64) -> np.ndarray:
     Raises:
         ValueError: a width other than ``2 + 2N``, a ``dtype`` other than None/int64/float32.
     """
-    return _backend.scoring.sacre_scores(sums, metric.max_ngram_order, metric.smooth_method, metric.smooth_value,
-                                         bool(metric.effective_order), dtype)
+    return _backend.scoring.sacre_scores(
+        sums, metric.max_ngram_order, metric.smooth_method, metric.smooth_value, bool(metric.effective_order), dtype
+    )
 
 
 # --------------------------------------------------------------------------------------------
 # Summaries
 # --------------------------------------------------------------------------------------------
-def estimate_ci(scores: np.ndarray) -> Tuple[float, float]:
+def estimate_ci(scores: np.ndarray) -> tuple[float, float]:
     """``(mean, half-width)`` of the 95% interval of bootstrap ``scores`` (sacreBLEU's
     ``significance.estimate_ci``): sort, take ``s[n // 40]`` and ``s[n - n // 40 - 1]``; the mean
     is numpy's (pairwise) mean of the sorted array."""
@@ -165,8 +174,9 @@ def _max_count(mats: Sequence[np.ndarray]) -> float:
     return top
 
 
-def _bootstrap_sums(rng: np.random.Generator, mats: Sequence[np.ndarray], n_samples: int,
-                    progress: Progress = None) -> List[np.ndarray]:
+def _bootstrap_sums(
+    rng: np.random.Generator, mats: Sequence[np.ndarray], n_samples: int, progress: Progress = None
+) -> list[np.ndarray]:
     """Column sums of ``n_samples`` bootstrap resamples of each matrix in ``mats``.
 
     Draws ``rng.choice(n, size=(n_samples, n), replace=True)`` one row (resample) at a time:
@@ -200,7 +210,7 @@ def _bootstrap_sums(rng: np.random.Generator, mats: Sequence[np.ndarray], n_samp
             rows = min(k, n_samples - start)
             for r in range(rows):  # a row of draws at a time: bins stay in cache, idx stays small
                 counts[r] = np.bincount(rng.choice(n, size=n, replace=True), minlength=n)
-            out[start:start + rows] = counts[:rows] @ mat
+            out[start : start + rows] = counts[:rows] @ mat
             if progress:
                 progress(rows)
     else:
@@ -216,13 +226,14 @@ def _bootstrap_sums(rng: np.random.Generator, mats: Sequence[np.ndarray], n_samp
                 done = 0
     res, col0 = [], 0
     for w in widths:
-        res.append(out[:, col0:col0 + w])
+        res.append(out[:, col0 : col0 + w])
         col0 += w
     return res
 
 
-def _ar_sums(rng: np.random.Generator, bl: np.ndarray, systems: Sequence[np.ndarray], n_trials: int,
-             progress: Progress = None) -> List[Tuple[np.ndarray, np.ndarray]]:
+def _ar_sums(
+    rng: np.random.Generator, bl: np.ndarray, systems: Sequence[np.ndarray], n_trials: int, progress: Progress = None
+) -> list[tuple[np.ndarray, np.ndarray]]:
     """Statistics of the two shuffled pseudo-systems of every randomisation trial.
 
     Draws ``rng.integers(2, size=(n_trials, n), dtype=bool)`` (selector: True takes the
@@ -248,13 +259,13 @@ def _ar_sums(rng: np.random.Generator, bl: np.ndarray, systems: Sequence[np.ndar
         sel = rng.integers(2, size=(rows, n), dtype=bool)
         for r0 in range(0, rows, sub):
             r1 = min(rows, r0 + sub)
-            pd[start + r0:start + r1] = np.rint(sel[r0:r1].astype(dmat.dtype) @ dmat).astype(np.int64)
+            pd[start + r0 : start + r1] = np.rint(sel[r0:r1].astype(dmat.dtype) @ dmat).astype(np.int64)
         if progress:
             progress(rows)
     bl_tot = bl.sum(axis=0, dtype=np.int64)
     out = []
     for j, s in enumerate(systems):
-        block = pd[:, j * c:(j + 1) * c]
+        block = pd[:, j * c : (j + 1) * c]
         out.append((s.sum(axis=0, dtype=np.int64) + block, bl_tot - block))
     return out
 
@@ -273,7 +284,7 @@ def _as_stats(stats) -> np.ndarray:
 # --------------------------------------------------------------------------------------------
 # Single-system confidence interval
 # --------------------------------------------------------------------------------------------
-def bootstrap_ci(stats, metric, n_bootstrap: int, progress: Progress = None) -> Tuple[str, float, float]:
+def bootstrap_ci(stats, metric, n_bootstrap: int, progress: Progress = None) -> tuple[str, float, float]:
     """95% bootstrap confidence interval of corpus BLEU (sacreBLEU's ``corpus_score(...,
     n_bootstrap)``).
 
@@ -320,8 +331,7 @@ class Result:
         ci: half-width of the 95% bootstrap confidence interval (None likewise).
     """
 
-    def __init__(self, score: float, p_value: Optional[float] = None,
-                 mean: Optional[float] = None, ci: Optional[float] = None):
+    def __init__(self, score: float, p_value: float | None = None, mean: float | None = None, ci: float | None = None):
         self.score = score
         self.p_value = p_value
         self.mean = mean
@@ -334,7 +344,7 @@ class Result:
         return isinstance(other, Result) and self.__dict__ == other.__dict__
 
 
-def _seeds(seed: Optional[int]) -> Tuple[Optional[int], Optional[int]]:
+def _seeds(seed: int | None) -> tuple[int | None, int | None]:
     """(baseline CI seed, per-system seed): both the seed as given.  (sacreBLEU seeds each
     comparison with ``seed if seed else None``, so its ``seed:0`` runs are not reproducible;
     here 0 fixes the draws like any other seed.)"""
@@ -346,9 +356,15 @@ def _corpus_score(st: np.ndarray, metric) -> float:
     return float(metric.score_from_stats(st.sum(axis=0, dtype=np.int64)).score)
 
 
-def paired_bs(baseline_stats, systems_stats: Sequence, metric, n_samples: int = 1000,
-              seed: Union[Optional[int], str] = "env", n_jobs: int = 1,
-              progress: Progress = None) -> List[Result]:
+def paired_bs(
+    baseline_stats,
+    systems_stats: Sequence,
+    metric,
+    n_samples: int = 1000,
+    seed: int | None | str = "env",
+    n_jobs: int = 1,
+    progress: Progress = None,
+) -> list[Result]:
     """Paired bootstrap resampling test (Koehn 2004) as sacreBLEU's ``_paired_bs_test``.
 
     Every comparison draws ``n_samples`` resamples of segment indices (shared by the baseline
@@ -385,22 +401,24 @@ def paired_bs(baseline_stats, systems_stats: Sequence, metric, n_samples: int = 
     if sys_seed is not None:
         # Every comparison starts a generator from the same seed: one stream serves them all,
         # and the baseline's own CI too when it uses the same seed.
-        sums = _bootstrap_sums(np.random.default_rng(sys_seed), [bl] + systems, n_samples, progress)
+        sums = _bootstrap_sums(np.random.default_rng(sys_seed), [bl, *systems], n_samples, progress)
         pairs = [(sums[0], s) for s in sums[1:]]
-        bl_ci_sums = sums[0] if bl_seed == sys_seed else \
-            _bootstrap_sums(np.random.default_rng(bl_seed), [bl], n_samples)[0]
+        bl_ci_sums = (
+            sums[0] if bl_seed == sys_seed else _bootstrap_sums(np.random.default_rng(bl_seed), [bl], n_samples)[0]
+        )
     else:
         bl_ci_sums = _bootstrap_sums(np.random.default_rng(bl_seed), [bl], n_samples)[0]
 
         def one(s):
             b, x = _bootstrap_sums(np.random.default_rng(None), [bl, s], n_samples, progress)
             return b, x
+
         pairs = _map_jobs(one, systems, n_jobs)
 
     bl_mean, bl_ci = estimate_ci(bleu_scores(bl_ci_sums, metric, np.float32))
     results = [Result(bl_score, None, bl_mean, bl_ci)]
     bl_cache = {}
-    for st, (b_sums, s_sums) in zip(systems, pairs):
+    for st, (b_sums, s_sums) in zip(systems, pairs, strict=False):
         key = id(b_sums)
         if key not in bl_cache:
             bl_cache[key] = bleu_scores(b_sums, metric, np.float32)
@@ -414,9 +432,16 @@ def paired_bs(baseline_stats, systems_stats: Sequence, metric, n_samples: int = 
     return results
 
 
-def paired_ar(baseline_stats, systems_stats: Sequence, metric, n_samples: int = 10000,
-              n_ar_confidence: int = -1, seed: Union[Optional[int], str] = "env", n_jobs: int = 1,
-              progress: Progress = None) -> List[Result]:
+def paired_ar(
+    baseline_stats,
+    systems_stats: Sequence,
+    metric,
+    n_samples: int = 10000,
+    n_ar_confidence: int = -1,
+    seed: int | None | str = "env",
+    n_jobs: int = 1,
+    progress: Progress = None,
+) -> list[Result]:
     """Paired approximate randomization test (Riezler and Maxwell 2005) as sacreBLEU's
     ``_paired_ar_test``.
 
@@ -454,7 +479,7 @@ def paired_ar(baseline_stats, systems_stats: Sequence, metric, n_samples: int = 
     def run(rng, group):
         trials = _ar_sums(rng, bl, group, n_samples, progress)
         cis = _bootstrap_sums(rng, group, n_conf) if n_conf > 0 else [None] * len(group)
-        return list(zip(trials, cis))
+        return list(zip(trials, cis, strict=False))
 
     if sys_seed is not None:
         per_sys = run(np.random.default_rng(sys_seed), systems) if systems else []
@@ -462,7 +487,7 @@ def paired_ar(baseline_stats, systems_stats: Sequence, metric, n_samples: int = 
         per_sys = [r[0] for r in _map_jobs(lambda s: run(np.random.default_rng(None), [s]), systems, n_jobs)]
 
     results = [Result(bl_score, None, bl_mean, bl_ci)]
-    for st, ((a, b), ci_sums) in zip(systems, per_sys):
+    for st, ((a, b), ci_sums) in zip(systems, per_sys, strict=False):
         score = _corpus_score(st, metric)
         sa = bleu_scores(a, metric, np.int64)
         sb = bleu_scores(b, metric, np.int64)
@@ -517,9 +542,17 @@ class PairedTest:
 
     _DEFAULT_SAMPLES = DEFAULT_SAMPLES
 
-    def __init__(self, named_systems: List[Tuple[str, Sequence[str]]], metrics: Mapping[str, Any],
-                 references: Optional[Sequence[Sequence[str]]], test_type: str = "ar", n_samples: int = 0,
-                 n_ar_confidence: int = -1, n_jobs: int = 1, progress: Progress = None):
+    def __init__(
+        self,
+        named_systems: list[tuple[str, Sequence[str]]],
+        metrics: Mapping[str, Any],
+        references: Sequence[Sequence[str]] | None,
+        test_type: str = "ar",
+        n_samples: int = 0,
+        n_ar_confidence: int = -1,
+        n_jobs: int = 1,
+        progress: Progress = None,
+    ):
         assert test_type in ("ar", "bs"), f"Unknown test type {test_type!r}"
         self.test_type = test_type
         _text, self._seed = seed_from_env()
@@ -532,7 +565,7 @@ class PairedTest:
         self.progress = progress
         self.metrics = {}
         self._signatures = {}
-        self._stats: Dict[str, List[np.ndarray]] = {}
+        self._stats: dict[str, list[np.ndarray]] = {}
         for _name, metric in metrics.items():
             stats = [metric.corpus_statistics(hyps, references) for _sys, hyps in named_systems]
             key = metric.score_from_stats(stats[0].sum(axis=0)).name
@@ -553,13 +586,13 @@ class PairedTest:
         return self.n_samples * streams * len(self.metrics)
 
     def __call__(self):
-        scores: Dict[str, list] = {"System": [name for name, _ in self.named_systems]}
+        scores: dict[str, list] = {"System": [name for name, _ in self.named_systems]}
         for key, metric in self.metrics.items():
             bl, *systems = self._stats[key]
             if self.test_type == "bs":
-                scores[key] = paired_bs(bl, systems, metric, self.n_samples, self._seed, self.n_jobs,
-                                        self.progress)
+                scores[key] = paired_bs(bl, systems, metric, self.n_samples, self._seed, self.n_jobs, self.progress)
             else:
-                scores[key] = paired_ar(bl, systems, metric, self.n_samples, self.n_ar_confidence,
-                                        self._seed, self.n_jobs, self.progress)
+                scores[key] = paired_ar(
+                    bl, systems, metric, self.n_samples, self.n_ar_confidence, self._seed, self.n_jobs, self.progress
+                )
         return self._signatures, scores

@@ -37,7 +37,7 @@ Example::
     df.withColumn("bleu", rbs.sentence_bleu("hyp", "ref"))  # one sacreBLEU sentence score per row
 """
 
-from typing import List, Sequence, Union
+from collections.abc import Sequence
 
 from . import _frames
 from .stats import CorpusStats
@@ -52,20 +52,20 @@ def _require():
         raise ImportError("rapidbleu.spark needs PySpark: pip install 'rapidbleu[spark]'") from None
 
 
-def _names(references: Union[str, Sequence[str]]) -> List[str]:
+def _names(references: str | Sequence[str]) -> list[str]:
     names = [references] if isinstance(references, str) else list(references)
     if not names or not all(isinstance(n, str) for n in names):
         raise TypeError(f"references must be a column name or a list of column names, got {references!r}")
     return names
 
 
-def _check_columns(df, hypothesis: str, refs: List[str]) -> None:
+def _check_columns(df, hypothesis: str, refs: list[str]) -> None:
     missing = [c for c in [hypothesis, *refs] if c not in df.columns]
     if missing:
         raise ValueError(f"no column {', '.join(map(repr, missing))} in the DataFrame (columns: {df.columns})")
 
 
-def corpus_stats(df, hypothesis: str, references: Union[str, Sequence[str]], **options) -> CorpusStats:
+def corpus_stats(df, hypothesis: str, references: str | Sequence[str], **options) -> CorpusStats:
     """Corpus statistics of a DataFrame, summed by Spark (see the module docstring).
 
     Args:
@@ -108,17 +108,26 @@ def corpus_stats(df, hypothesis: str, references: Union[str, Sequence[str]], **o
             return
         vector, nrefs, last = part
         last = last if last is not None else (-1, -1, -1)
-        data = {"pid": [TaskContext.get().partitionId()], "nrefs": [nrefs],
-                "l0": [last[0]], "l1": [last[1]], "l2": [last[2]]}
-        data.update({c: [int(v)] for c, v in zip(vcols, vector)})
+        data = {
+            "pid": [TaskContext.get().partitionId()],
+            "nrefs": [nrefs],
+            "l0": [last[0]],
+            "l1": [last[1]],
+            "l2": [last[2]],
+        }
+        data.update({c: [int(v)] for c, v in zip(vcols, vector, strict=False)})
         yield pa.RecordBatch.from_pydict(data)
 
     # Positional, under unique names: a reference column may repeat or be the hypothesis column.
     columns = [F.col(hypothesis).alias("_hyp")] + [F.col(r).alias(f"_ref{k}") for k, r in enumerate(refs)]
     stats = df.select(*columns).mapInArrow(per_partition, schema)
-    row = stats.agg(*[F.sum(c).alias(c) for c in vcols], F.min("nrefs").alias("nmin"),
-                    F.max("nrefs").alias("nmax"), F.max_by(F.struct("l0", "l1", "l2"), "pid").alias("last"),
-                    F.count("*").alias("parts")).collect()[0]
+    row = stats.agg(
+        *[F.sum(c).alias(c) for c in vcols],
+        F.min("nrefs").alias("nmin"),
+        F.max("nrefs").alias("nmax"),
+        F.max_by(F.struct("l0", "l1", "l2"), "pid").alias("last"),
+        F.count("*").alias("parts"),
+    ).collect()[0]
     if not row["parts"]:
         raise ValueError("no rows: the DataFrame is empty")
     vector = [int(row[c]) for c in vcols]
@@ -127,7 +136,7 @@ def corpus_stats(df, hypothesis: str, references: Union[str, Sequence[str]], **o
     return _frames.combine(opts, [part])
 
 
-def corpus_bleu(df, hypothesis: str, references: Union[str, Sequence[str]], **options):
+def corpus_bleu(df, hypothesis: str, references: str | Sequence[str], **options):
     """Corpus BLEU of a DataFrame: a ``rapidbleu.BLEUScore`` (0-100) sacreBLEU style, NLTK's
     float (0-1; a list for several weight tuples) NLTK style; equal to the single-process
     score of the same rows.  Arguments and errors as :func:`corpus_stats`."""
@@ -135,7 +144,7 @@ def corpus_bleu(df, hypothesis: str, references: Union[str, Sequence[str]], **op
     return _frames.score(opts, corpus_stats(df, hypothesis, references, **options))
 
 
-def sentence_bleu(hypothesis: str, references: Union[str, Sequence[str]], **options):
+def sentence_bleu(hypothesis: str, references: str | Sequence[str], **options):
     """A ``Column`` of sentence BLEU (double) for ``df.withColumn``/``select``: sacreBLEU style
     ``sacrebleu.sentence_bleu(hyp, refs).score`` (0-100), NLTK style NLTK's
     ``sentence_bleu`` (0-1), row by row, computed in Arrow batches by a pandas UDF.

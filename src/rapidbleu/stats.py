@@ -36,24 +36,31 @@ computed by ``rapidbleu.BLEU.compute_bleu`` (sacreBLEU's formula) and by the sam
 ``rapidbleu.nltk.corpus_bleu``.
 """
 
-from typing import Any, Dict, Iterable, Optional, Sequence, Tuple
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
-__all__ = ["CorpusStats", "ConfigMismatchError", "corpus_stats", "nltk_corpus_stats", "merge",
-           "from_segment_stats"]
+__all__ = ["ConfigMismatchError", "CorpusStats", "corpus_stats", "from_segment_stats", "merge", "nltk_corpus_stats"]
 
 #: The parts of a sacreBLEU-style configuration (``BLEU`` settings that the statistics or the
 #: score depend on, plus the number of references the signature reports).
-_SACRE_KEYS = ("tokenizer_signature", "lowercase", "max_ngram_order", "num_refs", "smooth_method",
-               "smooth_value", "effective_order")
+_SACRE_KEYS = (
+    "tokenizer_signature",
+    "lowercase",
+    "max_ngram_order",
+    "num_refs",
+    "smooth_method",
+    "smooth_value",
+    "effective_order",
+)
 
 
 class ConfigMismatchError(ValueError):
     """Statistics computed with different settings were merged (a ``ValueError``)."""
 
 
-def _freeze(config: Dict[str, Any]) -> Tuple[Tuple[str, Any], ...]:
+def _freeze(config: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
     return tuple(sorted(config.items()))
 
 
@@ -71,10 +78,10 @@ class CorpusStats:
         n_segments: number of segments summed.
     """
 
-    __slots__ = ("style", "_config", "vector", "_last")
-    _last: Optional[Tuple[int, ...]]
+    __slots__ = ("_config", "_last", "style", "vector")
+    _last: tuple[int, ...] | None
 
-    def __init__(self, style: str, config: Dict[str, Any], vector, last: Optional[Tuple[int, ...]] = None):
+    def __init__(self, style: str, config: dict[str, Any], vector, last: tuple[int, ...] | None = None):
         if style not in ("sacrebleu", "nltk"):
             raise ValueError(f"style must be 'sacrebleu' or 'nltk', got {style!r}")
         n = int(config["max_ngram_order"])
@@ -93,7 +100,7 @@ class CorpusStats:
 
     # -- introspection ----------------------------------------------------------------------
     @property
-    def config(self) -> Dict[str, Any]:
+    def config(self) -> dict[str, Any]:
         return dict(self._config)
 
     @property
@@ -115,20 +122,27 @@ class CorpusStats:
     @property
     def matches(self) -> list:
         n = self.max_ngram_order
-        return [int(v) for v in self.vector[2:2 + n]]
+        return [int(v) for v in self.vector[2 : 2 + n]]
 
     @property
     def totals(self) -> list:
         n = self.max_ngram_order
-        return [int(v) for v in self.vector[2 + n:2 + 2 * n]]
+        return [int(v) for v in self.vector[2 + n : 2 + 2 * n]]
 
     def __repr__(self) -> str:
-        return (f"CorpusStats(style={self.style!r}, segments={self.n_segments}, hyp_len={self.hyp_len}, "
-                f"ref_len={self.ref_len}, matches={self.matches}, totals={self.totals}, config={self.config})")
+        return (
+            f"CorpusStats(style={self.style!r}, segments={self.n_segments}, hyp_len={self.hyp_len}, "
+            f"ref_len={self.ref_len}, matches={self.matches}, totals={self.totals}, config={self.config})"
+        )
 
     def __eq__(self, other) -> bool:
-        return (isinstance(other, CorpusStats) and self.style == other.style and self._config == other._config
-                and np.array_equal(self.vector, other.vector) and self._last == other._last)
+        return (
+            isinstance(other, CorpusStats)
+            and self.style == other.style
+            and self._config == other._config
+            and np.array_equal(self.vector, other.vector)
+            and self._last == other._last
+        )
 
     __hash__ = None  # type: ignore[assignment]  # mutable-looking value object, compared by value
 
@@ -144,8 +158,11 @@ class CorpusStats:
             raise ConfigMismatchError(f"cannot merge {self.style}-style and {other.style}-style statistics")
         if other._config != self._config:
             mine, theirs = self.config, other.config
-            diff = ", ".join(f"{k}: {mine.get(k)!r} vs {theirs.get(k)!r}" for k in sorted(set(mine) | set(theirs))
-                             if mine.get(k) != theirs.get(k))
+            diff = ", ".join(
+                f"{k}: {mine.get(k)!r} vs {theirs.get(k)!r}"
+                for k in sorted(set(mine) | set(theirs))
+                if mine.get(k) != theirs.get(k)
+            )
             raise ConfigMismatchError(f"cannot merge statistics computed with different settings ({diff})")
 
     def __add__(self, other: "CorpusStats") -> "CorpusStats":
@@ -191,13 +208,23 @@ class CorpusStats:
             raise ValueError("no segments: the statistics are empty")
         if self.style == "sacrebleu":
             if weights is not None or smoothing_function is not None or auto_reweigh:
-                raise TypeError("sacreBLEU-style statistics are scored with the settings they were computed with; "
-                                "weights/smoothing_function/auto_reweigh are for NLTK-style statistics")
+                raise TypeError(
+                    "sacreBLEU-style statistics are scored with the settings they were computed with; "
+                    "weights/smoothing_function/auto_reweigh are for NLTK-style statistics"
+                )
             from .bleu import BLEU
 
             c = self.config
-            return BLEU.compute_bleu(self.matches, self.totals, self.hyp_len, self.ref_len, c["smooth_method"],
-                                     c["smooth_value"], c["effective_order"], c["max_ngram_order"])
+            return BLEU.compute_bleu(
+                self.matches,
+                self.totals,
+                self.hyp_len,
+                self.ref_len,
+                c["smooth_method"],
+                c["smooth_value"],
+                c["effective_order"],
+                c["max_ngram_order"],
+            )
         return self._nltk_score(weights, smoothing_function, auto_reweigh)
 
     def _nltk_score(self, weights, smoothing_function, auto_reweigh):
@@ -215,21 +242,34 @@ class CorpusStats:
             raise ValueError(f"weights need {order} n-gram orders but the statistics hold {n}")
         method, smoother = rb_nltk._resolve_smoothing(smoothing_function)
         if method is None:
-            raise TypeError("a custom smoothing callable receives the tokens of the last segment, which "
-                            "statistics do not hold; use one of SmoothingFunction's methods")
+            raise TypeError(
+                "a custom smoothing callable receives the tokens of the last segment, which "
+                "statistics do not hold; use one of SmoothingFunction's methods"
+            )
         last = self._last
         if method in (5, 6, 7) and last is None:
-            raise ValueError(f"smoothing method{method} reads the last segment of the corpus, which statistics "
-                             "rebuilt from a vector do not hold; merge CorpusStats objects instead")
+            raise ValueError(
+                f"smoothing method{method} reads the last segment of the corpus, which statistics "
+                "rebuilt from a vector do not hold; merge CorpusStats objects instead"
+            )
         v = self.vector
-        dens = v[2 + 2 * n:2 + 3 * n]
+        dens = v[2 + 2 * n : 2 + 3 * n]
 
         def p5_last():
             return rb_nltk.Fraction(last[1], last[2], _normalize=False)
 
         scores = nltk_from_counts(
-            [int(x) for x in v[2:2 + order]], [int(x) for x in dens[:order]], int(v[0]), int(v[1]),
-            weight_list, method, smoother, auto_reweigh, p5_last, last[0] if last else 0)
+            [int(x) for x in v[2 : 2 + order]],
+            [int(x) for x in dens[:order]],
+            int(v[0]),
+            int(v[1]),
+            weight_list,
+            method,
+            smoother,
+            auto_reweigh,
+            p5_last,
+            last[0] if last else 0,
+        )
         return scores if several else scores[0]
 
     def signature(self):
@@ -272,7 +312,7 @@ def merge(parts: Iterable[CorpusStats]) -> CorpusStats:
 # --------------------------------------------------------------------------------------------
 # Building statistics
 # --------------------------------------------------------------------------------------------
-def sacre_config(metric) -> Dict[str, Any]:
+def sacre_config(metric) -> dict[str, Any]:
     """The settings of a ``rapidbleu.BLEU`` that go into a :class:`CorpusStats` (its number of
     references is known once it has scored, or been given, references): a dict of the
     signature's fields (tokenizer, lowercase, smoothing, order, effective order, nrefs).
@@ -284,14 +324,25 @@ def sacre_config(metric) -> Dict[str, Any]:
     num_refs = getattr(metric, "num_refs", None)
     if num_refs is None:
         raise ValueError("the metric has not seen references yet: the number of references is unknown")
-    return {"tokenizer_signature": metric.tokenizer_signature, "lowercase": bool(metric.lowercase),
-            "max_ngram_order": int(metric.max_ngram_order), "num_refs": num_refs,
-            "smooth_method": metric.smooth_method, "smooth_value": metric.smooth_value,
-            "effective_order": bool(metric.effective_order)}
+    return {
+        "tokenizer_signature": metric.tokenizer_signature,
+        "lowercase": bool(metric.lowercase),
+        "max_ngram_order": int(metric.max_ngram_order),
+        "num_refs": num_refs,
+        "smooth_method": metric.smooth_method,
+        "smooth_value": metric.smooth_value,
+        "effective_order": bool(metric.effective_order),
+    }
 
 
-def from_segment_stats(segment_stats, metric=None, *, style: str = "sacrebleu",
-                       max_ngram_order: Optional[int] = None, last5: Optional[Tuple[int, int]] = None) -> CorpusStats:
+def from_segment_stats(
+    segment_stats,
+    metric=None,
+    *,
+    style: str = "sacrebleu",
+    max_ngram_order: int | None = None,
+    last5: tuple[int, int] | None = None,
+) -> CorpusStats:
     """A :class:`CorpusStats` from a per-segment statistics matrix.
 
     Args:
@@ -318,14 +369,15 @@ def from_segment_stats(segment_stats, metric=None, *, style: str = "sacrebleu",
             raise TypeError("sacreBLEU-style statistics need the BLEU metric that computed them")
         config = sacre_config(metric)
         if config["max_ngram_order"] != n:
-            raise ValueError(f"the metric has max_ngram_order={config['max_ngram_order']} but the statistics "
-                             f"hold {n} orders")
+            raise ValueError(
+                f"the metric has max_ngram_order={config['max_ngram_order']} but the statistics hold {n} orders"
+            )
         return CorpusStats("sacrebleu", config, np.concatenate([sums, [st.shape[0]]]))
     if style != "nltk":
         raise ValueError(f"style must be 'sacrebleu' or 'nltk', got {style!r}")
     if max_ngram_order is not None and int(max_ngram_order) != n:
         raise ValueError(f"max_ngram_order={max_ngram_order} but the statistics hold {n} orders")
-    dens = np.maximum(st[:, 2 + n:], 1).sum(axis=0, dtype=np.int64)
+    dens = np.maximum(st[:, 2 + n :], 1).sum(axis=0, dtype=np.int64)
     last = None
     if st.shape[0]:
         row = st[-1]
@@ -336,8 +388,9 @@ def from_segment_stats(segment_stats, metric=None, *, style: str = "sacrebleu",
     return CorpusStats("nltk", {"max_ngram_order": n}, np.concatenate([sums, dens, [st.shape[0]]]), last)
 
 
-def corpus_stats(hypotheses: Sequence[str], references: Sequence[Sequence[str]], metric=None,
-                 **bleu_kwargs) -> CorpusStats:
+def corpus_stats(
+    hypotheses: Sequence[str], references: Sequence[Sequence[str]], metric=None, **bleu_kwargs
+) -> CorpusStats:
     """sacreBLEU-style statistics of a corpus (or of any part of one).
 
     Args:

@@ -11,14 +11,14 @@ import codecs
 import gzip
 import io
 import re
-from typing import Any, List, Optional
+from typing import Any
 
 
 class InputError(Exception):
     """A file could not be read as text; the message names the file (and line)."""
 
 
-def read_lines(path: str, encoding: str = "utf-8") -> List[str]:
+def read_lines(path: str, encoding: str = "utf-8") -> list[str]:
     """Lines of ``path``, each ``rstrip()``-ed.
 
     Raises:
@@ -45,13 +45,13 @@ def read_lines(path: str, encoding: str = "utf-8") -> List[str]:
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         raise InputError(
-            f"{path}: line {line}: cannot decode byte(s) {data[exc.start:exc.end]!r} as {encoding} "
+            f"{path}: line {line}: cannot decode byte(s) {data[exc.start : exc.end]!r} as {encoding} "
             f"(byte offset {exc.start}); use -e/--encoding to give the file's encoding"
         ) from None
     return split_lines(text)
 
 
-def split_lines(text: str) -> List[str]:
+def split_lines(text: str) -> list[str]:
     """Split on ``\\n`` (a final newline does not make an extra line) and right-strip each line."""
     if not text:
         return []
@@ -81,13 +81,13 @@ class LineReader:
     it does); standard input names ``<stdin>``.
     """
 
-    def __init__(self, path: Optional[str], encoding: str = "utf-8", block_size: int = 1 << 20):
+    def __init__(self, path: str | None, encoding: str = "utf-8", block_size: int = 1 << 20):
         self.path = path
         self.name = "<stdin>" if path is None else path
         self.encoding = encoding
         self.block_size = block_size
         self.lines_read = 0
-        self._lines: List[str] = []
+        self._lines: list[str] = []
         self._pos = 0
         self._pending = ""
         self._eof = False
@@ -156,24 +156,26 @@ class LineReader:
                 self._name_undecodable(parts)
             self._pending = parts.pop()
             if self._pos:
-                del self._lines[:self._pos]
+                del self._lines[: self._pos]
                 self._pos = 0
             self._lines.extend([line.rstrip() for line in parts])
 
-    def _name_undecodable(self, parts: List[str]) -> None:
+    def _name_undecodable(self, parts: list[str]) -> None:
         """Raise the error for the first line of standard input with undecodable bytes."""
         before = self.lines_read + len(self._lines) - self._pos
         for k, line in enumerate(parts):
             hit = _ESCAPED.search(line)
             if hit:
-                bad = line[hit.start():hit.end()].encode(self.encoding, "surrogateescape")
-                raise InputError(f"<stdin>: line {before + k + 1}: cannot decode byte(s) {bad!r} as "
-                                 f"{self.encoding}; use -e/--encoding to give the input's encoding")
+                bad = line[hit.start() : hit.end()].encode(self.encoding, "surrogateescape")
+                raise InputError(
+                    f"<stdin>: line {before + k + 1}: cannot decode byte(s) {bad!r} as "
+                    f"{self.encoding}; use -e/--encoding to give the input's encoding"
+                )
 
-    def read(self, n: int) -> List[str]:
+    def read(self, n: int) -> list[str]:
         """The next ``n`` lines, each ``rstrip()``-ed (fewer only at the end of the input)."""
         self._fill(n)
-        out = self._lines[self._pos:self._pos + n]
+        out = self._lines[self._pos : self._pos + n]
         self._pos += len(out)
         self.lines_read += len(out)
         return out

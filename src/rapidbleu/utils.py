@@ -10,7 +10,7 @@ import logging
 import math
 import os
 import sys
-from typing import Optional, Sequence
+from collections.abc import Sequence
 
 #: The user's home directory and sacreBLEU's cache directory (``$SACREBLEU`` or
 #: ``~/.sacrebleu``), where the SentencePiece tokenizers look for their models.
@@ -74,17 +74,19 @@ def args_to_dict(args, prefix: str, strip_prefix: bool = False) -> dict:
     return out
 
 
-def sanity_check_lengths(system: Sequence[str], refs: Sequence[Sequence[str]],
-                         test_set: Optional[str] = None) -> None:
+def sanity_check_lengths(system: Sequence[str], refs: Sequence[Sequence[str]], test_set: str | None = None) -> None:
     """Exit with status 1 (``SystemExit``) after logging an error if any reference stream's
     length differs from the system's; ``test_set`` is accepted for sacreBLEU's signature."""
     n = len(system)
     bad = [k for k, stream in enumerate(refs) if len(stream) != n]
     if bad:
-        logger.error("System and reference streams have different lengths: the system has %d lines, "
-                     "reference stream %d has %d.", n, bad[0], len(refs[bad[0]]))
+        logger.error(
+            "System and reference streams have different lengths: the system has %d lines, reference stream %d has %d.",
+            n,
+            bad[0],
+            len(refs[bad[0]]),
+        )
         sys.exit(1)
 
 
-__all__ = ["SACREBLEU_DIR", "USERHOME", "args_to_dict", "my_log", "sanity_check_lengths", "smart_open",
-           "sum_of_lists"]
+__all__ = ["SACREBLEU_DIR", "USERHOME", "args_to_dict", "my_log", "sanity_check_lengths", "smart_open", "sum_of_lists"]

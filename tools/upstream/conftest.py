@@ -21,9 +21,18 @@ RENAMES = {
     "sacrebleu.metrics.bleu": "rapidbleu.metrics.bleu",
     "sacrebleu.metrics.helpers": "rapidbleu.metrics.helpers",
     "sacrebleu.tokenizers": "rapidbleu.tokenizers",
-    **{f"sacrebleu.tokenizers.{m}": f"rapidbleu.tokenizers.{m}"
-       for m in ("tokenizer_base", "tokenizer_none", "tokenizer_re", "tokenizer_13a", "tokenizer_intl",
-                 "tokenizer_zh", "tokenizer_char")},
+    **{
+        f"sacrebleu.tokenizers.{m}": f"rapidbleu.tokenizers.{m}"
+        for m in (
+            "tokenizer_base",
+            "tokenizer_none",
+            "tokenizer_re",
+            "tokenizer_13a",
+            "tokenizer_intl",
+            "tokenizer_zh",
+            "tokenizer_char",
+        )
+    },
     "nltk.translate.bleu_score": "rapidbleu.nltk",
 }
 

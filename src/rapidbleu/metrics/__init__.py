@@ -8,4 +8,4 @@ from .bleu import BLEU, BLEUScore
 #: Metric name -> class, as ``sacrebleu.metrics.METRICS`` (BLEU only).
 METRICS = {"BLEU": BLEU}
 
-__all__ = ["BLEU", "BLEUScore", "METRICS"]
+__all__ = ["BLEU", "METRICS", "BLEUScore"]

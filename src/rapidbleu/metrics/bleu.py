@@ -5,4 +5,4 @@ from .._stats import MAX_NGRAM_ORDER
 from ..bleu import BLEU
 from ..score import BLEUScore, BLEUSignature
 
-__all__ = ["BLEU", "BLEUScore", "BLEUSignature", "MAX_NGRAM_ORDER"]
+__all__ = ["BLEU", "MAX_NGRAM_ORDER", "BLEUScore", "BLEUSignature"]

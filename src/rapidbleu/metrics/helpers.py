@@ -6,10 +6,9 @@ code that imports them from sacreBLEU's path.
 
 from collections import Counter
 from itertools import islice
-from typing import List, Tuple
 
 
-def extract_all_word_ngrams(line: str, min_order: int, max_order: int) -> Tuple[Counter, int]:
+def extract_all_word_ngrams(line: str, min_order: int, max_order: int) -> tuple[Counter, int]:
     """Word n-grams of every order ``min_order..max_order`` of a (tokenized) line.
 
     Args:
@@ -24,16 +23,16 @@ def extract_all_word_ngrams(line: str, min_order: int, max_order: int) -> Tuple[
     grams: Counter = Counter()
     for n in range(min_order, max_order + 1):
         if n <= 0:  # degenerate orders: slices exactly as sacreBLEU takes them
-            grams.update(tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1))
+            grams.update(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
             continue
-        grams.update(zip(*(islice(tokens, k, None) for k in range(n))))
+        grams.update(zip(*(islice(tokens, k, None) for k in range(n)), strict=False))
     return grams, len(tokens)
 
 
-def extract_word_ngrams(tokens: List[str], n: int) -> Counter:
+def extract_word_ngrams(tokens: list[str], n: int) -> Counter:
     """The order-``n`` n-grams of a token list, as sacreBLEU returns them: a ``Counter`` whose
     keys are the n-grams' tokens joined with single spaces (``str``, not tuples)."""
-    return Counter(" ".join(tokens[i:i + n]) for i in range(len(tokens) - n + 1))
+    return Counter(" ".join(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
 
 
 __all__ = ["extract_all_word_ngrams", "extract_word_ngrams"]

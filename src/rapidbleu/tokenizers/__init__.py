@@ -70,4 +70,12 @@ def get_tokenizer(name: str, **kwargs) -> BaseTokenizer:
     return getattr(module, class_name)(**kwargs)
 
 
-__all__ = ["BaseTokenizer", "DEFAULT_TOKENIZER", "LANGUAGE_DEFAULTS", "LANGUAGE_NAMES", "language_warning", "available_tokenizers", "get_tokenizer"]
+__all__ = [
+    "DEFAULT_TOKENIZER",
+    "LANGUAGE_DEFAULTS",
+    "LANGUAGE_NAMES",
+    "BaseTokenizer",
+    "available_tokenizers",
+    "get_tokenizer",
+    "language_warning",
+]

@@ -1,7 +1,5 @@
 """The interface every tokenizer implements."""
 
-from typing import Optional
-
 
 class BaseTokenizer:
     """A callable that maps one segment (``str``) to its tokenized form (``str``).
@@ -13,7 +11,7 @@ class BaseTokenizer:
     """
 
     #: Name of the tokenizer in the compiled core, or None.
-    fast_path: Optional[str] = None
+    fast_path: str | None = None
 
     def signature(self) -> str:
         raise NotImplementedError(f"{type(self).__name__} must define signature()")

@@ -28,8 +28,8 @@ class TokenizerJaMecab(MecabTokenizer):
 
     def _load(self):
         try:
-            import MeCab
             import ipadic
+            import MeCab
         except ImportError as exc:
             raise ImportError(_INSTALL) from exc
         return MeCab.Tagger(ipadic.MECAB_ARGS + " -Owakati")

@@ -25,7 +25,6 @@ import logging
 import os
 import tempfile
 from functools import lru_cache
-from typing import Optional
 
 from .base import BaseTokenizer
 
@@ -40,10 +39,15 @@ _INSTALL = (
 SPM_MODELS = {
     "flores101": (
         "https://dl.fbaipublicfiles.com/fairseq/models/flores/sacrebleu_tokenizer_spm.model",
-        "flores101", "RAPIDBLEU_FLORES101_MODEL"),
+        "flores101",
+        "RAPIDBLEU_FLORES101_MODEL",
+    ),
     "flores200": ("https://tinyurl.com/flores200sacrebleuspm", "flores200", "RAPIDBLEU_FLORES200_MODEL"),
-    "spBLEU-1K": ("https://www.dlnlp.ai/spBLEU-1K/spbleu-1k_tokenizer_spm.model", "spBLEU-1K",
-                  "RAPIDBLEU_SPBLEU_1K_MODEL"),
+    "spBLEU-1K": (
+        "https://www.dlnlp.ai/spBLEU-1K/spbleu-1k_tokenizer_spm.model",
+        "spBLEU-1K",
+        "RAPIDBLEU_SPBLEU_1K_MODEL",
+    ),
 }
 SPM_MODELS["spm"] = SPM_MODELS["flores101"]
 
@@ -69,8 +73,10 @@ def _download(url: str, dest: str, timeout: float = 60.0) -> None:
     import urllib.request
 
     folder = os.path.dirname(dest)
-    hint = (f"download {url} yourself and save it as {dest}, or point rapidbleu at a copy "
-            "(see rapidbleu.tokenizers.tokenizer_spm)")
+    hint = (
+        f"download {url} yourself and save it as {dest}, or point rapidbleu at a copy "
+        "(see rapidbleu.tokenizers.tokenizer_spm)"
+    )
     try:
         os.makedirs(folder, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=".part-", dir=folder)
@@ -94,10 +100,11 @@ def _download(url: str, dest: str, timeout: float = 60.0) -> None:
             pass
         raise ModelDownloadError(
             f"the SentencePiece model is not at {dest} and downloading it from {url} failed "
-            f"({type(exc).__name__}: {exc}); {hint}") from exc
+            f"({type(exc).__name__}: {exc}); {hint}"
+        ) from exc
 
 
-def resolve_model_path(name: str, model_path: Optional[str] = None, download: bool = True) -> str:
+def resolve_model_path(name: str, model_path: str | None = None, download: bool = True) -> str:
     """The model file tokenizer ``name`` will load (see the module docstring for the order).
 
     Raises:
@@ -134,7 +141,7 @@ class TokenizerSPM(BaseTokenizer):
     fast_path = None
     _KEY = "flores101"
 
-    def __init__(self, name: Optional[str] = None, model_path: Optional[str] = None):
+    def __init__(self, name: str | None = None, model_path: str | None = None):
         name = name or self._KEY
         if name not in SPM_MODELS:
             raise ValueError(f"unknown SentencePiece tokenizer {name!r}; choose one of {sorted(SPM_MODELS)}")

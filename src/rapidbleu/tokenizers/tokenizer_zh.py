@@ -37,33 +37,31 @@ from .tokenizer_13a import _RULES as _RULES_13A
 #: Code point ranges (inclusive) that sacreBLEU's ``zh`` splits character by character:
 #: sacreBLEU's table with its two mis-written astral ranges replaced by their effective bounds.
 ZH_RANGES = (
-    (0x3400, 0x4DB5),   # CJK Unified Ideographs Extension A, release 3.0
-    (0x4E00, 0x9FA5),   # CJK Unified Ideographs, release 1.1
-    (0x9FA6, 0x9FBB),   # CJK Unified Ideographs, release 4.1
-    (0xF900, 0xFA2D),   # CJK Compatibility Ideographs, release 1.1
-    (0xFA30, 0xFA6A),   # CJK Compatibility Ideographs, release 3.2
-    (0xFA70, 0xFAD9),   # CJK Compatibility Ideographs, release 4.1
-    (0x2001, 0x2A6D),   # meant as U+20000-U+2A6D6 (Extension B); see the module docstring
-    (0x2F81, 0x2FA1),   # meant as U+2F800-U+2FA1D (Compatibility Supplement); see above
-    (0xFF00, 0xFFEF),   # full-width ASCII and punctuation, half-width kana, Hangul
-    (0x2E80, 0x2EFF),   # CJK Radicals Supplement
-    (0x3000, 0x303F),   # CJK Symbols and Punctuation
-    (0x31C0, 0x31EF),   # CJK Strokes
-    (0x2F00, 0x2FDF),   # Kangxi Radicals
-    (0x2FF0, 0x2FFF),   # Ideographic Description Characters
-    (0x3100, 0x312F),   # Bopomofo
-    (0x31A0, 0x31BF),   # Bopomofo Extended
-    (0xFE10, 0xFE1F),   # Vertical Forms
-    (0xFE30, 0xFE4F),   # CJK Compatibility Forms
-    (0x2600, 0x26FF),   # Miscellaneous Symbols
-    (0x2700, 0x27BF),   # Dingbats
-    (0x3200, 0x32FF),   # Enclosed CJK Letters and Months
-    (0x3300, 0x33FF),   # CJK Compatibility
+    (0x3400, 0x4DB5),  # CJK Unified Ideographs Extension A, release 3.0
+    (0x4E00, 0x9FA5),  # CJK Unified Ideographs, release 1.1
+    (0x9FA6, 0x9FBB),  # CJK Unified Ideographs, release 4.1
+    (0xF900, 0xFA2D),  # CJK Compatibility Ideographs, release 1.1
+    (0xFA30, 0xFA6A),  # CJK Compatibility Ideographs, release 3.2
+    (0xFA70, 0xFAD9),  # CJK Compatibility Ideographs, release 4.1
+    (0x2001, 0x2A6D),  # meant as U+20000-U+2A6D6 (Extension B); see the module docstring
+    (0x2F81, 0x2FA1),  # meant as U+2F800-U+2FA1D (Compatibility Supplement); see above
+    (0xFF00, 0xFFEF),  # full-width ASCII and punctuation, half-width kana, Hangul
+    (0x2E80, 0x2EFF),  # CJK Radicals Supplement
+    (0x3000, 0x303F),  # CJK Symbols and Punctuation
+    (0x31C0, 0x31EF),  # CJK Strokes
+    (0x2F00, 0x2FDF),  # Kangxi Radicals
+    (0x2FF0, 0x2FFF),  # Ideographic Description Characters
+    (0x3100, 0x312F),  # Bopomofo
+    (0x31A0, 0x31BF),  # Bopomofo Extended
+    (0xFE10, 0xFE1F),  # Vertical Forms
+    (0xFE30, 0xFE4F),  # CJK Compatibility Forms
+    (0x2600, 0x26FF),  # Miscellaneous Symbols
+    (0x2700, 0x27BF),  # Dingbats
+    (0x3200, 0x32FF),  # Enclosed CJK Letters and Months
+    (0x3300, 0x33FF),  # CJK Compatibility
 )
 
-_ZH_CHAR = re.compile(
-    "[" + "".join(f"\\u{lo:04x}-\\u{hi:04x}" for lo, hi in ZH_RANGES) + "]"
-)
+_ZH_CHAR = re.compile("[" + "".join(f"\\u{lo:04x}-\\u{hi:04x}" for lo, hi in ZH_RANGES) + "]")
 
 
 def is_chinese_char(ch: str) -> bool:
@@ -78,9 +76,7 @@ def is_chinese_char(ch: str) -> bool:
 # neither digits nor periods/commas for the remaining rules and collapse at the end; the tests
 # compare with sacreBLEU on random text to keep this honest.
 _SPLIT_TABLE = {cp: f" {chr(cp)} " for lo, hi in ZH_RANGES for cp in range(lo, hi + 1)}
-_SPLIT_TABLE.update(
-    (ord(ch), f" {ch} ") for ch in map(chr, range(128)) if _RULES_13A[0][0].fullmatch(ch)
-)
+_SPLIT_TABLE.update((ord(ch), f" {ch} ") for ch in map(chr, range(128)) if _RULES_13A[0][0].fullmatch(ch))
 _CONTEXT_RULES = _RULES_13A[1:]
 
 
