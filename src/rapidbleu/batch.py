@@ -28,7 +28,7 @@ Benchmarking Platform for Text Generation Models", SIGIR.
 
 import functools
 from collections.abc import Callable, Sequence
-from typing import Any, Optional, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
@@ -56,7 +56,7 @@ __all__ = ["pairwise_bleu", "self_bleu", "sentence_bleu_batch"]
 F = TypeVar("F", bound=Callable[..., Any])
 
 #: NLTK-style per-order weights: one tuple ``(w_1, ..., w_N)`` (or ``None``: uniform).
-Weights = Optional[Sequence[float]]
+Weights = Sequence[float] | None
 
 
 def _sacre_scores(stats, order, smooth_method, smooth_value, effective_order, workers):

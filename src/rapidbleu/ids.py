@@ -62,7 +62,7 @@ Papineni, Roukos, Ward and Zhu (2002), smoothing methods from Chen and Cherry (2
 
 import gc
 from collections.abc import Iterable, Sequence
-from typing import Any, NamedTuple, Union
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -92,7 +92,7 @@ IdStream = Any
 #: One stream of references, or a list of K streams.
 IdReferences = Any
 #: One special id, or several (``eos_token_id`` lists, ``special_ids``).
-TokenIds = Union[None, int, Iterable[int]]
+TokenIds = int | Iterable[int] | None
 
 _INT64_MAX = 2**63 - 1
 

@@ -40,7 +40,7 @@ import os
 import statistics
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Optional
+from typing import Any
 
 import numpy as np
 
@@ -71,7 +71,7 @@ _MIN_CHUNK_ROWS = 128
 #: ... and never more than this many elements (64 MB of float32), whatever the number of segments.
 _MAX_CHUNK_ELEMS = 1 << 24
 
-Progress = Optional[Callable[[int], None]]
+Progress = Callable[[int], None] | None
 
 
 # --------------------------------------------------------------------------------------------

@@ -109,7 +109,7 @@ def intl_class_table() -> bytes:
                 # rules test it first
                 for code, name in ((NUMBER, "N"), (SYMBOL, "S"), (PUNCT, "P")):
                     fill = bytes((code,))
-                    for m in _regex.finditer(r"\p{{{}}}+".format(name), text):
+                    for m in _regex.finditer(rf"\p{{{name}}}+", text):
                         start, end = m.span()
                         out[start:end] = fill * (end - start)
                 _table = bytes(out)
