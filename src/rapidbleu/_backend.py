@@ -1,12 +1,14 @@
 """Chooses every kernel: compiled (Cython) or its pure-Python twin, by one rule.
 
-Three pairs of twins (same names, signatures and results; the Python twin owns the
+Four pairs of twins (same names, signatures and results; the Python twin owns the
 documentation and is the oracle the tests compare against):
 
 * ``stats`` (``_stats_cy`` / ``_stats_py``): per-segment sufficient statistics;
 * ``sets`` (``_sets_cy`` / ``_sets_py``): self-BLEU and pairwise statistics of one set;
 * ``scoring`` (``_scoring_cy`` / ``_scoring_py``): scores from statistics, sacreBLEU's and
-  NLTK's formulas.
+  NLTK's formulas;
+* ``chrf`` (``_chrf_cy`` / ``_chrf_py``): chrF and chrF++ statistics, scores and pairwise
+  matrices.
 
 Each is chosen on first use (``rapidbleu._backend.stats`` etc.) by ``RAPIDBLEU_BACKEND``:
 
@@ -99,6 +101,11 @@ TWINS = {
     ),
     "sets": ("_sets_cy", "_sets_py", ("self_stats", "pairwise_stats", "pairwise_scores")),
     "scoring": ("_scoring_cy", "_scoring_py", ("sacre_scores", "nltk_scores")),
+    "chrf": (
+        "_chrf_cy",
+        "_chrf_py",
+        ("chrf_stats", "chrf_scores", "chrf_pairwise_stats", "chrf_pairwise_scores"),
+    ),
 }
 
 _warned = False
@@ -111,7 +118,7 @@ def _twin_module(name: str):
 
 
 def select(choice=None, kind: str = "stats"):
-    """The module of ``kind`` (``stats``, ``sets`` or ``scoring``; see :data:`TWINS`) for
+    """The module of ``kind`` (``stats``, ``sets``, ``scoring`` or ``chrf``; see :data:`TWINS`) for
     ``choice`` (default: ``$RAPIDBLEU_BACKEND`` or auto).
 
     The first fallback from a missing extension warns once (``RuntimeWarning``).
@@ -130,7 +137,7 @@ def select(choice=None, kind: str = "stats"):
 
 
 def __getattr__(name: str):
-    """``stats``, ``sets`` and ``scoring`` (and ``impl``, an alias of ``stats``) are chosen on
+    """``stats``, ``sets``, ``scoring`` and ``chrf`` (and ``impl``, an alias of ``stats``) are chosen on
     first use, so importing rapidbleu chooses nothing and a bad ``RAPIDBLEU_BACKEND`` is
     reported where the module is first needed (the command line turns it into one line)."""
     kind = "stats" if name == "impl" else name
