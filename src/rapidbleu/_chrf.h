@@ -64,7 +64,8 @@ typedef struct {
     uint32_t *hyp; size_t hyp_cap;           /* the hypothesis's unit ids, then n-gram ids */
     uint32_t *ref; size_t ref_cap;           /* every reference's, one after the other */
     size_t *roff; size_t roff_cap;           /* reference k: ref[roff[k] .. roff[k + 1]) */
-    unsigned char *alive; size_t alive_cap;  /* reference k still has a hypothesis n-gram */
+    uint32_t *rpos; size_t rpos_cap;         /* positions of the references' surviving n-grams */
+    size_t *live; size_t live_cap;           /* reference k: its surviving n-grams (rb_chrf_orders) */
     uint32_t *hc0; size_t hc0_cap;           /* per id: occurrences in the hypothesis */
     uint32_t *hc1; size_t hc1_cap;           /*   (this order and the last, alternately) */
     uint32_t *cnt; size_t cnt_cap;           /* per id: occurrences so far in one reference */
@@ -88,7 +89,7 @@ static void rb_chrf_scratch_init(rb_chrf_scratch *sc, int char_order, int word_o
 }
 
 static void rb_chrf_scratch_free(rb_chrf_scratch *sc) {
-    free(sc->hyp); free(sc->ref); free(sc->roff); free(sc->alive); free(sc->hc0); free(sc->hc1);
+    free(sc->hyp); free(sc->ref); free(sc->rpos); free(sc->roff); free(sc->live); free(sc->hc0); free(sc->hc1);
     free(sc->cnt); free(sc->ext); free(sc->cps); free(sc->ttab); free(sc->ptab); free(sc->rows);
     memset(sc, 0, sizeof(*sc));
 }
@@ -371,35 +372,30 @@ static ptrdiff_t rb_chrf_word_ids(rb_chrf_scratch *sc, size_t base, size_t n, in
  * Orders: statistics of every reference from the units' ids
  * ---------------------------------------------------------------------------------------- */
 
-/* Reference k's matches among ids r[0..len) (RB_ABSENT: none) against the hypothesis's counts
- * hc of ids 0..d-1; cnt is zero on entry and on exit.  *any: whether an id was present. */
-static int64_t rb_chrf_matches(const uint32_t *r, size_t len, const uint32_t *hc, uint32_t *cnt, uint32_t d, int *any) {
-    int64_t m = 0;
-    int seen = 0;
-    for (size_t i = 0; i < len; i++) {
-        const uint32_t id = r[i];
-        const uint32_t slot = id == RB_ABSENT ? d : id; /* the sink: hc[d] == 0 never matches */
-        seen |= id != RB_ABSENT;
-        m += ++cnt[slot] <= hc[slot];
-    }
-    for (size_t i = 0; i < len; i++) {
-        const uint32_t id = r[i];
-        cnt[id == RB_ABSENT ? d : id] = 0;
-    }
-    *any = seen;
-    return m;
-}
-
 /* Make *p hold `need` counts. */
 static inline int rb_chrf_counts(uint32_t **p, size_t *cap, size_t need) {
     return rb_reserve((void **)p, cap, need, sizeof(uint32_t));
 }
 
-/* Orders 1..N of one kind of unit: the hypothesis's unit ids H[0..hl) (dense, 0..d1-1) and the
- * references' (sc->ref, sc->roff, RB_ABSENT where the hypothesis lacks the unit; rlen[k] units
- * each).  For each reference k, order n goes to rows[k * cols + col0 + 3 (n - 1) ..]:
- * [hypothesis n-grams (0 when the reference has none), reference n-grams, clipped matches].
- * H and sc->ref are rewritten.  Returns RB_CHRF_OK or RB_CHRF_ENOMEM. */
+/* Reset the counts cnt[] of the ids ids[0..w) and of the sink d. */
+static inline void rb_chrf_clear(uint32_t *cnt, const uint32_t *ids, size_t w, uint32_t d) {
+    for (size_t j = 0; j < w; j++) cnt[ids[j]] = 0;
+    cnt[d] = 0;
+}
+
+/* Orders 1..N of one kind of unit: the hypothesis's unit ids in sc->hyp[0..hl) (dense,
+ * 0..d1-1) and each reference's in sc->ref[roff[k] ..] (rlen[k] units, RB_ABSENT where the
+ * hypothesis lacks the unit).  For each reference k, order n goes to
+ * rows[k * cols + col0 + 3 (n - 1) ..]: [hypothesis n-grams (0 when the reference has none),
+ * reference n-grams, clipped matches].
+ *
+ * The hypothesis's ids are rewritten in place, order by order.  A reference keeps only its
+ * survivors: after order n, ref[roff[k] .. + live[k]) are the ids of its n-grams that the
+ * hypothesis has, rpos alongside their positions; an n-gram of order n + 1 can only be a
+ * survivor at position p followed by one at p + 1, so higher orders look at fewer and fewer.
+ * Matches are counted as the survivors are found: the c-th occurrence of an id matches while
+ * c <= its count in the hypothesis (cnt: zero on entry and on exit; slot d, whose hypothesis
+ * count is 0, absorbs what is not kept).  Returns RB_CHRF_OK or RB_CHRF_ENOMEM. */
 static int rb_chrf_orders(rb_chrf_scratch *sc, size_t hl, uint32_t d1, size_t nrefs, const size_t *rlen, int N,
                           int64_t *rows, size_t cols, size_t col0) {
     uint32_t *const H = sc->hyp;
@@ -413,11 +409,38 @@ static int rb_chrf_orders(rb_chrf_scratch *sc, size_t hl, uint32_t d1, size_t nr
     memset(sc->hc0, 0, ((size_t)d1 + 1) * sizeof(uint32_t));
     memset(sc->cnt, 0, ((size_t)d1 + 1) * sizeof(uint32_t));
     for (size_t i = 0; i < hl; i++) sc->hc0[H[i]]++;
-    for (size_t k = 0; k < nrefs; k++) sc->alive[k] = d1 > 0 && rlen[k] > 0;
 
     for (int n = 1; n <= N; n++) {
         const size_t m = hl >= (size_t)n ? hl - (size_t)n + 1 : 0; /* hypothesis n-grams */
-        if (n > 1 && d > 0 && m > 0) {
+        uint32_t *const cnt = sc->cnt;
+        if (n == 1) {
+            /* references: the units the hypothesis has, counted */
+            const uint32_t *const hc = sc->hc0;
+            for (size_t k = 0; k < nrefs; k++) {
+                uint32_t *const R = sc->ref + sc->roff[k], *const P = sc->rpos + sc->roff[k];
+                int64_t mt = 0;
+                size_t w = 0;
+                if (d1 > 0) {
+                    for (size_t i = 0; i < rlen[k]; i++) {
+                        const uint32_t id = R[i];
+                        const int keep = id != RB_ABSENT;
+                        const uint32_t slot = keep ? id : d1;
+                        R[w] = slot;
+                        P[w] = (uint32_t)i;
+                        w += keep;
+                        mt += ++cnt[slot] <= hc[slot];
+                    }
+                    rb_chrf_clear(cnt, R, w, d1);
+                }
+                sc->live[k] = w;
+                int64_t *out = rows + k * cols + col0;
+                out[0] = rlen[k] > 0 ? (int64_t)m : 0;
+                out[1] = (int64_t)rlen[k];
+                out[2] = mt;
+            }
+            continue;
+        }
+        if (d > 0 && m > 0) {
             /* hypothesis: n-gram i = (H[i], H[i + 1]) of the last order's ids */
             cur ^= 1;
             const uint32_t *const hprev = *hcs[cur ^ 1];
@@ -457,40 +480,44 @@ static int rb_chrf_orders(rb_chrf_scratch *sc, size_t hl, uint32_t d1, size_t nr
                 }
             }
             d = next;
-            /* references: their n-grams looked up the same way */
+            /* references: the survivors followed by a survivor, looked up the same way */
+            uint32_t *const cnt2 = sc->cnt;
             for (size_t k = 0; k < nrefs; k++) {
-                if (!sc->alive[k] || rlen[k] < (size_t)n) continue;
-                uint32_t *r = sc->ref + sc->roff[k];
-                const size_t rm = rlen[k] - (size_t)n + 1;
-                for (size_t i = 0; i < rm; i++) {
-                    const uint32_t a = r[i], b = r[i + 1];
-                    uint32_t id = RB_ABSENT;
-                    if (a != RB_ABSENT && b != RB_ABSENT) {
-                        if (hprev[a] == 1)
-                            id = ext[a].next == b ? ext[a].id : RB_ABSENT;
-                        else
-                            id = rb_pair_find(sc->ptab, sc->ptab_size, sc->ptab_shift, a, b, sc->mask, 0, &next);
+                const size_t L = sc->live[k];
+                int64_t mt = 0;
+                size_t w = 0;
+                if (L >= 2) {
+                    uint32_t *const R = sc->ref + sc->roff[k], *const P = sc->rpos + sc->roff[k];
+                    for (size_t j = 0; j + 1 < L; j++) {
+                        const uint32_t a = R[j], b = R[j + 1];
+                        const uint32_t id = hprev[a] == 1 ? (ext[a].next == b ? ext[a].id : RB_ABSENT)
+                                                          : rb_pair_find(sc->ptab, sc->ptab_size, sc->ptab_shift, a, b,
+                                                                         sc->mask, 0, &next);
+                        const int keep = (P[j + 1] == P[j] + 1) & (id != RB_ABSENT);
+                        const uint32_t slot = keep ? id : d;
+                        const uint32_t pos = P[j];
+                        R[w] = slot;
+                        P[w] = pos;
+                        w += keep;
+                        mt += ++cnt2[slot] <= hc[slot];
                     }
-                    r[i] = id;
+                    rb_chrf_clear(cnt2, R, w, d);
                 }
+                sc->live[k] = w;
+                int64_t *out = rows + k * cols + col0 + 3 * (size_t)(n - 1);
+                out[0] = rlen[k] >= (size_t)n ? (int64_t)m : 0;
+                out[1] = rlen[k] >= (size_t)n ? (int64_t)(rlen[k] - (size_t)n + 1) : 0;
+                out[2] = mt;
             }
-        } else if (n > 1) {
+        } else {
             d = 0; /* the hypothesis has no n-gram of this order, nor of any higher one */
-        }
-        for (size_t k = 0; k < nrefs; k++) {
-            const size_t rm = rlen[k] >= (size_t)n ? rlen[k] - (size_t)n + 1 : 0;
-            int64_t *out = rows + k * cols + col0 + 3 * (size_t)(n - 1);
-            int64_t matches = 0;
-            if (sc->alive[k] && d > 0 && rm > 0) {
-                int any;
-                matches = rb_chrf_matches(sc->ref + sc->roff[k], rm, *hcs[cur], sc->cnt, d, &any);
-                sc->alive[k] = (unsigned char)any;
-            } else {
-                sc->alive[k] = 0;
+            for (size_t k = 0; k < nrefs; k++) {
+                sc->live[k] = 0;
+                int64_t *out = rows + k * cols + col0 + 3 * (size_t)(n - 1);
+                out[0] = 0;
+                out[1] = rlen[k] >= (size_t)n ? (int64_t)(rlen[k] - (size_t)n + 1) : 0;
+                out[2] = 0;
             }
-            out[0] = rm > 0 ? (int64_t)m : 0;
-            out[1] = (int64_t)rm;
-            out[2] = matches;
         }
     }
     return RB_CHRF_OK;
@@ -505,10 +532,15 @@ static int rb_chrf_orders(rb_chrf_scratch *sc, size_t hl, uint32_t d1, size_t nr
 static int rb_chrf_segment(rb_chrf_scratch *sc, const rb_chrf_text *hyp, const rb_chrf_text *refs, size_t nrefs) {
     const size_t cols = rb_chrf_cols(sc);
     size_t total = 0;
-    for (size_t k = 0; k < nrefs; k++) total += refs[k].len;
+    /* ids and positions are 32-bit */
+    if (hyp->len >= (size_t)UINT32_MAX - 1) return RB_CHRF_ETOOLONG;
+    for (size_t k = 0; k < nrefs; k++) {
+        if (refs[k].len >= (size_t)UINT32_MAX - 1) return RB_CHRF_ETOOLONG;
+        total += refs[k].len;
+    }
     if (!RB_CHRF_RESERVE(sc, rows, nrefs * cols + 1) || !RB_CHRF_RESERVE(sc, roff, nrefs + 1) ||
-        !RB_CHRF_RESERVE(sc, alive, nrefs + 1) || !RB_CHRF_RESERVE(sc, hyp, hyp->len + 1) ||
-        !RB_CHRF_RESERVE(sc, ref, total + 1))
+        !RB_CHRF_RESERVE(sc, live, nrefs + 1) || !RB_CHRF_RESERVE(sc, hyp, hyp->len + 1) ||
+        !RB_CHRF_RESERVE(sc, ref, total + 1) || !RB_CHRF_RESERVE(sc, rpos, total + 1))
         return RB_CHRF_ENOMEM;
     size_t rlen_stack[16];
     size_t *rlen = nrefs <= 16 ? rlen_stack : (size_t *)malloc(nrefs * sizeof(size_t));

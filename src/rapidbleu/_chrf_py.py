@@ -107,6 +107,60 @@ def check_beta(beta: Any) -> int | float:
     return value
 
 
+def check_flag(name: str, value: Any) -> bool:
+    """An on/off option (``lowercase``, ``whitespace``, ``eps_smoothing``) as a ``bool``:
+    ``True``/``False`` (numpy's too) or the ints 0 and 1.
+
+    Raises:
+        TypeError: anything else (a string such as ``"False"`` would silently mean on).
+    """
+    if isinstance(value, (bool, np.bool_)) or (isinstance(value, numbers.Integral) and value in (0, 1)):
+        return bool(value)
+    raise TypeError(f"{name} must be True or False, got {type(value).__name__} {value!r}")
+
+
+def check_rows(stats: Any, char_order: int, word_order: int, what: str = "statistics") -> np.ndarray:
+    """chrF statistics (one row or a matrix of rows) as an int64 ``(m, k)`` array, checked:
+    ``k = 3 * (char_order + word_order)`` columns of finite, non-negative whole numbers, and per
+    order at most as many matches as hypothesis n-grams and as reference n-grams, and no
+    hypothesis n-grams where there is no reference n-gram (how the rows are made).
+
+    Raises:
+        ValueError: another shape, or a value breaking a rule (the first one is named by row
+            and column, see :func:`stats_columns`).
+    """
+    a = np.asarray(stats)
+    width = 3 * (char_order + word_order)
+    if a.ndim not in (1, 2) or a.shape[-1] != width:
+        raise ValueError(
+            f"{what} must be one row or an (m, {width}) matrix for char_order={char_order}, "
+            f"word_order={word_order} ([hyp, ref, match] per order), got shape {a.shape}"
+        )
+    if not np.issubdtype(a.dtype, np.number) or np.issubdtype(a.dtype, np.complexfloating):
+        raise ValueError(f"{what} must be numbers, got dtype {a.dtype}")
+    rows = a.reshape(-1, width)
+    names = stats_columns(char_order, word_order)
+    bad = ~np.isfinite(rows) | (rows < 0) | (rows != np.floor(rows)) if rows.dtype.kind == "f" else rows < 0
+    if bad.any():
+        r, c = (int(v) for v in np.argwhere(bad)[0])
+        raise ValueError(
+            f"{what}: row {r}, column {c} ({names[c]}) is {rows[r, c].item()!r}; counts are whole numbers >= 0"
+        )
+    out = rows.astype(np.int64)
+    hyp, ref, match = out[:, 0::3], out[:, 1::3], out[:, 2::3]
+    for broken, rule in (
+        (match > hyp, "more matches than hypothesis n-grams"),
+        (match > ref, "more matches than reference n-grams"),
+        ((ref == 0) & (hyp > 0), "hypothesis n-grams counted where the reference has none"),
+    ):
+        if broken.any():
+            r, k = (int(v) for v in np.argwhere(broken)[0])
+            raise ValueError(
+                f"{what}: row {r}, order {names[3 * k][:-4]}: {rule} ({out[r, 3 * k : 3 * k + 3].tolist()})"
+            )
+    return out
+
+
 def stats_columns(char_order: int, word_order: int) -> tuple[str, ...]:
     """Names of the ``3 * (char_order + word_order)`` statistics columns, in row order:
     ``char{n}_hyp``, ``char{n}_ref``, ``char{n}_match`` for n = 1..char_order, then the same
@@ -119,24 +173,32 @@ def stats_columns(char_order: int, word_order: int) -> tuple[str, ...]:
 
 
 # ------------------------------------------------------------------------------------------
-# N-grams of one segment
+# N-grams of one segment (sacreBLEU's helper names, arguments and return types)
 # ------------------------------------------------------------------------------------------
-def char_ngrams(text: str, n: int, whitespace: bool = False) -> Counter[str]:
-    """The character n-grams of order ``n`` of ``text``: a ``Counter`` of ``str`` keys.
+def extract_char_ngrams(line: str, n: int, include_whitespace: bool = False) -> Counter[str]:
+    """The character n-grams of order ``n`` of ``line``: a ``Counter`` of ``str`` keys.
 
-    Whitespace (``str.isspace`` characters) is removed first unless ``whitespace``.  An order
-    ``n`` <= 0 gives sacreBLEU's slices (``text[i:i + n]`` for every ``i`` in
-    ``range(len(text) - n + 1)``)."""
-    if not whitespace:
-        text = "".join(text.split())
-    return Counter(text[i : i + n] for i in range(len(text) - n + 1))
+    Whitespace (``str.isspace`` characters, as ``str.split()`` splits) is removed first unless
+    ``include_whitespace``.  Any ``n`` gives sacreBLEU's slices ``line[i:i + n]`` for ``i`` in
+    ``range(len(line) - n + 1)`` (so ``n <= 0`` counts empty strings, as there)."""
+    if not include_whitespace:
+        line = "".join(line.split())
+    return Counter(line[i : i + n] for i in range(len(line) - n + 1))
 
 
-def all_char_ngrams(text: str, max_order: int, whitespace: bool = False) -> list[Counter[str]]:
-    """``[char_ngrams(text, n, whitespace) for n in 1..max_order]`` (whitespace removed once)."""
-    if not whitespace:
-        text = "".join(text.split())
-    return [Counter(text[i : i + n] for i in range(len(text) - n + 1)) for n in range(1, max_order + 1)]
+def extract_all_char_ngrams(line: str, max_order: int, include_whitespace: bool = False) -> list[Counter[str]]:
+    """``[extract_char_ngrams(line, n, include_whitespace) for n in 1..max_order]``: a list of
+    ``Counter`` (whitespace removed once)."""
+    if not include_whitespace:
+        line = "".join(line.split())
+    return [Counter(line[i : i + n] for i in range(len(line) - n + 1)) for n in range(1, max_order + 1)]
+
+
+def extract_word_ngrams(tokens: list[str], n: int) -> Counter[str]:
+    """The order-``n`` n-grams of a token list, as sacreBLEU returns them: a ``Counter`` whose
+    keys are the n-grams' tokens joined with single spaces (``str``, not tuples).  Words hold no
+    whitespace, so two n-grams are equal exactly when their words are."""
+    return Counter(" ".join(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
 
 
 def split_words(text: str) -> list[str]:
@@ -154,32 +216,35 @@ def split_words(text: str) -> list[str]:
     return words
 
 
-def word_ngrams(words: Sequence[str], n: int) -> Counter[tuple[str, ...]]:
-    """The word n-grams of order ``n >= 1``: a ``Counter`` of tuples of words.  (sacreBLEU keys
-    them by the words joined with a space; words hold no whitespace, so the two are the same
-    n-grams.)"""
-    return Counter(zip(*(words[k:] for k in range(n)), strict=False))
-
-
-def segment_ngrams(text: str, char_order: int, word_order: int, whitespace: bool) -> list[Counter[Any]]:
+def segment_ngrams(text: str, char_order: int, word_order: int, whitespace: bool) -> list[Counter[str]]:
     """Every order's n-grams of one (already lowercased, if asked) segment: character orders
-    1..``char_order`` then word orders 1..``word_order``."""
-    grams: list[Counter[Any]] = list(all_char_ngrams(text, char_order, whitespace))
+    1..``char_order`` then word orders 1..``word_order`` (sacreBLEU's reference info)."""
+    grams = extract_all_char_ngrams(text, char_order, whitespace)
     if word_order:
         words = split_words(text)
-        grams += [word_ngrams(words, n) for n in range(1, word_order + 1)]
+        grams += [extract_word_ngrams(words, n) for n in range(1, word_order + 1)]
     return grams
 
 
-def pair_stats(hyp_grams: list[Counter[Any]], ref_grams: list[Counter[Any]]) -> list[int]:
+def match_stats(hyp_ngrams: Counter[Any], ref_ngrams: Counter[Any]) -> list[Any]:
+    """``[hypothesis n-grams, reference n-grams, clipped matches]`` of one order: each
+    hypothesis n-gram counts ``min(its count, the reference's)``; the hypothesis count is
+    reported as 0 when the reference ``Counter`` is empty (sacreBLEU's
+    ``CHRF._get_match_statistics``; counts may be floats, added in sacreBLEU's order)."""
+    hyp_count = match_count = 0
+    for gram, count in hyp_ngrams.items():
+        hyp_count += count
+        if gram in ref_ngrams:
+            match_count += min(count, ref_ngrams[gram])
+    return [hyp_count if ref_ngrams else 0, sum(ref_ngrams.values()), match_count]
+
+
+def pair_stats(hyp_grams: list[Counter[Any]], ref_grams: list[Counter[Any]]) -> list[Any]:
     """The statistics row of a hypothesis against one reference, from their
-    :func:`segment_ngrams`: per order ``[hypothesis n-grams (0 if the reference has none of
-    this order), reference n-grams, clipped matches]``."""
-    row: list[int] = []
-    for hyp, ref in zip(hyp_grams, ref_grams, strict=True):
-        ref_total = sum(ref.values())
-        matches = sum(min(c, ref[g]) for g, c in hyp.items() if g in ref)
-        row += (sum(hyp.values()) if ref_total else 0, ref_total, matches)
+    :func:`segment_ngrams`: :func:`match_stats` of each order, one after the other."""
+    row: list[Any] = []
+    for hyp, ref in zip(hyp_grams, ref_grams, strict=False):
+        row += match_stats(hyp, ref)
     return row
 
 
@@ -236,11 +301,11 @@ def f_score(row: Any, order: int, beta: int | float, eps_smoothing: bool) -> Any
 
 def best_row(
     hyp_grams: list[Counter[Any]], refs_grams: list[list[Counter[Any]]], beta: int | float, eps_smoothing: bool
-) -> list[int]:
+) -> list[Any]:
     """The statistics row against the best reference: the first whose :func:`f_score` (on
     Python ints) is the highest."""
     order = len(hyp_grams)
-    best: list[int] = []
+    best: list[Any] = []
     best_f = -1.0
     for ref_grams in refs_grams:
         row = pair_stats(hyp_grams, ref_grams)

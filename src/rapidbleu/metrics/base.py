@@ -2,12 +2,13 @@
 
 ``Metric`` is an abstract base class for ``isinstance`` checks and type hints written against
 sacreBLEU; ``rapidbleu.BLEU`` is registered as a virtual subclass (it does not inherit from
-it).  rapidbleu has no other metrics to derive from it.
+it), and so is ``rapidbleu.CHRF``.
 """
 
 from abc import ABC
 
 from ..bleu import BLEU
+from ..chrf import CHRF
 from ..score import Score, Signature
 
 
@@ -18,5 +19,6 @@ class Metric(ABC):
 
 
 Metric.register(BLEU)
+Metric.register(CHRF)
 
 __all__ = ["Metric", "Score", "Signature"]
