@@ -55,12 +55,15 @@ typedef struct {
 } rb_chrf_ext;
 
 /* Entries inserted before the tables' room is checked again (and the size a table starts at
- * when more may come). */
+ * when more may come).  Under a test mask (collision tests) 8 instead, so that small inputs
+ * exercise the growth too. */
 #define RB_CHRF_CHUNK ((size_t)1 << 15)
+#define RB_CHRF_TEST_CHUNK ((size_t)8)
 
 typedef struct {
     int char_order, word_order, whitespace;
     uint64_t mask; /* ANDed into every hash; all ones except in collision tests */
+    size_t chunk;  /* RB_CHRF_CHUNK (RB_CHRF_TEST_CHUNK under a test mask) */
     uint32_t *hyp; size_t hyp_cap;           /* the hypothesis's unit ids, then n-gram ids */
     uint32_t *ref; size_t ref_cap;           /* every reference's, one after the other */
     size_t *roff; size_t roff_cap;           /* reference k: ref[roff[k] .. roff[k + 1]) */
@@ -86,6 +89,7 @@ static void rb_chrf_scratch_init(rb_chrf_scratch *sc, int char_order, int word_o
     sc->word_order = word_order;
     sc->whitespace = whitespace;
     sc->mask = mask;
+    sc->chunk = mask == ~(uint64_t)0 ? RB_CHRF_CHUNK : RB_CHRF_TEST_CHUNK;
 }
 
 static void rb_chrf_scratch_free(rb_chrf_scratch *sc) {
@@ -196,7 +200,7 @@ static double rb_chrf_f_f32(const float *row, int order, double factor, double o
 
 /* An empty token table for up to `expect` entries (it grows past that: rb_chrf_tok_room). */
 static int rb_chrf_tok_reset(rb_chrf_scratch *sc, size_t expect) {
-    size_t cap = rb_table_size(expect < RB_CHRF_CHUNK ? expect : RB_CHRF_CHUNK, &sc->ttab_shift);
+    size_t cap = rb_table_size(expect < sc->chunk ? expect : sc->chunk, &sc->ttab_shift);
     if (!rb_reserve((void **)&sc->ttab, &sc->ttab_cap, cap, sizeof(rb_tok_entry))) return 0;
     memset(sc->ttab, 0xFF, cap * sizeof(rb_tok_entry));
     sc->ttab_size = cap;
@@ -224,7 +228,7 @@ static int rb_chrf_tok_room(rb_chrf_scratch *sc, size_t more, uint64_t tmask) {
 
 /* An empty pair table for up to `expect` entries. */
 static int rb_chrf_pair_reset(rb_chrf_scratch *sc, size_t expect) {
-    size_t cap = rb_table_size(expect < RB_CHRF_CHUNK ? expect : RB_CHRF_CHUNK, &sc->ptab_shift);
+    size_t cap = rb_table_size(expect < sc->chunk ? expect : sc->chunk, &sc->ptab_shift);
     if (!rb_reserve((void **)&sc->ptab, &sc->ptab_cap, cap, sizeof(rb_pair_entry))) return 0;
     memset(sc->ptab, 0xFF, cap * sizeof(rb_pair_entry));
     sc->ptab_size = cap;
@@ -271,15 +275,15 @@ static ptrdiff_t rb_chrf_char_ids(rb_chrf_scratch *sc, const rb_chrf_text *t, in
     const size_t n = t->len;
     const int ws = sc->whitespace;
     const uint64_t mask = sc->mask;
-    const size_t kmax = rb_chrf_kind_max(t->kind);
+    const size_t kmax = rb_chrf_kind_max(t->kind), chunk = sc->chunk;
     size_t w = 0;
-    /* insert: the room is checked once per RB_CHRF_CHUNK characters, for as many new ones as
+    /* insert: the room is checked once per chunk of characters, for as many new ones as
      * the chunk or the kind's alphabet can still bring */
 #define RB_CHRF_SCAN(T)                                                                                \
     do {                                                                                               \
         const T *d = (const T *)t->data;                                                               \
-        for (size_t i0 = 0; i0 < n; i0 += RB_CHRF_CHUNK) {                                             \
-            const size_t i1 = n - i0 < RB_CHRF_CHUNK ? n : i0 + RB_CHRF_CHUNK;                         \
+        for (size_t i0 = 0; i0 < n; i0 += chunk) {                                                     \
+            const size_t i1 = n - i0 < chunk ? n : i0 + chunk;                                         \
             const size_t left = kmax - (size_t)sc->next_id;                                            \
             if (insert && !rb_chrf_tok_room(sc, i1 - i0 < left ? i1 - i0 : left, mask)) return -1;     \
             for (size_t i = i0; i < i1; i++) {                                                         \
@@ -457,9 +461,10 @@ static int rb_chrf_orders(rb_chrf_scratch *sc, size_t hl, uint32_t d1, size_t nr
             memset(sc->cnt, 0, (m + 1) * sizeof(uint32_t));
             uint32_t next = 0;
             size_t in_table = 0;
-            for (size_t i0 = 0; i0 < m; i0 += RB_CHRF_CHUNK) {
-                const size_t i1 = m - i0 < RB_CHRF_CHUNK ? m : i0 + RB_CHRF_CHUNK;
-                if (repeated > RB_CHRF_CHUNK && !rb_chrf_pair_room(sc, in_table, i1 - i0)) return RB_CHRF_ENOMEM;
+            const size_t chunk = sc->chunk;
+            for (size_t i0 = 0; i0 < m; i0 += chunk) {
+                const size_t i1 = m - i0 < chunk ? m : i0 + chunk;
+                if (repeated > chunk && !rb_chrf_pair_room(sc, in_table, i1 - i0)) return RB_CHRF_ENOMEM;
                 rb_pair_entry *const ptab = sc->ptab;
                 const size_t psize = sc->ptab_size;
                 const unsigned pshift = sc->ptab_shift;
