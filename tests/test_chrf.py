@@ -580,11 +580,11 @@ def test_bad_statistics_are_named():
         == SacreCHRF(char_order=2, word_order=1)._compute_score_from_stats(good).score
     )
     for bad, words in (
-        (good[:-1], "one row or an"),
+        (good[:-1], "have 8 columns but need 9"),
         ([5, 4, 6, *good[3:]], "row 0, order char1: more matches than hypothesis n-grams"),
         ([5, 4, 3, 4, 3, 2, 2, 1, 2], "row 0, order word1: more matches than reference n-grams"),
         ([5, 0, 0, *good[3:]], "hypothesis n-grams counted where the reference has none"),
-        ([-1, *good[1:]], "column 0 \\(char1_hyp\\) is -1"),
+        ([-1, *good[1:]], "row 0, column 0 is negative"),
         ([5.5, *good[1:]], "column 0 \\(char1_hyp\\) is 5.5"),
         ([math.nan, *good[1:]], "is nan"),
     ):

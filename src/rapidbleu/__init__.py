@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 from . import _backend, _log  # noqa: F401  (_log: rapidbleu's logger obeys sacreBLEU's level)
 from ._version import __version__
 from .bleu import BLEU, corpus_bleu, raw_corpus_bleu, sentence_bleu
-from .chrf import CHRF, CHRFScore, corpus_chrf, sentence_chrf
-from .score import BLEUScore, BLEUSignature
+from .chrf import CHRF, corpus_chrf, sentence_chrf
+from .score import BLEUScore, BLEUSignature, CHRFScore
 
 if TYPE_CHECKING:
     #: ``"cython"`` or ``"python"`` (computed on first access by ``__getattr__`` below).

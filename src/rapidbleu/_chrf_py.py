@@ -119,35 +119,17 @@ def check_flag(name: str, value: Any) -> bool:
     raise TypeError(f"{name} must be True or False, got {type(value).__name__} {value!r}")
 
 
-def check_rows(stats: Any, char_order: int, word_order: int, what: str = "statistics") -> np.ndarray:
-    """chrF statistics (one row or a matrix of rows) as an int64 ``(m, k)`` array, checked:
-    ``k = 3 * (char_order + word_order)`` columns of finite, non-negative whole numbers, and per
-    order at most as many matches as hypothesis n-grams and as reference n-grams, and no
-    hypothesis n-grams where there is no reference n-gram (how the rows are made).
+def check_rows(rows: np.ndarray, char_order: int, word_order: int, what: str = "statistics") -> None:
+    """chrF's own rules for valid-looking statistics rows (``(m, k)``, whole numbers >= 0, as
+    ``Metric.check_statistics`` has made sure): per order at most as many matches as
+    hypothesis n-grams and as reference n-grams, and no hypothesis n-grams where there is no
+    reference n-gram (how rows are made, and so how their sums are).
 
     Raises:
-        ValueError: another shape, or a value breaking a rule (the first one is named by row
-            and column, see :func:`stats_columns`).
+        ValueError: the first row breaking a rule, with the order and its three values.
     """
-    a = np.asarray(stats)
-    width = 3 * (char_order + word_order)
-    if a.ndim not in (1, 2) or a.shape[-1] != width:
-        raise ValueError(
-            f"{what} must be one row or an (m, {width}) matrix for char_order={char_order}, "
-            f"word_order={word_order} ([hyp, ref, match] per order), got shape {a.shape}"
-        )
-    if not np.issubdtype(a.dtype, np.number) or np.issubdtype(a.dtype, np.complexfloating):
-        raise ValueError(f"{what} must be numbers, got dtype {a.dtype}")
-    rows = a.reshape(-1, width)
     names = stats_columns(char_order, word_order)
-    bad = ~np.isfinite(rows) | (rows < 0) | (rows != np.floor(rows)) if rows.dtype.kind == "f" else rows < 0
-    if bad.any():
-        r, c = (int(v) for v in np.argwhere(bad)[0])
-        raise ValueError(
-            f"{what}: row {r}, column {c} ({names[c]}) is {rows[r, c].item()!r}; counts are whole numbers >= 0"
-        )
-    out = rows.astype(np.int64)
-    hyp, ref, match = out[:, 0::3], out[:, 1::3], out[:, 2::3]
+    hyp, ref, match = rows[:, 0::3], rows[:, 1::3], rows[:, 2::3]
     for broken, rule in (
         (match > hyp, "more matches than hypothesis n-grams"),
         (match > ref, "more matches than reference n-grams"),
@@ -156,9 +138,8 @@ def check_rows(stats: Any, char_order: int, word_order: int, what: str = "statis
         if broken.any():
             r, k = (int(v) for v in np.argwhere(broken)[0])
             raise ValueError(
-                f"{what}: row {r}, order {names[3 * k][:-4]}: {rule} ({out[r, 3 * k : 3 * k + 3].tolist()})"
+                f"{what}: row {r}, order {names[3 * k][:-4]}: {rule} ({rows[r, 3 * k : 3 * k + 3].tolist()})"
             )
-    return out
 
 
 def stats_columns(char_order: int, word_order: int) -> tuple[str, ...]:

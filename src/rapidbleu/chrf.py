@@ -6,7 +6,8 @@ F-score) are written once in ``rapidbleu._chrf_py`` and once in its compiled twi
 semi-private methods, which evaluation code calls directly (mbrs: ``_cache_references``,
 ``_preprocess_segment``, ``_remove_punctuation``, ``_get_match_statistics``,
 ``_compute_f_score``; bootstrap scripts: ``_extract_corpus_statistics`` and
-``_compute_score_from_stats``), take sacreBLEU's arguments and return its types and values.
+``_compute_score_from_stats``), take sacreBLEU's arguments and return its types and values
+(the metric-independent ones from ``rapidbleu._sacre_methods.SacreMetricMethods``).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 import statistics
 from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 if TYPE_CHECKING:
     import numpy as np
@@ -22,6 +23,7 @@ else:
     from ._lazy import numpy as np  # imported on first use (see rapidbleu._lazy)
 
 from . import _backend
+from ._bootstrap import bootstrap_sums, seed_from_env
 from ._chrf_py import (
     BETA,
     CHAR_ORDER,
@@ -39,48 +41,15 @@ from ._chrf_py import (
     split_words,
     stats_columns,
 )
-from ._lazy import is_ndarray
-from ._validate import check_hypotheses, check_references, check_sentence_args, resolve_workers
-from .score import Score, Signature
-from .utils import sum_of_lists
+from ._inputs import check_references
+from ._metric import Metric, register
+from ._sacre_methods import SacreMetricMethods
+from ._validate import check_hypotheses, resolve_workers
+from .score import CHRFScore, CHRFSignature
 
 
-class CHRFSignature(Signature):
-    """The chrF signature: ``nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:...``
-    (short: ``#:1|c:mixed|e:yes|nc:6|nw:0|s:no|v:...``).  ``eff`` is ``yes`` for the default
-    effective-order averaging, ``no`` with ``eps_smoothing``."""
-
-    def __init__(self, args: dict[str, Any]):
-        super().__init__(args)
-        self._abbr.update({"case": "c", "eff": "e", "nc": "nc", "nw": "nw", "space": "s"})
-        self.info.update(
-            {
-                "case": "lc" if args["lowercase"] else "mixed",
-                "eff": "no" if args["eps_smoothing"] else "yes",
-                "nc": args["char_order"],
-                "nw": args["word_order"],
-                "space": "yes" if args["whitespace"] else "no",
-            }
-        )
-
-
-class CHRFScore(Score):
-    """A chrF or chrF++ score.
-
-    Attributes:
-        score: chrF, 0-100 (float).
-        name: ``chrF{beta}`` followed by one ``+`` per word order (``chrF2++`` for chrF++).
-        beta, char_order, word_order: the options it was computed with.
-    """
-
-    def __init__(self, score: float, char_order: int, word_order: int, beta: int | float):
-        self.beta = beta
-        self.char_order = char_order
-        self.word_order = word_order
-        super().__init__(f"chrF{beta}" + "+" * word_order, score)
-
-
-class CHRF:
+@register
+class CHRF(SacreMetricMethods, Metric):
     """chrF / chrF++, a drop-in for ``sacrebleu.metrics.CHRF``.
 
     Args:
@@ -104,10 +73,12 @@ class CHRF:
             large to square), ``workers`` 0, malformed ``references``.
     """
 
-    #: The metric protocol's identity (see PROTOCOL.md): CLI name and statistics key.
     metric_id: ClassVar[str] = "chrf"
     higher_is_better: ClassVar[bool] = True
     stats_dtype: ClassVar[str] = "int64"
+    #: Not on the command line yet: ``-m chrf`` and the ``--chrf-*`` options come with the
+    #: CLI's chrF option group (until then the CLI refuses them with one line).
+    command_line: ClassVar[bool] = False
 
     # sacreBLEU's class attributes
     CHAR_ORDER = CHAR_ORDER
@@ -152,19 +123,24 @@ class CHRF:
         return stats_columns(self.char_order, self.word_order)
 
     def config(self) -> dict[str, Any]:
-        """Every option the statistics and the score depend on, and ``num_refs`` (if known):
-        ``type(self).from_config(config)`` rebuilds an equivalent metric."""
-        cfg: dict[str, Any] = {
+        """Every option the statistics and the score depend on, and ``num_refs``:
+        ``type(self).from_config(config)`` rebuilds an equivalent metric.
+
+        Raises:
+            ValueError: no references seen yet (the number of references is unknown).
+        """
+        num_refs = getattr(self, "num_refs", None)
+        if num_refs is None:
+            raise ValueError("the metric has not seen references yet: the number of references is unknown")
+        return {
             "char_order": self.char_order,
             "word_order": self.word_order,
             "beta": self.beta,
             "lowercase": self.lowercase,
             "whitespace": self.whitespace,
             "eps_smoothing": self.eps_smoothing,
+            "num_refs": num_refs,
         }
-        if hasattr(self, "num_refs"):
-            cfg["num_refs"] = self.num_refs
-        return cfg
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> CHRF:
@@ -234,34 +210,19 @@ class CHRF:
         """
         return self._kernel_stats(*self._checked_inputs(hypotheses, references))
 
-    def combine(self, stats: Any) -> list[int]:
-        """The corpus row of per-segment rows: exact integer column sums (a list of ints)."""
-        rows = self.check_statistics(stats)
-        return [int(v) for v in rows.sum(axis=0)] if len(rows) else [0] * rows.shape[1]
-
-    def corpus_totals(
-        self, hypotheses: Sequence[str], references: Sequence[Sequence[str | None]] | None = None
-    ) -> list[int]:
-        """The corpus row: ``combine(corpus_statistics(...))``.  Same arguments and errors."""
-        return [int(v) for v in self.corpus_statistics(hypotheses, references).sum(axis=0)]
-
-    def check_statistics(self, stats: Any, what: str = "statistics") -> np.ndarray:
-        """``stats`` (one row or a matrix) as an int64 ``(m, k)`` array, validated.
-
-        Raises:
-            ValueError: another width, a negative, fractional or non-finite value, or a row
-                breaking chrF's rules (more matches than n-grams; hypothesis n-grams where
-                the reference has none), named by row and column.
-        """
-        return check_rows(stats, self.char_order, self.word_order, what)
+    def _check_rows(self, rows: np.ndarray, what: str) -> None:
+        """chrF's rules: per order at most as many matches as n-grams on either side, and no
+        hypothesis n-grams where the reference has none (``rapidbleu._chrf_py.check_rows``)."""
+        check_rows(rows, self.char_order, self.word_order, what)
 
     def score_from_stats(self, stats: Any) -> CHRFScore:
-        """chrF of one row of (summed) statistics.
+        """chrF of one row of (summed) statistics, on Python ints (sacreBLEU's corpus and
+        sentence arithmetic).
 
         Raises:
             ValueError: as :meth:`check_statistics`, or more than one row.
         """
-        rows = self.check_statistics(stats)
+        rows = self.check_statistics(stats).reshape(-1, 3 * self.order)
         if len(rows) != 1:
             raise ValueError(f"score_from_stats takes one row (a column sum: stats.sum(axis=0)), got {len(rows)}")
         return self._score(f_score(rows[0].tolist(), self.order, self.beta, self.eps_smoothing))
@@ -277,7 +238,7 @@ class CHRF:
         Raises:
             ValueError: as :meth:`check_statistics`, or another dtype.
         """
-        rows = self.check_statistics(sums)
+        rows = self.check_statistics(sums).reshape(-1, 3 * self.order)
         scores: np.ndarray = _backend.chrf.chrf_scores(
             rows, self.char_order, self.word_order, self.beta, self.eps_smoothing, dtype, self.workers
         )
@@ -305,59 +266,32 @@ class CHRF:
             TypeError, ValueError: malformed input, with the stream and line named.
             RuntimeError: no references given and none cached.
         """
+        if n_bootstrap <= 1:
+            return self.score_from_stats(self.corpus_totals(hypotheses, references))
         stats = self.corpus_statistics(hypotheses, references)
-        result = self._score(f_score([int(v) for v in stats.sum(axis=0)], self.order, self.beta, self.eps_smoothing))
-        if n_bootstrap > 1:
-            self.n_bootstrap = n_bootstrap
-            self.seed, result._mean, result._ci = self._bootstrap(stats, n_bootstrap)
+        result = self.score_from_stats(self.combine(stats))
+        self.n_bootstrap = n_bootstrap
+        self.seed, mean, half_width = self._bootstrap_ci(stats, n_bootstrap)
+        result.with_ci(mean, half_width)
         return result
 
-    def _bootstrap(self, stats: np.ndarray, n_bootstrap: int) -> tuple[str, float, float]:
-        """sacreBLEU's bootstrap resampling: ``(seed as the signature shows it, mean,
-        half-width of the 95% interval)`` of ``n_bootstrap`` float32 resample sums.
+    def _bootstrap_ci(self, stats: np.ndarray, n_bootstrap: int) -> tuple[str, float, float]:
+        """sacreBLEU's bootstrap resampling (``rapidbleu._bootstrap``): ``(seed as the
+        signature shows it, mean, half-width of the 95% interval)``.
 
-        sacreBLEU's chrF of a float32 row is a numpy float32 (NumPy 2), so its mean is
-        ``statistics.mean`` of float32 values, returned as a float32, and the half-width is
-        float32 arithmetic; both are reproduced here (as Python floats of those values)."""
-        from .significance import seed_from_env
-
+        Unlike BLEU's, sacreBLEU's chrF of a float32 resample is a numpy float32 (NumPy 2), so
+        its mean is ``statistics.mean`` of float32 values returned as a float32, and the
+        half-width is float32 arithmetic; both are reproduced here (as Python floats of those
+        float32 values).
+        """
         text, seed = seed_from_env()
-        rng = np.random.default_rng(seed)
-        idxs = rng.choice(len(stats), size=(n_bootstrap, len(stats)), replace=True)
-        stats32 = stats.astype(np.float32)
-        sums = np.stack([stats32[idx].sum(0) for idx in idxs])  # float32 sums, rows in order
-        scores = _backend.chrf.chrf_scores(
-            sums, self.char_order, self.word_order, self.beta, self.eps_smoothing, np.float32, self.workers
-        )
-        ranked = sorted(scores.tolist())
+        st = self.check_statistics(stats, nonempty=True)
+        (sums,) = bootstrap_sums(np.random.default_rng(seed), [st], int(n_bootstrap), None)
+        ranked = sorted(self.scores_from_stats(sums, np.float32).tolist())
         lo = len(ranked) // 40
         mean = float(np.float32(statistics.mean(ranked)))
         half = float(np.float32(0.5) * (np.float32(ranked[len(ranked) - lo - 1]) - np.float32(ranked[lo])))
         return text.lower(), mean, half
-
-    def sentence_score(self, hypothesis: str, references: Sequence[str | None]) -> CHRFScore:
-        """chrF (0-100) of one hypothesis against its references (a list of strings; the best
-        one counts).
-
-        Raises:
-            TypeError/ValueError: hypothesis not a string, references a bare string, or no
-                non-None reference.
-        """
-        hyp, refs = check_sentence_args(hypothesis, references)
-        stats = self._kernel_stats([hyp], self._prepare_references([[r] for r in refs], 1))
-        return self._score(f_score(stats[0].tolist(), self.order, self.beta, self.eps_smoothing))
-
-    def sentence_scores(
-        self, hypotheses: Sequence[str], references: Sequence[Sequence[str | None]] | None = None
-    ) -> np.ndarray:
-        """Sentence chrF of every segment, in one call: float64 array (n,), 0-100; each value
-        equals ``sentence_score(hypotheses[i], [stream[i] for stream in references]).score``.
-        ``references`` are reference streams as in ``corpus_score``."""
-        stats = self.corpus_statistics(hypotheses, references)
-        scores: np.ndarray = _backend.chrf.chrf_scores(
-            stats, self.char_order, self.word_order, self.beta, self.eps_smoothing, None, self.workers
-        )
-        return scores
 
     def get_signature(self) -> CHRFSignature:
         """The reproducibility signature (needs a scored corpus for the number of references).
@@ -368,27 +302,6 @@ class CHRF:
         return CHRFSignature(self.__dict__)
 
     # -- sacreBLEU's semi-private methods -----------------------------------------------------
-    def _check_sentence_score_args(self, hyp: str, refs: Sequence[str | None]) -> None:
-        """sacreBLEU's check of ``sentence_score``'s arguments.
-
-        Raises:
-            TypeError: ``hyp`` not a string, ``refs`` a bare string or not a sequence, a
-                reference neither str nor None.
-            ValueError: no reference.
-        """
-        _, checked = check_sentence_args(hyp, refs)
-        check_references([[r] for r in checked], 1)
-
-    def _check_corpus_score_args(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]] | None) -> None:
-        """sacreBLEU's check of ``corpus_score``'s arguments (``refs`` None: the cache).
-
-        Raises:
-            TypeError, ValueError: as :meth:`corpus_statistics`.
-        """
-        checked = check_hypotheses(hyps)
-        if refs is not None:
-            check_references(refs, len(checked))
-
     @staticmethod
     def _get_match_statistics(hyp_ngrams: Counter[Any], ref_ngrams: Counter[Any]) -> list[Any]:
         """``[hypothesis n-grams (0 if the reference has none), reference n-grams, clipped
@@ -423,13 +336,6 @@ class CHRF:
             )
         return self._score(f_score(stats, self.order, self.beta, self.eps_smoothing))
 
-    def _aggregate_and_compute(self, stats: Any) -> CHRFScore:
-        """``CHRFScore`` of the sum of per-segment rows (a list of lists or a 2-D array),
-        summed as sacreBLEU sums them (integer arrays: exact column sums)."""
-        if is_ndarray(stats) and stats.ndim == 2 and len(stats) > 1 and stats.dtype.kind in "iu":
-            return self._compute_score_from_stats(stats.sum(axis=0))
-        return self._compute_score_from_stats(sum_of_lists(stats))  # type: ignore[no-untyped-call]
-
     def _extract_reference_info(self, refs: Sequence[str]) -> dict[str, list[list[Counter[str]]]]:
         """``{"ref_ngrams": [[Counter per order] per reference]}`` of preprocessed references:
         character n-grams (``str`` keys) then word n-grams (words joined by a space)."""
@@ -463,22 +369,6 @@ class CHRF:
             for seg in zip(*streams, strict=False)
         ]
 
-    def _extract_corpus_statistics(
-        self, hypotheses: Sequence[str], references: Sequence[Sequence[str | None]] | None
-    ) -> list[list[int]]:
-        """Per-segment statistics as sacreBLEU returns them: a list (one per segment) of lists
-        of Python ints (computed by the kernel, like ``corpus_statistics``).  ``references``
-        None or empty uses the references given to the constructor.
-
-        Raises:
-            TypeError, ValueError: malformed input.
-            RuntimeError: no references given and none cached.
-        """
-        if references is not None and not is_ndarray(references) and len(references) == 0:
-            references = None
-        result: list[list[int]] = self.corpus_statistics(hypotheses, references).tolist()
-        return result
-
 
 def corpus_chrf(
     hypotheses: Sequence[str],
@@ -511,10 +401,11 @@ def sentence_chrf(
 ) -> CHRFScore:
     """Sentence chrF with sacreBLEU's ``sentence_chrf`` arguments (the best of the references
     counts)."""
-    return CHRF(
+    metric = CHRF(
         char_order=char_order,
         word_order=word_order,
         beta=beta,
         whitespace=not check_flag("remove_whitespace", remove_whitespace),
         eps_smoothing=eps_smoothing,
-    ).sentence_score(hypothesis, references)
+    )
+    return cast(CHRFScore, metric.sentence_score(hypothesis, references))
