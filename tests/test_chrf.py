@@ -202,6 +202,12 @@ ADVERSARIAL = [
     (["a a a a a a a a a a b"], [["a a a b b a a"]]),
     (["the the the cat cat"], [["the cat the cat the"]]),
     (["x"], [["xxxxxxxxxxx"]]),
+    # every ASCII character at the end and at the start of a word, and alone
+    (
+        [" ".join(f"w{c} {c}w {c}" for c in map(chr, range(33, 127)))],
+        [[" ".join(f"w{c} {c}w" for c in map(chr, range(33, 127, 2)))]],
+    ),
+    (["prioritized__ ¿qué? «x» 。y"], [["prioritized_ _ ¿qué ? « x » 。 y"]]),
     (["abcdefg"], [["hijklmnop"]]),
 ]
 
@@ -237,7 +243,7 @@ def test_long_lines(backend):
 # ============================================================================================
 # The compiled kernel against the oracle
 # ============================================================================================
-ALPHABET = "aab ABc.,(')\"-" + "\u3000\x1c\u200b\u0130\u00dfé日😀\t"
+ALPHABET = "aab ABc.,(')\"-_~@[`{" + "\u3000\x1c\u200b\u0130\u00dfé日😀\t\u00bf\u3002"
 texts = st.text(alphabet=ALPHABET, max_size=40)
 
 

@@ -311,7 +311,7 @@ static ptrdiff_t rb_chrf_char_ids(rb_chrf_scratch *sc, const rb_chrf_text *t, in
  * ---------------------------------------------------------------------------------------- */
 
 /* Python's string.punctuation, bit c set for each ASCII character c in it. */
-static const uint64_t rb_chrf_punct[2] = {0xFC00FFFE00000000ULL, 0x7800000178000001ULL};
+static const uint64_t rb_chrf_punct[2] = {0xFC00FFFE00000000ULL, 0x78000001F8000001ULL};
 
 static inline int rb_chrf_is_punct(uint32_t c) { return c < 128 && ((rb_chrf_punct[c >> 6] >> (c & 63)) & 1); }
 
