@@ -64,7 +64,7 @@ def compare(got, want):
     got, want = [float(x) for x in got], [float(x) for x in want]
     if got == want:
         return "exact"
-    return f"max |diff| {max(abs(a - b) for a, b in zip(got, want, strict=True)):.2e}"
+    return f"max abs diff {max(abs(a - b) for a, b in zip(got, want, strict=True)):.2e}"
 
 
 def main():
@@ -295,7 +295,7 @@ def main():
     if args.bigline > 0:
         print(
             f"\nOne line of {args.bigline:g} MB (hypothesis) and one of the same size (reference), ASCII words; "
-            "peak RSS growth of a child process over the call, per character of the two lines:\n"
+            "peak RSS of a child process during the call over its RSS before (the peak is reset first), per character of the two lines:\n"
         )
         print("| text | chrF | peak MB | bytes per character | wall s |")
         print("| --- | --- | ---: | ---: | ---: |")
@@ -316,7 +316,6 @@ def main():
 def bigline_child(mb, wo, text):
     """One long line and its reference: (peak RSS growth MB, bytes per character, wall s)."""
     import random
-    import resource
 
     from rapidbleu import _chrf_cy
 
@@ -329,12 +328,31 @@ def bigline_child(mb, wo, text):
     else:  # one paragraph over and over
         hyp = (" ".join(words[:300]) * (n // 1500 + 1))[:n]
         ref = (" ".join(words[5:310]) * (n // 1500 + 1))[:n]
-    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    del words
+    before = _reset_peak()
     t = time.perf_counter()
     _chrf_cy.chrf_stats([hyp], [[ref]], 6, wo)
     wall = time.perf_counter() - t
-    grown = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) * 1024
+    grown = _peak() - before
     print(json.dumps([grown / 1e6, grown / (len(hyp) + len(ref)), wall]))
+
+
+def _status(field):
+    with open("/proc/self/status") as fh:
+        return next(int(line.split()[1]) * 1024 for line in fh if line.startswith(field))
+
+
+def _reset_peak():
+    """Reset the peak RSS to the current RSS (Linux: /proc/self/clear_refs) and return it, so
+    that the peak after a call is the call's own (the text built before it may have peaked
+    higher)."""
+    with open("/proc/self/clear_refs", "w") as fh:
+        fh.write("5")
+    return _status("VmRSS:")
+
+
+def _peak():
+    return _status("VmHWM:")
 
 
 if __name__ == "__main__":

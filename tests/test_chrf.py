@@ -387,19 +387,25 @@ def test_huge_line_memory_is_bounded():
     expected: ids and positions, counts and the pair table of one order at a time; see
     _chrf.h), measured in a child process."""
     code = r"""
-import random, resource, sys
+import random
 from rapidbleu import _chrf_cy
 rng = random.Random(1)
 words = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(2, 9))) for _ in range(20000)]
 hyp = " ".join(rng.choice(words) for _ in range(600_000))[:3_000_000]
 ref = " ".join(rng.choice(words) for _ in range(600_000))[:3_000_000]
-before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+def status(field):
+    with open("/proc/self/status") as fh:
+        return next(int(line.split()[1]) * 1024 for line in fh if line.startswith(field))
+with open("/proc/self/clear_refs", "w") as fh:  # the peak from here on is the call's
+    fh.write("5")
+before = status("VmRSS:")
 _chrf_cy.chrf_stats([hyp], [[ref]], 6, 2)
-grown = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) * 1024
-print(grown / (len(hyp) + len(ref)))
+print((status("VmHWM:") - before) / (len(hyp) + len(ref)))
 """
+    if not os.path.exists("/proc/self/clear_refs"):
+        pytest.skip("needs Linux's /proc/self/clear_refs to measure one call's peak memory")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert float(out.stdout) < 40, out.stdout
+    assert 4 < float(out.stdout) < 40, out.stdout  # (4: the ids alone; below, nothing was measured)
 
 
 # ============================================================================================
