@@ -25,12 +25,17 @@ DIRECTIVES = {
 }
 
 
-#: Every compiled module, built from src/rapidbleu/<module>.pyx, with the headers it includes
-#: (rebuild dependencies).  A new extension is one more entry here; MANIFEST.in already ships
-#: every src/rapidbleu/*.pyx/*.pxd/*.h, and .ci/run checks that the wheel holds each module and
+#: Every compiled module, built from src/rapidbleu/<module>.pyx, with the files it includes or
+#: cimports (rebuild dependencies).  A new extension is one more entry here; MANIFEST.in already
+#: ships every src/rapidbleu/*.pyx/*.pxi/*.pxd/*.h, and .ci/run checks that the wheel holds each module and
 #: that it has a .pyi stub.
 EXTENSIONS = {
-    "_stats_cy": ["_ngram.h", "_ngram_long.h", "_strtok.h", "_table.h", "_tok.h", "_uni.h"],
+    "_stats_cy": [
+        *("_stats_strings.pxi", "_stats_tokens.pxi", "_stats_flat.pxi", "_stats_intl.pxi"),
+        *("_ngram.h", "_ngram_long.h", "_strtok.h", "_table.h", "_table.pxd", "_tok.h", "_uni.h"),
+        *("_pyint.h", "_pyapi.pxd"),
+    ],
+    "_ids_cy": ["_pyint.h", "_pyapi.pxd"],
     "_scoring_cy": ["_scoring_cy.pxd"],
     "_sets_cy": ["_table.h", "_table.pxd", "_scoring_cy.pxd"],
 }

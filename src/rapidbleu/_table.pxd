@@ -16,3 +16,4 @@ cdef extern from "_table.h" nogil:
                              uint64_t mask, int insert, uint32_t *next_id)
     uint32_t rb_pair_find(rb_pair_entry *tab, size_t cap, unsigned shift, uint32_t prefix,
                           uint32_t last, uint64_t mask, int insert, uint32_t *next_id)
+    int rb_reserve(void **p, size_t *cap, size_t need, size_t size)
