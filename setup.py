@@ -32,12 +32,12 @@ DIRECTIVES = {
 EXTENSIONS = {
     "_stats_cy": [
         *("_stats_strings.pxi", "_stats_tokens.pxi", "_stats_flat.pxi", "_stats_intl.pxi"),
-        *("_ngram.h", "_ngram_long.h", "_strtok.h", "_table.h", "_table.pxd", "_tok.h", "_uni.h"),
-        *("_pyint.h", "_pyapi.pxd"),
+        *("_ngram.h", "_ngram_core.h", "_ngram_long.h", "_strtok.h", "_table.h", "_table.pxd", "_tok.h", "_uni.h"),
+        *("_compiler.h", "_pyint.h", "_pyapi.pxd"),
     ],
     "_ids_cy": ["_pyint.h", "_pyapi.pxd"],
     "_scoring_cy": ["_scoring_cy.pxd"],
-    "_sets_cy": ["_table.h", "_table.pxd", "_scoring_cy.pxd"],
+    "_sets_cy": ["_table.h", "_compiler.h", "_table.pxd", "_scoring_cy.pxd"],
 }
 
 

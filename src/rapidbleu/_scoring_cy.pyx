@@ -15,7 +15,7 @@ import numpy as np
 from libc.math cimport exp, fabs, isfinite, ldexp, log
 from libc.stdint cimport int64_t
 
-from ._scoring_py import FLOAT_METHODS, SMOOTH_DEFAULTS, check_smoothing
+from ._scoring_py import FLOAT_METHODS, LOG_ZERO as PY_LOG_ZERO, SMOOTH_DEFAULTS, check_smoothing
 from ._threads import run_chunks
 from ._validate import MAX_ORDER_LIMIT, check_order, check_smooth_value, resolve_workers
 
@@ -38,16 +38,17 @@ cdef enum:
     A_I64 = 1     # numpy int64 arrays: add-k truncates (approximate randomization)
     A_F32 = 2     # numpy float32 arrays: float32 precisions (bootstrap resampling)
 
-cdef enum:
-    MAX_N = 64    # == _validate.MAX_ORDER_LIMIT (checked at import below)
-
-assert MAX_ORDER_LIMIT == MAX_N
-
 _METHODS = {"none": M_NONE, "floor": M_FLOOR, "add-k": M_ADDK, "exp": M_EXP}
 
 #: The builtin sum() of floats is compensated (Neumaier) from CPython 3.12 on.
 cdef bint NEUMAIER = sys.version_info >= (3, 12)
-cdef int64_t LOG_ZERO = -9999999999
+cdef int64_t LOG_ZERO = -9999999999  # == _scoring_py.LOG_ZERO (checked below)
+
+# The C constants that mirror a Python one, checked once when the module is imported (not an
+# assert: python -O must not skip it).
+if MAX_N != MAX_ORDER_LIMIT or LOG_ZERO != PY_LOG_ZERO:
+    raise ImportError(f"rapidbleu._scoring_cy was built with MAX_N={MAX_N}, LOG_ZERO={LOG_ZERO}; the Python "
+                      f"side has {MAX_ORDER_LIMIT}, {PY_LOG_ZERO}: rebuild the extension")
 
 
 cdef int method_code(smooth_method) except -1:
@@ -106,11 +107,21 @@ cdef inline double _bp(int64_t sys_len, int64_t ref_len) noexcept nogil:
 
 cdef double sacre_row(const int64_t *row, int N, int method, double sv, bint eff) noexcept nogil:
     """``bleu_from_stats(row ...)[0]`` for Python numbers (``dtype=None``)."""
-    return _sacre_double(row, N, method, sv, eff, NEUMAIER, False)
+    return _sacre_row(row, N, method, sv, eff, NEUMAIER, False)
 
 
-cdef double _sacre_double(const int64_t *row, int N, int method, double sv, bint eff, bint neumaier,
-                          bint truncate) noexcept nogil:
+ctypedef fused stat_t:
+    int64_t  # Python ints (dtype None) and numpy int64 rows: double arithmetic
+    float    # numpy float32 rows: float32 arithmetic
+
+
+cdef double _sacre_row(const stat_t *row, int N, int method, double sv, bint eff, bint neumaier,
+                       bint truncate) noexcept nogil:
+    """sacreBLEU's score of one row (``bleu_from_stats(row ...)[0]``), in the arithmetic sacreBLEU
+    applies to the row's type: doubles for ``int64_t`` rows (add-k truncated back to int64 when
+    ``truncate``: an int64 array stores it); for ``float`` rows NumPy >= 2's (NEP 50) float32
+    arithmetic, a Python float meeting a float32 being rounded to float32 and the operation done
+    in float32 (each product or quotient of floats below is one float32 operation)."""
     cdef double prec[MAX_N]
     cdef double corr, tot, mteval = 1.0
     cdef int n, eff_order = N
@@ -125,11 +136,15 @@ cdef double _sacre_double(const int64_t *row, int N, int method, double sv, bint
         corr = <double> row[2 + n]
         tot = <double> row[2 + N + n]
         if method == M_ADDK and n > 0:
-            corr = corr + sv
-            tot = tot + sv
-            if truncate:  # stored back into an int64 array
-                corr = <double> (<int64_t> corr)
-                tot = <double> (<int64_t> tot)
+            if stat_t is float:
+                corr = <float> corr + <float> sv
+                tot = <float> tot + <float> sv
+            else:
+                corr = corr + sv
+                tot = tot + sv
+                if truncate:  # stored back into an int64 array
+                    corr = <double> (<int64_t> corr)
+                    tot = <double> (<int64_t> tot)
         if tot == 0.0:
             break
         if eff:
@@ -137,48 +152,20 @@ cdef double _sacre_double(const int64_t *row, int N, int method, double sv, bint
         if corr == 0.0:
             if method == M_EXP:
                 mteval *= 2.0
-                prec[n] = 100.0 / (mteval * tot)
+                if stat_t is float:
+                    prec[n] = (<float> 100.0) / ((<float> mteval) * (<float> tot))
+                else:
+                    prec[n] = 100.0 / (mteval * tot)
             elif method == M_FLOOR:
-                prec[n] = (100.0 * sv) / tot
+                if stat_t is float:
+                    prec[n] = (<float> (100.0 * sv)) / (<float> tot)
+                else:
+                    prec[n] = (100.0 * sv) / tot
         else:
-            prec[n] = (100.0 * corr) / tot
-    return _bp(row[0], row[1]) * exp(_sum_logs(prec, eff_order, neumaier) / eff_order)
-
-
-cdef double _sacre_float32(const float *row, int N, int method, double sv, bint eff, bint neumaier) noexcept nogil:
-    """The same on a float32 row, with NumPy >= 2's (NEP 50) float32 arithmetic: a Python
-    float meeting a float32 is rounded to float32 and the operation is done in float32."""
-    cdef double prec[MAX_N]
-    cdef float corr, tot, p
-    cdef double mteval = 1.0
-    cdef int n, eff_order = N
-    cdef bint anymatch = False
-    for n in range(N):
-        prec[n] = 0.0
-        if row[2 + n] != 0.0:
-            anymatch = True
-    if not anymatch:
-        return 0.0
-    for n in range(N):
-        corr = row[2 + n]
-        tot = row[2 + N + n]
-        if method == M_ADDK and n > 0:
-            corr = corr + <float> sv
-            tot = tot + <float> sv
-        if tot == 0.0:
-            break
-        if eff:
-            eff_order = n + 1
-        if corr == 0.0:
-            if method == M_EXP:
-                mteval *= 2.0
-                p = (<float> mteval) * tot
-                prec[n] = <double> ((<float> 100.0) / p)
-            elif method == M_FLOOR:
-                prec[n] = <double> ((<float> (100.0 * sv)) / tot)
-        else:
-            p = (<float> 100.0) * corr
-            prec[n] = <double> (p / tot)
+            if stat_t is float:
+                prec[n] = ((<float> 100.0) * (<float> corr)) / (<float> tot)
+            else:
+                prec[n] = (100.0 * corr) / tot
     return _bp(<int64_t> row[0], <int64_t> row[1]) * exp(_sum_logs(prec, eff_order, neumaier) / eff_order)
 
 
@@ -223,10 +210,10 @@ def sacre_scores(stats, max_ngram_order, smooth_method, smooth_value, effective_
         with nogil:
             if amode == A_F32:
                 for i in range(lo, hi):
-                    o[i] = _sacre_float32(&sf[i, 0], N, code, sv, eff, neu)
+                    o[i] = _sacre_row(&sf[i, 0], N, code, sv, eff, neu, False)
             else:
                 for i in range(lo, hi):
-                    o[i] = _sacre_double(&si[i, 0], N, code, sv, eff, neu, amode == A_I64)
+                    o[i] = _sacre_row(&si[i, 0], N, code, sv, eff, neu, amode == A_I64)
 
     run_chunks(run, n, workers, _MIN_SCORE_CHUNK)
     return out

@@ -65,9 +65,14 @@ def check_smoothing(smooth_method: str) -> None:
         )
 
 
-def _log(x: float) -> float:
-    """sacreBLEU's ``my_log``: the int ``LOG_ZERO`` for 0, else ``math.log``."""
-    return LOG_ZERO if x == 0.0 else math.log(x)
+def my_log(num: float) -> float:
+    """sacreBLEU's ``my_log``: ``math.log(num)``, or the int ``LOG_ZERO`` (-9999999999) for
+    ``num == 0`` (mteval's floor).
+
+    Raises:
+        ValueError: ``num`` < 0 (as ``math.log``).
+    """
+    return LOG_ZERO if num == 0.0 else math.log(num)
 
 
 def bleu_from_stats(
@@ -145,7 +150,7 @@ def bleu_from_stats(
 
     # The builtin sum() of a list (compensated from Python 3.12, with the int LOG_ZERO terms
     # added plainly), then one division: sacreBLEU's very float on the running interpreter.
-    score = bp * math.exp(sum([_log(p) for p in precisions[:eff_order]]) / eff_order)
+    score = bp * math.exp(sum([my_log(p) for p in precisions[:eff_order]]) / eff_order)
     return score, correct, total, precisions, bp
 
 

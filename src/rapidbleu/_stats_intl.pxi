@@ -33,9 +33,9 @@ cdef int _need_intl() except -1:
 
 def _intl_classes():
     """The C intl table: bytes of length 0x110000, 0 other, 1 \\p{P}, 2 \\p{S}, 3 \\p{N}."""
-    cdef uint32_t c
+    cdef uint32_t c, size = RB_U_SIZE
     _need_intl()
-    cdef bytearray out = bytearray(RB_U_SIZE)
-    for c in range(RB_U_SIZE):
+    cdef bytearray out = bytearray(size)
+    for c in range(size):
         out[c] = rb_u_class(c)
     return bytes(out)
