@@ -1,6 +1,9 @@
 """Build script: metadata lives in pyproject.toml; this file only adds the compiled core.
 
 * ``RAPIDBLEU_DEBUG_BUILD=1``: bounds and wraparound checks on, ``-O0 -g``.
+* ``RAPIDBLEU_SANITIZE=address,undefined,...`` (gcc or clang): the core built with those
+  sanitizers, ``-O1 -g``, every report fatal (``.ci/run`` builds one in its own directory and
+  runs the kernel tests under it, with the sanitizer runtime preloaded into Python).
 * A failed compilation installs the pure-Python package (same results, slower) with a clear
   message, except under cibuildwheel (``CIBUILDWHEEL=1``), where it must fail loudly.
 """
@@ -12,6 +15,7 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 DEBUG = os.environ.get("RAPIDBLEU_DEBUG_BUILD", "") == "1"
+SANITIZE = os.environ.get("RAPIDBLEU_SANITIZE", "").strip()
 STRICT = os.environ.get("CIBUILDWHEEL", "") == "1"
 
 # The one place where the compiler directives are set.
@@ -46,8 +50,24 @@ def _compile_args():
     contraction of a*b+c into a fused multiply-add (which rounds once instead of twice), and
     strict IEEE semantics on MSVC (its default /fp:precise may contract on some targets)."""
     if sys.platform == "win32":
+        if SANITIZE:
+            raise SystemExit("RAPIDBLEU_SANITIZE needs gcc or clang")
         return (["/Od", "/Zi"] if DEBUG else ["/O2"]) + ["/fp:strict"]
+    if SANITIZE:
+        return ["-O1", "-g", "-fno-omit-frame-pointer", *_sanitize_args(), "-ffp-contract=off"]
     return (["-O0", "-g"] if DEBUG else ["-O3"]) + ["-ffp-contract=off"]
+
+
+def _sanitize_args():
+    return [f"-fsanitize={SANITIZE}", "-fno-sanitize-recover=all"]
+
+
+def _link_args():
+    if sys.platform == "win32":
+        return []
+    if SANITIZE:
+        return ["-g", *_sanitize_args()]
+    return ["-g"] if DEBUG else []
 
 
 def _extensions():
@@ -66,7 +86,7 @@ def _extensions():
             depends=[f"src/rapidbleu/{h}" for h in headers],
             include_dirs=["src/rapidbleu"],
             extra_compile_args=_compile_args(),
-            extra_link_args=["-g"] if DEBUG and sys.platform != "win32" else [],
+            extra_link_args=_link_args(),
         )
         for module, headers in EXTENSIONS.items()
     ]

@@ -10,9 +10,10 @@ message as the caller gives them.
 from __future__ import annotations
 
 #: The largest count a statistics row may hold: every integer up to 2**53 is a float64 exactly,
-#: so the twins' arithmetic (Python ints against C doubles) gives the same float for any row
-#: within it; beyond, a brevity penalty's ``r / c`` could round differently.
-MAX_EXACT_COUNT = 2**53
+#: so the twins' arithmetic (Python ints and Fractions against C doubles) gives the same float
+#: for any row within it, ``count + 1`` included (NLTK's smoothing method 2); beyond, a brevity
+#: penalty's ``r / c`` could round differently.
+MAX_EXACT_COUNT = 2**53 - 1
 
 
 def _where(what: str | None) -> str:
@@ -36,16 +37,16 @@ def stats_dtype_error(dtype: object) -> ValueError:
 def stats_range_error(row: int, column: int, value: object) -> ValueError:
     """A statistic that is negative, not finite or beyond :data:`MAX_EXACT_COUNT`."""
     return ValueError(
-        f"stats: row {row}, column {column} is {value!r}; statistics must be counts from 0 to 2**53 "
+        f"stats: row {row}, column {column} is {value!r}; statistics must be counts from 0 to 2**53 - 1 "
         "(beyond, a float64 cannot hold every count exactly)"
     )
 
 
-def addk_overflow_error(smooth_value: float) -> OverflowError:
-    """add-k on int64 statistics (sacreBLEU's approximate randomization) past int64."""
+def addk_overflow_error(smooth_value: object) -> OverflowError:
+    """add-k on int64 statistics (sacreBLEU's approximate randomization) beyond exact counts."""
     return OverflowError(
-        f"add-k smooth_value={smooth_value!r} takes an n-gram count held in numpy int64 past 2**63 - 1 "
-        "(sacreBLEU's approximate randomization adds it to int64 counts)"
+        f"add-k smooth_value={smooth_value!r} takes an n-gram count held in numpy int64 past 2**53 - 1 "
+        "(sacreBLEU's approximate randomization adds it to int64 counts; past 2**63 - 1 numpy fails)"
     )
 
 

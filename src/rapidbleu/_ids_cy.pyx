@@ -85,8 +85,10 @@ def clean_flat(flat, lens, pad_id=None, eos_id=None, drop_ids=None):
         return flat, lens
     eos_arr = np.array(sorted(eos_set), dtype=np.int64)
     special_arr = np.array(sorted(special_set), dtype=np.int64)
+    # the lengths bound every read and write below: a copy, checked, then used without the GIL
+    # (the caller's array may change meanwhile); the ids are only compared, read in place
     cdef int64_t[::1] f = np.ascontiguousarray(flat, dtype=np.int64)
-    cdef int64_t[::1] l = np.ascontiguousarray(lens, dtype=np.int64)
+    cdef int64_t[::1] l = np.array(lens, dtype=np.int64)
     cdef int64_t[::1] eos = np.ascontiguousarray(eos_arr, dtype=np.int64)
     cdef int64_t[::1] special = np.ascontiguousarray(special_arr, dtype=np.int64)
     cdef Py_ssize_t n = l.shape[0], i, j, pos = 0, w = 0, m

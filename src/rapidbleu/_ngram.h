@@ -30,7 +30,7 @@ static int rb_segment(rb_scratch *sc, const rb_text *hyp, const rb_text *refs, s
      * stamp frees every slot */
     const int direct = hyp->kind == RB_KIND_INT64 && sc->vmap != NULL;
     if (direct && ++sc->stamp == 0) {
-        memset(sc->vmap, 0, sc->vmap_len * sizeof(rb_vslot));
+        memset(sc->vmap, 0, (sc->vmap_len + 1) * sizeof(rb_vslot));
         sc->stamp = 1;
     }
 

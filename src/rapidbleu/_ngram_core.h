@@ -159,18 +159,25 @@ static void rb_intern_spans(rb_scratch *sc, size_t k0, size_t k1, int insert, ui
     }
 }
 
+/* Ids of int64 tokens.  In the direct-mapped vocabulary a token is an index, so it is checked
+ * against the map's range, which rb_vmap_setup measured on the same ids: a flat id stream is
+ * the caller's buffer, which another thread may change during the call.  A token outside the
+ * range (changed since) takes the spare slot past the end and a fresh id (insert) or is absent
+ * (look-up): a wrong count for data changed mid-call, never an access outside the map. */
 static void rb_intern_ints(rb_scratch *sc, const int64_t *tok, size_t ntok, int insert,
                            uint32_t *ids) {
     if (sc->vmap) {
         /* no probing, no data-dependent branch: a slot from an earlier segment is free */
         rb_vslot *const v = sc->vmap;
-        const uint64_t vmin = sc->vmin;
+        const uint64_t vmin = sc->vmin, len = (uint64_t)sc->vmap_len;
         const uint32_t stamp = sc->stamp;
         if (insert) {
             uint32_t next = sc->next_id;
             for (size_t k = 0; k < ntok; k++) {
-                rb_vslot *e = &v[(uint64_t)tok[k] - vmin];
-                const int fresh = e->stamp != stamp;
+                const uint64_t slot = (uint64_t)tok[k] - vmin;
+                const int inside = slot < len;
+                rb_vslot *e = &v[inside ? slot : len];
+                const int fresh = e->stamp != stamp || !inside;
                 const uint32_t id = rb_select(fresh, next, e->id);
                 e->stamp = stamp;
                 e->id = id;
@@ -180,8 +187,10 @@ static void rb_intern_ints(rb_scratch *sc, const int64_t *tok, size_t ntok, int 
             sc->next_id = next;
         } else {
             for (size_t k = 0; k < ntok; k++) {
-                const rb_vslot e = v[(uint64_t)tok[k] - vmin];
-                ids[k] = rb_select(e.stamp == stamp, e.id, RB_ABSENT);
+                const uint64_t slot = (uint64_t)tok[k] - vmin;
+                const int inside = slot < len;
+                const rb_vslot e = v[inside ? slot : len];
+                ids[k] = rb_select(e.stamp == stamp && inside, e.id, RB_ABSENT);
             }
         }
         return;
@@ -220,7 +229,7 @@ static int rb_vmap_setup(rb_scratch *sc, const rb_text *texts, size_t t0, size_t
     if (ntok == 0 || sc->mask != ~(uint64_t)0) return 1;
     const uint64_t range = (uint64_t)hi - (uint64_t)lo + 1; /* no overflow: hi >= lo */
     if (range == 0 || range > RB_VMAP_MAX || range > (uint64_t)RB_VMAP_PER_TOKEN * ntok) return 1;
-    sc->vmap = (rb_vslot *)calloc((size_t)range, sizeof(rb_vslot));
+    sc->vmap = (rb_vslot *)calloc((size_t)range + 1, sizeof(rb_vslot)); /* + the spare slot */
     if (!sc->vmap) return 0;
     sc->vmap_len = (size_t)range;
     sc->vmin = (uint64_t)lo;

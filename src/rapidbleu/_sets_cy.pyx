@@ -18,6 +18,8 @@ from ._scoring_cy cimport MAX_N, method_code, sacre_row, smooth_value_of
 from ._table cimport (rb_pair_clear, rb_pair_entry, rb_pair_find, rb_table_size, rb_tok_clear, rb_tok_entry,
                       rb_tok_find_int)
 
+from . import _sets_py as _twin
+from ._scoring_py import is_plain_smooth_value
 from ._stats import closest_other_lengths
 from ._threads import run_chunks
 from ._validate import check_flat_stream, check_order, resolve_workers
@@ -329,6 +331,8 @@ def _pairwise_scores(flat, lengths, max_ngram_order, smooth_method, smooth_value
     cdef double sv = smooth_value_of(smooth_method, smooth_value)
     cdef bint eff = bool(effective_order)
     resolve_workers(workers)
+    if not is_plain_smooth_value(smooth_value):  # numpy scalars, huge ints: the Python formula
+        return _twin.pairwise_scores(flat, lengths, max_order, smooth_method, smooth_value, effective_order, workers)
     cdef _Grams g = _prepare(flat, lengths, max_order, _FULL_MASK)
     cdef _Ptrs P = _Ptrs(g)
     cdef Py_ssize_t n = g.n
@@ -348,9 +352,9 @@ def _pairwise_scores(flat, lengths, max_ngram_order, smooth_method, smooth_value
                     o[i, j] = sacre_row(row, N, code, sv, eff)
 
     run_chunks(work, n, workers, 1)
+    if not np.isfinite(out).all():  # an overflow or infinity (huge smooth_value): the formula decides
+        return _twin.pairwise_scores(flat, lengths, max_order, smooth_method, smooth_value, effective_order, workers)
     return out
-
-
 
 
 # -- test hooks ---------------------------------------------------------------------------

@@ -36,7 +36,7 @@ from ._table cimport rb_reserve
 
 from ._errors import hypothesis_length_error, lengths_overrun_error, lengths_sum_error, no_reference_stream_error
 from ._stats import n_columns
-from ._threads import MIN_CHUNK, run_chunks
+from ._threads import MIN_CHUNK, run_chunks, thread_count
 from ._validate import check_order, no_reference_error, resolve_workers, stream_length_error
 from .tokenizers import get_tokenizer
 

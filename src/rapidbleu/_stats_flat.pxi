@@ -1,17 +1,22 @@
-# Flat id streams (included by _stats_cy.pyx): ``(flat, lens)`` per stream, the ids read in
-# place (pinned by a reference for the call).
+# Flat id streams (included by _stats_cy.pyx): ``(flat, lens)`` per stream.  The lengths are
+# copied before they are checked, and the offsets computed from the copies: the kernel's bounds
+# are the call's own memory.  The ids are read in place (each buffer held by a reference for
+# the call); the kernel trusts no id as an index (rb_intern_ints), so a caller changing them
+# meanwhile gets a wrong count for its changed data, never a read or write out of bounds.
 
 def _flat_stats(hyp_flat, hyp_lens, ref_streams, int max_ngram_order, workers, uint64_t mask):
-    cdef Py_ssize_t n = len(hyp_lens), K = len(ref_streams) + 1, i, k, t
+    cdef Py_ssize_t n, K = len(ref_streams) + 1, i, k, t
     resolve_workers(workers)
     # stream 0: the hypotheses; streams 1..K-1: the references
     flats = [np.ascontiguousarray(hyp_flat, dtype=np.int64)]
-    lens = [np.ascontiguousarray(hyp_lens, dtype=np.int64)]
+    lens = [np.array(hyp_lens, dtype=np.int64)]  # always a copy
+    n = len(lens[0])
     for k, (f, l) in enumerate(ref_streams):
+        l = np.array(l, dtype=np.int64)
         if len(l) != n:
             raise stream_length_error(f"reference stream {k}", len(l), n, "rows")
         flats.append(np.ascontiguousarray(f, dtype=np.int64))
-        lens.append(np.ascontiguousarray(l, dtype=np.int64))
+        lens.append(l)
     if K == 1:
         raise no_reference_stream_error()
     starts = []

@@ -246,7 +246,10 @@ cdef void _copy_int64(int64_t *dst, int64_t[::1] src):
 
 
 cdef class _Crew:
-    """Counting threads that take blocks without ever taking the GIL.
+    """Counting threads that take blocks without ever taking the GIL: the package's second
+    thread runner (the other is ``_threads.run_chunks``), with the same thread count rule
+    (``_threads.thread_count``: never more threads than chunks of work or than
+    ``_threads.MAX_THREADS``) and the same contiguous chunks (rows ``k * p // parts``).
 
     The packing thread holds the GIL for as long as it packs (C code that never returns to the
     interpreter loop never offers it), so a thread that needed the GIL to start counting a block
@@ -374,7 +377,8 @@ cdef void _free_lock(PyThread_type_lock lock) noexcept:
 def _run_blocks(hypotheses, references, Py_ssize_t n, int order, uint64_t mask, workers, out):
     """Pack and count block by block; with threads (a ``_Crew``), block k+1 is packed while
     block k is counted."""
-    cdef Py_ssize_t w = resolve_workers(workers)
+    # a block is split into at most one part per MIN_CHUNK rows: no more threads than that
+    cdef Py_ssize_t w = thread_count(workers, n // MIN_CHUNK)
     cdef Py_ssize_t i = 0, b = 0
     cdef size_t limit = _BLOCK_TOKENS
     cdef _Block blk
