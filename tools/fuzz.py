@@ -148,6 +148,10 @@ class Mismatch(AssertionError):
     pass
 
 
+#: Comparisons made, and those where both sides raised (the same error): reported at the end.
+TALLY = {"compared": 0, "both_raised": 0}
+
+
 def _outcome(call: Callable[[], Any]) -> tuple[Any, ...]:
     try:
         value = call()
@@ -171,7 +175,9 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def _check(what: str, want: tuple[Any, ...], got: tuple[Any, ...]) -> None:
+    TALLY["compared"] += 1
     if want[0] == "error" and got[0] == "error":
+        TALLY["both_raised"] += 1
         if not issubclass(got[1], want[1]):
             raise Mismatch(f"{what}: expected {want[1].__name__} ({want[2]}), got {got[1].__name__} ({got[2]})")
         return
@@ -208,7 +214,7 @@ def case_sacre(rng: random.Random) -> None:
 
     n = rng.randint(1, 6)
     hyps = [_line(rng) for _ in range(n)]
-    streams = [[_line(rng) for _ in range(n)] for _ in range(rng.randint(1, 3))]
+    streams: list[list[str | None]] = [[_line(rng) for _ in range(n)] for _ in range(rng.randint(1, 3))]
     if len(streams) > 1 and rng.random() < 0.3:
         for i in range(n):
             if rng.random() < 0.3:
@@ -243,7 +249,7 @@ def case_sacre(rng: random.Random) -> None:
 
 
 def case_nltk(rng: random.Random) -> None:
-    from nltk.translate import bleu_score as nb
+    from nltk.translate import bleu_score as nb  # type: ignore[import-untyped]
 
     from rapidbleu import nltk as rb
 
@@ -435,7 +441,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"fuzz: {total} cases in {time.monotonic() - start:.0f} s (seed {args.seed}): "
         + ", ".join(f"{k} {v}" for k, v in counts.items())
-        + "; 0 mismatches"
+        + f"; {TALLY['compared']} comparisons ({TALLY['both_raised']} the same error on both sides), 0 mismatches"
     )
     return 0
 

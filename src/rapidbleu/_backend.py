@@ -19,6 +19,20 @@ Each is chosen on first use (``rapidbleu._backend.stats`` etc.) by ``RAPIDBLEU_B
 Nothing else in the package decides between compiled and Python code (the C ``intl``
 tokenizer's class table, built by ``tokenizers.tokenizer_intl`` in Python, is only asked for by
 the compiled core).
+
+The rules every compiled kernel follows (checked under AddressSanitizer/UBSan by ``.ci/run``):
+
+* code that runs without the GIL reads and writes only memory the call owns or holds: whatever
+  bounds a read or a write (lengths, offsets, sizes) is copied after validation, never read
+  again from the caller's arrays, and a value used as an index (a token id in the direct-mapped
+  vocabulary) is checked where it is used; the caller's buffers it reads in place are held by a
+  reference for the call, and strs are immutable.  Another thread changing the inputs during a
+  call can change the result for the data it changed, never cause a memory error
+  (``tests/test_concurrency.py``);
+* a call starts at most ``_threads.thread_count(workers, chunks)`` threads: never more than its
+  chunks of work, never more than ``_threads.MAX_THREADS``;
+* both twins give the same result for every argument their signatures accept: the same floats,
+  or the same exception (``tools/fuzz.py`` compares them on random adversarial input).
 """
 
 import os

@@ -87,7 +87,6 @@ _C_TOKENIZERS = {"none": RB_TOK_NONE, "13a": RB_TOK_13A, "char": RB_TOK_CHAR, "z
 cdef uint64_t _FULL_MASK = 0xFFFFFFFFFFFFFFFF
 
 
-
 cdef class _Rows:
     """A batch as C arrays, segments stored one after the other for ``rb_rows_grouped``: the
     hypothesis of segment i is ``texts[off[i]]``, its references follow.  ``out`` points at row 0 of this batch in an

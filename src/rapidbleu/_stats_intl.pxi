@@ -30,7 +30,6 @@ cdef int _need_intl() except -1:
     return 0
 
 
-
 def _intl_classes():
     """The C intl table: bytes of length 0x110000, 0 other, 1 \\p{P}, 2 \\p{S}, 3 \\p{N}."""
     cdef uint32_t c, size = RB_U_SIZE

@@ -20,7 +20,6 @@ cdef extern from *:
     int rb_set_text(rb_text *t, PyObject *s)
 
 
-
 cdef inline int _set_str(rb_text *t, PyObject *s) except -1:
     cdef int rc = rb_set_text(t, s)
     if rc == -1:
