@@ -275,7 +275,7 @@ def sacre_scores(
 # NLTK
 # ============================================================================================
 
-_DEFAULT_WEIGHTS = (0.25, 0.25, 0.25, 0.25)
+DEFAULT_WEIGHTS = (0.25, 0.25, 0.25, 0.25)
 _TINY = sys.float_info.min  # method0's stand-in for a zero precision
 
 #: Smoothing methods whose formula is float arithmetic on the precisions (and so has a compiled
@@ -394,7 +394,7 @@ def _nltk_zero_order_text(order):
     )
 
 
-def _warn_zero_order(order, stacklevel=5, count_=None, n=None):
+def warn_zero_order(order, stacklevel=5, count_=None, n=None):
     if count_ is None:
         # NLTK's text and category, so that filters written for NLTK's warning apply.
         warnings.warn(_nltk_zero_order_text(order), UserWarning, stacklevel=stacklevel)
@@ -409,27 +409,27 @@ def _warn_zero_order(order, stacklevel=5, count_=None, n=None):
     )
 
 
-def _m0(p_n, warn=True):
+def nltk_method0(p_n, warn=True, stacklevel=5):
     out = []
     for i, p in enumerate(p_n):
         if p.numerator != 0:
             out.append(p)
         else:
             if warn:
-                _warn_zero_order(i + 1)
+                warn_zero_order(i + 1, stacklevel)
             out.append(_TINY)
     return out
 
 
-def _m1(p_n, epsilon):
+def nltk_method1(p_n, epsilon):
     return [(p.numerator + epsilon) / p.denominator if p.numerator == 0 else p for p in p_n]
 
 
-def _m2(p_n):
+def nltk_method2(p_n):
     return [Fraction(p.numerator + 1, p.denominator + 1, _normalize=False) if i else p for i, p in enumerate(p_n)]
 
 
-def _m3(p_n):
+def nltk_method3(p_n):
     k = 1
     for i, p in enumerate(p_n):
         if p.numerator == 0:
@@ -438,7 +438,7 @@ def _m3(p_n):
     return p_n
 
 
-def _m4(p_n, hyp_len, k):
+def nltk_method4(p_n, hyp_len, k):
     inc = 1
     for i, p in enumerate(p_n):
         if p.numerator == 0 and hyp_len > 1:
@@ -448,7 +448,7 @@ def _m4(p_n, hyp_len, k):
     return p_n
 
 
-def _m5(p_n, p5_last):
+def nltk_method5(p_n, p5_last):
     ahead = [*list(p_n), p5_last]
     prev = p_n[0] + 1
     for i in range(len(p_n)):
@@ -456,7 +456,7 @@ def _m5(p_n, p5_last):
     return p_n
 
 
-def _m6(p_n, last_hyp_len, alpha):
+def nltk_method6(p_n, last_hyp_len, alpha):
     if len(p_n) < 3:
         raise SmoothingError("smoothing method 6 needs weights for at least 3 n-gram orders")
     if not p_n[2]:
@@ -477,7 +477,7 @@ def _score(p_n, weight_list, bp, hyp_len, auto_reweigh):
     """NLTK's final step: ``bp * exp(fsum(w_n * log p_n for p_n > 0))`` per weight tuple."""
     scores = []
     for weight in weight_list:
-        if auto_reweigh and hyp_len < 4 and weight == _DEFAULT_WEIGHTS:
+        if auto_reweigh and hyp_len < 4 and weight == DEFAULT_WEIGHTS:
             weight = (1 / hyp_len,) * hyp_len
         terms = [w * math.log(p) for w, p in zip(weight, p_n, strict=False) if p > 0]
         scores.append(bp * math.exp(math.fsum(terms)))
@@ -497,6 +497,7 @@ def nltk_from_counts(
     last_hyp_len,
     tokens=None,
     warn=True,
+    stacklevel=5,
 ):
     """Scores (a list, one per weight tuple) from counts, as NLTK combines them.
 
@@ -520,21 +521,21 @@ def nltk_from_counts(
         last_refs, last_hyp = tokens
         p_n = smoother(p_n, references=last_refs, hypothesis=last_hyp, hyp_len=hyp_len)
     elif method == 0:
-        p_n = _m0(p_n, warn=warn)
+        p_n = nltk_method0(p_n, warn=warn, stacklevel=stacklevel)
     elif method == 1:
-        p_n = _m1(p_n, smoother.epsilon)
+        p_n = nltk_method1(p_n, smoother.epsilon)
     elif method == 2:
-        p_n = _m2(p_n)
+        p_n = nltk_method2(p_n)
     elif method == 3:
-        p_n = _m3(p_n)
+        p_n = nltk_method3(p_n)
     elif method == 4:
-        p_n = _m4(p_n, hyp_len, smoother.k)
+        p_n = nltk_method4(p_n, hyp_len, smoother.k)
     elif method == 5:
-        p_n = _m5(p_n, p5_last())
+        p_n = nltk_method5(p_n, p5_last())
     elif method == 6:
-        p_n = _m6(p_n, last_hyp_len, smoother.alpha)
+        p_n = nltk_method6(p_n, last_hyp_len, smoother.alpha)
     else:
-        p_n = _m5(_m4(p_n, hyp_len, smoother.k), p5_last())
+        p_n = nltk_method5(nltk_method4(p_n, hyp_len, smoother.k), p5_last())
     return _score(p_n, weight_list, bp, hyp_len, auto_reweigh)
 
 
@@ -551,7 +552,7 @@ def check_nltk_weights(weights: Sequence[float], max_ngram_order: int, method: i
     weight = tuple(float(w) for w in weights)
     if not 1 <= len(weight) <= max_ngram_order:
         raise weights_count_error(len(weight), max_ngram_order)
-    if reweigh and weight != _DEFAULT_WEIGHTS:
+    if reweigh and weight != DEFAULT_WEIGHTS:
         raise reweigh_weights_error(weight)
     return weight
 
