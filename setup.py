@@ -1,9 +1,10 @@
 """Build script: metadata lives in pyproject.toml; this file only adds the compiled core.
 
 * ``RAPIDBLEU_DEBUG_BUILD=1``: bounds and wraparound checks on, ``-O0 -g``.
-* ``RAPIDBLEU_SANITIZE=address,undefined,...`` (gcc or clang): the core built with those
-  sanitizers, ``-O1 -g``, every report fatal (``.ci/run`` builds one in its own directory and
-  runs the kernel tests under it, with the sanitizer runtime preloaded into Python).
+* ``RAPIDBLEU_SANITIZE=address,undefined,...`` (gcc or clang; ``1``: address, undefined and
+  float-cast-overflow): the core built with those sanitizers, ``-O1 -g``, every report fatal
+  (``.ci/run`` builds one in its own directory and runs the kernel tests under it, with the
+  sanitizer runtime preloaded into Python: see its step 6 for the environment).
 * A failed compilation installs the pure-Python package (same results, slower) with a clear
   message, except under cibuildwheel (``CIBUILDWHEEL=1``), where it must fail loudly.
 """
@@ -15,7 +16,10 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 DEBUG = os.environ.get("RAPIDBLEU_DEBUG_BUILD", "") == "1"
+#: ``RAPIDBLEU_SANITIZE``: gcc/clang's ``-fsanitize`` list; ``1`` is .ci/run's set.
 SANITIZE = os.environ.get("RAPIDBLEU_SANITIZE", "").strip()
+if SANITIZE == "1":
+    SANITIZE = "address,undefined,float-cast-overflow"
 STRICT = os.environ.get("CIBUILDWHEEL", "") == "1"
 
 # The one place where the compiler directives are set.
