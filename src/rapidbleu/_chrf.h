@@ -202,7 +202,7 @@ static double rb_chrf_f_f32(const float *row, int order, double factor, double o
 static int rb_chrf_tok_reset(rb_chrf_scratch *sc, size_t expect) {
     size_t cap = rb_table_size(expect < sc->chunk ? expect : sc->chunk, &sc->ttab_shift);
     if (!rb_reserve((void **)&sc->ttab, &sc->ttab_cap, cap, sizeof(rb_tok_entry))) return 0;
-    memset(sc->ttab, 0xFF, cap * sizeof(rb_tok_entry));
+    rb_tok_clear(sc->ttab, cap);
     sc->ttab_size = cap;
     sc->next_id = 0;
     return 1;
@@ -230,7 +230,7 @@ static int rb_chrf_tok_room(rb_chrf_scratch *sc, size_t more, uint64_t tmask) {
 static int rb_chrf_pair_reset(rb_chrf_scratch *sc, size_t expect) {
     size_t cap = rb_table_size(expect < sc->chunk ? expect : sc->chunk, &sc->ptab_shift);
     if (!rb_reserve((void **)&sc->ptab, &sc->ptab_cap, cap, sizeof(rb_pair_entry))) return 0;
-    memset(sc->ptab, 0xFF, cap * sizeof(rb_pair_entry));
+    rb_pair_clear(sc->ptab, cap);
     sc->ptab_size = cap;
     return 1;
 }
@@ -246,7 +246,7 @@ static int rb_chrf_pair_room(rb_chrf_scratch *sc, size_t entries, size_t more) {
     for (size_t c = sc->ptab_size; c < cap; c *= 2) shift--;
     rb_pair_entry *t = (rb_pair_entry *)malloc(cap * sizeof(rb_pair_entry));
     if (!t) return 0;
-    memset(t, 0xFF, cap * sizeof(rb_pair_entry));
+    rb_pair_clear(t, cap);
     for (size_t s = 0; s < sc->ptab_size; s++) {
         const rb_pair_entry *e = &sc->ptab[s];
         if (e->key == UINT64_MAX) continue;
