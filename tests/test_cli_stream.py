@@ -275,3 +275,18 @@ def test_process_substitution_and_dev_stdin():
     got = run("rapidbleu", refs[0], "-i", "/dev/stdin", "-sl", stdin=hyps[0].read_bytes())
     assert got.returncode == 0, got.stderr
     assert got.stdout == want.stdout
+
+
+def test_utf16_without_byte_order_mark_names_the_input(tmp_path):
+    """``-e utf-16`` on input without a BOM (sacreBLEU's reading refuses it): one line naming
+    the file, or standard input, instead of the decoder's bare message."""
+    ref = tmp_path / "ref.txt"
+    ref.write_bytes("a b c\n".encode("utf-16"))
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_bytes("a b c\n".encode("utf-16-le"))
+    r = run("rapidbleu", ref, "-i", hyp, "-e", "utf-16")
+    assert r.returncode == 1
+    assert r.stderr.decode().startswith(f"rapidbleu: error: {hyp}: line 1: cannot decode as utf-16 (UTF-16 stream")
+    r = run("rapidbleu", ref, "-e", "utf-16", stdin="a b c\n".encode("utf-16-le"))
+    assert r.returncode == 1
+    assert r.stderr.decode().startswith("rapidbleu: error: <stdin>: cannot decode input as utf-16 (UTF-16 stream")

@@ -367,6 +367,15 @@ HYP = str(SAMPLE / "generaltest2023.de-en.hyp.ONLINE-W.en")
         (["-m", "bleu", "ter"], "-m/--metrics ter: chrF and TER are not supported"),
         (["-m", "meteor"], "-m/--metrics meteor: unknown metric"),
         (["-w", "-1"], "-w/--width -1: the number of decimals must be >= 0"),
+        # sacreBLEU runs its defaults (1000 / 10000) for 0 or less and prints the number given;
+        # with -cin 1 it prints no interval
+        (["-i", HYP, "-pbs", "-pbsn", "0"], "-pbsn/--paired-bs-n 0: give at least 2 bootstrap resamples"),
+        (["-i", HYP, "-pbs", "-pbsn", "-5"], "-pbsn/--paired-bs-n -5: give at least 2 bootstrap resamples"),
+        (["-i", HYP, "-pbs", "-pbsn", "1"], "-pbsn/--paired-bs-n 1: give at least 2 bootstrap resamples"),
+        (["-i", HYP, "-par", "-parn", "0"], "-parn/--paired-ar-n 0: give at least 1 approximate randomization trial"),
+        (["-ci", "-cin", "1"], "-cin/--confidence-n 1: give at least 2 bootstrap resamples"),
+        (["-ci", "-cin", "0"], "-cin/--confidence-n 0: give at least 2 bootstrap resamples"),
+        (["--workers", "0"], "--workers 0: workers must be 1 (serial), k > 1 (threads) or negative"),
         (["-sv", "nan"], "smooth_value must be a finite number >= 0 or None, got nan"),
         (["-s", "floor", "-sv", "-0.5"], "smooth_value must be a finite number >= 0 or None, got -0.5"),
         (["-sv", "inf"], "smooth_value must be a finite number >= 0 or None, got inf"),

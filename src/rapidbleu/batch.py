@@ -36,7 +36,7 @@ from . import _backend
 from . import nltk as _nltk
 from ._scoring_py import check_smoothing
 from ._stats import MAX_NGRAM_ORDER
-from ._validate import MAX_ORDER_LIMIT, check_order, check_ordered, stream_length_error
+from ._validate import MAX_ORDER_LIMIT, check_order, check_ordered, resolve_workers, stream_length_error
 from .ids import (
     IdCleaning,
     IdReferences,
@@ -272,6 +272,7 @@ def sentence_bleu_batch(
         TypeError: mixed or non-integer input, a dict or set instead of a sequence.
         SmoothingError: NLTK method 6 on a sentence without a trigram match (as NLTK).
     """
+    resolve_workers(workers)
     order = check_order(max_ngram_order)
     cleaning = id_cleaning(
         pad_token_id, eos_token_id, decoder_start_token_id, bos_token_id, special_ids, pad_id=pad_id, eos_id=eos_id
@@ -417,6 +418,7 @@ def self_bleu(
         rapidbleu.nltk.SmoothingError: method 6 and a sentence with unigram but no trigram
             match against the others (NLTK's assertion).
     """
+    resolve_workers(workers)
     _check_style(style)
     order = _resolve_order(max_ngram_order, weights, style)
     cleaning = id_cleaning(
@@ -491,6 +493,7 @@ def pairwise_bleu(
         ValueError: no candidates, bad style or smoothing.
         TypeError, SmoothingError: as in :func:`self_bleu` (NLTK style).
     """
+    resolve_workers(workers)
     _check_style(style)
     order = _resolve_order(max_ngram_order, weights, style)
     cleaning = id_cleaning(

@@ -29,6 +29,7 @@ from ._validate import (
     check_sentence_args,
     check_smooth_value,
     check_stats_row,
+    resolve_workers,
 )
 from .score import BLEUScore, BLEUSignature
 from .tokenizers import DEFAULT_TOKENIZER, LANGUAGE_DEFAULTS, available_tokenizers, get_tokenizer, language_warning
@@ -54,9 +55,9 @@ class BLEU(SacreBLEUMethods):
             identical for any value.
 
     Raises:
-        TypeError: ``max_ngram_order`` not an int.
+        TypeError: ``max_ngram_order`` or ``workers`` not an int.
         ValueError: unknown smoothing method or tokenizer, ``max_ngram_order`` outside 1..64,
-            or a ``smooth_value`` that is not a finite number >= 0.  The
+            ``workers=0``, or a ``smooth_value`` that is not a finite number >= 0.  The
             first two are also the exception types sacreBLEU raises there: an unknown
             smoothing method is an ``AssertionError`` too, an unknown tokenizer a ``KeyError``
             (see ``rapidbleu._validate``).
@@ -84,6 +85,7 @@ class BLEU(SacreBLEUMethods):
         check_smoothing(smooth_method)
         check_smooth_value(smooth_value)
         max_ngram_order = check_order(max_ngram_order)
+        resolve_workers(workers)
         self._force = force
         self.trg_lang = trg_lang
         self.lowercase = lowercase

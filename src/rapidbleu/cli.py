@@ -36,6 +36,7 @@ else:
 
 from ._lockstep import Source, Stream, line_counts_differ, read_lockstep
 from ._scoring_py import SMOOTH_DEFAULTS
+from ._validate import resolve_workers
 from ._version import __version__
 from .bleu import BLEU
 from .report import Color, print_results_table, print_single_results
@@ -291,7 +292,10 @@ def check_values(args) -> None:
     Raises:
         CLIError: ``-m`` with a metric other than ``bleu`` (sacreBLEU's ``chrf``/``ter`` are
             not implemented); ``-l`` without a dash (sacreBLEU silently ignores ``enzh`` and
-            tokenizes Chinese with 13a); ``-w`` below 0 (sacreBLEU fails in a format string).
+            tokenizes Chinese with 13a); ``-w`` below 0 (sacreBLEU fails in a format string);
+            ``-cin`` or ``-pbsn`` below 2 and ``-parn`` below 1 (sacreBLEU prints no interval
+            for ``-cin 1``, and runs its default number of samples for ``-pbsn``/``-parn`` 0 or
+            less while printing the number given); ``--workers 0``.
     """
     for metric in args.metrics:
         if metric.lower() in ("chrf", "ter"):
@@ -307,6 +311,18 @@ def check_values(args) -> None:
             )
     if args.width < 0:
         raise CLIError(f"-w/--width {args.width}: the number of decimals must be >= 0")
+    resamples = "give at least 2 bootstrap resamples (a confidence interval needs two)"
+    for flags, value, least, advice in (
+        ("-cin/--confidence-n", args.confidence_n, 2, resamples),
+        ("-pbsn/--paired-bs-n", args.paired_bs_n, 2, resamples),
+        ("-parn/--paired-ar-n", args.paired_ar_n, 1, "give at least 1 approximate randomization trial"),
+    ):
+        if value < least:
+            raise CLIError(f"{flags} {value}: {advice}")
+    try:
+        resolve_workers(args.workers)
+    except ValueError as exc:
+        raise CLIError(f"--workers {args.workers}: {exc}") from None
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -562,7 +578,7 @@ def _read_whole(refs: list[Stream], systems: list[Stream]) -> tuple[list[list[st
 def _run_report(args, ref_streams: list[Stream], test: str) -> None:
     """``--report FILE|-``: the comparison report of ``rapidbleu.compare`` (HTML or text)."""
     from .compare import comparison_report, require_report_extra
-    from .significance import DEFAULT_SAMPLES, seed_from_env
+    from .significance import seed_from_env
 
     to_stdout = args.report == "-"
     if not to_stdout:
@@ -602,7 +618,7 @@ def _run_report(args, ref_streams: list[Stream], test: str) -> None:
     else:
         # one stream of draws for all systems when seeded, one per system otherwise (PairedTest)
         streams = 1 if seed_from_env()[1] else len(systems) - 1
-        total = (n_samples if n_samples > 0 else DEFAULT_SAMPLES[test]) * streams
+        total = n_samples * streams
         desc = "paired bootstrap" if test == "bs" else "approximate randomization"
     with _progress_bar(args, total, desc) as progress:
         report = comparison_report(
@@ -656,24 +672,22 @@ def _run_paired(
     """Paired bootstrap (``bs``) or approximate randomization (``ar``) of every system against the
     first one, from their per-segment statistics, printed as sacreBLEU's multi-system table (or
     JSON / LaTeX); signatures as ``significance.PairedTest`` makes them."""
-    from .significance import DEFAULT_SAMPLES, paired_ar, paired_bs, seed_from_env
+    from .significance import paired_ar, paired_bs, seed_from_env
 
     n_samples = args.paired_bs_n if paired == "bs" else args.paired_ar_n
     seed = seed_from_env()[1]
-    resolved = n_samples if n_samples > 0 else DEFAULT_SAMPLES[paired]
     key = metric.score_from_stats(sums[0]).name
     sig = metric.get_signature()
     sig.update("seed", str(seed).lower())
-    sig.update(paired, resolved)
+    sig.update(paired, n_samples)
     streams = 1 if seed is not None else max(len(stats) - 1, 1)
     desc = "paired bootstrap" if paired == "bs" else "approximate randomization"
-    with _progress_bar(args, resolved * streams, desc) as progress:
+    with _progress_bar(args, n_samples * streams, desc) as progress:
         if paired == "bs":
-            results = paired_bs(stats[0], stats[1:], metric, resolved, seed, args.paired_jobs, progress)
+            results = paired_bs(stats[0], stats[1:], metric, n_samples, seed, args.paired_jobs, progress)
         else:
-            results = paired_ar(stats[0], stats[1:], metric, resolved, -1, seed, args.paired_jobs, progress)
+            results = paired_ar(stats[0], stats[1:], metric, n_samples, -1, seed, args.paired_jobs, progress)
     scores: dict[str, list] = {"System": names, key: results}
-    # sacreBLEU's header repeats the number given on the command line.
     print_results_table(
         scores, {key: sig.format(args.short)}, args.format, args.width, paired=paired, n_samples=n_samples
     )

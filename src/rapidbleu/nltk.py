@@ -91,6 +91,7 @@ from ._validate import (
     check_nltk_references,
     check_order,
     check_ordered,
+    resolve_workers,
 )
 
 #: A smoothing function: a ``SmoothingFunction().methodK`` or a callable with NLTK's signature.
@@ -490,6 +491,7 @@ def corpus_bleu(
         TypeError: a ``None`` hypothesis (named by index), a dict or set instead of a list.
         SmoothingError: method 6 on fewer than 3 orders or a zero trigram precision.
     """
+    resolve_workers(workers)
     _check_corpus_args(list_of_references, hypotheses)
     _check_lengths(list_of_references, hypotheses)
     with _segments_checked_on_error(list_of_references, hypotheses):
@@ -769,6 +771,7 @@ def sentence_bleu_from_stats(
         SmoothingError: method 6 on fewer than 3 orders, or on a row with matching unigrams but
             no matching trigram (NLTK's assertion; the whole call fails).
     """
+    resolve_workers(workers)
     weight_list, several = _weight_list(weights)
     stats, N = _check_stats(stats, max_ngram_order)
     K = max(len(w) for w in weight_list)
@@ -828,6 +831,7 @@ def sentence_bleu_batch(
         SmoothingError: method 6 and some sentence without a trigram match (the whole call
             fails, as the loop would at that sentence); filter such sentences first.
     """
+    resolve_workers(workers)
     _check_corpus_args(list_of_references, hypotheses)
     _check_lengths(list_of_references, hypotheses)
     with _segments_checked_on_error(list_of_references, hypotheses):

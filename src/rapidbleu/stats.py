@@ -41,6 +41,8 @@ from typing import Any
 
 import numpy as np
 
+from ._validate import resolve_workers
+
 __all__ = ["ConfigMismatchError", "CorpusStats", "corpus_stats", "from_segment_stats", "merge", "nltk_corpus_stats"]
 
 #: The parts of a sacreBLEU-style configuration (``BLEU`` settings that the statistics or the
@@ -431,6 +433,7 @@ def nltk_corpus_stats(list_of_references, hypotheses, max_ngram_order: int = 4, 
             lists; ValueError: a hypothesis without references (``NoReferencesError``),
             ``max_ngram_order < 1``; TypeError: a ``None`` hypothesis, a dict or set.
     """
+    resolve_workers(workers)
     from . import nltk as rb_nltk
 
     if isinstance(max_ngram_order, bool) or not isinstance(max_ngram_order, (int, np.integer)) or max_ngram_order < 1:
