@@ -146,19 +146,28 @@ def _tokenizer(name: str):
 # --------------------------------------------------------------------------------------------
 # Input shapes
 # --------------------------------------------------------------------------------------------
-def as_streams(hyps: Sequence, ref_columns: Sequence[Sequence], where: str = "") -> list[list]:
+def row_name(i: int, rows: Sequence[int] | None = None) -> str:
+    """How an error names row ``i`` of a partition: ``rows[i]`` (its row in the whole input)
+    when the rows are known, else its position in the partition."""
+    return f"row {i} of the partition" if rows is None else f"row {rows[i]}"
+
+
+def as_streams(
+    hyps: Sequence, ref_columns: Sequence[Sequence], where: str = "", rows: Sequence[int] | None = None
+) -> list[list]:
     """Reference streams (``streams[k][i]``; ``None`` = no k-th reference) from reference
     columns whose values are strings, nulls, or arrays (lists) of strings: row ``i``'s
     references are its values in column order, an array contributing all its elements.
+    ``rows``: each row's position in the whole input, for the errors (:func:`row_name`).
 
     Raises:
         TypeError: a hypothesis that is not a string, a reference value of another type.
-        ValueError: a row without any reference (named by its position in the partition).
+        ValueError: a row without any reference.
     """
     for i, h in enumerate(hyps):
         if not isinstance(h, str):
             what = "null" if h is None else type(h).__name__
-            raise TypeError(f"{where}hypothesis at row {i} of the partition is {what}, expected a string")
+            raise TypeError(f"{where}hypothesis at {row_name(i, rows)} is {what}, expected a string")
     cols = [list(c) for c in ref_columns]
     if all(set(map(type, c)) <= {str, type(None)} for c in cols):
         streams = cols  # the common case: one string column per reference
@@ -174,7 +183,7 @@ def as_streams(hyps: Sequence, ref_columns: Sequence[Sequence], where: str = "")
                     row.extend(v)
                 else:
                     raise TypeError(
-                        f"{where}references at row {i} of the partition: a {type(v).__name__}, "
+                        f"{where}references at {row_name(i, rows)}: a {type(v).__name__}, "
                         "expected a string, null or array of strings"
                     )
             rows.append(row)
@@ -182,7 +191,7 @@ def as_streams(hyps: Sequence, ref_columns: Sequence[Sequence], where: str = "")
         streams = [[r[j] if j < len(r) else None for r in rows] for j in range(max(k, 1))]
     for i in range(len(hyps)):
         if all(s[i] is None for s in streams):
-            raise ValueError(f"{where}row {i} of the partition has no reference")
+            raise ValueError(f"{where}{row_name(i, rows)} has no reference")
     return streams
 
 
@@ -279,9 +288,12 @@ def score(opts: ScoreOptions, stats: CorpusStats):
     return stats.score(opts.weights, opts.smoothing_function(), opts.auto_reweigh)
 
 
-def partition_sentence_scores(opts: ScoreOptions, hyps: Sequence[str], streams: list[list]) -> np.ndarray:
+def partition_sentence_scores(
+    opts: ScoreOptions, hyps: Sequence[str], streams: list[list], where: str = "", rows: Sequence[int] | None = None
+) -> np.ndarray:
     """float64 sentence BLEU of every row: ``rapidbleu.batch.sentence_bleu_batch`` (sacreBLEU
-    style, effective order, 0-100) or ``rapidbleu.nltk.sentence_bleu_batch`` (NLTK, 0-1)."""
+    style, effective order, 0-100) or ``rapidbleu.nltk.sentence_bleu_batch`` (NLTK, 0-1).
+    An error of one row (NLTK's method 6) names it as :func:`row_name` does."""
     if not len(hyps):
         return np.zeros(0, dtype=np.float64)
     if opts.style == "sacrebleu":
@@ -306,9 +318,19 @@ def partition_sentence_scores(opts: ScoreOptions, hyps: Sequence[str], streams: 
 
     refs, hyp_tokens = _nltk_inputs(opts, hyps, streams)
     weights = opts.weights if opts.weights is not None else (0.25,) * 4
-    out = rb_nltk.sentence_bleu_batch(
-        refs, hyp_tokens, weights=weights, smoothing_function=opts.smoothing_function(), auto_reweigh=opts.auto_reweigh
-    )
+    try:
+        out = rb_nltk.sentence_bleu_batch(
+            refs,
+            hyp_tokens,
+            weights=weights,
+            smoothing_function=opts.smoothing_function(),
+            auto_reweigh=opts.auto_reweigh,
+        )
+    except rb_nltk.SmoothingError as exc:
+        row = getattr(exc, "row", None)
+        if row is None:
+            raise
+        raise rb_nltk.SmoothingError(f"{where}{row_name(row, rows)}: {exc.reason}") from None
     out = np.asarray(out, dtype=np.float64)
     if out.ndim != 1:
         raise ValueError("sentence scores take one weight tuple, not a list of them")

@@ -94,11 +94,13 @@ def _nltk_stats_order(order: int, smoothing_function) -> int:
     return _nltk.stats_order(order, method)
 
 
-def _nltk_scores(stats: np.ndarray, order: int, weights, smoothing_function, workers: int = 1) -> np.ndarray:
+def _nltk_scores(
+    stats: np.ndarray, order: int, weights, smoothing_function, workers: int = 1, label: Callable[[int], str] | None = None
+) -> np.ndarray:
     """NLTK ``sentence_bleu`` (0-1) of each statistics row, by
     ``rapidbleu.nltk.sentence_bleu_from_stats``; ``stats`` holds ``order`` orders (at least 5
-    for methods 5 and 7, see :func:`_nltk_stats_order`)."""
-    return _nltk._from_core_stats(stats, weights, smoothing_function, False, workers)
+    for methods 5 and 7, see :func:`_nltk_stats_order`); ``label(i)`` names row i in an error."""
+    return _nltk._from_core_stats(stats, weights, smoothing_function, False, workers, label)
 
 
 # ----------------------------------------------------------------------- input handling
@@ -323,7 +325,7 @@ def sentence_bleu_batch(
         )
     stats_order = _nltk.stats_order(len(w), method)
     stats = _stats_of(data, stats_order, workers)
-    return _nltk._from_core_stats(stats, w, smoothing_function, auto_reweigh, workers)
+    return _nltk._from_core_stats(stats, w, smoothing_function, auto_reweigh, workers, lambda i: f"hypothesis {i}")
 
 
 def _id_data(hypotheses, references, tokenize, lowercase, cleaning: IdCleaning) -> IdStreams:
@@ -436,7 +438,7 @@ def self_bleu(
     w = _nltk_weights(weights, order)
     stats_order = _nltk_stats_order(order, smoothing_function)
     stats = _backend.sets.self_stats(flat, lens, stats_order, workers)
-    return _nltk_scores(stats, stats_order, w, smoothing_function, workers)
+    return _nltk_scores(stats, stats_order, w, smoothing_function, workers, lambda i: f"sentence {i}")
 
 
 def _resolve_order(max_ngram_order, weights, style):
@@ -512,7 +514,8 @@ def pairwise_bleu(
         w = _nltk_weights(weights, order)
         stats_order = _nltk_stats_order(order, smoothing_function)
         st = _backend.sets.pairwise_stats(flat, lens, stats_order, workers)
-        out = _nltk_scores(st.reshape(n * n, -1), stats_order, w, smoothing_function, workers).reshape(n, n)
+        pair = lambda k: f"candidate {k // n} against candidate {k % n}"  # noqa: E731
+        out = _nltk_scores(st.reshape(n * n, -1), stats_order, w, smoothing_function, workers, pair).reshape(n, n)
     if diagonal is not None:
         np.fill_diagonal(out, diagonal)
     return out

@@ -620,7 +620,9 @@ def _is_plain_float_tuple(weight) -> bool:
     return all(map(_is_plain_number, weight))
 
 
-def _from_stats(stats, N, weight_list, method, smoother, auto_reweigh, tokens=None, workers=1, stacklevel=2):
+def _from_stats(
+    stats, N, weight_list, method, smoother, auto_reweigh, tokens=None, workers=1, stacklevel=2, label=None
+):
     """NLTK ``sentence_bleu`` of every statistics row: float64 (n, W).
 
     ``stats``: checked int64 (n, 2 + 2N); ``weight_list``: NLTK's list of weight tuples (the
@@ -629,7 +631,8 @@ def _from_stats(stats, N, weight_list, method, smoother, auto_reweigh, tokens=No
     methods (0-4) with plain parameters go to ``_backend.scoring.nltk_scores`` (compiled, or
     its Python twin); methods 5-7, Fraction or Decimal parameters and callables are computed
     by the Python formula itself, ``nltk_from_counts``, once per distinct row (per row with the
-    tokens for a callable).  ``stacklevel``: frames from here to the user's call.
+    tokens for a callable).  ``stacklevel``: frames from here to the user's call.  ``label``:
+    how an error names row i (default ``"row i of stats"``, see :func:`_row_error`).
     """
     n, W = len(stats), len(weight_list)
     out = np.zeros((n, W), dtype=np.float64)
@@ -645,7 +648,7 @@ def _from_stats(stats, N, weight_list, method, smoother, auto_reweigh, tokens=No
     if method == 0 and plain_weights:
         _warn_method0_rows(M, rows, stacklevel)
     if not (params_plain and plain_weights):
-        _rowwise(out, rows, stats, N, K, weight_list, method, smoother, auto_reweigh, tokens)
+        _rowwise(out, rows, stats, N, K, weight_list, method, smoother, auto_reweigh, tokens, label)
         return out
     for j, weight in enumerate(weight_list):
         if len(weight) == 0:
@@ -663,22 +666,37 @@ def _from_stats(stats, N, weight_list, method, smoother, auto_reweigh, tokens=No
     return out
 
 
-def _rowwise(out, rows, stats, N, K, weight_list, method, smoother, auto_reweigh, tokens):
+def _row_error(exc: SmoothingError, row: int, label=None) -> SmoothingError:
+    """``exc`` (raised for one row) as an error that names the row: ``label(row)`` or ``"row
+    {row} of stats"``; ``row`` and ``reason`` (the message without the row) are attributes, for
+    callers that name the row another way (a global row of a partitioned input)."""
+    err = SmoothingError(f"{label(row) if label is not None else f'row {row} of stats'}: {exc}")
+    err.row, err.reason = row, str(exc)
+    return err
+
+
+def _rowwise(out, rows, stats, N, K, weight_list, method, smoother, auto_reweigh, tokens, label=None):
     """The Python formula row by row (Fractions, NLTK's operations), for what
     ``nltk_scores`` does not compute.
 
     Without tokens each distinct statistics row is scored once (pairwise and self-BLEU
-    matrices repeat rows a lot); with tokens (a callable smoother) every row is scored with
-    its own references and hypothesis.
+    matrices repeat rows a lot), in the order of their first rows; with tokens (a callable
+    smoother) every row is scored with its own references and hypothesis.  An error (method 6)
+    names the first row that has it, as a loop over the rows would meet it (``label``).
     """
     sel = stats[rows]
+    first = None
     if tokens is None and len(sel) > 1:
-        sel, inverse = np.unique(sel, axis=0, return_inverse=True)
+        sel, first, inverse = np.unique(sel, axis=0, return_index=True, return_inverse=True)
         inverse = inverse.reshape(-1)
     else:
         inverse = None
     scores = np.empty((len(sel), len(weight_list)), dtype=np.float64)
-    for u, row in enumerate(sel.tolist()):
+    order = range(len(sel)) if first is None else np.argsort(first, kind="stable").tolist()
+    rows_of = rows if first is None else rows[first]
+    sel_rows = sel.tolist()
+    for u in order:
+        row = sel_rows[u]
         nums = row[2 : 2 + K]
         dens = [max(1, t) for t in row[2 + N : 2 + N + K]]
 
@@ -689,21 +707,28 @@ def _rowwise(out, rows, stats, N, K, weight_list, method, smoother, auto_reweigh
         if tokens is not None:
             i = int(rows[u])
             pair = (tokens[0][i], tokens[1][i])
-        scores[u, :] = nltk_from_counts(
-            nums,
-            dens,
-            row[0],
-            row[1],
-            weight_list,
-            method,
-            smoother,
-            auto_reweigh,
-            p5,
-            row[0],
-            tokens=pair,
-            warn=True,
-        )
+        try:
+            scores[u, :] = nltk_from_counts(
+                nums,
+                dens,
+                row[0],
+                row[1],
+                weight_list,
+                method,
+                smoother,
+                auto_reweigh,
+                p5,
+                row[0],
+                tokens=pair,
+                warn=True,
+            )
+        except SmoothingError as exc:
+            raise _row_error(exc, int(rows_of[u]), label) from None
     out[rows, :] = scores if inverse is None else scores[inverse]
+
+
+def _hypothesis_label(i: int) -> str:
+    return f"hypothesis {i}"
 
 
 def _stats_smoothing(smoothing_function):
@@ -788,14 +813,15 @@ def sentence_bleu_from_stats(
     return out if several else out[:, 0]
 
 
-def _from_core_stats(stats, weights, smoothing_function, auto_reweigh: bool = False, workers: int = 1):
+def _from_core_stats(stats, weights, smoothing_function, auto_reweigh: bool = False, workers: int = 1, label=None):
     """:func:`sentence_bleu_from_stats` for statistics the core has just computed (the
     self-BLEU, pairwise and id-batch paths of ``rapidbleu.batch``): the same scores without
-    re-validating the matrix (a fifth of a small training-loop call)."""
+    re-validating the matrix (a fifth of a small training-loop call).  ``label``: how an error
+    names row i (see :func:`_from_stats`)."""
     weight_list, several = _weight_list(weights)
     method, smoother = _stats_smoothing(smoothing_function)
     N = (stats.shape[1] - 2) // 2
-    out = _from_stats(stats, N, weight_list, method, smoother, auto_reweigh, workers=workers, stacklevel=2)
+    out = _from_stats(stats, N, weight_list, method, smoother, auto_reweigh, workers=workers, stacklevel=2, label=label)
     return out if several else out[:, 0]
 
 
@@ -850,6 +876,15 @@ def sentence_bleu_batch(
     # warnings point at the caller); a callable smoother gets each pair's tokens.
     tokens = None if method is not None else (list_of_references, hypotheses)
     out = _from_stats(
-        stats, n_orders, weight_list, method, smoother, auto_reweigh, tokens=tokens, workers=workers, stacklevel=2
+        stats,
+        n_orders,
+        weight_list,
+        method,
+        smoother,
+        auto_reweigh,
+        tokens=tokens,
+        workers=workers,
+        stacklevel=2,
+        label=_hypothesis_label,
     )
     return out if several else out[:, 0]
