@@ -95,7 +95,12 @@ def _nltk_stats_order(order: int, smoothing_function) -> int:
 
 
 def _nltk_scores(
-    stats: np.ndarray, order: int, weights, smoothing_function, workers: int = 1, label: Callable[[int], str] | None = None
+    stats: np.ndarray,
+    order: int,
+    weights,
+    smoothing_function,
+    workers: int = 1,
+    label: Callable[[int], str] | None = None,
 ) -> np.ndarray:
     """NLTK ``sentence_bleu`` (0-1) of each statistics row, by
     ``rapidbleu.nltk.sentence_bleu_from_stats``; ``stats`` holds ``order`` orders (at least 5
@@ -242,6 +247,7 @@ def sentence_bleu_batch(
     weights: Weights = None,
     smoothing_function: Callable[..., Any] | None = None,
     auto_reweigh: bool = False,
+    reference_layout: str | None = None,
 ) -> np.ndarray:
     """Sentence BLEU of every segment in one call: float64 array of shape (n,).
 
@@ -258,7 +264,14 @@ def sentence_bleu_batch(
     Args:
         hypotheses: n strings, n token lists, or n id sequences / a padded (n, T) array.
         references: one stream (one reference per hypothesis, same forms) or a list of K
-            streams (``references[k][i]``; ``None`` = no k-th reference for segment i).
+            streams (``references[k][i]``; ``None`` = no k-th reference for segment i);
+            with ``reference_layout="per_hypothesis"``, NLTK's layout instead: n lists, the
+            references of each hypothesis (``references[i][k]``).
+        reference_layout: ``"streams"`` (sacreBLEU's, above) or ``"per_hypothesis"``
+            (NLTK's); ``None`` (default) reads streams, but refuses, NLTK-style, references
+            that both layouts would read (n lists of n references each, n >= 2: as many
+            hypotheses as references per hypothesis), where a guess could score against the
+            wrong references.
         smooth_method, smooth_value, effective_order, max_ngram_order: sacreBLEU's.
         workers: threads of the compiled core (1 serial, -1 all cores); same results.
         pad_token_id, eos_token_id, decoder_start_token_id, bos_token_id, special_ids: id
@@ -270,7 +283,9 @@ def sentence_bleu_batch(
         RuntimeWarning: id cleaning left every hypothesis empty (every score 0).
 
     Raises:
-        ValueError: unknown smoothing, mismatched stream lengths (named), bad shapes.
+        ValueError: unknown smoothing, mismatched stream lengths (named), bad shapes, an
+            unknown ``reference_layout``, references both layouts would read (NLTK-style,
+            without ``reference_layout``).
         TypeError: mixed or non-integer input, a dict or set instead of a sequence.
         SmoothingError: NLTK method 6 on a sentence without a trigram match (as NLTK).
     """
@@ -285,6 +300,8 @@ def sentence_bleu_batch(
     check_ordered(hypotheses, "hypotheses")
     check_ordered(references, "references")
     hypotheses, references = _text_arrays(hypotheses), _text_arrays(references)
+    if reference_layout is not None or nltk_style:
+        hypotheses, references = _reference_streams(hypotheses, references, reference_layout)
     if isinstance(hypotheses, (list, tuple)) and hypotheses and isinstance(_first(hypotheses), str) and not nltk_style:
         from .bleu import BLEU
 
@@ -326,6 +343,79 @@ def sentence_bleu_batch(
     stats_order = _nltk.stats_order(len(w), method)
     stats = _stats_of(data, stats_order, workers)
     return _nltk._from_core_stats(stats, w, smoothing_function, auto_reweigh, workers, lambda i: f"hypothesis {i}")
+
+
+#: How ``sentence_bleu_batch`` reads a list of lists of references.
+REFERENCE_LAYOUTS = ("streams", "per_hypothesis")
+
+
+def _is_sentence(x, form: str | None) -> bool:
+    """Whether ``x`` is one sentence in the hypotheses' form (``_text_form``): a string, a list
+    of string tokens, or ids (a 1-D array, or a sequence that is empty or starts with an int)."""
+    if form == "str":
+        return isinstance(x, str)
+    if isinstance(x, (str, bytes)) or x is None:
+        return False
+    if form == "tokens":
+        return isinstance(x, Sequence) and all(isinstance(t, str) for t in x)
+    if _is_arraylike(x):
+        return np.ndim(x) == 1
+    return isinstance(x, Sequence) and (not x or isinstance(x[0], (int, np.integer)))
+
+
+def _lists_of_sentences(references, n: int, form: str | None, size: int | None = None) -> bool:
+    """Whether ``references`` are ``n`` lists (or 2-D arrays) of sentences (``size`` each, if
+    given): NLTK's layout."""
+    if len(references) != n:
+        return False
+    for refs in references:
+        if not (isinstance(refs, (list, tuple)) or (_is_arraylike(refs) and np.ndim(refs) == 2)):
+            return False
+        if size is not None and len(refs) != size:
+            return False
+    return all(_is_sentence(r, form) for refs in references for r in refs)
+
+
+def _reference_streams(hypotheses, references, layout: str | None):
+    """``(hypotheses, references)`` with the references as streams, read by ``layout`` (see
+    ``sentence_bleu_batch``); hypotheses without a length become a list.
+
+    Raises:
+        ValueError: an unknown layout; ``per_hypothesis`` references that are not n lists of
+            sentences; references both layouts read when ``layout`` is None.
+    """
+    if layout not in (None, *REFERENCE_LAYOUTS):
+        raise ValueError(
+            f"reference_layout must be one of {', '.join(map(repr, REFERENCE_LAYOUTS))} or None, got {layout!r}"
+        )
+    if layout == "streams" or not isinstance(references, (list, tuple)):
+        return hypotheses, references
+    if not hasattr(hypotheses, "__len__"):
+        hypotheses = list(hypotheses)
+    n = len(hypotheses)
+    if layout is None:
+        if n >= 2 and _lists_of_sentences(references, n, _text_form(hypotheses), size=n):
+            raise ValueError(
+                f"references could be read two ways: {n} lists of {n} references each, for {n} "
+                "hypotheses. Give reference_layout='streams' (references[k][i]: the k-th "
+                "reference of hypothesis i, sacreBLEU's layout) or 'per_hypothesis' "
+                "(references[i]: the references of hypothesis i, NLTK's layout)"
+            )
+        return hypotheses, references
+    if len(references) != n:
+        raise stream_length_error("references (one list per hypothesis)", len(references), n, "lists")
+    if not _lists_of_sentences(references, n, _text_form(hypotheses)):
+        raise ValueError(
+            "reference_layout='per_hypothesis' needs one list of references per hypothesis, each "
+            "reference a sentence in the hypotheses' form"
+        )
+    if _text_form(hypotheses) is None and _streams_text_form(references) is None:
+        # ids: an empty reference as an empty array, which cannot be read as an empty stream
+        empty = np.zeros(0, dtype=np.int64)
+        references = [[empty if not _is_arraylike(r) and not len(r) else r for r in refs] for refs in references]
+    k = max(len(refs) for refs in references)
+    streams = [[refs[j] if j < len(refs) else None for refs in references] for j in range(k)]
+    return hypotheses, streams
 
 
 def _id_data(hypotheses, references, tokenize, lowercase, cleaning: IdCleaning) -> IdStreams:
