@@ -527,6 +527,35 @@ def test_malformed_statistics_are_value_errors(corrupt, message):
             call()
 
 
+@pytest.mark.parametrize(("bad", "shown"), [(4.5, "4.5"), (np.nan, "nan"), (np.inf, "inf")])
+def test_fractional_statistics_are_refused_not_truncated(bad, shown):
+    """``score_from_stats`` truncated 5.5 to 5 (and the significance functions refuse any float
+    matrix already)."""
+    row = _good_stats().sum(axis=0).astype(np.float64)
+    row[2] = bad
+    with pytest.raises(ValueError, match=rf"row 0, column 2 is not a whole number \({shown}\)"):
+        rapidbleu.BLEU().score_from_stats(row)
+    with pytest.raises(ValueError, match=rf"column 2 is not a whole number \({shown}\)"):
+        rapidbleu.BLEU().score_from_stats(row.tolist())
+    matrix = _good_stats().astype(np.float64)
+    matrix[1, 2] = bad  # (an infinite count reached the int64 cast)
+    for call in (
+        lambda: rsig.bootstrap_ci(matrix, rapidbleu.BLEU(), 10),
+        lambda: rsig.paired_bs(_good_stats(), [matrix], rapidbleu.BLEU(), 10, seed=1),
+    ):
+        with pytest.raises(ValueError, match=rf"row 1, column 2 is not a whole number \({shown}\)"):
+            call()
+
+
+def test_whole_float_statistics_still_score():
+    stats = _good_stats().sum(axis=0)
+    want = rapidbleu.BLEU().score_from_stats(stats).score
+    assert rapidbleu.BLEU().score_from_stats(stats.astype(np.float64)).score == want
+    assert rapidbleu.BLEU().score_from_stats([float(v) for v in stats]).score == want
+    with pytest.raises(ValueError, match=r"row 0, column 4 is not a whole number \(2.5\)"):
+        rapidbleu.BLEU().score_from_stats([*map(int, stats[:4]), 2.5, *map(int, stats[5:])])
+
+
 def test_score_from_stats_wants_one_row():
     with pytest.raises(ValueError, match=r"must be one row of 2 \+ 2N numbers .*got shape \(4, 10\)"):
         rapidbleu.BLEU().score_from_stats(_good_stats())

@@ -331,12 +331,45 @@ def check_ordered(x, what: str) -> None:
         raise TypeError(f"{what} must be an ordered sequence (a list or tuple), got a {_kind(x)}")
 
 
+def check_counts(values, what: str = "statistics") -> None:
+    """Statistics are counts: a value that is not a whole number (``5.5``, ``nan``, ``inf``) is
+    refused, never truncated.  Integer arrays pass at once; float arrays are checked as arrays.
+
+    Raises:
+        ValueError: the first value that is not a whole number, with its position (``row r,
+            column c`` of a matrix, ``value i`` of a vector).
+    """
+    a = np.asarray(values)
+    if a.dtype.kind in "iub":
+        return
+    if a.dtype.kind == "f":
+        with np.errstate(invalid="ignore"):
+            bad = ~np.isfinite(a) | (a != np.trunc(a))
+    else:
+        flat = [not _is_whole(v) for v in a.reshape(-1).tolist()]
+        bad = np.array(flat, dtype=bool).reshape(a.shape)
+    if bad.any():
+        pos = tuple(int(v) for v in np.argwhere(bad)[0])
+        where = f"row {pos[0]}, column {pos[1]}" if len(pos) == 2 else f"value {pos[0]}" if pos else "the value"
+        raise ValueError(f"{what}: {where} is not a whole number ({a[pos].item()!r}); counts must be integers")
+
+
+def _is_whole(v) -> bool:
+    if isinstance(v, numbers.Integral):
+        return True
+    try:
+        return math.isfinite(v) and v == math.trunc(v)
+    except (TypeError, ValueError):
+        return False
+
+
 def check_stats_matrix(stats, max_ngram_order: int, what: str = "statistics") -> None:
     """Statistics rows ``[hyp_len, ref_len, matches_1..N, totals_1..N]`` as
     ``BLEU.corpus_statistics`` produces them (one row, or a matrix of rows).
 
     Raises:
-        ValueError: not 1-D or 2-D, a width other than ``2 + 2N``, a negative count, or more
+        ValueError: not 1-D or 2-D, a width other than ``2 + 2N``, a value that is not a whole
+            number (:func:`check_counts`: it used to be truncated), a negative count, or more
             matches than n-grams in some order (naming the first offending row and column).
     """
     a = np.asarray(stats)
@@ -351,6 +384,7 @@ def check_stats_matrix(stats, max_ngram_order: int, what: str = "statistics") ->
     rows = a.reshape(-1, width)
     if not np.issubdtype(rows.dtype, np.number) or np.issubdtype(rows.dtype, np.complexfloating):
         raise ValueError(f"{what} must be numbers, got dtype {rows.dtype}")
+    check_counts(rows, what)
     neg = rows < 0
     if neg.any():
         r, c = (int(v) for v in np.argwhere(neg)[0])
@@ -366,8 +400,9 @@ def check_stats_matrix(stats, max_ngram_order: int, what: str = "statistics") ->
 
 
 def check_stats_row(row, max_ngram_order: int, what: str = "statistics") -> None:
-    """``check_stats_matrix`` for one row, with a fast path for valid rows (a few Python-level
-    operations on the row's values: ``score_from_stats`` runs once per sentence in ``-sl``).
+    """``check_stats_matrix`` for one row, with a fast path for valid rows of ints (a few
+    Python-level operations on the row's values: ``score_from_stats`` runs once per sentence in
+    ``-sl``).
 
     Raises:
         ValueError: as ``check_stats_matrix``.
@@ -375,7 +410,13 @@ def check_stats_row(row, max_ngram_order: int, what: str = "statistics") -> None
     n = int(max_ngram_order)
     try:
         values = row.tolist() if hasattr(row, "tolist") else list(row)
-        ok = len(values) == 2 + 2 * n and min(values) >= 0 and not any(map(gt, values[2 : 2 + n], values[2 + n :]))
+        # (an int sum: every value is an int, so whole)
+        ok = (
+            len(values) == 2 + 2 * n
+            and type(sum(values)) is int
+            and min(values) >= 0
+            and not any(map(gt, values[2 : 2 + n], values[2 + n :]))
+        )
     except TypeError:
         ok = False
     if not ok:

@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 
 from . import _backend
-from ._validate import check_stats_matrix
+from ._validate import check_counts, check_stats_matrix
 
 __all__ = [
     "DEFAULT_SAMPLES",
@@ -276,8 +276,7 @@ def _as_stats(stats) -> np.ndarray:
         raise ValueError(f"statistics must be a non-empty 2-D matrix (segments x columns), got shape {a.shape}")
     if np.issubdtype(a.dtype, np.integer):
         return a  # any integer type: narrow ones (uint16, ...) are summed in int64 where it matters
-    if not np.all(a == np.round(a)):
-        raise ValueError("statistics must be integer counts")
+    check_counts(a)
     return a.astype(np.int64)
 
 

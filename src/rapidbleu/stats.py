@@ -41,7 +41,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validate import resolve_workers
+from ._validate import check_counts, resolve_workers
 
 __all__ = ["ConfigMismatchError", "CorpusStats", "corpus_stats", "from_segment_stats", "merge", "nltk_corpus_stats"]
 
@@ -88,6 +88,7 @@ class CorpusStats:
             raise ValueError(f"style must be 'sacrebleu' or 'nltk', got {style!r}")
         n = int(config["max_ngram_order"])
         width = (2 + 2 * n if style == "sacrebleu" else 2 + 3 * n) + 1
+        check_counts(vector, "statistics vector")
         vec = np.array(vector, dtype=np.int64).reshape(-1)
         if vec.shape != (width,):
             raise ValueError(f"{style} statistics of order {n} have {width} values, got shape {np.shape(vector)}")
