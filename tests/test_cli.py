@@ -337,6 +337,44 @@ def test_bad_backend_variable_still_raises_in_a_library():
     assert r.stdout == "caught\n", r.stderr
 
 
+# A pure-Python install (no compiler at install time) seen from the outside: the compiled
+# modules made unimportable, as when they were never built.
+_NOT_BUILT = (
+    "import sys\nfor m in ('_stats_cy', '_sets_cy', '_scoring_cy'):\n    sys.modules['rapidbleu.' + m] = None\n"
+)
+
+
+def test_pure_python_install_says_so_once_in_one_line(tmp_path):
+    """The CLI prints the fallback as one line (it printed Python's warning with a source line
+    of rapidbleu's code, once per kernel kind), none with -q; a library gets one warning that
+    points at the caller's own line."""
+    _pair, _system, hyp, refs = systems(SAMPLE_DIR)[0]
+    args = [str(refs[0]), "-i", str(hyp), "-sl"]
+    cli = _NOT_BUILT + f"from rapidbleu.cli import main\nsys.exit(main({args!r} + sys.argv[1:]))\n"
+    r = _run_with_backend("auto", "-c", cli)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == _run_with_backend("python", "-c", cli).stdout
+    lines = r.stderr.splitlines()
+    assert len(lines) == 1, r.stderr
+    assert lines[0].startswith(
+        "rapidbleu: compiled core not available (rapidbleu._stats_cy was not compiled at install"
+    )
+    assert lines[0].endswith(
+        "using the pure-Python backend (same results, slower). Set RAPIDBLEU_BACKEND=python to silence this warning."
+    )
+    assert _run_with_backend("auto", "-c", cli, "-q").stderr == ""
+    user = tmp_path / "user_script.py"
+    user.write_text(
+        _NOT_BUILT + "import rapidbleu\nfrom rapidbleu.batch import self_bleu\n"
+        "rapidbleu.corpus_bleu(['a b'], [['a b']])\nself_bleu(['a b', 'a c'])\n",
+        "utf-8",
+    )
+    r = _run_with_backend("auto", str(user))
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.count("compiled core not available") == 1, r.stderr
+    assert r.stderr.startswith(f"{user}:6: BackendFallbackWarning: rapidbleu: compiled core not available"), r.stderr
+
+
 # Start-up: a corpus score (one system or a table of systems) needs only column sums, which
 # the compiled core returns without numpy; importing numpy alone costs more than the rest of
 # such a run (bench/bench_startup.py).  Run with numpy made unimportable, the output must be

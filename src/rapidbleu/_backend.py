@@ -11,7 +11,8 @@ documentation and is the oracle the tests compare against):
 Each is chosen on first use (``rapidbleu._backend.stats`` etc.) by ``RAPIDBLEU_BACKEND``:
 
 * ``auto`` (default): the compiled core if it imports, else the pure-Python one with one
-  ``RuntimeWarning`` that says why;
+  warning (``BackendFallbackWarning``, a ``RuntimeWarning``) that says why, pointing at the
+  caller's line (the command line prints it as one line);
 * ``cython``: the compiled core; ``ImportError`` (with the reason) if it is not available;
 * ``python``: the pure-Python oracle, always available.
 
@@ -19,9 +20,10 @@ Nothing else in the package decides between compiled and Python code.
 """
 
 import os
+import sys
 import warnings
 
-from ._validate import BackendChoiceError, BackendUnavailableError
+from ._validate import BackendChoiceError, BackendFallbackWarning, BackendUnavailableError
 
 _CHOICES = ("auto", "cython", "python")
 
@@ -44,7 +46,10 @@ def _import_compiled(name: str, twin, docs=()):
     import importlib.util
 
     if importlib.util.find_spec(f"{__package__}.{name}") is None:
-        raise ImportError(f"the extension rapidbleu.{name} is not built (pure-Python install)")
+        raise ImportError(
+            f"rapidbleu.{name} was not compiled at install; a C compiler and Python headers give "
+            "it, `pip install -v` shows why the build failed"
+        )
     module = importlib.import_module(f"{__package__}.{name}")
     # One place for the documentation: the pure-Python twin's docstrings.
     for attr in docs:
@@ -60,7 +65,7 @@ def select_twin(compiled: str, twin, choice=None, warn: bool = True, docs=()):
 
     Every pair of compiled/pure-Python modules is chosen by this one rule (``python``: the
     twin; ``cython``: the compiled module or ``ImportError``; ``auto``: the compiled module if
-    it imports, else the twin, with a ``RuntimeWarning`` when ``warn``).
+    it imports, else the twin, with a ``BackendFallbackWarning`` when ``warn``).
 
     Raises:
         BackendChoiceError: (a ``ValueError``) unknown choice.
@@ -83,10 +88,22 @@ def select_twin(compiled: str, twin, choice=None, warn: bool = True, docs=()):
             warnings.warn(
                 f"rapidbleu: compiled core not available ({exc}); using the pure-Python backend "
                 "(same results, slower). Set RAPIDBLEU_BACKEND=python to silence this warning.",
-                RuntimeWarning,
-                stacklevel=4,
+                BackendFallbackWarning,
+                stacklevel=_outside_stacklevel(),
             )
         return twin
+
+
+def _outside_stacklevel() -> int:
+    """``warnings.warn``'s stacklevel, for a call from :func:`select_twin`, of the first frame
+    outside the rapidbleu package: the warning points at the user's line that first needed a
+    kernel, wherever in the package that happened."""
+    package = os.path.dirname(os.path.abspath(__file__)) + os.sep
+    level, frame = 2, sys._getframe(2)  # 1: select_twin; 2: its caller
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package):
+        frame = frame.f_back
+        level += 1
+    return level
 
 
 #: The pairs of modules chosen by one rule: the compiled module, its pure-Python twin, and the

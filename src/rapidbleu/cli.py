@@ -20,11 +20,14 @@ instead of the table: an HTML page (extra ``rapidbleu[report]``), or text tables
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
 import sys
 import textwrap
 import time
+import warnings
+from collections.abc import Iterator
 from itertools import repeat
 from operator import add
 from typing import TYPE_CHECKING, Any
@@ -36,7 +39,7 @@ else:
 
 from ._lockstep import Source, Stream, line_counts_differ, read_lockstep
 from ._scoring_py import SMOOTH_DEFAULTS
-from ._validate import resolve_workers
+from ._validate import BackendFallbackWarning, resolve_workers
 from ._version import __version__
 from .bleu import BLEU
 from .report import Color, print_results_table, print_single_results
@@ -693,6 +696,26 @@ def _run_paired(
     )
 
 
+@contextlib.contextmanager
+def _one_line_fallback_warning(quiet: bool) -> Iterator[None]:
+    """While the command runs, the warning of a pure-Python install (the compiled core is not
+    available) is one line on stderr, ``rapidbleu: compiled core not available (...) ...``,
+    without Python's source location and line; none with ``-q``.  Other warnings as usual."""
+    shown = warnings.showwarning
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        if not issubclass(category, BackendFallbackWarning):
+            shown(message, category, filename, lineno, file, line)
+        elif not quiet:
+            print(message, file=sys.stderr)
+
+    warnings.showwarning = show
+    try:
+        yield
+    finally:
+        warnings.showwarning = shown
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``rapidbleu`` command; returns (and exits with) the exit code."""
     args = parse_args(argv)
@@ -702,7 +725,8 @@ def main(argv: list[str] | None = None) -> int:
     if not args.quiet and not logging.getLogger().handlers:
         logging.basicConfig(level=logging.INFO, format="rapidbleu: %(message)s")
     try:
-        run(args)
+        with _one_line_fallback_warning(args.quiet):
+            run(args)
     # Expected failures, each a one-line message: bad input or options, a missing optional
     # extra (ImportError), a SentencePiece model that is neither on disk nor downloadable.
     except (CLIError, InputError, ValueError, TypeError, ImportError, ModelDownloadError, FileNotFoundError) as exc:
