@@ -49,7 +49,10 @@ def thirteen_a(directory):
 
 @pytest.mark.parametrize("fmt", ["json", "text"])
 def test_every_13a_system_full_data(fmt):
-    for pair, system, hyp, refs in thirteen_a(full_data_dir()):
+    found = thirteen_a(full_data_dir())
+    if not found:
+        pytest.skip("no system output of a 13a pair in the WMT23 folder")
+    for pair, system, hyp, refs in found:
         same_output(refs[0], "-i", hyp, "-f", fmt)
 
 
