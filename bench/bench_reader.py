@@ -1,5 +1,6 @@
 """The command line's reader (``rapidbleu.textio.LineReader``) on one very long line and on
-ordinary lines: wall time and peak RSS of reading every line, medians of fresh subprocesses.
+ordinary lines: wall and CPU time and peak RSS of reading every line, medians of fresh
+subprocesses (the versions compared take turns).
 
     python bench/bench_reader.py [--mb 25,50,100,200] [--before OLD_TEXTIO.py] [--runs 3] [--cli]
 
@@ -17,6 +18,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from _common import wmt23_files
@@ -30,7 +32,7 @@ else:
     spec = importlib.util.spec_from_file_location("textio_under_test", textio_path)
     textio = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(textio)
-t = time.perf_counter()
+t, c = time.perf_counter(), time.process_time()
 reader = textio.LineReader(path)
 n = chars = 0
 while True:
@@ -39,8 +41,8 @@ while True:
         break
     n += len(got)
     chars += sum(map(len, got))
-wall = time.perf_counter() - t
-print(json.dumps({"wall": wall, "lines": n, "chars": chars,
+wall, cpu = time.perf_counter() - t, time.process_time() - c
+print(json.dumps({"wall": wall, "cpu": cpu, "lines": n, "chars": chars,
                   "peak": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}))
 """
 
@@ -72,9 +74,14 @@ def child(textio: str, path: Path) -> dict:
     return json.loads(p.stdout)
 
 
-def median_of(runs: int, fn) -> tuple[float, dict]:
-    results = [fn() for _ in range(runs)]
-    return statistics.median(r["wall"] for r in results), results[-1]
+def interleaved(runs: int, versions: list[tuple[str, str]], path: Path) -> dict[str, list[dict]]:
+    """``runs`` children per version, the versions taking turns (so that a change of load on a
+    shared machine hits them alike)."""
+    out: dict[str, list[dict]] = {tag: [] for tag, _ in versions}
+    for _ in range(runs):
+        for tag, textio in versions:
+            out[tag].append(child(textio, path))
+    return out
 
 
 def main() -> None:
@@ -86,19 +93,24 @@ def main() -> None:
     ap.add_argument("--cli", action="store_true", help="also time the whole command line on the long line")
     args = ap.parse_args()
     versions = [("this", "-")] + ([("before", args.before)] if args.before else [])
-    print("| input | MB | textio | wall s (median) | peak RSS MB | lines |")
-    print("| --- | ---: | --- | ---: | ---: | ---: |")
+    print("| input | MB | textio | wall s (median) | CPU s (median) | peak RSS MB | lines |")
+    print("| --- | ---: | --- | ---: | ---: | ---: | ---: |")
     with tempfile.TemporaryDirectory() as tmp:
         for mb in map(int, args.mb.split(",")):
             inputs = write_inputs(Path(tmp), mb)
             for kind, path in inputs.items():
-                for tag, textio in versions:
-                    if tag == "before" and mb > args.before_max_mb and kind == "long":
-                        print(f"| {kind} | {mb} | {tag} | skipped (> --before-max-mb) | | |", flush=True)
+                skip = kind == "long" and mb > args.before_max_mb
+                timed = interleaved(args.runs, [v for v in versions if not (skip and v[0] == "before")], path)
+                for tag, _ in versions:
+                    if tag not in timed:
+                        print(f"| {kind} | {mb} | {tag} | skipped (> --before-max-mb) | | | |", flush=True)
                         continue
-                    wall, last = median_of(args.runs, lambda textio=textio, path=path: child(textio, path))
+                    res = timed[tag]
+                    wall = statistics.median(r["wall"] for r in res)
+                    cpu = statistics.median(r["cpu"] for r in res)
+                    peak = max(r["peak"] for r in res)
                     print(
-                        f"| {kind} | {mb} | {tag} | {wall:.2f} | {last['peak'] / 1e6:.0f} | {last['lines']} |",
+                        f"| {kind} | {mb} | {tag} | {wall:.2f} | {cpu:.2f} | {peak / 1e6:.0f} | {res[0]['lines']} |",
                         flush=True,
                     )
             if args.cli:
@@ -106,12 +118,10 @@ def main() -> None:
                 cmd = [sys.executable, "-m", "rapidbleu", long, "-i", long, "-b", "-tok", "none"]
                 walls = []
                 for _ in range(args.runs):
-                    import time
-
                     t = time.perf_counter()
                     subprocess.run(cmd, check=True, capture_output=True)
                     walls.append(time.perf_counter() - t)
-                print(f"| long, whole CLI `-b -tok none` | {mb} | this | {statistics.median(walls):.2f} | | |")
+                print(f"| long, whole CLI `-b -tok none` | {mb} | this | {statistics.median(walls):.2f} | | | |")
             for p in inputs.values():
                 p.unlink()
 

@@ -118,3 +118,14 @@ def test_a_line_far_longer_than_a_block(tmp_path):
     path.write_text(f"first\n{long}\nlast {long} \nno newline {long}", "utf-8")
     lines = _read_all(str(path), "utf-8", 7, 1)
     assert lines == ["first", long.rstrip(), f"last {long}".rstrip(), f"no newline {long}".rstrip()]
+
+
+def test_line_counts_decoded_newlines_not_newline_bytes(tmp_path):
+    """In UTF-16 a 0x0A byte is not always a newline (U+010A is b'\\n\\x01' little-endian): the
+    line of undecodable bytes counts decoded newlines."""
+    path = tmp_path / "utf16.txt"
+    data = "\u010a\u010a ok\nsecond\n".encode("utf-16") + b"\x00\xd8a\x00"  # a lone high surrogate
+    path.write_bytes(data)
+    for size in (1, 3, 8, 1 << 20):
+        with pytest.raises(InputError, match=r"utf16\.txt: line 3: cannot decode byte\(s\) b'\\x00\\xd8' as utf-16 "):
+            _read_all(str(path), "utf-16", size, 1)

@@ -89,8 +89,7 @@ class LineReader:
         self._eof = False
         self._fh: Any = None
         self._decoder: Any = None
-        self._fed = 0  # bytes given to the decoder so far ...
-        self._fed_newlines = 0  # ... and the b"\n" among them (to name a line without reading again)
+        self._fed = 0  # bytes given to the decoder so far (to name an offset without reading again)
         if path is None:
             import sys
 
@@ -134,23 +133,25 @@ class LineReader:
             except (OSError, EOFError) as exc:
                 self.close()
                 raise InputError(f"{self.path}: cannot read ({exc})") from None
+            state = self._decoder.getstate()
             try:
                 text = self._decoder.decode(raw, final=not raw)
             except UnicodeError as exc:
                 self.close()
-                raise self._decode_error(exc, raw) from None
+                raise self._decode_error(exc, raw, state) from None
             self._fed += len(raw)
-            self._fed_newlines += raw.count(b"\n")
             if text or not raw:  # a block may end inside a character: decode more
                 return str(text)
 
-    def _decode_error(self, exc: UnicodeError, raw: bytes) -> InputError:
-        """The error for bytes of ``raw`` (the block being decoded) that do not decode: the
-        line (``\\n`` bytes before the bad ones, plus one), the bytes and their file offset.
+    def _decode_error(self, exc: UnicodeError, raw: bytes, state: Any) -> InputError:
+        """The error for bytes of ``raw`` (the block being decoded from decoder state
+        ``state``) that do not decode: the line, the bytes and their offset in the file.
 
         The decoder reports a position in the bytes it was decoding, which end where ``raw``
         ends (they are ``raw``, or the bytes it kept from the block before and ``raw``, or, for
-        ``utf-8-sig``, what follows the byte-order mark); all lines before are counted already."""
+        ``utf-8-sig``, what follows the byte-order mark).  The line: every newline decoded
+        before this block ended a line already handed out or buffered; those in this block
+        before the bad bytes are counted by decoding that much of it again."""
         path, encoding = self.path, self.encoding
         data = getattr(exc, "object", None)
         if (
@@ -159,7 +160,14 @@ class LineReader:
             and (raw.endswith(data) or data.endswith(raw))
         ):
             offset = self._fed + len(raw) - len(data) + exc.start
-            line = self._fed_newlines + raw.count(b"\n") - data.count(b"\n", exc.start) + 1
+            good = raw[: max(0, len(raw) - len(data) + exc.start)]  # the bytes of raw before the bad ones
+            decoder = codecs.getincrementaldecoder(encoding)()
+            decoder.setstate(state)
+            try:
+                newlines = decoder.decode(good).count("\n")
+            except UnicodeError:  # (not expected: the same bytes decoded up to there)
+                newlines = good.count(b"\n")
+            line = self.lines_read + len(self._lines) - self._pos + newlines + 1
             return InputError(
                 f"{path}: line {line}: cannot decode byte(s) {data[exc.start : exc.end]!r} as {encoding} "
                 f"(byte offset {offset}); {_ADVICE.format('file')}"
@@ -173,8 +181,8 @@ class LineReader:
             if not text:
                 self._eof = True
                 if self._pending:
-                    self._lines.append("".join(self._pending).rstrip())
-                    self._pending = []
+                    last, self._pending = "".join(self._pending), []
+                    self._lines.append(last.rstrip())
                 self.close()
                 break
             if self.path is None and _ESCAPED.search(text):
@@ -182,9 +190,13 @@ class LineReader:
             self._pending.append(text)
             if "\n" not in text:  # the line goes on
                 continue
-            parts = (text if len(self._pending) == 1 else "".join(self._pending)).split("\n")
+            joined = text if len(self._pending) == 1 else "".join(self._pending)
+            self._pending = []  # (the pieces of a long line freed before it is split)
+            parts = joined.split("\n")
+            del joined
             last = parts.pop()
-            self._pending = [last] if last else []
+            if last:
+                self._pending.append(last)
             if self._pos:
                 del self._lines[: self._pos]
                 self._pos = 0
