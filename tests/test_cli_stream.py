@@ -289,4 +289,4 @@ def test_utf16_without_byte_order_mark_names_the_input(tmp_path):
     assert r.stderr.decode().startswith(f"rapidbleu: error: {hyp}: line 1: cannot decode as utf-16 (UTF-16 stream")
     r = run("rapidbleu", ref, "-e", "utf-16", stdin="a b c\n".encode("utf-16-le"))
     assert r.returncode == 1
-    assert r.stderr.decode().startswith("rapidbleu: error: <stdin>: cannot decode input as utf-16 (UTF-16 stream")
+    assert r.stderr.decode().startswith("rapidbleu: error: <stdin>: line 1: cannot decode input as utf-16 (UTF-16")

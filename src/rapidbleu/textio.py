@@ -126,7 +126,9 @@ class LineReader:
                 return str(self._fh.read(self.block_size))
             except UnicodeError as exc:  # e.g. UTF-16 without a byte-order mark
                 why = exc.reason if isinstance(exc, UnicodeDecodeError) else str(exc)
-                raise InputError(f"<stdin>: cannot decode input as {self.encoding} ({why})") from None
+                at_start = not (self.lines_read or self._lines or self._pending)
+                where = " line 1:" if at_start else ""
+                raise InputError(f"<stdin>:{where} cannot decode input as {self.encoding} ({why})") from None
         while True:
             try:
                 raw = self._fh.read(self.block_size)
