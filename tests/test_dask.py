@@ -126,6 +126,7 @@ def test_errors(ddf):
 def test_bad_rows_named_by_their_row_in_the_whole_frame(client):
     """Partitions whose own index restarts at 0 (as after read_csv): a null or a method-6 row
     is named by its position in the whole DataFrame, not in its partition."""
+    import dask
     import dask.dataframe as dd
     import numpy as np
     import pandas as pd
@@ -147,6 +148,10 @@ def test_bad_rows_named_by_their_row_in_the_whole_frame(client):
     no_ref = dd.concat([part(ok, ok), part(["the cat", "a b"], ["the cat", None])])
     with pytest.raises(ValueError, match=r"rapidbleu\.dask: row 5 has no reference"):
         rbd.corpus_bleu(no_ref, "hyp", "ref")
+    with dask.config.set({"dataframe.convert-string": False}):  # a column of lists of references
+        lists = dd.concat([part(ok, [[r] for r in ok]), part(["the cat", "a b", "c"], [["the cat"], [], ["c", "d"]])])
+        with pytest.raises(ValueError, match=r"rapidbleu\.dask: row 5 has no reference"):
+            rbd.corpus_bleu(lists, "hyp", "ref")
     # method 6: unigram matches but no trigram match
     m6 = dd.concat([part(ok, ok), part(ok[:2] + ["the dog sat on a mat"], ok[:3])])
     with pytest.raises(SmoothingError, match=r"rapidbleu\.dask: row 6: smoothing method 6 needs"):

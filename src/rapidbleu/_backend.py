@@ -21,6 +21,7 @@ Nothing else in the package decides between compiled and Python code.
 
 import os
 import sys
+import types
 import warnings
 
 from ._validate import BackendChoiceError, BackendFallbackWarning, BackendUnavailableError
@@ -99,9 +100,10 @@ def _outside_stacklevel() -> int:
     outside the rapidbleu package: the warning points at the user's line that first needed a
     kernel, wherever in the package that happened."""
     package = os.path.dirname(os.path.abspath(__file__)) + os.sep
-    level, frame = 2, sys._getframe(2)  # 1: select_twin; 2: its caller
-    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package):
-        frame = frame.f_back
+    caller: types.FrameType | None
+    level, caller = 2, sys._getframe(2)  # 1: select_twin; 2: its caller
+    while caller is not None and os.path.abspath(caller.f_code.co_filename).startswith(package):
+        caller = caller.f_back
         level += 1
     return level
 

@@ -146,19 +146,19 @@ def _tokenizer(name: str):
 # --------------------------------------------------------------------------------------------
 # Input shapes
 # --------------------------------------------------------------------------------------------
-def row_name(i: int, rows: Sequence[int] | None = None) -> str:
-    """How an error names row ``i`` of a partition: ``rows[i]`` (its row in the whole input)
-    when the rows are known, else its position in the partition."""
-    return f"row {i} of the partition" if rows is None else f"row {rows[i]}"
+def row_name(i: int, positions: Sequence[int] | None = None) -> str:
+    """How an error names row ``i`` of a partition: ``positions[i]`` (its row in the whole
+    input) when they are known, else its position in the partition."""
+    return f"row {i} of the partition" if positions is None else f"row {positions[i]}"
 
 
 def as_streams(
-    hyps: Sequence, ref_columns: Sequence[Sequence], where: str = "", rows: Sequence[int] | None = None
+    hyps: Sequence, ref_columns: Sequence[Sequence], where: str = "", positions: Sequence[int] | None = None
 ) -> list[list]:
     """Reference streams (``streams[k][i]``; ``None`` = no k-th reference) from reference
     columns whose values are strings, nulls, or arrays (lists) of strings: row ``i``'s
     references are its values in column order, an array contributing all its elements.
-    ``rows``: each row's position in the whole input, for the errors (:func:`row_name`).
+    ``positions``: each row's position in the whole input, for the errors (:func:`row_name`).
 
     Raises:
         TypeError: a hypothesis that is not a string, a reference value of another type.
@@ -167,7 +167,7 @@ def as_streams(
     for i, h in enumerate(hyps):
         if not isinstance(h, str):
             what = "null" if h is None else type(h).__name__
-            raise TypeError(f"{where}hypothesis at {row_name(i, rows)} is {what}, expected a string")
+            raise TypeError(f"{where}hypothesis at {row_name(i, positions)} is {what}, expected a string")
     cols = [list(c) for c in ref_columns]
     if all(set(map(type, c)) <= {str, type(None)} for c in cols):
         streams = cols  # the common case: one string column per reference
@@ -183,7 +183,7 @@ def as_streams(
                     row.extend(v)
                 else:
                     raise TypeError(
-                        f"{where}references at {row_name(i, rows)}: a {type(v).__name__}, "
+                        f"{where}references at {row_name(i, positions)}: a {type(v).__name__}, "
                         "expected a string, null or array of strings"
                     )
             rows.append(row)
@@ -191,7 +191,7 @@ def as_streams(
         streams = [[r[j] if j < len(r) else None for r in rows] for j in range(max(k, 1))]
     for i in range(len(hyps)):
         if all(s[i] is None for s in streams):
-            raise ValueError(f"{where}{row_name(i, rows)} has no reference")
+            raise ValueError(f"{where}{row_name(i, positions)} has no reference")
     return streams
 
 
@@ -289,7 +289,11 @@ def score(opts: ScoreOptions, stats: CorpusStats):
 
 
 def partition_sentence_scores(
-    opts: ScoreOptions, hyps: Sequence[str], streams: list[list], where: str = "", rows: Sequence[int] | None = None
+    opts: ScoreOptions,
+    hyps: Sequence[str],
+    streams: list[list],
+    where: str = "",
+    positions: Sequence[int] | None = None,
 ) -> np.ndarray:
     """float64 sentence BLEU of every row: ``rapidbleu.batch.sentence_bleu_batch`` (sacreBLEU
     style, effective order, 0-100) or ``rapidbleu.nltk.sentence_bleu_batch`` (NLTK, 0-1).
@@ -330,7 +334,7 @@ def partition_sentence_scores(
         row = getattr(exc, "row", None)
         if row is None:
             raise
-        raise rb_nltk.SmoothingError(f"{where}{row_name(row, rows)}: {exc.reason}") from None
+        raise rb_nltk.SmoothingError(f"{where}{row_name(row, positions)}: {exc.reason}") from None
     out = np.asarray(out, dtype=np.float64)
     if out.ndim != 1:
         raise ValueError("sentence scores take one weight tuple, not a list of them")
