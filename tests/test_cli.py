@@ -12,7 +12,7 @@ import pytest
 from conftest import HAVE_CYTHON, OFFICIAL_TOKENIZER, SAMPLE_DIR, full_data_dir, systems
 
 import rapidbleu
-from rapidbleu import cli
+from rapidbleu import _backend, cli
 
 OURS = f"version:rapidbleu-{rapidbleu.__version__}"
 OURS_SHORT = f"v:rapidbleu-{rapidbleu.__version__}"
@@ -343,7 +343,9 @@ def test_bad_backend_variable_still_raises_in_a_library():
 # A pure-Python install (no compiler at install time) seen from the outside: the compiled
 # modules made unimportable, as when they were never built.
 _NOT_BUILT = (
-    "import sys\nfor m in ('_stats_cy', '_sets_cy', '_scoring_cy'):\n    sys.modules['rapidbleu.' + m] = None\n"
+    "import sys\n"
+    f"for m in {tuple(compiled for compiled, _twin, _docs in _backend.TWINS.values())!r}:\n"
+    "    sys.modules['rapidbleu.' + m] = None\n"
 )
 
 

@@ -529,21 +529,21 @@ def test_malformed_statistics_are_value_errors(corrupt, message):
 
 @pytest.mark.parametrize(("bad", "shown"), [(4.5, "4.5"), (np.nan, "nan"), (np.inf, "inf")])
 def test_fractional_statistics_are_refused_not_truncated(bad, shown):
-    """``score_from_stats`` truncated 5.5 to 5 (and the significance functions refuse any float
-    matrix already)."""
+    """``score_from_stats`` and the significance functions refuse a count that is not a finite
+    whole number (it was truncated: 5.5 -> 5), naming where it is."""
     row = _good_stats().sum(axis=0).astype(np.float64)
     row[2] = bad
-    with pytest.raises(ValueError, match=rf"row 0, column 2 is not a whole number \({shown}\)"):
+    with pytest.raises(ValueError, match=rf"row 0, column 2 \(matches_1\) is {shown}; "):
         rapidbleu.BLEU().score_from_stats(row)
-    with pytest.raises(ValueError, match=rf"column 2 is not a whole number \({shown}\)"):
+    with pytest.raises(ValueError, match=rf"row 0, column 2 \(matches_1\) is {shown}; "):
         rapidbleu.BLEU().score_from_stats(row.tolist())
     matrix = _good_stats().astype(np.float64)
-    matrix[1, 2] = bad  # (an infinite count reached the int64 cast)
+    matrix[1, 2] = bad
     for call in (
         lambda: rsig.bootstrap_ci(matrix, rapidbleu.BLEU(), 10),
         lambda: rsig.paired_bs(_good_stats(), [matrix], rapidbleu.BLEU(), 10, seed=1),
     ):
-        with pytest.raises(ValueError, match=rf"row 1, column 2 is not a whole number \({shown}\)"):
+        with pytest.raises(ValueError, match=rf"row 1, column 2 \(matches_1\) is {shown}; "):
             call()
 
 
@@ -552,7 +552,7 @@ def test_whole_float_statistics_still_score():
     want = rapidbleu.BLEU().score_from_stats(stats).score
     assert rapidbleu.BLEU().score_from_stats(stats.astype(np.float64)).score == want
     assert rapidbleu.BLEU().score_from_stats([float(v) for v in stats]).score == want
-    with pytest.raises(ValueError, match=r"row 0, column 4 is not a whole number \(2.5\)"):
+    with pytest.raises(ValueError, match=r"row 0, column 4 \(matches_3\) is 2.5; statistics are whole counts"):
         rapidbleu.BLEU().score_from_stats([*map(int, stats[:4]), 2.5, *map(int, stats[5:])])
 
 

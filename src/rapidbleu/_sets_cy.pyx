@@ -13,11 +13,13 @@ import numpy as np
 
 from libc.stdint cimport int64_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, qsort
-from libc.string cimport memset
 
-from ._scoring_cy cimport method_code, sacre_row, smooth_value_of
-from ._table cimport rb_pair_entry, rb_pair_find, rb_table_size, rb_tok_entry, rb_tok_find_int
+from ._scoring_cy cimport MAX_N, method_code, sacre_row, smooth_value_of
+from ._table cimport (rb_pair_clear, rb_pair_entry, rb_pair_find, rb_table_size, rb_tok_clear, rb_tok_entry,
+                      rb_tok_find_int)
 
+from . import _sets_py as _twin
+from ._scoring_py import is_plain_smooth_value
 from ._stats import closest_other_lengths
 from ._threads import run_chunks
 from ._validate import check_flat_stream, check_order, resolve_workers
@@ -25,9 +27,6 @@ from ._validate import check_flat_stream, check_order, resolve_workers
 NAME = "cython"
 
 cdef uint64_t _FULL_MASK = 0xFFFFFFFFFFFFFFFFULL
-
-cdef enum:
-    MAX_N = 64
 
 
 cdef int _cmp_i64(const void *a, const void *b) noexcept nogil:
@@ -78,8 +77,8 @@ cdef class _Tables:
         self.pair = <rb_pair_entry *> malloc(self.pair_cap * sizeof(rb_pair_entry))
         if self.tok == NULL or self.pair == NULL:
             raise MemoryError()
-        memset(self.tok, 0xFF, self.tok_cap * sizeof(rb_tok_entry))      # id RB_ABSENT: empty
-        memset(self.pair, 0xFF, self.pair_cap * sizeof(rb_pair_entry))   # key UINT64_MAX: empty
+        rb_tok_clear(self.tok, self.tok_cap)
+        rb_pair_clear(self.pair, self.pair_cap)
 
     def __dealloc__(self):
         free(self.tok)
@@ -332,6 +331,8 @@ def _pairwise_scores(flat, lengths, max_ngram_order, smooth_method, smooth_value
     cdef double sv = smooth_value_of(smooth_method, smooth_value)
     cdef bint eff = bool(effective_order)
     resolve_workers(workers)
+    if not is_plain_smooth_value(smooth_value):  # numpy scalars, huge ints: the Python formula
+        return _twin.pairwise_scores(flat, lengths, max_order, smooth_method, smooth_value, effective_order, workers)
     cdef _Grams g = _prepare(flat, lengths, max_order, _FULL_MASK)
     cdef _Ptrs P = _Ptrs(g)
     cdef Py_ssize_t n = g.n
@@ -351,9 +352,9 @@ def _pairwise_scores(flat, lengths, max_ngram_order, smooth_method, smooth_value
                     o[i, j] = sacre_row(row, N, code, sv, eff)
 
     run_chunks(work, n, workers, 1)
+    if not np.isfinite(out).all():  # an overflow or infinity (huge smooth_value): the formula decides
+        return _twin.pairwise_scores(flat, lengths, max_order, smooth_method, smooth_value, effective_order, workers)
     return out
-
-
 
 
 # -- test hooks ---------------------------------------------------------------------------

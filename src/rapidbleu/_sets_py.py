@@ -131,6 +131,7 @@ def pairwise_scores(
         ValueError: as :func:`self_stats`, and an unknown smoothing method.
     """
     max_order = check_order(max_ngram_order)
-    n = len(np.asarray(lens))
     st = pairwise_stats(flat, lens, max_order, workers)
-    return sacre_scores(st.reshape(n * n, -1), max_order, smooth_method, smooth_value, effective_order).reshape(n, n)
+    n = st.shape[0]
+    rows = st.reshape(n * n, st.shape[2])  # (an empty set: 0 rows)
+    return sacre_scores(rows, max_order, smooth_method, smooth_value, effective_order).reshape(n, n)
