@@ -130,7 +130,7 @@ def _outside_stacklevel() -> int:
 TWINS = {
     "stats": ("_stats_cy", "_stats_py", ("string_stats", "string_totals", "token_stats", "flat_stats")),
     "ids": ("_ids_cy", "_ids_py", ("pack_int_lists", "clean_flat")),
-    "sets": ("_sets_cy", "_sets_py", ("self_stats", "pairwise_stats", "pairwise_scores")),
+    "sets": ("_sets_cy", "_sets_py", ("self_stats", "pairwise_stats", "pairwise_stats_blocks", "pairwise_scores")),
     "scoring": ("_scoring_cy", "_scoring_py", ("sacre_scores", "nltk_scores")),
 }
 
