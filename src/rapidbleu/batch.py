@@ -511,6 +511,11 @@ def self_bleu(
         return metric.scores_from_stats(_backend.sets.self_stats(flat, lens, metric.max_ngram_order, workers))
 
 
+def _pair_name(start: int, n: int, k: int) -> str:
+    """Row ``k`` of a block of pairwise statistics that starts at candidate ``start``."""
+    return f"candidate {start + k // n} against candidate {k % n}"
+
+
 def _resolve_order(max_ngram_order, weights, style):
     if max_ngram_order is None:
         if weights is not None and style == "nltk":
@@ -590,7 +595,7 @@ def pairwise_bleu(
         out = np.empty((n, n), dtype=np.float64)
         for start, block in _backend.sets.pairwise_stats_blocks(flat, lens, metric.max_ngram_order, workers):
             rows = len(block)
-            with rows_named(lambda k, start=start: f"candidate {start + k // n} against candidate {k % n}"):
+            with rows_named(functools.partial(_pair_name, start, n)):
                 out[start : start + rows] = metric.scores_from_stats(block.reshape(rows * n, -1)).reshape(rows, n)
     if diagonal is not None:
         np.fill_diagonal(out, diagonal)
