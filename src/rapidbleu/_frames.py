@@ -7,7 +7,7 @@ segments (``-1`` when it varies) and, NLTK style, the last segment's numbers for
 methods 5-7.  The driver combines them into one ``CorpusStats`` (:func:`combine`).
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -91,7 +91,7 @@ class ScoreOptions:
     def metric(self, sentence: bool = False):
         return _metric(self.key(), sentence)
 
-    def smoothing_function(self):
+    def smoothing_function(self) -> Callable[..., Any] | None:
         if self.smoothing is None:
             return None
         from . import nltk as rb_nltk
