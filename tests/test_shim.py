@@ -268,7 +268,9 @@ def test_install_after_sacrebleu_uninstall_and_runner(tmp_path):
         import sacrebleu.metrics.bleu
         rapidbleu.uninstall_as_sacrebleu()
         import sacrebleu as after
+        import sacrebleu.metrics.bleu as after_bleu
         print(json.dumps({
+            "restored": after is before and after_bleu.BLEU is before.BLEU,
             "warned": [str(w.message) for w in caught if w.category is RuntimeWarning],
             "before": before.__file__, "during": during.BLEU is rapidbleu.BLEU,
             "after": after.__file__, "after_real": after.BLEU is not rapidbleu.BLEU,
@@ -278,6 +280,7 @@ def test_install_after_sacrebleu_uninstall_and_runner(tmp_path):
     )
     assert len(out["warned"]) == 1 and out["warned"][0].startswith("sacrebleu was imported before rapidbleu.install")
     assert out["during"] and out["after_real"] and out["before"] == out["after"] and not out["installed"]
+    assert out["restored"]  # the very module objects imported before, not a second copy
 
     script = tmp_path / "harness.py"
     script.write_text(

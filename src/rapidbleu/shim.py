@@ -129,6 +129,9 @@ class _AliasFinder(importlib.abc.MetaPathFinder):
 
 
 _FINDER = _AliasFinder()
+#: sacreBLEU's own modules that install_as_sacrebleu() took out of sys.modules (put back by
+#: uninstall_as_sacrebleu()).
+_SAVED: dict[str, types.ModuleType] = {}
 
 
 def _alias_names() -> list[str]:
@@ -163,20 +166,25 @@ def install_as_sacrebleu() -> None:
             stacklevel=2,
         )
     for m in _alias_names():
-        del sys.modules[m]
+        module = sys.modules.pop(m)
+        if not _is_alias(module):
+            _SAVED[m] = module
     sys.meta_path.insert(0, _FINDER)
     importlib.invalidate_caches()
 
 
 def uninstall_as_sacrebleu() -> None:
-    """Undo :func:`install_as_sacrebleu`: ``import sacrebleu`` finds the installed sacreBLEU
-    again (objects already bound to rapidbleu stay rapidbleu's).  Does nothing when not installed."""
+    """Undo :func:`install_as_sacrebleu`: sacreBLEU's modules imported before it are put back,
+    and ``import sacrebleu`` finds the installed sacreBLEU again (objects already bound to
+    rapidbleu stay rapidbleu's).  Does nothing when not installed."""
     if not is_installed():
         return
     sys.meta_path.remove(_FINDER)
     for m in _alias_names():
         if _is_alias(sys.modules[m]):
             del sys.modules[m]
+    sys.modules.update(_SAVED)
+    _SAVED.clear()
     importlib.invalidate_caches()
 
 
