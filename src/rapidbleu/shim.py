@@ -29,7 +29,6 @@ as ``python -m``/``python`` would.
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import importlib.machinery
 import importlib.util
 import sys
@@ -83,8 +82,10 @@ def _top_module() -> types.ModuleType:
     return top
 
 
-class _AliasLoader(importlib.abc.Loader):
-    """Hands out an existing module; the import system's bookkeeping does not touch it."""
+class _AliasLoader:
+    """Hands out an existing module; the import system's bookkeeping does not touch it.  (The
+    loader and finder protocols, without their ``importlib.abc`` bases: that module imports
+    ``importlib.resources`` and ``pathlib``, which ``import rapidbleu`` need not pay for.)"""
 
     def __init__(self, module: types.ModuleType) -> None:
         self._module = module
@@ -100,7 +101,7 @@ class _AliasLoader(importlib.abc.Loader):
             module.__spec__ = self._spec
 
 
-class _AliasFinder(importlib.abc.MetaPathFinder):
+class _AliasFinder:
     """``sacrebleu`` and ``sacrebleu.*`` -> rapidbleu's modules (first on ``sys.meta_path``)."""
 
     def find_spec(
@@ -125,7 +126,8 @@ class _AliasFinder(importlib.abc.MetaPathFinder):
                     f"rapidbleu.*, and there is no module {real!r}",
                     name=fullname,
                 ) from None
-        return importlib.util.spec_from_loader(fullname, _AliasLoader(module), is_package=hasattr(module, "__path__"))
+        loader: Any = _AliasLoader(module)  # the loader protocol of create_module/exec_module
+        return importlib.util.spec_from_loader(fullname, loader, is_package=hasattr(module, "__path__"))
 
 
 _FINDER = _AliasFinder()
