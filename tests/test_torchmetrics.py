@@ -68,6 +68,7 @@ def test_bleu_score_whitespace_tokens_and_weights():
         if "weights" not in kw or kw["weights"] == [0.25] * 4:
             n = kw.get("n_gram", 4)
             assert ours == _sacre(HYP, [REF_A], n_gram=n, smooth=kw.get("smooth", False), tokenize="none")
+    assert isinstance(SacreBLEUScore(), BLEUScore) and issubclass(tmt.SacreBLEUScore, tmt.BLEUScore)  # same tree
     zh = _fed(SacreBLEUScore(tokenize="zh"), ZH_HYP, ZH_REF)  # target as one string per prediction
     assert zh.item() == _sacre(ZH_HYP, [ZH_REF], tokenize="zh")
 

@@ -186,21 +186,58 @@ def weighted_bleu(row: Sequence[int], n_gram: int, weights: Sequence[float], smo
     return bp * math.exp(log_mean)
 
 
-class SacreBLEUScore(CorpusScore):
-    """sacreBLEU's corpus BLEU as ``torchmetrics.text.SacreBLEUScore`` (same arguments, 0-1).
+class BLEUScore(CorpusScore):
+    """Corpus BLEU on whitespace tokens as ``torchmetrics.text.BLEUScore`` (same arguments, 0-1):
+    sacreBLEU's BLEU with ``tokenize="none"``.
 
     Args:
         n_gram: the maximum n-gram order N (1..64).
         smooth: add-one smoothing of orders >= 2 (sacreBLEU's ``add-k``, k = 1); else none.
-        tokenize: a sacreBLEU tokenizer (``"13a"``, ``"intl"``, ``"zh"``, ``"char"``, ``"none"``,
-            ``"ja-mecab"``, ``"ko-mecab"``, ``"flores101"``, ``"flores200"``, ...).
-        lowercase: lowercase before tokenizing.
         weights: per-order weights (length ``n_gram``); uniform by default.
         **kwargs: torchmetrics ``Metric`` options.
 
     Raises:
-        ValueError: weights of another length than ``n_gram``; an unknown tokenizer (also a
-            ``KeyError``) or ``n_gram`` outside 1..64.
+        ValueError: weights of another length than ``n_gram``; ``n_gram`` outside 1..64.
+    """
+
+    def __init__(
+        self, n_gram: int = 4, smooth: bool = False, weights: Sequence[float] | None = None, **kwargs: Any
+    ) -> None:
+        self._init_bleu(n_gram, smooth, "none", False, weights, kwargs)
+
+    def _init_bleu(
+        self,
+        n_gram: int,
+        smooth: bool,
+        tokenize: str,
+        lowercase: bool,
+        weights: Sequence[float] | None,
+        kwargs: dict[str, Any],
+    ) -> None:
+        self._weights = _check_weights(weights, n_gram)
+        CorpusScore.__init__(self, _bleu_scorer(n_gram, smooth, tokenize, lowercase), **kwargs)
+        self.n_gram = n_gram
+        self.smooth = smooth
+        self.weights = list(weights) if weights is not None else [1.0 / n_gram] * n_gram
+
+    def _value(self, row: list[Any]) -> float:
+        if self._weights is None:
+            return super()._value(row)
+        return weighted_bleu(row, self.n_gram, self._weights, self.smooth)
+
+
+class SacreBLEUScore(BLEUScore):
+    """sacreBLEU's corpus BLEU as ``torchmetrics.text.SacreBLEUScore`` (same arguments, 0-1; a
+    :class:`BLEUScore` with sacreBLEU's tokenizers, as in torchmetrics).
+
+    Args:
+        n_gram, smooth, weights, **kwargs: as :class:`BLEUScore`.
+        tokenize: a sacreBLEU tokenizer (``"13a"``, ``"intl"``, ``"zh"``, ``"char"``, ``"none"``,
+            ``"ja-mecab"``, ``"ko-mecab"``, ``"flores101"``, ``"flores200"``, ...).
+        lowercase: lowercase before tokenizing.
+
+    Raises:
+        ValueError: as :class:`BLEUScore`; an unknown tokenizer (also a ``KeyError``).
     """
 
     def __init__(
@@ -212,27 +249,4 @@ class SacreBLEUScore(CorpusScore):
         weights: Sequence[float] | None = None,
         **kwargs: Any,
     ) -> None:
-        self._weights = _check_weights(weights, n_gram)
-        super().__init__(_bleu_scorer(n_gram, smooth, tokenize, lowercase), **kwargs)
-        self.n_gram = n_gram
-        self.smooth = smooth
-        self.weights = list(weights) if weights is not None else [1.0 / n_gram] * n_gram
-
-    def _value(self, row: list[Any]) -> float:
-        if self._weights is None:
-            return super()._value(row)
-        return weighted_bleu(row, self.n_gram, self._weights, self.smooth)
-
-
-class BLEUScore(SacreBLEUScore):
-    """Corpus BLEU on whitespace tokens as ``torchmetrics.text.BLEUScore`` (same arguments,
-    0-1): :class:`SacreBLEUScore` with ``tokenize="none"``.
-
-    Args:
-        n_gram, smooth, weights, **kwargs: as :class:`SacreBLEUScore`.
-    """
-
-    def __init__(
-        self, n_gram: int = 4, smooth: bool = False, weights: Sequence[float] | None = None, **kwargs: Any
-    ) -> None:
-        super().__init__(n_gram=n_gram, smooth=smooth, tokenize="none", weights=weights, **kwargs)
+        self._init_bleu(n_gram, smooth, tokenize, lowercase, weights, kwargs)
