@@ -50,7 +50,7 @@ import numpy as np
 from . import _frames
 from .ids import TokenIds
 
-__all__ = ["BLEUReward", "compute_score", "compute_score_batch", "reward_func"]
+__all__ = ["BLEUReward", "SentenceReward", "compute_score", "compute_score_batch", "reward_func"]
 
 #: A completion as TRL passes it: a string, or a conversation (a list of message dicts).
 Completion = str | Sequence[Mapping[str, Any]]
@@ -102,16 +102,131 @@ def _streams(references: Sequence[Any], n: int, what: str, ids: bool = False) ->
     return [[r[j] if j < len(r) else None for r in rows] for j in range(max(k, 1))]
 
 
-class BLEUReward:
+class SentenceReward:
+    """The reward-function conventions of TRL, verl and OpenRLHF around one batch computation:
+    a subclass implements :meth:`scores` (and :meth:`id_scores` when it scores token ids), in
+    0-1, one float per completion.  :class:`BLEUReward` is one; other sentence metrics (chrF)
+    plug in the same way.
+
+    Args:
+        reference_key: TRL: the dataset column with the references.
+        use_ids: TRL: score ``completion_ids`` against reference ids in ``reference_key``.
+        special_tokens: OpenRLHF: strings removed from the decoded response.
+        name: the name TRL logs (``__name__``).
+    """
+
+    def __init__(
+        self, *, reference_key: str = "reference", use_ids: bool = False, special_tokens: Sequence[str] = (), name: str
+    ) -> None:
+        self.reference_key = reference_key
+        self.use_ids = bool(use_ids)
+        self.special_tokens = tuple(special_tokens)
+        self.__name__ = name
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(name={self.__name__!r})"
+
+    def scores(self, completions: Sequence[str], references: Sequence[References]) -> list[float]:
+        """Rewards (0-1) of n completion strings against their references (per completion a
+        string or a list of strings)."""
+        raise NotImplementedError(f"{type(self).__name__} must define scores()")
+
+    def id_scores(self, completion_ids: Sequence[Sequence[int]], reference_ids: Sequence[Any]) -> list[float]:
+        """Rewards (0-1) of n token-id completions against reference ids."""
+        raise TypeError(f"{type(self).__name__} does not score token ids (use_ids=True)")
+
+    # -- TRL ----------------------------------------------------------------------------------
+    def __call__(
+        self,
+        prompts: Sequence[Any] | None = None,
+        completions: Sequence[Completion] | None = None,
+        completion_ids: Sequence[Sequence[int]] | None = None,
+        **kwargs: Any,
+    ) -> list[float]:
+        """TRL's reward-function call: ``(prompts=..., completions=..., completion_ids=...,
+        **dataset_columns)`` -> one float per completion (GRPO and RLOO call it so).  TRL's other keyword arguments
+        (``trainer_state``, ``log_extra``, ``log_metric``, other columns) are ignored.
+
+        Raises:
+            KeyError: the ``reference_key`` column is not among the keyword arguments (the
+                message lists those given).
+        """
+        if self.reference_key not in kwargs:
+            columns = sorted(k for k in kwargs if k not in ("trainer_state", "log_extra", "log_metric", "environments"))
+            raise KeyError(
+                f"{type(self).__name__}: no dataset column {self.reference_key!r} among the reward function's keyword "
+                f"arguments (columns: {columns}); name the references' column with reference_key="
+            )
+        references = kwargs[self.reference_key]
+        if self.use_ids:
+            if completion_ids is None:
+                raise TypeError(f"{type(self).__name__}(use_ids=True) needs completion_ids")
+            return self.id_scores(completion_ids, references)
+        if completions is None:
+            raise TypeError(f"{type(self).__name__} needs completions")
+        texts = [completion_text(c, f"completions[{i}]") for i, c in enumerate(completions)]
+        return self.scores(texts, references)
+
+    # -- verl ---------------------------------------------------------------------------------
+    def compute_score(
+        self, data_source: Any, solution_str: str, ground_truth: References, extra_info: Any = None, **kwargs: Any
+    ) -> float:
+        """verl's reward-function call for one response: the reward of ``solution_str`` against
+        ``ground_truth`` (a string or a list of strings); ``data_source``, ``extra_info`` and
+        verl's other keyword arguments are ignored."""
+        return self.scores([solution_str], [ground_truth])[0]
+
+    def compute_score_batch(
+        self,
+        data_sources: Sequence[Any],
+        solution_strs: Sequence[str],
+        ground_truths: Sequence[References],
+        extra_infos: Sequence[Any] | None = None,
+        **kwargs: Any,
+    ) -> list[float]:
+        """verl's batch reward-function call (``BatchRewardManager``): one float per response."""
+        return self.scores(solution_strs, ground_truths)
+
+    # -- OpenRLHF -----------------------------------------------------------------------------
+    def responses(self, queries: Sequence[str], prompts: Sequence[str]) -> list[str]:
+        """OpenRLHF's responses: each query (prompt + response, decoded with special tokens)
+        after its prompt, without the strings in ``special_tokens``.
+
+        Raises:
+            ValueError: a query that does not start with its prompt (named by position).
+        """
+        if len(queries) != len(prompts):
+            raise ValueError(f"{len(queries)} queries but {len(prompts)} prompts")
+        out = []
+        for i, (q, p) in enumerate(zip(queries, prompts, strict=True)):
+            if not q.startswith(p):
+                raise ValueError(f"queries[{i}] does not start with prompts[{i}]: cannot tell the response apart")
+            r = q[len(p) :]
+            for tok in self.special_tokens:
+                r = r.replace(tok, "")
+            out.append(r)
+        return out
+
+    def reward_func(
+        self, queries: Sequence[str], prompts: Sequence[str], labels: Sequence[References]
+    ) -> dict[str, Any]:
+        """OpenRLHF's ``reward_func(queries, prompts, labels)``: ``{"rewards": float32 tensor (n,),
+        "scores": the same, "extra_logs": {"bleu": its mean}}`` (torch tensors, as OpenRLHF's
+        trainer takes them)."""
+        import torch
+
+        rewards = torch.tensor(self.scores(self.responses(queries, prompts), labels), dtype=torch.float32)
+        return {"rewards": rewards, "scores": rewards, "extra_logs": {self.__name__: rewards.mean()}}
+
+
+class BLEUReward(SentenceReward):
     """Per-sentence BLEU rewards (0-1) for a batch, in TRL's, verl's and OpenRLHF's conventions
     (module docstring).
 
     Args:
         style: ``"sacrebleu"`` (sentence BLEU / 100) or ``"nltk"`` (NLTK's ``sentence_bleu``).
-        reference_key: TRL: the dataset column with the references.
-        use_ids: TRL: score ``completion_ids`` against reference ids in ``reference_key``.
-        special_tokens: OpenRLHF: strings removed from the decoded response.
-        name: the name TRL logs (``__name__``); default ``"bleu"``.
+        reference_key, use_ids, special_tokens, name: as :class:`SentenceReward` (``name``
+            default ``"bleu"``).
         tokenize, lowercase, smooth_method, smooth_value, max_ngram_order, weights,
         smoothing_function, auto_reweigh: scoring options, as ``rapidbleu.spark`` /
             ``rapidbleu.dask`` take them (sacreBLEU style: tokenizer default ``13a``; NLTK style:
@@ -172,11 +287,8 @@ class BLEUReward:
 
         resolve_workers(workers)
         id_cleaning(pad_token_id, eos_token_id, None, bos_token_id, special_ids)  # checks them now
+        super().__init__(reference_key=reference_key, use_ids=use_ids, special_tokens=special_tokens, name=name)
         self.style = style
-        self.reference_key = reference_key
-        self.use_ids = bool(use_ids)
-        self.special_tokens = tuple(special_tokens)
-        self.__name__ = name
         self.workers = workers
         self._cleaning: dict[str, Any] = {
             "pad_token_id": pad_token_id,
@@ -237,89 +349,6 @@ class BLEUReward:
         if self._opts.style == "sacrebleu":
             scores = scores / 100.0
         return [float(x) for x in scores]
-
-    # -- TRL ----------------------------------------------------------------------------------
-    def __call__(
-        self,
-        prompts: Sequence[Any] | None = None,
-        completions: Sequence[Completion] | None = None,
-        completion_ids: Sequence[Sequence[int]] | None = None,
-        **kwargs: Any,
-    ) -> list[float]:
-        """TRL's reward-function call: ``(prompts=..., completions=..., completion_ids=...,
-        **dataset_columns)`` -> one float per completion.  TRL's other keyword arguments
-        (``trainer_state``, ``log_extra``, ``log_metric``, other columns) are ignored.
-
-        Raises:
-            KeyError: the ``reference_key`` column is not among the keyword arguments (the
-                message lists those given).
-        """
-        if self.reference_key not in kwargs:
-            columns = sorted(k for k in kwargs if k not in ("trainer_state", "log_extra", "log_metric", "environments"))
-            raise KeyError(
-                f"BLEUReward: no dataset column {self.reference_key!r} among the reward function's keyword "
-                f"arguments (columns: {columns}); name the references' column with reference_key="
-            )
-        references = kwargs[self.reference_key]
-        if self.use_ids:
-            if completion_ids is None:
-                raise TypeError("BLEUReward(use_ids=True) needs completion_ids")
-            return self.id_scores(completion_ids, references)
-        if completions is None:
-            raise TypeError("BLEUReward needs completions")
-        texts = [completion_text(c, f"completions[{i}]") for i, c in enumerate(completions)]
-        return self.scores(texts, references)
-
-    # -- verl ---------------------------------------------------------------------------------
-    def compute_score(
-        self, data_source: Any, solution_str: str, ground_truth: References, extra_info: Any = None, **kwargs: Any
-    ) -> float:
-        """verl's reward-function call for one response: the reward of ``solution_str`` against
-        ``ground_truth`` (a string or a list of strings); ``data_source``, ``extra_info`` and
-        verl's other keyword arguments are ignored."""
-        return self.scores([solution_str], [ground_truth])[0]
-
-    def compute_score_batch(
-        self,
-        data_sources: Sequence[Any],
-        solution_strs: Sequence[str],
-        ground_truths: Sequence[References],
-        extra_infos: Sequence[Any] | None = None,
-        **kwargs: Any,
-    ) -> list[float]:
-        """verl's batch reward-function call (``BatchRewardManager``): one float per response."""
-        return self.scores(solution_strs, ground_truths)
-
-    # -- OpenRLHF -----------------------------------------------------------------------------
-    def responses(self, queries: Sequence[str], prompts: Sequence[str]) -> list[str]:
-        """OpenRLHF's responses: each query (prompt + response, decoded with special tokens)
-        after its prompt, without the strings in ``special_tokens``.
-
-        Raises:
-            ValueError: a query that does not start with its prompt (named by position).
-        """
-        if len(queries) != len(prompts):
-            raise ValueError(f"{len(queries)} queries but {len(prompts)} prompts")
-        out = []
-        for i, (q, p) in enumerate(zip(queries, prompts, strict=True)):
-            if not q.startswith(p):
-                raise ValueError(f"queries[{i}] does not start with prompts[{i}]: cannot tell the response apart")
-            r = q[len(p) :]
-            for tok in self.special_tokens:
-                r = r.replace(tok, "")
-            out.append(r)
-        return out
-
-    def reward_func(
-        self, queries: Sequence[str], prompts: Sequence[str], labels: Sequence[References]
-    ) -> dict[str, Any]:
-        """OpenRLHF's ``reward_func(queries, prompts, labels)``: ``{"rewards": float32 tensor (n,),
-        "scores": the same, "extra_logs": {"bleu": its mean}}`` (torch tensors, as OpenRLHF's
-        trainer takes them)."""
-        import torch
-
-        rewards = torch.tensor(self.scores(self.responses(queries, prompts), labels), dtype=torch.float32)
-        return {"rewards": rewards, "scores": rewards, "extra_logs": {self.__name__: rewards.mean()}}
 
 
 # -------------------------------------------------------------------------- module-level hooks
