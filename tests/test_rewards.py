@@ -170,6 +170,10 @@ def test_errors():
         BLEUReward(weights=(0.5, 0.5))
     with pytest.raises(ValueError):
         BLEUReward(smooth_method="nope")
+    with pytest.raises(TypeError, match="sacreBLEU-style options"):
+        BLEUReward(style="nltk", smooth_method="floor")
+    with pytest.raises(ValueError, match="weights has 2 orders but max_ngram_order=3"):
+        BLEUReward(style="nltk", weights=(0.5, 0.5), max_ngram_order=3)
     with pytest.raises(ValueError, match="3 references for 2 completions"):
         BLEUReward().scores(["a", "b"], ["a", "b", "c"])
     with pytest.raises(TypeError, match=r"completions\[1\] is a int"):

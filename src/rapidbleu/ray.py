@@ -16,8 +16,9 @@ block by block through ``rapidbleu.batch.sentence_bleu_batch`` (sacreBLEU style,
 effective order) or ``rapidbleu.nltk.sentence_bleu_batch`` (NLTK style, 0-1).
 
 References: one column name or several; each value a string, a null (no reference in that
-position) or a list of strings.  Options: as ``rapidbleu.spark`` (``style``, ``tokenize``,
-``lowercase``, ``smooth_method``, ``smooth_value``, ``effective_order``, ``max_ngram_order``;
+position) or a list of strings.  Options: as ``rapidbleu.spark`` (``style``, ``metric`` -- any
+registered metric, BLEU by default --, ``tokenize``, ``lowercase``, the metric's own options
+such as BLEU's ``smooth_method``, ``smooth_value``, ``effective_order``, ``max_ngram_order``;
 NLTK style ``weights``, ``smoothing_function``, ``auto_reweigh``).
 
 Ray's workers must import rapidbleu: on a local runtime they share the driver's environment; on
@@ -40,6 +41,8 @@ import re
 from collections.abc import Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from . import _frames
 from .stats import CorpusStats
@@ -95,13 +98,14 @@ def _block_stats(batch: pa.Table, opts: _frames.ScoreOptions, hypothesis: str, r
     import pyarrow as pa
 
     part = _frames.partition_stats(opts, *_inputs(batch, hypothesis, refs))
+    value = pa.float64() if opts.vector_type() == "double" else pa.int64()  # TER: float statistics
     if part is None:
-        return pa.table({"vector": pa.array([], pa.list_(pa.int64())), "nrefs": pa.array([], pa.int64()),
+        return pa.table({"vector": pa.array([], pa.list_(value)), "nrefs": pa.array([], pa.int64()),
                          "last": pa.array([], pa.list_(pa.int64()))})  # fmt: skip
     vector, nrefs, last = part
     return pa.table(
         {
-            "vector": pa.array([[int(v) for v in vector]], pa.list_(pa.int64())),
+            "vector": pa.array([np.asarray(vector).tolist()], pa.list_(value)),
             "nrefs": pa.array([int(nrefs)], pa.int64()),
             "last": pa.array([None if last is None else list(last)], pa.list_(pa.int64())),
         }
@@ -145,7 +149,8 @@ def corpus_stats(ds: Dataset, hypothesis: str, references: str | Sequence[str], 
         batch_size=None,  # a whole block per call: one row of statistics per block
         batch_format="pyarrow",
     )
-    ordered = opts.style == "nltk" and opts.smoothing is not None and opts.smoothing[0] in (5, 6, 7)
+    smoothing = getattr(opts, "smoothing", None)  # NLTK style: (method, parameters) or None
+    ordered = smoothing is not None and smoothing[0] in (5, 6, 7)
     execution = stats.context.execution_options
     before = execution.preserve_order
     try:

@@ -264,23 +264,41 @@ class BLEUReward(SentenceReward):
         special_ids: TokenIds = None,
         workers: int = 1,
     ) -> None:
-        if style == "nltk" and max_ngram_order != 4:
-            # NLTK style counts orders by its weights: max_ngram_order=2 means BLEU-2
-            if weights is None:
-                weights = (1.0 / max_ngram_order,) * max_ngram_order
-            elif len(weights) != max_ngram_order:
-                raise ValueError(f"weights has {len(weights)} orders but max_ngram_order={max_ngram_order}")
+        nltk = style == "nltk"
+        if nltk:
+            if smooth_method != "exp" or smooth_value is not None:
+                raise TypeError(
+                    "smooth_method/smooth_value are sacreBLEU-style options; NLTK style smooths with smoothing_function"
+                )
+            if max_ngram_order != 4:
+                # NLTK style counts orders by its weights: max_ngram_order=2 means BLEU-2
+                if weights is None:
+                    weights = (1.0 / max_ngram_order,) * max_ngram_order
+                elif len(weights) != max_ngram_order:
+                    raise ValueError(f"weights has {len(weights)} orders but max_ngram_order={max_ngram_order}")
+        bleu_options: dict[str, Any] = (
+            {}
+            if nltk
+            else {"smooth_method": smooth_method, "smooth_value": smooth_value, "max_ngram_order": max_ngram_order}
+        )
         self._opts = _frames.ScoreOptions(
             style=style,
             tokenize=tokenize,
             lowercase=lowercase,
-            smooth_method=smooth_method,
-            smooth_value=smooth_value,
-            effective_order=True,
-            max_ngram_order=max_ngram_order,
             weights=weights,
             smoothing_function=smoothing_function,
             auto_reweigh=auto_reweigh,
+            **bleu_options,
+        )
+        # the same settings for token ids (rapidbleu.batch.sentence_bleu_batch's arguments)
+        self._id_options: dict[str, Any] = (
+            {
+                "weights": weights if weights is not None else (0.25,) * 4,
+                "smoothing_function": self._opts.smoothing_function(),
+                "auto_reweigh": auto_reweigh,
+            }
+            if nltk
+            else {**bleu_options, "effective_order": True}
         )
         from ._validate import resolve_workers
         from .ids import id_cleaning
@@ -328,21 +346,7 @@ class BLEUReward(SentenceReward):
         if not hyps:
             return []
         streams = _streams(list(reference_ids), len(hyps), "reference ids", ids=True)
-        o = self._opts
-        nltk = o.style == "nltk"
-        out = sentence_bleu_batch(
-            hyps,
-            streams,
-            smooth_method=o.smooth_method,
-            smooth_value=o.smooth_value,
-            effective_order=True,
-            max_ngram_order=o.max_ngram_order,
-            workers=self.workers,
-            weights=(o.weights if o.weights is not None else (0.25,) * 4) if nltk else None,
-            smoothing_function=o.smoothing_function() if nltk else None,
-            auto_reweigh=o.auto_reweigh,
-            **self._cleaning,
-        )
+        out = sentence_bleu_batch(hyps, streams, workers=self.workers, **self._id_options, **self._cleaning)
         return self._scaled(out)
 
     def _scaled(self, scores: np.ndarray) -> list[float]:

@@ -47,8 +47,9 @@ from typing import Any
 
 import torch
 from torch import Tensor
-from torchmetrics import Metric
+from torchmetrics import Metric as TorchMetric
 
+from ._metric import Metric
 from .bleu import BLEU
 
 __all__ = ["BLEUScore", "CorpusScore", "SacreBLEUScore"]
@@ -82,15 +83,16 @@ def reference_streams(preds: Preds, target: Target) -> tuple[list[str], list[lis
     return hyps, [[r[j] if j < len(r) else None for r in rows] for j in range(k)]
 
 
-class CorpusScore(Metric):
+class CorpusScore(TorchMetric):
     """A rapidbleu corpus metric as a torchmetrics ``Metric``: per-batch sufficient statistics
     summed in one state (``stats``, ``dist_reduce_fx="sum"``), scored once in ``compute``.
 
     Args:
-        scorer: a rapidbleu metric object (``rapidbleu.BLEU(...)``; chrF and TER through the
-            same protocol): ``corpus_statistics(hyps, streams) -> (n, k)`` array and
-            ``score_from_stats(row) -> Score``; its ``stats_dtype`` (``"int64"`` by default)
-            sets the state's dtype.
+        scorer: a rapidbleu metric (``rapidbleu.BLEU(...)``; chrF and TER alike): it is used
+            only through the metric protocol (``rapidbleu._metric.Metric``): ``corpus_totals``
+            per batch, ``score_from_stats`` of the sum, ``aggregate_width`` and
+            ``stats_dtype`` for the state (int64 counts; float64 for TER's statistics, whose
+            cross-process sum is a float sum in the order torch adds).
         **kwargs: torchmetrics' ``Metric`` options (``sync_on_compute``, ``process_group``,
             ``dist_sync_fn``, ...).
 
@@ -107,13 +109,11 @@ class CorpusScore(Metric):
 
     stats: Tensor
 
-    def __init__(self, scorer: Any, **kwargs: Any) -> None:
+    def __init__(self, scorer: Metric, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.scorer = scorer
-        columns = getattr(scorer, "stats_columns", None)
-        width = len(columns) if columns is not None else 2 + 2 * int(scorer.max_ngram_order)
-        dtype = torch.float64 if getattr(scorer, "stats_dtype", "int64") == "float64" else torch.int64
-        self.add_state("stats", torch.zeros(width, dtype=dtype), dist_reduce_fx="sum")
+        dtype = torch.float64 if scorer.stats_dtype == "float64" else torch.int64
+        self.add_state("stats", torch.zeros(scorer.aggregate_width(), dtype=dtype), dist_reduce_fx="sum")
 
     def update(self, preds: Preds, target: Target) -> None:
         """Add the statistics of a batch: ``preds`` n strings, ``target`` per prediction a list
@@ -126,9 +126,8 @@ class CorpusScore(Metric):
         hyps, streams = reference_streams(preds, target)
         if not hyps:
             return
-        per_segment = self.scorer.corpus_statistics(hyps, streams)
-        total = torch.from_numpy(per_segment.sum(axis=0)).to(dtype=self.stats.dtype, device=self.stats.device)
-        self.stats += total
+        row = self.scorer.corpus_totals(hyps, streams)  # the metric's own column sums
+        self.stats += torch.tensor(row, dtype=self.stats.dtype, device=self.stats.device)
 
     def _row(self) -> list[Any]:
         row: list[Any] = self.stats.tolist()  # Python ints (floats for float64 statistics)
