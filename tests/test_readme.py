@@ -48,7 +48,7 @@ def _matches(comment: str, text: str) -> bool:
 BLOCKS = _blocks()
 
 #: Blocks that use an optional extra run only where it is installed (or required: .ci/run sets
-#: RAPIDBLEU_REQUIRE_SPARK / _DASK / _TORCH / _RAY, so there they must run).  Imported module ->
+#: RAPIDBLEU_REQUIRE_SPARK / _DASK / _TORCH / _RAY / _CHROMIUM, so there they must run).  Imported module ->
 #: (the environment switch, the module that must be installed).
 OPTIONAL = {
     "pyspark": ("RAPIDBLEU_REQUIRE_SPARK", "pyspark"),
@@ -57,6 +57,7 @@ OPTIONAL = {
     "rapidbleu.torchmetrics": ("RAPIDBLEU_REQUIRE_TORCH", "torchmetrics"),
     "ray": ("RAPIDBLEU_REQUIRE_RAY", "ray"),
     "rapidbleu.ray": ("RAPIDBLEU_REQUIRE_RAY", "ray"),
+    "rapidbleu.compare": ("RAPIDBLEU_REQUIRE_CHROMIUM", "matplotlib"),  # the report extra
 }
 #: Blocks whose code needs torch without importing it (OpenRLHF's reward_func returns tensors).
 NEEDS_TORCH = re.compile(r"\.reward_func\b")
