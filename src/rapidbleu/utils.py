@@ -7,12 +7,12 @@ and the table printer, which takes sacreBLEU's own argument namespace, are not p
 
 import gzip
 import logging
-import math
 import os
 import sys
 from collections.abc import Sequence
 
 from ._not_provided import not_provided
+from ._scoring_py import my_log
 
 #: The user's home directory and sacreBLEU's cache directory (``$SACREBLEU`` or
 #: ``~/.sacrebleu``), where the SentencePiece tokenizers look for their models.
@@ -20,9 +20,6 @@ USERHOME = os.path.expanduser("~")
 SACREBLEU_DIR = os.environ.get("SACREBLEU", os.path.join(USERHOME, ".sacrebleu"))
 
 logger = logging.getLogger("rapidbleu")
-
-#: What ``my_log(0)`` returns (mteval's floor for log 0; an ``int``).
-_LOG_ZERO = -9999999999
 
 
 def smart_open(file: str, mode: str = "rt", encoding: str = "utf-8"):
@@ -34,15 +31,6 @@ def smart_open(file: str, mode: str = "rt", encoding: str = "utf-8"):
     """
     opener = gzip.open if file.endswith(".gz") else open
     return opener(file, mode=mode, encoding=encoding, newline="\n")
-
-
-def my_log(num: float) -> float:
-    """``math.log(num)``, or the int ``-9999999999`` for ``num == 0`` (sacreBLEU's floor).
-
-    Raises:
-        ValueError: ``num`` < 0 (as ``math.log``).
-    """
-    return _LOG_ZERO if num == 0.0 else math.log(num)
 
 
 def sum_of_lists(lists):
