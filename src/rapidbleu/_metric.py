@@ -125,6 +125,17 @@ class Metric(ABC):
         """
 
     # -- what the base class provides -------------------------------------------------------
+    def _seen_num_refs(self) -> int:
+        """:attr:`num_refs` for :meth:`config` and signatures.
+
+        Raises:
+            ValueError: no references seen yet (the number of references is unknown).
+        """
+        num_refs = getattr(self, "num_refs", None)
+        if num_refs is None:
+            raise ValueError("the metric has not seen references yet: the number of references is unknown")
+        return int(num_refs)
+
     def aggregate_width(self) -> int:
         """Length of an aggregated row (:meth:`combine`; a ``CorpusStats`` vector without its
         segment count): the number of statistics columns unless the metric aggregates more."""

@@ -16,7 +16,7 @@ import numbers
 import os
 from collections.abc import Mapping, Sequence, Set
 from itertools import repeat
-from operator import gt, is_
+from operator import is_
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -284,63 +284,6 @@ def check_style(style: str) -> None:
     """
     if style not in ("nltk", "sacrebleu"):
         raise ValueError(f"style must be 'nltk' (0-1, NLTK's sentence_bleu) or 'sacrebleu' (0-100), got {style!r}")
-
-
-def check_stats_matrix(stats, max_ngram_order: int, what: str = "statistics") -> None:
-    """Statistics rows ``[hyp_len, ref_len, matches_1..N, totals_1..N]`` as
-    ``BLEU.corpus_statistics`` produces them (one row, or a matrix of rows).
-
-    Raises:
-        ValueError: not 1-D or 2-D, a width other than ``2 + 2N``, a negative count, or more
-            matches than n-grams in some order (naming the first offending row and column).
-    """
-    a = np.asarray(stats)
-    if a.ndim not in (1, 2):
-        raise ValueError(f"{what} must be one row or a 2-D matrix (segments x columns), got shape {a.shape}")
-    width = 2 + 2 * int(max_ngram_order)
-    if a.shape[-1] != width:
-        raise ValueError(
-            f"{what} have {a.shape[-1]} columns but max_ngram_order={max_ngram_order} needs "
-            f"{width}: [hyp_len, ref_len, matches_1..{max_ngram_order}, totals_1..{max_ngram_order}]"
-        )
-    rows = a.reshape(-1, width)
-    if not np.issubdtype(rows.dtype, np.number) or np.issubdtype(rows.dtype, np.complexfloating):
-        raise ValueError(f"{what} must be numbers, got dtype {rows.dtype}")
-    neg = rows < 0
-    if neg.any():
-        r, c = (int(v) for v in np.argwhere(neg)[0])
-        raise ValueError(f"{what}: row {r}, column {c} is negative ({rows[r, c].item()!r}); counts must be >= 0")
-    n = int(max_ngram_order)
-    over = rows[:, 2 : 2 + n] > rows[:, 2 + n :]
-    if over.any():
-        r, k = (int(v) for v in np.argwhere(over)[0])
-        raise ValueError(
-            f"{what}: row {r} has more {k + 1}-gram matches ({rows[r, 2 + k].item()!r}) than "
-            f"{k + 1}-grams ({rows[r, 2 + n + k].item()!r})"
-        )
-
-
-def check_stats_row(row, max_ngram_order: int, what: str = "statistics") -> None:
-    """``check_stats_matrix`` for one row, with a fast path for valid rows (a few Python-level
-    operations on the row's values: ``score_from_stats`` runs once per sentence in ``-sl``).
-
-    Raises:
-        ValueError: as ``check_stats_matrix``.
-    """
-    n = int(max_ngram_order)
-    try:
-        values = row.tolist() if hasattr(row, "tolist") else list(row)
-        ok = len(values) == 2 + 2 * n and min(values) >= 0 and not any(map(gt, values[2 : 2 + n], values[2 + n :]))
-    except TypeError:
-        ok = False
-    if not ok:
-        shape = np.shape(row)
-        if len(shape) != 1:
-            raise ValueError(
-                f"{what} must be one row of 2 + 2N numbers (for a matrix, its column sums: "
-                f"stats.sum(axis=0)), got shape {shape}"
-            )
-        check_stats_matrix(row, n, what)
 
 
 def check_nltk_references(list_of_references) -> None:

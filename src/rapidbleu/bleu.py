@@ -175,9 +175,7 @@ class BLEU(SacreBLEUMethods, Metric):
         Raises:
             ValueError: no references seen yet (the number of references is unknown).
         """
-        num_refs = getattr(self, "num_refs", None)
-        if num_refs is None:
-            raise ValueError("the metric has not seen references yet: the number of references is unknown")
+        num_refs = self._seen_num_refs()
         return {
             "tokenizer_signature": self.tokenizer_signature,
             "lowercase": bool(self.lowercase),

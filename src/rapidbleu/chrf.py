@@ -129,9 +129,7 @@ class CHRF(SacreMetricMethods, Metric):
         Raises:
             ValueError: no references seen yet (the number of references is unknown).
         """
-        num_refs = getattr(self, "num_refs", None)
-        if num_refs is None:
-            raise ValueError("the metric has not seen references yet: the number of references is unknown")
+        num_refs = self._seen_num_refs()
         return {
             "char_order": self.char_order,
             "word_order": self.word_order,
