@@ -33,6 +33,7 @@ EXTENSIONS = {
     "_stats_cy": ["_ngram.h", "_ngram_long.h", "_strtok.h", "_table.h", "_tok.h", "_uni.h"],
     "_scoring_cy": ["_scoring_cy.pxd"],
     "_sets_cy": ["_table.h", "_table.pxd", "_scoring_cy.pxd"],
+    "_ter_cy": ["_ter.h"],
 }
 
 

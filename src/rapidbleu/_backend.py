@@ -1,12 +1,14 @@
 """Chooses every kernel: compiled (Cython) or its pure-Python twin, by one rule.
 
-Three pairs of twins (same names, signatures and results; the Python twin owns the
+Four pairs of twins (same names, signatures and results; the Python twin owns the
 documentation and is the oracle the tests compare against):
 
 * ``stats`` (``_stats_cy`` / ``_stats_py``): per-segment sufficient statistics;
 * ``sets`` (``_sets_cy`` / ``_sets_py``): self-BLEU and pairwise statistics of one set;
 * ``scoring`` (``_scoring_cy`` / ``_scoring_py``): scores from statistics, sacreBLEU's and
-  NLTK's formulas.
+  NLTK's formulas;
+* ``ter`` (``_ter_cy`` / ``_ter_py``): TER's statistics (shifts and beamed edit distance) and
+  scores.
 
 Each is chosen on first use (``rapidbleu._backend.stats`` etc.) by ``RAPIDBLEU_BACKEND``:
 
@@ -99,6 +101,7 @@ TWINS = {
     ),
     "sets": ("_sets_cy", "_sets_py", ("self_stats", "pairwise_stats", "pairwise_scores")),
     "scoring": ("_scoring_cy", "_scoring_py", ("sacre_scores", "nltk_scores")),
+    "ter": ("_ter_cy", "_ter_py", ("ter_stats", "ter_scores", "translation_edit_rate")),
 }
 
 _warned = False
@@ -111,7 +114,7 @@ def _twin_module(name: str):
 
 
 def select(choice=None, kind: str = "stats"):
-    """The module of ``kind`` (``stats``, ``sets`` or ``scoring``; see :data:`TWINS`) for
+    """The module of ``kind`` (``stats``, ``sets``, ``scoring`` or ``ter``; see :data:`TWINS`) for
     ``choice`` (default: ``$RAPIDBLEU_BACKEND`` or auto).
 
     The first fallback from a missing extension warns once (``RuntimeWarning``).
@@ -130,7 +133,7 @@ def select(choice=None, kind: str = "stats"):
 
 
 def __getattr__(name: str):
-    """``stats``, ``sets`` and ``scoring`` (and ``impl``, an alias of ``stats``) are chosen on
+    """``stats``, ``sets``, ``scoring`` and ``ter`` (and ``impl``, an alias of ``stats``) are chosen on
     first use, so importing rapidbleu chooses nothing and a bad ``RAPIDBLEU_BACKEND`` is
     reported where the module is first needed (the command line turns it into one line)."""
     kind = "stats" if name == "impl" else name
