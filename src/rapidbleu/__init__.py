@@ -1,4 +1,4 @@
-"""rapidbleu: sacreBLEU- and NLTK-exact BLEU, computed by a compiled n-gram core.
+"""rapidbleu: sacreBLEU- and NLTK-exact BLEU (and sacreBLEU-exact TER), computed by a compiled core.
 
 ``rapidbleu.backend`` names the implementation of the statistics in use (``"cython"`` or
 ``"python"``; choose with the environment variable ``RAPIDBLEU_BACKEND``).
@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 from . import _backend, _log  # noqa: F401  (_log: rapidbleu's logger obeys sacreBLEU's level)
 from ._version import __version__
 from .bleu import BLEU, corpus_bleu, raw_corpus_bleu, sentence_bleu
-from .score import BLEUScore, BLEUSignature
+from .score import BLEUScore, BLEUSignature, TERScore, TERSignature
+from .ter import TER, corpus_ter, sentence_ter
 
 if TYPE_CHECKING:
     #: ``"cython"`` or ``"python"`` (computed on first access by ``__getattr__`` below).
@@ -35,11 +36,16 @@ __all__ = [
     "SACREBLEU_DIR",
     "BLEUScore",
     "BLEUSignature",
+    "TER",
+    "TERScore",
+    "TERSignature",
     "__version__",
     "backend",
     "corpus_bleu",
+    "corpus_ter",
     "extract_word_ngrams",
     "raw_corpus_bleu",
     "sentence_bleu",
+    "sentence_ter",
     "smart_open",
 ]

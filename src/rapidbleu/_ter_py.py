@@ -370,9 +370,15 @@ def tokenized_segments(
     asian_support: bool,
     case_sensitive: bool,
 ) -> tuple[list[list[str]], list[list[list[str]]]]:
-    """Every segment preprocessed as sacreBLEU does (``str.rstrip``, tercom's tokenizer,
-    ``str.split``): the hypotheses' words and, per segment, its references' words (``None``
-    references left out), checked for stream lengths, references and :data:`MAX_WORDS`."""
+    """Every segment preprocessed as sacreBLEU's TER does: the hypotheses' words and, per
+    segment, its references' words (``None`` references left out), checked for stream lengths,
+    references and :data:`MAX_WORDS`.
+
+    A hypothesis is right-stripped, tokenized and split on whitespace.  A reference is
+    tokenized *twice* (sacreBLEU's ``_cache_references`` preprocesses each reference and its
+    TER ``_extract_reference_info`` preprocesses the result again), which differs from once
+    with ``normalized``: ``"Jim's."`` gives ``jim's .`` once and ``jim 's .`` twice.  Kept, so
+    that scores stay sacreBLEU's (the README says so)."""
     n = len(hypotheses)
     for k, stream in enumerate(ref_streams):
         if len(stream) != n:
@@ -386,7 +392,7 @@ def tokenized_segments(
         for k, stream in enumerate(ref_streams):
             ref = stream[i]
             if ref is not None:
-                ref_words = tok(ref.rstrip()).split()
+                ref_words = tok(tok(ref.rstrip())).split()
                 check_words(len(ref_words), f"segment {i}: the reference of stream {k}")
                 seg.append(ref_words)
         if not seg:
@@ -408,8 +414,9 @@ def ter_stats(
     """Per-segment TER statistics of raw strings, as sacreBLEU's ``TER._extract_corpus_statistics``.
 
     Each segment is right-stripped, tokenized by tercom's normalizer
-    (:class:`~rapidbleu.tokenizers.tokenizer_ter.TercomTokenizer` with the four switches) and
-    split on whitespace.
+    (:class:`~rapidbleu.tokenizers.tokenizer_ter.TercomTokenizer` with the four switches;
+    references twice, as sacreBLEU does, see :func:`tokenized_segments`) and split on
+    whitespace.
 
     Args:
         hypotheses: n hypothesis strings.

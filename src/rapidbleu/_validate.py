@@ -92,6 +92,19 @@ def _is_int(x) -> bool:
     return type(x) is int or isinstance(x, numbers.Integral)
 
 
+def check_flag(value, name: str) -> bool:
+    """A yes/no option: ``True``/``False`` (or 0/1, numpy bools), returned as given.
+
+    Raises:
+        TypeError: anything else (``None``, strings, other numbers), naming the option.
+    """
+    if isinstance(value, bool):
+        return value
+    if not isinstance(value, (str, bytes)) and isinstance(value, numbers.Number | np.bool_) and value in (0, 1):
+        return value
+    raise TypeError(f"{name} must be True or False, got {value!r} ({_kind(value)})")
+
+
 def resolve_workers(workers) -> int:
     """Threads for one call, by the one rule every ``workers`` argument follows.
 

@@ -1,6 +1,8 @@
-"""sacreBLEU's ``sacrebleu.compat`` functions (BLEU only): ``corpus_bleu``, ``raw_corpus_bleu``
-and ``sentence_bleu``, the same objects as ``rapidbleu.corpus_bleu`` etc."""
+"""sacreBLEU's ``sacrebleu.compat`` functions: ``corpus_bleu``, ``raw_corpus_bleu``,
+``sentence_bleu``, ``corpus_ter`` and ``sentence_ter``, the same objects as
+``rapidbleu.corpus_bleu`` etc."""
 
 from .bleu import corpus_bleu, raw_corpus_bleu, sentence_bleu
+from .ter import corpus_ter, sentence_ter
 
-__all__ = ["corpus_bleu", "raw_corpus_bleu", "sentence_bleu"]
+__all__ = ["corpus_bleu", "corpus_ter", "raw_corpus_bleu", "sentence_bleu", "sentence_ter"]

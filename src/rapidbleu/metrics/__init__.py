@@ -1,11 +1,12 @@
-"""sacreBLEU's ``sacrebleu.metrics`` import path: ``from rapidbleu.metrics import BLEU, BLEUScore``.
+"""sacreBLEU's ``sacrebleu.metrics`` import path: ``from rapidbleu.metrics import BLEU, TER, ...``.
 
-Only BLEU: rapidbleu implements neither chrF nor TER (``METRICS`` lists what there is).
+``METRICS`` lists the metrics there are.
 """
 
 from .bleu import BLEU, BLEUScore
+from .ter import TER, TERScore
 
-#: Metric name -> class, as ``sacrebleu.metrics.METRICS`` (BLEU only).
-METRICS = {"BLEU": BLEU}
+#: Metric name -> class, as ``sacrebleu.metrics.METRICS``.
+METRICS = {"BLEU": BLEU, "TER": TER}
 
-__all__ = ["BLEU", "METRICS", "BLEUScore"]
+__all__ = ["BLEU", "METRICS", "TER", "BLEUScore", "TERScore"]
