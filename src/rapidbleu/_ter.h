@@ -353,12 +353,14 @@ static int rb_ter_pair(rb_ter_work *w, const int32_t *hyp, int64_t n, const int3
             return rc;
         for (h = 0; h < n; h++) {
             int32_t word_h = w->words[h];
+            if (w->next_h[h] >= h + RB_TER_MAX_SHIFT_SIZE)
+                continue; /* no block starting here holds a hypothesis error */
             int64_t r_lo = h - RB_TER_MAX_SHIFT_DIST > 0 ? h - RB_TER_MAX_SHIFT_DIST : 0;
             int64_t r_hi = h + RB_TER_MAX_SHIFT_DIST < m - 1 ? h + RB_TER_MAX_SHIFT_DIST : m - 1;
             for (r = r_lo; r <= r_hi; r++) {
                 int64_t common, len;
-                if (word_h != ref[r])
-                    continue;
+                if (word_h != ref[r] || w->next_r[r] >= r + RB_TER_MAX_SHIFT_SIZE)
+                    continue; /* no common block, or none holding a reference error */
                 common = 1;
                 while (common < RB_TER_MAX_SHIFT_SIZE && h + common < n && r + common < m &&
                        w->words[h + common] == ref[r + common])

@@ -57,6 +57,8 @@ most 1010 candidates.  Segments longer than :data:`MAX_WORDS` words are refused.
 from __future__ import annotations
 
 import math
+from array import array
+from bisect import bisect_left
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -77,9 +79,13 @@ MAX_SHIFT_DIST = 50  # largest |reference start - hypothesis start| of a common 
 BEAM_WIDTH = 25  # half-width of the beam of the edit distance (at least)
 MAX_SHIFT_CANDIDATES = 1000  # evaluated shifts per hypothesis-reference pair, all rounds together
 
-#: The most words a hypothesis or a reference may have (after tokenization): beyond it the cost
-#: of a segment is refused (``ValueError`` naming the segment) rather than risked.
-MAX_WORDS = 1 << 20
+#: The most words a hypothesis or a reference may have (after tokenization): beyond it the
+#: segment is refused (``ValueError`` naming it) before any work.  At the limit one pair takes
+#: about 120 MB in the compiled twin (a few seconds typically); see the module documentation.
+MAX_WORDS = 1 << 18
+
+#: A row of the matrices: one int per column of the beam (``array('q')``: 8 bytes a cell).
+Row = Sequence[int]
 
 #: Cost of an unreachable cell (sacreBLEU's ``int(1e16)``); any value >= INF means unreachable.
 INF = 10**16
@@ -116,20 +122,21 @@ def _forward(
     lo: list[int],
     hi: list[int],
     a: int,
-    row_a: list[int],
-    ops: list[list[int]] | None = None,
-) -> list[list[int]]:
+    row_a: Row,
+    ops: list[bytes] | None = None,
+    last_only: bool = False,
+) -> list[Row]:
     """Rows ``a + 1 .. a + len(hyp)`` of the forward matrix (cheapest path from the origin),
     from row ``a``'s values; ``hyp`` are the hypothesis words at positions ``a ..``.  With
     ``ops``, each row's moves are appended to it (the first cheapest of diagonal, hypothesis
-    word, reference word)."""
-    rows = []
+    word, reference word); with ``last_only`` only the last row is returned."""
+    rows: list[Row] = []
     prev, plo, phi = row_a, lo[a], hi[a]
     for k, word in enumerate(hyp):
         i = a + k + 1
         clo, chi = lo[i], hi[i]
         row = [INF] * (chi - clo)
-        moves = [OP_UNDEF] * (chi - clo) if ops is not None else None
+        moves = [OP_UNDEF] * (chi - clo)
         for j in range(clo, chi):
             best, move = INF, OP_UNDEF
             if plo < j <= phi:  # diagonal from (i - 1, j - 1)
@@ -146,32 +153,33 @@ def _forward(
                 if cost < best:
                     best, move = cost, OP_INS
             row[j - clo] = best
-            if moves is not None:
-                moves[j - clo] = move
-        rows.append(row)
-        if ops is not None and moves is not None:
-            ops.append(moves)
-        prev, plo, phi = row, clo, chi
-    return rows
+            moves[j - clo] = move
+        stored = array("q", row)  # 8 bytes a cell instead of a list of int objects
+        if not last_only:
+            rows.append(stored)
+        if ops is not None:
+            ops.append(bytes(moves))
+        prev, plo, phi = stored, clo, chi
+    return rows if not last_only else [prev]
 
 
 def forward_matrix(
     hyp: Sequence[Hashable], ref: Sequence[Hashable], lo: list[int], hi: list[int]
-) -> tuple[list[list[int]], list[list[int]]]:
+) -> tuple[list[Row], list[bytes]]:
     """The whole forward matrix of ``hyp`` against ``ref`` in the beam: ``(values, moves)``,
-    one list per row ``0 .. len(hyp)`` (row ``i`` holds columns ``lo[i] .. hi[i] - 1``)."""
-    first = list(range(len(ref) + 1))
-    ops = [[OP_INS] * (len(ref) + 1)]
+    one row per ``i = 0 .. len(hyp)`` (row ``i`` holds columns ``lo[i] .. hi[i] - 1``)."""
+    first = array("q", range(len(ref) + 1))
+    ops = [bytes([OP_INS]) * (len(ref) + 1)]
     return [first, *_forward(hyp, ref, lo, hi, 0, first, ops)], ops
 
 
-def backward_matrix(hyp: Sequence[Hashable], ref: Sequence[Hashable], lo: list[int], hi: list[int]) -> list[list[int]]:
-    """The cheapest completion from every cell of the beam to the last cell, one list per row
-    ``0 .. len(hyp)`` (the mirror of the forward matrix: ``min_j forward[i][j] +
+def backward_matrix(hyp: Sequence[Hashable], ref: Sequence[Hashable], lo: list[int], hi: list[int]) -> list[Row]:
+    """The cheapest completion from every cell of the beam to the last cell, one row per
+    ``i = 0 .. len(hyp)`` (the mirror of the forward matrix: ``min_j forward[i][j] +
     backward[i][j]`` is the edit distance for every row ``i``)."""
     n, m = len(hyp), len(ref)
-    rows: list[list[int]] = [[]] * (n + 1)
-    rows[n] = [m - j for j in range(lo[n], hi[n])]
+    rows: list[Row] = [array("q")] * (n + 1)
+    rows[n] = array("q", range(m - lo[n], m - hi[n], -1))
     for i in range(n - 1, -1, -1):
         word = hyp[i]
         nxt, nlo, nhi = rows[i + 1], lo[i + 1], hi[i + 1]
@@ -184,11 +192,11 @@ def backward_matrix(hyp: Sequence[Hashable], ref: Sequence[Hashable], lo: list[i
             if j < m and nlo <= j + 1 < nhi:
                 best = min(best, nxt[j + 1 - nlo] + (word != ref[j]))
             row[j - clo] = min(best, INF)
-        rows[i] = row
+        rows[i] = array("q", row)
     return rows
 
 
-def trace_moves(ops: list[list[int]], lo: list[int], n_hyp: int, n_ref: int) -> list[int]:
+def trace_moves(ops: list[bytes], lo: list[int], n_hyp: int, n_ref: int) -> list[int]:
     """The moves from the origin to the last cell (read back from the last cell)."""
     out = []
     i, j = n_hyp, n_ref
@@ -292,6 +300,9 @@ def translation_edit_rate(words_hyp: Sequence[Hashable], words_ref: Sequence[Has
         return 0, n_ref
     n = len(words)
     lo, hi = beam(n, n_ref)
+    positions: dict[Hashable, list[int]] = {}
+    for r, word in enumerate(ref):
+        positions.setdefault(word, []).append(r)
     shifts = 0
     checked = 0
     while True:
@@ -302,10 +313,14 @@ def translation_edit_rate(words_hyp: Sequence[Hashable], words_ref: Sequence[Has
         next_h, next_r = _next_error(hyp_err), _next_error(ref_err)
         best: tuple[int, int, int, int] | None = None
         for h in range(n):
+            if next_h[h] >= h + MAX_SHIFT_SIZE:
+                continue  # no block starting here holds a hypothesis error
             word_h = words[h]
-            for r in range(max(0, h - MAX_SHIFT_DIST), min(n_ref - 1, h + MAX_SHIFT_DIST) + 1):
-                if word_h != ref[r]:
-                    continue
+            found = positions.get(word_h, ())
+            k = bisect_left(found, h - MAX_SHIFT_DIST)
+            while k < len(found) and found[k] <= h + MAX_SHIFT_DIST:  # ascending r, |r - h| <= 50
+                r = found[k]
+                k += 1
                 common = 1
                 while common < MAX_SHIFT_SIZE and h + common < n and r + common < n_ref:
                     if words[h + common] != ref[r + common]:
@@ -326,8 +341,8 @@ def translation_edit_rate(words_hyp: Sequence[Hashable], words_ref: Sequence[Has
                         else:
                             a, b = changed_span(n, h, length, target)
                             new = shifted(words, h, length, target)
-                            rows = _forward(new[a:b], ref, lo, hi, a, fwd[a])
-                            gain = dist - min(x + y for x, y in zip(rows[-1], bwd[b], strict=True))
+                            row_b = _forward(new[a:b], ref, lo, hi, a, fwd[a], last_only=True)[0]
+                            gain = dist - min(x + y for x, y in zip(row_b, bwd[b], strict=True))
                         key = (gain, length, -h, -target)
                         if best is None or key > best:
                             best = key
