@@ -1,4 +1,5 @@
-"""Run sacreBLEU's and NLTK's own BLEU tests against rapidbleu: module renames, nothing else.
+"""Run sacreBLEU's and NLTK's own BLEU (and sacreBLEU's TER) tests against rapidbleu: module
+renames, nothing else.
 
 ``tools/upstream_tests.py`` copies this file next to the upstream test files it extracts from
 the sdists.  Before any test module is imported, sacreBLEU's and NLTK's BLEU module paths are
@@ -20,6 +21,8 @@ RENAMES = {
     "sacrebleu.metrics.base": "rapidbleu.metrics.base",
     "sacrebleu.metrics.bleu": "rapidbleu.metrics.bleu",
     "sacrebleu.metrics.helpers": "rapidbleu.metrics.helpers",
+    "sacrebleu.metrics.ter": "rapidbleu.metrics.ter",
+    "sacrebleu.metrics.lib_ter": "rapidbleu.metrics.lib_ter",
     "sacrebleu.tokenizers": "rapidbleu.tokenizers",
     **{
         f"sacrebleu.tokenizers.{m}": f"rapidbleu.tokenizers.{m}"
@@ -31,6 +34,7 @@ RENAMES = {
             "tokenizer_intl",
             "tokenizer_zh",
             "tokenizer_char",
+            "tokenizer_ter",
         )
     },
     "nltk.translate.bleu_score": "rapidbleu.nltk",
