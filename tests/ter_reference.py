@@ -110,12 +110,14 @@ def sacre_score(stats: list[list], **options: bool):
     return sacre_ter.TER(**options)._aggregate_and_compute(stats)
 
 
-def _fill(data: Path) -> None:
+def _fill(data: Path, pairs: set[str] | None, option_sets: list[dict[str, bool]]) -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from conftest import read, systems
 
-    for options in OPTION_SETS:
+    for options in option_sets:
         for pair, system, hyp, refs in systems(data):
+            if pairs and pair not in pairs:
+                continue
             hyps = read(hyp)
             streams = [read(r) for r in refs]
             before = memo().computed
@@ -124,4 +126,12 @@ def _fill(data: Path) -> None:
 
 
 if __name__ == "__main__":
-    _fill(Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parents[2] / "shared" / "data" / "wmt23")
+    import argparse
+
+    ap = argparse.ArgumentParser(description="Fill the memo of sacreBLEU's TER edit counts for WMT23.")
+    ap.add_argument("data", nargs="?", default=str(Path(__file__).resolve().parents[2] / "shared" / "data" / "wmt23"))
+    ap.add_argument("--pairs", default="", help="comma-separated language pairs (default: all)")
+    ap.add_argument("--options", default="all", choices=["all", "default", "others"], help="option sets")
+    args = ap.parse_args()
+    chosen = {"all": OPTION_SETS, "default": OPTION_SETS[:1], "others": OPTION_SETS[1:]}[args.options]
+    _fill(Path(args.data), set(filter(None, args.pairs.split(","))), chosen)

@@ -92,8 +92,9 @@ def _is_int(x) -> bool:
     return type(x) is int or isinstance(x, numbers.Integral)
 
 
-def check_flag(value, name: str) -> bool:
-    """A yes/no option: ``True``/``False`` (or 0/1, numpy bools), returned as given.
+def check_flag(value, name: str):
+    """A yes/no option: ``True``/``False`` (or 0/1, numpy bools), returned as given (sacreBLEU
+    prints an option as given in a signature: ``norm:1`` for ``normalized=1``).
 
     Raises:
         TypeError: anything else (``None``, strings, other numbers), naming the option.
