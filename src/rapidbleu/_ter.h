@@ -145,41 +145,80 @@ static int rb_ter_reserve(rb_ter_work *w, int64_t n, int64_t m) {
 }
 
 /* One forward row: columns clo..chi-1 of `cur` from the previous row (`prev`, columns
- * plo..phi-1) and the hypothesis word consumed into this row.  The first cheapest of the
- * diagonal, the vertical (hypothesis word without reference word) and the horizontal move
- * (reference word without hypothesis word) wins; `ops` (may be NULL) gets the moves. */
+ * plo..phi-1, plo <= clo: the beam never moves left) and the hypothesis word consumed into this
+ * row.  The first cheapest of the diagonal, the vertical (hypothesis word without reference
+ * word) and the horizontal move (reference word without hypothesis word) wins; `ops` (may be
+ * NULL) gets the moves.  The columns split into runs where the same moves exist, so the inner
+ * loop has no bounds tests. */
 static inline void rb_ter_frow(const int32_t *prev, int32_t plo, int32_t phi, int32_t *cur, uint8_t *ops,
                                int32_t clo, int32_t chi, int32_t word, const int32_t *ref) {
-    int32_t j, left = RB_TER_INF;
-    for (j = clo; j < chi; j++) {
-        int32_t best = RB_TER_INF, c;
-        uint8_t mv = RB_OP_UNDEF;
-        if (j > plo && j <= phi) {
-            int32_t sub = word != ref[j - 1];
-            c = prev[j - 1 - plo] + sub;
-            if (c < best) {
-                best = c;
-                mv = sub ? RB_OP_SUB : RB_OP_NOP;
-            }
+    int32_t j = clo, best, c, mid_end;
+    uint8_t mv = RB_OP_UNDEF;
+    /* first column: no horizontal move */
+    best = RB_TER_INF;
+    if (j > plo && j <= phi) {
+        int32_t sub = word != ref[j - 1];
+        best = prev[j - 1 - plo] + sub;
+        mv = sub ? RB_OP_SUB : RB_OP_NOP;
+    }
+    if (j < phi) {
+        c = prev[j - plo] + 1;
+        if (c < best) {
+            best = c;
+            mv = RB_OP_DEL;
         }
-        if (j >= plo && j < phi) {
-            c = prev[j - plo] + 1;
-            if (c < best) {
-                best = c;
-                mv = RB_OP_DEL;
-            }
+    }
+    if (best >= RB_TER_INF) {
+        best = RB_TER_INF;
+        mv = RB_OP_UNDEF;
+    }
+    cur[0] = best;
+    if (ops != NULL)
+        ops[0] = mv;
+    /* every move exists: clo < j < phi */
+    mid_end = phi < chi ? phi : chi;
+    for (j = clo + 1; j < mid_end; j++) {
+        int32_t sub = word != ref[j - 1];
+        int32_t d = prev[j - 1 - plo] + sub, v = prev[j - plo] + 1, h = best + 1;
+        uint8_t m = sub ? RB_OP_SUB : RB_OP_NOP;
+        best = d;
+        if (v < best) {
+            best = v;
+            m = RB_OP_DEL;
         }
-        if (j > clo) {
-            c = left + 1;
-            if (c < best) {
-                best = c;
-                mv = RB_OP_INS;
-            }
+        if (h < best) {
+            best = h;
+            m = RB_OP_INS;
+        }
+        if (best >= RB_TER_INF) {
+            best = RB_TER_INF;
+            m = RB_OP_UNDEF;
         }
         cur[j - clo] = best;
-        left = best;
         if (ops != NULL)
-            ops[j - clo] = mv;
+            ops[j - clo] = m;
+    }
+    /* j == phi: diagonal and horizontal; beyond: horizontal only */
+    for (j = mid_end > clo + 1 ? mid_end : clo + 1; j < chi; j++) {
+        uint8_t m = RB_OP_UNDEF;
+        int32_t h = best + 1;
+        best = RB_TER_INF;
+        if (j <= phi) {
+            int32_t sub = word != ref[j - 1];
+            best = prev[j - 1 - plo] + sub;
+            m = sub ? RB_OP_SUB : RB_OP_NOP;
+        }
+        if (h < best) {
+            best = h;
+            m = RB_OP_INS;
+        }
+        if (best >= RB_TER_INF) {
+            best = RB_TER_INF;
+            m = RB_OP_UNDEF;
+        }
+        cur[j - clo] = best;
+        if (ops != NULL)
+            ops[j - clo] = m;
     }
 }
 

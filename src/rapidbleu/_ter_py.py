@@ -68,7 +68,7 @@ else:
     from ._lazy import numpy as np  # imported on first use (see rapidbleu._lazy)
 
 from ._validate import no_reference_error, resolve_workers, stream_length_error
-from .tokenizers.tokenizer_ter import TercomTokenizer
+from .tokenizers.tokenizer_ter import tercom_words
 
 #: Name of this backend, as reported by ``rapidbleu.backend``.
 NAME = "python"
@@ -398,16 +398,16 @@ def tokenized_segments(
     for k, stream in enumerate(ref_streams):
         if len(stream) != n:
             raise stream_length_error(f"reference stream {k}", len(stream), n)
-    tok = TercomTokenizer(normalized, no_punct, asian_support, case_sensitive)
+    options = (normalized, no_punct, asian_support, case_sensitive)
     hyps, refs = [], []
     for i, hyp in enumerate(hypotheses):
-        words = tok(hyp.rstrip()).split()
+        words = tercom_words(hyp.rstrip(), *options)
         check_words(len(words), f"segment {i}: the hypothesis")
         seg = []
         for k, stream in enumerate(ref_streams):
             ref = stream[i]
             if ref is not None:
-                ref_words = tok(tok(ref.rstrip())).split()
+                ref_words = tercom_words(" ".join(tercom_words(ref.rstrip(), *options)), *options)
                 check_words(len(ref_words), f"segment {i}: the reference of stream {k}")
                 seg.append(ref_words)
         if not seg:

@@ -118,6 +118,21 @@ def tokenize_tercom(
     return " ".join(sent.split())
 
 
+def tercom_words(
+    sent: str,
+    normalized: bool = False,
+    no_punct: bool = False,
+    asian_support: bool = False,
+    case_sensitive: bool = False,
+) -> list[str]:
+    """The words of one segment: ``tokenize_tercom(sent, ...).split()`` (without the cache,
+    and without the joining and splitting again, when neither ``normalized`` nor ``no_punct``
+    is on: then the tokenizer only lowercases)."""
+    if normalized or no_punct:
+        return _tokenize_cached(sent, normalized, no_punct, asian_support, case_sensitive).split()
+    return (sent if case_sensitive else sent.lower()).split()
+
+
 @lru_cache(maxsize=2**16)
 def _tokenize_cached(sent: str, normalized: bool, no_punct: bool, asian_support: bool, case_sensitive: bool) -> str:
     return tokenize_tercom(sent, normalized, no_punct, asian_support, case_sensitive)
@@ -162,4 +177,4 @@ class TercomTokenizer(BaseTokenizer):
         return "tercom"
 
 
-__all__ = ["TercomTokenizer", "tokenize_tercom"]
+__all__ = ["TercomTokenizer", "tercom_words", "tokenize_tercom"]
