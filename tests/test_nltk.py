@@ -26,6 +26,7 @@ from nltk.util import ngrams as nltk_ngrams  # noqa: E402
 import rapidbleu.nltk as rb  # noqa: E402
 from rapidbleu import _backend  # noqa: E402
 from rapidbleu import nltk as rnltk  # noqa: E402
+from rapidbleu._nltk_style import token_statistics  # noqa: E402
 from rapidbleu.tokenizers import get_tokenizer  # noqa: E402
 
 # Every test here runs once per backend (conftest.backend).
@@ -538,7 +539,7 @@ def test_property_sentence_bleu_from_stats(data, p, extra):
     weight_list = weights if isinstance(weights, list) else [weights]
     K = max(len(w) for w in weight_list)
     N = max(K, 5 if method in (5, 7) else 1) + extra
-    stats = rb._stats(refs, hyps, N)
+    stats = token_statistics(refs, hyps, N)
     expected = [outcome(lambda: nb.sentence_bleu(r, h, weights, nf, reweigh)) for r, h in zip(refs, hyps, strict=False)]
     errors = [val for kind, val in expected if kind == "err"]
     for fn in (nf, rf):
@@ -577,7 +578,7 @@ def test_from_stats_sacrebleu_statistics():
 
 
 def test_from_stats_errors():
-    stats = rb._stats([[REF1], [REF2]], [HYP1, HYP2], 4)
+    stats = token_statistics([[REF1], [REF2]], [HYP1, HYP2], 4)
 
     def custom(p_n, references, hypothesis, hyp_len):
         return p_n
@@ -614,7 +615,7 @@ def test_from_stats_errors():
 
 
 def test_from_stats_warning_points_at_caller():
-    stats = rb._stats([[["a", "b"]], [REF1]], [["a", "b"], REF1], 4)
+    stats = token_statistics([[["a", "b"]], [REF1]], [["a", "b"], REF1], 4)
     with pytest.warns(UserWarning, match="1 of 2 hypotheses") as rec:
         rb.sentence_bleu_from_stats(stats)
     assert {Path(w.filename).name for w in rec} == {Path(__file__).name}

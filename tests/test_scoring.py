@@ -150,7 +150,7 @@ def test_nltk_compiled_equals_oracle(method, eps, k, reweigh):
         rows = random_rows(rng, 500, N)
         rows = rows[rows[:, 0] < 10**5]  # NLTK precisions as Fractions: keep the oracle quick
         for w in WEIGHTS:
-            if len(w) > N or (reweigh and w != py._DEFAULT_WEIGHTS):
+            if len(w) > N or (reweigh and w != py.DEFAULT_WEIGHTS):
                 continue
             want = py.nltk_scores(rows, N, w, method, eps, k, reweigh)
             got = cy().nltk_scores(rows, N, w, method, eps, k, reweigh, 2)

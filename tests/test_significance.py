@@ -14,6 +14,7 @@ import pytest
 from conftest import data_file, read
 
 import rapidbleu
+from rapidbleu import _bootstrap as B
 from rapidbleu import significance as S
 
 sacrebleu = pytest.importorskip("sacrebleu")
@@ -94,7 +95,7 @@ def test_float32_rounding_of_large_sums_is_reproduced():
     cor = (tot * rng.random((m, 4))).astype(np.int64)
     rows = np.hstack([hyp[:, None], ref[:, None], cor, tot])
     _, theirs = _bootstrap_resample(rows.tolist(), SacreBLEU(), 120)
-    (sums,) = S._bootstrap_sums(np.random.default_rng(12345), [rows], 120)
+    (sums,) = B.bootstrap_sums(np.random.default_rng(12345), [rows], 120)
     assert S.bleu_scores(sums, rapidbleu.BLEU(), np.float32).tolist() == [x.score for x in theirs]
 
 
@@ -163,8 +164,8 @@ def test_paired_ar_with_confidence_equals_sacrebleu(data, seed):
 @pytest.mark.parametrize("seed", ["12345"], indirect=True)
 def test_chunked_draws_equal_one_draw(data, seed, monkeypatch):
     """Tiny chunks (many chunk boundaries, bool draws split at 32-bit boundaries) change nothing."""
-    monkeypatch.setattr(S, "_CHUNK_ELEMS", 1000)
-    monkeypatch.setattr(S, "_MIN_CHUNK_ROWS", 1)
+    monkeypatch.setattr(B, "_CHUNK_ELEMS", 1000)
+    monkeypatch.setattr(B, "_MIN_CHUNK_ROWS", 1)
     _compare_paired(data, "ar", 97, 45)
     _compare_paired(data, "bs", 45)
 

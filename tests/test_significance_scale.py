@@ -7,6 +7,7 @@ import pytest
 from conftest import SAMPLE_DIR, read
 
 import rapidbleu
+from rapidbleu import _bootstrap as B
 from rapidbleu import significance as S
 
 HYPS = [read(SAMPLE_DIR / f"generaltest2023.de-en.hyp.{s}.en") for s in ("ONLINE-W", "AIRC", "GTCOM_Peter")]
@@ -33,19 +34,19 @@ def test_large_sums_path_equals_exact_path_where_both_apply(stats, monkeypatch):
     """Forcing the per-resample float32 summation (the path of large corpora) on a corpus whose
     sums are exact gives the same sums as the counts @ stats path."""
     _bleu, (a, b, _c) = stats
-    want = S._bootstrap_sums(np.random.default_rng(7), [a, b], 64)
-    monkeypatch.setattr(S, "_F32_EXACT", 1.0)  # every corpus now counts as "large"
-    got = S._bootstrap_sums(np.random.default_rng(7), [a, b], 64)
+    want = B.bootstrap_sums(np.random.default_rng(7), [a, b], 64)
+    monkeypatch.setattr(B, "_F32_EXACT", 1.0)  # every corpus now counts as "large"
+    got = B.bootstrap_sums(np.random.default_rng(7), [a, b], 64)
     for x, y in zip(got, want, strict=False):
         assert np.array_equal(x, y)
 
 
 @pytest.mark.parametrize("n", [10, 1000, 100_000, 1_000_000, 10_000_001])
 def test_chunks_are_capped(n):
-    k = S._chunk_rows(n)
+    k = B._chunk_rows(n)
     assert k >= 1
-    assert k * n <= S._MAX_CHUNK_ELEMS or k == 1
+    assert k * n <= B._MAX_CHUNK_ELEMS or k == 1
     m = 32 // np.gcd(32, n)
-    k = S._chunk_rows(n, m)
+    k = B._chunk_rows(n, m)
     assert k % m == 0
-    assert k * n <= S._MAX_CHUNK_ELEMS or k == m
+    assert k * n <= B._MAX_CHUNK_ELEMS or k == m

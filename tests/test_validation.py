@@ -116,7 +116,7 @@ def test_odd_unicode_and_huge_line():
 
 
 def test_check_references_returns_private_streams():
-    from rapidbleu._validate import check_references
+    from rapidbleu._inputs import check_references
 
     s0, s1 = ["a", None, "c"], [None, "b", "c"]
     streams, num_refs = check_references((s0, s1), 3)

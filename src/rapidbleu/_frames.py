@@ -1,115 +1,143 @@
 """What the Spark and Dask integrations run on each partition: plain Python lists in, integer
 statistics or float scores out (no Spark or Dask import here, so workers import little).
 
-A partition's corpus statistics are ``(vector, num_refs, last)``: the int64 vector of
-``rapidbleu.stats`` (column sums and segment count), the number of references of its
-segments (``-1`` when it varies) and, NLTK style, the last segment's numbers for smoothing
-methods 5-7.  The driver combines them into one ``CorpusStats`` (:func:`combine`).
+Everything goes through the metric protocol (``rapidbleu._metric``): a partition's corpus
+statistics are ``(vector, num_refs, last)``: the metric's aggregated row and the segment count
+(the vector of ``rapidbleu.stats``), the number of references of its segments (``-1`` when it
+varies) and, NLTK style, the last segment's numbers for smoothing methods 5-7.  The driver
+combines them into one ``CorpusStats`` (:func:`combine`).
 """
 
+import copy
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
-from .stats import CorpusStats, sacre_config
+from ._metric import METRICS, Metric
+from ._nltk_style import METHODS, NLTKBLEU, SmoothingFunction, resolve_smoothing
+from ._validate import check_style
+from .stats import CorpusStats
 
 Part = tuple[Any, int, tuple[int, ...] | None]
 
 
 class ScoreOptions:
-    """Settings of a distributed BLEU computation (picklable, checked on the driver).
+    """Settings of a distributed computation (picklable, checked on the driver).
 
     Args:
-        style: ``"sacrebleu"`` (0-100, ``rapidbleu.BLEU``) or ``"nltk"`` (0-1,
-            ``rapidbleu.nltk``).
+        style: ``"sacrebleu"`` (0-100, ``rapidbleu.BLEU`` or the metric named by ``metric``)
+            or ``"nltk"`` (0-1, ``rapidbleu.nltk``).
+        metric: sacreBLEU style: the metric's name (``"bleu"``, ...; default BLEU).
         tokenize: sacreBLEU style: a sacreBLEU tokenizer name (default ``13a``).  NLTK style:
             ``None`` (default) splits on whitespace (``str.split()``); a tokenizer name
             tokenizes with it, then splits on spaces.
         lowercase: lowercase the text first.
-        smooth_method, smooth_value, effective_order: sacreBLEU's (``effective_order`` for the
-            corpus score; sentence scores use effective order, as ``sacrebleu.sentence_bleu``).
-        max_ngram_order: N (sacreBLEU style); NLTK style: the longest weight tuple.
         weights, smoothing_function, auto_reweigh: NLTK style, as ``rapidbleu.nltk``; the
             smoothing function is ``None``, ``"method0"``..``"method7"`` or a
             ``SmoothingFunction`` method (rapidbleu's or NLTK's).
+        **options: the metric's other options (BLEU: ``smooth_method``, ``smooth_value``,
+            ``effective_order`` for the corpus score -- sentence scores use effective order,
+            as ``sacrebleu.sentence_bleu`` -- and ``max_ngram_order``).
 
     Raises:
-        ValueError: unknown style, smoothing method or tokenizer.
-        TypeError: a custom smoothing callable (it needs the tokens; not supported here).
+        ValueError: unknown style, metric, smoothing method or tokenizer.
+        TypeError: options of the other style, a custom smoothing callable (it needs the
+            tokens; not supported here).
     """
 
     def __init__(
         self,
         style: str = "sacrebleu",
+        metric: str = "bleu",
         tokenize: str | None = None,
         lowercase: bool = False,
-        smooth_method: str = "exp",
-        smooth_value: float | None = None,
-        effective_order: bool = False,
-        max_ngram_order: int = 4,
-        weights=None,
-        smoothing_function=None,
+        weights: Any = None,
+        smoothing_function: Any = None,
         auto_reweigh: bool = False,
-    ):
-        if style not in ("sacrebleu", "nltk"):
-            raise ValueError(f"style must be 'sacrebleu' or 'nltk', got {style!r}")
+        **options: Any,
+    ) -> None:
+        check_style(style)
         self.style = style
         self.tokenize = tokenize
         self.lowercase = bool(lowercase)
-        self.smooth_method = smooth_method
-        self.smooth_value = smooth_value
-        self.effective_order = bool(effective_order)
-        self.max_ngram_order = int(max_ngram_order)
-        self.auto_reweigh = bool(auto_reweigh)
-        self.weights = weights
-        self.smoothing = _smoothing_spec(smoothing_function)
         if style == "sacrebleu":
             if weights is not None or smoothing_function is not None or auto_reweigh:
                 raise TypeError("weights/smoothing_function/auto_reweigh are NLTK-style options (style='nltk')")
-            self.metric()  # checks smoothing and tokenizer now, on the driver
-        else:
-            from . import nltk as rb_nltk
-
-            wl, _ = rb_nltk._weight_list(weights if weights is not None else (0.25,) * 4)
-            self.max_ngram_order = max(1, max(len(w) for w in wl))
+            if metric not in METRICS or not METRICS[metric].command_line:
+                known = ", ".join(m for m, c in METRICS.items() if c.command_line)
+                raise ValueError(f"metric must be one of {known}, got {metric!r}")
+            self.metric_id = metric
+            if metric == "bleu":
+                options["force"] = True
             if tokenize is not None:
-                _tokenizer(tokenize)
+                options["tokenize"] = tokenize
+            self.options = {"lowercase": self.lowercase, **options}
+        else:
+            if options:
+                raise TypeError(f"unexpected NLTK-style options: {', '.join(sorted(options))}")
+            self.metric_id = "nltk"
+            self.smoothing = _smoothing_spec(smoothing_function)
+            self.options = {
+                "weights": weights,
+                "auto_reweigh": bool(auto_reweigh),
+                "tokenize": tokenize,
+                "lowercase": self.lowercase,
+            }
+        self.metric()  # checks every option now, on the driver
 
-    def key(self) -> tuple:
-        return (
-            self.style,
-            self.tokenize,
-            self.lowercase,
-            self.smooth_method,
-            self.smooth_value,
-            self.effective_order,
-            self.max_ngram_order,
-        )
+    def key(self) -> tuple[Any, ...]:
+        smoothing = getattr(self, "smoothing", None)
+        return (self.metric_id, _freeze(self.options), None if smoothing is None else _freeze_spec(smoothing))
 
-    def metric(self, sentence: bool = False):
+    def metric(self, sentence: bool = False) -> Metric:
+        """The metric of these settings (cached per process); ``sentence``: the one sentence
+        scores use (BLEU: effective order on)."""
         return _metric(self.key(), sentence)
 
-    def smoothing_function(self):
-        if self.smoothing is None:
-            return None
-        from . import nltk as rb_nltk
+    def smoothing_function(self) -> Any:
+        return _smoothing_function(getattr(self, "smoothing", None))
 
-        method, params = self.smoothing
-        return getattr(rb_nltk.SmoothingFunction(**params), f"method{method}")
+    def vector_width(self) -> int:
+        """Values of a partition's vector: the aggregated row and the segment count."""
+        return self.metric().aggregate_width() + 1
+
+    def vector_type(self) -> str:
+        """``"long"`` (counts) or ``"double"`` (float statistics): the vector's SQL type."""
+        return "double" if self.metric().stats_dtype == "float64" else "long"
 
 
-def _smoothing_spec(fn) -> tuple[int, dict[str, Any]] | None:
+def _freeze(options: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
+    return tuple(
+        sorted(
+            (k, tuple(map(tuple, v)) if k == "weights" and _nested(v) else (tuple(v) if isinstance(v, list) else v))
+            for k, v in options.items()
+        )
+    )
+
+
+def _nested(v: Any) -> bool:
+    try:
+        v[0][0]
+    except (TypeError, IndexError, KeyError):
+        return False
+    return True
+
+
+def _freeze_spec(spec: tuple[int, dict[str, Any]]) -> tuple[Any, ...]:
+    return spec[0], tuple(sorted(spec[1].items()))
+
+
+def _smoothing_spec(fn: Any) -> tuple[int, dict[str, Any]] | None:
+    """A picklable description ``(method, parameters)`` of an NLTK smoothing function."""
     if fn is None:
         return None
-    from . import nltk as rb_nltk
-
     if isinstance(fn, str):
-        if fn not in rb_nltk._METHODS:
-            raise ValueError(f"smoothing_function must be one of {', '.join(rb_nltk._METHODS)}, got {fn!r}")
+        if fn not in METHODS:
+            raise ValueError(f"smoothing_function must be one of {', '.join(METHODS)}, got {fn!r}")
         return int(fn[-1]), {}
-    method, owner = rb_nltk._resolve_smoothing(fn)
+    method, owner = resolve_smoothing(fn)
     if method is None:
         raise TypeError(
             "a custom smoothing callable needs each pair's tokens and is not supported here; "
@@ -120,27 +148,27 @@ def _smoothing_spec(fn) -> tuple[int, dict[str, Any]] | None:
     return method, {"epsilon": owner.epsilon, "alpha": owner.alpha, "k": owner.k}
 
 
-@lru_cache(maxsize=8)
-def _metric(key: tuple, sentence: bool):
-    from .bleu import BLEU
-
-    _style, tokenize, lowercase, smooth_method, smooth_value, effective_order, n = key
-    return BLEU(
-        tokenize=tokenize,
-        lowercase=lowercase,
-        force=True,
-        smooth_method=smooth_method,
-        smooth_value=smooth_value,
-        effective_order=True if sentence else effective_order,
-        max_ngram_order=n,
-    )
+def _smoothing_function(spec: tuple[int, dict[str, Any]] | None) -> Any:
+    if spec is None:
+        return None
+    method, params = spec
+    return getattr(SmoothingFunction(**params), f"method{method}")
 
 
 @lru_cache(maxsize=8)
-def _tokenizer(name: str):
-    from .tokenizers import get_tokenizer
-
-    return get_tokenizer(name)
+def _metric(key: tuple[Any, ...], sentence: bool) -> Metric:
+    metric_id, options, spec = key
+    kwargs = dict(options)
+    if metric_id == "nltk":
+        weights = kwargs.pop("weights")
+        return NLTKBLEU(
+            weights if weights is not None else (0.25,) * 4,
+            _smoothing_function(None if spec is None else (spec[0], dict(spec[1]))),
+            **kwargs,
+        )
+    if sentence and metric_id == "bleu":
+        kwargs["effective_order"] = True
+    return METRICS[metric_id](**kwargs)
 
 
 # --------------------------------------------------------------------------------------------
@@ -205,57 +233,25 @@ def merge_parts(parts: Sequence[Part | None]) -> Part | None:
     return vector, (nrefs.pop() if len(nrefs) == 1 else -1), present[-1][2]
 
 
-def _nltk_tokens(opts: ScoreOptions, texts: Sequence[str | None]) -> list[list[str] | None]:
-    tok = _tokenizer(opts.tokenize) if opts.tokenize is not None else None
-    out: list[list[str] | None] = []
-    for t in texts:
-        if t is None:
-            out.append(None)
-            continue
-        if opts.lowercase:
-            t = t.lower()
-        out.append(tok(t.rstrip()).split() if tok is not None else t.split())
-    return out
-
-
-def _nltk_inputs(opts, hyps, streams):
-    hyp_tokens = _nltk_tokens(opts, hyps)
-    ref_tokens = [_nltk_tokens(opts, s) for s in streams]
-    refs = [[s[i] for s in ref_tokens if s[i] is not None] for i in range(len(hyps))]
-    return refs, hyp_tokens
-
-
 # --------------------------------------------------------------------------------------------
 # Per partition
 # --------------------------------------------------------------------------------------------
-def partition_stats(opts: ScoreOptions, hyps: Sequence[str], streams: list[list]) -> Part | None:
+def partition_stats(opts: ScoreOptions, hyps: Sequence[str], streams: list[list[Any]]) -> Part | None:
     """``(vector, num_refs, last)`` of one partition, or None when it has no rows."""
     if not len(hyps):
         return None
-    if opts.style == "sacrebleu":
-        st = opts.metric().corpus_statistics(list(hyps), streams)
-        vector = np.concatenate([st.sum(axis=0, dtype=np.int64), [st.shape[0]]])
-        return vector, _num_refs(streams), None
-    from .stats import nltk_corpus_stats
-
-    refs, hyp_tokens = _nltk_inputs(opts, hyps, streams)
-    part = nltk_corpus_stats(refs, hyp_tokens, opts.max_ngram_order)
-    return part.vector.copy(), 0, part._last
-
-
-def _num_refs(streams: list[list]) -> int:
-    """References per segment, -1 when it varies (as ``BLEU`` counts them)."""
-    if not any(None in s for s in streams):
-        return len(streams)
-    counts = {sum(s[i] is not None for s in streams) for i in range(len(streams[0]))}
-    return counts.pop() if len(counts) == 1 else -1
+    metric = opts.metric()
+    st = metric.corpus_statistics(list(hyps), streams)
+    vector = [*metric.combine(st), st.shape[0]]
+    last = metric.tail(st) if isinstance(metric, NLTKBLEU) else None
+    return np.asarray(vector), int(metric.num_refs), last
 
 
 def combine(opts: ScoreOptions, parts: Sequence[Part | None]) -> CorpusStats:
     """One ``CorpusStats`` from the partitions' results, in partition order.
 
     The number of references is the partitions' common one, else ``-1`` (``nrefs:var``), as
-    ``BLEU`` finds it on the whole corpus.
+    the metric finds it on the whole corpus.
 
     Raises:
         ValueError: no rows at all.
@@ -263,53 +259,32 @@ def combine(opts: ScoreOptions, parts: Sequence[Part | None]) -> CorpusStats:
     present = [p for p in parts if p is not None]
     if not present:
         raise ValueError("no rows: the DataFrame is empty")
-    vector = np.sum([np.asarray(p[0], dtype=np.int64) for p in present], axis=0)
-    if opts.style == "sacrebleu":
-        nrefs = {int(p[1]) for p in present}
-        metric = opts.metric()
-        metric.num_refs = nrefs.pop() if len(nrefs) == 1 else -1
-        return CorpusStats("sacrebleu", sacre_config(metric), vector)
-    return CorpusStats("nltk", {"max_ngram_order": opts.max_ngram_order}, vector, present[-1][2])
+    metric = opts.metric()
+    dtype = np.float64 if metric.stats_dtype == "float64" else np.int64
+    vector = np.sum([np.asarray(p[0], dtype=dtype) for p in present], axis=0)
+    nrefs = {int(p[1]) for p in present}
+    whole = copy.copy(metric)  # the cached metric is shared: the corpus's count goes on a copy
+    whole.num_refs = nrefs.pop() if len(nrefs) == 1 else -1
+    return CorpusStats(metric.metric_id, whole.config(), vector, present[-1][2])
 
 
-def score(opts: ScoreOptions, stats: CorpusStats):
-    """The corpus score: a ``BLEUScore`` (sacreBLEU style) or NLTK's float(s)."""
+def score(opts: ScoreOptions, stats: CorpusStats) -> Any:
+    """The corpus score: a score object (sacreBLEU style) or NLTK's float(s)."""
     if opts.style == "sacrebleu":
         return stats.score()
-    return stats.score(opts.weights, opts.smoothing_function(), opts.auto_reweigh)
+    return stats.score(opts.options["weights"], opts.smoothing_function(), opts.options["auto_reweigh"])
 
 
-def partition_sentence_scores(opts: ScoreOptions, hyps: Sequence[str], streams: list[list]) -> np.ndarray:
-    """float64 sentence BLEU of every row: ``rapidbleu.batch.sentence_bleu_batch`` (sacreBLEU
-    style, effective order, 0-100) or ``rapidbleu.nltk.sentence_bleu_batch`` (NLTK, 0-1)."""
+def partition_sentence_scores(opts: ScoreOptions, hyps: Sequence[str], streams: list[list[Any]]) -> np.ndarray:
+    """float64 sentence score of every row: the metric's ``sentence_scores`` (BLEU with effective
+    order, as ``sacrebleu.sentence_bleu``, 0-100; NLTK's ``sentence_bleu``, 0-1).
+
+    Raises:
+        ValueError: NLTK style with a list of weight tuples (one score per row is wanted).
+    """
     if not len(hyps):
         return np.zeros(0, dtype=np.float64)
-    if opts.style == "sacrebleu":
-        from .batch import sentence_bleu_batch
-        from .tokenizers import DEFAULT_TOKENIZER
-
-        tok = DEFAULT_TOKENIZER if opts.tokenize is None else opts.tokenize
-        return np.asarray(
-            sentence_bleu_batch(
-                list(hyps),
-                streams,
-                smooth_method=opts.smooth_method,
-                smooth_value=opts.smooth_value,
-                effective_order=True,
-                max_ngram_order=opts.max_ngram_order,
-                tokenize=tok,
-                lowercase=opts.lowercase,
-            ),
-            dtype=np.float64,
-        )
-    from . import nltk as rb_nltk
-
-    refs, hyp_tokens = _nltk_inputs(opts, hyps, streams)
-    weights = opts.weights if opts.weights is not None else (0.25,) * 4
-    out = rb_nltk.sentence_bleu_batch(
-        refs, hyp_tokens, weights=weights, smoothing_function=opts.smoothing_function(), auto_reweigh=opts.auto_reweigh
-    )
-    out = np.asarray(out, dtype=np.float64)
+    out = np.asarray(opts.metric(sentence=True).sentence_scores(list(hyps), streams), dtype=np.float64)
     if out.ndim != 1:
         raise ValueError("sentence scores take one weight tuple, not a list of them")
     return out

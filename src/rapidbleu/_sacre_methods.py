@@ -33,9 +33,10 @@ if TYPE_CHECKING:
 else:
     from ._lazy import numpy as np  # imported on first use (see rapidbleu._lazy)
 
+from ._inputs import check_references, preprocess
 from ._lazy import is_ndarray
 from ._stats import closest_ref_len
-from ._validate import check_hypotheses, check_references, check_sentence_args
+from ._validate import check_hypotheses, check_sentence_args
 from .tokenizers.base import BaseTokenizer
 
 
@@ -134,9 +135,7 @@ class SacreBLEUMethods:
     # -- one segment at a time (Python) -------------------------------------------------------
     def _preprocess_segment(self, sent: str) -> str:
         """Lowercase (if asked), right-strip and tokenize one segment; tokens joined by spaces."""
-        if self.lowercase:
-            sent = sent.lower()
-        return self.tokenizer(sent.rstrip())
+        return preprocess(sent, self.tokenizer, self.lowercase)
 
     def _get_closest_ref_len(self, hyp_len: int, ref_lens: list[int]) -> int:
         """Length of the reference closest to ``hyp_len``; ties go to the shorter one."""

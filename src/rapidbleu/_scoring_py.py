@@ -216,7 +216,7 @@ def sacre_scores(
 # NLTK
 # ============================================================================================
 
-_DEFAULT_WEIGHTS = (0.25, 0.25, 0.25, 0.25)
+DEFAULT_WEIGHTS = (0.25, 0.25, 0.25, 0.25)
 _TINY = sys.float_info.min  # method0's stand-in for a zero precision
 
 #: Smoothing methods whose formula is float arithmetic on the precisions (and so has a compiled
@@ -335,7 +335,7 @@ def _nltk_zero_order_text(order):
     )
 
 
-def _warn_zero_order(order, stacklevel=5, count_=None, n=None):
+def warn_zero_order(order, stacklevel=5, count_=None, n=None):
     if count_ is None:
         # NLTK's text and category, so that filters written for NLTK's warning apply.
         warnings.warn(_nltk_zero_order_text(order), UserWarning, stacklevel=stacklevel)
@@ -350,27 +350,27 @@ def _warn_zero_order(order, stacklevel=5, count_=None, n=None):
     )
 
 
-def _m0(p_n, warn=True):
+def nltk_method0(p_n, warn=True, stacklevel=5):
     out = []
     for i, p in enumerate(p_n):
         if p.numerator != 0:
             out.append(p)
         else:
             if warn:
-                _warn_zero_order(i + 1)
+                warn_zero_order(i + 1, stacklevel)
             out.append(_TINY)
     return out
 
 
-def _m1(p_n, epsilon):
+def nltk_method1(p_n, epsilon):
     return [(p.numerator + epsilon) / p.denominator if p.numerator == 0 else p for p in p_n]
 
 
-def _m2(p_n):
+def nltk_method2(p_n):
     return [Fraction(p.numerator + 1, p.denominator + 1, _normalize=False) if i else p for i, p in enumerate(p_n)]
 
 
-def _m3(p_n):
+def nltk_method3(p_n):
     k = 1
     for i, p in enumerate(p_n):
         if p.numerator == 0:
@@ -379,7 +379,7 @@ def _m3(p_n):
     return p_n
 
 
-def _m4(p_n, hyp_len, k):
+def nltk_method4(p_n, hyp_len, k):
     inc = 1
     for i, p in enumerate(p_n):
         if p.numerator == 0 and hyp_len > 1:
@@ -389,7 +389,7 @@ def _m4(p_n, hyp_len, k):
     return p_n
 
 
-def _m5(p_n, p5_last):
+def nltk_method5(p_n, p5_last):
     ahead = [*list(p_n), p5_last]
     prev = p_n[0] + 1
     for i in range(len(p_n)):
@@ -397,7 +397,7 @@ def _m5(p_n, p5_last):
     return p_n
 
 
-def _m6(p_n, last_hyp_len, alpha):
+def nltk_method6(p_n, last_hyp_len, alpha):
     if len(p_n) < 3:
         raise SmoothingError("smoothing method 6 needs weights for at least 3 n-gram orders")
     if not p_n[2]:
@@ -418,7 +418,7 @@ def _score(p_n, weight_list, bp, hyp_len, auto_reweigh):
     """NLTK's final step: ``bp * exp(fsum(w_n * log p_n for p_n > 0))`` per weight tuple."""
     scores = []
     for weight in weight_list:
-        if auto_reweigh and hyp_len < 4 and weight == _DEFAULT_WEIGHTS:
+        if auto_reweigh and hyp_len < 4 and weight == DEFAULT_WEIGHTS:
             weight = (1 / hyp_len,) * hyp_len
         terms = [w * math.log(p) for w, p in zip(weight, p_n, strict=False) if p > 0]
         scores.append(bp * math.exp(math.fsum(terms)))
@@ -438,6 +438,7 @@ def nltk_from_counts(
     last_hyp_len,
     tokens=None,
     warn=True,
+    stacklevel=5,
 ):
     """Scores (a list, one per weight tuple) from counts, as NLTK combines them.
 
@@ -461,21 +462,21 @@ def nltk_from_counts(
         last_refs, last_hyp = tokens
         p_n = smoother(p_n, references=last_refs, hypothesis=last_hyp, hyp_len=hyp_len)
     elif method == 0:
-        p_n = _m0(p_n, warn=warn)
+        p_n = nltk_method0(p_n, warn=warn, stacklevel=stacklevel)
     elif method == 1:
-        p_n = _m1(p_n, smoother.epsilon)
+        p_n = nltk_method1(p_n, smoother.epsilon)
     elif method == 2:
-        p_n = _m2(p_n)
+        p_n = nltk_method2(p_n)
     elif method == 3:
-        p_n = _m3(p_n)
+        p_n = nltk_method3(p_n)
     elif method == 4:
-        p_n = _m4(p_n, hyp_len, smoother.k)
+        p_n = nltk_method4(p_n, hyp_len, smoother.k)
     elif method == 5:
-        p_n = _m5(p_n, p5_last())
+        p_n = nltk_method5(p_n, p5_last())
     elif method == 6:
-        p_n = _m6(p_n, last_hyp_len, smoother.alpha)
+        p_n = nltk_method6(p_n, last_hyp_len, smoother.alpha)
     else:
-        p_n = _m5(_m4(p_n, hyp_len, smoother.k), p5_last())
+        p_n = nltk_method5(nltk_method4(p_n, hyp_len, smoother.k), p5_last())
     return _score(p_n, weight_list, bp, hyp_len, auto_reweigh)
 
 
@@ -524,7 +525,7 @@ def nltk_scores(
         raise ValueError(f"nltk_scores computes smoothing methods {FLOAT_METHODS}, got {method!r}")
     if not 1 <= K <= N:
         raise ValueError(f"weights must have 1 to {N} orders, got {K}")
-    weight = _DEFAULT_WEIGHTS if reweigh else tuple(float(w) for w in weights)
+    weight = DEFAULT_WEIGHTS if reweigh else tuple(float(w) for w in weights)
     params = _Params(epsilon, k)
     out = np.zeros(len(arr), dtype=np.float64)
     if len(arr) == 0:

@@ -39,6 +39,13 @@ from ._validate import MAX_ORDER_LIMIT, check_order  # noqa: F401  (re-exported)
 MAX_NGRAM_ORDER = 4
 
 
+def stats_columns(max_ngram_order: int) -> tuple[str, ...]:
+    """Names of the columns of a statistics row: ``hyp_len, ref_len, matches_1..N,
+    totals_1..N``."""
+    n = range(1, max_ngram_order + 1)
+    return ("hyp_len", "ref_len", *(f"matches_{i}" for i in n), *(f"totals_{i}" for i in n))
+
+
 def n_columns(max_ngram_order: int) -> int:
     """Number of columns of the statistics matrix for a given maximum n-gram order."""
     return 2 + 2 * max_ngram_order

@@ -16,7 +16,7 @@ import numbers
 import os
 from collections.abc import Mapping, Sequence, Set
 from itertools import repeat
-from operator import add, gt, is_, is_not
+from operator import gt, is_
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -62,7 +62,7 @@ class BackendUnavailableError(ImportError):
     """``RAPIDBLEU_BACKEND=cython`` but the compiled extension cannot be imported."""
 
 
-def _kind(x) -> str:
+def kind_of(x) -> str:
     return type(x).__name__
 
 
@@ -78,7 +78,7 @@ def check_order(max_ngram_order) -> int:
         ValueError: N < 1 or N > ``MAX_ORDER_LIMIT`` (64).
     """
     if isinstance(max_ngram_order, bool) or not _is_int(max_ngram_order):
-        raise TypeError(f"max_ngram_order must be an int, got {_kind(max_ngram_order)}")
+        raise TypeError(f"max_ngram_order must be an int, got {kind_of(max_ngram_order)}")
     if max_ngram_order < 1:
         raise ValueError(f"max_ngram_order must be >= 1, got {max_ngram_order}")
     if max_ngram_order > MAX_ORDER_LIMIT:
@@ -119,7 +119,7 @@ def resolve_workers(workers) -> int:
         ValueError: ``0`` (no thread would run).
     """
     if isinstance(workers, bool) or not _is_int(workers):
-        raise TypeError(f"workers must be an int (1 = serial, k > 1 threads, -1 = all cores), got {_kind(workers)}")
+        raise TypeError(f"workers must be an int (1 = serial, k > 1 threads, -1 = all cores), got {kind_of(workers)}")
     workers = int(workers)
     if workers == 0:
         raise ValueError("workers must be 1 (serial), k > 1 (threads) or negative (-1 = all cores), got 0")
@@ -166,13 +166,13 @@ def no_reference_error(i: int) -> NoReferencesError:
 
 def _as_list(hypotheses, what: str) -> list:
     if isinstance(hypotheses, (str, bytes)):
-        raise TypeError(f"{what} must be a sequence of strings, got a single {_kind(hypotheses)}; wrap it in a list")
+        raise TypeError(f"{what} must be a sequence of strings, got a single {kind_of(hypotheses)}; wrap it in a list")
     check_ordered(hypotheses, what)
     if not isinstance(hypotheses, Sequence):
         try:
             hypotheses = list(hypotheses)
         except TypeError:
-            raise TypeError(f"{what} must be a sequence of strings, got {_kind(hypotheses)}") from None
+            raise TypeError(f"{what} must be a sequence of strings, got {kind_of(hypotheses)}") from None
     hyps = list(hypotheses)
     if not hyps:
         raise EmptyInputError(f"{what} is empty: BLEU needs at least one segment")
@@ -186,7 +186,7 @@ def _name_bad_hypothesis(hyps: list, what: str) -> None:
                 raise NoneHypothesisError(
                     f"{what}[{i}] is None (every hypothesis must be a string; use '' for an empty output)"
                 )
-            raise TypeError(f"{what}[{i}] is a {_kind(h)}, expected str")
+            raise TypeError(f"{what}[{i}] is a {kind_of(h)}, expected str")
 
 
 def check_hypotheses(hypotheses, what: str = "hypotheses") -> list[str]:
@@ -222,70 +222,6 @@ def check_hypotheses_counting(hypotheses, suffix: str, what: str = "hypotheses")
     return hyps, count
 
 
-def check_references(references, n_hyps: int) -> tuple[list[list[str | None]], int]:
-    """Validate reference streams; they stay streams (the layout the statistics take).
-
-    Args:
-        references: a sequence of reference streams (one stream per reference set), each a
-            sequence of ``n_hyps`` strings; ``None`` in a stream means "this segment has no
-            reference in this stream" (a variable number of references).
-        n_hyps: number of hypotheses.
-
-    Returns:
-        ``(streams, num_refs)``: the streams as new lists (later changes to the caller's lists
-        do not affect them), ``None`` entries kept; and the number of references per segment
-        (-1 when it varies: signature ``nrefs:var``).
-
-    Raises:
-        TypeError: a bare string or a flat list of strings instead of a list of streams, or a
-            reference that is neither ``str`` nor ``None``.
-        ValueError: no streams, a stream whose length differs from the hypotheses, or a segment
-            left without any reference.
-    """
-    if isinstance(references, (str, bytes)) or not isinstance(references, Sequence):
-        check_ordered(references, "references")
-        raise TypeError(
-            f"references must be a list of reference streams (a list of lists of strings), got {_kind(references)}"
-        )
-    streams = list(references)
-    if not streams:
-        raise EmptyInputError("references is empty: give at least one reference stream")
-    for k, stream in enumerate(streams):
-        if isinstance(stream, str):
-            raise TypeError(
-                "references must be a list of reference streams, one list of strings per reference "
-                f"set, but references[{k}] is a string; for a single reference write [refs], not refs"
-            )
-        if not isinstance(stream, Sequence):
-            check_ordered(stream, f"references[{k}]")
-            raise TypeError(f"references[{k}] must be a sequence of strings, got {_kind(stream)}")
-        if len(stream) != n_hyps:
-            raise stream_length_error(f"reference stream {k}", len(stream), n_hyps)
-    streams = [list(stream) for stream in streams]
-    with_none = []
-    for k, stream in enumerate(streams):
-        kinds = set(map(type, stream))
-        if kinds == {str}:
-            continue
-        for i, r in enumerate(stream):
-            if r is not None and not isinstance(r, str):
-                raise TypeError(f"references[{k}][{i}] is a {_kind(r)}, expected str or None")
-        if type(None) in kinds:
-            with_none.append(stream)
-    if not with_none:  # the common case: a fixed number of references, no per-item work
-        return streams, len(streams)
-    # references per segment, counted with C-level map passes (no list per segment)
-    counts = [len(streams) - len(with_none)] * n_hyps
-    for stream in with_none:
-        counts = list(map(add, counts, map(is_not, stream, repeat(None))))
-    if 0 in counts:
-        i = counts.index(0)
-        raise no_reference_error(i)
-    distinct = set(counts)
-    num_refs = distinct.pop() if len(distinct) == 1 else -1
-    return streams, num_refs
-
-
 def check_sentence_args(hypothesis, references) -> tuple[str, list[str | None]]:
     """Checks for ``sentence_score(hypothesis, references)``; returns the references as a list.
 
@@ -298,12 +234,12 @@ def check_sentence_args(hypothesis, references) -> tuple[str, list[str | None]]:
     if hypothesis is None:
         raise NoneHypothesisError("hypothesis is None; use '' for an empty output")
     if not isinstance(hypothesis, str):
-        raise TypeError(f"hypothesis must be a str, got {_kind(hypothesis)}")
+        raise TypeError(f"hypothesis must be a str, got {kind_of(hypothesis)}")
     if isinstance(references, (str, bytes)):
         raise TypeError("references must be a sequence of reference strings, got a single string; write [ref]")
     if not isinstance(references, Sequence):
         check_ordered(references, "references")
-        raise TypeError(f"references must be a sequence of reference strings, got {_kind(references)}")
+        raise TypeError(f"references must be a sequence of reference strings, got {kind_of(references)}")
     return hypothesis, list(references)
 
 
@@ -326,7 +262,7 @@ def check_smooth_value(smooth_value) -> None:
         return
     if isinstance(smooth_value, bool) or not isinstance(smooth_value, numbers.Real):
         raise BadSmoothValueError(
-            f"smooth_value must be a finite number >= 0 or None, got {_kind(smooth_value)} {smooth_value!r}"
+            f"smooth_value must be a finite number >= 0 or None, got {kind_of(smooth_value)} {smooth_value!r}"
         )
     if not math.isfinite(smooth_value) or smooth_value < 0:
         raise BadSmoothValueError(f"smooth_value must be a finite number >= 0 or None, got {smooth_value!r}")
@@ -342,7 +278,18 @@ def check_ordered(x, what: str) -> None:
     """
     # (lists and tuples, the usual case, without the slower ABC check)
     if type(x) is not list and type(x) is not tuple and isinstance(x, (Mapping, Set)):
-        raise TypeError(f"{what} must be an ordered sequence (a list or tuple), got a {_kind(x)}")
+        raise TypeError(f"{what} must be an ordered sequence (a list or tuple), got a {kind_of(x)}")
+
+
+def check_style(style: str) -> None:
+    """The scoring convention of a batch, engine or statistics call.
+
+    Raises:
+        ValueError: ``style`` is neither ``"nltk"`` (0-1, NLTK's ``sentence_bleu``) nor
+            ``"sacrebleu"`` (0-100).
+    """
+    if style not in ("nltk", "sacrebleu"):
+        raise ValueError(f"style must be 'nltk' (0-1, NLTK's sentence_bleu) or 'sacrebleu' (0-100), got {style!r}")
 
 
 def check_stats_matrix(stats, max_ngram_order: int, what: str = "statistics") -> None:
@@ -445,7 +392,7 @@ def check_token_id(value, name: str) -> int | None:
     if value is None:
         return None
     if isinstance(value, (bool, np.bool_)) or not _is_int(value):
-        raise TypeError(f"{name} must be an integer or None, got {_kind(value)}")
+        raise TypeError(f"{name} must be an integer or None, got {kind_of(value)}")
     value = int(value)
     if not _INT64_MIN <= value <= _INT64_MAX:
         raise OverflowError(f"{name}={value} does not fit in int64")
@@ -466,11 +413,11 @@ def check_token_ids(values, name: str) -> list[int]:
     if _is_int(values) and not isinstance(values, (bool, np.bool_)):
         return [check_token_id(values, name)]  # type: ignore[list-item]
     if isinstance(values, (str, bytes, Mapping)):
-        raise TypeError(f"{name} must be an integer or a collection of integers, got {_kind(values)}")
+        raise TypeError(f"{name} must be an integer or a collection of integers, got {kind_of(values)}")
     try:
         items = list(values)
     except TypeError:
-        raise TypeError(f"{name} must be an integer or a collection of integers, got {_kind(values)}") from None
+        raise TypeError(f"{name} must be an integer or a collection of integers, got {kind_of(values)}") from None
     return [check_token_id(v, f"{name}[{j}]") for j, v in enumerate(items)]  # type: ignore[misc]
 
 
@@ -491,7 +438,7 @@ def id_element_error(what: str, j: int, token) -> TypeError:
     the item (``None``, a float, ...) and its position."""
     if token is None:
         return TypeError(f"{what}[{j}] is None; token ids must be integers")
-    return TypeError(f"{what}[{j}] is a {_kind(token)} ({token!r}); token ids must be integers")
+    return TypeError(f"{what}[{j}] is a {kind_of(token)} ({token!r}); token ids must be integers")
 
 
 def _stacklevel_outside(package: str = __package__ or "rapidbleu") -> int:

@@ -33,23 +33,25 @@ from typing import Any, TypeVar, cast
 import numpy as np
 
 from . import _backend
-from . import nltk as _nltk
+from ._inputs import preprocess
+from ._nltk_style import NLTKBLEU, SmoothingFunction, resolve_smoothing
 from ._scoring_py import check_smoothing
 from ._stats import MAX_NGRAM_ORDER
-from ._validate import MAX_ORDER_LIMIT, check_order, check_ordered, stream_length_error
+from ._validate import MAX_ORDER_LIMIT, check_order, check_ordered, check_style, stream_length_error
 from .ids import (
     IdCleaning,
     IdReferences,
     IdStream,
     IdStreams,
     TokenIds,
-    _is_arraylike,
-    _join,
-    _stats_of,
-    _stream,
     id_cleaning,
+    id_stream,
+    is_arraylike,
+    join_flat,
     no_gc,
+    stats_of_streams,
 )
+from .nltk import sentence_bleu_batch as nltk_sentence_bleu_batch
 
 __all__ = ["pairwise_bleu", "self_bleu", "sentence_bleu_batch"]
 
@@ -80,25 +82,15 @@ def _without_gc(fn: F) -> F:
 # ----------------------------------------------------------------------- NLTK-style scoring
 
 
-def _uniform(order: int):
+def _uniform(order: int) -> tuple[float, ...]:
     return (1.0 / order,) * order
 
 
-def _nltk_stats_order(order: int, smoothing_function) -> int:
-    """Orders of statistics NLTK-style scoring needs: ``order``, or 5 if more for smoothing
-    methods 5 and 7 (they read each sentence's 5-gram precision whatever the weights).
-
-    Raises ``TypeError`` for a custom smoothing callable (it would need the tokens).
-    """
-    method, _ = _nltk._stats_smoothing(smoothing_function)
-    return _nltk.stats_order(order, method)
-
-
-def _nltk_scores(stats: np.ndarray, order: int, weights, smoothing_function, workers: int = 1) -> np.ndarray:
-    """NLTK ``sentence_bleu`` (0-1) of each statistics row, by
-    ``rapidbleu.nltk.sentence_bleu_from_stats``; ``stats`` holds ``order`` orders (at least 5
-    for methods 5 and 7, see :func:`_nltk_stats_order`)."""
-    return _nltk._from_core_stats(stats, weights, smoothing_function, False, workers)
+def _nltk_metric(order: int, weights: Any, smoothing_function: Any, auto_reweigh: bool, workers: int) -> NLTKBLEU:
+    """The NLTK-style metric that scores statistics of ``order`` orders (at least 5 for
+    smoothing methods 5 and 7, which read each sentence's 5-gram precision whatever the
+    weights: ``NLTKBLEU.max_ngram_order``)."""
+    return NLTKBLEU(weights, smoothing_function, auto_reweigh, max_ngram_order=order, workers=workers)
 
 
 # ----------------------------------------------------------------------- input handling
@@ -117,7 +109,7 @@ def _text_form(x) -> str | None:
     Empty token lists are skipped, so ``[[], ["a"]]`` is token lists."""
     # (exact lists and ints first: a stream of id lists comes here once per row, see
     # _streams_text_form, and the general tests below cost a microsecond a row)
-    if type(x) is not list and (_is_arraylike(x) or isinstance(x, (str, bytes)) or not isinstance(x, Sequence)):
+    if type(x) is not list and (is_arraylike(x) or isinstance(x, (str, bytes)) or not isinstance(x, Sequence)):
         return None
     for e in x:
         if e is None:
@@ -126,7 +118,7 @@ def _text_form(x) -> str | None:
             return None
         if isinstance(e, str):
             return "str"
-        if _is_arraylike(e) or not isinstance(e, Sequence):
+        if is_arraylike(e) or not isinstance(e, Sequence):
             return None
         if len(e):
             return "tokens" if isinstance(e[0], str) else None
@@ -137,7 +129,7 @@ def _streams_text_form(references) -> str | None:
     """``_text_form`` of one reference stream, or of the first stream of a list of streams
     that tells (``"streams-of-tokens"`` / ``"streams-of-str"`` for those)."""
     form = _text_form(references)
-    if form is not None or _is_arraylike(references) or not isinstance(references, Sequence):
+    if form is not None or is_arraylike(references) or not isinstance(references, Sequence):
         return form
     for stream in references:
         inner = _text_form(stream) if stream is not None else None
@@ -166,11 +158,11 @@ def _sentences_flat(sentences, what, tokenize, lowercase, cleaning: IdCleaning) 
         raise TypeError(f"{what} must be a list of sentences, got a single string; wrap it in a list")
     check_ordered(sentences, what)
     sentences = _text_arrays(sentences)
-    if not _is_arraylike(sentences) and not isinstance(sentences, Sequence):
+    if not is_arraylike(sentences) and not isinstance(sentences, Sequence):
         sentences = list(sentences)
     if _text_form(sentences) is None:
-        return _stream(sentences, what, cleaning, warn_empty=True)
-    return _join(_text_ids(sentences, what, tokenize, lowercase))
+        return id_stream(sentences, what, cleaning, warn_empty=True)
+    return join_flat(_text_ids(sentences, what, tokenize, lowercase))
 
 
 def _text_ids(sentences, what, tokenize, lowercase, vocab=None) -> list[np.ndarray]:
@@ -186,7 +178,7 @@ def _text_ids(sentences, what, tokenize, lowercase, vocab=None) -> list[np.ndarr
         if isinstance(s, str):
             if tok is None:
                 raise TypeError(f"{what}[{i}] is a string but {what}[0] is a token list: use one form")
-            toks = tok((s.lower() if lowercase else s).rstrip()).split()
+            toks = preprocess(s, tok, lowercase).split()
         elif isinstance(s, Sequence) and all(isinstance(t, str) for t in s):
             if tok is not None:
                 raise TypeError(f"{what}[{i}] is a token list but {what}[0] is a string: use one form")
@@ -195,11 +187,6 @@ def _text_ids(sentences, what, tokenize, lowercase, vocab=None) -> list[np.ndarr
             raise TypeError(f"{what}[{i}] is a {type(s).__name__}; expected a string or a list of string tokens")
         out.append(np.array([vocab.setdefault(t, len(vocab)) for t in toks], dtype=np.int64))
     return out
-
-
-def _check_style(style):
-    if style not in ("nltk", "sacrebleu"):
-        raise ValueError(f"style must be 'nltk' (0-1, NLTK's sentence_bleu) or 'sacrebleu' (0-100), got {style!r}")
 
 
 def _nltk_weights(weights, order):
@@ -303,14 +290,14 @@ def sentence_bleu_batch(
 
     data = _id_data(hypotheses, references, tokenize, lowercase, cleaning)
     if not nltk_style:
-        stats = _stats_of(data, order, workers)
+        stats = stats_of_streams(data, order, workers)
         return _sacre_scores(stats, order, smooth_method, smooth_value, effective_order, workers)
 
     w = _nltk_weights(weights, None)
-    method, _ = _nltk._resolve_smoothing(smoothing_function)
+    method, _ = resolve_smoothing(smoothing_function)
     if method is None:  # a custom smoothing callable reads each pair's tokens
         return np.asarray(
-            _nltk.sentence_bleu_batch(
+            nltk_sentence_bleu_batch(
                 [[r.tolist() for r in refs] for refs in data.refs],
                 [h.tolist() for h in data.hyps],
                 weights=w,
@@ -320,9 +307,8 @@ def sentence_bleu_batch(
             ),
             dtype=np.float64,
         )
-    stats_order = _nltk.stats_order(len(w), method)
-    stats = _stats_of(data, stats_order, workers)
-    return _nltk._from_core_stats(stats, w, smoothing_function, auto_reweigh, workers)
+    metric = _nltk_metric(len(w), w, smoothing_function, auto_reweigh, workers)
+    return metric.scores_from_stats(stats_of_streams(data, metric.max_ngram_order, workers))
 
 
 def _id_data(hypotheses, references, tokenize, lowercase, cleaning: IdCleaning) -> IdStreams:
@@ -417,7 +403,7 @@ def self_bleu(
         rapidbleu.nltk.SmoothingError: method 6 and a sentence with unigram but no trigram
             match against the others (NLTK's assertion).
     """
-    _check_style(style)
+    check_style(style)
     order = _resolve_order(max_ngram_order, weights, style)
     cleaning = id_cleaning(
         pad_token_id, eos_token_id, decoder_start_token_id, bos_token_id, special_ids, pad_id=pad_id, eos_id=eos_id
@@ -430,11 +416,9 @@ def self_bleu(
         stats = _backend.sets.self_stats(flat, lens, order, workers)
         return _sacre_scores(stats, order, smooth_method, smooth_value, effective_order, workers)
     if smoothing_function is None:
-        smoothing_function = _nltk.SmoothingFunction().method1
-    w = _nltk_weights(weights, order)
-    stats_order = _nltk_stats_order(order, smoothing_function)
-    stats = _backend.sets.self_stats(flat, lens, stats_order, workers)
-    return _nltk_scores(stats, stats_order, w, smoothing_function, workers)
+        smoothing_function = SmoothingFunction().method1
+    metric = _nltk_metric(order, _nltk_weights(weights, order), smoothing_function, False, workers)
+    return metric.scores_from_stats(_backend.sets.self_stats(flat, lens, metric.max_ngram_order, workers))
 
 
 def _resolve_order(max_ngram_order, weights, style):
@@ -491,7 +475,7 @@ def pairwise_bleu(
         ValueError: no candidates, bad style or smoothing.
         TypeError, SmoothingError: as in :func:`self_bleu` (NLTK style).
     """
-    _check_style(style)
+    check_style(style)
     order = _resolve_order(max_ngram_order, weights, style)
     cleaning = id_cleaning(
         pad_token_id, eos_token_id, decoder_start_token_id, bos_token_id, special_ids, pad_id=pad_id, eos_id=eos_id
@@ -505,11 +489,10 @@ def pairwise_bleu(
         out = _backend.sets.pairwise_scores(flat, lens, order, smooth_method, smooth_value, effective_order, workers)
     else:
         if smoothing_function is None:
-            smoothing_function = _nltk.SmoothingFunction().method1
-        w = _nltk_weights(weights, order)
-        stats_order = _nltk_stats_order(order, smoothing_function)
-        st = _backend.sets.pairwise_stats(flat, lens, stats_order, workers)
-        out = _nltk_scores(st.reshape(n * n, -1), stats_order, w, smoothing_function, workers).reshape(n, n)
+            smoothing_function = SmoothingFunction().method1
+        metric = _nltk_metric(order, _nltk_weights(weights, order), smoothing_function, False, workers)
+        st = _backend.sets.pairwise_stats(flat, lens, metric.max_ngram_order, workers)
+        out = metric.scores_from_stats(st.reshape(n * n, -1)).reshape(n, n)
     if diagonal is not None:
         np.fill_diagonal(out, diagonal)
     return out

@@ -9,8 +9,9 @@ compiled twin, chosen by ``rapidbleu._backend``).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from operator import gt
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import numpy as np
@@ -18,17 +19,18 @@ else:
     from ._lazy import numpy as np  # imported on first use (see rapidbleu._lazy)
 
 from . import _backend
+from ._inputs import check_references, preprocess
+from ._metric import Metric, register
 from ._sacre_methods import SacreBLEUMethods
 from ._scoring_py import SMOOTH_DEFAULTS, bleu_from_stats, check_smoothing, split_row
-from ._stats import MAX_NGRAM_ORDER
+from ._stats import MAX_NGRAM_ORDER, stats_columns
 from ._validate import (
     check_hypotheses,
     check_hypotheses_counting,
     check_order,
-    check_references,
     check_sentence_args,
     check_smooth_value,
-    check_stats_row,
+    resolve_workers,
 )
 from .score import BLEUScore, BLEUSignature
 from .tokenizers import DEFAULT_TOKENIZER, LANGUAGE_DEFAULTS, available_tokenizers, get_tokenizer, language_warning
@@ -36,7 +38,39 @@ from .tokenizers import DEFAULT_TOKENIZER, LANGUAGE_DEFAULTS, available_tokenize
 logger = logging.getLogger("rapidbleu")
 
 
-class BLEU(SacreBLEUMethods):
+def warn_tokenized(n_tokenized: int) -> None:
+    """sacreBLEU's warning about tokenized input (its text, on the ``rapidbleu`` logger), when
+    ``n_tokenized`` (hypotheses ending in `` .``) is at least 100."""
+    if n_tokenized >= 100:
+        logger.warning("That's 100 lines that end in a tokenized period ('.')")
+        logger.warning("It looks like you forgot to detokenize your test data, which may hurt your score.")
+        logger.warning(
+            "If you insist your data is detokenized, or don't care, you can suppress this message with the "
+            "`force` parameter."
+        )
+
+
+class _RebuiltTokenizer:
+    """The tokenizer of a ``BLEU`` rebuilt from a configuration (``BLEU.from_config``): it has
+    the signature of the original one, which is all that scoring statistics needs."""
+
+    fast_path = None
+
+    def __init__(self, signature: str) -> None:
+        self._signature = signature
+
+    def signature(self) -> str:
+        return self._signature
+
+    def __call__(self, line: str) -> str:
+        raise ValueError(
+            f"this BLEU was rebuilt from statistics settings (tokenizer {self._signature!r}): it scores "
+            "statistics but cannot compute them; create BLEU(tokenize=...) to score text"
+        )
+
+
+@register
+class BLEU(SacreBLEUMethods, Metric):
     """BLEU metric, a drop-in for ``sacrebleu.metrics.BLEU``.
 
     Args:
@@ -54,13 +88,15 @@ class BLEU(SacreBLEUMethods):
             identical for any value.
 
     Raises:
-        TypeError: ``max_ngram_order`` not an int.
+        TypeError: ``max_ngram_order`` or ``workers`` not an int.
         ValueError: unknown smoothing method or tokenizer, ``max_ngram_order`` outside 1..64,
-            or a ``smooth_value`` that is not a finite number >= 0.  The
+            ``workers`` 0, or a ``smooth_value`` that is not a finite number >= 0.  The
             first two are also the exception types sacreBLEU raises there: an unknown
             smoothing method is an ``AssertionError`` too, an unknown tokenizer a ``KeyError``
             (see ``rapidbleu._validate``).
     """
+
+    metric_id = "bleu"
 
     SMOOTH_DEFAULTS = SMOOTH_DEFAULTS
     TOKENIZER_DEFAULT = DEFAULT_TOKENIZER
@@ -81,22 +117,8 @@ class BLEU(SacreBLEUMethods):
         references: Sequence[Sequence[str]] | None = None,
         workers: int = 1,
     ):
-        check_smoothing(smooth_method)
-        check_smooth_value(smooth_value)
-        max_ngram_order = check_order(max_ngram_order)
-        self._force = force
+        self._set_options(lowercase, force, smooth_method, smooth_value, max_ngram_order, effective_order, workers)
         self.trg_lang = trg_lang
-        self.lowercase = lowercase
-        self.smooth_value = smooth_value
-        self.smooth_method = smooth_method
-        self.max_ngram_order = int(max_ngram_order)
-        self.effective_order = effective_order
-        self.workers = workers
-        self.n_bootstrap: int | None = None
-        self.seed: str | None = None
-        # progress callback for bootstrap resampling (the CLI sets it around one call)
-        self._progress: Callable[[int], None] | None = None
-
         if tokenize is None:
             tokenize = LANGUAGE_DEFAULTS.get(trg_lang, DEFAULT_TOKENIZER)
         else:
@@ -109,6 +131,116 @@ class BLEU(SacreBLEUMethods):
         self._ref_cache = None
         if references is not None:
             self._ref_cache = self._prepare_references(references, len(references[0]) if references else 0)
+
+    def _set_options(
+        self,
+        lowercase: bool,
+        force: bool,
+        smooth_method: str,
+        smooth_value: float | None,
+        max_ngram_order: int,
+        effective_order: bool,
+        workers: int,
+    ) -> None:
+        """Check and set the options that do not concern the tokenizer (once, here)."""
+        check_smoothing(smooth_method)
+        check_smooth_value(smooth_value)
+        max_ngram_order = check_order(max_ngram_order)
+        resolve_workers(workers)
+        self._force = force
+        self.lowercase = lowercase
+        self.smooth_value = smooth_value
+        self.smooth_method = smooth_method
+        self.max_ngram_order = int(max_ngram_order)
+        self.effective_order = effective_order
+        self.workers = workers
+        self.n_bootstrap: int | None = None
+        self.seed: str | None = None
+
+    # -- the metric protocol (rapidbleu._metric) --------------------------------------------
+    @property
+    def stats_columns(self) -> tuple[str, ...]:
+        """``("hyp_len", "ref_len", "matches_1", ..., "totals_N")``."""
+        return stats_columns(self.max_ngram_order)
+
+    def config(self) -> dict[str, Any]:
+        """The settings of the statistics and the score, and the number of references (known
+        once this metric has scored, or been given, references): tokenizer signature,
+        lowercase, N, ``num_refs``, smoothing method and value, effective order.
+
+        Raises:
+            ValueError: no references seen yet (the number of references is unknown).
+        """
+        num_refs = getattr(self, "num_refs", None)
+        if num_refs is None:
+            raise ValueError("the metric has not seen references yet: the number of references is unknown")
+        return {
+            "tokenizer_signature": self.tokenizer_signature,
+            "lowercase": bool(self.lowercase),
+            "max_ngram_order": int(self.max_ngram_order),
+            "num_refs": num_refs,
+            "smooth_method": self.smooth_method,
+            "smooth_value": self.smooth_value,
+            "effective_order": bool(self.effective_order),
+        }
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any]) -> BLEU:
+        """A ``BLEU`` with the settings of ``config`` (as :meth:`config` gives them) that scores
+        statistics and gives their signature; its tokenizer is known only by its signature, so
+        computing statistics of text with it raises ``ValueError``."""
+        metric = cls.__new__(cls)
+        metric._set_options(
+            bool(config["lowercase"]),
+            True,
+            config["smooth_method"],
+            config["smooth_value"],
+            config["max_ngram_order"],
+            bool(config["effective_order"]),
+            1,
+        )
+        metric.trg_lang = ""
+        metric.tokenizer = _RebuiltTokenizer(config["tokenizer_signature"])  # type: ignore[assignment]
+        metric.tokenizer_signature = config["tokenizer_signature"]
+        metric._ref_cache = None
+        metric.num_refs = config["num_refs"]
+        return metric
+
+    def _width_text(self) -> str:
+        n = self.max_ngram_order
+        return f"max_ngram_order={n} needs {2 + 2 * n}: [hyp_len, ref_len, matches_1..{n}, totals_1..{n}]"
+
+    def _check_rows(self, rows: np.ndarray, what: str) -> None:
+        """More matches than n-grams in some order is not a statistics row."""
+        n = self.max_ngram_order
+        over = rows[:, 2 : 2 + n] > rows[:, 2 + n :]
+        if over.any():
+            r, k = (int(v) for v in np.argwhere(over)[0])
+            raise ValueError(
+                f"{what}: row {r} has more {k + 1}-gram matches ({rows[r, 2 + k].item()!r}) than "
+                f"{k + 1}-grams ({rows[r, 2 + n + k].item()!r})"
+            )
+
+    def scores_from_stats(self, sums: np.ndarray, dtype: Any = None) -> np.ndarray:
+        """float64 ``(m,)``: BLEU (0-100) of every row of summed statistics, as sacreBLEU's
+        ``compute_bleu`` computes it for a row held in ``dtype`` (None: Python ints;
+        ``np.int64``; ``np.float32``: the bootstrap's float32 arithmetic), with this metric's
+        smoothing and effective order (``rapidbleu._scoring_py.sacre_scores`` or its compiled
+        twin).
+
+        Raises:
+            ValueError: a width other than ``2 + 2N``, a ``dtype`` other than
+                None/int64/float32.
+        """
+        return _backend.scoring.sacre_scores(
+            sums,
+            self.max_ngram_order,
+            self.smooth_method,
+            self.smooth_value,
+            bool(self.effective_order),
+            dtype,
+            self.workers,
+        )
 
     # -- statistics -------------------------------------------------------------------------
     def _prepare_references(self, references, n_hyps):
@@ -125,7 +257,7 @@ class BLEU(SacreBLEUMethods):
             return lines, fast, self.lowercase
         tok = self.tokenizer
         low = self.lowercase
-        return [None if s is None else tok((s.lower() if low else s).rstrip()) for s in lines], "none", False
+        return [None if s is None else preprocess(s, tok, low) for s in lines], "none", False
 
     def _core_args(self, hyps: list[str], ref_streams: list[list[str | None]]) -> tuple:
         """The arguments of the core's ``string_stats`` / ``string_totals`` for these inputs."""
@@ -156,12 +288,7 @@ class BLEU(SacreBLEUMethods):
         else:
             raise RuntimeError("no references given and none cached (pass references= to BLEU())")
         if not self._force:
-            if tokenized >= 100:
-                logger.warning("That's 100 lines that end in a tokenized period ('.')")
-                logger.warning("It looks like you forgot to detokenize your test data, which may hurt your score.")
-                logger.warning(
-                    "If you insist your data is detokenized, or don't care, you can suppress this message with the `force` parameter."
-                )
+            warn_tokenized(tokenized)
         return hyps, streams
 
     def corpus_statistics(
@@ -184,11 +311,18 @@ class BLEU(SacreBLEUMethods):
         """
         return self._segment_stats(*self._checked_inputs(hypotheses, references))
 
-    def _corpus_totals(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]] | None = None) -> list[int]:
-        """``corpus_statistics(...).sum(axis=0)`` as a list of Python ints, computed without
-        the per-segment array (and, on the compiled backend, without importing numpy).  Same
-        arguments and errors as ``corpus_statistics``."""
-        return self._segment_totals(*self._checked_inputs(hypotheses, references))
+    def corpus_totals(
+        self,
+        hypotheses: Sequence[str],
+        references: Sequence[Sequence[str]] | None = None,
+        start: Sequence[int] | None = None,
+    ) -> list[int]:
+        """``corpus_statistics(...).sum(axis=0)`` (plus ``start``, the row of earlier segments)
+        as a list of Python ints, computed without the per-segment array (and, on the compiled
+        backend, without importing numpy).  Same arguments and errors as
+        ``corpus_statistics``."""
+        totals = self._segment_totals(*self._checked_inputs(hypotheses, references))
+        return totals if start is None else [int(x) + y for x, y in zip(start, totals, strict=True)]
 
     # -- scores -----------------------------------------------------------------------------
     @staticmethod
@@ -231,51 +365,37 @@ class BLEU(SacreBLEUMethods):
         )
         return BLEUScore(score, counts, totals, precisions, bp, sys_len, ref_len)
 
-    def score_from_stats(self, stats) -> BLEUScore:
+    def score_from_stats(self, stats: Any) -> BLEUScore:
         """BLEU from one row of aggregated statistics (a column sum for a corpus).
 
         Raises:
-            ValueError: not ``2 + 2N`` numbers, a negative count, or more matches than
-                n-grams in some order.
+            ValueError: not ``2 + 2N`` numbers, a negative or fractional count, or more
+                matches than n-grams in some order.
         """
-        check_stats_row(stats, self.max_ngram_order)
-        sys_len, ref_len, correct, total = split_row(stats, self.max_ngram_order)
+        n = self.max_ngram_order
+        try:  # a fast path for valid rows: -sl scores one row per sentence
+            values = stats.tolist() if hasattr(stats, "tolist") else list(stats)
+            ok = (
+                len(values) == 2 + 2 * n
+                and all(type(v) is int for v in values)
+                and min(values) >= 0
+                and not any(map(gt, values[2 : 2 + n], values[2 + n :]))
+            )
+        except TypeError:
+            ok = False
+        if not ok:
+            shape = np.shape(stats)
+            if len(shape) != 1:
+                raise ValueError(
+                    "statistics must be one row of 2 + 2N numbers (for a matrix, its column sums: "
+                    f"stats.sum(axis=0)), got shape {shape}"
+                )
+            self.check_statistics(stats)
+        sys_len, ref_len, correct, total = split_row(stats, n)
         score, counts, totals, precisions, bp = bleu_from_stats(
-            correct,
-            total,
-            sys_len,
-            ref_len,
-            self.smooth_method,
-            self.smooth_value,
-            self.effective_order,
-            self.max_ngram_order,
+            correct, total, sys_len, ref_len, self.smooth_method, self.smooth_value, self.effective_order, n
         )
         return BLEUScore(score, counts, totals, precisions, bp, sys_len, ref_len)
-
-    def corpus_score(
-        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]] | None, n_bootstrap: int = 1
-    ) -> BLEUScore:
-        """Corpus BLEU (0-100): statistics summed over all segments, then one score.
-
-        Args:
-            hypotheses: n strings.
-            references: list of reference streams, each n strings (None entries allowed in
-                multi-reference streams); None uses the cached references.
-            n_bootstrap: if > 1, also estimate a 95% confidence interval from that many
-                bootstrap resamples (sacreBLEU's procedure and seed rules).
-
-        Raises:
-            TypeError, ValueError: malformed input, with the stream and line named.
-        """
-        if n_bootstrap <= 1:  # the column sums alone: no per-segment array, no numpy
-            return self.score_from_stats(self._corpus_totals(hypotheses, references))
-        from .significance import bootstrap_ci
-
-        stats = self.corpus_statistics(hypotheses, references)
-        result = self.score_from_stats(stats.sum(axis=0))
-        self.n_bootstrap = n_bootstrap
-        self.seed, result._mean, result._ci = bootstrap_ci(stats, self, n_bootstrap)
-        return result
 
     def sentence_score(self, hypothesis: str, references: Sequence[str]) -> BLEUScore:
         """BLEU (0-100) of one hypothesis against its references (a list of strings).
@@ -290,17 +410,6 @@ class BLEU(SacreBLEUMethods):
         streams = self._prepare_references([[r] for r in refs], 1)
         stats = self._segment_stats([hyp], streams)
         return self.score_from_stats(stats[0])
-
-    def sentence_scores(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
-        """Sentence BLEU of every segment, in one call: float64 array (n,), 0-100.
-
-        ``references`` are reference streams as in ``corpus_score``.  Each value equals
-        ``sentence_score(hypotheses[i], [stream[i] for stream in references]).score``.
-        """
-        stats = self.corpus_statistics(hypotheses, references)
-        return _backend.scoring.sacre_scores(
-            stats, self.max_ngram_order, self.smooth_method, self.smooth_value, self.effective_order, None, self.workers
-        )
 
     def get_signature(self) -> BLEUSignature:
         """The reproducibility signature (needs a scored corpus for the number of references)."""

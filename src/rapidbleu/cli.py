@@ -27,7 +27,6 @@ import sys
 import textwrap
 import time
 from itertools import repeat
-from operator import add
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -35,13 +34,15 @@ if TYPE_CHECKING:
 else:
     from ._lazy import numpy as np  # imported on first use: --help, --version and errors need none
 
+from ._metric import METRICS, Metric
 from ._scoring_py import SMOOTH_DEFAULTS
 from ._version import __version__
-from .bleu import BLEU
+from .bleu import BLEU, warn_tokenized
 from .report import Color, print_results_table, print_single_results
 from .textio import InputError, LineReader, read_lines
 from .tokenizers import available_tokenizers
 from .tokenizers.tokenizer_spm import ModelDownloadError
+from .utils import args_to_dict
 
 logger = logging.getLogger("rapidbleu")
 
@@ -294,10 +295,12 @@ def check_values(args) -> None:
             tokenizes Chinese with 13a); ``-w`` below 0 (sacreBLEU fails in a format string).
     """
     for metric in args.metrics:
+        if metric in METRICS and METRICS[metric].command_line:
+            continue
         if metric.lower() in ("chrf", "ter"):
             raise CLIError(f"-m/--metrics {metric}: {_NOT_BLEU}")
-        if metric.lower() != "bleu":
-            raise CLIError(f"-m/--metrics {metric}: unknown metric; rapidbleu computes BLEU only (-m bleu)")
+        known = " ".join(m for m, cls in METRICS.items() if cls.command_line)
+        raise CLIError(f"-m/--metrics {metric}: unknown metric; choose from: {known}")
     if args.langpair is not None:
         src, dash, trg = args.langpair.partition("-")
         if not dash or not src or not trg:
@@ -591,7 +594,10 @@ class _LineProgress:
 
 
 def _narrow(st: np.ndarray) -> np.ndarray:
-    """``st`` in the narrowest unsigned type that holds it (statistics are non-negative)."""
+    """Integer ``st`` in the narrowest unsigned type that holds it (statistics are
+    non-negative); float statistics as they are."""
+    if st.dtype.kind not in "iu":
+        return st
     top = int(st.max(initial=0))
     for dt in (np.uint8, np.uint16, np.uint32):
         if top <= np.iinfo(dt).max:
@@ -599,27 +605,35 @@ def _narrow(st: np.ndarray) -> np.ndarray:
     return st
 
 
-def _warn_tokenized(metric: BLEU, n_tokenized: int) -> None:
-    """sacreBLEU's warning about tokenized input, once per corpus (as ``corpus_statistics``)."""
-    if n_tokenized >= 100:
-        from .bleu import logger as bleu_logger
+def _metric_options(args: argparse.Namespace, metric_id: str) -> dict[str, Any]:
+    """The constructor arguments of one metric from the command line: its options (``dest``
+    prefixed with ``<metric_id>_``, as sacreBLEU groups them), ``workers``, and the rules
+    sacreBLEU's command line applies to BLEU (the target language chooses its tokenizer,
+    ``-sl`` turns effective order on).  ``force`` is handled by :func:`run` over the whole
+    corpus, not per chunk."""
+    options = args_to_dict(args, metric_id, strip_prefix=True)
+    options["workers"] = args.workers
+    if metric_id == "bleu":
+        options["force"] = True
+        options["effective_order"] = args.sentence_level
+        options["trg_lang"] = args.langpair.split("-")[1] if args.langpair and "-" in args.langpair else ""
+    return options
 
-        bleu_logger.warning("That's 100 lines that end in a tokenized period ('.')")
-        bleu_logger.warning("It looks like you forgot to detokenize your test data, which may hurt your score.")
-        bleu_logger.warning(
-            "If you insist your data is detokenized, or don't care, you can suppress this message "
-            "with the `force` parameter."
-        )
+
+def make_metrics(args: argparse.Namespace) -> dict[str, Metric]:
+    """The metrics of ``-m``, by score name order as sacreBLEU prints them (``BLEU``, ``CHRF``,
+    ``TER``): ``{metric_id: metric}``."""
+    return {m: METRICS[m](**_metric_options(args, m)) for m in sorted(args.metrics, key=str.upper)}
 
 
 def run(args) -> None:
-    """Read the inputs in lockstep, chunk by chunk, score, print.
+    """Read the inputs in lockstep, chunk by chunk, score with every metric of ``-m``, print.
 
     Memory holds one chunk of lines per input plus the statistics: their column sums for a
-    corpus score or a table of systems; per-segment integer statistics (``2 + 2N`` values in
-    the narrowest unsigned type that holds them: 10 bytes per segment and system for BLEU-4
-    with lengths < 256 tokens, 20 below 65,536) only for ``--confidence`` and ``--paired-*``.
-    With ``-sl`` each chunk's sentence scores are printed as soon as it is scored.
+    corpus score or a table of systems; per-segment statistics (integer ones in the narrowest
+    unsigned type that holds them: 10 bytes per segment and system for BLEU-4 with lengths
+    < 256 tokens, 20 below 65,536) only for ``--confidence`` and ``--paired-*``.  With ``-sl``
+    each chunk's sentence scores are printed as soon as it is scored.
 
     Raises ``CLIError``/``InputError`` for bad input.
     """
@@ -641,6 +655,8 @@ def run(args) -> None:
             if args.input is None
             else [f"Baseline: {names[0]}", *names[1:]]
         )
+    if args.sentence_level and len(args.metrics) > 1:
+        raise CLIError("Only one metric can be used in sentence-level mode.")
     if args.sentence_level and len(systems) > 1:
         raise CLIError("Only one system can be evaluated in sentence-level mode.")
     if args.sentence_level and (args.confidence or paired):
@@ -650,26 +666,16 @@ def run(args) -> None:
     if len(systems) > 1 and args.confidence:
         raise CLIError("Use paired tests (--paired) for multiple systems.")
 
-    trg_lang = args.langpair.split("-")[1] if args.langpair and "-" in args.langpair else ""
-    # force=True: the tokenized-period warning is counted over the whole corpus here, not per chunk
-    metric = BLEU(
-        lowercase=args.bleu_lowercase,
-        force=True,
-        tokenize=args.bleu_tokenize,
-        smooth_method=args.bleu_smooth_method,
-        smooth_value=args.bleu_smooth_value,
-        effective_order=args.sentence_level,
-        trg_lang=trg_lang,
-        workers=args.workers,
-    )
+    metrics = make_metrics(args)
     n_bootstrap = args.confidence_n if args.confidence else 1
     keep_rows = bool(paired) or n_bootstrap > 1
-    ncol = 2 + 2 * metric.max_ngram_order
-    # column sums as Python ints (a corpus score, or a table of systems, needs only these: the
-    # core then returns them without any per-segment array, and numpy is never imported)
-    sums: list[list[int]] = [[0] * ncol for _ in systems]
+    # the corpus row of each metric and system (a corpus score, or a table of systems, needs
+    # only these: BLEU's core then returns them without any per-segment array, and numpy is
+    # never imported)
+    sums: dict[str, list[Any]] = {m: [None] * len(systems) for m in metrics}
     per_segment = keep_rows or args.sentence_level
-    rows: list[list[np.ndarray]] = [[] for _ in systems]
+    rows: dict[str, list[list[np.ndarray]]] = {m: [[] for _ in systems] for m in metrics}
+    count_tokenized = "bleu" in metrics and not args.bleu_force
     n_tokenized = [0] * len(systems)
     sig_text = None
     progress = _LineProgress(args)
@@ -679,54 +685,62 @@ def run(args) -> None:
     try:
         for ref_chunk, sys_chunks in _chunks(refs, systems, _chunk_lines()):
             for k, hyps in enumerate(sys_chunks):
-                if not args.bleu_force:
+                if count_tokenized:
                     n_tokenized[k] += sum(map(str.endswith, hyps, repeat(" .")))
-                if not per_segment:
-                    sums[k] = list(map(add, sums[k], metric._corpus_totals(hyps, ref_chunk)))
-                    continue
-                st = metric.corpus_statistics(hyps, ref_chunk)
-                if keep_rows:
-                    sums[k] = list(map(add, sums[k], st.sum(axis=0).tolist()))
-                    rows[k].append(_narrow(st))
-                if args.sentence_level and not hold_sentences:
-                    if sig_text is None:
-                        sig_text = metric.get_signature().format(args.short)
-                    out = [metric.score_from_stats(row).format(args.width, args.score_only, sig_text) for row in st]
-                    sys.stdout.write("\n".join(out) + "\n")
+                for m, metric in metrics.items():
+                    if not per_segment:
+                        sums[m][k] = metric.corpus_totals(hyps, ref_chunk, sums[m][k])
+                        continue
+                    st = metric.corpus_statistics(hyps, ref_chunk)
+                    if keep_rows:
+                        sums[m][k] = metric.combine(st, sums[m][k])
+                        rows[m][k].append(_narrow(st))
+                    if args.sentence_level and not hold_sentences:
+                        if sig_text is None:
+                            sig_text = metric.get_signature().format(args.short)
+                        out = [metric.score_from_stats(row).format(args.width, args.score_only, sig_text) for row in st]
+                        sys.stdout.write("\n".join(out) + "\n")
             progress.update(len(ref_chunk[0]))
     finally:
         progress.close()
-    for k in range(len(systems)):
-        _warn_tokenized(metric, n_tokenized[k])
-    metric._force = args.bleu_force
+    for count in n_tokenized:
+        warn_tokenized(count)
     if args.sentence_level:
         return
 
-    if len(systems) == 1:
-        score = metric.score_from_stats(sums[0])
-        if n_bootstrap > 1:
-            from .significance import bootstrap_ci
+    def stats_of(m: str, k: int) -> np.ndarray:
+        st = np.concatenate(rows[m][k])
+        rows[m][k].clear()
+        return st
 
-            stats = np.concatenate(rows[0])
-            rows[0].clear()
-            metric.n_bootstrap = n_bootstrap
-            with _progress_bar(args, n_bootstrap) as bar:
-                metric.seed, score._mean, score._ci = bootstrap_ci(stats, metric, n_bootstrap, bar)
-        sig = metric.get_signature().format(args.short if args.format != "json" else False)
-        print_single_results([score.format(args.width, args.score_only, sig, args.format == "json")], args.format)
+    if len(systems) == 1:
+        results = []
+        for m, metric in metrics.items():
+            score = metric.score_from_stats(sums[m][0])
+            if n_bootstrap > 1:
+                from ._bootstrap import bootstrap_ci
+
+                metric.n_bootstrap = n_bootstrap
+                with _progress_bar(args, n_bootstrap) as bar:
+                    metric.seed, mean, ci = bootstrap_ci(stats_of(m, 0), metric, n_bootstrap, bar)
+                score.with_ci(mean, ci)
+            sig = metric.get_signature().format(args.short if args.format != "json" else False)
+            results.append(score.format(args.width, args.score_only, sig, args.format == "json"))
+        print_single_results(results, args.format)
         return
 
     logger.info("Found %d systems.", len(systems))
     if paired:
-        per_system: list[np.ndarray] = []
-        for k in range(len(systems)):
-            per_system.append(np.concatenate(rows[k]))
-            rows[k].clear()
-        _run_paired(args, paired, metric, names, per_system, sums)
+        per_system = {m: [stats_of(m, k) for k in range(len(systems))] for m in metrics}
+        _run_paired(args, paired, metrics, names, per_system, sums)
         return
-    cells = [metric.score_from_stats(s).format(args.width, True) for s in sums]
-    sigs = {"BLEU": metric.get_signature().format(args.short)}
-    print_results_table({"System": names, "BLEU": cells}, sigs, args.format, args.width)
+    table: dict[str, list[Any]] = {"System": names}
+    sigs = {}
+    for m, metric in metrics.items():
+        scores = [metric.score_from_stats(s) for s in sums[m]]
+        table[scores[0].name] = [score.format(args.width, True) for score in scores]
+        sigs[scores[0].name] = metric.get_signature().format(args.short)
+    print_results_table(table, sigs, args.format, args.width)
 
 
 def _read_whole(refs: list[_Stream], systems: list[_Stream]) -> tuple[list[list[str]], list[list[str]]]:
@@ -831,32 +845,39 @@ class _progress_bar:
 
 
 def _run_paired(
-    args, paired: str, metric: BLEU, names: list[str], stats: list[np.ndarray], sums: list[list[int]]
+    args: argparse.Namespace,
+    paired: str,
+    metrics: dict[str, Metric],
+    names: list[str],
+    stats: dict[str, list[np.ndarray]],
+    sums: dict[str, list[Any]],
 ) -> None:
     """Paired bootstrap (``bs``) or approximate randomization (``ar``) of every system against the
-    first one, from their per-segment statistics, printed as sacreBLEU's multi-system table (or
-    JSON / LaTeX); signatures as ``significance.PairedTest`` makes them."""
+    first one, for every metric, from their per-segment statistics, printed as sacreBLEU's
+    multi-system table (or JSON / LaTeX); signatures as ``significance.PairedTest`` makes them."""
     from .significance import DEFAULT_SAMPLES, paired_ar, paired_bs, seed_from_env
 
     n_samples = args.paired_bs_n if paired == "bs" else args.paired_ar_n
     seed = seed_from_env()[1]
     resolved = n_samples if n_samples > 0 else DEFAULT_SAMPLES[paired]
-    key = metric.score_from_stats(sums[0]).name
-    sig = metric.get_signature()
-    sig.update("seed", str(seed).lower())
-    sig.update(paired, resolved)
-    streams = 1 if seed is not None else max(len(stats) - 1, 1)
+    streams = 1 if seed is not None else max(len(names) - 1, 1)
     desc = "paired bootstrap" if paired == "bs" else "approximate randomization"
-    with _progress_bar(args, resolved * streams, desc) as progress:
-        if paired == "bs":
-            results = paired_bs(stats[0], stats[1:], metric, resolved, seed, args.paired_jobs, progress)
-        else:
-            results = paired_ar(stats[0], stats[1:], metric, resolved, -1, seed, args.paired_jobs, progress)
-    scores: dict[str, list] = {"System": names, key: results}
+    scores: dict[str, list[Any]] = {"System": names}
+    sigs = {}
+    with _progress_bar(args, resolved * streams * len(metrics), desc) as progress:
+        for m, metric in metrics.items():
+            key = metric.score_from_stats(sums[m][0]).name
+            sig = metric.get_signature()
+            sig.update("seed", str(seed).lower())
+            sig.update(paired, resolved)
+            st = stats[m]
+            if paired == "bs":
+                scores[key] = paired_bs(st[0], st[1:], metric, resolved, seed, args.paired_jobs, progress)
+            else:
+                scores[key] = paired_ar(st[0], st[1:], metric, resolved, -1, seed, args.paired_jobs, progress)
+            sigs[key] = sig.format(args.short)
     # sacreBLEU's header repeats the number given on the command line.
-    print_results_table(
-        scores, {key: sig.format(args.short)}, args.format, args.width, paired=paired, n_samples=n_samples
-    )
+    print_results_table(scores, sigs, args.format, args.width, paired=paired, n_samples=n_samples)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -23,7 +23,6 @@ tables (``to_text()``, no extra dependency) or as a self-contained HTML page wit
 Jinja2, imported only then).
 """
 
-import copy
 import math
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -32,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from ._inputs import preprocess
 from .bleu import BLEU
 from .significance import DEFAULT_SAMPLES, bootstrap_ci, paired_ar, paired_bs, seed_from_env
 
@@ -398,7 +398,7 @@ def comparison_report(
 
     results = []
     for i, (name, (p, mean, ci)) in enumerate(zip(names, tested, strict=False)):
-        sc = metric.score_from_stats(stats[i].sum(axis=0))
+        sc = metric.score_from_stats(metric.combine(stats[i]))
         results.append(
             SystemResult(
                 name=name,
@@ -417,10 +417,9 @@ def comparison_report(
             )
         )
 
-    # Sentence BLEU: the metric with effective order, row by row (what `-sl` prints).
-    smetric = copy.copy(metric)
-    smetric.effective_order = True
-    sent = np.array([[smetric.score_from_stats(row).score for row in st] for st in stats], dtype=np.float64)
+    # Sentence BLEU: the metric with effective order (what `-sl` prints).
+    smetric = type(metric).from_config({**metric.config(), "effective_order": True})
+    sent = np.array([smetric.scores_from_stats(st) for st in stats], dtype=np.float64)
 
     sentences = []
     for i in range(1, len(hyps)):
@@ -530,7 +529,9 @@ def _bucket_tables(metric: BLEU, stats: np.ndarray, sent: np.ndarray, n_buckets:
             for i in range(k):
                 mask = assign[i] == b
                 seg_counts.append(int(mask.sum()))
-                scores.append(float(metric.score_from_stats(stats[i][mask].sum(axis=0)).score) if mask.any() else None)
+                scores.append(
+                    float(metric.score_from_stats(metric.combine(stats[i][mask])).score) if mask.any() else None
+                )
             buckets.append(Bucket(label, seg_counts, scores))
         tables.append(BucketTable(key, title, buckets))
 
@@ -574,10 +575,10 @@ class _Highlighter:
         self.references = references
 
     def tokens(self, text: str) -> tuple[list[str], list[str]]:
-        shown = self.tok(text.rstrip()).split()
+        shown = preprocess(text, self.tok, False).split()
         if not self.lowercase:
             return shown, shown
-        compared = self.tok(text.lower().rstrip()).split()
+        compared = preprocess(text, self.tok, True).split()
         return (shown if len(shown) == len(compared) else compared), compared
 
     def _ngrams(self, toks: list[str]) -> Counter:

@@ -67,17 +67,17 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from . import _backend
+from ._inputs import num_refs_of
 from ._scoring_py import check_smoothing
 from ._stats import MAX_NGRAM_ORDER, n_columns
 from ._validate import (
     EmptyInputError,
-    _kind,
     check_order,
     check_ordered,
     check_token_id,
     check_token_ids,
     id_element_error,
-    no_reference_error,
+    kind_of,
     resolve_alias,
     stream_length_error,
     warn_all_empty,
@@ -206,15 +206,15 @@ def _asarray(x) -> np.ndarray:
     return np.asarray(_host(x))
 
 
-def _is_arraylike(x) -> bool:
+def is_arraylike(x) -> bool:
     return isinstance(x, np.ndarray) or (hasattr(x, "__array__") and not isinstance(x, (str, bytes)))
 
 
 def _as_int_array(x, what: str) -> np.ndarray:
     """``x`` (array, ``__array__`` object or sequence of ints) as an int64 numpy array."""
     if isinstance(x, (str, bytes)):
-        raise TypeError(f"{what} is a {_kind(x)}; token ids must be integers (for text use the string API)")
-    if _is_arraylike(x):
+        raise TypeError(f"{what} is a {kind_of(x)}; token ids must be integers (for text use the string API)")
+    if is_arraylike(x):
         arr = _asarray(x)
     else:
         check_ordered(x, what)
@@ -222,7 +222,7 @@ def _as_int_array(x, what: str) -> np.ndarray:
             try:
                 x = list(x)
             except TypeError:
-                raise TypeError(f"{what} must be a sequence of integer token ids, got {_kind(x)}") from None
+                raise TypeError(f"{what} must be a sequence of integer token ids, got {kind_of(x)}") from None
         if len(x) == 0:
             return np.zeros(0, dtype=np.int64)
         for j, t in enumerate(x):
@@ -286,7 +286,7 @@ def _split(flat: np.ndarray, lens: np.ndarray) -> list[np.ndarray | None]:
     return [None if ln < 0 else flat[e - ln : e] for ln, e in zip(lens.tolist(), ends, strict=False)]
 
 
-def _join(seqs: Sequence[np.ndarray | None]) -> tuple[np.ndarray, np.ndarray]:
+def join_flat(seqs: Sequence[np.ndarray | None]) -> tuple[np.ndarray, np.ndarray]:
     """The inverse of :func:`_split`."""
     lens = np.fromiter((-1 if s is None else len(s) for s in seqs), dtype=np.int64, count=len(seqs))
     parts = [s for s in seqs if s is not None and len(s)]
@@ -300,7 +300,7 @@ def _warn_if_all_emptied(lens_before: np.ndarray, lens_after: np.ndarray, what: 
         warn_all_empty(what, len(lens_after), cleaning.described)
 
 
-def _stream(
+def id_stream(
     x, what: str, cleaning: IdCleaning, allow_none: bool = False, warn_empty: bool = False
 ) -> tuple[np.ndarray, np.ndarray]:
     """One stream, cleaned, as ``(flat, lens)``: its ids end to end (int64) and the length of
@@ -316,8 +316,8 @@ def _stream(
 def _raw_stream(x, what: str, allow_none: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """One stream as ``(flat, lens)``, not cleaned."""
     if isinstance(x, (str, bytes)):
-        raise TypeError(f"{what} is a {_kind(x)}; give token ids (or use the string API)")
-    if _is_arraylike(x):
+        raise TypeError(f"{what} is a {kind_of(x)}; give token ids (or use the string API)")
+    if is_arraylike(x):
         arr = _asarray(x)
         if arr.dtype.kind == "O" and arr.ndim == 1:
             x = list(arr)  # a ragged object array: a list of sequences
@@ -335,7 +335,7 @@ def _raw_stream(x, what: str, allow_none: bool = False) -> tuple[np.ndarray, np.
         try:
             x = list(x)
         except TypeError:
-            raise TypeError(f"{what} must be a list of token-id sequences or a 2-D array, got {_kind(x)}") from None
+            raise TypeError(f"{what} must be a list of token-id sequences or a 2-D array, got {kind_of(x)}") from None
     # lists of lists of Python ints: packed by the core in one pass, no object per sentence
     packed = _backend.stats.pack_int_lists(x, allow_none)
     if packed is not None:
@@ -356,7 +356,7 @@ def _raw_stream(x, what: str, allow_none: bool = False) -> tuple[np.ndarray, np.
         if arr.ndim != 1:
             raise ValueError(f"{what}[{i}] is a {arr.ndim}-D array of shape {arr.shape}; expected 1-D")
         out.append(arr.astype(np.int64, copy=False))
-    return _join(out)
+    return join_flat(out)
 
 
 def _depth(x, what: str = "references") -> int | None:
@@ -367,7 +367,7 @@ def _depth(x, what: str = "references") -> int | None:
         TypeError: a dict or set inside (named by its position).
     """
     check_ordered(x, what)
-    if _is_arraylike(x):
+    if is_arraylike(x):
         arr = _asarray(x)
         if arr.dtype.kind != "O":
             return arr.ndim
@@ -389,7 +389,7 @@ def _depth(x, what: str = "references") -> int | None:
 
 def _none_inside(x, what: str) -> str | None:
     """The position (``what[i][j]``) of a ``None`` inside one of the sequences of ``x``."""
-    if _is_arraylike(x) or not isinstance(x, Sequence):
+    if is_arraylike(x) or not isinstance(x, Sequence):
         return None
     for i, e in enumerate(x):
         if isinstance(e, Sequence) and not isinstance(e, (str, bytes)):
@@ -425,7 +425,7 @@ class IdStreams:
             raise TypeError("give cleaning or pad_id/eos_id, not both")
         check_ordered(hypotheses, "hypotheses")
         check_ordered(references, "references")
-        self.hyp = _stream(hypotheses, "hypotheses", cleaning, warn_empty=True)
+        self.hyp = id_stream(hypotheses, "hypotheses", cleaning, warn_empty=True)
         n = self.n = len(self.hyp[1])
         if n == 0:
             raise ValueError("hypotheses is empty: BLEU needs at least one segment")
@@ -433,7 +433,7 @@ class IdStreams:
         cleaned = []
         for k, s in enumerate(streams):
             name = "references" if one else f"references[{k}]"
-            c = _stream(s, name, cleaning, allow_none=not one)
+            c = id_stream(s, name, cleaning, allow_none=not one)
             if len(c[1]) != n:
                 raise stream_length_error(f"reference stream {k} ({name})", len(c[1]), n, "rows")
             cleaned.append(c)
@@ -441,10 +441,7 @@ class IdStreams:
         present = np.zeros(n, dtype=np.int64)
         for _, lens in cleaned:
             present += lens >= 0
-        if not present.all():
-            i = int(np.flatnonzero(present == 0)[0])
-            raise no_reference_error(i)
-        self.num_refs = int(present[0]) if (present == present[0]).all() else -1
+        self.num_refs = num_refs_of(present)
 
     @property
     def hyps(self) -> list[np.ndarray]:
@@ -464,11 +461,11 @@ def _split_reference_streams(references) -> tuple[list, bool]:
     if isinstance(references, (str, bytes)):
         raise TypeError("references must be token ids: a stream or a list of streams, got a string")
     check_ordered(references, "references")
-    if not _is_arraylike(references) and not isinstance(references, Sequence):
+    if not is_arraylike(references) and not isinstance(references, Sequence):
         try:
             references = list(references)  # a generator, as hypotheses may be
         except TypeError:
-            raise TypeError(f"references must be a stream or a list of streams, got {_kind(references)}") from None
+            raise TypeError(f"references must be a stream or a list of streams, got {kind_of(references)}") from None
     d = _depth(references)
     if d is None:
         where = _none_inside(references, "references")
@@ -484,7 +481,7 @@ def _split_reference_streams(references) -> tuple[list, bool]:
     if d == 2:
         return [references], True
     if d == 3:
-        if _is_arraylike(references) and _asarray(references).dtype.kind != "O":
+        if is_arraylike(references) and _asarray(references).dtype.kind != "O":
             raise ValueError(
                 f"references is a 3-D array of shape {_asarray(references).shape}; give a list "
                 "of 2-D arrays (one per reference set) or one 2-D array"
@@ -522,7 +519,7 @@ def to_id_lists(
     cleaning = id_cleaning(
         pad_token_id, eos_token_id, decoder_start_token_id, bos_token_id, special_ids, pad_id=pad_id, eos_id=eos_id
     )
-    flat, lens = _stream(x, "sentences", cleaning)
+    flat, lens = id_stream(x, "sentences", cleaning)
     return _split(flat, lens)  # type: ignore[return-value]
 
 
@@ -573,10 +570,10 @@ def stats_ids(
     )
     with no_gc():
         data = IdStreams(hypotheses, references, cleaning=cleaning)
-        return _stats_of(data, order, workers)
+        return stats_of_streams(data, order, workers)
 
 
-def _stats_of(data: IdStreams, order: int, workers: int) -> np.ndarray:
+def stats_of_streams(data: IdStreams, order: int, workers: int) -> np.ndarray:
     out = _backend.stats.flat_stats(data.hyp[0], data.hyp[1], data.ref_streams, order, workers)
     return np.asarray(out, dtype=np.int64).reshape(data.n, n_columns(order))
 
@@ -631,6 +628,6 @@ def corpus_bleu_ids(
     bleu = _bleu_object(smooth_method, smooth_value, effective_order, order, workers)
     with no_gc():
         data = IdStreams(hypotheses, references, cleaning=cleaning)
-        stats = _stats_of(data, order, workers)
+        stats = stats_of_streams(data, order, workers)
     bleu.num_refs = data.num_refs
     return bleu.score_from_stats(stats.sum(axis=0))

@@ -56,47 +56,40 @@ category (``UserWarning``).
 # math, sys, warnings, Counter and _Fraction: names NLTK's bleu_score module has (from its
 # imports), which code written against it may reach for.
 import math  # noqa: F401
-import sys
+import sys  # noqa: F401
 import warnings  # noqa: F401
 from collections import Counter, deque  # noqa: F401
-from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence, Sized
-from contextlib import contextmanager
+from collections.abc import Iterable, Iterator, Sequence, Sized
 from fractions import Fraction as _Fraction  # noqa: F401
 from itertools import chain, islice, repeat
 from typing import Any, overload
 
 import numpy as np
 
-from . import _backend
-from ._scoring_py import (
-    _DEFAULT_WEIGHTS,
-    FLOAT_METHODS,
-    Fraction,
-    SmoothingError,
-    _m0,
-    _m1,
-    _m2,
-    _m3,
-    _m4,
-    _m5,
-    _m6,
-    _warn_zero_order,
-    brevity_penalty,
-    nltk_from_counts,
+from ._nltk_style import (
+    DEFAULT_WEIGHTS,
+    NLTKBLEU,
+    EmptyCorpusError,
+    LengthMismatchError,
+    SmoothingCallable,
+    SmoothingFunction,
+    Tokens,
+    check_corpus_args,
+    check_lengths,
+    check_nltk_stats,
+    check_segments,
+    max_order,
+    modified_precision,
+    parse_weights,
+    resolve_smoothing,
+    segments_checked_on_error,
+    sentence_scores_from_stats,
+    stats_order,
+    stats_smoothing,
+    token_statistics,
 )
-from ._validate import (
-    MAX_ORDER_LIMIT,
-    NoReferencesError,
-    check_nltk_hypotheses,
-    check_nltk_references,
-    check_order,
-    check_ordered,
-)
-
-#: A smoothing function: a ``SmoothingFunction().methodK`` or a callable with NLTK's signature.
-SmoothingCallable = Callable[..., Any]
-#: One hypothesis or reference: a sequence of hashable tokens (``str``, ``int``, ...).
-Tokens = Sequence[Hashable]
+from ._scoring_py import Fraction, SmoothingError, brevity_penalty
+from ._validate import NoReferencesError
 
 __all__ = [
     "EmptyCorpusError",
@@ -114,14 +107,6 @@ __all__ = [
     "sentence_bleu_batch",
     "sentence_bleu_from_stats",
 ]
-
-
-class LengthMismatchError(ValueError, AssertionError):
-    """Different numbers of hypotheses and reference lists (NLTK: a bare ``assert``)."""
-
-
-class EmptyCorpusError(ValueError, ZeroDivisionError):
-    """``corpus_bleu`` of no hypotheses (NLTK: ``ZeroDivisionError`` from ``Fraction(0, 0)``)."""
 
 
 def ngrams(
@@ -164,124 +149,7 @@ def ngrams(
 # --------------------------------------------------------------------------- token ids, stats
 
 
-def _check_segments(list_of_references, hypotheses):
-    """No ``None`` hypothesis (``TypeError``), then no empty list of references
-    (``NoReferencesError``), each named by its first index (``rapidbleu._validate``)."""
-    check_nltk_hypotheses(hypotheses)
-    check_nltk_references(list_of_references)
-
-
-def _check_corpus_args(list_of_references, hypotheses):
-    """Input checks of ``corpus_bleu`` and ``sentence_bleu_batch`` before any counting
-    (``rapidbleu._validate``): dicts and sets refused; when the lengths differ, also
-    :func:`_check_segments` (its errors come first).  Otherwise the per-segment checks wait for
-    :func:`_segments_checked_on_error`: the core reads every segment anyway, and scanning 200,000
-    segments twice in Python cost 5% of a ``sentence_bleu_batch`` call."""
-    check_ordered(list_of_references, "list_of_references")
-    check_ordered(hypotheses, "hypotheses")
-    if len(list_of_references) != len(hypotheses):
-        _check_segments(list_of_references, hypotheses)
-
-
-@contextmanager
-def _segments_checked_on_error(list_of_references, hypotheses):
-    """Raise what :func:`_check_segments` raises if the body raises ``TypeError`` or
-    ``ValueError`` and the segments fail those checks; else the body's own error.
-
-    The errors are then those of checking every segment before anything else: the core refuses a
-    ``None`` hypothesis or an empty list of references too, but in segment order, and the
-    weights are read before it counts.
-    """
-    try:
-        yield
-    except (TypeError, ValueError) as exc:
-        error = exc
-    else:
-        return
-    try:
-        _check_segments(list_of_references, hypotheses)
-    except (TypeError, ValueError) as check_error:
-        check_error.__context__ = None  # raised as if first: not "during handling of" the body's
-        raise
-    raise error
-
-
-def _stats(list_of_references, hypotheses, max_order, workers=1):
-    """int64 (n, 2 + 2N) statistics from the core (layout in ``rapidbleu._stats``).
-
-    The tokens go to the core as they are: it reads lists of ``str`` or ``int`` tokens directly
-    and maps any other segment's tokens through a dict (Python's equality, as NLTK's Counters).
-    """
-    if len(hypotheses) == 0:
-        return np.zeros((0, 2 + 2 * max_order), dtype=np.int64)
-    return _backend.stats.token_stats(hypotheses, list_of_references, max_order, workers=workers)
-
-
-def stats_order(order: int, method) -> int:
-    """Orders of statistics that NLTK-style scoring of ``order`` orders needs: smoothing
-    methods 5 and 7 also read each sentence's 5-gram precision, whatever the weights."""
-    return max(order, 5) if method in (5, 7) else order
-
-
-def _max_order(weight_list) -> int:
-    """The longest weight tuple's length (0 allowed: NLTK scores 0), within the order limit."""
-    max_order = max(len(w) for w in weight_list)
-    if max_order > MAX_ORDER_LIMIT:
-        # NLTK scores any length; the compiled statistics stop at MAX_ORDER_LIMIT orders.  Say
-        # so in terms of the argument given (check_order would name max_ngram_order)
-        raise ValueError(
-            f"weights has {max_order} entries (n-gram orders); rapidbleu supports at most {MAX_ORDER_LIMIT}"
-        )
-    return check_order(max_order) if max_order else 0
-
-
-def _check_lengths(list_of_references, hypotheses):
-    n_refs, n_hyps = len(list_of_references), len(hypotheses)
-    if n_refs != n_hyps:
-        raise LengthMismatchError(
-            f"{n_hyps} hypotheses but {n_refs} lists of references; give one list of references per hypothesis"
-        )
-
-
-def _weight_list(weights) -> tuple[list, bool]:
-    """NLTK's reading of ``weights``: ``(list of weight tuples, several scores wanted)``.
-
-    ``weights`` counts as a list of tuples when ``weights[0][0]`` exists, else as one tuple.
-    """
-    try:
-        weights[0][0]
-    except (TypeError, IndexError):
-        weights = [weights]
-    weights = list(weights)
-    return weights, len(weights) != 1
-
-
 # --------------------------------------------------------------------------- public helpers
-
-
-def modified_precision(references: Sequence[Tokens], hypothesis: Tokens, n: int) -> Fraction:
-    """Clipped n-gram precision of one hypothesis, as an unreduced :class:`Fraction`.
-
-    Args:
-        references: list of reference token sequences (at least one).
-        hypothesis: token sequence.
-        n: n-gram order, an int >= 1.
-
-    Returns:
-        ``Fraction(matches, max(1, total))`` with numerator and denominator as computed (not
-        reduced): ``matches`` counts each hypothesis n-gram at most as often as it occurs in
-        any single reference (Papineni et al. 2002), ``total = max(0, len(hypothesis) - n + 1)``.
-        The ``max(1, .)`` is NLTK's (it keeps a hypothesis shorter than ``n`` from dividing by
-        zero); the BLEU definition has 0 n-grams there.
-
-    Raises:
-        ValueError: ``n < 1`` or no references.
-    """
-    n = int(n)
-    if n < 1:
-        raise ValueError(f"modified_precision: n must be >= 1, got {n}")
-    row = _stats([references], [hypothesis], n)[0]
-    return Fraction(int(row[1 + n]), max(1, int(row[1 + 2 * n])), _normalize=False)
 
 
 def closest_ref_length(references: Iterable[Sized], hyp_len: int) -> int:
@@ -307,125 +175,6 @@ def closest_ref_length(references: Iterable[Sized], hyp_len: int) -> int:
     if best is None:
         raise ValueError("closest_ref_length: no references")
     return best
-
-
-class SmoothingFunction:
-    """Smoothing techniques for sentence-level BLEU of Chen and Cherry (2014), as in NLTK.
-
-    Each ``methodK(p_n, references, hypothesis, hyp_len=None)`` takes the list of modified
-    precisions (:class:`Fraction` per order 1..N) and returns the smoothed list (Fractions or
-    floats); methods 3, 4, 6 and 7 also modify ``p_n`` in place, as NLTK's do. Pass a bound
-    method as ``smoothing_function``; ``corpus_bleu`` then uses a vectorised equivalent.
-
-    Args:
-        epsilon: count given to zero-match orders by method 1 (default 0.1).
-        alpha: weight of the prior in method 6 (default 5).
-        k: constant of method 4 (default 5).
-    """
-
-    def __init__(self, epsilon: float = 0.1, alpha: float = 5, k: float = 5) -> None:
-        self.epsilon = epsilon
-        self.alpha = alpha
-        self.k = k
-
-    def method0(self, p_n: list[Any], *args: Any, **kwargs: Any) -> list[Any]:
-        """No smoothing: a zero-match order's precision becomes ``sys.float_info.min`` (NLTK),
-        with a ``UserWarning``; the score is then a tiny positive number, not BLEU's 0."""
-        return _m0(p_n)
-
-    def method1(self, p_n: list[Any], *args: Any, **kwargs: Any) -> list[Any]:
-        """Method 1 (Chen & Cherry 2014): a zero-match order gets ``epsilon / total``."""
-        return _m1(p_n, self.epsilon)
-
-    def method2(self, p_n: list[Any], *args: Any, **kwargs: Any) -> list[Any]:
-        """Method 2 (Lin & Och 2004, ORANGE): add 1 to numerator and denominator of every
-        order above 1."""
-        return _m2(p_n)
-
-    def method3(self, p_n: list[Any], *args: Any, **kwargs: Any) -> list[Any]:
-        """Method 3 (NIST geometric sequence, mteval-v13a): the k-th zero-match order gets
-        ``1 / (2**k * total)``."""
-        return _m3(p_n)
-
-    def method4(
-        self,
-        p_n: list[Any],
-        references: Sequence[Tokens],
-        hypothesis: Tokens,
-        hyp_len: int | None = None,
-        *args: Any,
-        **kwargs: Any,
-    ) -> list[Any]:
-        """Method 4: like method 3, the k-th zero-match order gets
-        ``ln(len) / (2**k * self.k) / total``, ``len`` = ``hyp_len`` or ``len(hypothesis)``;
-        nothing changes when ``len <= 1``."""
-        return _m4(p_n, hyp_len if hyp_len else len(hypothesis), self.k)
-
-    def method5(
-        self,
-        p_n: list[Any],
-        references: Sequence[Tokens],
-        hypothesis: Tokens,
-        hyp_len: int | None = None,
-        *args: Any,
-        **kwargs: Any,
-    ) -> list[Any]:
-        """Method 5: each order's precision becomes the mean of its smoothed lower neighbour
-        (order 0 counts as ``p_1 + 1``), itself and the next order; after the last order comes
-        the 5-gram precision of ``hypothesis`` against ``references`` (whatever N is)."""
-        return _m5(p_n, modified_precision(references, hypothesis, 5))
-
-    def method6(
-        self,
-        p_n: list[Any],
-        references: Sequence[Tokens],
-        hypothesis: Tokens,
-        hyp_len: int | None = None,
-        *args: Any,
-        **kwargs: Any,
-    ) -> list[Any]:
-        """Method 6 (Gao & He 2013): orders n >= 3 interpolate ``(m_n + alpha * pi0) /
-        (l_n + alpha)`` with the prior ``pi0 = p_{n-1}**2 / p_{n-2}``; ``l_n`` counts the n-grams
-        of ``hypothesis``. Raises :class:`SmoothingError` when fewer than 3 orders or the
-        trigram precision is 0 (NLTK: ``IndexError`` / ``AssertionError``)."""
-        return _m6(p_n, len(hypothesis), self.alpha)
-
-    def method7(
-        self,
-        p_n: list[Any],
-        references: Sequence[Tokens],
-        hypothesis: Tokens,
-        hyp_len: int | None = None,
-        *args: Any,
-        **kwargs: Any,
-    ) -> list[Any]:
-        """Method 7: method 4, then method 5."""
-        p_n = _m4(p_n, hyp_len if hyp_len else len(hypothesis), self.k)
-        return _m5(p_n, modified_precision(references, hypothesis, 5))
-
-
-_METHODS = tuple(f"method{i}" for i in range(8))
-
-
-def _resolve_smoothing(fn):
-    """``(method number, SmoothingFunction-like instance)`` for the known methods, else
-    ``(None, fn)``; NLTK's own ``SmoothingFunction`` methods are recognised too."""
-    if not fn:
-        return 0, None
-    owner = getattr(fn, "__self__", None)
-    func = getattr(fn, "__func__", None)
-    if owner is None or func is None:
-        return None, fn
-    classes = [SmoothingFunction]
-    nltk_bleu = sys.modules.get("nltk.translate.bleu_score")
-    if nltk_bleu is not None and hasattr(nltk_bleu, "SmoothingFunction"):
-        classes.append(nltk_bleu.SmoothingFunction)
-    for cls in classes:
-        if isinstance(owner, cls):
-            for number, name in enumerate(_METHODS):
-                if func is getattr(cls, name, None):
-                    return number, owner
-    return None, fn
 
 
 # --------------------------------------------------------------------------- scoring
@@ -454,7 +203,7 @@ def corpus_bleu(
 def corpus_bleu(
     list_of_references: Sequence[Sequence[Tokens]],
     hypotheses: Sequence[Tokens],
-    weights: Sequence[float] | Sequence[Sequence[float]] = _DEFAULT_WEIGHTS,
+    weights: Sequence[float] | Sequence[Sequence[float]] = DEFAULT_WEIGHTS,
     smoothing_function: SmoothingCallable | None = None,
     auto_reweigh: bool = False,
     *,
@@ -490,42 +239,18 @@ def corpus_bleu(
         TypeError: a ``None`` hypothesis (named by index), a dict or set instead of a list.
         SmoothingError: method 6 on fewer than 3 orders or a zero trigram precision.
     """
-    _check_corpus_args(list_of_references, hypotheses)
-    _check_lengths(list_of_references, hypotheses)
-    with _segments_checked_on_error(list_of_references, hypotheses):
-        weight_list, several = _weight_list(weights)
-        max_order = _max_order(weight_list)
-        if max_order == 0:  # NLTK: no precision at all counts as "no unigram match"
-            _check_segments(list_of_references, hypotheses)
-            return [0] * len(weight_list) if several else 0
+    check_corpus_args(list_of_references, hypotheses)
+    check_lengths(list_of_references, hypotheses)
+    with segments_checked_on_error(list_of_references, hypotheses):
+        metric = NLTKBLEU(weights, smoothing_function, auto_reweigh, workers=workers)
+        if metric.order == 0:  # NLTK: no precision at all counts as "no unigram match"
+            check_segments(list_of_references, hypotheses)
+            return metric.corpus_from_row([])
         if len(hypotheses) == 0:
             raise EmptyCorpusError("corpus_bleu: no hypotheses (NLTK raises ZeroDivisionError here)")
-        method, smoother = _resolve_smoothing(smoothing_function)
-        stats = _stats(list_of_references, hypotheses, max_order, workers=workers)
-    sums = stats.sum(axis=0)
-    dens = np.maximum(stats[:, 2 + max_order :], 1).sum(axis=0)
-    last_refs, last_hyp = list_of_references[-1], hypotheses[-1]
-
-    def p5_last():
-        if max_order >= 5:
-            row = stats[-1]
-            return Fraction(int(row[6]), max(1, int(row[6 + max_order])), _normalize=False)
-        return modified_precision(last_refs, last_hyp, 5)
-
-    scores = nltk_from_counts(
-        [int(v) for v in sums[2 : 2 + max_order]],
-        [int(v) for v in dens],
-        int(sums[0]),
-        int(sums[1]),
-        weight_list,
-        method,
-        smoother,
-        auto_reweigh,
-        p5_last,
-        len(last_hyp),
-        tokens=(last_refs, last_hyp),
-    )
-    return scores if several else scores[0]
+        stats = token_statistics(list_of_references, hypotheses, metric.max_ngram_order, workers=workers)
+    tokens = (list_of_references[-1], hypotheses[-1])
+    return metric.corpus_from_row(metric.combine(stats), metric.tail(stats), tokens)  # type: ignore[no-any-return]
 
 
 @overload
@@ -547,7 +272,7 @@ def sentence_bleu(
 def sentence_bleu(
     references: Sequence[Tokens],
     hypothesis: Tokens,
-    weights: Sequence[float] | Sequence[Sequence[float]] = _DEFAULT_WEIGHTS,
+    weights: Sequence[float] | Sequence[Sequence[float]] = DEFAULT_WEIGHTS,
     smoothing_function: SmoothingCallable | None = None,
     auto_reweigh: bool = False,
 ) -> float | list[float]:
@@ -572,154 +297,9 @@ def sentence_bleu(
     return corpus_bleu([references], [hypothesis], weights, smoothing_function, auto_reweigh)  # type: ignore[arg-type]
 
 
-def _check_stats(stats, max_ngram_order):
-    """``(int64 array (n, 2 + 2N), N)`` after checking the layout of a statistics matrix."""
-    arr = np.asarray(stats)
-    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.integer) or arr.size == 0):
-        raise TypeError(f"stats must be an integer array, got dtype {arr.dtype}")
-    if arr.ndim != 2 or arr.shape[1] < 4 or arr.shape[1] % 2:
-        raise ValueError(
-            f"stats must have shape (n, 2 + 2N) with N >= 1 ([hyp_len, ref_len, matches_1..N, "
-            f"totals_1..N] per row), got {arr.shape}"
-        )
-    arr = arr.astype(np.int64, copy=False)
-    N = (arr.shape[1] - 2) // 2
-    if max_ngram_order is not None and int(max_ngram_order) != N:
-        raise ValueError(f"max_ngram_order={max_ngram_order} but stats hold {N} orders (shape {arr.shape})")
-    c = arr[:, 0]
-    M, T = arr[:, 2 : 2 + N], arr[:, 2 + N :]
-    if len(arr) and (arr.min() < 0 or (M > T).any()):
-        raise ValueError("stats must be non-negative counts with matches_n <= totals_n")
-    if not np.array_equal(T, np.maximum(0, c[:, None] - np.arange(N)[None, :])):
-        raise ValueError(
-            "stats: totals_n must be max(0, hyp_len - n + 1) (the n-grams of the hypothesis); "
-            "these rows do not come from BLEU statistics of one hypothesis each"
-        )
-    return arr, N
-
-
-def _warn_method0_rows(M, rows, up):
-    """Method 0's warnings, one per order that some scored row misses; ``up``: frames from
-    this function's caller to the user's call."""
-    zero = M[rows] == 0
-    for j in range(M.shape[1]):
-        missing = int(np.count_nonzero(zero[:, j]))
-        if missing:
-            _warn_zero_order(j + 1, stacklevel=up + 3, count_=missing, n=len(M))
-
-
-def _is_plain_number(x) -> bool:
-    """A parameter the compiled methods reproduce exactly: an int or float (not a Fraction or
-    Decimal, whose exact arithmetic only the Python formula follows)."""
-    return isinstance(x, (int, float)) and not isinstance(x, bool) and abs(x) < 2**52
-
-
-def _is_plain_float_tuple(weight) -> bool:
-    return all(map(_is_plain_number, weight))
-
-
-def _from_stats(stats, N, weight_list, method, smoother, auto_reweigh, tokens=None, workers=1, stacklevel=2):
-    """NLTK ``sentence_bleu`` of every statistics row: float64 (n, W).
-
-    ``stats``: checked int64 (n, 2 + 2N); ``weight_list``: NLTK's list of weight tuples (the
-    longest has K <= N orders); ``method``/``smoother`` from :func:`_resolve_smoothing`
-    (``method is None`` only with ``tokens = (list_of_references, hypotheses)``).  The float
-    methods (0-4) with plain parameters go to ``_backend.scoring.nltk_scores`` (compiled, or
-    its Python twin); methods 5-7, Fraction or Decimal parameters and callables are computed
-    by the Python formula itself, ``nltk_from_counts``, once per distinct row (per row with the
-    tokens for a callable).  ``stacklevel``: frames from here to the user's call.
-    """
-    n, W = len(stats), len(weight_list)
-    out = np.zeros((n, W), dtype=np.float64)
-    K = max(len(w) for w in weight_list)
-    if n == 0 or K == 0:
-        return out
-    M = stats[:, 2 : 2 + K]
-    rows = np.flatnonzero(M[:, 0] > 0)  # NLTK returns 0 when no unigram matches
-    params_plain = method in FLOAT_METHODS and (
-        (method != 1 or _is_plain_number(smoother.epsilon)) and (method != 4 or _is_plain_number(smoother.k))
-    )
-    plain_weights = all(map(_is_plain_float_tuple, weight_list))
-    if method == 0 and plain_weights:
-        _warn_method0_rows(M, rows, stacklevel)
-    if not (params_plain and plain_weights):
-        _rowwise(out, rows, stats, N, K, weight_list, method, smoother, auto_reweigh, tokens)
-        return out
-    for j, weight in enumerate(weight_list):
-        if len(weight) == 0:
-            continue
-        out[:, j] = _backend.scoring.nltk_scores(
-            stats,
-            N,
-            weight,
-            method,
-            smoother.epsilon if method == 1 else 0.0,
-            smoother.k if method == 4 else 0.0,
-            bool(auto_reweigh and weight == _DEFAULT_WEIGHTS),
-            workers,
-        )
-    return out
-
-
-def _rowwise(out, rows, stats, N, K, weight_list, method, smoother, auto_reweigh, tokens):
-    """The Python formula row by row (Fractions, NLTK's operations), for what
-    ``nltk_scores`` does not compute.
-
-    Without tokens each distinct statistics row is scored once (pairwise and self-BLEU
-    matrices repeat rows a lot); with tokens (a callable smoother) every row is scored with
-    its own references and hypothesis.
-    """
-    sel = stats[rows]
-    if tokens is None and len(sel) > 1:
-        sel, inverse = np.unique(sel, axis=0, return_inverse=True)
-        inverse = inverse.reshape(-1)
-    else:
-        inverse = None
-    scores = np.empty((len(sel), len(weight_list)), dtype=np.float64)
-    for u, row in enumerate(sel.tolist()):
-        nums = row[2 : 2 + K]
-        dens = [max(1, t) for t in row[2 + N : 2 + N + K]]
-
-        def p5(row=row):
-            return Fraction(row[6], max(1, row[6 + N]), _normalize=False)
-
-        pair = None
-        if tokens is not None:
-            i = int(rows[u])
-            pair = (tokens[0][i], tokens[1][i])
-        scores[u, :] = nltk_from_counts(
-            nums,
-            dens,
-            row[0],
-            row[1],
-            weight_list,
-            method,
-            smoother,
-            auto_reweigh,
-            p5,
-            row[0],
-            tokens=pair,
-            warn=True,
-        )
-    out[rows, :] = scores if inverse is None else scores[inverse]
-
-
-def _stats_smoothing(smoothing_function):
-    """``_resolve_smoothing`` for scoring from statistics: a built-in method or ``TypeError``."""
-    method, smoother = _resolve_smoothing(smoothing_function)
-    if method is None:
-        raise TypeError(
-            f"smoothing_function {getattr(smoothing_function, '__qualname__', smoothing_function)!r} "
-            "is not a SmoothingFunction method 0-7: a custom callable receives the references and "
-            "the hypothesis, which statistics do not hold; use rapidbleu.nltk.sentence_bleu_batch "
-            "(with the tokens) instead"
-        )
-    return method, smoother
-
-
 def sentence_bleu_from_stats(
     stats: Any,
-    weights: Sequence[float] | Sequence[Sequence[float]] = _DEFAULT_WEIGHTS,
+    weights: Sequence[float] | Sequence[Sequence[float]] = DEFAULT_WEIGHTS,
     smoothing_function: SmoothingCallable | None = None,
     auto_reweigh: bool = False,
     max_ngram_order: int | None = None,
@@ -769,37 +349,28 @@ def sentence_bleu_from_stats(
         SmoothingError: method 6 on fewer than 3 orders, or on a row with matching unigrams but
             no matching trigram (NLTK's assertion; the whole call fails).
     """
-    weight_list, several = _weight_list(weights)
-    stats, N = _check_stats(stats, max_ngram_order)
+    weight_list, several = parse_weights(weights)
+    stats, N = check_nltk_stats(stats, max_ngram_order)
     K = max(len(w) for w in weight_list)
     if K > N:
         raise ValueError(f"weights have {K} orders but stats hold only {N}")
-    method, smoother = _stats_smoothing(smoothing_function)
+    method, smoother = stats_smoothing(smoothing_function)
     if method in (5, 7) and N < 5 and K > 0:
         raise ValueError(
             f"smoothing method {method} reads the 5-gram precision of each sentence (NLTK: "
             f"modified_precision(references, hypothesis, 5)), but stats hold only {N} orders; "
             "compute the statistics with at least 5 orders"
         )
-    out = _from_stats(stats, N, weight_list, method, smoother, auto_reweigh, workers=workers, stacklevel=2)
-    return out if several else out[:, 0]
-
-
-def _from_core_stats(stats, weights, smoothing_function, auto_reweigh: bool = False, workers: int = 1):
-    """:func:`sentence_bleu_from_stats` for statistics the core has just computed (the
-    self-BLEU, pairwise and id-batch paths of ``rapidbleu.batch``): the same scores without
-    re-validating the matrix (a fifth of a small training-loop call)."""
-    weight_list, several = _weight_list(weights)
-    method, smoother = _stats_smoothing(smoothing_function)
-    N = (stats.shape[1] - 2) // 2
-    out = _from_stats(stats, N, weight_list, method, smoother, auto_reweigh, workers=workers, stacklevel=2)
+    out = sentence_scores_from_stats(
+        stats, N, weight_list, method, smoother, auto_reweigh, workers=workers, stacklevel=2
+    )
     return out if several else out[:, 0]
 
 
 def sentence_bleu_batch(
     list_of_references: Sequence[Sequence[Tokens]],
     hypotheses: Sequence[Tokens],
-    weights: Sequence[float] | Sequence[Sequence[float]] = _DEFAULT_WEIGHTS,
+    weights: Sequence[float] | Sequence[Sequence[float]] = DEFAULT_WEIGHTS,
     smoothing_function: SmoothingCallable | None = None,
     auto_reweigh: bool = False,
     workers: int = 1,
@@ -828,24 +399,24 @@ def sentence_bleu_batch(
         SmoothingError: method 6 and some sentence without a trigram match (the whole call
             fails, as the loop would at that sentence); filter such sentences first.
     """
-    _check_corpus_args(list_of_references, hypotheses)
-    _check_lengths(list_of_references, hypotheses)
-    with _segments_checked_on_error(list_of_references, hypotheses):
-        weight_list, several = _weight_list(weights)
+    check_corpus_args(list_of_references, hypotheses)
+    check_lengths(list_of_references, hypotheses)
+    with segments_checked_on_error(list_of_references, hypotheses):
+        weight_list, several = parse_weights(weights)
         n, W = len(hypotheses), len(weight_list)
         shape = (n, W) if several else (n,)
-        max_order = _max_order(weight_list)
-        if max_order == 0 or n == 0:
-            if max_order == 0:
-                _check_segments(list_of_references, hypotheses)
+        order = max_order(weight_list)
+        if order == 0 or n == 0:
+            if order == 0:
+                check_segments(list_of_references, hypotheses)
             return np.zeros(shape, dtype=np.float64)
-        method, smoother = _resolve_smoothing(smoothing_function)
-        n_orders = stats_order(max_order, method)
-        stats = _stats(list_of_references, hypotheses, n_orders, workers=workers)
+        method, smoother = resolve_smoothing(smoothing_function)
+        n_orders = stats_order(order, method)
+        stats = token_statistics(list_of_references, hypotheses, n_orders, workers=workers)
     # The scoring of sentence_bleu_from_stats (same implementation, called directly so that
     # warnings point at the caller); a callable smoother gets each pair's tokens.
     tokens = None if method is not None else (list_of_references, hypotheses)
-    out = _from_stats(
+    out = sentence_scores_from_stats(
         stats, n_orders, weight_list, method, smoother, auto_reweigh, tokens=tokens, workers=workers, stacklevel=2
     )
     return out if several else out[:, 0]

@@ -60,6 +60,13 @@ class Score:
             return json.dumps(d, indent=1, ensure_ascii=False)
         return line
 
+    def with_ci(self, mean: float, half_width: float) -> "Score":
+        """This score with a bootstrap mean and 95% CI half-width (both in points), which
+        ``format`` prints as ``(μ = mean ± half_width)``; returns ``self``."""
+        self._mean = mean
+        self._ci = half_width
+        return self
+
     def estimate_ci(self, scores: list["Score"]) -> None:
         """Store the mean and the 95% half-width of bootstrap ``scores`` (sacreBLEU's rule:
         sorted scores, bounds at index n // 40 and n - n // 40 - 1)."""

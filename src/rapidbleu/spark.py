@@ -89,10 +89,9 @@ def corpus_stats(df, hypothesis: str, references: str | Sequence[str], **options
     opts = _frames.ScoreOptions(**options)
     refs = _names(references)
     _check_columns(df, hypothesis, refs)
-    n = opts.max_ngram_order
-    width = (2 + 2 * n if opts.style == "sacrebleu" else 2 + 3 * n) + 1
+    width, vtype = opts.vector_width(), opts.vector_type()
     vcols = [f"v{i}" for i in range(width)]
-    schema = ", ".join(["pid long", "nrefs long", "l0 long", "l1 long", "l2 long"] + [f"{c} long" for c in vcols])
+    schema = ", ".join(["pid long", "nrefs long", "l0 long", "l1 long", "l2 long"] + [f"{c} {vtype}" for c in vcols])
 
     def per_partition(batches):
         import pyarrow as pa
@@ -115,7 +114,7 @@ def corpus_stats(df, hypothesis: str, references: str | Sequence[str], **options
             "l1": [last[1]],
             "l2": [last[2]],
         }
-        data.update({c: [int(v)] for c, v in zip(vcols, vector, strict=False)})
+        data.update({c: [v] for c, v in zip(vcols, vector.tolist(), strict=True)})
         yield pa.RecordBatch.from_pydict(data)
 
     # Positional, under unique names: a reference column may repeat or be the hypothesis column.
@@ -130,7 +129,7 @@ def corpus_stats(df, hypothesis: str, references: str | Sequence[str], **options
     ).collect()[0]
     if not row["parts"]:
         raise ValueError("no rows: the DataFrame is empty")
-    vector = [int(row[c]) for c in vcols]
+    vector = [row[c] for c in vcols]
     last = tuple(row["last"])
     part = (vector, row["nmin"] if row["nmin"] == row["nmax"] else -1, None if last[0] < 0 else last)
     return _frames.combine(opts, [part])

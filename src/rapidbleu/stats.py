@@ -1,12 +1,13 @@
 """Mergeable corpus statistics: score a corpus split any way, in any number of processes.
 
-BLEU is a function of a handful of integer sums over the segments of a corpus, so the
-statistics of the parts of a corpus add up to the statistics of the whole, and the sum scores
-exactly (float for float) as one call on the whole corpus does.  This module makes that a
-public contract:
+A corpus score is a function of a handful of sums over the segments of a corpus (BLEU's
+clipped matches and lengths, chrF's character n-gram counts, TER's edits), so the statistics
+of the parts of a corpus add up to the statistics of the whole, and the sum scores exactly
+(float for float) as one call on the whole corpus does.  This module makes that a public
+contract, for every metric of the protocol (``rapidbleu._metric``):
 
-* :func:`corpus_stats` (sacreBLEU's BLEU) and :func:`nltk_corpus_stats` (NLTK's
-  ``corpus_bleu``) return a :class:`CorpusStats`;
+* :func:`corpus_stats` (any sacreBLEU metric: ``BLEU`` by default, or the ``metric`` given) and
+  :func:`nltk_corpus_stats` (NLTK's ``corpus_bleu``) return a :class:`CorpusStats`;
 * ``a + b``, ``sum([a, b, c])`` and :func:`merge` add them (segments of ``b`` after those of
   ``a``), refusing statistics computed with another configuration;
 * :meth:`CorpusStats.score` gives the same result as ``rapidbleu.BLEU(...).corpus_score`` /
@@ -16,10 +17,13 @@ public contract:
   :meth:`CorpusStats.from_vector` turn them into one int64 vector and back, for
   ``torch.distributed.all_reduce``, MPI ``Allreduce``, a Spark or Dask column sum.
 
-Vector layout (int64):
+Vector layout: the metric's aggregated row, then the number of segments (int64; float64 for
+metrics with float statistics, TER, whose merged sums are then float additions):
 
-* sacreBLEU style, ``2 + 2N + 1`` values: ``[hyp_len, ref_len, matches_1..N, totals_1..N,
+* sacreBLEU's BLEU, ``2 + 2N + 1`` values: ``[hyp_len, ref_len, matches_1..N, totals_1..N,
   segments]`` where ``ref_len`` is the closest reference length (ties to the shorter one);
+* other sacreBLEU metrics: their statistics columns (``Metric.stats_columns``), then
+  ``segments``;
 * NLTK style, ``2 + 3N + 1`` values: the same, then ``denominators_1..N`` = the sum over
   segments of ``max(1, totals_n)`` (NLTK's per-segment floor of the precision denominator),
   then ``segments``.
@@ -41,19 +45,18 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["ConfigMismatchError", "CorpusStats", "corpus_stats", "from_segment_stats", "merge", "nltk_corpus_stats"]
+from ._metric import METRICS, Metric
+from ._nltk_style import NLTKBLEU, check_corpus_args, check_lengths, segments_checked_on_error, token_statistics
+from ._validate import check_style
 
-#: The parts of a sacreBLEU-style configuration (``BLEU`` settings that the statistics or the
-#: score depend on, plus the number of references the signature reports).
-_SACRE_KEYS = (
-    "tokenizer_signature",
-    "lowercase",
-    "max_ngram_order",
-    "num_refs",
-    "smooth_method",
-    "smooth_value",
-    "effective_order",
-)
+__all__ = [
+    "ConfigMismatchError",
+    "CorpusStats",
+    "corpus_stats",
+    "from_segment_stats",
+    "merge",
+    "nltk_corpus_stats",
+]
 
 
 class ConfigMismatchError(ValueError):
@@ -64,35 +67,49 @@ def _freeze(config: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
     return tuple(sorted(config.items()))
 
 
+def _metric_class(metric_id: str) -> type[Metric]:
+    try:
+        return METRICS[metric_id]
+    except KeyError:
+        raise ValueError(f"unknown metric {metric_id!r}; known: {', '.join(METRICS)}") from None
+
+
 class CorpusStats:
-    """Summed BLEU statistics of a (part of a) corpus, with the settings they were computed with.
+    """Summed statistics of a (part of a) corpus, with the metric settings they were computed
+    with.
 
     Build one with :func:`corpus_stats`, :func:`nltk_corpus_stats`,
     :func:`from_segment_stats` or :meth:`from_vector`; the constructor is not public API.
 
     Attributes:
-        style: ``"sacrebleu"`` or ``"nltk"``.
-        config: ``dict`` of the settings (sacreBLEU: tokenizer signature, lowercase, N,
-            number of references, smoothing method and value, effective order; NLTK: N).
-        vector: int64 ``ndarray`` (layout in the module docstring), read-only.
+        metric_id: the metric (``"bleu"``, ``"chrf"``, ``"ter"``; ``"nltk"`` for NLTK style).
+        style: ``"nltk"`` for NLTK-style statistics, else ``"sacrebleu"``.
+        config: ``dict`` of the settings (``Metric.config()``: for BLEU the tokenizer
+            signature, lowercase, N, number of references, smoothing method and value,
+            effective order; NLTK style: N).
+        vector: ``ndarray`` (layout in the module docstring), read-only.
         n_segments: number of segments summed.
     """
 
-    __slots__ = ("_config", "_last", "style", "vector")
+    __slots__ = ("_config", "_last", "metric_id", "vector")
     _last: tuple[int, ...] | None
 
-    def __init__(self, style: str, config: dict[str, Any], vector, last: tuple[int, ...] | None = None):
-        if style not in ("sacrebleu", "nltk"):
-            raise ValueError(f"style must be 'sacrebleu' or 'nltk', got {style!r}")
-        n = int(config["max_ngram_order"])
-        width = (2 + 2 * n if style == "sacrebleu" else 2 + 3 * n) + 1
-        vec = np.array(vector, dtype=np.int64).reshape(-1)
+    def __init__(
+        self, metric_id: str, config: dict[str, Any], vector: Any, last: tuple[int, ...] | None = None
+    ) -> None:
+        cls = _metric_class(metric_id)
+        width = cls.from_config(config).aggregate_width() + 1
+        dtype = np.float64 if cls.stats_dtype == "float64" else np.int64
+        raw = np.asarray(vector)
+        if cls.stats_dtype == "int64" and raw.dtype.kind == "f" and not np.array_equal(raw, np.floor(raw)):
+            raise ValueError("statistics must be whole counts (the vector holds fractional values)")
+        vec = np.array(raw, dtype=dtype).reshape(-1)
         if vec.shape != (width,):
-            raise ValueError(f"{style} statistics of order {n} have {width} values, got shape {np.shape(vector)}")
+            raise ValueError(f"{metric_id} statistics with these settings have {width} values, got shape {raw.shape}")
         if (vec < 0).any():
             raise ValueError("statistics must be non-negative counts")
         vec.setflags(write=False)
-        self.style = style
+        self.metric_id = metric_id
         self._config = _freeze(config)
         self.vector = vec
         # NLTK: (last segment's hyp_len, 5-gram matches, max(1, 5-gram total)) for methods 5-7
@@ -100,11 +117,21 @@ class CorpusStats:
 
     # -- introspection ----------------------------------------------------------------------
     @property
+    def style(self) -> str:
+        return "nltk" if self.metric_id == "nltk" else "sacrebleu"
+
+    @property
     def config(self) -> dict[str, Any]:
         return dict(self._config)
 
     @property
+    def metric(self) -> Metric:
+        """A metric with these settings (``Metric.from_config``), which scores the vector."""
+        return _metric_class(self.metric_id).from_config(self.config)
+
+    @property
     def max_ngram_order(self) -> int:
+        """N (BLEU and NLTK style)."""
         return int(self.config["max_ngram_order"])
 
     @property
@@ -112,33 +139,46 @@ class CorpusStats:
         return int(self.vector[-1])
 
     @property
+    def row(self) -> list[Any]:
+        """The aggregated row (the vector without its segment count), as Python numbers."""
+        return self.vector[:-1].tolist()  # type: ignore[no-any-return]
+
+    @property
     def hyp_len(self) -> int:
+        """BLEU: summed hypothesis lengths."""
         return int(self.vector[0])
 
     @property
     def ref_len(self) -> int:
+        """BLEU: summed closest reference lengths."""
         return int(self.vector[1])
 
     @property
-    def matches(self) -> list:
+    def matches(self) -> list[int]:
+        """BLEU: clipped n-gram matches per order."""
         n = self.max_ngram_order
         return [int(v) for v in self.vector[2 : 2 + n]]
 
     @property
-    def totals(self) -> list:
+    def totals(self) -> list[int]:
+        """BLEU: hypothesis n-grams per order."""
         n = self.max_ngram_order
         return [int(v) for v in self.vector[2 + n : 2 + 2 * n]]
 
     def __repr__(self) -> str:
+        if self.metric_id in ("bleu", "nltk"):
+            return (
+                f"CorpusStats(style={self.style!r}, segments={self.n_segments}, hyp_len={self.hyp_len}, "
+                f"ref_len={self.ref_len}, matches={self.matches}, totals={self.totals}, config={self.config})"
+            )
         return (
-            f"CorpusStats(style={self.style!r}, segments={self.n_segments}, hyp_len={self.hyp_len}, "
-            f"ref_len={self.ref_len}, matches={self.matches}, totals={self.totals}, config={self.config})"
+            f"CorpusStats(metric={self.metric_id!r}, segments={self.n_segments}, row={self.row}, config={self.config})"
         )
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return (
             isinstance(other, CorpusStats)
-            and self.style == other.style
+            and self.metric_id == other.metric_id
             and self._config == other._config
             and np.array_equal(self.vector, other.vector)
             and self._last == other._last
@@ -147,15 +187,17 @@ class CorpusStats:
     __hash__ = None  # type: ignore[assignment]  # mutable-looking value object, compared by value
 
     # -- pickling (``__slots__`` and a read-only array) ---------------------------------------
-    def __reduce__(self):
-        return (_rebuild, (self.style, self.config, self.vector.tolist(), self._last))
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (self.metric_id, self.config, self.vector.tolist(), self._last))
 
     # -- merging ----------------------------------------------------------------------------
-    def _check_compatible(self, other: "CorpusStats") -> None:
+    def _check_compatible(self, other: object) -> None:
         if not isinstance(other, CorpusStats):
             raise TypeError(f"cannot add CorpusStats and {type(other).__name__}")
-        if other.style != self.style:
-            raise ConfigMismatchError(f"cannot merge {self.style}-style and {other.style}-style statistics")
+        if other.metric_id != self.metric_id:
+            if other.style != self.style:
+                raise ConfigMismatchError(f"cannot merge {self.style}-style and {other.style}-style statistics")
+            raise ConfigMismatchError(f"cannot merge {self.metric_id} and {other.metric_id} statistics")
         if other._config != self._config:
             mine, theirs = self.config, other.config
             diff = ", ".join(
@@ -170,9 +212,9 @@ class CorpusStats:
             return self
         self._check_compatible(other)
         last = other._last if other.n_segments else self._last
-        return CorpusStats(self.style, self.config, self.vector + other.vector, last)
+        return CorpusStats(self.metric_id, self.config, self.vector + other.vector, last)
 
-    def __radd__(self, other) -> "CorpusStats":
+    def __radd__(self, other: object) -> "CorpusStats":
         if isinstance(other, int) and other == 0:
             return self
         if isinstance(other, CorpusStats):
@@ -180,18 +222,22 @@ class CorpusStats:
         return NotImplemented
 
     # -- vectors (all-reduce) --------------------------------------------------------------
-    def from_vector(self, vector) -> "CorpusStats":
+    def from_vector(self, vector: Any) -> "CorpusStats":
         """Statistics with this object's settings and the given vector (e.g. the result of an
         all-reduce sum of ``.vector`` over processes).  NLTK's last-segment numbers (methods
-        5-7) are not in the vector and are dropped."""
-        return CorpusStats(self.style, self.config, vector, None)
+        5-7) are not in the vector and are dropped.
+
+        Raises:
+            ValueError: another length, negative or (for counts) fractional values.
+        """
+        return CorpusStats(self.metric_id, self.config, vector, None)
 
     # -- scores ----------------------------------------------------------------------------
-    def score(self, weights=None, smoothing_function=None, auto_reweigh: bool = False):
+    def score(self, weights: Any = None, smoothing_function: Any = None, auto_reweigh: bool = False) -> Any:
         """The corpus score of the summed statistics.
 
-        sacreBLEU style: a ``rapidbleu.BLEUScore`` (``.score`` on 0-100), equal to
-        ``BLEU(**settings).corpus_score(...)`` on the whole corpus; takes no arguments.
+        sacreBLEU metrics: the score object (``BLEUScore``, ...; ``.score`` on 0-100), equal to
+        the metric's ``corpus_score(...)`` on the whole corpus; takes no arguments.
 
         NLTK style: the value of ``rapidbleu.nltk.corpus_bleu(refs, hyps, weights,
         smoothing_function, auto_reweigh)`` on the whole corpus (0-1; a list for several
@@ -206,87 +252,27 @@ class CorpusStats:
         """
         if self.n_segments == 0:
             raise ValueError("no segments: the statistics are empty")
-        if self.style == "sacrebleu":
-            if weights is not None or smoothing_function is not None or auto_reweigh:
-                raise TypeError(
-                    "sacreBLEU-style statistics are scored with the settings they were computed with; "
-                    "weights/smoothing_function/auto_reweigh are for NLTK-style statistics"
-                )
-            from .bleu import BLEU
-
-            c = self.config
-            return BLEU.compute_bleu(
-                self.matches,
-                self.totals,
-                self.hyp_len,
-                self.ref_len,
-                c["smooth_method"],
-                c["smooth_value"],
-                c["effective_order"],
-                c["max_ngram_order"],
-            )
-        return self._nltk_score(weights, smoothing_function, auto_reweigh)
-
-    def _nltk_score(self, weights, smoothing_function, auto_reweigh):
-        from . import nltk as rb_nltk
-        from ._scoring_py import nltk_from_counts
-
-        if weights is None:
-            weights = (0.25, 0.25, 0.25, 0.25)
-        weight_list, several = rb_nltk._weight_list(weights)
-        order = max(len(w) for w in weight_list)
-        n = self.max_ngram_order
-        if order == 0:
-            return [0] * len(weight_list) if several else 0
-        if order > n:
-            raise ValueError(f"weights need {order} n-gram orders but the statistics hold {n}")
-        method, smoother = rb_nltk._resolve_smoothing(smoothing_function)
-        if method is None:
+        metric = self.metric
+        if isinstance(metric, NLTKBLEU):
+            return metric.with_scoring(weights, smoothing_function, auto_reweigh).corpus_from_row(self.row, self._last)
+        if weights is not None or smoothing_function is not None or auto_reweigh:
             raise TypeError(
-                "a custom smoothing callable receives the tokens of the last segment, which "
-                "statistics do not hold; use one of SmoothingFunction's methods"
+                "sacreBLEU-style statistics are scored with the settings they were computed with; "
+                "weights/smoothing_function/auto_reweigh are for NLTK-style statistics"
             )
-        last = self._last
-        if method in (5, 6, 7) and last is None:
-            raise ValueError(
-                f"smoothing method{method} reads the last segment of the corpus, which statistics "
-                "rebuilt from a vector do not hold; merge CorpusStats objects instead"
-            )
-        v = self.vector
-        dens = v[2 + 2 * n : 2 + 3 * n]
+        return metric.score_from_stats(self.row)
 
-        def p5_last():
-            return rb_nltk.Fraction(last[1], last[2], _normalize=False)
-
-        scores = nltk_from_counts(
-            [int(x) for x in v[2 : 2 + order]],
-            [int(x) for x in dens[:order]],
-            int(v[0]),
-            int(v[1]),
-            weight_list,
-            method,
-            smoother,
-            auto_reweigh,
-            p5_last,
-            last[0] if last else 0,
-        )
-        return scores if several else scores[0]
-
-    def signature(self):
-        """sacreBLEU's signature (``BLEUSignature``) of these statistics' settings.
+    def signature(self) -> Any:
+        """sacreBLEU's signature (``BLEUSignature``, ...) of these statistics' settings.
 
         Raises:
             TypeError: NLTK-style statistics (NLTK has no signature).
         """
-        if self.style != "sacrebleu":
-            raise TypeError("NLTK-style statistics have no sacreBLEU signature")
-        from .score import BLEUSignature
-
-        return BLEUSignature(self.config)
+        return self.metric.get_signature()
 
 
-def _rebuild(style, config, vector, last):
-    return CorpusStats(style, config, vector, last)
+def _rebuild(metric_id: str, config: dict[str, Any], vector: Any, last: tuple[int, ...] | None) -> CorpusStats:
+    return CorpusStats(metric_id, config, vector, last)
 
 
 def merge(parts: Iterable[CorpusStats]) -> CorpusStats:
@@ -294,7 +280,7 @@ def merge(parts: Iterable[CorpusStats]) -> CorpusStats:
 
     Raises:
         ValueError: no parts.
-        ConfigMismatchError: parts computed with different settings or styles.
+        ConfigMismatchError: parts computed with different settings or metrics.
         TypeError: a part that is not a ``CorpusStats``.
     """
     it = iter(parts)
@@ -312,32 +298,23 @@ def merge(parts: Iterable[CorpusStats]) -> CorpusStats:
 # --------------------------------------------------------------------------------------------
 # Building statistics
 # --------------------------------------------------------------------------------------------
-def sacre_config(metric) -> dict[str, Any]:
-    """The settings of a ``rapidbleu.BLEU`` that go into a :class:`CorpusStats` (its number of
-    references is known once it has scored, or been given, references): a dict of the
-    signature's fields (tokenizer, lowercase, smoothing, order, effective order, nrefs).
+def of_metric(metric: Metric, segment_stats: Any, last: tuple[int, ...] | None = None) -> CorpusStats:
+    """A :class:`CorpusStats` of per-segment statistics computed by ``metric``: its aggregated
+    row (``Metric.combine``) and the number of rows, with ``metric.config()``.
 
     Raises:
-        ValueError: the metric has not seen references yet (its number of references is
-            unknown).
+        ValueError: statistics that are not the metric's (``Metric.check_statistics``), or a
+            metric that has not seen references yet.
     """
-    num_refs = getattr(metric, "num_refs", None)
-    if num_refs is None:
-        raise ValueError("the metric has not seen references yet: the number of references is unknown")
-    return {
-        "tokenizer_signature": metric.tokenizer_signature,
-        "lowercase": bool(metric.lowercase),
-        "max_ngram_order": int(metric.max_ngram_order),
-        "num_refs": num_refs,
-        "smooth_method": metric.smooth_method,
-        "smooth_value": metric.smooth_value,
-        "effective_order": bool(metric.effective_order),
-    }
+    st = metric.check_statistics(segment_stats, "segment statistics")
+    st = st.reshape(-1, len(metric.stats_columns))
+    row = metric.combine(st) if len(st) else [0] * metric.aggregate_width()
+    return CorpusStats(metric.metric_id, metric.config(), [*row, st.shape[0]], last)
 
 
 def from_segment_stats(
-    segment_stats,
-    metric=None,
+    segment_stats: Any,
+    metric: Metric | None = None,
     *,
     style: str = "sacrebleu",
     max_ngram_order: int | None = None,
@@ -346,9 +323,9 @@ def from_segment_stats(
     """A :class:`CorpusStats` from a per-segment statistics matrix.
 
     Args:
-        segment_stats: integer array ``(n, 2 + 2N)`` (``BLEU.corpus_statistics`` rows, or
-            NLTK-style rows of ``rapidbleu.nltk``'s core: closest reference length).
-        metric: for sacreBLEU style, the ``rapidbleu.BLEU`` that computed them.
+        segment_stats: array ``(n, k)`` (``metric.corpus_statistics`` rows, or NLTK-style
+            BLEU rows ``(n, 2 + 2N)`` of ``rapidbleu.nltk``'s core: closest reference length).
+        metric: for sacreBLEU style, the metric that computed them (``rapidbleu.BLEU``, ...).
         style: ``"sacrebleu"`` or ``"nltk"``.
         max_ngram_order: NLTK style: N (default: from the width).
         last5: NLTK style: ``(matches_5, totals_5)`` of the last segment when N < 5
@@ -356,69 +333,61 @@ def from_segment_stats(
 
     Raises:
         ValueError: malformed matrix (not 2-D, wrong width, negative values).
+        TypeError: NLTK style: not integers; sacreBLEU style: no metric.
     """
     st = np.asarray(segment_stats)
+    if style == "sacrebleu":
+        if metric is None:
+            raise TypeError("sacreBLEU-style statistics need the metric that computed them (e.g. a BLEU)")
+        if st.ndim != 2:
+            raise ValueError(f"segment statistics must be an (n, k) matrix, got shape {st.shape}")
+        return of_metric(metric, st)
+    check_style(style)
     if st.ndim != 2 or (st.shape[1] - 2) % 2 or st.shape[1] < 4:
         raise ValueError(f"segment statistics must be an (n, 2 + 2N) matrix, got shape {st.shape}")
     if not np.issubdtype(st.dtype, np.integer):
         raise TypeError(f"segment statistics must be integers, got dtype {st.dtype}")
     n = (st.shape[1] - 2) // 2
-    sums = st.sum(axis=0, dtype=np.int64)
-    if style == "sacrebleu":
-        if metric is None:
-            raise TypeError("sacreBLEU-style statistics need the BLEU metric that computed them")
-        config = sacre_config(metric)
-        if config["max_ngram_order"] != n:
-            raise ValueError(
-                f"the metric has max_ngram_order={config['max_ngram_order']} but the statistics hold {n} orders"
-            )
-        return CorpusStats("sacrebleu", config, np.concatenate([sums, [st.shape[0]]]))
-    if style != "nltk":
-        raise ValueError(f"style must be 'sacrebleu' or 'nltk', got {style!r}")
     if max_ngram_order is not None and int(max_ngram_order) != n:
         raise ValueError(f"max_ngram_order={max_ngram_order} but the statistics hold {n} orders")
-    dens = np.maximum(st[:, 2 + n :], 1).sum(axis=0, dtype=np.int64)
-    last = None
-    if st.shape[0]:
-        row = st[-1]
-        if n >= 5:
-            last = (int(row[0]), int(row[6]), max(1, int(row[6 + n])))
-        elif last5 is not None:
-            last = (int(row[0]), int(last5[0]), max(1, int(last5[1])))
-    return CorpusStats("nltk", {"max_ngram_order": n}, np.concatenate([sums, dens, [st.shape[0]]]), last)
+    nltk = NLTKBLEU(max_ngram_order=n)
+    last = nltk.tail(st)
+    if last is None and last5 is not None and len(st):
+        last = (int(st[-1, 0]), int(last5[0]), max(1, int(last5[1])))
+    return of_metric(nltk, st, last)
 
 
 def corpus_stats(
-    hypotheses: Sequence[str], references: Sequence[Sequence[str]], metric=None, **bleu_kwargs
+    hypotheses: Sequence[Any], references: Sequence[Sequence[Any]], metric: Metric | None = None, **bleu_kwargs: Any
 ) -> CorpusStats:
-    """sacreBLEU-style statistics of a corpus (or of any part of one).
+    """Statistics of a corpus (or of any part of one), for any sacreBLEU metric.
 
     Args:
         hypotheses: n hypothesis strings.
-        references: reference streams, each n strings (as ``BLEU.corpus_score``).
-        metric: a ``rapidbleu.BLEU`` to use; otherwise one is made from ``bleu_kwargs``
-            (``tokenize``, ``lowercase``, ``smooth_method``, ``smooth_value``,
-            ``effective_order``, ``max_ngram_order``, ``force``, ``trg_lang``, ``workers``).
+        references: reference streams, each n strings (as ``corpus_score``).
+        metric: the metric to use (``rapidbleu.BLEU``, ...); otherwise a ``rapidbleu.BLEU`` is
+            made from ``bleu_kwargs`` (``tokenize``, ``lowercase``, ``smooth_method``,
+            ``smooth_value``, ``effective_order``, ``max_ngram_order``, ``force``,
+            ``trg_lang``, ``workers``).
 
     Returns:
         A :class:`CorpusStats`; ``.score()`` equals ``metric.corpus_score(hypotheses,
         references)``, and so does the score of the sum of the statistics of its parts.
 
     Raises:
-        TypeError, ValueError: malformed input, as ``BLEU.corpus_statistics``; an empty corpus
+        TypeError, ValueError: malformed input, as ``corpus_statistics``; an empty corpus
         gives empty statistics (scoring those raises ``ValueError``).
     """
-    from .bleu import BLEU
-
     if metric is None:
-        metric = BLEU(**bleu_kwargs)
+        metric = METRICS["bleu"](**bleu_kwargs)
     elif bleu_kwargs:
         raise TypeError("give either a metric or BLEU settings, not both")
-    st = metric.corpus_statistics(hypotheses, references)
-    return from_segment_stats(st, metric)
+    return of_metric(metric, metric.corpus_statistics(hypotheses, references))
 
 
-def nltk_corpus_stats(list_of_references, hypotheses, max_ngram_order: int = 4, *, workers: int = 1) -> CorpusStats:
+def nltk_corpus_stats(
+    list_of_references: Any, hypotheses: Any, max_ngram_order: int = 4, *, workers: int = 1
+) -> CorpusStats:
     """NLTK-style statistics of a corpus of token sequences (arguments as
     ``rapidbleu.nltk.corpus_bleu``: per hypothesis a list of tokenized references).
 
@@ -431,17 +400,13 @@ def nltk_corpus_stats(list_of_references, hypotheses, max_ngram_order: int = 4, 
             lists; ValueError: a hypothesis without references (``NoReferencesError``),
             ``max_ngram_order < 1``; TypeError: a ``None`` hypothesis, a dict or set.
     """
-    from . import nltk as rb_nltk
-
     if isinstance(max_ngram_order, bool) or not isinstance(max_ngram_order, (int, np.integer)) or max_ngram_order < 1:
         raise ValueError(f"max_ngram_order must be an integer >= 1, got {max_ngram_order!r}")
     n = int(max_ngram_order)
-    rb_nltk._check_corpus_args(list_of_references, hypotheses)
-    rb_nltk._check_lengths(list_of_references, hypotheses)
-    with rb_nltk._segments_checked_on_error(list_of_references, hypotheses):
-        st = rb_nltk._stats(list_of_references, hypotheses, n, workers=workers)
-    last5 = None
-    if n < 5 and len(hypotheses):
-        f = rb_nltk.modified_precision(list_of_references[-1], hypotheses[-1], 5)
-        last5 = (f.numerator, f.denominator)
-    return from_segment_stats(st, style="nltk", last5=last5)
+    check_corpus_args(list_of_references, hypotheses)
+    check_lengths(list_of_references, hypotheses)
+    with segments_checked_on_error(list_of_references, hypotheses):
+        st = token_statistics(list_of_references, hypotheses, n, workers=workers)
+    nltk = NLTKBLEU(max_ngram_order=n, workers=workers)
+    tokens = (list_of_references[-1], hypotheses[-1]) if len(hypotheses) else None
+    return of_metric(nltk, st, nltk.tail(st, tokens))

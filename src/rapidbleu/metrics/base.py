@@ -1,22 +1,12 @@
 """sacreBLEU's ``sacrebleu.metrics.base`` import path: ``Score``, ``Signature`` and ``Metric``.
 
-``Metric`` is an abstract base class for ``isinstance`` checks and type hints written against
-sacreBLEU; ``rapidbleu.BLEU`` is registered as a virtual subclass (it does not inherit from
-it).  rapidbleu has no other metrics to derive from it.
+``Metric`` is rapidbleu's metric protocol (``rapidbleu._metric.Metric``), the base class of
+every metric (``isinstance(BLEU(), Metric)`` is True): sacreBLEU's ``corpus_score``,
+``sentence_score``, ``get_signature`` and semi-private methods, plus the statistics members
+that significance, merging and the engines use.
 """
 
-from abc import ABC
-
-from ..bleu import BLEU
+from .._metric import Metric
 from ..score import Score, Signature
-
-
-class Metric(ABC):
-    """The abstract metric of sacreBLEU's class hierarchy (``isinstance(BLEU(), Metric)`` is
-    True).  ``BLEU`` implements its methods: ``corpus_score``, ``sentence_score``,
-    ``get_signature`` and the semi-private ones (see ``rapidbleu._sacre_methods``)."""
-
-
-Metric.register(BLEU)
 
 __all__ = ["Metric", "Score", "Signature"]

@@ -1,0 +1,211 @@
+"""Input normalisation, each rule once: what every front door does to its inputs before a kernel.
+
+* :func:`preprocess` -- sacreBLEU's preprocessing of one segment (lowercase, right-strip,
+  tokenize), the one copy every caller uses;
+* :func:`num_refs_of` -- references per segment from their counts (``-1`` when it varies, an
+  error naming the first segment without any);
+* :func:`check_statistics_matrix` -- the one validator of a statistics matrix, for any metric
+  (``Metric.check_statistics`` adds the metric's own rules);
+* :func:`column_sums` -- how rows of statistics add up to a corpus row, as sacreBLEU adds them.
+
+Argument checks (orders, workers, hypotheses and reference streams) are in
+``rapidbleu._validate``; the kernels below trust what these functions return.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from itertools import repeat
+from operator import add, is_not
+from typing import TYPE_CHECKING, Any
+
+from ._lazy import is_ndarray
+from ._validate import EmptyInputError, check_ordered, kind_of, no_reference_error, stream_length_error
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from ._lazy import numpy as np  # imported on first use (see rapidbleu._lazy)
+
+__all__ = ["check_references", "check_statistics_matrix", "column_sums", "num_refs_of", "preprocess"]
+
+
+def preprocess(line: str, tokenizer: Callable[[str], str], lowercase: bool) -> str:
+    """sacreBLEU's preprocessing of one segment (``Metric._preprocess_segment``): lowercase
+    (Python's ``str.lower``) when asked, strip trailing whitespace (``str.rstrip``), then
+    tokenize; the result is the tokens joined by single spaces."""
+    if lowercase:
+        line = line.lower()
+    return tokenizer(line.rstrip())
+
+
+def num_refs_of(counts: Iterable[int] | np.ndarray) -> int:
+    """References per segment from each segment's count (any iterable, or an integer array,
+    checked without a Python loop): the common count, or ``-1`` when it varies (sacreBLEU's
+    ``nrefs:var``).
+
+    Raises:
+        NoReferencesError: (a ``ValueError``) a segment without any reference, named by index.
+    """
+    if is_ndarray(counts):
+        arr = counts
+        if len(arr) and not arr.all():
+            raise no_reference_error(int(np.flatnonzero(arr == 0)[0]))
+        return int(arr[0]) if len(arr) and (arr == arr[0]).all() else (-1 if len(arr) else 0)
+    distinct: set[int] = set()
+    for i, c in enumerate(counts):
+        if not c:
+            raise no_reference_error(i)
+        distinct.add(int(c))
+    return distinct.pop() if len(distinct) == 1 else -1
+
+
+def check_references(references, n_hyps: int) -> tuple[list[list[str | None]], int]:
+    """Validate reference streams; they stay streams (the layout the statistics take).
+
+    Args:
+        references: a sequence of reference streams (one stream per reference set), each a
+            sequence of ``n_hyps`` strings; ``None`` in a stream means "this segment has no
+            reference in this stream" (a variable number of references).
+        n_hyps: number of hypotheses.
+
+    Returns:
+        ``(streams, num_refs)``: the streams as new lists (later changes to the caller's lists
+        do not affect them), ``None`` entries kept; and the number of references per segment
+        (-1 when it varies: signature ``nrefs:var``).
+
+    Raises:
+        TypeError: a bare string or a flat list of strings instead of a list of streams, or a
+            reference that is neither ``str`` nor ``None``.
+        ValueError: no streams, a stream whose length differs from the hypotheses, or a segment
+            left without any reference.
+    """
+    if isinstance(references, (str, bytes)) or not isinstance(references, Sequence):
+        check_ordered(references, "references")
+        raise TypeError(
+            f"references must be a list of reference streams (a list of lists of strings), got {kind_of(references)}"
+        )
+    streams = list(references)
+    if not streams:
+        raise EmptyInputError("references is empty: give at least one reference stream")
+    for k, stream in enumerate(streams):
+        if isinstance(stream, str):
+            raise TypeError(
+                "references must be a list of reference streams, one list of strings per reference "
+                f"set, but references[{k}] is a string; for a single reference write [refs], not refs"
+            )
+        if not isinstance(stream, Sequence):
+            check_ordered(stream, f"references[{k}]")
+            raise TypeError(f"references[{k}] must be a sequence of strings, got {kind_of(stream)}")
+        if len(stream) != n_hyps:
+            raise stream_length_error(f"reference stream {k}", len(stream), n_hyps)
+    streams = [list(stream) for stream in streams]
+    with_none = []
+    for k, stream in enumerate(streams):
+        kinds = set(map(type, stream))
+        if kinds == {str}:
+            continue
+        for i, r in enumerate(stream):
+            if r is not None and not isinstance(r, str):
+                raise TypeError(f"references[{k}][{i}] is a {kind_of(r)}, expected str or None")
+        if type(None) in kinds:
+            with_none.append(stream)
+    if not with_none:  # the common case: a fixed number of references, no per-item work
+        return streams, len(streams)
+    # references per segment, counted with C-level map passes (no list per segment)
+    counts = [len(streams) - len(with_none)] * n_hyps
+    for stream in with_none:
+        counts = list(map(add, counts, map(is_not, stream, repeat(None))))
+    return streams, num_refs_of(counts)
+
+
+def _columns_text(columns: Sequence[str]) -> str:
+    if len(columns) <= 8:
+        return ", ".join(columns)
+    return f"{', '.join(columns[:4])}, ..., {', '.join(columns[-2:])}"
+
+
+def check_statistics_matrix(
+    stats: Any,
+    columns: Sequence[str],
+    dtype: str,
+    what: str = "statistics",
+    nonempty: bool = False,
+    width_text: str | None = None,
+) -> np.ndarray:
+    """One row or a matrix of statistics rows with ``columns``, checked.
+
+    Args:
+        stats: array-like, 1-D (one row) or 2-D (rows).
+        columns: the column names (their number is the width).
+        dtype: ``"int64"`` (counts: integral values required) or ``"float64"``.
+        what: how errors name the matrix.
+        nonempty: require at least one row.
+        width_text: what the error for a wrong width says is needed (default: the number of
+            columns and their names).
+
+    Returns:
+        The values as an array of the same shape: integer dtypes as given (narrow unsigned
+        types stay narrow), integral floats as int64 for count statistics, float64 otherwise.
+
+    Raises:
+        ValueError: not 1-D or 2-D, no rows when ``nonempty``, another width, not real
+            numbers, a negative, non-finite or (for counts) fractional value; the first
+            offending row and column are named.
+    """
+    a = np.asarray(stats)
+    if a.ndim not in (1, 2) or (nonempty and (a.ndim != 2 or a.shape[0] == 0)):
+        shape = "a non-empty 2-D matrix (segments x columns)" if nonempty else "one row or a 2-D matrix"
+        raise ValueError(f"{what} must be {shape}, got shape {a.shape}")
+    width = len(columns)
+    if a.shape[-1] != width:
+        need = width_text or f"need {width}: [{_columns_text(columns)}]"
+        raise ValueError(f"{what} have {a.shape[-1]} columns but {need}")
+    if a.dtype.kind not in "iuf" and a.dtype != np.bool_:
+        if a.dtype.kind == "O":
+            try:
+                a = a.astype(np.float64)
+            except (TypeError, ValueError):
+                raise ValueError(f"{what} must be numbers, got dtype {a.dtype}") from None
+        else:
+            raise ValueError(f"{what} must be numbers, got dtype {a.dtype}")
+    rows = a.reshape(-1, width)
+    if a.dtype.kind == "f":
+        bad = ~np.isfinite(rows)
+        if bad.any():
+            r, c = (int(v) for v in np.argwhere(bad)[0])
+            raise ValueError(f"{what}: row {r}, column {c} ({columns[c]}) is {rows[r, c].item()!r}; need a number")
+    neg = rows < 0
+    if neg.any():
+        r, c = (int(v) for v in np.argwhere(neg)[0])
+        raise ValueError(f"{what}: row {r}, column {c} is negative ({rows[r, c].item()!r}); counts must be >= 0")
+    if dtype == "int64" and a.dtype.kind == "f":
+        frac = rows != np.floor(rows)
+        if frac.any():
+            r, c = (int(v) for v in np.argwhere(frac)[0])
+            raise ValueError(
+                f"{what}: row {r}, column {c} ({columns[c]}) is {rows[r, c].item()!r}; statistics are whole counts"
+            )
+        return a.astype(np.int64)
+    if dtype == "float64" and a.dtype.kind != "f":
+        return a.astype(np.float64)
+    return a
+
+
+def column_sums(stats: Any, dtype: str, start: Sequence[Any] | None = None) -> list[Any]:
+    """The corpus row of per-segment rows, continuing from ``start`` (the row of the segments
+    before these; None: nothing before): for counts (``dtype="int64"``) exact column sums as
+    Python ints; for float statistics each column summed left to right in Python floats, as
+    ``sacrebleu.utils.sum_of_lists`` does (the float of a sum depends on its order, so a corpus
+    summed chunk by chunk with ``start`` equals one sum over all its segments)."""
+    a = np.asarray(stats)
+    if a.ndim == 1:
+        a = a.reshape(1, -1)
+    if dtype == "int64":
+        sums = [int(v) for v in a.sum(axis=0, dtype=np.int64)]
+        return sums if start is None else [int(x) + y for x, y in zip(start, sums, strict=True)]
+    total = [0.0] * a.shape[1] if start is None else list(start)
+    for row in a.tolist():
+        for j, v in enumerate(row):
+            total[j] += v
+    return total

@@ -1,0 +1,103 @@
+"""Compare two command lines' outputs on every WMT23 system of a data directory, byte for byte.
+
+Runs both programs (e.g. the ``rapidbleu`` of two checkouts, or ``rapidbleu`` and ``sacrebleu``)
+with the same arguments over a matrix of option sets -- one system, several systems, ``-sl``,
+``--confidence``, paired tests, every output format -- and reports every difference in stdout,
+stderr or exit code, after replacing the tool's version in signatures (``version:...``).
+
+Usage::
+
+    python tools/compare_cli.py --a ../old/.venv/bin/rapidbleu --b .venv/bin/rapidbleu
+    python tools/compare_cli.py --a sacrebleu --b rapidbleu -m chrf --quick
+
+The data directory is ``$RAPIDBLEU_WMT23_DIR`` or ``--data`` (laid out as ``references/``,
+``system-outputs/``: ``generaltest2023.<pair>.ref.<name>.<lang>`` and
+``generaltest2023.<pair>.hyp.<system>.<lang>``).  Exit status 1 when anything differs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+_VERSION = re.compile(r"(version:|v:|\"version\": \")[^|\"\s]+")
+_TOKENIZERS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
+
+
+def _pairs(data: Path) -> dict[str, tuple[list[Path], list[Path]]]:
+    refs: dict[str, list[Path]] = defaultdict(list)
+    hyps: dict[str, list[Path]] = defaultdict(list)
+    for p in sorted((data / "references").glob("*.ref.*")):
+        refs[p.name.split(".")[1]].append(p)
+    for p in sorted((data / "system-outputs").glob("*.hyp.*")):
+        hyps[p.name.split(".")[1]].append(p)
+    return {pair: (refs[pair], hyps[pair]) for pair in sorted(refs) if hyps.get(pair)}
+
+
+def _run(cmd: list[str], env: dict[str, str]) -> tuple[int, str, str]:
+    res = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
+    return res.returncode, _VERSION.sub(r"\1X", res.stdout), _VERSION.sub(r"\1X", res.stderr)
+
+
+def _cases(pairs: dict[str, tuple[list[Path], list[Path]]], metrics: list[str], quick: bool) -> list[list[str]]:
+    cases = []
+    for pair, (refs, hyps) in pairs.items():
+        trg = pair.split("-")[1]
+        base = [*map(str, refs), "-m", *metrics, "-l", pair]
+        for fmt in ("json", "text"):
+            cases.append([*base, "-i", str(hyps[0]), "-f", fmt, "-w", "4"])
+        cases.append([*base, "-i", *map(str, hyps), "-f", "text"])
+        if quick:
+            continue
+        cases.append([*base, "-i", *map(str, hyps), "-f", "json"])
+        cases.append([*base, "-i", *map(str, hyps), "-f", "latex"])
+        if len(metrics) == 1:
+            cases.append([*base, "-i", str(hyps[-1]), "-sl"])
+        cases.append([*base, "-i", str(hyps[1]), "--confidence", "-cin", "200", "-f", "text"])
+        cases.append([*base, "-i", *map(str, hyps), "--paired-bs", "-pbsn", "200", "-f", "text"])
+        cases.append([*base, "-i", *map(str, hyps), "--paired-ar", "-parn", "300", "-f", "json"])
+        if "bleu" in metrics:
+            cases.append([*base, "-i", str(hyps[0]), "-lc", "-tok", "intl" if trg not in _TOKENIZERS else "char"])
+            cases.append([*base, "-i", str(hyps[0]), "-s", "floor", "-sv", "0.2", "-f", "text"])
+    return cases
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--a", required=True, help="first command (e.g. a path to rapidbleu or sacrebleu)")
+    ap.add_argument("--b", required=True, help="second command")
+    ap.add_argument("--data", default=os.environ.get("RAPIDBLEU_WMT23_DIR", "../shared/data/wmt23"))
+    ap.add_argument("-m", "--metrics", nargs="+", default=["bleu"])
+    ap.add_argument("--quick", action="store_true", help="fewer option sets")
+    ap.add_argument("--pairs", nargs="*", help="only these language pairs")
+    args = ap.parse_args(argv)
+    pairs = _pairs(Path(args.data))
+    if args.pairs:
+        pairs = {p: v for p, v in pairs.items() if p in args.pairs}
+    if not pairs:
+        print(f"no WMT23 files under {args.data}", file=sys.stderr)
+        return 2
+    env = {**os.environ, "SACREBLEU_SEED": os.environ.get("SACREBLEU_SEED", "12345")}
+    env.pop("SACREBLEU_FORMAT", None)
+    differ = 0
+    cases = _cases(pairs, args.metrics, args.quick)
+    for case in cases:
+        a = _run([*args.a.split(), *case], env)
+        b = _run([*args.b.split(), *case], env)
+        if a != b:
+            differ += 1
+            print("DIFFERS:", " ".join(case))
+            for name, x, y in zip(("exit code", "stdout", "stderr"), a, b, strict=True):
+                if x != y:
+                    print(f"  {name}:\n    a: {str(x)[:400]!r}\n    b: {str(y)[:400]!r}")
+    print(f"{len(cases) - differ} of {len(cases)} command lines identical ({len(pairs)} language pairs)")
+    return 1 if differ else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
