@@ -467,6 +467,21 @@ def test_sacrebleus_bootstrap_gives_the_same_with_rapidbleus_ter(backend, monkey
 
 
 #: Summed statistics: edits, and a sum of average reference lengths (multiples of 1/k).
+@pytest.mark.parametrize("options", [OPTION_SETS[0], OPTION_SETS[8]], ids=option_id)
+def test_bootstrap_interval_equals_sacrebleus(backend, options, monkeypatch):
+    """``corpus_score(..., n_bootstrap)``: the same draws, and sacreBLEU's float32 mean and
+    half-width (its TER of a float32 resample is a numpy float32)."""
+    hyps, ref_a, ref_b, _ = _he_en(wmt23_dir())
+    idx = _sample(hyps, ref_a, k=60, max_words=25)
+    hyps, refs = [hyps[i] for i in idx], [[ref_a[i] for i in idx], [ref_b[i] for i in idx]]
+    monkeypatch.setenv("SACREBLEU_SEED", "12345")
+    ours, theirs = rapidbleu.TER(**options), SacreTER(**options)
+    a, b = ours.corpus_score(hyps, refs, n_bootstrap=200), theirs.corpus_score(hyps, refs, n_bootstrap=200)
+    assert (a.score, a._mean, a._ci) == (b.score, float(b._mean), float(b._ci))
+    assert a.format(signature=sig(ours)) == b.format(signature=theirs.get_signature().format())
+    assert sig(ours) == theirs.get_signature().format()  # with bs:200 and seed:12345
+
+
 _sums = st.lists(
     st.tuples(
         st.integers(0, 10**7), st.integers(0, 10**7).flatmap(lambda t: st.sampled_from([t, t / 2, t / 3, t / 7]))
@@ -557,12 +572,16 @@ def test_bad_options_and_inputs_are_clear_errors(backend):
         ter.sentence_score("a", "a b")
     with pytest.raises(ValueError, match="no reference"):
         ter.sentence_score("a", [None])
-    with pytest.raises(ValueError, match="finite"):
+    with pytest.raises(ValueError, match=r"ref_length\) is nan"):
         ter.score_from_stats([1.0, float("nan")])
+    with pytest.raises(ValueError, match=r"num_edits\) is 1.5; edits are whole counts"):
+        ter.score_from_stats([1.5, 3.0])
+    with pytest.raises(ValueError, match="negative"):
+        ter.check_statistics([[1, 2.0], [2, -1.0]])
+    with pytest.raises(ValueError, match="one row"):
+        ter.score_from_stats([[1, 2.0], [2, 1.0]])
     with pytest.raises(ValueError, match="shape"):
         ter.scores_from_stats(np.zeros((3, 3)))
-    with pytest.raises(NotImplementedError):
-        ter.corpus_score(["a"], [["a"]], n_bootstrap=10)
 
 
 def test_int_flags_keep_sacrebleus_signature_text(backend):

@@ -103,7 +103,7 @@ def check_flag(value, name: str):
         return value
     if not isinstance(value, (str, bytes)) and isinstance(value, numbers.Number | np.bool_) and value in (0, 1):
         return value
-    raise TypeError(f"{name} must be True or False, got {value!r} ({_kind(value)})")
+    raise TypeError(f"{name} must be True or False, got {value!r} ({kind_of(value)})")
 
 
 def resolve_workers(workers) -> int:

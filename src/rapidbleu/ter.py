@@ -18,16 +18,12 @@ else:
     from ._lazy import numpy as np  # imported on first use (see rapidbleu._lazy)
 
 from . import _backend
+from ._inputs import check_references
 from ._lazy import is_ndarray
+from ._metric import Metric, register
+from ._sacre_methods import SacreMetricMethods
 from ._ter_py import ter_from_stats
-from ._validate import (
-    check_flag,
-    check_hypotheses,
-    check_references,
-    check_sentence_args,
-    no_reference_error,
-    resolve_workers,
-)
+from ._validate import check_flag, check_hypotheses, no_reference_error, resolve_workers
 from .score import TERScore, TERSignature
 from .tokenizers.tokenizer_ter import TercomTokenizer
 
@@ -35,15 +31,8 @@ from .tokenizers.tokenizer_ter import TercomTokenizer
 OPTIONS = ("normalized", "no_punct", "asian_support", "case_sensitive")
 
 
-def _sum_rows(rows: Any) -> Any:
-    """sacreBLEU's ``sum_of_lists``: one row is returned as it is; more are added element by
-    element, left to right, starting from zero in the type of the first value."""
-    from .utils import sum_of_lists
-
-    return sum_of_lists(rows)  # type: ignore[no-untyped-call]
-
-
-class TER:
+@register
+class TER(SacreMetricMethods, Metric):
     """Translation edit rate (TER), a drop-in for ``sacrebleu.metrics.TER``.
 
     The number of word edits (insertions, deletions, substitutions, and shifts of word blocks)
@@ -68,14 +57,16 @@ class TER:
         ValueError: ``workers`` 0, malformed ``references``.
     """
 
-    #: The protocol's name of the metric (CLI ``-m ter``).
-    metric_id: ClassVar[str] = "ter"
-    #: Lower TER is better.
-    higher_is_better: ClassVar[bool] = False
-    #: The statistics are [num_edits, average reference length]: floats.
-    stats_dtype: ClassVar[str] = "float64"
+    metric_id = "ter"
+    higher_is_better = False
+    #: [num_edits, average reference length]: floats.
+    stats_dtype = "float64"
+    #: sacreBLEU's TER of a float32 resample is a numpy float32 (``100 * edits / length``).
+    float32_resample_scores = True
+    #: Not offered by ``-m`` until the command line's TER options (``--ter-*``) are wired.
+    command_line = False
     #: sacreBLEU's attribute: the signature class.
-    _SIGNATURE_TYPE = TERSignature
+    _SIGNATURE_TYPE: ClassVar[type[TERSignature]] = TERSignature
 
     def __init__(
         self,
@@ -94,8 +85,8 @@ class TER:
         self.workers = workers
         # sacreBLEU's Metric attributes: no tokenized-input warning for TER, bootstrap settings
         self._force = True
-        self.n_bootstrap: int | None = None
-        self.seed: str | None = None
+        self.n_bootstrap = None
+        self.seed = None
         self.tokenizer = TercomTokenizer(
             normalized=self.normalized,
             no_punct=self.no_punct,
@@ -107,11 +98,40 @@ class TER:
         if references is not None:
             self._ref_cache, self.num_refs = check_references(references, len(references[0]) if len(references) else 0)
 
-    # -- protocol -----------------------------------------------------------------------------
+    # -- the metric protocol (rapidbleu._metric) ------------------------------------------------
     @property
     def stats_columns(self) -> tuple[str, ...]:
-        """The columns of the statistics: ``("num_edits", "ref_length")``."""
+        """``("num_edits", "ref_length")``: the fewest edits over a segment's references and
+        the mean of their lengths."""
         return ("num_edits", "ref_length")
+
+    def config(self) -> dict[str, Any]:
+        """The four options and the number of references.
+
+        Raises:
+            ValueError: no references seen yet (the number of references is unknown).
+        """
+        num_refs = getattr(self, "num_refs", None)
+        if num_refs is None:
+            raise ValueError("the metric has not seen references yet: the number of references is unknown")
+        out: dict[str, Any] = {name: bool(getattr(self, name)) for name in OPTIONS}
+        out["num_refs"] = num_refs
+        return out
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any]) -> TER:
+        """A ``TER`` with the options and number of references of ``config`` (as :meth:`config`
+        gives them); it computes statistics and scores as the original."""
+        metric = cls(**{name: bool(config[name]) for name in OPTIONS})
+        metric.num_refs = config["num_refs"]
+        return metric
+
+    def _check_rows(self, rows: np.ndarray, what: str) -> None:
+        """A number of edits is a whole number (the reference length is a mean: any >= 0)."""
+        frac = rows[:, 0] != np.floor(rows[:, 0])
+        if frac.any():
+            r = int(np.flatnonzero(frac)[0])
+            raise ValueError(f"{what}: row {r}, column 0 (num_edits) is {rows[r, 0].item()!r}; edits are whole counts")
 
     def _options(self) -> tuple[bool, bool, bool, bool]:
         return (self.normalized, self.no_punct, self.asian_support, self.case_sensitive)
@@ -153,120 +173,52 @@ class TER:
         stats: np.ndarray = _backend.ter.ter_stats(hyps, streams, *self._options(), self.workers)
         return stats
 
-    def combine(self, stats: Any) -> list[Any]:
-        """The corpus row of per-segment rows as sacreBLEU adds them: ``[int num_edits, float
-        ref_length]``, the lengths added left to right (``utils.sum_of_lists``)."""
-        arr = np.asarray(stats, dtype=np.float64)
-        if len(arr) == 0:
-            return [0, 0.0]
-        edits = int(arr[:, 0].sum())  # integers below 2**53: exact in any order
-        lengths = np.add.accumulate(arr[:, 1])  # one addition after the other
-        return [edits, float(lengths[-1])]
-
-    def corpus_totals(
-        self, hypotheses: Sequence[str], references: Sequence[Sequence[str | None]] | None = None
-    ) -> list[Any]:
-        """``combine(corpus_statistics(...))``."""
-        return self.combine(self.corpus_statistics(hypotheses, references))
-
     def score_from_stats(self, stats: Any) -> TERScore:
-        """TER from one row of summed statistics ``[num_edits, ref_length]``.
+        """TER from one row of summed statistics ``[num_edits, ref_length]`` (a corpus row of
+        ``combine``, or a segment's row): ``100 * num_edits / ref_length`` (100 for edits
+        against empty references, 0 for neither).
 
         Raises:
-            ValueError: not two finite numbers >= 0.
+            ValueError: not one row of two finite numbers >= 0 with whole edits.
         """
-        row = list(stats)
-        if len(row) != 2 or not all(float(v) >= 0 and float(v) != float("inf") for v in row):
-            raise ValueError(f"TER statistics must be two finite numbers >= 0 [num_edits, ref_length], got {row!r}")
-        return TERScore(ter_from_stats(row[0], row[1]), row[0], row[1])
+        row = self.check_statistics(stats)
+        if row.ndim != 1:
+            raise ValueError(
+                "statistics must be one row [num_edits, ref_length] (for a matrix, combine(stats)), "
+                f"got shape {row.shape}"
+            )
+        edits, length = int(row[0]), float(row[1])
+        return TERScore(ter_from_stats(edits, length), edits, length)
 
-    def scores_from_stats(self, sums: Any, dtype: Any = None) -> np.ndarray:
-        """TER (0-100) of each row of summed statistics (m, 2), as sacreBLEU computes it when the
-        values are held in ``dtype`` (None: Python numbers; ``numpy.float32``: bootstrap
-        resamples): ``rapidbleu._ter_py.ter_scores``."""
+    def scores_from_stats(self, sums: np.ndarray, dtype: Any = None) -> np.ndarray:
+        """float64 ``(m,)``: TER (0-100) of each row of summed statistics, as sacreBLEU computes
+        it when the values are held in ``dtype`` (None: Python numbers; ``np.int64``;
+        ``np.float64``; ``np.float32``: bootstrap resamples): ``rapidbleu._ter_py.ter_scores``
+        or its compiled twin.
+
+        Raises:
+            ValueError: not ``(m, 2)``, or another ``dtype``.
+        """
         scores: np.ndarray = _backend.ter.ter_scores(sums, dtype)
         return scores
 
-    def config(self) -> dict[str, Any]:
-        """The options the statistics and the score depend on, and ``num_refs``."""
-        out: dict[str, Any] = {name: bool(getattr(self, name)) for name in OPTIONS}
-        out["num_refs"] = getattr(self, "num_refs", None)
-        return out
-
-    @classmethod
-    def from_config(cls, config: dict[str, Any]) -> TER:
-        """A TER with the options of :meth:`config` (and its ``num_refs``)."""
-        metric = cls(**{name: config[name] for name in OPTIONS})
-        if config.get("num_refs") is not None:
-            metric.num_refs = config["num_refs"]
-        return metric
-
-    # -- scores -------------------------------------------------------------------------------
-    def corpus_score(
-        self, hypotheses: Sequence[str], references: Sequence[Sequence[str | None]] | None, n_bootstrap: int = 1
-    ) -> TERScore:
-        """Corpus TER: edits summed over the segments over the summed average reference lengths.
-
-        Args:
-            hypotheses: n strings.
-            references: reference streams, each n strings (None entries allowed in
-                multi-reference streams); None uses the cached references.
-            n_bootstrap: 1 (a confidence interval arrives with the metric protocol).
-
-        Raises:
-            TypeError, ValueError: malformed input, with the stream and segment named.
-            NotImplementedError: ``n_bootstrap`` > 1 (not yet for TER).
-        """
-        if n_bootstrap > 1:
-            raise NotImplementedError("TER's bootstrap confidence interval is not implemented yet")
-        return self.score_from_stats(self.corpus_totals(hypotheses, references))
-
-    def sentence_score(self, hypothesis: str, references: Sequence[str | None]) -> TERScore:
-        """TER of one hypothesis against its references (a list of strings; None skipped).
-
-        Raises:
-            TypeError, ValueError: hypothesis not a string, references a bare string, no
-                reference.
-        """
-        hyp, refs = check_sentence_args(hypothesis, references)
-        stats = self.corpus_statistics([hyp], [[r] for r in refs])
-        return self.score_from_stats([int(stats[0, 0]), float(stats[0, 1])])
-
-    def sentence_scores(
-        self, hypotheses: Sequence[str], references: Sequence[Sequence[str | None]] | None = None
-    ) -> np.ndarray:
-        """Sentence TER of every segment in one call: float64 (n,), each equal to
-        ``sentence_score(hypotheses[i], [stream[i] for stream in references]).score``."""
-        return self.scores_from_stats(self.corpus_statistics(hypotheses, references))
-
     def get_signature(self) -> TERSignature:
-        """The reproducibility signature (needs a scored corpus for the number of references)."""
+        """The reproducibility signature (needs a scored corpus for the number of references).
+
+        Raises:
+            ValueError: no corpus or sentence scored yet (the number of references is unknown).
+        """
         return TERSignature(self.__dict__)
 
-    # -- sacreBLEU's semi-private methods ---------------------------------------------------------
-    def _check_sentence_score_args(self, hyp: str, refs: Sequence[str]) -> None:
-        """sacreBLEU's check of ``sentence_score``'s arguments (TypeError / ValueError)."""
-        _, ref_list = check_sentence_args(hyp, refs)
-        check_references([[r] for r in ref_list], 1)
-
-    def _check_corpus_score_args(self, hyps: Sequence[str], refs: Sequence[Sequence[str]] | None) -> None:
-        """sacreBLEU's check of ``corpus_score``'s arguments (``refs`` None: the cache)."""
-        hyps = check_hypotheses(hyps)
-        if refs is not None:
-            check_references(refs, len(hyps))
-
+    # -- sacreBLEU's semi-private methods (the metric-independent ones: SacreMetricMethods) ----------
     def _extract_corpus_statistics(
-        self, hypotheses: Sequence[str], references: Sequence[Sequence[str | None]] | None
+        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]] | None
     ) -> list[list[Any]]:
         """Per-segment statistics as sacreBLEU returns them: one ``[int num_edits, float
         avg_ref_length]`` list per segment (``references`` None or empty: the cache)."""
         if references is not None and not is_ndarray(references) and len(references) == 0:
             references = None
         return [[int(e), float(r)] for e, r in self.corpus_statistics(hypotheses, references).tolist()]
-
-    def _aggregate_and_compute(self, stats: Any) -> TERScore:
-        """``TERScore`` of the sum of per-segment rows (sacreBLEU's ``sum_of_lists``)."""
-        return self._compute_score_from_stats(_sum_rows(stats))
 
     def _compute_score_from_stats(self, stats: Any) -> TERScore:
         """``TERScore`` from one summed row, in the arithmetic of its values (Python numbers,
