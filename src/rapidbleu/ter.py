@@ -10,7 +10,7 @@ in ``rapidbleu._ter_py``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 if TYPE_CHECKING:
     import numpy as np
@@ -122,7 +122,12 @@ class TER(SacreMetricMethods, Metric):
     def from_config(cls, config: dict[str, Any]) -> TER:
         """A ``TER`` with the options and number of references of ``config`` (as :meth:`config`
         gives them); it computes statistics and scores as the original."""
-        metric = cls(**{name: bool(config[name]) for name in OPTIONS})
+        metric = cls(
+            normalized=bool(config["normalized"]),
+            no_punct=bool(config["no_punct"]),
+            asian_support=bool(config["asian_support"]),
+            case_sensitive=bool(config["case_sensitive"]),
+        )
         metric.num_refs = config["num_refs"]
         return metric
 
@@ -272,9 +277,8 @@ def corpus_ter(
     case_sensitive: bool = False,
 ) -> TERScore:
     """Corpus TER with sacreBLEU's ``corpus_ter`` arguments and defaults."""
-    return TER(
-        normalized=normalized, no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive
-    ).corpus_score(hypotheses, references)
+    metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive)
+    return cast(TERScore, metric.corpus_score(hypotheses, references))
 
 
 def sentence_ter(
@@ -286,9 +290,8 @@ def sentence_ter(
     case_sensitive: bool = False,
 ) -> TERScore:
     """Sentence TER with sacreBLEU's ``sentence_ter`` arguments and defaults."""
-    return TER(
-        normalized=normalized, no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive
-    ).sentence_score(hypothesis, references)
+    metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive)
+    return cast(TERScore, metric.sentence_score(hypothesis, references))
 
 
 __all__ = ["TER", "TERScore", "TERSignature", "corpus_ter", "sentence_ter"]
