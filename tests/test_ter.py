@@ -41,6 +41,8 @@ from rapidbleu.tokenizers.tokenizer_ter import TercomTokenizer
 ROOT = Path(__file__).resolve().parent.parent
 OPTION_SETS = ter_reference.OPTION_SETS
 FULL = os.environ.get("RAPIDBLEU_FULL_TER") == "1"
+#: With ``RAPIDBLEU_FULL_TER=1``: compare every k-th segment of each output (default 1: all).
+FULL_EVERY = int(os.environ.get("RAPIDBLEU_FULL_TER_EVERY", "1"))
 SIG_VERSION = f"version:rapidbleu-{rapidbleu.__version__}"
 
 #: The twins compared directly (without the backend fixture).
@@ -334,14 +336,17 @@ def test_wmt23_sample_with_1_2_3_and_variable_references(backend, options):
 @pytest.mark.skipif(not FULL, reason="every WMT23 output under every option set: set RAPIDBLEU_FULL_TER=1")
 @pytest.mark.parametrize("options", OPTION_SETS, ids=option_id)
 def test_wmt23_every_output_equals_sacrebleu(backend, options):
+    """Every WMT23 output (every ``RAPIDBLEU_FULL_TER_EVERY``-th segment of it), reference A
+    and all references, and he-en with 3 and a variable number of references."""
     data = full_data_dir()
+    pick = lambda lines: ter_reference.every_kth(lines, FULL_EVERY)  # noqa: E731
     for pair, system, hyp_path, ref_paths in systems(data):
-        hyps = read(hyp_path)
-        streams = [read(p) for p in ref_paths]
+        hyps = pick(read(hyp_path))
+        streams = [pick(read(p)) for p in ref_paths]
         assert_same_as_sacrebleu(hyps, streams[:1], options, (pair, system, "refA"))
         if len(streams) > 1:
             assert_same_as_sacrebleu(hyps, streams, options, (pair, system, "all refs"))
-    hyps, ref_a, ref_b, other = _he_en(data)
+    hyps, ref_a, ref_b, other = (pick(lines) for lines in _he_en(data))
     for name, streams in _reference_sets(ref_a, ref_b, other).items():
         if name in ("3 refs", "var refs"):
             assert_same_as_sacrebleu(hyps, streams, options, ("he-en", name))
