@@ -15,10 +15,6 @@ other step of its computation runs as it is.
 import json
 import os
 import random
-import subprocess
-import sys
-import textwrap
-import time
 from pathlib import Path
 
 import numpy as np
@@ -111,12 +107,12 @@ def test_tokenizer_equals_sacrebleus_on_tricky_strings(options):
 
 
 def test_tokenizer_equals_sacrebleus_on_wmt23_lines():
-    """Every line of the WMT23 samples (sources, references, outputs); every line of the full
-    selection with ``RAPIDBLEU_FULL_TER=1``."""
+    """The first 50 lines of every WMT23 sample file (references and outputs); every line of the
+    full selection (sources too) with ``RAPIDBLEU_FULL_TER=1``."""
     lines = []
     for path in sorted(p for p in (full_data_dir() if FULL else SAMPLE_DIR).rglob("generaltest2023.*") if p.is_file()):
-        lines += read(path)
-    assert len(lines) > 2000
+        lines += read(path) if FULL else read(path)[:50]
+    assert len(lines) > 1000
     for options in OPTION_SETS:
         ours, theirs = TercomTokenizer(**options), SacreTercom(**options)
         bad = [line for line in lines if ours(line) != theirs(line)]
@@ -212,27 +208,31 @@ ADVERSARIAL = {
 @pytest.mark.parametrize("case", list(ADVERSARIAL), ids=list(ADVERSARIAL))
 def test_adversarial_pairs_equal_sacrebleus(backend, case):
     words_hyp, words_ref = ADVERSARIAL[case]
-    expected = sacre_lib_ter.translation_edit_rate(words_hyp, words_ref)
+    expected = ter_reference.memo().translation_edit_rate(words_hyp, words_ref)  # sacreBLEU's, once
     assert _backend.ter.translation_edit_rate(words_hyp, words_ref) == expected
-    if case == "cap reached, last best discarded":
-        rounds = sacre_rounds(words_hyp, words_ref)
-        assert rounds[-1][1] >= 1000 and rounds[-1][0] > 0 and len(rounds) > 2, rounds
+
+
+def test_cap_case_reaches_the_cap_with_a_positive_gain():
+    """The adversarial pair above exercises the discard rule: in sacreBLEU's own run the last
+    round reaches 1000 candidates while its best shift would still gain."""
+    rounds = sacre_rounds(*ADVERSARIAL["cap reached, last best discarded"])
+    assert rounds[-1][1] >= 1000 and rounds[-1][0] > 0 and len(rounds) > 2, rounds
 
 
 def test_random_pairs_with_moved_blocks_equal_sacrebleus(backend):
-    """Pairs of up to 70 words where shifts matter (blocks moved, words substituted)."""
+    """Pairs of up to 50 words where shifts matter (blocks moved, words substituted)."""
     rnd = random.Random(20231)
     memo = ter_reference.memo()
-    for _ in range(25):
+    for _ in range(14):
         vocab = [f"w{i}" for i in range(rnd.choice([3, 5, 10, 40]))]
-        hyp = [rnd.choice(vocab) for _ in range(rnd.randint(0, 70))]
+        hyp = [rnd.choice(vocab) for _ in range(rnd.randint(0, 50))]
         ref = _moved(rnd, hyp, rnd.randint(0, 6), rnd.randint(0, 6), vocab)
         assert _backend.ter.translation_edit_rate(hyp, ref) == memo.translation_edit_rate(hyp, ref), (hyp, ref)
 
 
 @pytest.mark.skipif(len(TWINS) < 2, reason="compiled extension not built")
-@given(st.integers(0, 2**32 - 1), st.integers(0, 250), st.integers(0, 250), st.sampled_from([2, 4, 8, 50]))
-@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(0, 200), st.integers(0, 200), st.sampled_from([2, 4, 8, 50]))
+@settings(max_examples=20, deadline=None)
 def test_twins_agree_on_long_pairs(seed, n_hyp, n_ref, n_vocab):
     rnd = random.Random(seed)
     vocab = [f"w{i}" for i in range(n_vocab)]
@@ -511,9 +511,9 @@ def test_scores_from_statistics_equal_sacrebleus(backend, rows, dtype):
 
 def test_workers_do_not_change_statistics(backend):
     hyps, ref_a, ref_b, _ = _he_en(wmt23_dir())
-    hyps, refs = hyps[:150], [ref_a[:150], ref_b[:150]]
+    hyps, refs = hyps[:80], [ref_a[:80], ref_b[:80]]
     base = rapidbleu.TER().corpus_statistics(hyps, refs)
-    for workers in (2, 3, -1):
+    for workers in (2, -1):
         assert rapidbleu.TER(workers=workers).corpus_statistics(hyps, refs).tolist() == base.tolist()
 
 
@@ -594,97 +594,6 @@ def test_int_flags_keep_sacrebleus_signature_text(backend):
     ours.corpus_score(HYPS, REFS)
     theirs.corpus_score(HYPS, REFS)
     assert sig(ours) == theirs.get_signature().format()
-
-
-# ============================================================================================
-# Bounded cost
-# ============================================================================================
-def _run_child(code, backend, limit_mb, timeout):
-    """Run ``code`` in a child process with the address space capped at ``limit_mb``."""
-    prelude = textwrap.dedent(
-        f"""
-        import resource, sys
-        resource.setrlimit(resource.RLIMIT_AS, ({limit_mb} << 20, {limit_mb} << 20))
-        """
-    )
-    env = dict(os.environ, RAPIDBLEU_BACKEND=backend)
-    t0 = time.perf_counter()
-    proc = subprocess.run(
-        [sys.executable, "-c", prelude + textwrap.dedent(code)],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    return proc.stdout, time.perf_counter() - t0
-
-
-@pytest.mark.skipif(sys.platform != "linux", reason="address-space limit: Linux")
-def test_100000_word_segment_finishes_in_bounded_time_and_memory():
-    """A 100,000-word hypothesis against a reference with substitutions and moved blocks:
-    each backend finishes in a child process whose address space is capped at 1.5 GB, within
-    minutes (seconds compiled), and both give the same edits.  (sacreBLEU itself cannot: its
-    edit-distance cache keeps up to 10,000 full rows of 100,001 cells.)"""
-    code = """
-        import random, rapidbleu
-        rnd = random.Random(7)
-        vocab = [f"w{i}" for i in range(3000)]
-        hyp = [rnd.choice(vocab) for _ in range(100_000)]
-        ref = list(hyp)
-        for _ in range(2000):
-            ref[rnd.randrange(len(ref))] = rnd.choice(vocab)
-        for _ in range(200):
-            s = rnd.randrange(len(ref)); block = ref[s:s + 5]; del ref[s:s + 5]
-            t = max(0, min(len(ref), s + rnd.randint(-20, 20))); ref[t:t] = block
-        stats = rapidbleu.TER().corpus_statistics([" ".join(hyp)], [[" ".join(ref)]])
-        print(rapidbleu.backend, int(stats[0, 0]), stats[0, 1])
-    """
-    results = {}
-    for backend in ["python"] + (["cython"] if HAVE_CYTHON else []):
-        out, seconds = _run_child(code, backend, 1500, 900)
-        name, edits, length = out.split()
-        assert name == backend and float(length) == 100_000.0
-        assert 0 < int(edits) <= 2000 + 200 * 2 * 5  # at most the edit distance without shifts
-        assert seconds < (60 if backend == "cython" else 600), (backend, seconds)
-        results[backend] = int(edits)
-    assert len(set(results.values())) == 1, results
-
-
-def test_thousands_of_repeated_words():
-    """Long runs of one word (every block matches everywhere): bounded time, the edits a
-    beam can reach (length differences, one substitution, the first and last word moved),
-    and the twins agree on the halves swapped."""
-    n = 3000
-    cases = [
-        ((["a"] * n, ["a"] * (n * 4 // 5)), (n // 5, n * 4 // 5)),
-        ((["a"] * n, ["b"] + ["a"] * (n - 1)), (1, n)),
-        ((["a", "b"] * (n // 2), ["b", "a"] * (n // 2)), (2, n)),
-        ((["a"] * (n // 2) + ["b"] * (n // 2), ["b"] * (n // 2) + ["a"] * (n // 2)), None),
-    ]
-    for (hyp, ref), expected in cases:
-        got = []
-        for twin in TWINS:
-            t0 = time.perf_counter()
-            got.append(twin.translation_edit_rate(hyp, ref))
-            assert time.perf_counter() - t0 < (10 if twin.NAME == "cython" else 300), twin.NAME
-        assert len(set(got)) == 1, got
-        if expected is not None:
-            assert got[0] == expected
-
-
-def test_segment_over_the_word_limit_is_refused_naming_it(backend):
-    too_long = " ".join(["w"] * (_ter_py.MAX_WORDS + 1))
-    t0 = time.perf_counter()
-    with pytest.raises(ValueError, match=r"segment 1: the hypothesis has 262145 words"):
-        rapidbleu.TER().corpus_statistics(["a", too_long], [["a", "a"]])
-    with pytest.raises(ValueError, match=r"segment 0: the reference of stream 1 has 262145 words"):
-        rapidbleu.TER().corpus_statistics(["a"], [["a"], [too_long]])
-    with pytest.raises(ValueError, match="the hypothesis has 262145 words"):
-        lib_ter.translation_edit_rate(too_long.split(), ["a"])
-    assert time.perf_counter() - t0 < 30  # refused before any edit distance
-    ok = " ".join(["w"] * _ter_py.MAX_WORDS)
-    assert _backend.ter.translation_edit_rate(ok.split()[:1000], ["w"]) == (999, 1)
 
 
 def test_every_option_is_in_the_statistics(backend):
