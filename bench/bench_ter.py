@@ -27,7 +27,7 @@ from _common import check_backend, machine_info, median_time, read_lines, wmt23_
 
 rapidbleu = check_backend()
 from rapidbleu import _backend  # noqa: E402
-from rapidbleu._ter_py import tokenized_segments  # noqa: E402
+from rapidbleu._ter_py import segment_words  # noqa: E402
 
 OPTION_NAMES = ("normalized", "no_punct", "asian_support", "case_sensitive")
 
@@ -117,7 +117,7 @@ def main():
             f"{got.score:.4f}",
             f"{k} run(s)",
         )
-    tw, tc, _ = median_time(lambda: tokenized_segments(hyps, [refs], *options.values()), runs)
+    tw, tc, _ = median_time(lambda: list(segment_words(hyps, [refs], *options.values())), runs)
     tokenizer_share = [(corpus, tc, rows[1][3])]
 
     # -- every WMT23 output -----------------------------------------------------------------
@@ -151,7 +151,7 @@ def main():
             f"{got.score:.4f}",
             "3 runs" if not args.quick else "1 run",
         )
-    tw, tc, _ = median_time(lambda: tokenized_segments(all_h, [all_r], *options.values()), 1)
+    tw, tc, _ = median_time(lambda: list(segment_words(all_h, [all_r], *options.values())), 1)
     tokenizer_share.append((corpus, tc, rows[-2][3]))
 
     # -- large: WMT23 six times ---------------------------------------------------------------

@@ -1,19 +1,21 @@
 """Compiled twin of ``rapidbleu._ter_py``: the same functions, signatures and results.
 
-Segments are tokenized and checked in Python (``_ter_py.tokenized_segments``: tercom's
-normalizer is a few regular-expression passes, a small part of TER's cost), then every word is
-interned to an int32 id with the GIL held (one dict per call), and the shift search and beamed
+Segments are tokenized and checked in Python (``_ter_py.segment_words``: tercom's normalizer is
+a few regular-expression passes, a small part of TER's cost), every word interned to an int32
+id as its segment is read, with the GIL held (one dict per call), and the shift search and beamed
 edit distance (``_ter.h``) run in C with the GIL released, over chunks of segments
 (``rapidbleu._threads.run_chunks``).  Each thread owns its work area; inputs and outputs are
 arrays this call made.  Documentation is the twin's.
 """
+
+from array import array
 
 import numpy as np
 
 from libc.stdint cimport int32_t, int64_t
 
 from ._ter_py import BEAM_WIDTH, MAX_SHIFT_CANDIDATES, MAX_SHIFT_DIST, MAX_SHIFT_SIZE, MAX_WORDS
-from ._ter_py import check_sums, check_words, tokenized_segments
+from ._ter_py import check_sums, check_words, segment_words
 from ._threads import run_chunks
 from ._validate import resolve_workers
 
@@ -98,28 +100,36 @@ cdef const int64_t *_i64(object a):
 def ter_stats(hypotheses, ref_streams, normalized=False, no_punct=False, asian_support=False, case_sensitive=False,
               workers=1):
     resolve_workers(workers)
-    hyps, refs = tokenized_segments(hypotheses, ref_streams, normalized, no_punct, asian_support, case_sensitive)
-    cdef Py_ssize_t n = len(hyps)
+    # Each segment's words become int32 ids as soon as it is tokenized (only the vocabulary
+    # keeps strings); every segment is checked before the kernel runs.
     vocab = {}
     intern = vocab.setdefault
-    hyp_flat = [intern(w, len(vocab)) for words in hyps for w in words]
-    ref_flat = [intern(w, len(vocab)) for group in refs for words in group for w in words]
+    hyp_ids, ref_ids = array("i"), array("i")
+    hyp_len, ref_len, n_refs = array("q"), array("q"), array("q")
+    for words, refs in segment_words(hypotheses, ref_streams, normalized, no_punct, asian_support, case_sensitive):
+        hyp_ids.extend([intern(w, len(vocab)) for w in words])
+        hyp_len.append(len(words))
+        for ref_words in refs:
+            ref_ids.extend([intern(w, len(vocab)) for w in ref_words])
+            ref_len.append(len(ref_words))
+        n_refs.append(len(refs))
+    cdef Py_ssize_t n = len(hyp_len)
     hyp_off = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum([len(words) for words in hyps], out=hyp_off[1:])
+    np.cumsum(np.frombuffer(hyp_len, dtype=np.int64), out=hyp_off[1:])
     seg_off = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum([len(group) for group in refs], out=seg_off[1:])
-    ref_off = np.zeros(int(seg_off[n]) + 1, dtype=np.int64)
-    np.cumsum([len(words) for group in refs for words in group], out=ref_off[1:])
-    hyp_ids = np.array(hyp_flat, dtype=np.int32)
-    ref_ids = np.array(ref_flat, dtype=np.int32)
+    np.cumsum(np.frombuffer(n_refs, dtype=np.int64), out=seg_off[1:])
+    ref_off = np.zeros(len(ref_len) + 1, dtype=np.int64)
+    np.cumsum(np.frombuffer(ref_len, dtype=np.int64), out=ref_off[1:])
+    hyp_arr = np.frombuffer(hyp_ids, dtype=np.int32)
+    ref_arr = np.frombuffer(ref_ids, dtype=np.int32)
     order = _spread(n)
     out = np.empty((n, 2), dtype=np.float64)
     cdef double[:, ::1] out_v = out
     cdef _Segments seg = _Segments()
-    seg._keep = (hyp_ids, hyp_off, ref_ids, ref_off, seg_off, order, out)
-    seg.hyp_ids = _i32(hyp_ids)
+    seg._keep = (hyp_ids, ref_ids, hyp_arr, ref_arr, hyp_off, ref_off, seg_off, order, out)
+    seg.hyp_ids = _i32(hyp_arr)
     seg.hyp_off = _i64(hyp_off)
-    seg.ref_ids = _i32(ref_ids)
+    seg.ref_ids = _i32(ref_arr)
     seg.ref_off = _i64(ref_off)
     seg.seg_off = _i64(seg_off)
     seg.order = _i64(order)

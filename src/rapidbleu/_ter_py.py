@@ -59,7 +59,7 @@ from __future__ import annotations
 import math
 from array import array
 from bisect import bisect_left
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -377,44 +377,50 @@ def check_words(n_words: int, where: str) -> None:
         )
 
 
-def tokenized_segments(
+def segment_words(
     hypotheses: Sequence[str],
     ref_streams: Sequence[Sequence[str | None]],
     normalized: bool,
     no_punct: bool,
     asian_support: bool,
     case_sensitive: bool,
-) -> tuple[list[list[str]], list[list[list[str]]]]:
-    """Every segment preprocessed as sacreBLEU's TER does: the hypotheses' words and, per
-    segment, its references' words (``None`` references left out), checked for stream lengths,
-    references and :data:`MAX_WORDS`.
+) -> Iterator[tuple[list[str], list[list[str]]]]:
+    """Each segment preprocessed as sacreBLEU's TER does, one at a time: ``(hypothesis words,
+    [words of each reference])`` (``None`` references left out).  The stream lengths are checked
+    at once; each segment's references and :data:`MAX_WORDS` as it is reached.
 
     A hypothesis is right-stripped, tokenized and split on whitespace.  A reference is
     tokenized *twice* (sacreBLEU's ``_cache_references`` preprocesses each reference and its
     TER ``_extract_reference_info`` preprocesses the result again), which differs from once
     with ``normalized``: ``"Jim's."`` gives ``jim's .`` once and ``jim 's .`` twice.  Kept, so
-    that scores stay sacreBLEU's (the README says so)."""
+    that scores stay sacreBLEU's (the README says so).
+
+    Raises:
+        ValueError: a stream of another length than the hypotheses (at once), a segment without
+            any reference or with too many words (when reached), each named.
+    """
     n = len(hypotheses)
     for k, stream in enumerate(ref_streams):
         if len(stream) != n:
             raise stream_length_error(f"reference stream {k}", len(stream), n)
     options = (normalized, no_punct, asian_support, case_sensitive)
-    hyps, refs = [], []
-    for i, hyp in enumerate(hypotheses):
-        words = tercom_words(hyp.rstrip(), *options)
-        check_words(len(words), f"segment {i}: the hypothesis")
-        seg = []
-        for k, stream in enumerate(ref_streams):
-            ref = stream[i]
-            if ref is not None:
-                ref_words = tercom_words(" ".join(tercom_words(ref.rstrip(), *options)), *options)
-                check_words(len(ref_words), f"segment {i}: the reference of stream {k}")
-                seg.append(ref_words)
-        if not seg:
-            raise no_reference_error(i)
-        hyps.append(words)
-        refs.append(seg)
-    return hyps, refs
+
+    def segments() -> Iterator[tuple[list[str], list[list[str]]]]:
+        for i, hyp in enumerate(hypotheses):
+            words = tercom_words(hyp.rstrip(), *options)
+            check_words(len(words), f"segment {i}: the hypothesis")
+            refs = []
+            for k, stream in enumerate(ref_streams):
+                ref = stream[i]
+                if ref is not None:
+                    ref_words = tercom_words(" ".join(tercom_words(ref.rstrip(), *options)), *options)
+                    check_words(len(ref_words), f"segment {i}: the reference of stream {k}")
+                    refs.append(ref_words)
+            if not refs:
+                raise no_reference_error(i)
+            yield words, refs
+
+    return segments()
 
 
 def ter_stats(
@@ -430,7 +436,7 @@ def ter_stats(
 
     Each segment is right-stripped, tokenized by tercom's normalizer
     (:class:`~rapidbleu.tokenizers.tokenizer_ter.TercomTokenizer` with the four switches;
-    references twice, as sacreBLEU does, see :func:`tokenized_segments`) and split on
+    references twice, as sacreBLEU does, see :func:`segment_words`) and split on
     whitespace.
 
     Args:
@@ -453,9 +459,10 @@ def ter_stats(
         TypeError: a bad ``workers``.
     """
     resolve_workers(workers)
-    hyps, refs = tokenized_segments(hypotheses, ref_streams, normalized, no_punct, asian_support, case_sensitive)
-    out = np.empty((len(hyps), 2), dtype=np.float64)
-    for i, (words, seg) in enumerate(zip(hyps, refs, strict=True)):
+    # every segment checked before any edit is computed
+    segments = list(segment_words(hypotheses, ref_streams, normalized, no_punct, asian_support, case_sensitive))
+    out = np.empty((len(segments), 2), dtype=np.float64)
+    for i, (words, seg) in enumerate(segments):
         best = INF
         total = 0
         for ref_words in seg:
