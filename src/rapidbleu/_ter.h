@@ -23,7 +23,7 @@
 #define RB_TER_MAX_SHIFT_DIST 50
 #define RB_TER_BEAM_WIDTH 25
 #define RB_TER_MAX_CANDIDATES 1000
-/* An unreachable cell.  Costs are at most n + m <= 2**21 (MAX_WORDS each), and INF + INF
+/* An unreachable cell.  Costs are at most n + m + shifts <= 2**19 + 1000 (MAX_WORDS each), and INF + INF
  * still fits in an int32. */
 #define RB_TER_INF 0x3FFFFFFF
 
