@@ -43,8 +43,10 @@ backward (the cheapest completion from every cell).  A candidate changes only th
 ``a .. b - 1`` between its block and its target, so its edit distance is the minimum over row
 ``b`` of (the forward values recomputed over rows ``a + 1 .. b`` from the unchanged row
 ``a``) + (the backward values of row ``b``), which is the cheapest path, since every path
-crosses row ``b``.  sacreBLEU instead recomputes rows after a cached prefix; the values are
-the same.
+crosses row ``b``.  sacreBLEU instead recomputes the rows after the longest prefix of the
+hypothesis found in its cache (at most 10,000 rows); its cache never changes a result, since a
+row depends only on the words before it, its index and the two lengths, and every hypothesis
+of one pair has the same length (a shift moves words, it does not add or remove any).
 
 **Cost** per hypothesis-reference pair with ``n`` hypothesis and ``m`` reference words, ``W``
 the beam's width (``50``, or about ``m / n + 52`` when the reference is more than 50 times
