@@ -15,6 +15,7 @@ other step of its computation runs as it is.
 import json
 import os
 import random
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -138,6 +139,18 @@ def test_references_are_tokenized_twice_as_sacrebleu_does(backend):
     assert ours == theirs
     once = _ter_py.translation_edit_rate(tok(hyps[0]).split(), tok(refs[0][0]).split())
     assert once == (0, 2) and ours[0] == [2.0, 3.0]  # jim's . against jim 's .
+
+
+def test_lowercasing_is_idempotent_so_default_references_are_tokenized_once():
+    """Without ``normalized`` and ``no_punct`` the tercom tokenizer lowercases and splits, and
+    the statistics tokenize references once instead of twice: that is the same only because
+    every character of ``c.lower()`` is its own lowercase, for every code point (checked on
+    the running interpreter's Unicode tables)."""
+    changed = [hex(c) for c in range(sys.maxunicode + 1) if any(x.lower() != x for x in chr(c).lower())]
+    assert changed == []
+    tok = TercomTokenizer()
+    for text in TRICKY:
+        assert tok(tok(text)) == tok(text)
 
 
 # ============================================================================================

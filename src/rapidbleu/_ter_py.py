@@ -407,15 +407,25 @@ def segment_words(
             raise stream_length_error(f"reference stream {k}", len(stream), n)
     options = (normalized, no_punct, asian_support, case_sensitive)
 
+    def once(sent: str) -> list[str]:
+        return tercom_words(sent.rstrip(), *options)
+
+    def twice(sent: str) -> list[str]:
+        return tercom_words(" ".join(once(sent)), *options)
+
+    # Without normalized and no_punct the tokenizer only lowercases and splits, and lowercasing
+    # lowercased text changes nothing (tests/test_ter.py checks every code point): once is twice.
+    ref_words_of = twice if normalized or no_punct else once
+
     def segments() -> Iterator[tuple[list[str], list[list[str]]]]:
         for i, hyp in enumerate(hypotheses):
-            words = tercom_words(hyp.rstrip(), *options)
+            words = once(hyp)
             check_words(len(words), f"segment {i}: the hypothesis")
             refs = []
             for k, stream in enumerate(ref_streams):
                 ref = stream[i]
                 if ref is not None:
-                    ref_words = tercom_words(" ".join(tercom_words(ref.rstrip(), *options)), *options)
+                    ref_words = ref_words_of(ref)
                     check_words(len(ref_words), f"segment {i}: the reference of stream {k}")
                     refs.append(ref_words)
             if not refs:
