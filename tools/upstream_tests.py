@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Run sacreBLEU 2.6.0's and NLTK's own BLEU and chrF tests against rapidbleu.
+"""Run sacreBLEU 2.6.0's and NLTK's own BLEU tests, and sacreBLEU's chrF and TER tests, against rapidbleu.
 
 Downloads the two source distributions with pip (sacreBLEU 2.6.0; NLTK at the installed
-version), extracts their BLEU tests into a temporary directory, adds
+version), extracts their BLEU tests (and sacreBLEU's TER tests) into a temporary directory, adds
 ``tools/upstream/conftest.py`` (which only renames modules: ``sacrebleu`` -> ``rapidbleu``,
 ``nltk.translate.bleu_score`` -> ``rapidbleu.nltk``, ...) and runs pytest there with the
 interpreter running this script.  ``tools/upstream/deselect.txt`` lists, with reasons, the
@@ -30,12 +30,14 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 SACREBLEU_VERSION = "2.6.0"
 
-#: sacreBLEU's BLEU and chrF tests (its test/ folder); test_significance.py reads the pickle.
+#: sacreBLEU's BLEU, chrF and TER tests (its test/ folder); test_significance.py reads the pickle.
 SACREBLEU_FILES = (
     "test_bleu.py",
     "test_chrf.py",
     "test_sentence_bleu.py",
     "test_significance.py",
+    "test_ter.py",
+    "test_tokenizer_ter.py",
     "test_api.py",
     "wmt17_en_de_systems.pkl.bz2",
 )
@@ -178,7 +180,7 @@ def main() -> int:
                 else:
                     counts["passed"] += 1
         print(
-            f"upstream BLEU and chrF tests (sacreBLEU {SACREBLEU_VERSION}, NLTK {version('nltk')}) against rapidbleu: "
+            f"upstream BLEU, chrF and TER tests (sacreBLEU {SACREBLEU_VERSION}, NLTK {version('nltk')}) against rapidbleu: "
             f"{counts['passed']} passed, {counts['failed']} failed, {counts['errors']} errors, "
             f"{counts['skipped']} skipped; {len(ignore)} file(s) and {len(deselect)} test(s) deselected "
             "(tools/upstream/deselect.txt)"

@@ -1,6 +1,6 @@
 """Chooses every kernel: compiled (Cython) or its pure-Python twin, by one rule.
 
-Five pairs of twins (same names, signatures and results; the Python twin owns the
+Six pairs of twins (same names, signatures and results; the Python twin owns the
 documentation and is the oracle the tests compare against):
 
 * ``stats`` (``_stats_cy`` / ``_stats_py``): per-segment sufficient statistics;
@@ -10,6 +10,8 @@ documentation and is the oracle the tests compare against):
   NLTK's formulas;
 * ``chrf`` (``_chrf_cy`` / ``_chrf_py``): chrF and chrF++ statistics, scores and pairwise
   matrices.
+* ``ter`` (``_ter_cy`` / ``_ter_py``): TER's statistics (shifts and beamed edit distance) and
+  scores.
 
 Each is chosen on first use (``rapidbleu._backend.stats`` etc.) by ``RAPIDBLEU_BACKEND``:
 
@@ -139,6 +141,7 @@ TWINS = {
         "_chrf_py",
         ("chrf_stats", "chrf_scores", "chrf_pairwise_stats", "chrf_pairwise_scores"),
     ),
+    "ter": ("_ter_cy", "_ter_py", ("ter_stats", "ter_scores", "translation_edit_rate")),
 }
 
 _warned = False
@@ -151,7 +154,7 @@ def _twin_module(name: str):
 
 
 def select(choice=None, kind: str = "stats"):
-    """The module of ``kind`` (``stats``, ``ids``, ``sets``, ``scoring`` or ``chrf``; see :data:`TWINS`) for
+    """The module of ``kind`` (``stats``, ``ids``, ``sets``, ``scoring``, ``chrf`` or ``ter``; see :data:`TWINS`) for
     ``choice`` (default: ``$RAPIDBLEU_BACKEND`` or auto).
 
     The first fallback from a missing extension warns once (``RuntimeWarning``).
@@ -170,7 +173,7 @@ def select(choice=None, kind: str = "stats"):
 
 
 def __getattr__(name: str):
-    """``stats``, ``ids``, ``sets``, ``scoring`` and ``chrf`` (and ``impl``, an alias of ``stats``) are chosen on
+    """``stats``, ``ids``, ``sets``, ``scoring``, ``chrf`` and ``ter`` (and ``impl``, an alias of ``stats``) are chosen on
     first use, so importing rapidbleu chooses nothing and a bad ``RAPIDBLEU_BACKEND`` is
     reported where the module is first needed (the command line turns it into one line)."""
     kind = "stats" if name == "impl" else name

@@ -43,7 +43,9 @@ Progress = Callable[[int], None] | None
 
 
 class Scorer(Protocol):
-    """What resampling needs of a metric (``rapidbleu._metric.Metric`` has both)."""
+    """What resampling needs of a metric (``rapidbleu._metric.Metric`` has these)."""
+
+    float32_resample_scores: bool
 
     def check_statistics(self, stats: Any, what: str = ..., nonempty: bool = ...) -> np.ndarray: ...
 
@@ -264,7 +266,10 @@ def bootstrap_ci(
         ``(seed, mean, half_width)``: ``seed`` is ``SACREBLEU_SEED`` lowercased (``"12345"`` by
         default, ``"none"`` for OS entropy) as the signature reports it; ``mean`` is the exact
         (``statistics.mean``) mean of the resampled scores and ``half_width`` half the distance
-        between the 2.5% and 97.5% sorted scores, both in the metric's points (0-100).
+        between the 2.5% and 97.5% sorted scores, both in the metric's points (0-100).  Where
+        sacreBLEU's resampled scores are numpy float32 values (``metric.
+        float32_resample_scores``), its mean is returned as a float32 and the half-width is
+        float32 arithmetic: so are these (as Python floats of the float32 values).
 
     Raises:
         ValueError: malformed statistics (``metric.check_statistics``), ``n_bootstrap < 1`` or
@@ -278,4 +283,8 @@ def bootstrap_ci(
     (sums,) = bootstrap_sums(np.random.default_rng(seed), [st], n_bootstrap, progress)
     scores = sorted(metric.scores_from_stats(sums, np.float32).tolist())
     lo = len(scores) // 40
+    if metric.float32_resample_scores:
+        f32 = np.float32
+        mean = float(f32(statistics.mean(scores)))
+        return text.lower(), mean, float(f32(0.5) * (f32(scores[len(scores) - lo - 1]) - f32(scores[lo])))
     return text.lower(), statistics.mean(scores), 0.5 * (scores[len(scores) - lo - 1] - scores[lo])

@@ -61,6 +61,10 @@ class Metric(ABC):
         higher_is_better: ``False`` for error rates (TER).
         stats_dtype: ``"int64"`` (counts) or ``"float64"`` (TER's average reference lengths).
         command_line: offered by the command line's ``-m`` (sacreBLEU's metrics; not NLTK's).
+        float32_resample_scores: sacreBLEU's score of a float32 bootstrap resample is a numpy
+            ``float32`` (chrF, TER: their formulas stay in the statistics' type) rather than a
+            Python float (BLEU: ``math.exp``), so the interval's mean and half-width are float32
+            values (``rapidbleu._bootstrap.bootstrap_ci``).
         num_refs: references per segment of the last corpus scored (``-1`` when it varies);
             read by the signature.
     """
@@ -69,6 +73,7 @@ class Metric(ABC):
     higher_is_better: ClassVar[bool] = True
     stats_dtype: ClassVar[str] = "int64"
     command_line: ClassVar[bool] = True
+    float32_resample_scores: ClassVar[bool] = False
 
     num_refs: int
     n_bootstrap: int | None = None

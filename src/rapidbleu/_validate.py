@@ -97,6 +97,18 @@ def _is_int(x) -> bool:
     return type(x) is int or isinstance(x, numbers.Integral)
 
 
+def check_flag(value, name: str):
+    """A yes/no option: ``True``/``False`` (numpy's too) or the ints 0 and 1, returned as given
+    (sacreBLEU prints an option as given in a signature: ``norm:1`` for ``normalized=1``).
+
+    Raises:
+        TypeError: anything else (``None``, strings, other numbers), naming the option.
+    """
+    if isinstance(value, bool) or (isinstance(value, numbers.Integral | np.bool_) and value in (0, 1)):
+        return value
+    raise TypeError(f"{name} must be True or False, got {value!r} ({kind_of(value)})")
+
+
 def resolve_workers(workers) -> int:
     """Threads for one call, by the one rule every ``workers`` argument follows.
 
