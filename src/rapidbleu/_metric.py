@@ -97,10 +97,16 @@ class Metric(ABC):
 
     @abstractmethod
     def scores_from_stats(self, sums: np.ndarray, dtype: Any = None) -> np.ndarray:
-        """float64 ``(m,)``: the score of each row of ``sums`` (``(m, k)``), computed as
-        sacreBLEU computes it from a row whose values are held in ``dtype``: ``None`` for
-        Python numbers (a corpus score), ``np.int64`` (approximate-randomisation trials),
-        ``np.float32`` (bootstrap resamples, float32 arithmetic) or ``np.float64``."""
+        """``(m,)``: the score of each row of ``sums`` (``(m, k)``), computed as sacreBLEU
+        computes it from a row whose values are held in ``dtype``: ``None`` for Python numbers
+        (a corpus score), ``np.int64`` (approximate-randomisation trials), ``np.float32``
+        (bootstrap resamples, float32 arithmetic) or ``np.float64``.
+
+        The array has the type sacreBLEU's ``.score`` has for such a row: float64 where it is a
+        Python float (BLEU: ``math.exp``), float32 where the formula stays in the row's float32
+        (chrF, TER).  The bootstrap and paired-test summaries (``rapidbleu._bootstrap``,
+        ``rapidbleu.significance``) keep that type, so they are float32 arithmetic exactly where
+        sacreBLEU's are."""
 
     @abstractmethod
     def config(self) -> dict[str, Any]:
