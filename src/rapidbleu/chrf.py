@@ -74,9 +74,8 @@ class CHRF(SacreMetricMethods, Metric):
     metric_id: ClassVar[str] = "chrf"
     higher_is_better: ClassVar[bool] = True
     stats_dtype: ClassVar[str] = "int64"
-    #: Not on the command line yet: ``-m chrf`` and the ``--chrf-*`` options come with the
-    #: CLI's chrF option group (until then the CLI refuses them with one line).
-    command_line: ClassVar[bool] = False
+    #: ``-m chrf`` with sacreBLEU's ``--chrf-*`` options (``rapidbleu.cli.METRIC_OPTIONS``).
+    command_line: ClassVar[bool] = True
 
     # sacreBLEU's class attributes
     CHAR_ORDER = CHAR_ORDER
