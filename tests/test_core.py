@@ -90,6 +90,7 @@ def test_wmt23_system_matches_oracle(system):
     name = os.path.basename(system)
     pair, lang = name.split(".")[1], name.rsplit(".", 1)[1]
     ref_files = sorted(glob.glob(str(_DATA / "references" / f"generaltest2023.{pair}.ref.*.{lang}")))
+    assert ref_files, f"no reference of {pair} in {_DATA / 'references'}"
     hyps = _lines(system)
     refs = [_lines(f) for f in ref_files]
     assert all(len(r) == len(hyps) for r in refs)

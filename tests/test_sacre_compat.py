@@ -366,6 +366,15 @@ HYP = str(SAMPLE / "generaltest2023.de-en.hyp.ONLINE-W.en")
         (["-m", "bleu", "ter"], "-m/--metrics ter: TER is not supported on the command line"),
         (["-m", "meteor"], "-m/--metrics meteor: unknown metric"),
         (["-w", "-1"], "-w/--width -1: the number of decimals must be >= 0"),
+        # sacreBLEU runs its defaults (1000 / 10000) for 0 or less and prints the number given;
+        # with -cin 1 it prints no interval
+        (["-i", HYP, "-pbs", "-pbsn", "0"], "-pbsn/--paired-bs-n 0: give at least 2 bootstrap resamples"),
+        (["-i", HYP, "-pbs", "-pbsn", "-5"], "-pbsn/--paired-bs-n -5: give at least 2 bootstrap resamples"),
+        (["-i", HYP, "-pbs", "-pbsn", "1"], "-pbsn/--paired-bs-n 1: give at least 2 bootstrap resamples"),
+        (["-i", HYP, "-par", "-parn", "0"], "-parn/--paired-ar-n 0: give at least 1 approximate randomization trial"),
+        (["-ci", "-cin", "1"], "-cin/--confidence-n 1: give at least 2 bootstrap resamples"),
+        (["-ci", "-cin", "0"], "-cin/--confidence-n 0: give at least 2 bootstrap resamples"),
+        (["--workers", "0"], "--workers 0: workers must be 1 (serial), k > 1 (threads) or negative"),
         (["-sv", "nan"], "smooth_value must be a finite number >= 0 or None, got nan"),
         (["-s", "floor", "-sv", "-0.5"], "smooth_value must be a finite number >= 0 or None, got -0.5"),
         (["-sv", "inf"], "smooth_value must be a finite number >= 0 or None, got inf"),
@@ -515,6 +524,35 @@ def test_malformed_statistics_are_value_errors(corrupt, message):
     for call in calls:
         with pytest.raises(ValueError, match=message.replace("(", r"\(")):
             call()
+
+
+@pytest.mark.parametrize(("bad", "shown"), [(4.5, "4.5"), (np.nan, "nan"), (np.inf, "inf")])
+def test_fractional_statistics_are_refused_not_truncated(bad, shown):
+    """``score_from_stats`` and the significance functions refuse a count that is not a finite
+    whole number (it was truncated: 5.5 -> 5), naming where it is."""
+    row = _good_stats().sum(axis=0).astype(np.float64)
+    row[2] = bad
+    with pytest.raises(ValueError, match=rf"row 0, column 2 \(matches_1\) is {shown}; "):
+        rapidbleu.BLEU().score_from_stats(row)
+    with pytest.raises(ValueError, match=rf"row 0, column 2 \(matches_1\) is {shown}; "):
+        rapidbleu.BLEU().score_from_stats(row.tolist())
+    matrix = _good_stats().astype(np.float64)
+    matrix[1, 2] = bad
+    for call in (
+        lambda: rsig.bootstrap_ci(matrix, rapidbleu.BLEU(), 10),
+        lambda: rsig.paired_bs(_good_stats(), [matrix], rapidbleu.BLEU(), 10, seed=1),
+    ):
+        with pytest.raises(ValueError, match=rf"row 1, column 2 \(matches_1\) is {shown}; "):
+            call()
+
+
+def test_whole_float_statistics_still_score():
+    stats = _good_stats().sum(axis=0)
+    want = rapidbleu.BLEU().score_from_stats(stats).score
+    assert rapidbleu.BLEU().score_from_stats(stats.astype(np.float64)).score == want
+    assert rapidbleu.BLEU().score_from_stats([float(v) for v in stats]).score == want
+    with pytest.raises(ValueError, match=r"row 0, column 4 \(matches_3\) is 2.5; statistics are whole counts"):
+        rapidbleu.BLEU().score_from_stats([*map(int, stats[:4]), 2.5, *map(int, stats[5:])])
 
 
 def test_score_from_stats_wants_one_row():

@@ -212,3 +212,64 @@ def test_errors_are_instances_of_sacrebleus_type(call):
         call(sacrebleu)
     with pytest.raises(theirs.type):
         call(rapidbleu)
+
+
+# -- workers: checked where it is given, before any work ----------------------------------
+_WORKERS_CALLS = {
+    "BLEU": lambda f, w: f(workers=w),
+    "corpus_bleu": lambda f, w: f([[["a", "b"]]], [["a", "b"]], workers=w),
+    "sentence_bleu_batch": lambda f, w: (
+        f([[["a", "b"]]], [["a", "b"]], workers=w)
+        if f.__module__ == "rapidbleu.nltk"
+        else f(["a b"], ["a b"], workers=w)
+    ),
+    "sentence_bleu_from_stats": lambda f, w: f([[2, 2, 2, 1, 2, 1]], weights=(0.5, 0.5), workers=w),
+    "pairwise_bleu": lambda f, w: f(["a b", "a c"], workers=w),
+    "self_bleu": lambda f, w: f(["a b", "a c"], workers=w),
+    "corpus_bleu_ids": lambda f, w: f([[1, 2]], [[1, 2]], workers=w),
+    "stats_ids": lambda f, w: f([[1, 2]], [[1, 2]], workers=w),
+    "nltk_corpus_stats": lambda f, w: f([[["a", "b"]]], [["a", "b"]], workers=w),
+}
+
+
+def _public_callables_taking_workers():
+    import importlib
+    import inspect
+
+    found = {}
+    for name in ("rapidbleu", "rapidbleu.nltk", "rapidbleu.batch", "rapidbleu.ids", "rapidbleu.stats"):
+        module = importlib.import_module(name)
+        for attr in getattr(module, "__all__", [a for a in dir(module) if not a.startswith("_")]):
+            obj = getattr(module, attr)
+            try:
+                params = inspect.signature(obj).parameters
+            except (TypeError, ValueError):
+                continue
+            if "workers" in params:
+                found[f"{obj.__module__}.{obj.__qualname__}"] = obj
+    return found
+
+
+class _NoKernel:
+    """Stands for a kernel module: any use of it fails the test (no work may start)."""
+
+    def __getattr__(self, name):
+        raise AssertionError(f"a kernel ({name}) ran before workers was checked")
+
+
+@pytest.mark.parametrize(("bad", "err"), [(0, ValueError), (None, TypeError), (2.0, TypeError)])
+def test_workers_checked_before_any_work(bad, err, monkeypatch):
+    """Every public constructor and function with a ``workers`` argument refuses a bad value at
+    once (``BLEU(workers=0)`` used to raise only at the first scoring call), before a kernel
+    runs; found by introspection, so a new entry point cannot be missed."""
+    from rapidbleu import _backend
+
+    callables = _public_callables_taking_workers()
+    assert len(callables) >= 10
+    for kind in (*_backend.TWINS, "impl"):
+        monkeypatch.setattr(_backend, kind, _NoKernel(), raising=False)
+    for qualname, fn in callables.items():
+        call = _WORKERS_CALLS.get(fn.__name__)
+        assert call is not None, f"{qualname} takes workers: add a call to _WORKERS_CALLS"
+        with pytest.raises(err, match="workers"):
+            call(fn, bad)

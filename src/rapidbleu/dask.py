@@ -60,18 +60,37 @@ def _check_columns(ddf, hypothesis: str, refs: list[str]) -> None:
         raise ValueError(f"no column {', '.join(map(repr, missing))} in the DataFrame (columns: {list(ddf.columns)})")
 
 
-def _frame_part(pdf, opts, hypothesis, refs):
+#: The column that carries each row's position in the whole DataFrame to the partitions, so
+#: that an error names the row there (a partition's own index may restart at 0).
+_ROW = "__rapidbleu_row__"
+_WHERE = "rapidbleu.dask: "
+
+
+def _with_rows(ddf, columns: list[str]):
+    """``ddf``'s ``columns`` (each once) and ``_ROW``: 0, 1, 2, ... over the whole DataFrame
+    (a lazy running count: each partition adds the lengths of the ones before it)."""
+    cols = list(dict.fromkeys(columns))
+    rows = ddf.assign(**{_ROW: 1})[_ROW].cumsum() - 1
+    return ddf[cols].assign(**{_ROW: rows})
+
+
+def _frame_inputs(pdf, hypothesis, refs):
+    rows = pdf[_ROW].tolist()
     hyps = _frames.column_list(pdf[hypothesis])
     cols = [_frames.column_list(pdf[r]) for r in refs]
-    return _frames.partition_stats(opts, hyps, _frames.as_streams(hyps, cols, "rapidbleu.dask: "))
+    return hyps, _frames.as_streams(hyps, cols, _WHERE, rows), rows
+
+
+def _frame_part(pdf, opts, hypothesis, refs):
+    hyps, streams, _ = _frame_inputs(pdf, hypothesis, refs)
+    return _frames.partition_stats(opts, hyps, streams)
 
 
 def _frame_sentences(pdf, opts, hypothesis, refs):
     import pandas as pd
 
-    hyps = _frames.column_list(pdf[hypothesis])
-    cols = [_frames.column_list(pdf[r]) for r in refs]
-    scores = _frames.partition_sentence_scores(opts, hyps, _frames.as_streams(hyps, cols, "rapidbleu.dask: "))
+    hyps, streams, rows = _frame_inputs(pdf, hypothesis, refs)
+    scores = _frames.partition_sentence_scores(opts, hyps, streams, _WHERE, rows)
     return pd.Series(scores, index=pdf.index, dtype="float64")
 
 
@@ -82,6 +101,9 @@ def corpus_stats(ddf, hypothesis: str, references: str | Sequence[str], **option
         ImportError: Dask missing.
         ValueError: unknown column, empty DataFrame, a row without reference, bad options.
         TypeError: a null or non-string hypothesis.
+
+    A bad row is named by its position in the whole DataFrame (0-based, in partition order),
+    whatever its partition or index.
     """
     _require()
     import dask
@@ -90,9 +112,8 @@ def corpus_stats(ddf, hypothesis: str, references: str | Sequence[str], **option
     refs = _names(references)
     _check_columns(ddf, hypothesis, refs)
     parts = [
-        dask.delayed(_frame_part)(d, opts, hypothesis, refs)
-        for d in ddf[list(dict.fromkeys([hypothesis, *refs]))].to_delayed()
-    ]  # each column once
+        dask.delayed(_frame_part)(d, opts, hypothesis, refs) for d in _with_rows(ddf, [hypothesis, *refs]).to_delayed()
+    ]
     return _frames.combine(opts, dask.compute(*parts))
 
 
@@ -107,16 +128,20 @@ def sentence_bleu(ddf, hypothesis: str, references: str | Sequence[str], **optio
     """A lazy float64 Dask Series of sentence BLEU, aligned with ``ddf``'s index.
 
     Raises:
-        ValueError, TypeError: bad options or columns now; bad rows when computed.
+        ValueError, TypeError: bad options or columns now; bad rows when computed (named as
+            in :func:`corpus_stats`), and NLTK's method 6 on a row without a trigram match
+            (``rapidbleu.nltk.SmoothingError``, naming the row).
     """
     _require()
     opts = _frames.ScoreOptions(**options)
     refs = _names(references)
     _check_columns(ddf, hypothesis, refs)
-    return ddf.map_partitions(_frame_sentences, opts, hypothesis, refs, meta=("bleu", "f8"))
+    return _with_rows(ddf, [hypothesis, *refs]).map_partitions(
+        _frame_sentences, opts, hypothesis, refs, meta=("bleu", "f8")
+    )
 
 
-def _pairs(seq, where="rapidbleu.dask: "):
+def _pairs(seq, where=_WHERE):
     hyps, refs = [], []
     for item in seq:
         try:
