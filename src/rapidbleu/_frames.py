@@ -99,7 +99,7 @@ class ScoreOptions:
 
     def metric(self, sentence: bool = False) -> Metric:
         """The metric of these settings (cached per process); ``sentence``: the one sentence
-        scores use (BLEU: effective order on)."""
+        scores use (``Metric.sentence_metric``: BLEU with effective order on)."""
         return _metric(self.key(), sentence)
 
     def smoothing_function(self) -> Any:
@@ -172,9 +172,8 @@ def _metric(key: tuple[Any, ...], sentence: bool) -> Metric:
             _smoothing_function(None if spec is None else (spec[0], dict(spec[1]))),
             **kwargs,
         )
-    if sentence and metric_id == "bleu":
-        kwargs["effective_order"] = True
-    return METRICS[metric_id](**kwargs)
+    metric = METRICS[metric_id](**kwargs)
+    return metric.sentence_metric() if sentence else metric
 
 
 # --------------------------------------------------------------------------------------------

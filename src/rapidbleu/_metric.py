@@ -143,6 +143,13 @@ class Metric(ABC):
         the segments before these, when a corpus is read chunk by chunk)."""
         return column_sums(stats, self.stats_dtype, start)
 
+    def sentence_metric(self) -> Metric:
+        """The configuration sacreBLEU's sentence-level scores use: the metric itself, unless
+        the metric changes for single sentences (BLEU: effective order on, as
+        ``sacrebleu.sentence_bleu`` and the command line's ``-sl``).  For sentence-score
+        columns (engines) and per-segment comparisons (the comparison report)."""
+        return self
+
     def aggregate(self, stats: np.ndarray) -> list[Any]:
         """The aggregated row that :class:`~rapidbleu.stats.CorpusStats` keeps for per-segment
         rows: :meth:`combine` unless a metric needs more (NLTK style keeps its precision

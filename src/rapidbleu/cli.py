@@ -681,6 +681,10 @@ def _run_report(args, ref_streams: list[Stream], test: str) -> None:
         raise CLIError("--report cannot be combined with -sl/--sentence-level")
     if args.report_segments < 0:
         raise CLIError(f"--report-segments must be >= 0, got {args.report_segments}")
+    # the metrics of -m as the tables order them; BLEU warns about tokenized input itself here
+    metrics = by_name(make_metrics(args))
+    if "bleu" in metrics:
+        metrics["bleu"] = BLEU(**{**_metric_options(args, "bleu"), "force": args.bleu_force})
     sys_streams = _open_systems(args, paired=True)
     names = [stream.name for stream in sys_streams]
     ref_names = [stream.name for stream in ref_streams]
@@ -693,16 +697,6 @@ def _run_report(args, ref_streams: list[Stream], test: str) -> None:
                 f"{args.source} has {len(sources)} lines but {ref_names[0]} has {len(refs[0])}: "
                 "the source must have one line per reference line"
             )
-    trg_lang = args.langpair.split("-")[1] if args.langpair and "-" in args.langpair else ""
-    metric = BLEU(
-        lowercase=args.bleu_lowercase,
-        force=args.bleu_force,
-        tokenize=args.bleu_tokenize,
-        smooth_method=args.bleu_smooth_method,
-        smooth_value=args.bleu_smooth_value,
-        trg_lang=trg_lang,
-        workers=args.workers,
-    )
     n_samples = args.paired_bs_n if test == "bs" else args.paired_ar_n
     if len(systems) == 1:
         total, desc = args.confidence_n, "bootstrap"
@@ -711,13 +705,13 @@ def _run_report(args, ref_streams: list[Stream], test: str) -> None:
         streams = 1 if seed_from_env()[1] else len(systems) - 1
         total = n_samples * streams
         desc = "paired bootstrap" if test == "bs" else "approximate randomization"
-    with _progress_bar(args, total, desc) as progress:
+    with _progress_bar(args, total * len(metrics), desc) as progress:
         report = comparison_report(
             systems,
             refs,
             names=names,
             sources=sources,
-            metric=metric,
+            metrics=list(metrics.values()),
             test=test,
             n_samples=n_samples,
             n_bootstrap=args.confidence_n,
