@@ -168,17 +168,26 @@ def main() -> int:
         rc = subprocess.run(cmd, cwd=run, env=env).returncode
 
         counts = {"passed": 0, "failed": 0, "errors": 0, "skipped": 0}
+        per_file: dict[str, dict[str, int]] = {}
         if junit.exists():
             for case in ET.parse(junit).iter("testcase"):
                 tags = {child.tag for child in case}
-                if "failure" in tags:
-                    counts["failed"] += 1
-                elif "error" in tags:
-                    counts["errors"] += 1
-                elif "skipped" in tags:
-                    counts["skipped"] += 1
-                else:
-                    counts["passed"] += 1
+                outcome = (
+                    "failed"
+                    if "failure" in tags
+                    else "errors"
+                    if "error" in tags
+                    else "skipped"
+                    if "skipped" in tags
+                    else "passed"
+                )
+                counts[outcome] += 1
+                # classname: "sacrebleu.test_chrf", "sacrebleu.test_chrf.TestX", "nltk.bleu.doctest"...
+                parts = case.get("classname", "").split(".")
+                name = "/".join(parts[:2]) if parts[:1] != ["nltk"] or "test_bleu" in parts else "nltk/bleu.doctest"
+                per_file.setdefault(name, dict.fromkeys(counts, 0))[outcome] += 1
+        for name, c in sorted(per_file.items()):
+            print(f"  {name}: " + ", ".join(f"{v} {k}" for k, v in c.items() if v))
         print(
             f"upstream BLEU, chrF and TER tests (sacreBLEU {SACREBLEU_VERSION}, NLTK {version('nltk')}) against rapidbleu: "
             f"{counts['passed']} passed, {counts['failed']} failed, {counts['errors']} errors, "

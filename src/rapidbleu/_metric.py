@@ -61,10 +61,6 @@ class Metric(ABC):
         higher_is_better: ``False`` for error rates (TER).
         stats_dtype: ``"int64"`` (counts) or ``"float64"`` (TER's average reference lengths).
         command_line: offered by the command line's ``-m`` (sacreBLEU's metrics; not NLTK's).
-        float32_resample_scores: sacreBLEU's score of a float32 bootstrap resample is a numpy
-            ``float32`` (chrF, TER: their formulas stay in the statistics' type) rather than a
-            Python float (BLEU: ``math.exp``), so the interval's mean and half-width are float32
-            values (``rapidbleu._bootstrap.bootstrap_ci``).
         num_refs: references per segment of the last corpus scored (``-1`` when it varies);
             read by the signature.
     """
@@ -73,7 +69,6 @@ class Metric(ABC):
     higher_is_better: ClassVar[bool] = True
     stats_dtype: ClassVar[str] = "int64"
     command_line: ClassVar[bool] = True
-    float32_resample_scores: ClassVar[bool] = False
 
     num_refs: int
     n_bootstrap: int | None = None
@@ -102,10 +97,16 @@ class Metric(ABC):
 
     @abstractmethod
     def scores_from_stats(self, sums: np.ndarray, dtype: Any = None) -> np.ndarray:
-        """float64 ``(m,)``: the score of each row of ``sums`` (``(m, k)``), computed as
-        sacreBLEU computes it from a row whose values are held in ``dtype``: ``None`` for
-        Python numbers (a corpus score), ``np.int64`` (approximate-randomisation trials),
-        ``np.float32`` (bootstrap resamples, float32 arithmetic) or ``np.float64``."""
+        """``(m,)``: the score of each row of ``sums`` (``(m, k)``), computed as sacreBLEU
+        computes it from a row whose values are held in ``dtype``: ``None`` for Python numbers
+        (a corpus score), ``np.int64`` (approximate-randomisation trials), ``np.float32``
+        (bootstrap resamples, float32 arithmetic) or ``np.float64``.
+
+        The array has the type sacreBLEU's ``.score`` has for such a row: float64 where it is a
+        Python float (BLEU: ``math.exp``), float32 where the formula stays in the row's float32
+        (chrF, TER).  The bootstrap and paired-test summaries (``rapidbleu._bootstrap``,
+        ``rapidbleu.significance``) keep that type, so they are float32 arithmetic exactly where
+        sacreBLEU's are."""
 
     @abstractmethod
     def config(self) -> dict[str, Any]:
@@ -152,6 +153,13 @@ class Metric(ABC):
         float sums of ``sacrebleu.utils.sum_of_lists``), continuing from ``start`` (the row of
         the segments before these, when a corpus is read chunk by chunk)."""
         return column_sums(stats, self.stats_dtype, start)
+
+    def sentence_metric(self) -> Metric:
+        """The configuration sacreBLEU's sentence-level scores use: the metric itself, unless
+        the metric changes for single sentences (BLEU: effective order on, as
+        ``sacrebleu.sentence_bleu`` and the command line's ``-sl``).  For sentence-score
+        columns (engines) and per-segment comparisons (the comparison report)."""
+        return self
 
     def aggregate(self, stats: np.ndarray) -> list[Any]:
         """The aggregated row that :class:`~rapidbleu.stats.CorpusStats` keeps for per-segment

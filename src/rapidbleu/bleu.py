@@ -8,6 +8,7 @@ compiled twin, chosen by ``rapidbleu._backend``).
 
 from __future__ import annotations
 
+import copy
 import logging
 from collections.abc import Sequence
 from operator import gt
@@ -207,6 +208,15 @@ class BLEU(SacreBLEUMethods, Metric):
         metric._ref_cache = None
         metric.num_refs = config["num_refs"]
         return metric
+
+    def sentence_metric(self) -> BLEU:
+        """This BLEU with effective order on (``sacrebleu.sentence_bleu``'s and ``-sl``'s), the
+        same object when it already is."""
+        if self.effective_order:
+            return self
+        clone = copy.copy(self)
+        clone.effective_order = True
+        return clone
 
     def _width_text(self) -> str:
         n = self.max_ngram_order

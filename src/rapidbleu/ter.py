@@ -61,8 +61,6 @@ class TER(SacreMetricMethods, Metric):
     higher_is_better = False
     #: [num_edits, average reference length]: floats.
     stats_dtype = "float64"
-    #: sacreBLEU's TER of a float32 resample is a numpy float32 (``100 * edits / length``).
-    float32_resample_scores = True
     #: Not offered by ``-m`` until the command line's TER options (``--ter-*``) are wired.
     command_line = False
     #: sacreBLEU's attribute: the signature class.
@@ -196,15 +194,19 @@ class TER(SacreMetricMethods, Metric):
         return TERScore(ter_from_stats(edits, length), edits, length)
 
     def scores_from_stats(self, sums: np.ndarray, dtype: Any = None) -> np.ndarray:
-        """float64 ``(m,)``: TER (0-100) of each row of summed statistics, as sacreBLEU computes
-        it when the values are held in ``dtype`` (None: Python numbers; ``np.int64``;
-        ``np.float64``; ``np.float32``: bootstrap resamples): ``rapidbleu._ter_py.ter_scores``
-        or its compiled twin.
+        """``(m,)``: TER (0-100) of each row of summed statistics, as sacreBLEU computes it when
+        the values are held in ``dtype`` (None: Python numbers; ``np.int64``; ``np.float64``;
+        ``np.float32``: bootstrap resamples): ``rapidbleu._ter_py.ter_scores`` or its compiled
+        twin.  float32 for ``np.float32`` rows (the type of sacreBLEU's ``.score`` there: its
+        formula stays in float32, so its bootstrap summaries are float32 arithmetic), float64
+        otherwise.
 
         Raises:
             ValueError: not ``(m, 2)``, or another ``dtype``.
         """
         scores: np.ndarray = _backend.ter.ter_scores(sums, dtype)
+        if dtype is not None and np.dtype(dtype) == np.float32:
+            return scores.astype(np.float32)  # exact: the kernels computed float32 values
         return scores
 
     def get_signature(self) -> TERSignature:
