@@ -171,6 +171,12 @@ def test_chrf_score_rules_that_differ_from_sacrebleu():
     sacre = _fed(CorpusScore(rapidbleu.CHRF()), hyps, target).item()
     assert sacre == sacrebleu.CHRF().corpus_score(hyps, streams).score / 100
     assert sacre != pytest.approx(_fed(CHRFScore(n_word_order=0), hyps, target).item(), abs=1e-3)
+    # without whitespace=True, a no-break space inside a line: sacreBLEU's character n-grams drop
+    # it, torchmetrics' keep it (documented; rapidbleu's are sacreBLEU's)
+    nbsp = (["about 1\xa0week"], [["about one\xa0week"]])
+    spaces = (["about 1 week"], [["about one week"]])
+    ours = _fed(CHRFScore(), *nbsp).item()
+    assert ours == _fed(tmt.CHRFScore(), *spaces).item() != _fed(tmt.CHRFScore(), *nbsp).item()
     with pytest.raises(ValueError, match="n_char_order"):
         CHRFScore(n_char_order=0)
     with pytest.raises(ValueError, match="n_word_order"):

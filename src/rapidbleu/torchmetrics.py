@@ -132,8 +132,8 @@ class CorpusScore(TorchMetric):
             ``dist_sync_fn``, ...).
 
     ``compute()`` returns ``score / 100`` of the summed statistics as a float64 0-dim tensor.
-    torchmetrics fixes ``higher_is_better`` per class: a subclass for a metric where lower is
-    better (TER) sets it to False.
+    torchmetrics fixes ``higher_is_better`` per class (an instance may not change it): a subclass
+    for a metric where lower is better (TER) sets it to False.
     """
 
     is_differentiable = False
