@@ -264,7 +264,7 @@ def test_ddp_two_processes_sum_states(tmp_path):
     mp.spawn(_ddp_worker, args=(2, port, str(out)), nprocs=2, join=True)
     results = [eval((tmp_path / f"rank.{r}").read_text()) for r in range(2)]
     want = _sacre(HYP, [REF_A, REF_B])
-    for value, their_value, local, _after, other in results:
+    for value, their_value, _local, _after, other in results:
         assert value == want  # the whole corpus's sacreBLEU float on every rank
         assert value == pytest.approx(their_value, rel=1e-6)
         # chrF, TER: the whole slice's values, as one process computes them (which equal
