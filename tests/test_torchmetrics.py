@@ -162,11 +162,16 @@ def test_chrf_score_rules_that_differ_from_sacrebleu():
     """A segment without any match adds no reference n-grams (torchmetrics), and the orders'
     F-scores are averaged (not sacreBLEU's effective-order precision and recall); sacreBLEU's chrF
     is CorpusScore(rapidbleu.CHRF())."""
-    hyps, target = ["abc d", "the cat", ""], [["xyz w"], ["the cat sat on the mat"], ["x"]]
+    hyps, target = ["abc d", "the cat", "", "- Yeah."], [["xyz w"], ["the cat sat on the mat"], ["x"], ["Ja."]]
     ours = _fed(CHRFScore(), hyps, target)
     assert ours.item() == _fed(tmt.CHRFScore(), hyps, target).item()
     with_refs = rapidbleu.CHRF(word_order=2, eps_smoothing=True).corpus_score(hyps, [[t[0] for t in target]])
     assert with_refs.score / 100 != pytest.approx(ours.item(), abs=1e-3)  # "xyz w" counted there
+    # a reference without n-grams of an order: sacreBLEU counts none of the hypothesis's either
+    assert rapidbleu.CHRF().corpus_statistics(["- Yeah."], [["Ja."]])[0, 9] == 0  # char 4-grams
+    assert _fed(CHRFScore(return_sentence_level_score=True), ["- Yeah.", "Ja"], [["Ja."], ["Ja"]])[1].tolist() == (
+        _fed(tmt.CHRFScore(return_sentence_level_score=True), ["- Yeah.", "Ja"], [["Ja."], ["Ja"]])[1].tolist()
+    )
     streams = [[t[0] for t in target]]
     sacre = _fed(CorpusScore(rapidbleu.CHRF()), hyps, target).item()
     assert sacre == sacrebleu.CHRF().corpus_score(hyps, streams).score / 100

@@ -35,8 +35,10 @@ sacreBLEU's: torchmetrics' chrF and TER are formulas of their own.
   order without n-grams counts as 0, the F-score's denominator is at least 1e-16), in float32;
   sacreBLEU's default averages precision and recall over the orders both sides have, then takes
   one F-score.  Each segment is counted against its best reference as in
-  ``rapidbleu.CHRF(eps_smoothing=True)`` (sacreBLEU's statistics); a segment without any match
-  adds no reference n-grams (torchmetrics keeps the zero statistics it starts from).  The
+  ``rapidbleu.CHRF(eps_smoothing=True)`` (sacreBLEU's statistics), with two of torchmetrics'
+  rules on top: the hypothesis's n-grams of an order its reference lacks are counted (sacreBLEU
+  counts 0), and a segment without any match adds no reference n-grams (torchmetrics keeps the
+  zero statistics it starts from).  The
   per-order F-scores are then computed from rapidbleu's exact integer statistics in torchmetrics'
   float32 operations.  Remaining differences: without ``whitespace`` sacreBLEU (and rapidbleu)
   drop every whitespace character from character n-grams, torchmetrics only U+0020 (text with
@@ -412,6 +414,10 @@ class CHRFScore(TorchMetric):  # type: ignore[misc]  # (torchmetrics, an optiona
         if not hyps:
             return
         rows = self.scorer.corpus_statistics(hyps, streams)
+        short = np.flatnonzero((rows[:, 1::3] == 0).any(axis=1))
+        if short.size:  # sacreBLEU counts no hypothesis n-grams of an order its reference lacks
+            own = [hyps[i] for i in short]
+            rows[short, 0::3] = self.scorer.corpus_statistics(own, [own])[:, 0::3]  # torchmetrics counts all
         unmatched = ~rows[:, 2::3].any(axis=1)
         rows[unmatched, 1::3] = 0  # torchmetrics: no reference n-grams for a segment without a match
         stats = torch.from_numpy(rows).to(self.stats.device)
