@@ -53,7 +53,10 @@ sacreBLEU's: torchmetrics' chrF and TER are formulas of their own.
   hypothesis's toward the reference: the shifts found differ, and an empty hypothesis has 0
   edits there.  :class:`TranslationEditRate` runs rapidbleu's TER kernel (sacreBLEU's
   tercom algorithm) the same way round, and sums edits and average reference lengths in float32
-  as torchmetrics does; the score is edits / length (0-1).  For sacreBLEU's TER, use
+  as torchmetrics does; the score is edits / length (0-1).  torchmetrics' own re-implementation
+  of tercom departs from sacreBLEU's on rare segments (1 of 1,000 WMT23 segments in
+  ``bench/bench_torchmetrics.py``: 32 edits where sacreBLEU's code finds 31 the same way round);
+  there the values differ by those edits.  For sacreBLEU's TER, use
   ``CorpusScore(rapidbleu.TER(...))``.
 
 :class:`CorpusScore` is the base of the BLEU classes: any rapidbleu metric object with
