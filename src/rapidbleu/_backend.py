@@ -18,6 +18,7 @@ Each is chosen on first use (``rapidbleu._backend.stats`` etc.) by ``RAPIDBLEU_B
 Nothing else in the package decides between compiled and Python code.
 """
 
+import contextlib
 import os
 import warnings
 
@@ -48,10 +49,8 @@ def _import_compiled(name: str, twin, docs=()):
     module = importlib.import_module(f"{__package__}.{name}")
     # One place for the documentation: the pure-Python twin's docstrings.
     for attr in docs:
-        try:
+        with contextlib.suppress(AttributeError, TypeError):  # builtin functions may refuse __doc__
             getattr(module, attr).__doc__ = getattr(twin, attr).__doc__
-        except (AttributeError, TypeError):  # builtin functions may refuse __doc__
-            pass
     return module
 
 
@@ -121,7 +120,7 @@ def select(choice=None, kind: str = "stats"):
         BackendUnavailableError: (an ``ImportError``) ``cython`` forced but the extension
             cannot be imported.
     """
-    global _warned
+    global _warned  # noqa: PLW0603 -- the process-wide "fallback reported once" flag
     compiled, twin, docs = TWINS[kind]
     module = select_twin(compiled, _twin_module(twin), choice, warn=not _warned, docs=docs)
     if module.NAME == "python" and _choice(choice) == "auto":

@@ -7,7 +7,7 @@ data URIs, text kept as text (``svg.fonttype: none``).
 """
 
 import base64
-import datetime
+import datetime as dt
 import io
 import os
 
@@ -26,7 +26,7 @@ def display_names(names: list[str]) -> list[str]:
     """Short names for tables and plots: file base names without the dot-separated parts they
     all share at the start and at the end (``generaltest2023.de-en.hyp.AIRC.en`` -> ``AIRC``),
     when that leaves them unique and non-empty; else the names themselves."""
-    base = [os.path.basename(n) or n for n in names]
+    base = [os.path.basename(n) or n for n in names]  # noqa: PTH119 -- plain strings; "a/" stays "a/"
     if len(base) < 2:
         parts = base[0].split(".")
         return base if len(parts) < 5 else [".".join(parts[3:-1]) or base[0]]  # WMT-style file names
@@ -380,7 +380,7 @@ def _plot_buckets(report, short, colors) -> str:
 
 def render_plots(report, short) -> dict[str, str]:
     """Data URIs of the report's figures."""
-    import matplotlib
+    import matplotlib as mpl
 
     colors = _colors(len(report.systems))
     rc = {
@@ -391,7 +391,7 @@ def render_plots(report, short) -> dict[str, str]:
         "axes.spines.top": False,
         "axes.spines.right": False,
     }
-    with matplotlib.rc_context(rc):
+    with mpl.rc_context(rc):
         plots = {
             "scores": _plot_scores(report, short, colors),
             "precisions": _plot_precisions(report, short, colors),
@@ -427,5 +427,5 @@ def render_html(report) -> str:
         test_description=test_description(report),
         version=__version__,
         data=report.to_dict(),
-        created=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        created=dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
     )

@@ -225,7 +225,7 @@ class SmoothingFunction:
     def method4(
         self,
         p_n: list[Any],
-        references: Sequence[Tokens],
+        references: Sequence[Tokens],  # noqa: ARG002 -- NLTK's signature of every method
         hypothesis: Tokens,
         hyp_len: int | None = None,
         *args: Any,
@@ -241,7 +241,7 @@ class SmoothingFunction:
         p_n: list[Any],
         references: Sequence[Tokens],
         hypothesis: Tokens,
-        hyp_len: int | None = None,
+        hyp_len: int | None = None,  # noqa: ARG002 -- NLTK's signature of every method
         *args: Any,
         **kwargs: Any,
     ) -> list[Any]:
@@ -253,9 +253,9 @@ class SmoothingFunction:
     def method6(
         self,
         p_n: list[Any],
-        references: Sequence[Tokens],
+        references: Sequence[Tokens],  # noqa: ARG002 -- NLTK's signature of every method
         hypothesis: Tokens,
-        hyp_len: int | None = None,
+        hyp_len: int | None = None,  # noqa: ARG002 -- NLTK's signature of every method
         *args: Any,
         **kwargs: Any,
     ) -> list[Any]:
@@ -688,7 +688,7 @@ class NLTKBLEU(Metric):
         methods 5-7 use :meth:`corpus_from_row` with a tail)."""
         return self.corpus_from_row(stats, None)
 
-    def scores_from_stats(self, sums: np.ndarray, dtype: Any = None) -> np.ndarray:
+    def scores_from_stats(self, sums: np.ndarray, dtype: Any = None) -> np.ndarray:  # noqa: ARG002 -- the protocol
         """NLTK's ``sentence_bleu`` of every per-segment row ``(n, 2 + 2N)``: float64 ``(n,)``
         (``(n, W)`` for a list of W weight tuples)."""
         stats_smoothing(self.smoothing_function)  # a custom callable needs the tokens

@@ -417,9 +417,8 @@ def nltk_method6(p_n, last_hyp_len, alpha):
 def _score(p_n, weight_list, bp, hyp_len, auto_reweigh):
     """NLTK's final step: ``bp * exp(fsum(w_n * log p_n for p_n > 0))`` per weight tuple."""
     scores = []
-    for weight in weight_list:
-        if auto_reweigh and hyp_len < 4 and weight == DEFAULT_WEIGHTS:
-            weight = (1 / hyp_len,) * hyp_len
+    for weights in weight_list:
+        weight = (1 / hyp_len,) * hyp_len if auto_reweigh and hyp_len < 4 and weights == DEFAULT_WEIGHTS else weights
         terms = [w * math.log(p) for w, p in zip(weight, p_n, strict=False) if p > 0]
         scores.append(bp * math.exp(math.fsum(terms)))
     return scores

@@ -177,8 +177,8 @@ def token_stats(
     max_ngram_order = check_order(max_ngram_order)
     resolve_workers(workers)  # checked here too, so a bad value fails on both backends
     out = np.zeros((n, n_columns(max_ngram_order)), dtype=np.int64)
-    for i, (hyp, refs) in enumerate(zip(hypotheses, references, strict=False)):
-        refs = [_tokens(r) for r in refs]
+    for i, (hyp, seg_refs) in enumerate(zip(hypotheses, references, strict=False)):
+        refs = [_tokens(r) for r in seg_refs]
         if not refs:
             raise no_reference_error(i)
         row = [0] * n_columns(max_ngram_order)

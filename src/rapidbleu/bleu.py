@@ -62,7 +62,7 @@ class _RebuiltTokenizer:
     def signature(self) -> str:
         return self._signature
 
-    def __call__(self, line: str) -> str:
+    def __call__(self, line: str) -> str:  # noqa: ARG002 -- the tokenizer interface; it refuses every line
         raise ValueError(
             f"this BLEU was rebuilt from statistics settings (tokenizer {self._signature!r}): it scores "
             "statistics but cannot compute them; create BLEU(tokenize=...) to score text"

@@ -23,6 +23,7 @@ tables (``to_text()``, no extra dependency) or as a self-contained HTML page wit
 Jinja2, imported only then).
 """
 
+import itertools
 import math
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -499,14 +500,13 @@ def _length_edges(values: np.ndarray, n_buckets: int) -> list[int]:
     ``edges[k-1] <= v < edges[k]``."""
     qs = np.quantile(values, np.linspace(0, 1, n_buckets + 1)[1:-1]) if n_buckets > 1 else []
     lo = int(values.min())
-    edges = sorted({math.ceil(q) for q in qs if math.ceil(q) > lo})
-    return edges
+    return sorted({math.ceil(q) for q in qs if math.ceil(q) > lo})
 
 
 def _length_labels(edges: list[int]) -> list[str]:
     bounds = [None, *edges, None]
     labels = []
-    for a, b in zip(bounds[:-1], bounds[1:], strict=False):
+    for a, b in itertools.pairwise(bounds):
         if a is None and b is None:
             labels.append("all")
         elif a is None:
@@ -552,9 +552,7 @@ def _bucket_tables(metric: BLEU, stats: np.ndarray, sent: np.ndarray, n_buckets:
     if k > 1:
         assign = np.broadcast_to(np.searchsorted(BLEU_EDGES, sent[0], side="right"), (k, ref_len.size))
         bounds = (0.0, *BLEU_EDGES, 100.0)
-        labels = [f"[{a:g}, {b:g})" for a, b in zip(bounds[:-2], bounds[1:-1], strict=False)] + [
-            f"[{bounds[-2]:g}, 100]"
-        ]
+        labels = [f"[{a:g}, {b:g})" for a, b in itertools.pairwise(bounds[:-1])] + [f"[{bounds[-2]:g}, 100]"]
         table("baseline_bleu", "sentence BLEU of the baseline", assign, labels)
     # drop buckets no system has a segment in (e.g. a BLEU range the baseline never reaches)
     for t in tables:

@@ -101,7 +101,7 @@ class LineReader:
             self._fh = io.TextIOWrapper(sys.stdin.buffer, encoding=encoding, errors="surrogateescape")
             return
         try:
-            self._fh = gzip.open(path, "rb") if path.endswith(".gz") else open(path, "rb")
+            self._fh = gzip.open(path, "rb") if path.endswith(".gz") else open(path, "rb")  # noqa: SIM115 -- close() closes it
         except FileNotFoundError:
             raise InputError(f"{path}: no such file") from None
         except IsADirectoryError:

@@ -74,7 +74,11 @@ def args_to_dict(args, prefix: str, strip_prefix: bool = False) -> dict:
     return out
 
 
-def sanity_check_lengths(system: Sequence[str], refs: Sequence[Sequence[str]], test_set: str | None = None) -> None:
+def sanity_check_lengths(
+    system: Sequence[str],
+    refs: Sequence[Sequence[str]],
+    test_set: str | None = None,  # noqa: ARG001 -- sacreBLEU's signature
+) -> None:
     """Exit with status 1 (``SystemExit``) after logging an error if any reference stream's
     length differs from the system's; ``test_set`` is accepted for sacreBLEU's signature."""
     n = len(system)

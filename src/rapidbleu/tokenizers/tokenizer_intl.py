@@ -98,7 +98,7 @@ def intl_class_table() -> bytes:
     this table splits exactly as they do.  Built once per process (about 0.1 s: one
     ``finditer`` per class over a string of all code points) and cached.
     Raises ``ImportError`` if ``regex`` is missing."""
-    global _table
+    global _table  # noqa: PLW0603 -- the process-wide cache, filled once under _table_lock
     if _table is None:
         with _table_lock:
             if _table is None:

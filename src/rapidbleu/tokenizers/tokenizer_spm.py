@@ -21,6 +21,7 @@ Where the model file comes from, first match wins:
 Needs ``sentencepiece``: ``pip install rapidbleu[spm]``.
 """
 
+import contextlib
 import logging
 import os
 import tempfile
@@ -94,10 +95,8 @@ def _download(url: str, dest: str, timeout: float = 60.0) -> None:
             raise OSError("empty response")
         os.replace(tmp, dest)
     except Exception as exc:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass
         raise ModelDownloadError(
             f"the SentencePiece model is not at {dest} and downloading it from {url} failed "
             f"({type(exc).__name__}: {exc}); {hint}"
