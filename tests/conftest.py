@@ -31,7 +31,7 @@ def wmt23_dir(full: bool = False) -> Path:
     return c if (c / "scores.tsv").is_file() else SAMPLE_DIR
 
 
-def data_file(name: str, directory: Path = None) -> Path:
+def data_file(name: str, directory: Path | None = None) -> Path:
     """A WMT23 file by name, in the folder or its references/ and system-outputs/ subfolders."""
     directory = directory or wmt23_dir()
     for sub in ("", "references", "system-outputs", "sources"):
@@ -91,8 +91,7 @@ def full_data_dir():
 
 def find(directory: Path, pattern: str):
     """Files matching ``pattern`` in ``directory`` or its references/ and system-outputs/ folders."""
-    hits = sorted(directory.glob(pattern)) + sorted(directory.glob(f"*/{pattern}"))
-    return hits
+    return sorted(directory.glob(pattern)) + sorted(directory.glob(f"*/{pattern}"))
 
 
 def read(path: Path):

@@ -57,7 +57,8 @@ def sig(metric):
 # -- the official WMT23 table ----------------------------------------------------------------
 def test_official_13a_rows_reproduced():
     data = full_data_dir()
-    rows = list(csv.DictReader(open(data / "scores.tsv", encoding="utf-8"), delimiter="\t"))
+    with open(data / "scores.tsv", encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh, delimiter="\t"))
     checked = 0
     for row in rows:
         pair, system = row["pair"], row["system"]
@@ -83,7 +84,7 @@ def test_official_13a_rows_reproduced():
 def test_every_13a_system_equals_sacrebleu(where):
     data = SAMPLE_DIR if where == "sample" else full_data_dir()
     n = 0
-    for pair, system, hyp_path, ref_paths in systems(data):
+    for pair, _system, hyp_path, ref_paths in systems(data):
         if pair in OFFICIAL_TOKENIZER:
             continue
         hyps = read(hyp_path)
@@ -112,7 +113,7 @@ def test_every_13a_system_equals_sacrebleu(where):
     ],
 )
 def test_options_on_sample_equal_sacrebleu(kwargs):
-    for pair, system, hyp_path, ref_paths in systems(SAMPLE_DIR):
+    for pair, _system, hyp_path, ref_paths in systems(SAMPLE_DIR):
         if pair not in ("de-en", "he-en", "cs-uk"):
             continue
         hyps, refs = read(hyp_path), [read(p) for p in ref_paths]

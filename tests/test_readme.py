@@ -61,9 +61,12 @@ def _skip_without_extras(source: str) -> None:
     import os
 
     for module, env in OPTIONAL.items():
-        if re.search(rf"^\s*(import|from) {module}\b", source, flags=re.M) and os.environ.get(env) != "1":
-            if importlib.util.find_spec(module) is None:
-                pytest.skip(f"README block needs {module} (not installed)")
+        if (
+            re.search(rf"^\s*(import|from) {module}\b", source, flags=re.M)
+            and os.environ.get(env) != "1"
+            and importlib.util.find_spec(module) is None
+        ):
+            pytest.skip(f"README block needs {module} (not installed)")
 
 
 def test_readme_has_python_blocks():
