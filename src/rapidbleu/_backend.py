@@ -21,13 +21,23 @@ Nothing else in the package decides between compiled and Python code.
 import contextlib
 import os
 import warnings
+from collections.abc import Iterable
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from ._validate import BackendChoiceError, BackendUnavailableError
+
+if TYPE_CHECKING:
+    # What the chosen modules look like: the pure-Python twins own the names and signatures
+    # (the compiled twins' stubs repeat them; tests/test_scoring.py compares the two).
+    from . import _scoring_py as scoring
+    from . import _sets_py as sets
+    from . import _stats_py as stats
 
 _CHOICES = ("auto", "cython", "python")
 
 
-def _choice(choice=None) -> str:
+def _choice(choice: str | None = None) -> str:
     """``choice`` or ``$RAPIDBLEU_BACKEND`` (default auto), validated.
 
     Raises:
@@ -40,7 +50,7 @@ def _choice(choice=None) -> str:
     return choice
 
 
-def _import_compiled(name: str, twin, docs=()):
+def _import_compiled(name: str, twin: ModuleType, docs: Iterable[str] = ()) -> ModuleType:
     import importlib
     import importlib.util
 
@@ -54,7 +64,9 @@ def _import_compiled(name: str, twin, docs=()):
     return module
 
 
-def select_twin(compiled: str, twin, choice=None, warn: bool = True, docs=()):
+def select_twin(
+    compiled: str, twin: ModuleType, choice: str | None = None, warn: bool = True, docs: Iterable[str] = ()
+) -> ModuleType:
     """The compiled module ``rapidbleu.<compiled>`` or its pure-Python ``twin``, by ``choice``.
 
     Every pair of compiled/pure-Python modules is chosen by this one rule (``python``: the
@@ -103,13 +115,13 @@ TWINS = {
 _warned = False
 
 
-def _twin_module(name: str):
+def _twin_module(name: str) -> ModuleType:
     import importlib
 
     return importlib.import_module(f"{__package__}.{name}")
 
 
-def select(choice=None, kind: str = "stats"):
+def select(choice: str | None = None, kind: str = "stats") -> ModuleType:
     """The module of ``kind`` (``stats``, ``sets`` or ``scoring``; see :data:`TWINS`) for
     ``choice`` (default: ``$RAPIDBLEU_BACKEND`` or auto).
 
@@ -128,7 +140,7 @@ def select(choice=None, kind: str = "stats"):
     return module
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> ModuleType:
     """``stats``, ``sets`` and ``scoring`` (and ``impl``, an alias of ``stats``) are chosen on
     first use, so importing rapidbleu chooses nothing and a bad ``RAPIDBLEU_BACKEND`` is
     reported where the module is first needed (the command line turns it into one line)."""
@@ -140,3 +152,6 @@ def __getattr__(name: str):
     if kind == "stats":
         globals()["impl"] = module
     return module
+
+
+__all__ = ["TWINS", "scoring", "select", "select_twin", "sets", "stats"]

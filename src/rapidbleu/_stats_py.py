@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Hashable, Sequence
 from itertools import chain
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import numpy as np
@@ -26,15 +26,15 @@ from .tokenizers import get_tokenizer
 NAME = "python"
 
 
-def _order_counts(tokens: Sequence[Hashable], max_order: int) -> list[Counter]:
+def _order_counts(tokens: Sequence[Hashable], max_order: int) -> list[Counter[Hashable]]:
     """One Counter per order 1..max_order (unigrams keyed by token, n > 1 by tuples)."""
-    counts = [Counter(tokens)]
+    counts: list[Counter[Hashable]] = [Counter(tokens)]
     for n in range(2, max_order + 1):
         counts.append(Counter(zip(*[tokens[i:] for i in range(n)], strict=False)))
     return counts
 
 
-def _max_ref_counts(ref_token_lists, max_order: int) -> list[Counter]:
+def _max_ref_counts(ref_token_lists: Sequence[Sequence[Hashable]], max_order: int) -> list[Counter[Hashable]]:
     """Per order, the maximum count of each n-gram over the references (clipping counts)."""
     merged = None
     for tokens in ref_token_lists:
@@ -49,7 +49,9 @@ def _max_ref_counts(ref_token_lists, max_order: int) -> list[Counter]:
     return merged or [Counter() for _ in range(max_order)]
 
 
-def _row(hyp_tokens, ref_token_lists, max_order: int, out) -> None:
+def _row(
+    hyp_tokens: Sequence[Hashable], ref_token_lists: Sequence[Sequence[Hashable]], max_order: int, out: list[int]
+) -> None:
     hyp_len = len(hyp_tokens)
     out[0] = hyp_len
     out[1] = closest_ref_len(hyp_len, [len(r) for r in ref_token_lists])
@@ -97,7 +99,7 @@ def string_stats(
     resolve_workers(workers)  # checked here too, so a bad value fails on both backends
     tok = get_tokenizer(tokenizer)
 
-    def prep(line: str):
+    def prep(line: str) -> list[str]:
         if lowercase:
             line = line.lower()
         return tok(line.rstrip()).split()
@@ -139,7 +141,7 @@ def string_totals(
     return [int(v) for v in stats.sum(axis=0)]
 
 
-def _tokens(seq) -> list:
+def _tokens(seq: Sequence[Hashable] | np.ndarray) -> list[Any]:
     """A token sequence as a list (numpy arrays as Python scalars, so ids compare as ints)."""
     return seq.tolist() if isinstance(seq, np.ndarray) else list(seq)
 
@@ -190,7 +192,7 @@ def token_stats(
 def flat_stats(
     hyp_flat: np.ndarray,
     hyp_lens: np.ndarray,
-    ref_streams: Sequence[tuple],
+    ref_streams: Sequence[tuple[np.ndarray, np.ndarray]],
     max_ngram_order: int = 4,
     workers: int = 1,
 ) -> np.ndarray:
@@ -222,7 +224,7 @@ def flat_stats(
         streams.append((np.asarray(f, dtype=np.int64), np.asarray(lens, dtype=np.int64)))
     if len(streams) == 1:
         raise ValueError("no reference stream")
-    split = []
+    split: list[list[list[int] | None]] = []
     for k, (f, lens) in enumerate(streams):
         if len(lens) and int(np.maximum(lens, 0).max()) > len(f):  # before summing: no overflow
             what = "hypotheses" if k == 0 else f"reference stream {k - 1}"
@@ -233,19 +235,20 @@ def flat_stats(
             raise ValueError(f"{what}: the lengths sum to {total} but the buffer holds {len(f)} ids")
         ends = np.cumsum(np.maximum(lens, 0)).tolist()
         split.append([None if ln < 0 else f[e - ln : e].tolist() for ln, e in zip(lens.tolist(), ends, strict=False)])
-    hyps = split[0]
-    refs = []
-    for i in range(n):
-        if hyps[i] is None:
+    hyps: list[list[int]] = []
+    refs: list[list[list[int]]] = []
+    for i, hyp in enumerate(split[0]):
+        if hyp is None:
             raise ValueError(f"hypothesis {i} has length -1")
-        seg = [s[i] for s in split[1:] if s[i] is not None]
+        hyps.append(hyp)
+        seg = [r for r in (s[i] for s in split[1:]) if r is not None]
         if not seg:
             raise no_reference_error(i)
         refs.append(seg)
     return token_stats(hyps, refs, max_ngram_order, workers)
 
 
-def pack_int_lists(seqs, allow_none: bool = False):
+def pack_int_lists(seqs: object, allow_none: bool = False) -> tuple[np.ndarray, np.ndarray] | None:
     """One stream of token-id lists as ``(flat, lens)``, or ``None`` when it is not that form.
 
     Args:
@@ -272,14 +275,20 @@ def pack_int_lists(seqs, allow_none: bool = False):
     return flat, lens
 
 
-def _id_set(ids) -> np.ndarray:
+def _id_set(ids: int | Sequence[int] | np.ndarray | None) -> np.ndarray:
     """``None``, one id or a sequence of ids as a sorted int64 array without repeats."""
     if ids is None:
         return np.zeros(0, dtype=np.int64)
     return np.unique(np.asarray(ids, dtype=np.int64).reshape(-1))
 
 
-def clean_flat(flat: np.ndarray, lens: np.ndarray, pad_id=None, eos_id=None, drop_ids=None):
+def clean_flat(
+    flat: np.ndarray,
+    lens: np.ndarray,
+    pad_id: int | None = None,
+    eos_id: int | Sequence[int] | np.ndarray | None = None,
+    drop_ids: Sequence[int] | np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
     """Token-id cleaning applied to n sequences stored end to end (the rule of ``rapidbleu.ids``).
 
     The *special* ids are ``pad_id``, the eos ids and ``drop_ids``; every other id is *content*.

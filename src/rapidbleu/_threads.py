@@ -15,7 +15,7 @@ from ._validate import resolve_workers
 MIN_CHUNK = 64
 
 
-def run_chunks(run: Callable[[int, int], None], n: int, workers, min_chunk: int = MIN_CHUNK) -> None:
+def run_chunks(run: Callable[[int, int], None], n: int, workers: int, min_chunk: int = MIN_CHUNK) -> None:
     """Call ``run(start, end)`` on contiguous chunks covering ``range(n)``.
 
     Args:
