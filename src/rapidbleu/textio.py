@@ -123,16 +123,17 @@ class LineReader:
         """The next piece of decoded text ('' at the end)."""
         if self.path is None:
             try:
-                return self._fh.read(self.block_size)
+                block: str = self._fh.read(self.block_size)
             except UnicodeDecodeError as exc:
                 raise InputError(f"<stdin>: cannot decode input as {self.encoding} ({exc.reason})") from None
+            return block
         while True:
             try:
                 raw = self._fh.read(self.block_size)
             except (OSError, EOFError) as exc:
                 raise InputError(f"{self.path}: cannot read ({exc})") from None
             try:
-                text = self._decoder.decode(raw, final=not raw)
+                text: str = self._decoder.decode(raw, final=not raw)
             except UnicodeDecodeError:
                 self.close()
                 # Scan the file again as read_lines does, for its exact message (line, offset).

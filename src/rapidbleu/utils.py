@@ -5,12 +5,19 @@
 and the table printer, which takes sacreBLEU's own argument namespace, are not provided.
 """
 
+from __future__ import annotations
+
 import gzip
 import logging
 import math
 import os
 import sys
+from argparse import Namespace
 from collections.abc import Sequence
+from typing import IO, TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: The user's home directory and sacreBLEU's cache directory (``$SACREBLEU`` or
 #: ``~/.sacrebleu``), where the SentencePiece tokenizers look for their models.
@@ -23,7 +30,7 @@ logger = logging.getLogger("rapidbleu")
 _LOG_ZERO = -9999999999
 
 
-def smart_open(file: str, mode: str = "rt", encoding: str = "utf-8"):
+def smart_open(file: str, mode: str = "rt", encoding: str = "utf-8") -> IO[Any] | gzip.GzipFile:
     """Open a plain or gzip-compressed (``.gz``) text file with ``newline="\\n"`` (lines end
     only at ``\\n``, as sacreBLEU reads them).
 
@@ -43,7 +50,7 @@ def my_log(num: float) -> float:
     return _LOG_ZERO if num == 0.0 else math.log(num)
 
 
-def sum_of_lists(lists):
+def sum_of_lists(lists: Sequence[Sequence[Any]] | np.ndarray) -> Sequence[Any] | np.ndarray:
     """Element-wise sum of equally long numeric rows, as sacreBLEU aggregates statistics.
 
     A single row is returned as it is (the same object).  Otherwise the result is a new
@@ -63,7 +70,7 @@ def sum_of_lists(lists):
     return total
 
 
-def args_to_dict(args, prefix: str, strip_prefix: bool = False) -> dict:
+def args_to_dict(args: Namespace, prefix: str, strip_prefix: bool = False) -> dict[str, Any]:
     """The attributes of an ``argparse.Namespace`` whose names start with ``prefix + "_"``,
     as a dict (keys without the prefix when ``strip_prefix``)."""
     prefix += "_"

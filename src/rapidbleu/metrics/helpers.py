@@ -8,7 +8,7 @@ from collections import Counter
 from itertools import islice
 
 
-def extract_all_word_ngrams(line: str, min_order: int, max_order: int) -> tuple[Counter, int]:
+def extract_all_word_ngrams(line: str, min_order: int, max_order: int) -> tuple[Counter[tuple[str, ...]], int]:
     """Word n-grams of every order ``min_order..max_order`` of a (tokenized) line.
 
     Args:
@@ -20,7 +20,7 @@ def extract_all_word_ngrams(line: str, min_order: int, max_order: int) -> tuple[
         to its number of occurrences, and the number of tokens.
     """
     tokens = line.split()
-    grams: Counter = Counter()
+    grams: Counter[tuple[str, ...]] = Counter()
     for n in range(min_order, max_order + 1):
         if n <= 0:  # degenerate orders: slices exactly as sacreBLEU takes them
             grams.update(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
@@ -29,7 +29,7 @@ def extract_all_word_ngrams(line: str, min_order: int, max_order: int) -> tuple[
     return grams, len(tokens)
 
 
-def extract_word_ngrams(tokens: list[str], n: int) -> Counter:
+def extract_word_ngrams(tokens: list[str], n: int) -> Counter[str]:
     """The order-``n`` n-grams of a token list, as sacreBLEU returns them: a ``Counter`` whose
     keys are the n-grams' tokens joined with single spaces (``str``, not tuples)."""
     return Counter(" ".join(tokens[i : i + n]) for i in range(len(tokens) - n + 1))

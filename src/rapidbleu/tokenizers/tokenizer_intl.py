@@ -56,7 +56,7 @@ else:  # pragma: no cover
     _RULES = ()
 
 
-def _rules():
+def _rules() -> tuple[tuple[_regex.Pattern[str], str], ...]:
     if _regex is None:
         raise ImportError(_MISSING)
     return _RULES
@@ -124,7 +124,7 @@ class TokenizerIntl(BaseTokenizer):
     #: installed ``regex``); held to this class token for token by tests/test_fast_tokenizers.py.
     fast_path = "intl"
 
-    def __init__(self):
+    def __init__(self) -> None:
         _rules()
 
     def signature(self) -> str:
