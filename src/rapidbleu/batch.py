@@ -27,7 +27,7 @@ Benchmarking Platform for Text Generation Models", SIGIR.
 """
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar, cast
 
 import numpy as np
@@ -61,7 +61,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 Weights = Sequence[float] | None
 
 
-def _sacre_scores(stats, order, smooth_method, smooth_value, effective_order, workers):
+def _sacre_scores(
+    stats: np.ndarray, order: int, smooth_method: str, smooth_value: float | None, effective_order: bool, workers: int
+) -> np.ndarray:
     return _backend.scoring.sacre_scores(stats, order, smooth_method, smooth_value, effective_order, None, workers)
 
 
@@ -72,7 +74,7 @@ def _without_gc(fn: F) -> F:
     checkers, the signature (``F``)."""
 
     @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
         with no_gc():
             return fn(*args, **kwargs)
 
@@ -96,14 +98,14 @@ def _nltk_metric(order: int, weights: Any, smoothing_function: Any, auto_reweigh
 # ----------------------------------------------------------------------- input handling
 
 
-def _first(x):
+def _first(x: Iterable[Any]) -> Any:
     for e in x:
         if e is not None:
             return e
     return None
 
 
-def _text_form(x) -> str | None:
+def _text_form(x: Any) -> str | None:
     """How a list of sentences is written, from the first item that tells: ``"str"`` (strings),
     ``"tokens"`` (lists of string tokens) or ``None`` (ids, or no item tells: all empty or None).
     Empty token lists are skipped, so ``[[], ["a"]]`` is token lists."""
@@ -125,7 +127,7 @@ def _text_form(x) -> str | None:
     return None
 
 
-def _streams_text_form(references) -> str | None:
+def _streams_text_form(references: Any) -> str | None:
     """``_text_form`` of one reference stream, or of the first stream of a list of streams
     that tells (``"streams-of-tokens"`` / ``"streams-of-str"`` for those)."""
     form = _text_form(references)
@@ -138,7 +140,7 @@ def _streams_text_form(references) -> str | None:
     return None
 
 
-def _text_arrays(x):
+def _text_arrays(x: Any) -> Any:
     """numpy arrays of strings (``dtype=str``, or object arrays whose first item is a ``str``)
     as lists, also as the items of a list or tuple (reference streams); anything else as it is."""
     if isinstance(x, np.ndarray):
@@ -150,7 +152,9 @@ def _text_arrays(x):
     return x
 
 
-def _sentences_flat(sentences, what, tokenize, lowercase, cleaning: IdCleaning) -> tuple[np.ndarray, np.ndarray]:
+def _sentences_flat(
+    sentences: Any, what: str, tokenize: str, lowercase: bool, cleaning: IdCleaning
+) -> tuple[np.ndarray, np.ndarray]:
     """Sentences of any accepted form as one flat id stream ``(flat, lens)``: strings are
     tokenized and mapped to ids, string-token lists mapped to ids, id forms cleaned
     (``rapidbleu.ids``)."""
@@ -165,7 +169,9 @@ def _sentences_flat(sentences, what, tokenize, lowercase, cleaning: IdCleaning) 
     return join_flat(_text_ids(sentences, what, tokenize, lowercase))
 
 
-def _text_ids(sentences, what, tokenize, lowercase, vocab=None) -> list[np.ndarray]:
+def _text_ids(
+    sentences: Sequence[Any], what: str, tokenize: str, lowercase: bool, vocab: dict[str, int] | None = None
+) -> list[np.ndarray]:
     """Strings -> tokenizer -> ids, or string-token lists -> ids, through one vocabulary."""
     from .tokenizers import get_tokenizer
 
@@ -189,7 +195,7 @@ def _text_ids(sentences, what, tokenize, lowercase, vocab=None) -> list[np.ndarr
     return out
 
 
-def _nltk_weights(weights, order):
+def _nltk_weights(weights: Weights, order: int | None) -> tuple[float, ...]:
     if weights is None:
         return _uniform(order if order is not None else MAX_NGRAM_ORDER)
     w = tuple(float(x) for x in weights)
@@ -311,7 +317,7 @@ def sentence_bleu_batch(
     return metric.scores_from_stats(stats_of_streams(data, metric.max_ngram_order, workers))
 
 
-def _id_data(hypotheses, references, tokenize, lowercase, cleaning: IdCleaning) -> IdStreams:
+def _id_data(hypotheses: Any, references: Any, tokenize: str, lowercase: bool, cleaning: IdCleaning) -> IdStreams:
     """Hypotheses/references of any accepted form as an ``IdStreams`` (text mapped through one
     shared vocabulary)."""
     form = _text_form(hypotheses)
@@ -320,7 +326,7 @@ def _id_data(hypotheses, references, tokenize, lowercase, cleaning: IdCleaning) 
         form = "tokens"  # every hypothesis is empty: the references tell
     if form is None:
         return IdStreams(hypotheses, references, cleaning=cleaning)
-    vocab: dict = {}
+    vocab: dict[str, int] = {}
     hyps = _text_ids(hypotheses, "hypotheses", tokenize, lowercase, vocab)
     # The hypotheses' form settles what a reference looks like: with string hypotheses a
     # reference is a string (so a list of strings is a stream of them); with token-list
@@ -334,7 +340,7 @@ def _id_data(hypotheses, references, tokenize, lowercase, cleaning: IdCleaning) 
             raise stream_length_error(f"reference stream {k}", len(s), len(hyps), "rows")
         idx = [i for i, x in enumerate(s) if x is not None]
         ids = _text_ids([s[i] for i in idx], f"references[{k}]", tokenize, lowercase, vocab)
-        row: list = [None] * len(s)
+        row: list[list[int] | None] = [None] * len(s)
         for i, a in zip(idx, ids, strict=False):
             row[i] = a.tolist()
         conv.append(row)
@@ -421,7 +427,7 @@ def self_bleu(
     return metric.scores_from_stats(_backend.sets.self_stats(flat, lens, metric.max_ngram_order, workers))
 
 
-def _resolve_order(max_ngram_order, weights, style):
+def _resolve_order(max_ngram_order: int | None, weights: Weights, style: str) -> int:
     if max_ngram_order is None:
         if weights is not None and style == "nltk":
             return check_order(len(_nltk_weights(weights, None)))  # (a message naming weights)
