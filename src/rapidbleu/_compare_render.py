@@ -6,14 +6,25 @@ never imported, so a notebook's backend and figure list are left alone) and embe
 data URIs, text kept as text (``svg.fonttype: none``).
 """
 
+from __future__ import annotations
+
 import base64
 import datetime as dt
 import io
 import os
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from tabulate import tabulate
 
 from ._version import __version__
+
+if TYPE_CHECKING:  # (the report extra, not followed by mypy: these are Any to it)
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+#: A ``rapidbleu.compare.ComparisonReport`` (not imported: ``compare`` imports this module).
+Report = Any
 
 #: Text of the paired tests, as the CLI names them.
 TEST_NAMES = {"bs": "paired bootstrap resampling", "ar": "paired approximate randomization"}
@@ -56,7 +67,7 @@ def fmt_ci(mean: float | None, ci: float | None, width: int) -> str:
     return f"{mean:.{width}f} ± {ci:.{width}f}"
 
 
-def test_description(report) -> str:
+def test_description(report: Report) -> str:
     n = report.n_samples
     if report.test is None:
         return f"95% confidence interval from {n} bootstrap resamples (no baseline: a single system)"
@@ -71,7 +82,7 @@ def _shorten(text: str, width: int = 100) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def render_text(report) -> str:
+def render_text(report: Report) -> str:
     w = report.width
     short = display_names(report.names)
     out: list[str] = []
@@ -176,7 +187,7 @@ def _colors(k: int) -> list[str]:
     return [_BASELINE_COLOR] + [to_hex(cmap(i % n)) for i in range(k - 1)]
 
 
-def _figure(width: float, height: float):
+def _figure(width: float, height: float) -> Figure:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -185,14 +196,14 @@ def _figure(width: float, height: float):
     return fig
 
 
-def _axes(fig, left: float, bottom: float, width: float, height: float):
+def _axes(fig: Figure, left: float, bottom: float, width: float, height: float) -> Axes:
     """Axes at a position given in inches: layouts are computed here, not by tight_layout
     (which costs a second text-layout pass per figure, half of the drawing time)."""
     fw, fh = fig.get_size_inches()
     return fig.add_axes((left / fw, bottom / fh, width / fw, height / fh))
 
 
-def _label_width(labels, size: float = 9.0) -> float:
+def _label_width(labels: Sequence[str], size: float = 9.0) -> float:
     """Rough width in inches of the widest label (DejaVu Sans averages ~0.6 em a character)."""
     return 0.6 * size / 72.0 * max((len(x) for x in labels), default=1) + 0.15
 
@@ -201,7 +212,7 @@ def _clip(name: str, n: int = 32) -> str:
     return name if len(name) <= n else name[: n - 1] + "…"
 
 
-def _uri(fig) -> str:
+def _uri(fig: Figure) -> str:
     buf = io.BytesIO()
     fig.savefig(buf, format="svg")
     return "data:image/svg+xml;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
@@ -210,7 +221,7 @@ def _uri(fig) -> str:
 _BOTTOM, _TOP, _RIGHT = 0.5, 0.2, 0.25  # margins in inches (x label; top; right)
 
 
-def _plot_scores(report, short, colors) -> str:
+def _plot_scores(report: Report, short: list[str], colors: list[str]) -> str:
     k = len(report.systems)
     labels = [_clip(n) + (" (baseline)" if s.is_baseline else "") for n, s in zip(short, report.systems, strict=False)]
     left = _label_width(labels)
@@ -237,7 +248,7 @@ def _plot_scores(report, short, colors) -> str:
     return _uri(fig)
 
 
-def _plot_precisions(report, short, colors) -> str:
+def _plot_precisions(report: Report, short: list[str], colors: list[str]) -> str:
     k = len(report.systems)
     names = [_clip(n) for n in short]
     name_w = _label_width(names)
@@ -286,7 +297,7 @@ def _plot_precisions(report, short, colors) -> str:
     return _uri(fig)
 
 
-def _plot_diffs(report, short, colors) -> str:
+def _plot_diffs(report: Report, short: list[str], colors: list[str]) -> str:
     """One row per system: the histogram of its per-segment differences (a ridgeline plot, one
     axes whatever the number of systems)."""
     import numpy as np
@@ -317,7 +328,7 @@ def _plot_diffs(report, short, colors) -> str:
     return _uri(fig)
 
 
-def _plot_wtl(report, short) -> str:
+def _plot_wtl(report: Report, short: list[str]) -> str:
     m = len(report.sentences)
     names = [_clip(n) for n in short[1:]]
     left = _label_width(names)
@@ -344,7 +355,7 @@ def _plot_wtl(report, short) -> str:
     return _uri(fig)
 
 
-def _plot_buckets(report, short, colors) -> str:
+def _plot_buckets(report: Report, short: list[str], colors: list[str]) -> str:
     t = len(report.buckets)
     names = [_clip(n) for n in short]
     panel, left, gap = 3.3, 0.6, 0.35
@@ -378,7 +389,7 @@ def _plot_buckets(report, short, colors) -> str:
     return _uri(fig)
 
 
-def render_plots(report, short) -> dict[str, str]:
+def render_plots(report: Report, short: list[str]) -> dict[str, str]:
     """Data URIs of the report's figures."""
     import matplotlib as mpl
 
@@ -406,7 +417,7 @@ def render_plots(report, short) -> dict[str, str]:
 # --------------------------------------------------------------------------------------------
 # HTML
 # --------------------------------------------------------------------------------------------
-def render_html(report) -> str:
+def render_html(report: Report) -> str:
     import jinja2
 
     env = jinja2.Environment(
@@ -419,7 +430,7 @@ def render_html(report) -> str:
     env.filters["p"] = fmt_p
     short = display_names(report.names)
     template = env.get_template("compare.html.j2")
-    return template.render(
+    html: str = template.render(
         report=report,
         short=short,
         short_of=dict(zip(report.names, short, strict=False)),
@@ -429,3 +440,4 @@ def render_html(report) -> str:
         data=report.to_dict(),
         created=dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
     )
+    return html

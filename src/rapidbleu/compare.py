@@ -25,6 +25,7 @@ Jinja2, imported only then).
 
 import itertools
 import math
+import os
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -218,8 +219,9 @@ class ComparisonReport:
     n_segments: int
     max_ngram_order: int
     width: int = 1
-    statistics: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
-    sentence_bleu: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
+    # (comparison_report always sets both; None is only the dataclass default)
+    statistics: np.ndarray = field(default=None, repr=False)  # type: ignore[arg-type]
+    sentence_bleu: np.ndarray = field(default=None, repr=False)  # type: ignore[arg-type]
 
     @property
     def baseline(self) -> str | None:
@@ -255,7 +257,7 @@ class ComparisonReport:
 
         return render_html(self)
 
-    def save(self, path) -> None:
+    def save(self, path: str | os.PathLike[str]) -> None:
         """Write ``to_html()`` to ``path`` (UTF-8)."""
         html = self.to_html()
         with open(path, "w", encoding="utf-8", newline="\n") as fh:
@@ -325,6 +327,7 @@ def comparison_report(
         TypeError: systems or sources that are not sequences of strings, references given as a
             flat list of strings.
     """
+    hyps: list[Any]
     if isinstance(systems, Mapping):
         if names is None:
             names = list(systems.keys())
@@ -380,7 +383,7 @@ def comparison_report(
         test_used: str | None = None
         n_used = n_bootstrap
         seed_sig, mean, ci = bootstrap_ci(stats[0], metric, n_bootstrap, progress)
-        tested = [(None, mean, ci)]
+        tested: list[tuple[float | None, float | None, float | None]] = [(None, mean, ci)]
         sig.update("seed", seed_sig)
         sig.update("bs", n_bootstrap)
     else:
@@ -398,15 +401,15 @@ def comparison_report(
             sig.update("bs", n_bootstrap)
 
     results = []
-    for i, (name, (p, mean, ci)) in enumerate(zip(names, tested, strict=False)):
+    for i, (name, (p, mu, half)) in enumerate(zip(names, tested, strict=False)):
         sc = metric.score_from_stats(metric.combine(stats[i]))
         results.append(
             SystemResult(
                 name=name,
                 is_baseline=(i == 0 and len(hyps) > 1),
                 bleu=float(sc.score),
-                mean=None if mean is None else float(mean),
-                ci=None if ci is None else float(ci),
+                mean=None if mu is None else float(mu),
+                ci=None if half is None else float(half),
                 p_value=None if p is None else float(p),
                 precisions=[float(x) for x in sc.precisions],
                 counts=[int(x) for x in sc.counts],
@@ -480,7 +483,7 @@ def comparison_report(
     )
 
 
-def _statistics(metric: BLEU, hypotheses, references, name: str) -> np.ndarray:
+def _statistics(metric: BLEU, hypotheses: Sequence[str], references: Sequence[Sequence[str]], name: str) -> np.ndarray:
     """``metric.corpus_statistics``; its errors (same exception type) name the system too."""
     try:
         return metric.corpus_statistics(hypotheses, references)
@@ -504,13 +507,13 @@ def _length_edges(values: np.ndarray, n_buckets: int) -> list[int]:
 
 
 def _length_labels(edges: list[int]) -> list[str]:
-    bounds = [None, *edges, None]
+    bounds: list[int | None] = [None, *edges, None]
     labels = []
     for a, b in itertools.pairwise(bounds):
         if a is None and b is None:
             labels.append("all")
         elif a is None:
-            labels.append(f"0-{b - 1}")  # type: ignore[operator]
+            labels.append(f"0-{b - 1}")  # type: ignore[operator]  # (b is not None: handled above)
         elif b is None:
             labels.append(f"{a}+")
         else:
@@ -522,7 +525,7 @@ def _bucket_tables(metric: BLEU, stats: np.ndarray, sent: np.ndarray, n_buckets:
     k = stats.shape[0]
     tables = []
 
-    def table(key, title, assign, labels):
+    def table(key: str, title: str, assign: np.ndarray, labels: list[str]) -> None:
         buckets = []
         for b, label in enumerate(labels):
             seg_counts, scores = [], []
@@ -566,7 +569,7 @@ def _bucket_tables(metric: BLEU, stats: np.ndarray, sent: np.ndarray, n_buckets:
 class _Highlighter:
     """Tokenizes segments as the metric does and marks matched n-grams (clipped counts)."""
 
-    def __init__(self, metric: BLEU, references: Sequence[Sequence[str]]):
+    def __init__(self, metric: BLEU, references: Sequence[Sequence[str]]) -> None:
         self.tok = metric.tokenizer
         self.lowercase = metric.lowercase
         self.n = metric.max_ngram_order
@@ -579,14 +582,14 @@ class _Highlighter:
         compared = preprocess(text, self.tok, True).split()
         return (shown if len(shown) == len(compared) else compared), compared
 
-    def _ngrams(self, toks: list[str]) -> Counter:
-        c: Counter = Counter()
+    def _ngrams(self, toks: list[str]) -> Counter[tuple[str, ...]]:
+        c: Counter[tuple[str, ...]] = Counter()
         for n in range(1, self.n + 1):
             for i in range(len(toks) - n + 1):
                 c[tuple(toks[i : i + n])] += 1
         return c
 
-    def _mark(self, shown: list[str], compared: list[str], available: Counter) -> list[Token]:
+    def _mark(self, shown: list[str], compared: list[str], available: Counter[tuple[str, ...]]) -> list[Token]:
         orders = [0] * len(compared)
         for n in range(1, self.n + 1):
             left = Counter({g: c for g, c in available.items() if len(g) == n})
@@ -598,14 +601,25 @@ class _Highlighter:
                         orders[j] = n
         return [Token(t, o) for t, o in zip(shown, orders, strict=False)]
 
-    def example(self, system, direction, j, diff, sys_bleu, bl_bleu, source, bl_hyp, hyp) -> SegmentExample:
+    def example(
+        self,
+        system: str,
+        direction: str,
+        j: int,
+        diff: float,
+        sys_bleu: float,
+        bl_bleu: float,
+        source: str | None,
+        bl_hyp: str,
+        hyp: str,
+    ) -> SegmentExample:
         refs = [stream[j] for stream in self.references if stream[j] is not None]
         ref_toks = [self.tokens(r) for r in refs]
-        ref_max: Counter = Counter()
+        ref_max: Counter[tuple[str, ...]] = Counter()
         for _shown, cmp in ref_toks:
             ref_max |= self._ngrams(cmp)  # BLEU clips by the maximum count over references
 
-        def hyp_tokens(h):
+        def hyp_tokens(h: str) -> tuple[list[Token], list[str]]:
             shown, cmp = self.tokens(h)
             return self._mark(shown, cmp, ref_max), cmp
 

@@ -31,15 +31,23 @@ Example::
     ddf["bleu"] = rbd.sentence_bleu(ddf, "hyp", "ref")
 """
 
-from collections.abc import Sequence
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from . import _frames
 from .stats import CorpusStats
 
+if TYPE_CHECKING:  # (the optional extra, not followed by mypy: these are Any to it)
+    import pandas as pd
+    from dask.bag import Bag
+    from dask.dataframe import DataFrame, Series
+
 __all__ = ["bag_corpus_bleu", "bag_corpus_stats", "bag_sentence_bleu", "corpus_bleu", "corpus_stats", "sentence_bleu"]
 
 
-def _require():
+def _require() -> None:
     try:
         import dask
         import dask.dataframe  # noqa: F401
@@ -54,19 +62,19 @@ def _names(references: str | Sequence[str]) -> list[str]:
     return names
 
 
-def _check_columns(ddf, hypothesis: str, refs: list[str]) -> None:
+def _check_columns(ddf: DataFrame, hypothesis: str, refs: list[str]) -> None:
     missing = [c for c in [hypothesis, *refs] if c not in ddf.columns]
     if missing:
         raise ValueError(f"no column {', '.join(map(repr, missing))} in the DataFrame (columns: {list(ddf.columns)})")
 
 
-def _frame_part(pdf, opts, hypothesis, refs):
+def _frame_part(pdf: pd.DataFrame, opts: _frames.ScoreOptions, hypothesis: str, refs: list[str]) -> _frames.Part | None:
     hyps = _frames.column_list(pdf[hypothesis])
     cols = [_frames.column_list(pdf[r]) for r in refs]
     return _frames.partition_stats(opts, hyps, _frames.as_streams(hyps, cols, "rapidbleu.dask: "))
 
 
-def _frame_sentences(pdf, opts, hypothesis, refs):
+def _frame_sentences(pdf: pd.DataFrame, opts: _frames.ScoreOptions, hypothesis: str, refs: list[str]) -> pd.Series:
     import pandas as pd
 
     hyps = _frames.column_list(pdf[hypothesis])
@@ -75,7 +83,7 @@ def _frame_sentences(pdf, opts, hypothesis, refs):
     return pd.Series(scores, index=pdf.index, dtype="float64")
 
 
-def corpus_stats(ddf, hypothesis: str, references: str | Sequence[str], **options) -> CorpusStats:
+def corpus_stats(ddf: DataFrame, hypothesis: str, references: str | Sequence[str], **options: Any) -> CorpusStats:
     """Corpus statistics of a Dask DataFrame (see the module docstring); computed now.
 
     Raises:
@@ -96,14 +104,14 @@ def corpus_stats(ddf, hypothesis: str, references: str | Sequence[str], **option
     return _frames.combine(opts, dask.compute(*parts))
 
 
-def corpus_bleu(ddf, hypothesis: str, references: str | Sequence[str], **options):
+def corpus_bleu(ddf: DataFrame, hypothesis: str, references: str | Sequence[str], **options: Any) -> Any:
     """Corpus BLEU of a Dask DataFrame: ``rapidbleu.BLEUScore`` (0-100) sacreBLEU style, NLTK's
     float (0-1) NLTK style; equal to the single-process score.  Errors as :func:`corpus_stats`."""
     opts = _frames.ScoreOptions(**options)
     return _frames.score(opts, corpus_stats(ddf, hypothesis, references, **options))
 
 
-def sentence_bleu(ddf, hypothesis: str, references: str | Sequence[str], **options):
+def sentence_bleu(ddf: DataFrame, hypothesis: str, references: str | Sequence[str], **options: Any) -> Series:
     """A lazy float64 Dask Series of sentence BLEU, aligned with ``ddf``'s index.
 
     Raises:
@@ -116,8 +124,9 @@ def sentence_bleu(ddf, hypothesis: str, references: str | Sequence[str], **optio
     return ddf.map_partitions(_frame_sentences, opts, hypothesis, refs, meta=("bleu", "f8"))
 
 
-def _pairs(seq, where="rapidbleu.dask: "):
-    hyps, refs = [], []
+def _pairs(seq: Iterable[Any], where: str = "rapidbleu.dask: ") -> tuple[list[Any], list[list[Any]]]:
+    hyps: list[Any] = []
+    refs: list[Any] = []
     for item in seq:
         try:
             h, r = item
@@ -128,17 +137,18 @@ def _pairs(seq, where="rapidbleu.dask: "):
     return hyps, _frames.as_streams(hyps, [refs], where)
 
 
-def _bag_part(seq, opts):
+def _bag_part(seq: Iterable[Any], opts: _frames.ScoreOptions) -> list[_frames.Part | None]:
     hyps, streams = _pairs(seq)
     return [_frames.partition_stats(opts, hyps, streams)]
 
 
-def _bag_sentences(seq, opts):
+def _bag_sentences(seq: Iterable[Any], opts: _frames.ScoreOptions) -> list[float]:
     hyps, streams = _pairs(seq)
-    return _frames.partition_sentence_scores(opts, hyps, streams).tolist()
+    scores: list[float] = _frames.partition_sentence_scores(opts, hyps, streams).tolist()
+    return scores
 
 
-def bag_corpus_stats(bag, **options) -> CorpusStats:
+def bag_corpus_stats(bag: Bag, **options: Any) -> CorpusStats:
     """Corpus statistics of a ``dask.bag`` of ``(hypothesis, references)`` pairs (references:
     a string or a list of strings); computed now.  Errors as :func:`corpus_stats`."""
     _require()
@@ -147,7 +157,7 @@ def bag_corpus_stats(bag, **options) -> CorpusStats:
     return _frames.combine(opts, parts)
 
 
-def bag_corpus_bleu(bag, **options):
+def bag_corpus_bleu(bag: Bag, **options: Any) -> Any:
     """Corpus BLEU of a bag of ``(hypothesis, references)`` pairs (see :func:`corpus_bleu`):
     a ``BLEUScore`` (0-100) sacreBLEU style, NLTK's float (0-1) NLTK style.
 
@@ -159,7 +169,7 @@ def bag_corpus_bleu(bag, **options):
     return _frames.score(opts, bag_corpus_stats(bag, **options))
 
 
-def bag_sentence_bleu(bag, **options):
+def bag_sentence_bleu(bag: Bag, **options: Any) -> Bag:
     """A lazy bag of sentence BLEU floats (0-100 sacreBLEU style, 0-1 NLTK style), one per
     ``(hypothesis, references)`` pair, in order.
 

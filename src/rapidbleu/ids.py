@@ -60,6 +60,8 @@ Scores are sacreBLEU's (0-100), computed from the same statistics as ``rapidbleu
 Papineni, Roukos, Ward and Zhu (2002), smoothing methods from Chen and Cherry (2014).
 """
 
+from __future__ import annotations
+
 import gc
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple

@@ -37,15 +37,21 @@ Example::
     df.withColumn("bleu", rbs.sentence_bleu("hyp", "ref"))  # one sacreBLEU sentence score per row
 """
 
-from collections.abc import Sequence
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
 from . import _frames
 from .stats import CorpusStats
 
+if TYPE_CHECKING:  # (the optional extra, not followed by mypy: these are Any to it)
+    from pyspark.sql import Column, DataFrame
+
 __all__ = ["corpus_bleu", "corpus_stats", "sentence_bleu"]
 
 
-def _require():
+def _require() -> None:
     try:
         import pyspark  # noqa: F401
     except ImportError:
@@ -59,13 +65,13 @@ def _names(references: str | Sequence[str]) -> list[str]:
     return names
 
 
-def _check_columns(df, hypothesis: str, refs: list[str]) -> None:
+def _check_columns(df: DataFrame, hypothesis: str, refs: list[str]) -> None:
     missing = [c for c in [hypothesis, *refs] if c not in df.columns]
     if missing:
         raise ValueError(f"no column {', '.join(map(repr, missing))} in the DataFrame (columns: {df.columns})")
 
 
-def corpus_stats(df, hypothesis: str, references: str | Sequence[str], **options) -> CorpusStats:
+def corpus_stats(df: DataFrame, hypothesis: str, references: str | Sequence[str], **options: Any) -> CorpusStats:
     """Corpus statistics of a DataFrame, summed by Spark (see the module docstring).
 
     Args:
@@ -93,7 +99,7 @@ def corpus_stats(df, hypothesis: str, references: str | Sequence[str], **options
     vcols = [f"v{i}" for i in range(width)]
     schema = ", ".join(["pid long", "nrefs long", "l0 long", "l1 long", "l2 long"] + [f"{c} {vtype}" for c in vcols])
 
-    def per_partition(batches):
+    def per_partition(batches: Iterable[Any]) -> Iterator[Any]:
         import pyarrow as pa
         from pyspark import TaskContext
 
@@ -135,7 +141,7 @@ def corpus_stats(df, hypothesis: str, references: str | Sequence[str], **options
     return _frames.combine(opts, [part])
 
 
-def corpus_bleu(df, hypothesis: str, references: str | Sequence[str], **options):
+def corpus_bleu(df: DataFrame, hypothesis: str, references: str | Sequence[str], **options: Any) -> Any:
     """Corpus BLEU of a DataFrame: a ``rapidbleu.BLEUScore`` (0-100) sacreBLEU style, NLTK's
     float (0-1; a list for several weight tuples) NLTK style; equal to the single-process
     score of the same rows.  Arguments and errors as :func:`corpus_stats`."""
@@ -143,7 +149,7 @@ def corpus_bleu(df, hypothesis: str, references: str | Sequence[str], **options)
     return _frames.score(opts, corpus_stats(df, hypothesis, references, **options))
 
 
-def sentence_bleu(hypothesis: str, references: str | Sequence[str], **options):
+def sentence_bleu(hypothesis: str, references: str | Sequence[str], **options: Any) -> Column:
     """A ``Column`` of sentence BLEU (double) for ``df.withColumn``/``select``: sacreBLEU style
     ``sacrebleu.sentence_bleu(hyp, refs).score`` (0-100), NLTK style NLTK's
     ``sentence_bleu`` (0-1), row by row, computed in Arrow batches by a pandas UDF.
@@ -159,7 +165,7 @@ def sentence_bleu(hypothesis: str, references: str | Sequence[str], **options):
     opts = _frames.ScoreOptions(**options)
     refs = _names(references)
 
-    @F.pandas_udf("double")  # type: ignore[call-overload]
+    @F.pandas_udf("double")  # type: ignore[untyped-decorator]  # (pyspark is not followed by mypy)
     def _bleu(hyp: pd.Series, ref: pd.DataFrame) -> pd.Series:
         hyps = _frames.column_list(hyp)
         cols = [_frames.column_list(ref.iloc[:, j]) for j in range(ref.shape[1])]
