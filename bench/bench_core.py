@@ -38,11 +38,11 @@ def load_wmt23(data):
 def with_backend(module, workers, fn):
     """Run fn with rapidbleu's statistics backend set to `module`."""
     saved = _backend.stats
-    _backend.stats = _backend.impl = module
+    _backend.stats = module
     try:
         return fn(workers)
     finally:
-        _backend.stats = _backend.impl = saved
+        _backend.stats = saved
 
 
 def optional_tools():

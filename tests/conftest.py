@@ -70,8 +70,6 @@ def backend(request, monkeypatch):
     for kind in _backend.TWINS:
         module = _backend.select(request.param, kind)
         monkeypatch.setattr(_backend, kind, module, raising=False)
-        if kind == "stats":
-            monkeypatch.setattr(_backend, "impl", module, raising=False)
     return request.param
 
 

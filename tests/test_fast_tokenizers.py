@@ -320,7 +320,7 @@ def test_bleu_fast_path_equals_sacrebleu(name, monkeypatch):
     sacrebleu = pytest.importorskip("sacrebleu")
     from rapidbleu import BLEU, _backend
 
-    monkeypatch.setattr(_backend, "impl", cy)
+    monkeypatch.setattr(_backend, "stats", cy)
     logging.getLogger("sacrebleu").setLevel(logging.ERROR)
     folder = HERE / "data" / "wmt23"
     checked = 0

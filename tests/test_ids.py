@@ -1,4 +1,4 @@
-"""Token-id input, batched sentence scores, self-BLEU and pairwise matrices (issue 7).
+"""Token-id input, batched sentence scores, self-BLEU and pairwise matrices.
 
 Every score is compared for float equality (``==``, not approx) with sacreBLEU 2.6.0 or NLTK.
 Compiled-kernel comparisons skip when ``rapidbleu._sets_cy`` is not built.

@@ -1,4 +1,4 @@
-"""Ids as models emit them (issue 13): the cleaning rule of ``rapidbleu.ids`` with Hugging Face's
+"""Ids as models emit them: the cleaning rule of ``rapidbleu.ids`` with Hugging Face's
 names for the special ids, tensors on any device, string arrays, and input that must fail.
 
 Scores are compared with sacreBLEU 2.6.0 (``tokenize='none'`` on the cleaned ids written as

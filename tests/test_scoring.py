@@ -89,7 +89,7 @@ def test_sacre_oracle_is_the_scalar_formula():
 
 def test_sum_of_logs_follows_the_interpreter():
     """A row whose log-sum differs between plain and compensated summation: the score is the
-    running interpreter's ``sum()`` (the bug of issue 12 was a left-to-right sum on 3.12+)."""
+    running interpreter's ``sum()`` (a left-to-right sum was wrong on 3.12+)."""
     rng = np.random.default_rng(11)
     rows = random_rows(rng, 3000, 4)
     scores = py.sacre_scores(rows, 4, "exp", None, False)

@@ -1,4 +1,4 @@
-"""Users' type checkers see rapidbleu's real types (issue 13): ``mypy --strict`` accepts a script
+"""Users' type checkers see rapidbleu's real types: ``mypy --strict`` accepts a script
 that calls ``rapidbleu.nltk``, ``rapidbleu.batch``, ``rapidbleu.ids`` and ``rapidbleu.backend``
 with the types they return, and reports a script that gets them wrong (with untyped functions
 it would see ``Any`` and report nothing, or refuse the untyped calls under ``--strict``).

@@ -141,16 +141,12 @@ def select(choice: str | None = None, kind: str = "stats") -> ModuleType:
 
 
 def __getattr__(name: str) -> ModuleType:
-    """``stats``, ``sets`` and ``scoring`` (and ``impl``, an alias of ``stats``) are chosen on
-    first use, so importing rapidbleu chooses nothing and a bad ``RAPIDBLEU_BACKEND`` is
+    """``stats``, ``sets`` and ``scoring`` are chosen on first use, so importing rapidbleu chooses nothing and a bad ``RAPIDBLEU_BACKEND`` is
     reported where the module is first needed (the command line turns it into one line)."""
-    kind = "stats" if name == "impl" else name
-    if kind not in TWINS:
+    if name not in TWINS:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    module = select(kind=kind)
-    globals()[kind] = module
-    if kind == "stats":
-        globals()["impl"] = module
+    module = select(kind=name)
+    globals()[name] = module
     return module
 
 

@@ -8,7 +8,6 @@ compiled twin, chosen by ``rapidbleu._backend``).
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Sequence
 from operator import gt
 from typing import TYPE_CHECKING, Any, cast, overload
@@ -20,6 +19,7 @@ else:
 
 from . import _backend
 from ._inputs import check_references, preprocess
+from ._log import logger
 from ._metric import Metric, register
 from ._sacre_methods import SacreBLEUMethods
 from ._scoring_py import SMOOTH_DEFAULTS, bleu_from_stats, check_smoothing, split_row
@@ -34,8 +34,6 @@ from ._validate import (
 )
 from .score import BLEUScore, BLEUSignature
 from .tokenizers import DEFAULT_TOKENIZER, LANGUAGE_DEFAULTS, available_tokenizers, get_tokenizer, language_warning
-
-logger = logging.getLogger("rapidbleu")
 
 
 def warn_tokenized(n_tokenized: int) -> None:
@@ -351,7 +349,7 @@ class BLEU(SacreBLEUMethods, Metric):
             total: hypothesis n-grams per order.
             sys_len: hypothesis length (tokens); ref_len: effective reference length.
             smooth_method: ``none`` (default here, unlike ``BLEU()``), ``floor``, ``add-k``
-                or ``exp`` (see ``rapidbleu._stats.bleu_from_stats``).
+                or ``exp`` (see ``rapidbleu._scoring_py.bleu_from_stats``).
             smooth_value: for ``floor`` (default 0.1) and ``add-k`` (default 1).
             effective_order: average only over the orders with hypothesis n-grams.
             max_ngram_order: N.

@@ -8,13 +8,14 @@ and the table printer, which takes sacreBLEU's own argument namespace, are not p
 from __future__ import annotations
 
 import gzip
-import logging
 import math
 import os
 import sys
 from argparse import Namespace
 from collections.abc import Sequence
 from typing import IO, TYPE_CHECKING, Any
+
+from ._log import logger
 
 if TYPE_CHECKING:
     import numpy as np
@@ -24,7 +25,6 @@ if TYPE_CHECKING:
 USERHOME = os.path.expanduser("~")
 SACREBLEU_DIR = os.environ.get("SACREBLEU", os.path.join(USERHOME, ".sacrebleu"))
 
-logger = logging.getLogger("rapidbleu")
 
 #: What ``my_log(0)`` returns (mteval's floor for log 0; an ``int``).
 _LOG_ZERO = -9999999999

@@ -22,14 +22,12 @@ Needs ``sentencepiece``: ``pip install rapidbleu[spm]``.
 """
 
 import contextlib
-import logging
 import os
 import tempfile
 from functools import lru_cache
 
+from .._log import logger
 from .base import BaseTokenizer
-
-logger = logging.getLogger("rapidbleu")
 
 _INSTALL = (
     "SentencePiece tokenization (flores101, flores200, spBLEU-1K, spm) needs the sentencepiece "
