@@ -26,13 +26,13 @@ BLEU: Papineni, Roukos, Ward and Zhu (2002).  Self-BLEU: Zhu et al. (2018), "Tex
 Benchmarking Platform for Text Generation Models", SIGIR.
 """
 
-import functools
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, TypeVar, cast
+from typing import Any
 
 import numpy as np
 
 from . import _backend
+from ._gc import without_gc
 from ._inputs import preprocess
 from ._nltk_style import NLTKBLEU, SmoothingFunction, resolve_smoothing
 from ._scoring_py import check_smoothing
@@ -48,14 +48,11 @@ from .ids import (
     id_stream,
     is_arraylike,
     join_flat,
-    no_gc,
     stats_of_streams,
 )
 from .nltk import sentence_bleu_batch as nltk_sentence_bleu_batch
 
 __all__ = ["pairwise_bleu", "self_bleu", "sentence_bleu_batch"]
-
-F = TypeVar("F", bound=Callable[..., Any])
 
 #: NLTK-style per-order weights: one tuple ``(w_1, ..., w_N)`` (or ``None``: uniform).
 Weights = Sequence[float] | None
@@ -65,20 +62,6 @@ def _sacre_scores(
     stats: np.ndarray, order: int, smooth_method: str, smooth_value: float | None, effective_order: bool, workers: int
 ) -> np.ndarray:
     return _backend.scoring.sacre_scores(stats, order, smooth_method, smooth_value, effective_order, None, workers)
-
-
-def _without_gc(fn: F) -> F:
-    """Run ``fn`` with the cyclic garbage collector paused (``rapidbleu.ids.no_gc``): its
-    temporary objects are acyclic, and a collection in the middle of a training step would
-    scan the caller's whole heap.  ``functools.wraps`` keeps the name, docstring and, for type
-    checkers, the signature (``F``)."""
-
-    @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        with no_gc():
-            return fn(*args, **kwargs)
-
-    return cast(F, wrapper)
 
 
 # ----------------------------------------------------------------------- NLTK-style scoring
@@ -211,7 +194,7 @@ def _nltk_weights(weights: Weights, order: int | None) -> tuple[float, ...]:
 # ----------------------------------------------------------------------- public API
 
 
-@_without_gc
+@without_gc
 def sentence_bleu_batch(
     hypotheses: IdStream,
     references: IdReferences,
@@ -347,7 +330,7 @@ def _id_data(hypotheses: Any, references: Any, tokenize: str, lowercase: bool, c
     return IdStreams([h.tolist() for h in hyps], conv)
 
 
-@_without_gc
+@without_gc
 def self_bleu(
     sentences: IdStream,
     *,
@@ -435,7 +418,7 @@ def _resolve_order(max_ngram_order: int | None, weights: Weights, style: str) ->
     return check_order(max_ngram_order)
 
 
-@_without_gc
+@without_gc
 def pairwise_bleu(
     candidates: IdStream,
     *,

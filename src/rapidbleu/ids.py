@@ -62,13 +62,13 @@ Papineni, Roukos, Ward and Zhu (2002), smoothing methods from Chen and Cherry (2
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
 from . import _backend
+from ._gc import no_gc
 from ._inputs import num_refs_of
 from ._scoring_py import check_smoothing
 from ._stats import MAX_NGRAM_ORDER, n_columns
@@ -100,24 +100,6 @@ IdReferences = Any
 TokenIds = int | Iterable[int] | None
 
 _INT64_MAX = 2**63 - 1
-
-
-class no_gc:
-    """Pause the cyclic garbage collector while many small containers are built (lists of
-    per-segment arrays): they form no cycles, and a collection traversing a big live heap at
-    every few hundred allocations can cost more than the BLEU computation.  Restores the
-    previous state.  (A class, not a ``contextmanager`` generator: a third of the cost, on a
-    path called every training step.)"""
-
-    __slots__ = ("_was",)
-
-    def __enter__(self) -> None:
-        self._was = gc.isenabled()
-        gc.disable()
-
-    def __exit__(self, *exc: object) -> None:
-        if self._was:
-            gc.enable()
 
 
 # ----------------------------------------------------------------------- the cleaning rule
