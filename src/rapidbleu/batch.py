@@ -163,6 +163,7 @@ def _text_ids(
     tok = get_tokenizer(tokenize) if form == "str" else None
     vocab = {} if vocab is None else vocab
     out = []
+    toks: Sequence[str]
     for i, s in enumerate(sentences):
         if isinstance(s, str):
             if tok is None:
@@ -171,7 +172,7 @@ def _text_ids(
         elif isinstance(s, Sequence) and all(isinstance(t, str) for t in s):
             if tok is not None:
                 raise TypeError(f"{what}[{i}] is a token list but {what}[0] is a string: use one form")
-            toks = s  # type: ignore[assignment]
+            toks = s
         else:
             raise TypeError(f"{what}[{i}] is a {type(s).__name__}; expected a string or a list of string tokens")
         out.append(np.array([vocab.setdefault(t, len(vocab)) for t in toks], dtype=np.int64))

@@ -39,7 +39,7 @@ from .base import BaseTokenizer
 try:
     import regex as _regex
 except ImportError:  # pragma: no cover - regex is a declared dependency
-    _regex = None  # type: ignore[assignment]
+    _regex = None  # type: ignore[assignment]  # (a declared dependency: missing only in a broken install)
 
 _MISSING = (
     "the 'intl' tokenizer needs the 'regex' module (the one sacreBLEU uses for its Unicode "
