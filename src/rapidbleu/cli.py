@@ -6,7 +6,7 @@ mismatches and undecodable bytes end with a one-line message naming the file (an
 non-zero exit code instead of a traceback or a silently truncated score.  So do the sacreBLEU
 options it does not implement (test sets, chrF, TER: see ``UNSUPPORTED``), a SentencePiece
 model that cannot be downloaded, and a bad ``RAPIDBLEU_BACKEND`` (checked by
-``rapidbleu._backend`` when the package is imported).
+``rapidbleu._backend`` when the kernels are first needed).
 
 Inputs are streamed: every file (or stdin) is read in lockstep, ``CHUNK_LINES`` lines at a
 time, and only sums (or, for ``-ci``/``--paired-*``, per-segment integer statistics) are kept,
@@ -26,14 +26,17 @@ import os
 import sys
 import textwrap
 import time
+from collections.abc import Callable, Iterator
+from functools import partial
 from itertools import repeat
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
     import numpy as np
 else:
     from ._lazy import numpy as np  # imported on first use: --help, --version and errors need none
 
+from ._log import logger
 from ._metric import METRICS, Metric
 from ._scoring_py import SMOOTH_DEFAULTS
 from ._version import __version__
@@ -44,15 +47,13 @@ from .tokenizers import available_tokenizers
 from .tokenizers.tokenizer_spm import ModelDownloadError
 from .utils import args_to_dict
 
-logger = logging.getLogger("rapidbleu")
-
 OUTPUT_FORMATS = ("json", "text", "latex")
 
 
 class CLIError(Exception):
     """An error to report on stderr with an exit code (1 unless given)."""
 
-    def __init__(self, message: str, code: int = 1):
+    def __init__(self, message: str, code: int = 1) -> None:
         super().__init__(message)
         self.code = code
 
@@ -264,7 +265,7 @@ UNSUPPORTED: tuple[tuple[tuple[str, ...], dict[str, Any], str], ...] = (
 )
 
 
-def _unsupported_dest(flags) -> str:
+def _unsupported_dest(flags: tuple[str, ...]) -> str:
     return "unsupported_" + flags[0].lstrip("-").replace("-", "_")
 
 
@@ -277,7 +278,7 @@ def _add_unsupported(p: argparse.ArgumentParser) -> None:
     g.description = textwrap.fill(names, 76, break_on_hyphens=False)
 
 
-def check_unsupported(args) -> None:
+def check_unsupported(args: argparse.Namespace) -> None:
     """Raise ``CLIError`` naming the first ``UNSUPPORTED`` option given, and why; then the
     option values argparse cannot check (``check_values``)."""
     for flags, _, why in UNSUPPORTED:
@@ -286,7 +287,7 @@ def check_unsupported(args) -> None:
     check_values(args)
 
 
-def check_values(args) -> None:
+def check_values(args: argparse.Namespace) -> None:
     """Option values that sacreBLEU accepts and then misuses, refused with one line each.
 
     Raises:
@@ -343,7 +344,7 @@ class _Stream:
     """One input seen as lines: a file's lines, a field of a tab-separated reference file or of
     standard input.  ``read(n)`` gives the next ``n`` lines (fewer only at the end)."""
 
-    def __init__(self, name: str, source: _Source, field: int = 0):
+    def __init__(self, name: str, source: _Source, field: int = 0) -> None:
         self.name = name
         self.source = source
         self.field = field
@@ -356,7 +357,7 @@ class _Source:
     """A ``LineReader`` split into ``n_fields`` tab-separated fields (1: the whole line), shared
     by the streams of its fields; ``first`` is the first line for standard input, already read."""
 
-    def __init__(self, reader: LineReader, n_fields: int = 1, kind: str = "plain", first: str | None = None):
+    def __init__(self, reader: LineReader, n_fields: int = 1, kind: str = "plain", first: str | None = None) -> None:
         self.reader = reader
         self.n_fields = n_fields
         self.kind = kind  # "plain", "refs" (-nr) or "stdin" (tab-separated systems)
@@ -407,7 +408,7 @@ class _Source:
         return out
 
 
-def _open_refs(args) -> list[_Stream]:
+def _open_refs(args: argparse.Namespace) -> list[_Stream]:
     if not args.refs:
         raise CLIError(
             "no reference files: give them as positional arguments before -i/--input "
@@ -423,7 +424,7 @@ def _open_refs(args) -> list[_Stream]:
     return [_Stream(f"{args.refs[0]} (reference field {j + 1})", src, j) for j in range(args.num_refs)]
 
 
-def _open_systems(args, paired: bool = False) -> list[_Stream]:
+def _open_systems(args: argparse.Namespace, paired: bool = False) -> list[_Stream]:
     if args.input is None:
         reader = LineReader(None, args.encoding)
         first = reader.read(1)
@@ -462,7 +463,9 @@ def _length_error(systems: list[_Stream], refs: list[_Stream], counts: dict[int,
     return CLIError("inputs of different lengths")  # not reached
 
 
-def _chunks(refs: list[_Stream], systems: list[_Stream], size: int):
+def _chunks(
+    refs: list[_Stream], systems: list[_Stream], size: int
+) -> Iterator[tuple[list[list[str]], list[list[str]]]]:
     """Yield ``(ref_chunks, system_chunks)``: the next ``size`` lines of every stream, in
     lockstep, until all end together.  Inputs of different lengths raise the ``CLIError``
     that names the first system and reference that differ and their lengths (the longer inputs
@@ -489,7 +492,7 @@ def _chunks(refs: list[_Stream], systems: list[_Stream], size: int):
         yield chunk[: len(refs)], chunk[len(refs) :]
 
 
-def _totals(streams: list[_Stream], chunk, done: int) -> dict[int, int]:
+def _totals(streams: list[_Stream], chunk: list[list[str]], done: int) -> dict[int, int]:
     counts = {}
     for i, stream in enumerate(streams):
         try:
@@ -500,7 +503,7 @@ def _totals(streams: list[_Stream], chunk, done: int) -> dict[int, int]:
     return counts
 
 
-def _line_counts_differ(args) -> bool:
+def _line_counts_differ(args: argparse.Namespace) -> bool:
     """Whether the input files (not standard input) have different numbers of lines, counted
     as the readers count them (``\n``-separated, a final newline making no extra line) from the
     raw bytes, without decoding.  False when an input is standard input (it cannot be read
@@ -511,10 +514,9 @@ def _line_counts_differ(args) -> bool:
     counts = set()
     for path in paths:
         try:
-            fh = gzip.open(path, "rb") if path.endswith(".gz") else open(path, "rb")
-            with fh:
+            with gzip.open(path, "rb") if path.endswith(".gz") else open(path, "rb") as fh:
                 n, last = 0, b"\n"
-                for block in iter(lambda: fh.read(1 << 20), b""):
+                for block in iter(partial(fh.read, 1 << 20), b""):
                     n += block.count(b"\n")
                     last = block[-1:]
         except (OSError, EOFError):
@@ -563,8 +565,8 @@ class _LineProgress:
     """A tqdm counter of lines and lines/s on stderr, shown only when stderr is a terminal, not
     with -q, and only once a run has lasted ``RAPIDBLEU_PROGRESS_DELAY`` seconds (default 1.5)."""
 
-    def __init__(self, args):
-        self.bar = None
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.bar: Any = None  # a tqdm bar once shown
         self.enabled = not args.quiet and hasattr(sys.stderr, "isatty") and sys.stderr.isatty()
         try:
             self.delay = float(os.environ.get("RAPIDBLEU_PROGRESS_DELAY", "1.5"))
@@ -626,7 +628,7 @@ def make_metrics(args: argparse.Namespace) -> dict[str, Metric]:
     return {m: METRICS[m](**_metric_options(args, m)) for m in sorted(args.metrics, key=str.upper)}
 
 
-def run(args) -> None:
+def run(args: argparse.Namespace) -> None:
     """Read the inputs in lockstep, chunk by chunk, score with every metric of ``-m``, print.
 
     Memory holds one chunk of lines per input plus the statistics: their column sums for a
@@ -753,7 +755,7 @@ def _read_whole(refs: list[_Stream], systems: list[_Stream]) -> tuple[list[list[
     return ref_lines, sys_lines
 
 
-def _run_report(args, ref_streams: list[_Stream], test: str) -> None:
+def _run_report(args: argparse.Namespace, ref_streams: list[_Stream], test: str) -> None:
     """``--report FILE|-``: the comparison report of ``rapidbleu.compare`` (HTML or text)."""
     from .compare import comparison_report, require_report_extra
     from .significance import DEFAULT_SAMPLES, seed_from_env
@@ -761,8 +763,9 @@ def _run_report(args, ref_streams: list[_Stream], test: str) -> None:
     to_stdout = args.report == "-"
     if not to_stdout:
         require_report_extra()  # fail before scoring when the extra is missing ...
-        folder = os.path.dirname(os.path.abspath(args.report))
-        if not os.path.isdir(folder):  # ... or the report cannot be written
+        # (the folder as the user's path names it: Path.resolve would follow links)
+        folder = os.path.dirname(os.path.abspath(args.report))  # noqa: PTH100, PTH120
+        if not os.path.isdir(folder):  # noqa: PTH112 -- ... or the report cannot be written
             raise CLIError(f"{args.report}: cannot write the report (no folder {folder})")
     if args.sentence_level:
         raise CLIError("--report cannot be combined with -sl/--sentence-level")
@@ -826,8 +829,8 @@ class _progress_bar:
     """A tqdm bar on stderr for ``total`` steps; off with -q, when stderr is not a terminal, when
     tqdm is missing, or for totals too small to matter.  Yields an ``update(n)`` callback or None."""
 
-    def __init__(self, args, total: int, desc: str = "bootstrap"):
-        self.bar = None
+    def __init__(self, args: argparse.Namespace, total: int, desc: str = "bootstrap") -> None:
+        self.bar: Any = None  # a tqdm bar, when shown
         if total >= 1000 and not args.quiet and hasattr(sys.stderr, "isatty") and sys.stderr.isatty():
             try:
                 from tqdm import tqdm
@@ -835,10 +838,10 @@ class _progress_bar:
                 return
             self.bar = tqdm(total=total, desc=desc, unit="sample", file=sys.stderr, leave=False)
 
-    def __enter__(self):
+    def __enter__(self) -> Callable[[int], None] | None:
         return self.bar.update if self.bar is not None else None
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         if self.bar is not None:
             self.bar.close()
         return False
@@ -900,10 +903,7 @@ def main(argv: list[str] | None = None) -> int:
         return code
     except BrokenPipeError:
         # `rapidbleu ... | head`: stop quietly like a Unix filter.
-        try:
-            sys.stdout = None  # type: ignore[assignment]
-        finally:
-            pass
+        sys.stdout = None  # no flush of the closed pipe at exit
         return 0
     return 0
 
