@@ -15,6 +15,15 @@ from rapidbleu import _backend
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_DIR = Path(__file__).resolve().parent / "data" / "wmt23"
 
+#: A four-segment corpus with a variable number of references (the last segment has one) and a
+#: hypothesis that looks tokenized ("Foo bar ."), and a second system of the same segments.
+TINY_HYPS = ["The dog bit the man.", "It wasn't surprising.", "The man had just bitten him.", "Foo bar ."]
+TINY_REFS = [
+    ["The dog bit the man.", "It was not unexpected.", "The man bit him first.", "foo bar"],
+    ["The dog had bit the man.", "No one was surprised.", "The man had bitten the dog.", None],
+]
+TINY_OTHER = ["The dog bit a man.", "It was surprising.", "The man bit him.", "foo"]
+
 
 def _full_candidate() -> Path:
     env = os.environ.get("RAPIDBLEU_WMT23_DIR")

@@ -10,7 +10,7 @@ import sys
 import numpy as np
 import pytest
 import sacrebleu
-from conftest import OFFICIAL_TOKENIZER, SAMPLE_DIR, full_data_dir, read, systems
+from conftest import OFFICIAL_TOKENIZER, SAMPLE_DIR, TINY_HYPS, TINY_REFS, full_data_dir, read, systems
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU as SacreBLEU
@@ -354,3 +354,12 @@ def test_tokenizers_on_the_class():
     assert list(rapidbleu.BLEU().TOKENIZERS) == list(SacreBLEU().TOKENIZERS)
     assert "13a" in ours
     assert len(ours) == len(theirs)
+
+
+# -- smooth values sacreBLEU accepts --------------------------------------------------------
+@pytest.mark.parametrize("value", [0, 0.0, 0.01, 2, np.float32(0.5), np.int64(3)], ids=repr)
+def test_good_smooth_values_match_sacrebleu(value):
+    ours = rapidbleu.corpus_bleu(TINY_HYPS, TINY_REFS, smooth_method="floor", smooth_value=value)
+    theirs = sacrebleu.corpus_bleu(TINY_HYPS, TINY_REFS, smooth_method="floor", smooth_value=value)
+    assert ours.score == theirs.score
+    assert str(ours) == str(theirs)

@@ -368,3 +368,37 @@ def test_corpus_scores_do_not_import_numpy(options):
         assert blocked.returncode == 0, blocked.stderr.decode()
         assert blocked.stdout == run("rapidbleu", *args).stdout
         same_output(*args)
+
+
+# -- option values sacreBLEU accepts and then misuses ------------------------------------------
+SAMPLE_REF = str(SAMPLE_DIR / "generaltest2023.de-en.ref.refA.en")
+SAMPLE_HYP = str(SAMPLE_DIR / "generaltest2023.de-en.hyp.ONLINE-W.en")
+
+
+@pytest.mark.usefixtures("backend")
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["-l", "enzh"], "-l/--language-pair 'enzh': expected SRC-TRG with a dash"),
+        (["-l", "en-"], "-l/--language-pair 'en-': expected SRC-TRG with a dash"),
+        (["-m", "chrf"], "-m/--metrics chrf: chrF and TER are not supported"),
+        (["-m", "bleu", "ter"], "-m/--metrics ter: chrF and TER are not supported"),
+        (["-m", "meteor"], "-m/--metrics meteor: unknown metric"),
+        (["-w", "-1"], "-w/--width -1: the number of decimals must be >= 0"),
+        (["-sv", "nan"], "smooth_value must be a finite number >= 0 or None, got nan"),
+        (["-s", "floor", "-sv", "-0.5"], "smooth_value must be a finite number >= 0 or None, got -0.5"),
+        (["-sv", "inf"], "smooth_value must be a finite number >= 0 or None, got inf"),
+    ],
+)
+def test_cli_refuses_values_in_one_line(options, message, capsys):
+    assert cli.main([SAMPLE_REF, "-i", SAMPLE_HYP, "-q", *options]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert err.startswith(f"rapidbleu: error: {message}")
+
+
+@pytest.mark.usefixtures("backend")
+@pytest.mark.parametrize("options", [["-l", "de-en"], ["-m", "bleu"], ["-w", "0"], ["-s", "floor", "-sv", "0"]])
+def test_cli_valid_values_still_score(options, capsys):
+    assert cli.main([SAMPLE_REF, "-i", SAMPLE_HYP, "-b", *options]) == 0
+    assert float(capsys.readouterr().out) > 0

@@ -27,6 +27,7 @@ import rapidbleu.nltk as rb  # noqa: E402
 from rapidbleu import _backend  # noqa: E402
 from rapidbleu import nltk as rnltk  # noqa: E402
 from rapidbleu._nltk_style import token_statistics  # noqa: E402
+from rapidbleu._validate import NoReferencesError  # noqa: E402
 from rapidbleu.tokenizers import get_tokenizer  # noqa: E402
 
 # Every test here runs once per backend (conftest.backend).
@@ -721,3 +722,62 @@ def test_weights_over_the_order_limit_name_weights():
     for call in calls:
         with pytest.raises(ValueError, match="weights has 70 entries"):
             call()
+
+
+# --------------------------------------------------------------------------- NLTK's warnings and error types
+def _caught(fn, *args):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fn(*args)
+    return [(str(w.message), w.category) for w in caught]
+
+
+@pytest.mark.parametrize(
+    ("refs", "hyp"),
+    [
+        ([["a", "b", "c"]], ["a", "b", "d"]),
+        ([["let", "it", "go"]], ["let", "go", "it"]),
+        ([["John", "loves", "Mary", "?"]], ["John", "loves", "Mary"]),
+    ],
+)
+def test_nltk_zero_match_warning_is_nltks(refs, hyp):
+    ours = _caught(rnltk.sentence_bleu, refs, hyp)
+    assert ours
+    assert ours == _caught(nltk_bleu.sentence_bleu, refs, hyp)
+    assert _caught(rnltk.corpus_bleu, [refs], [hyp]) == _caught(nltk_bleu.corpus_bleu, [refs], [hyp])
+
+
+def test_nltk_empty_references_is_a_key_error_too():
+    with pytest.raises(KeyError):
+        nltk_bleu.sentence_bleu([], ["a"])
+    for call in (lambda: rnltk.sentence_bleu([], ["a"]), lambda: rnltk.corpus_bleu([[["a"]], []], [["a"], ["b"]])):
+        with pytest.raises(KeyError) as err:
+            call()
+        assert isinstance(err.value, ValueError)
+        assert isinstance(err.value, NoReferencesError)
+    with pytest.raises(ValueError, match=r"^segment 1 has no reference"):
+        rnltk.corpus_bleu([[["a"]], []], [["a"], ["b"]])
+
+
+def test_nltk_none_hypothesis_names_the_position():
+    with pytest.raises(TypeError):
+        nltk_bleu.corpus_bleu([[["a"]], [["b"]]], [["a"], None])
+    with pytest.raises(TypeError, match=r"hypotheses\[1\] is None"):
+        rnltk.corpus_bleu([[["a"]], [["b"]]], [["a"], None])
+    with pytest.raises(TypeError):
+        nltk_bleu.sentence_bleu([["a"]], None)
+    with pytest.raises(TypeError, match=r"^hypothesis is None"):
+        rnltk.sentence_bleu([["a"]], None)
+
+
+@pytest.mark.parametrize("bad", ["dict_refs", "dict_hyps", "set_hyps"])
+def test_nltk_unordered_input_is_a_type_error(bad):
+    refs, hyps = [[["a", "b"]], [["c"]]], [["a", "b"], ["c"]]
+    if bad == "dict_refs":
+        refs = dict(enumerate(refs))
+    elif bad == "dict_hyps":
+        hyps = dict(enumerate(hyps))
+    else:
+        hyps = {("a", "b"), ("c",)}
+    with pytest.raises(TypeError, match="must be an ordered sequence"):
+        rnltk.corpus_bleu(refs, hyps)
