@@ -29,7 +29,8 @@ from ._validate import BackendChoiceError, BackendUnavailableError
 
 if TYPE_CHECKING:
     # What the chosen modules look like: the pure-Python twins own the names and signatures
-    # (the compiled twins' stubs repeat them; tests/test_scoring.py compares the two).
+    # (the compiled twins' stubs repeat them; tests/test_scoring.py compares the two).  A new
+    # TWINS entry adds its Python twin here and to __all__.
     from . import _scoring_py as scoring
     from . import _sets_py as sets
     from . import _stats_py as stats
