@@ -37,14 +37,13 @@ Example::
     df.withColumn("bleu", rbs.sentence_bleu("hyp", "ref"))  # one sacreBLEU sentence score per row
 """
 
-from __future__ import annotations
-
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from . import _frames
 from .stats import CorpusStats
 
+# No `from __future__ import annotations` here: pandas_udf reads the UDF's annotations as types.
 if TYPE_CHECKING:  # (the optional extra, not followed by mypy: these are Any to it)
     from pyspark.sql import Column, DataFrame
 
@@ -65,13 +64,13 @@ def _names(references: str | Sequence[str]) -> list[str]:
     return names
 
 
-def _check_columns(df: DataFrame, hypothesis: str, refs: list[str]) -> None:
+def _check_columns(df: "DataFrame", hypothesis: str, refs: list[str]) -> None:
     missing = [c for c in [hypothesis, *refs] if c not in df.columns]
     if missing:
         raise ValueError(f"no column {', '.join(map(repr, missing))} in the DataFrame (columns: {df.columns})")
 
 
-def corpus_stats(df: DataFrame, hypothesis: str, references: str | Sequence[str], **options: Any) -> CorpusStats:
+def corpus_stats(df: "DataFrame", hypothesis: str, references: str | Sequence[str], **options: Any) -> CorpusStats:
     """Corpus statistics of a DataFrame, summed by Spark (see the module docstring).
 
     Args:
@@ -141,7 +140,7 @@ def corpus_stats(df: DataFrame, hypothesis: str, references: str | Sequence[str]
     return _frames.combine(opts, [part])
 
 
-def corpus_bleu(df: DataFrame, hypothesis: str, references: str | Sequence[str], **options: Any) -> Any:
+def corpus_bleu(df: "DataFrame", hypothesis: str, references: str | Sequence[str], **options: Any) -> Any:
     """Corpus BLEU of a DataFrame: a ``rapidbleu.BLEUScore`` (0-100) sacreBLEU style, NLTK's
     float (0-1; a list for several weight tuples) NLTK style; equal to the single-process
     score of the same rows.  Arguments and errors as :func:`corpus_stats`."""
@@ -149,7 +148,7 @@ def corpus_bleu(df: DataFrame, hypothesis: str, references: str | Sequence[str],
     return _frames.score(opts, corpus_stats(df, hypothesis, references, **options))
 
 
-def sentence_bleu(hypothesis: str, references: str | Sequence[str], **options: Any) -> Column:
+def sentence_bleu(hypothesis: str, references: str | Sequence[str], **options: Any) -> "Column":
     """A ``Column`` of sentence BLEU (double) for ``df.withColumn``/``select``: sacreBLEU style
     ``sacrebleu.sentence_bleu(hyp, refs).score`` (0-100), NLTK style NLTK's
     ``sentence_bleu`` (0-1), row by row, computed in Arrow batches by a pandas UDF.
