@@ -1,6 +1,10 @@
 """Build script: metadata lives in pyproject.toml; this file only adds the compiled core.
 
 * ``RAPIDBLEU_DEBUG_BUILD=1``: bounds and wraparound checks on, ``-O0 -g``.
+* ``RAPIDBLEU_SANITIZE=address,undefined,...`` (gcc or clang; ``1``: address, undefined and
+  float-cast-overflow): the core built with those sanitizers, ``-O1 -g``, every report fatal
+  (``.ci/run`` builds one in its own directory and runs the kernel tests under it, with the
+  sanitizer runtime preloaded into Python: see its step 6 for the environment).
 * A failed compilation installs the pure-Python package (same results, slower) with a clear
   message, except under cibuildwheel (``CIBUILDWHEEL=1``), where it must fail loudly.
 """
@@ -12,6 +16,10 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 DEBUG = os.environ.get("RAPIDBLEU_DEBUG_BUILD", "") == "1"
+#: ``RAPIDBLEU_SANITIZE``: gcc/clang's ``-fsanitize`` list; ``1`` is .ci/run's set.
+SANITIZE = os.environ.get("RAPIDBLEU_SANITIZE", "").strip()
+if SANITIZE == "1":
+    SANITIZE = "address,undefined,float-cast-overflow"
 STRICT = os.environ.get("CIBUILDWHEEL", "") == "1"
 
 # The one place where the compiler directives are set.
@@ -25,14 +33,19 @@ DIRECTIVES = {
 }
 
 
-#: Every compiled module, built from src/rapidbleu/<module>.pyx, with the headers it includes
-#: (rebuild dependencies).  A new extension is one more entry here; MANIFEST.in already ships
-#: every src/rapidbleu/*.pyx/*.pxd/*.h, and .ci/run checks that the wheel holds each module and
+#: Every compiled module, built from src/rapidbleu/<module>.pyx, with the files it includes or
+#: cimports (rebuild dependencies).  A new extension is one more entry here; MANIFEST.in already
+#: ships every src/rapidbleu/*.pyx/*.pxi/*.pxd/*.h, and .ci/run checks that the wheel holds each module and
 #: that it has a .pyi stub.
 EXTENSIONS = {
-    "_stats_cy": ["_ngram.h", "_ngram_long.h", "_strtok.h", "_table.h", "_tok.h", "_uni.h"],
+    "_stats_cy": [
+        *("_stats_strings.pxi", "_stats_tokens.pxi", "_stats_flat.pxi", "_stats_intl.pxi"),
+        *("_ngram.h", "_ngram_core.h", "_ngram_long.h", "_strtok.h", "_table.h", "_table.pxd", "_tok.h", "_uni.h"),
+        *("_compiler.h", "_pyint.h", "_pyapi.pxd"),
+    ],
+    "_ids_cy": ["_pyint.h", "_pyapi.pxd"],
     "_scoring_cy": ["_scoring_cy.pxd"],
-    "_sets_cy": ["_table.h", "_table.pxd", "_scoring_cy.pxd"],
+    "_sets_cy": ["_table.h", "_compiler.h", "_table.pxd", "_scoring_cy.pxd"],
 }
 
 
@@ -41,8 +54,24 @@ def _compile_args():
     contraction of a*b+c into a fused multiply-add (which rounds once instead of twice), and
     strict IEEE semantics on MSVC (its default /fp:precise may contract on some targets)."""
     if sys.platform == "win32":
+        if SANITIZE:
+            raise SystemExit("RAPIDBLEU_SANITIZE needs gcc or clang")
         return (["/Od", "/Zi"] if DEBUG else ["/O2"]) + ["/fp:strict"]
+    if SANITIZE:
+        return ["-O1", "-g", "-fno-omit-frame-pointer", *_sanitize_args(), "-ffp-contract=off"]
     return (["-O0", "-g"] if DEBUG else ["-O3"]) + ["-ffp-contract=off"]
+
+
+def _sanitize_args():
+    return [f"-fsanitize={SANITIZE}", "-fno-sanitize-recover=all"]
+
+
+def _link_args():
+    if sys.platform == "win32":
+        return []
+    if SANITIZE:
+        return ["-g", *_sanitize_args()]
+    return ["-g"] if DEBUG else []
 
 
 def _extensions():
@@ -61,7 +90,7 @@ def _extensions():
             depends=[f"src/rapidbleu/{h}" for h in headers],
             include_dirs=["src/rapidbleu"],
             extra_compile_args=_compile_args(),
-            extra_link_args=["-g"] if DEBUG and sys.platform != "win32" else [],
+            extra_link_args=_link_args(),
         )
         for module, headers in EXTENSIONS.items()
     ]

@@ -12,18 +12,25 @@ import numpy as np
 import pytest
 from conftest import clean_ids_plain, wmt23_dir
 
+from rapidbleu import _ids_py as ids_py
 from rapidbleu import _stats_py as py
 from rapidbleu.tokenizers.tokenizer_13a import tokenize_13a
 
 try:
+    from rapidbleu import _ids_cy as ids_cy
     from rapidbleu import _stats_cy as cy
 
     _MISSING = None
 except ImportError as exc:  # not built: pure-Python install
-    cy = None
+    cy = ids_cy = None
     _MISSING = f"rapidbleu._stats_cy is not built ({exc}); run `python setup.py build_ext --inplace`"
 
 needs_cy = pytest.mark.skipif(cy is None, reason=_MISSING or "")
+
+
+def ids_twin(mod):
+    """The id-stream twin (``_ids_py`` / ``_ids_cy``) of the same backend as ``mod``."""
+    return ids_py if mod is py else ids_cy
 
 
 def streams(per_segment):
@@ -638,7 +645,7 @@ def test_flat_stats_errors(mod):
     ],
 )
 def test_pack_int_lists(mod, seqs, allow_none, packable):
-    got = mod.pack_int_lists(seqs, allow_none)
+    got = ids_twin(mod).pack_int_lists(seqs, allow_none)
     if not packable:
         assert got is None
         return
@@ -665,8 +672,8 @@ def test_clean_flat_equal_oracle(seqs, pad_id, eos_id, drop_ids):
     (leading specials skipped, cut at the first eos after content, specials dropped; -1
     lengths kept)."""
     flat, lens = _flat(seqs)
-    want = py.clean_flat(flat, lens, pad_id, eos_id, drop_ids)
-    got = cy.clean_flat(flat, lens, pad_id, eos_id, drop_ids)
+    want = ids_py.clean_flat(flat, lens, pad_id, eos_id, drop_ids)
+    got = ids_cy.clean_flat(flat, lens, pad_id, eos_id, drop_ids)
     np.testing.assert_array_equal(got[0], want[0])
     np.testing.assert_array_equal(got[1], want[1])
     eos_ids = [] if eos_id is None else [eos_id] if isinstance(eos_id, int) else eos_id
@@ -681,13 +688,13 @@ def test_clean_flat_generate_rows(mod):
     right padding; left padding with pad == eos (GPT-2); several eos ids (Llama 3)."""
     rows = [[2, 0, 250, 251, 2, 1], [0, 300, 2, 1, 1, 1], [2, 2, 2, 7, 8, 2, 2], [2, 2, 2, 2, 2, 2]]
     flat, lens = _flat(rows)
-    got = mod.clean_flat(flat, lens, 1, 2, [0])
+    got = ids_twin(mod).clean_flat(flat, lens, 1, 2, [0])
     assert got[1].tolist() == [2, 1, 2, 0]
     assert got[0].tolist() == [250, 251, 300, 7, 8]
-    got = mod.clean_flat(*_flat([[9, 5, 6, 8, 5, 5], [8, 9, 9]]), 9, [8, 7])
+    got = ids_twin(mod).clean_flat(*_flat([[9, 5, 6, 8, 5, 5], [8, 9, 9]]), 9, [8, 7])
     assert got[1].tolist() == [2, 0]
     assert got[0].tolist() == [5, 6]
-    same = mod.clean_flat(flat, lens)  # no rule: the inputs themselves
+    same = ids_twin(mod).clean_flat(flat, lens)  # no rule: the inputs themselves
     assert same[0] is flat
     assert same[1] is lens
 
@@ -695,9 +702,9 @@ def test_clean_flat_generate_rows(mod):
 @pytest.mark.parametrize("mod", [py, pytest.param(cy, marks=needs_cy)], ids=["python", "cython"])
 def test_clean_flat_checks_lengths(mod):
     with pytest.raises(ValueError, match="the lengths add up to more than the 2 ids in the buffer"):
-        mod.clean_flat(np.array([1, 2]), np.array([5]), 0, None)
+        ids_twin(mod).clean_flat(np.array([1, 2]), np.array([5]), 0, None)
     with pytest.raises(ValueError, match="the lengths sum to 3 but the buffer holds 4 ids"):
-        mod.clean_flat(np.array([1, 2, 3, 4]), np.array([2, -1, 1]), 0, None)
+        ids_twin(mod).clean_flat(np.array([1, 2, 3, 4]), np.array([2, -1, 1]), 0, None)
 
 
 # -- input that changes under the core's feet, and lengths that lie --------------------------
@@ -744,7 +751,7 @@ def test_pack_int_lists_survives_a_finalizer_changing_the_list(mod):
         c.self = c
         del c
         gc.set_threshold(1)
-        got = mod.pack_int_lists(seqs)
+        got = ids_twin(mod).pack_int_lists(seqs)
     finally:
         gc.set_threshold(*old)
         gc.collect()
@@ -758,7 +765,7 @@ def test_pack_int_lists_survives_a_finalizer_changing_the_list(mod):
 def test_lengths_that_overflow_are_refused(mod):
     huge = np.array([2**63 - 1, 2**63 - 1, 2], dtype=np.int64)
     with pytest.raises(ValueError, match="lengths add up to more than"):
-        mod.clean_flat(np.zeros(0, np.int64), huge, 0, None)
+        ids_twin(mod).clean_flat(np.zeros(0, np.int64), huge, 0, None)
     with pytest.raises(ValueError, match="lengths add up to more than"):
         mod.flat_stats(np.array([1, 2, 3]), np.array([1, 1, 1]), [(np.zeros(0, np.int64), huge)], 2)
     with pytest.raises(ValueError, match="hypotheses: the lengths add up to more than"):
@@ -774,7 +781,7 @@ def test_block_size_zero_still_progresses():
 
 @pytest.mark.parametrize("mod", [py, pytest.param(cy, marks=needs_cy)], ids=["python", "cython"])
 def test_twins_agree_on_bad_arguments(mod):
-    assert mod.pack_int_lists(iter([[1]])) is None
+    assert ids_twin(mod).pack_int_lists(iter([[1]])) is None
     for bad in (2.7, "4", True):
         with pytest.raises(TypeError, match="max_ngram_order must be an int"):
             mod.token_stats([["a"]], [[["a"]]], bad)

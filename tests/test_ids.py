@@ -5,6 +5,9 @@ Compiled-kernel comparisons skip when ``rapidbleu._sets_cy`` is not built.
 """
 
 import importlib.util
+import os
+import subprocess
+import sys
 import warnings
 from pathlib import Path
 
@@ -353,6 +356,48 @@ def test_pairwise_property(seqs, order, method):
     for mod in kernels():
         assert np.array_equal(mod.pairwise_stats(*flat(seqs), order, 1), want_st)
         assert np.array_equal(mod.pairwise_scores(*flat(seqs), order, method, None, True, 2), want)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    seqs=st.lists(st.lists(st.integers(0, 4), max_size=8), min_size=1, max_size=9),
+    order=st.integers(1, 5),
+    rows=st.integers(1, 4),
+)
+def test_pairwise_blocks_equal_the_whole_table(seqs, order, rows):
+    """A block of rows at a time (both twins) gives the rows of the whole pairwise table."""
+    want = _sets_py.pairwise_stats(*flat(seqs), order, 1)
+    for mod in kernels():
+        blocks = list(mod.pairwise_stats_blocks(*flat(seqs), order, 2, block_rows=rows))
+        assert [start for start, _ in blocks] == list(range(0, len(seqs), rows))
+        assert np.array_equal(np.concatenate([b for _, b in blocks]), want)
+    with pytest.raises(ValueError, match="block_rows"):
+        next(_sets_py.pairwise_stats_blocks(*flat(seqs), order, 1, block_rows=0))
+
+
+def test_pairwise_nltk_memory_is_the_output_plus_a_block(backend):
+    """NLTK-style pairwise scores on 2,000 sentences: the whole (n, n, 2 + 2N) int64 table would
+    be 320 MB; scored a block at a time the call's peak stays near the 32 MB output plus one
+    16 MB block and its scoring (measured in a child process: VmHWM after the call minus before)."""
+    code = (
+        "import numpy as np, rapidbleu.batch as B\n"
+        "rng = np.random.default_rng(1)\n"
+        "seqs = [rng.integers(0, 40, rng.integers(3, 25)).tolist() for _ in range(2000)]\n"
+        "B.pairwise_bleu(seqs[:20], style='nltk')\n"
+        "def hwm():\n"
+        "    for line in open('/proc/self/status'):\n"
+        "        if line.startswith('VmHWM'): return int(line.split()[1]) * 1024\n"
+        "before = hwm()\n"
+        "out = B.pairwise_bleu(seqs, style='nltk')\n"
+        "print((hwm() - before) / 2**20, out.shape)\n"
+    )
+    if backend == "python":
+        pytest.skip("4 million pairs: the compiled kernels only (the Python twin's blocks are tested above)")
+    env = {**os.environ, "RAPIDBLEU_BACKEND": backend}
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, env=env)
+    assert res.returncode == 0, res.stderr
+    grown_mb = float(res.stdout.split()[0])
+    assert grown_mb < 120, f"pairwise NLTK scoring grew the peak by {grown_mb:.0f} MB"
 
 
 def test_pairwise_strings_wmt():

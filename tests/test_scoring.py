@@ -98,7 +98,7 @@ def test_sum_of_logs_follows_the_interpreter():
         _, _, _, prec, bp = py.bleu_from_stats(row[2:6], row[6:], row[0], row[1], "exp")
         if not any(row[2:6]):
             continue
-        logs = [py._log(p) for p in prec]
+        logs = [py.my_log(p) for p in prec]
         plain = 0
         for x in logs:
             plain = plain + x
@@ -171,6 +171,82 @@ def test_scores_with_threads_equal_one_thread():
             bits(cy().nltk_scores(rows, 4, (0.25,) * 4, 1, 0.1, 0.0, False, workers)),
             bits(cy().nltk_scores(rows, 4, (0.25,) * 4, 1, 0.1, 0.0, False, 1)),
         )
+
+
+# ------------------------------------------------------------- every argument, both twins
+
+
+def outcome(call):
+    """What a call gives: the floats' bits, or the exception's type and message."""
+    try:
+        return ("value", bits(call()).tolist())
+    except Exception as exc:
+        return ("error", type(exc).__name__, str(exc))
+
+
+_EDGE_ROWS = np.array(
+    [
+        [5, 5, 3, 2, 1, 0, 5, 4, 3, 2],
+        [3, 3, 3, 2, 1, 0, 3, 2, 1, 0],
+        [0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [0, 4, 1, 0, 0, 0, 1, 0, 0, 0],  # matches with an empty hypothesis (not from text)
+        [2**53 - 1, 2**53 - 1, 2**53 - 1, 2**53 - 2, 1, 0, 2**53 - 1, 2**53 - 2, 2**53 - 3, 2**53 - 4],
+        [2**52 + 1, 3, 2**52 - 1, 2**40, 7, 0, 2**52 + 1, 2**52, 2**52 - 1, 2**52 - 2],
+    ],
+    dtype=np.int64,
+)
+
+_SMOOTH_VALUES = [None, 0, 1, 0.1, 0.37, 2, 1e300, 1.7e308, 2**53, 2**60 + 1, np.float32(0.1), np.float64(0.1)]
+
+
+@needs_cy
+@pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning")  # numpy's, in float32
+@pytest.mark.parametrize("dtype", [None, np.int64, np.float32])
+@pytest.mark.parametrize("method", ["none", "floor", "add-k", "exp"])
+def test_sacre_twins_agree_on_every_argument(dtype, method):
+    """Extreme smoothing values (huge floats and ints, numpy scalars) and counts up to 2**53 - 1:
+    the same floats or the same error from both twins (add-k past exact int64 counts is an
+    ``OverflowError``; the compiled twin's C conversions never leave their range)."""
+    for value in _SMOOTH_VALUES:
+        for eff in (False, True):
+            for rows in (_EDGE_ROWS, _EDGE_ROWS[:4]):
+                want = outcome(lambda: py.sacre_scores(rows, 4, method, value, eff, dtype))
+                got = outcome(lambda: cy().sacre_scores(rows, 4, method, value, eff, dtype))
+                assert got == want, (method, value, eff, dtype, len(rows))
+
+
+@pytest.mark.parametrize("mod", [py, pytest.param("cy", marks=needs_cy)], ids=["python", "cython"])
+def test_scoring_twins_refuse_counts_beyond_exact(mod):
+    mod = cy() if mod == "cy" else mod
+    for bad in (2**53, -1):
+        rows = _EDGE_ROWS.copy()
+        rows[1, 3] = bad
+        with pytest.raises(ValueError, match=f"row 1, column 3 is {bad}; statistics must be counts from 0"):
+            mod.sacre_scores(rows, 4, "none", None, False)
+        with pytest.raises(ValueError, match=f"row 1, column 3 is {bad}; statistics must be counts from 0"):
+            mod.nltk_scores(rows, 4, (0.25,) * 4, 0, 0.1, 5, False)
+    with pytest.raises(ValueError, match="column 0 is nan"):
+        mod.sacre_scores(np.full((1, 10), np.nan), 4, "none", None, False, np.float32)
+    with pytest.raises(OverflowError, match="add-k smooth_value=1e[+]300"):
+        mod.sacre_scores(_EDGE_ROWS[:1], 4, "add-k", 1e300, False, np.int64)
+
+
+_NLTK_PARAMS = [0.1, 1, 5, 0, -1, 5e-324, 2.0**-60, 2.0**51, 1e300, np.float64(0.3), float("inf"), float("nan")]
+
+
+@needs_cy
+@pytest.mark.parametrize("method", [0, 1, 2, 3, 4])
+def test_nltk_twins_agree_on_every_argument(method):
+    """NLTK's float methods with extreme parameters (k = 0 divides by zero as in NLTK, huge
+    weights overflow ``math.exp``, infinities and nans) and rows NLTK cannot produce (an empty
+    hypothesis with matches): the same floats or the same error from both twins."""
+    weight_sets = [(0.25,) * 4, (0.5, 0.5), (1.0,), (-0.25,) * 4, (2.0**51,) * 3, (float("inf"), 0.5), (0.1,) * 5]
+    for weights in weight_sets:
+        for param in _NLTK_PARAMS:
+            for reweigh in (False, True):
+                want = outcome(lambda: py.nltk_scores(_EDGE_ROWS, 4, weights, method, param, param, reweigh))
+                got = outcome(lambda: cy().nltk_scores(_EDGE_ROWS, 4, weights, method, param, param, reweigh))
+                assert got == want, (method, weights, param, reweigh)
 
 
 # ------------------------------------------------------------------------ one set of twins

@@ -1,9 +1,10 @@
 """Chooses every kernel: compiled (Cython) or its pure-Python twin, by one rule.
 
-Three pairs of twins (same names, signatures and results; the Python twin owns the
+Four pairs of twins (same names, signatures and results; the Python twin owns the
 documentation and is the oracle the tests compare against):
 
 * ``stats`` (``_stats_cy`` / ``_stats_py``): per-segment sufficient statistics;
+* ``ids`` (``_ids_cy`` / ``_ids_py``): token-id streams packed from lists and cleaned;
 * ``sets`` (``_sets_cy`` / ``_sets_py``): self-BLEU and pairwise statistics of one set;
 * ``scoring`` (``_scoring_cy`` / ``_scoring_py``): scores from statistics, sacreBLEU's and
   NLTK's formulas.
@@ -15,7 +16,23 @@ Each is chosen on first use (``rapidbleu._backend.stats`` etc.) by ``RAPIDBLEU_B
 * ``cython``: the compiled core; ``ImportError`` (with the reason) if it is not available;
 * ``python``: the pure-Python oracle, always available.
 
-Nothing else in the package decides between compiled and Python code.
+Nothing else in the package decides between compiled and Python code (the C ``intl``
+tokenizer's class table, built by ``tokenizers.tokenizer_intl`` in Python, is only asked for by
+the compiled core).
+
+The rules every compiled kernel follows (checked under AddressSanitizer/UBSan by ``.ci/run``):
+
+* code that runs without the GIL reads and writes only memory the call owns or holds: whatever
+  bounds a read or a write (lengths, offsets, sizes) is copied after validation, never read
+  again from the caller's arrays, and a value used as an index (a token id in the direct-mapped
+  vocabulary) is checked where it is used; the caller's buffers it reads in place are held by a
+  reference for the call, and strs are immutable.  Another thread changing the inputs during a
+  call can change the result for the data it changed, never cause a memory error
+  (``tests/test_concurrency.py``);
+* a call starts at most ``_threads.thread_count(workers, chunks)`` threads: never more than its
+  chunks of work, never more than ``_threads.MAX_THREADS``;
+* both twins give the same result for every argument their signatures accept: the same floats,
+  or the same exception (``tools/fuzz.py`` compares them on random adversarial input).
 """
 
 import contextlib
@@ -31,6 +48,7 @@ if TYPE_CHECKING:
     # What the chosen modules look like: the pure-Python twins own the names and signatures
     # (the compiled twins' stubs repeat them; tests/test_scoring.py compares the two).  A new
     # TWINS entry adds its Python twin here and to __all__.
+    from . import _ids_py as ids
     from . import _scoring_py as scoring
     from . import _sets_py as sets
     from . import _stats_py as stats
@@ -104,12 +122,9 @@ def select_twin(
 #: The pairs of modules chosen by one rule: the compiled module, its pure-Python twin, and the
 #: functions whose documentation the twin owns.
 TWINS = {
-    "stats": (
-        "_stats_cy",
-        "_stats_py",
-        ("string_stats", "string_totals", "token_stats", "flat_stats", "pack_int_lists", "clean_flat"),
-    ),
-    "sets": ("_sets_cy", "_sets_py", ("self_stats", "pairwise_stats", "pairwise_scores")),
+    "stats": ("_stats_cy", "_stats_py", ("string_stats", "string_totals", "token_stats", "flat_stats")),
+    "ids": ("_ids_cy", "_ids_py", ("pack_int_lists", "clean_flat")),
+    "sets": ("_sets_cy", "_sets_py", ("self_stats", "pairwise_stats", "pairwise_stats_blocks", "pairwise_scores")),
     "scoring": ("_scoring_cy", "_scoring_py", ("sacre_scores", "nltk_scores")),
 }
 
@@ -123,7 +138,7 @@ def _twin_module(name: str) -> ModuleType:
 
 
 def select(choice: str | None = None, kind: str = "stats") -> ModuleType:
-    """The module of ``kind`` (``stats``, ``sets`` or ``scoring``; see :data:`TWINS`) for
+    """The module of ``kind`` (``stats``, ``ids``, ``sets`` or ``scoring``; see :data:`TWINS`) for
     ``choice`` (default: ``$RAPIDBLEU_BACKEND`` or auto).
 
     The first fallback from a missing extension warns once (``RuntimeWarning``).
@@ -142,7 +157,8 @@ def select(choice: str | None = None, kind: str = "stats") -> ModuleType:
 
 
 def __getattr__(name: str) -> ModuleType:
-    """``stats``, ``sets`` and ``scoring`` are chosen on first use, so importing rapidbleu chooses nothing and a bad ``RAPIDBLEU_BACKEND`` is
+    """``stats``, ``ids``, ``sets`` and ``scoring`` are chosen on first use, so importing
+    rapidbleu chooses nothing and a bad ``RAPIDBLEU_BACKEND`` is
     reported where the module is first needed (the command line turns it into one line)."""
     if name not in TWINS:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -151,4 +167,4 @@ def __getattr__(name: str) -> ModuleType:
     return module
 
 
-__all__ = ["TWINS", "scoring", "select", "select_twin", "sets", "stats"]
+__all__ = ["TWINS", "ids", "scoring", "select", "select_twin", "sets", "stats"]

@@ -28,87 +28,9 @@
 #ifndef RAPIDBLEU_NGRAM_LONG_H
 #define RAPIDBLEU_NGRAM_LONG_H
 
-/* floor(h * n / 2**64): a slot in [0, n) from the high bits of h, for any n. */
-static inline size_t rb_range(uint64_t h, uint64_t n) {
-#if defined(__SIZEOF_INT128__)
-    return (size_t)(((unsigned __int128)h * n) >> 64);
-#else
-    uint64_t a = h >> 32, b = h & 0xFFFFFFFFu, c = n >> 32, d = n & 0xFFFFFFFFu;
-    uint64_t bd = b * d, ad = a * d, bc = b * c;
-    uint64_t mid = (bd >> 32) + (ad & 0xFFFFFFFFu) + (bc & 0xFFFFFFFFu);
-    return (size_t)(a * c + (ad >> 32) + (bc >> 32) + (mid >> 32));
-#endif
-}
-
-/* One n-gram of the current order: the ids of its two (n-1)-grams; id RB_ABSENT: empty slot.
- * 12 bytes (rb_pair_entry is padded to 16). */
-typedef struct {
-    uint32_t a, b, id;
-} rb_lpair;
-
-typedef struct {
-    rb_lpair *e;
-    size_t cap;    /* slots (any number >= 16) */
-    size_t limit;  /* entries allowed before growing: load <= 3/4 */
-    uint64_t mask; /* the scratch's mask: ANDed into every hash (collision tests) */
-    uint32_t next; /* next id */
-} rb_ltab;
-
-static inline size_t rb_ltab_home(const rb_ltab *t, uint32_t a, uint32_t b) {
-    uint64_t key = ((uint64_t)a << 32) | b;
-    return rb_range((key * RB_GOLDEN) & t->mask, t->cap);
-}
-
-/* Id of the pair (a, b); RB_ABSENT if either part is absent, or if it is unknown and not
- * `insert` (inserting: new ids from t->next). */
-static inline uint32_t rb_ltab_find(rb_ltab *t, uint32_t a, uint32_t b, int insert) {
-    if (a == RB_ABSENT || b == RB_ABSENT) return RB_ABSENT;
-    size_t slot = rb_ltab_home(t, a, b);
-    for (;;) {
-        rb_lpair *e = &t->e[slot];
-        if (e->id == RB_ABSENT) {
-            if (!insert) return RB_ABSENT;
-            e->a = a;
-            e->b = b;
-            e->id = t->next++;
-            return e->id;
-        }
-        if (e->a == a && e->b == b) return e->id;
-        if (++slot == t->cap) slot = 0;
-    }
-}
-
-/* A table of `cap` empty slots (the old one, if any, freed first: no two are held at once). */
-static int rb_ltab_alloc(rb_ltab *t, size_t cap) {
-    free(t->e);
-    if (cap < 16) cap = 16;
-    t->e = (rb_lpair *)malloc(cap * sizeof(rb_lpair));
-    if (!t->e) return 0;
-    memset(t->e, 0xFF, cap * sizeof(rb_lpair));
-    t->cap = cap;
-    t->limit = cap - cap / 4;
-    t->next = 0;
-    return 1;
-}
-
-/* Rehash into `cap` slots (only when the estimate fell short). */
-static int rb_ltab_grow(rb_ltab *t, size_t cap) {
-    rb_ltab g = *t;
-    g.e = NULL;
-    if (!rb_ltab_alloc(&g, cap)) return 0;
-    for (size_t k = 0; k < t->cap; k++) {
-        const rb_lpair *o = &t->e[k];
-        if (o->id == RB_ABSENT) continue;
-        size_t slot = rb_ltab_home(&g, o->a, o->b);
-        while (g.e[slot].id != RB_ABSENT)
-            if (++slot == g.cap) slot = 0;
-        g.e[slot] = *o;
-    }
-    g.next = t->next;
-    free(t->e);
-    *t = g;
-    return 1;
-}
+#include "_compiler.h"
+#include "_ngram_core.h"
+#include "_table.h"
 
 /* A well-mixed 64-bit hash of a pair of ids: the two halves of one 64 x 64 -> 128-bit
  * product folded together (as wyhash); MurmurHash3's finalizer without 128-bit integers. */
@@ -164,16 +86,6 @@ static size_t rb_distinct_pairs(const uint32_t *ids, size_t cnt, uint8_t *reg) {
      * a handful), which only makes a small table a little larger */
     double e = 0.7213 / (1 + 1.079 / (double)m) * (double)m * (double)m / sum;
     return e < (double)cnt ? (size_t)e : cnt;
-}
-
-/* Closest reference length so far (ties to the shorter), as rb_segment. */
-static inline void rb_closest(int64_t *best_len, int64_t *best_diff, size_t hl, size_t rl) {
-    int64_t diff = (int64_t)hl - (int64_t)rl;
-    if (diff < 0) diff = -diff;
-    if (*best_diff == -1 || diff < *best_diff || (diff == *best_diff && (int64_t)rl < *best_len)) {
-        *best_len = (int64_t)rl;
-        *best_diff = diff;
-    }
 }
 
 /* Free a scratch buffer (the long path's code points, spans and token table: the next
@@ -242,14 +154,6 @@ static int rb_counts_reserve(uint32_t **p, size_t *cap, size_t need) {
     return 1;
 }
 
-#if defined(__GNUC__) || defined(__clang__)
-#define RB_NOINLINE __attribute__((noinline))
-#elif defined(_MSC_VER)
-#define RB_NOINLINE __declspec(noinline)
-#else
-#define RB_NOINLINE
-#endif
-
 /* rb_segment for a hypothesis of hl tokens, already tokenized into sc (rb_text_tokens at 0),
  * with more than RB_TAB_CHUNK n-grams.  Not inlined: rb_segment's loop over ordinary
  * segments stays as small as it was.
@@ -303,7 +207,7 @@ static RB_NOINLINE int rb_segment_long(rb_scratch *sc, const rb_text *hyp, const
     if (!direct) {
         size_t tcap = rb_table_size(hl < RB_TAB_CHUNK ? hl : RB_TAB_CHUNK, &sc->ttab_shift);
         if (!rb_reserve((void **)&sc->ttab, &sc->ttab_cap, tcap, sizeof(rb_tok_entry))) goto done;
-        memset(sc->ttab, 0xFF, tcap * sizeof(rb_tok_entry));
+        rb_tok_clear(sc->ttab, tcap);
         sc->ttab_size = tcap;
     }
     /* each step inserts at most the tokens the table can take at load 1/2 (each adds at most

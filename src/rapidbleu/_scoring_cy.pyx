@@ -6,6 +6,15 @@ statistics are numpy float32), the C library's ``log``/``exp`` (which CPython's 
 the running CPython's ``sum()`` (plain before 3.12, Neumaier-compensated from 3.12, int terms
 added plainly) and ``math.fsum`` (an exact sum rounded once).  Floating-point contraction is
 off (``setup.py``), so no fused multiply-add can change a float.  Documentation is the twin's.
+
+The twins agree for every argument, by construction where C alone could not:
+
+* the rows are the twin's ``check_matrix`` copy (the call's own memory; counts below 2**53, so
+  a count is the same number as a Python int and as a C double);
+* parameters the C arithmetic does not reproduce exactly (numpy scalars, Fractions, ints beyond
+  2**53, NLTK's method 4 with a k near 0) are scored by the Python formulas;
+* a row whose C score is not finite (an overflow of ``exp``, an infinite precision) is scored
+  again by the Python formula, which decides the value or the exception.
 """
 
 import sys
@@ -15,7 +24,9 @@ import numpy as np
 from libc.math cimport exp, fabs, isfinite, ldexp, log
 from libc.stdint cimport int64_t
 
-from ._scoring_py import FLOAT_METHODS, SMOOTH_DEFAULTS, check_smoothing
+from . import _scoring_py as _twin
+from ._scoring_py import (LOG_ZERO as PY_LOG_ZERO, SMOOTH_DEFAULTS, check_addk_range, check_matrix,
+                          check_nltk_weights, check_smoothing, is_plain_number, is_plain_smooth_value)
 from ._threads import run_chunks
 from ._validate import MAX_ORDER_LIMIT, check_order, check_smooth_value, resolve_workers
 
@@ -38,16 +49,17 @@ cdef enum:
     A_I64 = 1     # numpy int64 arrays: add-k truncates (approximate randomization)
     A_F32 = 2     # numpy float32 arrays: float32 precisions (bootstrap resampling)
 
-cdef enum:
-    MAX_N = 64    # == _validate.MAX_ORDER_LIMIT (checked at import below)
-
-assert MAX_ORDER_LIMIT == MAX_N
-
 _METHODS = {"none": M_NONE, "floor": M_FLOOR, "add-k": M_ADDK, "exp": M_EXP}
 
 #: The builtin sum() of floats is compensated (Neumaier) from CPython 3.12 on.
 cdef bint NEUMAIER = sys.version_info >= (3, 12)
-cdef int64_t LOG_ZERO = -9999999999
+cdef int64_t LOG_ZERO = -9999999999  # == _scoring_py.LOG_ZERO (checked below)
+
+# The C constants that mirror a Python one, checked once when the module is imported (not an
+# assert: python -O must not skip it).
+if MAX_N != MAX_ORDER_LIMIT or LOG_ZERO != PY_LOG_ZERO:
+    raise ImportError(f"rapidbleu._scoring_cy was built with MAX_N={MAX_N}, LOG_ZERO={LOG_ZERO}; the Python "
+                      f"side has {MAX_ORDER_LIMIT}, {PY_LOG_ZERO}: rebuild the extension")
 
 
 cdef int method_code(smooth_method) except -1:
@@ -106,11 +118,25 @@ cdef inline double _bp(int64_t sys_len, int64_t ref_len) noexcept nogil:
 
 cdef double sacre_row(const int64_t *row, int N, int method, double sv, bint eff) noexcept nogil:
     """``bleu_from_stats(row ...)[0]`` for Python numbers (``dtype=None``)."""
-    return _sacre_double(row, N, method, sv, eff, NEUMAIER, False)
+    return _sacre_row(row, N, method, sv, 100.0 * sv, eff, NEUMAIER, False)
 
 
-cdef double _sacre_double(const int64_t *row, int N, int method, double sv, bint eff, bint neumaier,
-                          bint truncate) noexcept nogil:
+ctypedef fused stat_t:
+    int64_t  # Python ints (dtype None) and numpy int64 rows: double arithmetic
+    float    # numpy float32 rows: float32 arithmetic
+
+
+cdef double _sacre_row(const stat_t *row, int N, int method, double sv, double floor_num, bint eff,
+                       bint neumaier, bint truncate) noexcept nogil:
+    """sacreBLEU's score of one row (``bleu_from_stats(row ...)[0]``), in the arithmetic sacreBLEU
+    applies to the row's type: doubles for ``int64_t`` rows (add-k truncated back to int64 when
+    ``truncate``: an int64 array stores it); for ``float`` rows NumPy >= 2's (NEP 50) float32
+    arithmetic, a Python float meeting a float32 being rounded to float32 and the operation done
+    in float32 (each product or quotient of floats below is one float32 operation).
+
+    ``sv``: the smoothing value; ``floor_num``: floor's numerator ``100.0 * sv``.  For float rows
+    the caller passes both already rounded to float32 as numpy rounds them (so no conversion
+    here can go out of a float's range)."""
     cdef double prec[MAX_N]
     cdef double corr, tot, mteval = 1.0
     cdef int n, eff_order = N
@@ -125,11 +151,15 @@ cdef double _sacre_double(const int64_t *row, int N, int method, double sv, bint
         corr = <double> row[2 + n]
         tot = <double> row[2 + N + n]
         if method == M_ADDK and n > 0:
-            corr = corr + sv
-            tot = tot + sv
-            if truncate:  # stored back into an int64 array
-                corr = <double> (<int64_t> corr)
-                tot = <double> (<int64_t> tot)
+            if stat_t is float:
+                corr = <float> corr + <float> sv
+                tot = <float> tot + <float> sv
+            else:
+                corr = corr + sv
+                tot = tot + sv
+                if truncate:  # stored back into an int64 array
+                    corr = <double> (<int64_t> corr)
+                    tot = <double> (<int64_t> tot)
         if tot == 0.0:
             break
         if eff:
@@ -137,82 +167,48 @@ cdef double _sacre_double(const int64_t *row, int N, int method, double sv, bint
         if corr == 0.0:
             if method == M_EXP:
                 mteval *= 2.0
-                prec[n] = 100.0 / (mteval * tot)
+                if stat_t is float:
+                    prec[n] = (<float> 100.0) / ((<float> mteval) * (<float> tot))
+                else:
+                    prec[n] = 100.0 / (mteval * tot)
             elif method == M_FLOOR:
-                prec[n] = (100.0 * sv) / tot
+                if stat_t is float:
+                    prec[n] = (<float> floor_num) / (<float> tot)
+                else:
+                    prec[n] = floor_num / tot
         else:
-            prec[n] = (100.0 * corr) / tot
-    return _bp(row[0], row[1]) * exp(_sum_logs(prec, eff_order, neumaier) / eff_order)
-
-
-cdef double _sacre_float32(const float *row, int N, int method, double sv, bint eff, bint neumaier) noexcept nogil:
-    """The same on a float32 row, with NumPy >= 2's (NEP 50) float32 arithmetic: a Python
-    float meeting a float32 is rounded to float32 and the operation is done in float32."""
-    cdef double prec[MAX_N]
-    cdef float corr, tot, p
-    cdef double mteval = 1.0
-    cdef int n, eff_order = N
-    cdef bint anymatch = False
-    for n in range(N):
-        prec[n] = 0.0
-        if row[2 + n] != 0.0:
-            anymatch = True
-    if not anymatch:
-        return 0.0
-    for n in range(N):
-        corr = row[2 + n]
-        tot = row[2 + N + n]
-        if method == M_ADDK and n > 0:
-            corr = corr + <float> sv
-            tot = tot + <float> sv
-        if tot == 0.0:
-            break
-        if eff:
-            eff_order = n + 1
-        if corr == 0.0:
-            if method == M_EXP:
-                mteval *= 2.0
-                p = (<float> mteval) * tot
-                prec[n] = <double> ((<float> 100.0) / p)
-            elif method == M_FLOOR:
-                prec[n] = <double> ((<float> (100.0 * sv)) / tot)
-        else:
-            p = (<float> 100.0) * corr
-            prec[n] = <double> (p / tot)
+            if stat_t is float:
+                prec[n] = ((<float> 100.0) * (<float> corr)) / (<float> tot)
+            else:
+                prec[n] = (100.0 * corr) / tot
     return _bp(<int64_t> row[0], <int64_t> row[1]) * exp(_sum_logs(prec, eff_order, neumaier) / eff_order)
-
-
-def _matrix(stats, int N, dtype):
-    arr = np.asarray(stats)
-    if arr.ndim != 2 or arr.shape[1] != 2 + 2 * N:
-        raise ValueError(
-            f"stats must have shape (n, {2 + 2 * N}) for max_ngram_order={N} "
-            f"([hyp_len, ref_len, matches_1..N, totals_1..N] per row), got {arr.shape}"
-        )
-    if dtype is None:
-        return np.ascontiguousarray(arr, dtype=np.int64), A_PY
-    dt = np.dtype(dtype)
-    if dt == np.int64:
-        return np.ascontiguousarray(arr, dtype=np.int64), A_I64
-    if dt == np.float32:
-        return np.ascontiguousarray(arr.astype(np.float32, copy=False)), A_F32
-    raise ValueError(f"dtype must be None, numpy.int64 or numpy.float32, got {dtype!r}")
 
 
 def sacre_scores(stats, max_ngram_order, smooth_method, smooth_value, effective_order, dtype=None, workers=1):
     cdef int N = check_order(max_ngram_order)
     cdef int code = method_code(smooth_method)
     cdef double sv = smooth_value_of(smooth_method, smooth_value)
+    cdef double floor_num = 100.0 * sv
     cdef bint eff = bool(effective_order)
     cdef bint neu = NEUMAIER
     resolve_workers(workers)
-    arr, mode = _matrix(stats, N, dtype)
+    arr = check_matrix(stats, N, dtype)  # the call's own copy: read below without the GIL
+    check_addk_range(arr, N, smooth_method, smooth_value, dtype)
+    if not is_plain_smooth_value(smooth_value):
+        return _twin.sacre_scores(arr, N, smooth_method, smooth_value, effective_order, dtype, workers)
+    cdef int amode = A_PY if dtype is None else A_I64 if arr.dtype == np.int64 else A_F32
+    if amode == A_F32:
+        # NEP 50: a Python number meeting a float32 is rounded to float32 first (numpy's
+        # rounding, overflow to inf included), then the operation is done in float32
+        with np.errstate(over="ignore"):
+            sv = float(np.float32(0) + (SMOOTH_DEFAULTS[smooth_method] if smooth_value is None else smooth_value)
+                       if smooth_method == "add-k" else 0.0)
+            floor_num = float(np.float32(0) + floor_num)
     cdef Py_ssize_t n = arr.shape[0]
     out = np.empty(n, dtype=np.float64)
     cdef double[::1] o = out
     cdef int64_t[:, ::1] si
     cdef float[:, ::1] sf
-    cdef int amode = mode
     if amode == A_F32:
         sf = arr
     else:
@@ -223,19 +219,31 @@ def sacre_scores(stats, max_ngram_order, smooth_method, smooth_value, effective_
         with nogil:
             if amode == A_F32:
                 for i in range(lo, hi):
-                    o[i] = _sacre_float32(&sf[i, 0], N, code, sv, eff, neu)
+                    o[i] = _sacre_row(&sf[i, 0], N, code, sv, floor_num, eff, neu, False)
             else:
                 for i in range(lo, hi):
-                    o[i] = _sacre_double(&si[i, 0], N, code, sv, eff, neu, amode == A_I64)
+                    o[i] = _sacre_row(&si[i, 0], N, code, sv, floor_num, eff, neu, amode == A_I64)
 
     run_chunks(run, n, workers, _MIN_SCORE_CHUNK)
+    _rescore_non_finite(out, lambda rows: _twin.sacre_scores(arr[rows], N, smooth_method, smooth_value,
+                                                             effective_order, dtype))
     return out
+
+
+def _rescore_non_finite(out, score_rows):
+    """Score again, with the Python formula ``score_rows(rows)``, every row whose C score is not
+    finite: there the formula decides (an ``OverflowError`` from ``math.exp``, an infinity, a
+    nan, ``math.fsum``'s ``ValueError``), which C cannot mirror without the GIL."""
+    bad = np.flatnonzero(~np.isfinite(out))
+    if bad.size:
+        out[bad] = score_rows(bad)
 
 
 # ------------------------------------------------------------------------------------ NLTK
 
 cdef double _fsum(const double *terms, int n) noexcept nogil:
-    """``math.fsum``: Shewchuk's exact partials, rounded once (half to even) at the end."""
+    """``math.fsum`` of finite terms whose partial sums cannot overflow (the caller's bounds):
+    Shewchuk's exact partials, rounded once (half to even) at the end, as CPython computes it."""
     cdef double partials[2 * MAX_N + 32]
     cdef int i, j, k, m = 0
     cdef double x, y, t, hi, lo, yr
@@ -255,8 +263,9 @@ cdef double _fsum(const double *terms, int n) noexcept nogil:
                 i += 1
             x = hi
         m = i
-        partials[m] = x
-        m += 1
+        if x != 0.0:  # math.fsum keeps no zero partial
+            partials[m] = x
+            m += 1
     hi = 0.0
     if m > 0:
         m -= 1
@@ -282,13 +291,14 @@ cdef double _fsum(const double *terms, int n) noexcept nogil:
 
 cdef double _nltk_row(const int64_t *row, int N, int K, const double *w, int method, double eps,
                       double kk, bint reweigh, double tiny) noexcept nogil:
-    """``nltk_from_counts`` for one row and one weight tuple, methods 0-4 (NLTK 3.9/3.10)."""
+    """``nltk_from_counts`` for one row and one weight tuple, methods 0-4 (NLTK 3.9/3.10); 0.0 for
+    an empty hypothesis (brevity penalty 0), as the twin."""
     cdef double p[MAX_N]
     cdef double terms[MAX_N]
     cdef double d, bp
     cdef int64_t c = row[0], r = row[1], m
     cdef int i, nt = 0, used = K, zeros = 1
-    if row[2] == 0:
+    if row[2] == 0 or c == 0:
         return 0.0
     for i in range(K):
         m = row[2 + i]
@@ -312,7 +322,7 @@ cdef double _nltk_row(const int64_t *row, int N, int K, const double *w, int met
             zeros += 1
         else:
             p[i] = 0.0  # method 4 leaves the zero precision, which is skipped
-    if reweigh and c < 4:
+    if reweigh and c < 4 and c < K:  # (the twin zips the 1/c weights with the K precisions)
         used = <int> c
     for i in range(used):
         if p[i] > 0.0:
@@ -328,13 +338,15 @@ cdef double _nltk_row(const int64_t *row, int N, int K, const double *w, int met
 def nltk_scores(stats, max_ngram_order, weights, method, epsilon, k, reweigh, workers=1):
     cdef int N = check_order(max_ngram_order)
     resolve_workers(workers)
-    if method not in FLOAT_METHODS:
-        raise ValueError(f"nltk_scores computes smoothing methods {FLOAT_METHODS}, got {method!r}")
-    arr, _ = _matrix(stats, N, None)
-    wa = np.ascontiguousarray([float(x) for x in weights], dtype=np.float64)
+    arr = check_matrix(stats, N, None)  # the call's own copy: read below without the GIL
+    weight = check_nltk_weights(weights, N, method, reweigh)
+    # parameters C reproduces exactly (see the module docstring); k near 0 would divide by 0
+    plain = all(map(is_plain_number, weight)) and (method != 1 or is_plain_number(epsilon)) and (
+        method != 4 or (is_plain_number(k) and abs(k) >= 2.0**-52))
+    if not plain:
+        return _twin.nltk_scores(arr, N, weights, method, epsilon, k, reweigh, workers)
+    wa = np.array(weight, dtype=np.float64)
     cdef int K = wa.shape[0]
-    if not 1 <= K <= N:
-        raise ValueError(f"weights must have 1 to {N} orders, got {K}")
     cdef double[::1] wv = wa
     cdef int64_t[:, ::1] st = arr
     cdef Py_ssize_t n = arr.shape[0]
@@ -353,4 +365,5 @@ def nltk_scores(stats, max_ngram_order, weights, method, epsilon, k, reweigh, wo
                 o[i] = _nltk_row(&st[i, 0], N, K, &wv[0], meth, eps, kk, rw, tiny)
 
     run_chunks(run, n, workers, _MIN_SCORE_CHUNK)
+    _rescore_non_finite(out, lambda rows: _twin.nltk_scores(arr[rows], N, weights, method, epsilon, k, reweigh))
     return out

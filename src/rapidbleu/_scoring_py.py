@@ -35,6 +35,16 @@ if TYPE_CHECKING:
 else:
     from ._lazy import numpy as np  # imported on first use (see rapidbleu._lazy)
 
+from ._errors import (
+    MAX_EXACT_COUNT,
+    addk_overflow_error,
+    float_method_error,
+    reweigh_weights_error,
+    stats_dtype_error,
+    stats_range_error,
+    stats_shape_error,
+    weights_count_error,
+)
 from ._lazy import is_ndarray
 from ._stats import MAX_NGRAM_ORDER
 from ._validate import UnknownSmoothingError, check_order, check_smooth_value, resolve_workers
@@ -66,9 +76,14 @@ def check_smoothing(smooth_method: str) -> None:
         )
 
 
-def _log(x: float) -> float:
-    """sacreBLEU's ``my_log``: the int ``LOG_ZERO`` for 0, else ``math.log``."""
-    return LOG_ZERO if x == 0.0 else math.log(x)
+def my_log(num: float) -> float:
+    """sacreBLEU's ``my_log``: ``math.log(num)``, or the int ``LOG_ZERO`` (-9999999999) for
+    ``num == 0`` (mteval's floor).
+
+    Raises:
+        ValueError: ``num`` < 0 (as ``math.log``).
+    """
+    return LOG_ZERO if num == 0.0 else math.log(num)
 
 
 def bleu_from_stats(
@@ -146,7 +161,7 @@ def bleu_from_stats(
 
     # The builtin sum() of a list (compensated from Python 3.12, with the int LOG_ZERO terms
     # added plainly), then one division: sacreBLEU's very float on the running interpreter.
-    score = bp * math.exp(sum([_log(p) for p in precisions[:eff_order]]) / eff_order)
+    score = bp * math.exp(sum([my_log(p) for p in precisions[:eff_order]]) / eff_order)
     return score, correct, total, precisions, bp
 
 
@@ -157,18 +172,60 @@ def split_row(row: Iterable[SupportsInt], max_ngram_order: int) -> tuple[int, in
     return values[0], values[1], values[2 : 2 + n], values[2 + n : 2 + 2 * n]
 
 
-def _check_matrix(stats: npt.ArrayLike, max_ngram_order: int, dtype: npt.DTypeLike | None) -> np.ndarray:
-    """``stats`` as a 2-D array of ``n_columns(N)`` columns, in ``dtype`` (None: int64)."""
+def check_matrix(stats: npt.ArrayLike, max_ngram_order: int, dtype: npt.DTypeLike | None) -> np.ndarray:
+    """``stats`` as a checked private copy: (n, 2 + 2N), in ``dtype`` (None: int64), every value
+    a count from 0 to ``MAX_EXACT_COUNT`` (2**53 - 1).
+
+    Both scoring twins take their rows from here: the copy is the call's own (the compiled
+    kernels read it without the GIL while the caller's array may change), and within the range
+    every count is exact in a float64, so the twins' arithmetic (Python ints, C doubles) gives
+    the same floats.
+
+    Raises:
+        ValueError: a shape other than (n, 2 + 2N), a ``dtype`` other than None/int64/float32, or
+            a value outside 0 .. 2**53 - 1 (or not finite), naming its row and column.
+    """
     arr = np.asarray(stats)
     width = 2 + 2 * max_ngram_order
     if arr.ndim != 2 or arr.shape[1] != width:
-        raise ValueError(
-            f"stats must have shape (n, {width}) for max_ngram_order={max_ngram_order} "
-            f"([hyp_len, ref_len, matches_1..N, totals_1..N] per row), got {arr.shape}"
-        )
+        raise stats_shape_error(arr.shape, max_ngram_order)
     if dtype is not None and np.dtype(dtype).name not in ARRAY_DTYPES:
-        raise ValueError(f"dtype must be None, numpy.int64 or numpy.float32, got {dtype!r}")
-    return arr.astype(np.int64 if dtype is None else dtype, copy=False)
+        raise stats_dtype_error(dtype)
+    out = np.array(arr, dtype=np.int64 if dtype is None else dtype)  # always a copy
+    if out.size and not (out.min() >= 0 and out.max() <= MAX_EXACT_COUNT):  # (nan fails both)
+        row, col = (int(v) for v in np.argwhere(~((out >= 0) & (out <= MAX_EXACT_COUNT)))[0])
+        raise stats_range_error(row, col, out[row, col].item())
+    return out
+
+
+def check_addk_range(arr: np.ndarray, max_ngram_order: int, smooth_method: str, smooth_value, dtype) -> None:
+    """add-k on numpy int64 rows (sacreBLEU's approximate randomization) adds ``smooth_value`` to
+    the counts of orders 2..N and stores the sums back as int64: refuse a value that takes a
+    count of ``arr`` (from :func:`check_matrix`) past ``MAX_EXACT_COUNT``, where float64 and
+    int64 arithmetic part (and, past 2**63, numpy fails with an unrelated message).
+
+    Raises:
+        OverflowError: a count plus ``smooth_value`` above 2**53 - 1.
+    """
+    if dtype is None or smooth_method != "add-k" or max_ngram_order < 2 or not arr.size:
+        return
+    value = SMOOTH_DEFAULTS["add-k"] if smooth_value is None else smooth_value
+    n = max_ngram_order
+    top = max(int(arr[:, 3 : 2 + n].max()), int(arr[:, 3 + n :].max()))
+    if top + value > MAX_EXACT_COUNT:
+        raise addk_overflow_error(value)
+
+
+def is_plain_smooth_value(smooth_value: object) -> bool:
+    """A smoothing value that C doubles add exactly as sacreBLEU's Python numbers do: ``None``, a
+    ``float``, or an ``int`` within 2**53 (not a numpy scalar: under NEP 50 a ``numpy.float64``
+    meeting float32 statistics is not rounded to float32).  Any other is scored by the Python
+    formulas here."""
+    return (
+        smooth_value is None
+        or type(smooth_value) is float
+        or (type(smooth_value) is int and -(2**53) <= smooth_value <= 2**53)
+    )
 
 
 def sacre_scores(
@@ -196,14 +253,16 @@ def sacre_scores(
         float64 (n,): ``out[i] == bleu_from_stats(row_i ...)[0]``, the float sacreBLEU gives.
 
     Raises:
-        ValueError: bad shape or dtype, unknown smoothing, a ``smooth_value`` that is not a
-            finite number >= 0, bad order or workers.
+        ValueError: bad shape or dtype, a statistic outside 0 .. 2**53 - 1, unknown smoothing, a
+            ``smooth_value`` that is not a finite number >= 0, bad order or workers.
+        OverflowError: add-k on int64 rows taking a count past 2**53 - 1.
     """
     N = check_order(max_ngram_order)
     check_smoothing(smooth_method)
     check_smooth_value(smooth_value)
     resolve_workers(workers)
-    arr = _check_matrix(stats, N, dtype)
+    arr = check_matrix(stats, N, dtype)
+    check_addk_range(arr, N, smooth_method, smooth_value, dtype)
     out = np.empty(len(arr), dtype=np.float64)
     if dtype is None:
         for i, row in enumerate(arr.tolist()):
@@ -503,6 +562,32 @@ def nltk_from_counts(
     return _score(p_n, weight_list, bp, hyp_len, auto_reweigh)
 
 
+def check_nltk_weights(weights: Sequence[float], max_ngram_order: int, method: int, reweigh: bool) -> tuple[float, ...]:
+    """The checks both ``nltk_scores`` twins make on their parameters; the weights as floats.
+
+    Raises:
+        ValueError: a method not in :data:`FLOAT_METHODS`, no weights or more than N, or
+            ``reweigh`` (NLTK's ``auto_reweigh``, defined for its default weights only) with
+            other weights.
+    """
+    if method not in FLOAT_METHODS:
+        raise float_method_error(method, FLOAT_METHODS)
+    weight = tuple(float(w) for w in weights)
+    if not 1 <= len(weight) <= max_ngram_order:
+        raise weights_count_error(len(weight), max_ngram_order)
+    if reweigh and weight != DEFAULT_WEIGHTS:
+        raise reweigh_weights_error(weight)
+    return weight
+
+
+def is_plain_number(x: object, bound: float = 2.0**52) -> bool:
+    """An ``int`` or ``float`` (not ``bool``) of magnitude below ``bound``: a parameter the
+    compiled formulas reproduce operation for operation (exact as a float64, no overflow on the
+    way); anything else (numpy scalars, Fractions, Decimals, huge values) is computed by the
+    Python formulas here."""
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and abs(x) < bound
+
+
 class _Params:
     """The parameters of the float methods, as a ``SmoothingFunction``'s attributes."""
 
@@ -538,25 +623,25 @@ def nltk_scores(
         float64 (n,): each value ``nltk_from_counts`` of the row (0.0 where no unigram matches).
 
     Raises:
-        ValueError: bad shape, order, method, weights or workers.
+        ValueError: bad shape, a statistic outside 0 .. 2**53 - 1, bad order, method, weights
+            (``reweigh`` with weights other than NLTK's default included) or workers.
     """
     N = check_order(max_ngram_order)
     resolve_workers(workers)
-    arr = _check_matrix(stats, N, None)
-    K = len(weights)
-    if method not in FLOAT_METHODS:
-        raise ValueError(f"nltk_scores computes smoothing methods {FLOAT_METHODS}, got {method!r}")
-    if not 1 <= K <= N:
-        raise ValueError(f"weights must have 1 to {N} orders, got {K}")
-    weight = DEFAULT_WEIGHTS if reweigh else tuple(float(w) for w in weights)
+    arr = check_matrix(stats, N, None)
+    weight = check_nltk_weights(weights, N, method, reweigh)
     params = _Params(epsilon, k)
     out = np.zeros(len(arr), dtype=np.float64)
     if len(arr) == 0:
         return out
+    K = len(weight)
     # Each distinct row once: self-BLEU and pairwise matrices repeat rows a lot.
     uniq, inverse = np.unique(arr, axis=0, return_inverse=True)
     scores = np.empty(len(uniq), dtype=np.float64)
     for u, row in enumerate(uniq.tolist()):
+        if row[0] == 0:  # an empty hypothesis: brevity penalty 0 (NLTK: no unigram can match)
+            scores[u] = 0.0
+            continue
         nums = row[2 : 2 + K]
         dens = [max(1, t) for t in row[2 + N : 2 + N + K]]
         scores[u] = nltk_from_counts(

@@ -1,6 +1,7 @@
 """Type stub of ``rapidbleu._sets_cy`` (built from ``_sets_cy.pyx``): the functions, signatures
 and results of ``rapidbleu._sets_py``, whose docstrings document both."""
 
+from collections.abc import Iterator
 from typing import Final, Literal
 
 import numpy as np
@@ -12,6 +13,9 @@ def self_stats(flat: npt.ArrayLike, lens: npt.ArrayLike, max_ngram_order: int = 
 def pairwise_stats(
     flat: npt.ArrayLike, lens: npt.ArrayLike, max_ngram_order: int = 4, workers: int = 1
 ) -> np.ndarray: ...
+def pairwise_stats_blocks(
+    flat: npt.ArrayLike, lens: npt.ArrayLike, max_ngram_order: int = 4, workers: int = 1, block_rows: int | None = None
+) -> Iterator[tuple[int, np.ndarray]]: ...
 def pairwise_scores(
     flat: npt.ArrayLike,
     lens: npt.ArrayLike,

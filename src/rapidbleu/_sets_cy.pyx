@@ -13,11 +13,14 @@ import numpy as np
 
 from libc.stdint cimport int64_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, qsort
-from libc.string cimport memset
 
-from ._scoring_cy cimport method_code, sacre_row, smooth_value_of
-from ._table cimport rb_pair_entry, rb_pair_find, rb_table_size, rb_tok_entry, rb_tok_find_int
+from ._scoring_cy cimport MAX_N, method_code, sacre_row, smooth_value_of
+from ._table cimport (rb_pair_clear, rb_pair_entry, rb_pair_find, rb_table_size, rb_tok_clear, rb_tok_entry,
+                      rb_tok_find_int)
 
+from . import _sets_py as _twin
+from ._sets_py import block_rows_for
+from ._scoring_py import is_plain_smooth_value
 from ._stats import closest_other_lengths
 from ._threads import run_chunks
 from ._validate import check_flat_stream, check_order, resolve_workers
@@ -25,9 +28,6 @@ from ._validate import check_flat_stream, check_order, resolve_workers
 NAME = "cython"
 
 cdef uint64_t _FULL_MASK = 0xFFFFFFFFFFFFFFFFULL
-
-cdef enum:
-    MAX_N = 64
 
 
 cdef int _cmp_i64(const void *a, const void *b) noexcept nogil:
@@ -78,8 +78,8 @@ cdef class _Tables:
         self.pair = <rb_pair_entry *> malloc(self.pair_cap * sizeof(rb_pair_entry))
         if self.tok == NULL or self.pair == NULL:
             raise MemoryError()
-        memset(self.tok, 0xFF, self.tok_cap * sizeof(rb_tok_entry))      # id RB_ABSENT: empty
-        memset(self.pair, 0xFF, self.pair_cap * sizeof(rb_pair_entry))   # key UINT64_MAX: empty
+        rb_tok_clear(self.tok, self.tok_cap)
+        rb_pair_clear(self.pair, self.pair_cap)
 
     def __dealloc__(self):
         free(self.tok)
@@ -303,23 +303,44 @@ def pairwise_stats(flat, lens, max_ngram_order=4, workers=1):
 def _pairwise_stats(flat, lengths, int max_order, workers, uint64_t mask):
     resolve_workers(workers)
     cdef _Grams g = _prepare(flat, lengths, max_order, mask)
+    out = np.zeros((g.n, g.n, 2 + 2 * max_order), dtype=np.int64)
+    _pair_block(g, _Ptrs(g), out, 0, g.n, workers)
+    return out
+
+
+def pairwise_stats_blocks(flat, lens, max_ngram_order=4, workers=1, block_rows=None):
+    cdef int max_order = check_order(max_ngram_order)
+    resolve_workers(workers)
+    cdef _Grams g = _prepare(flat, lens, max_order, _FULL_MASK)
     cdef _Ptrs P = _Ptrs(g)
+    cdef Py_ssize_t n = g.n, start, stop
+    cdef Py_ssize_t rows = block_rows_for(n, max_order, block_rows)
+    for start in range(0, n, rows):
+        stop = min(n, start + rows)
+        out = np.zeros((stop - start, n, 2 + 2 * max_order), dtype=np.int64)
+        _pair_block(g, P, out, start, stop, workers)
+        yield start, out
+
+
+def _pair_block(_Grams g, _Ptrs P, out, Py_ssize_t start, Py_ssize_t stop, workers):
+    """Rows ``start .. stop - 1`` of the pairwise statistics into ``out`` (a block the call
+    owns), threads over rows."""
     cdef Py_ssize_t n = g.n
-    cdef int N = max_order
-    out = np.zeros((n, n, 2 + 2 * N), dtype=np.int64)
+    cdef int N = g.order
     cdef int64_t[:, :, ::1] o = out
     cdef int64_t[:, ::1] off = g.off, nu = g.nu
     cdef int64_t[::1] lens = g.lengths
 
     def work(Py_ssize_t lo, Py_ssize_t hi):
+        # (lo, hi) count rows of the block; no other closure refers to this one, so no
+        # reference cycle keeps the block alive while the garbage collector is paused
         cdef Py_ssize_t i, j
         with nogil:
-            for i in range(lo, hi):
+            for i in range(start + lo, start + hi):
                 for j in range(n):
-                    _pair_row(&o[i, j, 0], i, j, N, P.U, P.C, off, nu, lens)
+                    _pair_row(&o[i - start, j, 0], i, j, N, P.U, P.C, off, nu, lens)
 
-    run_chunks(work, n, workers, 1)
-    return out
+    run_chunks(work, stop - start, workers, 1)
 
 
 def pairwise_scores(flat, lens, max_ngram_order, smooth_method, smooth_value, effective_order, workers=1):
@@ -332,6 +353,8 @@ def _pairwise_scores(flat, lengths, max_ngram_order, smooth_method, smooth_value
     cdef double sv = smooth_value_of(smooth_method, smooth_value)
     cdef bint eff = bool(effective_order)
     resolve_workers(workers)
+    if not is_plain_smooth_value(smooth_value):  # numpy scalars, huge ints: the Python formula
+        return _twin.pairwise_scores(flat, lengths, max_order, smooth_method, smooth_value, effective_order, workers)
     cdef _Grams g = _prepare(flat, lengths, max_order, _FULL_MASK)
     cdef _Ptrs P = _Ptrs(g)
     cdef Py_ssize_t n = g.n
@@ -351,9 +374,9 @@ def _pairwise_scores(flat, lengths, max_ngram_order, smooth_method, smooth_value
                     o[i, j] = sacre_row(row, N, code, sv, eff)
 
     run_chunks(work, n, workers, 1)
+    if not np.isfinite(out).all():  # an overflow or infinity (huge smooth_value): the formula decides
+        return _twin.pairwise_scores(flat, lengths, max_order, smooth_method, smooth_value, effective_order, workers)
     return out
-
-
 
 
 # -- test hooks ---------------------------------------------------------------------------

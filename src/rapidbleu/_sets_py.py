@@ -104,21 +104,55 @@ def pairwise_stats(flat: npt.ArrayLike, lens: npt.ArrayLike, max_ngram_order: in
     sentence j (single reference); int64 (n, n, 2 + 2N).  Arguments and errors as
     :func:`self_stats`."""
     max_order = check_order(max_ngram_order)
+    n = len(lens)
+    out = np.zeros((n, n, n_columns(max_order)), dtype=np.int64)
+    for start, block in pairwise_stats_blocks(flat, lens, max_order, workers, block_rows=max(n, 1)):
+        out[start : start + len(block)] = block
+    return out
+
+
+def pairwise_stats_blocks(flat, lens, max_ngram_order: int = 4, workers: int = 1, block_rows: int | None = None):
+    """:func:`pairwise_stats` a block of rows at a time: yields ``(start, block)`` with
+    ``block[r, j]`` the statistics of sentence ``start + r`` against sentence ``j``, int64
+    ``(rows, n, 2 + 2N)``, so memory is one block (``block_rows`` rows; default
+    :func:`block_rows_for`: about 16 MB) instead of the whole ``n x n`` table.  The n-grams of
+    the set are collected once.  Arguments and errors as :func:`self_stats`."""
+    max_order = check_order(max_ngram_order)
     seqs = _sentences(flat, lens, workers)
     n = len(seqs)
     counts = [_counts(s, max_order) for s in seqs]
     lengths = [len(s) for s in seqs]
-    out = np.zeros((n, n, n_columns(max_order)), dtype=np.int64)
-    for i in range(n):
-        for j in range(n):
-            row = out[i, j]
-            row[0] = lengths[i]
-            row[1] = lengths[j]
-            for k in range(max_order):
-                ref = counts[j][k]
-                row[2 + k] = sum(min(c, ref.get(g, 0)) for g, c in counts[i][k].items())
-                row[2 + max_order + k] = max(0, lengths[i] - k)
-    return out
+    rows = block_rows_for(n, max_order, block_rows)
+    for start in range(0, n, rows):
+        stop = min(n, start + rows)
+        out = np.zeros((stop - start, n, n_columns(max_order)), dtype=np.int64)
+        for i in range(start, stop):
+            for j in range(n):
+                row = out[i - start, j]
+                row[0] = lengths[i]
+                row[1] = lengths[j]
+                for k in range(max_order):
+                    ref = counts[j][k]
+                    row[2 + k] = sum(min(c, ref.get(g, 0)) for g, c in counts[i][k].items())
+                    row[2 + max_order + k] = max(0, lengths[i] - k)
+        yield start, out
+
+
+#: Bytes of one block of :func:`pairwise_stats_blocks` by default.
+BLOCK_BYTES = 16 << 20
+
+
+def block_rows_for(n: int, max_order: int, block_rows: int | None = None) -> int:
+    """Rows per block: ``block_rows`` if given (>= 1), else as many as fit ``BLOCK_BYTES``.
+
+    Raises:
+        ValueError: ``block_rows`` < 1.
+    """
+    if block_rows is not None:
+        if int(block_rows) < 1:
+            raise ValueError(f"block_rows must be >= 1, got {block_rows}")
+        return int(block_rows)
+    return max(1, BLOCK_BYTES // max(1, n * n_columns(max_order) * 8))
 
 
 def pairwise_scores(
@@ -138,6 +172,7 @@ def pairwise_scores(
         ValueError: as :func:`self_stats`, and an unknown smoothing method.
     """
     max_order = check_order(max_ngram_order)
-    n = len(np.asarray(lens))
     st = pairwise_stats(flat, lens, max_order, workers)
-    return sacre_scores(st.reshape(n * n, -1), max_order, smooth_method, smooth_value, effective_order).reshape(n, n)
+    n = st.shape[0]
+    rows = st.reshape(n * n, st.shape[2])  # (an empty set: 0 rows)
+    return sacre_scores(rows, max_order, smooth_method, smooth_value, effective_order).reshape(n, n)

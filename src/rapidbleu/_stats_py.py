@@ -1,7 +1,7 @@
 """Pure-Python sufficient statistics: the oracle the compiled core is tested against, and the
 fallback where the extension is not available.
 
-Both backends expose the same six functions with the same signatures and outputs; the
+Both backends expose the same four functions with the same signatures and outputs; the
 docstrings here are the documentation of both (``_backend`` copies them onto the compiled
 functions).  Inputs arrive already validated by ``rapidbleu._validate``.
 """
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Hashable, Sequence
-from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -18,6 +17,7 @@ if TYPE_CHECKING:
 else:
     from ._lazy import numpy as np  # imported on first use (see rapidbleu._lazy)
 
+from ._errors import hypothesis_length_error, lengths_overrun_error, lengths_sum_error, no_reference_stream_error
 from ._stats import closest_ref_len, n_columns
 from ._validate import check_order, no_reference_error, resolve_workers, stream_length_error
 from .tokenizers import get_tokenizer
@@ -223,119 +223,25 @@ def flat_stats(
             raise stream_length_error(f"reference stream {k}", len(lens), n, "rows")
         streams.append((np.asarray(f, dtype=np.int64), np.asarray(lens, dtype=np.int64)))
     if len(streams) == 1:
-        raise ValueError("no reference stream")
+        raise no_reference_stream_error()
     split: list[list[list[int] | None]] = []
     for k, (f, lens) in enumerate(streams):
+        what = "hypotheses" if k == 0 else f"reference stream {k - 1}"
         if len(lens) and int(np.maximum(lens, 0).max()) > len(f):  # before summing: no overflow
-            what = "hypotheses" if k == 0 else f"reference stream {k - 1}"
-            raise ValueError(f"{what}: the lengths add up to more than the {len(f)} ids in the buffer")
+            raise lengths_overrun_error(len(f), what)
         total = int(np.maximum(lens, 0).sum())
         if total != len(f):
-            what = "hypotheses" if k == 0 else f"reference stream {k - 1}"
-            raise ValueError(f"{what}: the lengths sum to {total} but the buffer holds {len(f)} ids")
+            raise lengths_sum_error(total, len(f), what)
         ends = np.cumsum(np.maximum(lens, 0)).tolist()
         split.append([None if ln < 0 else f[e - ln : e].tolist() for ln, e in zip(lens.tolist(), ends, strict=False)])
     hyps: list[list[int]] = []
     refs: list[list[list[int]]] = []
     for i, hyp in enumerate(split[0]):
         if hyp is None:
-            raise ValueError(f"hypothesis {i} has length -1")
+            raise hypothesis_length_error(i, -1)
         hyps.append(hyp)
         seg = [r for r in (s[i] for s in split[1:]) if r is not None]
         if not seg:
             raise no_reference_error(i)
         refs.append(seg)
     return token_stats(hyps, refs, max_ngram_order, workers)
-
-
-def pack_int_lists(seqs: object, allow_none: bool = False) -> tuple[np.ndarray, np.ndarray] | None:
-    """One stream of token-id lists as ``(flat, lens)``, or ``None`` when it is not that form.
-
-    Args:
-        seqs: a list or tuple whose items are lists or tuples of exact ``int`` (``bool`` and
-            numpy scalars excluded) that fit in int64, or ``None`` when ``allow_none``.
-
-    Returns:
-        ``(flat, lens)``: int64 arrays, all ids end to end and the length of each sequence
-        (-1 for ``None``); ``None`` for any other input (the caller's checked path then
-        accepts or refuses it with a precise error).
-    """
-    if type(seqs) is not list and type(seqs) is not tuple:
-        return None
-    if not all(type(e) is list or type(e) is tuple or (allow_none and e is None) for e in seqs):
-        return None
-    lens = np.fromiter((-1 if e is None else len(e) for e in seqs), dtype=np.int64, count=len(seqs))
-    flat_list = list(chain.from_iterable(e for e in seqs if e is not None))
-    if not all(type(t) is int for t in flat_list):
-        return None
-    try:
-        flat = np.array(flat_list, dtype=np.int64)
-    except OverflowError:
-        return None
-    return flat, lens
-
-
-def _id_set(ids: int | Sequence[int] | np.ndarray | None) -> np.ndarray:
-    """``None``, one id or a sequence of ids as a sorted int64 array without repeats."""
-    if ids is None:
-        return np.zeros(0, dtype=np.int64)
-    return np.unique(np.asarray(ids, dtype=np.int64).reshape(-1))
-
-
-def clean_flat(
-    flat: np.ndarray,
-    lens: np.ndarray,
-    pad_id: int | None = None,
-    eos_id: int | Sequence[int] | np.ndarray | None = None,
-    drop_ids: Sequence[int] | np.ndarray | None = None,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Token-id cleaning applied to n sequences stored end to end (the rule of ``rapidbleu.ids``).
-
-    The *special* ids are ``pad_id``, the eos ids and ``drop_ids``; every other id is *content*.
-    Each sequence is cut at the first eos id that comes after a content id (that eos and
-    everything after it are dropped; an eos before any content, e.g. a decoder-start token or
-    left padding with pad == eos, does not cut), then every special id left is dropped.  With
-    no eos id nothing is cut; ``None`` (or an empty ``drop_ids``) disables a rule.
-
-    Args:
-        flat: int64 array, the ids end to end.
-        lens: int64 array (n,), the length of each sequence; -1 means "no sequence" and stays
-            -1 (it takes no ids from ``flat``).
-        pad_id: an int within int64, or None.
-        eos_id: an int within int64, a sequence of them (several eos ids), or None.
-        drop_ids: a sequence of ints within int64 (also dropped wherever they are: decoder
-            start, bos, other special tokens), or None.
-
-    Returns:
-        ``(flat, lens)`` cleaned (the inputs themselves when no rule is set).
-
-    Raises:
-        ValueError: lengths that do not add up to the buffer.
-    """
-    eos = _id_set(eos_id)
-    special = np.union1d(np.union1d(_id_set(pad_id), eos), _id_set(drop_ids))
-    if not special.size:
-        return flat, lens
-    n = len(lens)
-    sizes = np.maximum(lens, 0)
-    if len(sizes) and int(sizes.max()) > len(flat):  # before summing: huge lengths overflow
-        raise ValueError(f"the lengths add up to more than the {len(flat)} ids in the buffer")
-    if int(sizes.sum()) != len(flat):
-        raise ValueError(f"the lengths sum to {int(sizes.sum())} but the buffer holds {len(flat)} ids")
-    seg = np.repeat(np.arange(n), sizes)
-    keep = ~np.isin(flat, special)  # content
-    if eos.size:
-        pos = np.arange(len(flat))
-        never = np.iinfo(np.int64).max
-        content = np.flatnonzero(keep)
-        first_content = np.full(n, never, dtype=np.int64)
-        u, idx = np.unique(seg[content], return_index=True)  # sorted: the first per segment
-        first_content[u] = content[idx]
-        hits = np.flatnonzero(np.isin(flat, eos) & (pos > first_content[seg]))
-        cut = np.full(n, never, dtype=np.int64)
-        u, idx = np.unique(seg[hits], return_index=True)
-        cut[u] = hits[idx]
-        keep &= pos < cut[seg]
-    new_lens = np.bincount(seg[keep], minlength=n).astype(np.int64)
-    new_lens[lens < 0] = -1
-    return np.ascontiguousarray(flat[keep], dtype=np.int64), new_lens

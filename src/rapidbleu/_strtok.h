@@ -111,6 +111,17 @@ static inline int rb_same_ref(const rb_strref *a, const rb_strref *b, uint64_t m
     return 1;
 }
 
+/* A str token looked up among the hypothesis's tokens `keys`, which token-table entries index. */
+typedef struct {
+    const rb_strref *keys, *s;
+    uint64_t mask;
+} rb_ref_token;
+
+static inline int rb_same_ref_entry(const void *token, const rb_tok_entry *e) {
+    const rb_ref_token *t = (const rb_ref_token *)token;
+    return rb_same_ref(&t->keys[e->start], t->s, t->mask);
+}
+
 /* Find the token s (hash h, mask applied by the caller) in a token table whose entries index
  * `keys` (entry.start: a position in keys, the hypothesis's tokens).  Inserts it as keys[idx]
  * with id *next_id when `insert` (s must then be &keys[idx]); otherwise returns RB_ABSENT for
@@ -118,21 +129,8 @@ static inline int rb_same_ref(const rb_strref *a, const rb_strref *b, uint64_t m
 static inline uint32_t rb_tok_find_ref(rb_tok_entry *tab, size_t cap, unsigned shift,
                                        const rb_strref *keys, const rb_strref *s, uint32_t idx,
                                        uint64_t h, uint64_t mask, int insert, uint32_t *next_id) {
-    size_t m = cap - 1, slot = rb_slot(h, ~(uint64_t)0, shift);
-    for (;;) {
-        rb_tok_entry *e = &tab[slot];
-        if (e->id == RB_ABSENT) {
-            if (!insert) return RB_ABSENT;
-            e->key = h;
-            e->id = (*next_id)++;
-            e->start = idx;
-            e->len = s->len;
-            return e->id;
-        }
-        if (e->key == h && e->len == s->len && rb_same_ref(&keys[e->start], s, mask))
-            return e->id;
-        slot = (slot + 1) & m;
-    }
+    const rb_ref_token t = {keys, s, mask};
+    return rb_tok_probe(tab, cap, shift, h, idx, s->len, rb_same_ref_entry, &t, insert, next_id);
 }
 
 /* Ids of tokens k0..k1-1 of a text of rb_strref (insert: the hypothesis, whose array is `keys`

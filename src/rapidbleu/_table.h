@@ -1,5 +1,12 @@
 /* Open-addressing hash tables (linear probing) that give tokens and n-grams exact dense ids.
  *
+ * Three tables, one rule for an empty slot (all bytes 0xFF: rb_slots_clear):
+ *  - rb_tok_entry: tokens (strings by their code points or str refs, or integer ids), power-of-two
+ *    size, Fibonacci hashing, load <= 1/2;
+ *  - rb_pair_entry: n-grams of order n >= 2 as (prefix id, last token id), the same sizing;
+ *  - rb_ltab of rb_lpair: the long-segment path's pairs of (n-1)-gram ids (_ngram_long.h), any
+ *    size (range reduction), load <= 3/4, growing.
+ *
  * No false matches by construction:
  *  - a token table entry keeps the token's span, and a hit on the 64-bit hash is confirmed by
  *    comparing the code points (or, for integer tokens, the key is the token id itself);
@@ -18,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "_compiler.h"
+
 #define RB_ABSENT UINT32_MAX /* id of a reference token/n-gram that the hypothesis lacks */
 
 typedef struct {
@@ -33,6 +42,16 @@ typedef struct {
 } rb_pair_entry;
 
 #define RB_GOLDEN 0x9e3779b97f4a7c15ULL
+
+/* Empty n slots of `size` bytes each: every table here marks an empty slot by all-ones bytes
+ * (rb_tok_entry: id RB_ABSENT; rb_pair_entry: key UINT64_MAX; rb_lpair: id RB_ABSENT). */
+static inline void rb_slots_clear(void *slots, size_t n, size_t size) { memset(slots, 0xFF, n * size); }
+
+static inline void rb_tok_clear(rb_tok_entry *tab, size_t cap) { rb_slots_clear(tab, cap, sizeof(rb_tok_entry)); }
+
+static inline void rb_pair_clear(rb_pair_entry *tab, size_t cap) {
+    rb_slots_clear(tab, cap, sizeof(rb_pair_entry));
+}
 
 /* Multiplicative (Fibonacci) hashing: the slot is the top `bits` of key * golden ratio, which
  * depend on every bit of the key; one multiply per lookup. */
@@ -75,12 +94,18 @@ static inline int rb_same_cps(const uint32_t *a, const uint32_t *b, uint32_t len
     return 1;
 }
 
-/* Find the string token s[0..len) (hash h, computed by the caller with the mask applied);
- * `cps` is the buffer the stored spans point into.  Inserts it with id *next_id (and
- * increments it) when `insert`; otherwise returns RB_ABSENT for an unknown token. */
-static inline uint32_t rb_tok_find_str(rb_tok_entry *tab, size_t cap, unsigned shift,
-                                       const uint32_t *cps, const uint32_t *s, uint32_t start,
-                                       uint32_t len, uint64_t h, int insert, uint32_t *next_id) {
+/* Whether entry e (whose key and length equal the sought token's) holds the token `token`
+ * points at: the equality of one kind of token. */
+typedef int (*rb_tok_same)(const void *token, const rb_tok_entry *e);
+
+/* The one probe loop of the token tables whose keys are hashes (string tokens, str refs): the
+ * id of the entry with key h, length len and same(token, entry), or, at the first empty slot,
+ * a new entry (key h, id *next_id, which is incremented, start, len) when `insert`, else
+ * RB_ABSENT.  h is the token's hash with the caller's mask applied.  Always inlined, so
+ * `same` is a direct (inlined) call in every caller. */
+static RB_ALWAYS_INLINE uint32_t rb_tok_probe(rb_tok_entry *tab, size_t cap, unsigned shift, uint64_t h, uint32_t start,
+                                       uint32_t len, rb_tok_same same, const void *token, int insert,
+                                       uint32_t *next_id) {
     size_t m = cap - 1, slot = rb_slot(h, ~(uint64_t)0, shift);
     for (;;) {
         rb_tok_entry *e = &tab[slot];
@@ -92,10 +117,29 @@ static inline uint32_t rb_tok_find_str(rb_tok_entry *tab, size_t cap, unsigned s
             e->len = len;
             return e->id;
         }
-        if (e->key == h && e->len == len && rb_same_cps(cps + e->start, s, len))
-            return e->id;
+        if (e->key == h && e->len == len && same(token, e)) return e->id;
         slot = (slot + 1) & m;
     }
+}
+
+/* A string token: its code points, and the buffer the table's spans point into. */
+typedef struct {
+    const uint32_t *cps, *s;
+} rb_span_token;
+
+static inline int rb_same_span(const void *token, const rb_tok_entry *e) {
+    const rb_span_token *t = (const rb_span_token *)token;
+    return rb_same_cps(t->cps + e->start, t->s, e->len);
+}
+
+/* Find the string token s[0..len) (hash h, computed by the caller with the mask applied);
+ * `cps` is the buffer the stored spans point into.  Inserts it with id *next_id (and
+ * increments it) when `insert`; otherwise returns RB_ABSENT for an unknown token. */
+static inline uint32_t rb_tok_find_str(rb_tok_entry *tab, size_t cap, unsigned shift,
+                                       const uint32_t *cps, const uint32_t *s, uint32_t start,
+                                       uint32_t len, uint64_t h, int insert, uint32_t *next_id) {
+    const rb_span_token t = {cps, s};
+    return rb_tok_probe(tab, cap, shift, h, start, len, rb_same_span, &t, insert, next_id);
 }
 
 /* The same for integer tokens: the key is the token id itself, so equality is exact. */
@@ -145,7 +189,7 @@ static inline rb_tok_entry *rb_tok_rehash(rb_tok_entry *old, size_t old_cap, siz
                                           uint64_t mask) {
     rb_tok_entry *t = (rb_tok_entry *)malloc(cap * sizeof(rb_tok_entry));
     if (!t) return NULL;
-    memset(t, 0xFF, cap * sizeof(rb_tok_entry));
+    rb_tok_clear(t, cap);
     for (size_t k = 0; k < old_cap; k++) {
         if (old[k].id == RB_ABSENT) continue;
         size_t slot = rb_slot(old[k].key, mask, shift);
@@ -154,6 +198,88 @@ static inline rb_tok_entry *rb_tok_rehash(rb_tok_entry *old, size_t old_cap, siz
     }
     free(old);
     return t;
+}
+
+/* floor(h * n / 2**64): a slot in [0, n) from the high bits of h, for any n. */
+static inline size_t rb_range(uint64_t h, uint64_t n) {
+#if defined(__SIZEOF_INT128__)
+    return (size_t)(((unsigned __int128)h * n) >> 64);
+#else
+    uint64_t a = h >> 32, b = h & 0xFFFFFFFFu, c = n >> 32, d = n & 0xFFFFFFFFu;
+    uint64_t bd = b * d, ad = a * d, bc = b * c;
+    uint64_t mid = (bd >> 32) + (ad & 0xFFFFFFFFu) + (bc & 0xFFFFFFFFu);
+    return (size_t)(a * c + (ad >> 32) + (bc >> 32) + (mid >> 32));
+#endif
+}
+
+/* The long-segment path's table (_ngram_long.h): one n-gram of the current order as the ids of
+ * its two (n-1)-grams; id RB_ABSENT: empty slot.  12 bytes (rb_pair_entry is padded to 16). */
+typedef struct {
+    uint32_t a, b, id;
+} rb_lpair;
+
+typedef struct {
+    rb_lpair *e;
+    size_t cap;    /* slots (any number >= 16) */
+    size_t limit;  /* entries allowed before growing: load <= 3/4 */
+    uint64_t mask; /* the scratch's mask: ANDed into every hash (collision tests) */
+    uint32_t next; /* next id */
+} rb_ltab;
+
+static inline size_t rb_ltab_home(const rb_ltab *t, uint32_t a, uint32_t b) {
+    uint64_t key = ((uint64_t)a << 32) | b;
+    return rb_range((key * RB_GOLDEN) & t->mask, t->cap);
+}
+
+/* Id of the pair (a, b); RB_ABSENT if either part is absent, or if it is unknown and not
+ * `insert` (inserting: new ids from t->next). */
+static inline uint32_t rb_ltab_find(rb_ltab *t, uint32_t a, uint32_t b, int insert) {
+    if (a == RB_ABSENT || b == RB_ABSENT) return RB_ABSENT;
+    size_t slot = rb_ltab_home(t, a, b);
+    for (;;) {
+        rb_lpair *e = &t->e[slot];
+        if (e->id == RB_ABSENT) {
+            if (!insert) return RB_ABSENT;
+            e->a = a;
+            e->b = b;
+            e->id = t->next++;
+            return e->id;
+        }
+        if (e->a == a && e->b == b) return e->id;
+        if (++slot == t->cap) slot = 0;
+    }
+}
+
+/* A table of `cap` empty slots (the old one, if any, freed first: no two are held at once). */
+static inline int rb_ltab_alloc(rb_ltab *t, size_t cap) {
+    free(t->e);
+    if (cap < 16) cap = 16;
+    t->e = (rb_lpair *)malloc(cap * sizeof(rb_lpair));
+    if (!t->e) return 0;
+    rb_slots_clear(t->e, cap, sizeof(rb_lpair));
+    t->cap = cap;
+    t->limit = cap - cap / 4;
+    t->next = 0;
+    return 1;
+}
+
+/* Rehash into `cap` slots (only when the estimate fell short). */
+static inline int rb_ltab_grow(rb_ltab *t, size_t cap) {
+    rb_ltab g = *t;
+    g.e = NULL;
+    if (!rb_ltab_alloc(&g, cap)) return 0;
+    for (size_t k = 0; k < t->cap; k++) {
+        const rb_lpair *o = &t->e[k];
+        if (o->id == RB_ABSENT) continue;
+        size_t slot = rb_ltab_home(&g, o->a, o->b);
+        while (g.e[slot].id != RB_ABSENT)
+            if (++slot == g.cap) slot = 0;
+        g.e[slot] = *o;
+    }
+    g.next = t->next;
+    free(t->e);
+    *t = g;
+    return 1;
 }
 
 /* Grow *p to hold at least `need` elements of `size` bytes (amortised doubling; contents

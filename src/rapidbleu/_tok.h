@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_compiler.h"
 #include "_uni.h"
 
 enum { RB_TOK_NONE = 0, RB_TOK_13A = 1, RB_TOK_CHAR = 2, RB_TOK_ZH = 3, RB_TOK_INTL = 4 };
@@ -241,12 +242,6 @@ static inline unsigned rb_cls(int rules, uint32_t c) {
  *    an absent y, exactly as if they were digits, so they count as digits (zh's strip makes
  *    the first non-space character the start of the line).
  */
-#if defined(__GNUC__)
-#define RB_ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define RB_ALWAYS_INLINE inline
-#endif
-
 /* inlined into one copy per rule set, so `rules` is a constant in each */
 static RB_ALWAYS_INLINE size_t rb_tok_rules(int rules, const uint32_t *s, size_t n, uint32_t base,
                                   uint32_t *ts, uint32_t *tl) {

@@ -119,16 +119,19 @@ def resolve_workers(workers: Any) -> int:
 
 def check_flat_stream(flat: npt.ArrayLike, lens: npt.ArrayLike) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """One flat id stream as the sets kernels take it: ``(ids, lengths)``, both contiguous int64
-    1-D arrays, the lengths >= 0 and adding up to ``len(ids)``.
+    1-D arrays, the lengths >= 0 and adding up to ``len(ids)``.  The lengths are always a new
+    array (checked after copying): the compiled kernels take their bounds from it without the
+    GIL, so the caller's array may change meanwhile.
 
     Raises:
         ValueError: not 1-D, a negative length, or lengths that do not tile the buffer.
     """
     toks = np.ascontiguousarray(flat, dtype=np.int64)
-    lengths = np.ascontiguousarray(lens, dtype=np.int64)
+    lengths = np.array(lens, dtype=np.int64)
     if toks.ndim != 1 or lengths.ndim != 1:
         raise ValueError("flat and lens must be 1-D")
-    if len(lengths) and (lengths.min() < 0 or int(lengths.sum()) != len(toks)):
+    # (the largest length first: a sum of lengths that each fit the buffer cannot wrap around)
+    if len(lengths) and (lengths.min() < 0 or lengths.max() > len(toks) or int(lengths.sum()) != len(toks)):
         raise ValueError(f"lens must be >= 0 and add up to len(flat) = {len(toks)}")
     return toks, lengths
 

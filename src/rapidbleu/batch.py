@@ -457,6 +457,10 @@ def pairwise_bleu(
     an empty one); pass ``diagonal=x`` to overwrite it (e.g. ``0.0`` or ``np.nan`` to leave the
     self-pair out of an MBR mean).
 
+    Memory: the ``(n, n)`` float64 output (8 n^2 bytes: 200 MB for 5,000 candidates) plus, NLTK
+    style, one block of statistics rows at a time (about 16 MB) -- never the whole
+    ``(n, n, 2 + 2N)`` statistics table; sacreBLEU style scores each pair in the kernel.
+
     Args:
         candidates: n sentences (strings, string-token lists, or ids as in ``rapidbleu.ids``).
         workers: threads over row chunks (1 serial, -1 all cores); same results.
@@ -481,8 +485,11 @@ def pairwise_bleu(
         if smoothing_function is None:
             smoothing_function = SmoothingFunction().method1
         metric = _nltk_metric(order, _nltk_weights(weights, order), smoothing_function, False, workers)
-        st = _backend.sets.pairwise_stats(flat, lens, metric.max_ngram_order, workers)
-        out = metric.scores_from_stats(st.reshape(n * n, -1)).reshape(n, n)
+        # a block of rows at a time: memory is the (n, n) scores and one block of statistics
+        out = np.empty((n, n), dtype=np.float64)
+        for start, block in _backend.sets.pairwise_stats_blocks(flat, lens, metric.max_ngram_order, workers):
+            rows = len(block)
+            out[start : start + rows] = metric.scores_from_stats(block.reshape(rows * n, -1)).reshape(rows, n)
     if diagonal is not None:
         np.fill_diagonal(out, diagonal)
     return out

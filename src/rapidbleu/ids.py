@@ -122,7 +122,7 @@ class IdCleaning(NamedTuple):
         vectorised numpy in the pure-Python backend); a length of -1 (no sequence) stays -1."""
         if not self.active:
             return flat, lens
-        return _backend.stats.clean_flat(flat, lens, self.pad, self.eos or None, self.drop or None)
+        return _backend.ids.clean_flat(flat, lens, self.pad, self.eos or None, self.drop or None)
 
 
 _NO_CLEANING = IdCleaning()
@@ -324,7 +324,7 @@ def _raw_stream(x: IdStream, what: str, allow_none: bool = False) -> tuple[np.nd
         except TypeError:
             raise TypeError(f"{what} must be a list of token-id sequences or a 2-D array, got {kind_of(x)}") from None
     # lists of lists of Python ints: packed by the core in one pass, no object per sentence
-    packed = _backend.stats.pack_int_lists(x, allow_none)
+    packed = _backend.ids.pack_int_lists(x, allow_none)
     if packed is not None:
         return packed
     out: list[np.ndarray | None] = []

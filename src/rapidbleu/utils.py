@@ -8,7 +8,6 @@ and the table printer, which takes sacreBLEU's own argument namespace, are not p
 from __future__ import annotations
 
 import gzip
-import math
 import os
 import sys
 from argparse import Namespace
@@ -16,6 +15,7 @@ from collections.abc import Sequence
 from typing import IO, TYPE_CHECKING, Any
 
 from ._log import logger
+from ._scoring_py import my_log
 
 if TYPE_CHECKING:
     import numpy as np
@@ -24,10 +24,6 @@ if TYPE_CHECKING:
 #: ``~/.sacrebleu``), where the SentencePiece tokenizers look for their models.
 USERHOME = os.path.expanduser("~")
 SACREBLEU_DIR = os.environ.get("SACREBLEU", os.path.join(USERHOME, ".sacrebleu"))
-
-
-#: What ``my_log(0)`` returns (mteval's floor for log 0; an ``int``).
-_LOG_ZERO = -9999999999
 
 
 def smart_open(file: str, mode: str = "rt", encoding: str = "utf-8") -> IO[Any] | gzip.GzipFile:
@@ -39,15 +35,6 @@ def smart_open(file: str, mode: str = "rt", encoding: str = "utf-8") -> IO[Any] 
     """
     opener = gzip.open if file.endswith(".gz") else open
     return opener(file, mode=mode, encoding=encoding, newline="\n")
-
-
-def my_log(num: float) -> float:
-    """``math.log(num)``, or the int ``-9999999999`` for ``num == 0`` (sacreBLEU's floor).
-
-    Raises:
-        ValueError: ``num`` < 0 (as ``math.log``).
-    """
-    return _LOG_ZERO if num == 0.0 else math.log(num)
 
 
 def sum_of_lists(lists: Sequence[Sequence[Any]] | np.ndarray) -> Sequence[Any] | np.ndarray:

@@ -1,0 +1,88 @@
+"""The messages of the kernels' errors, each written once: both twins of a kernel (the Python
+oracle and the compiled core) raise the exception these functions return, so a message cannot
+drift between backends.
+
+Every function returns an exception instance (the caller raises it, so the traceback points at
+the check) and takes only what the message names.  The order limits and counts appear in the
+message as the caller gives them.
+"""
+
+from __future__ import annotations
+
+#: The largest count a statistics row may hold: every integer up to 2**53 is a float64 exactly,
+#: so the twins' arithmetic (Python ints and Fractions against C doubles) gives the same float
+#: for any row within it, ``count + 1`` included (NLTK's smoothing method 2); beyond, a brevity
+#: penalty's ``r / c`` could round differently.
+MAX_EXACT_COUNT = 2**53 - 1
+
+
+def _where(what: str | None) -> str:
+    return f"{what}: " if what else ""
+
+
+def stats_shape_error(shape: tuple[int, ...], max_ngram_order: int) -> ValueError:
+    """A statistics matrix that is not (n, 2 + 2N)."""
+    width = 2 + 2 * max_ngram_order
+    return ValueError(
+        f"stats must have shape (n, {width}) for max_ngram_order={max_ngram_order} "
+        f"([hyp_len, ref_len, matches_1..N, totals_1..N] per row), got {shape}"
+    )
+
+
+def stats_dtype_error(dtype: object) -> ValueError:
+    """An arithmetic other than Python ints, numpy int64 or numpy float32."""
+    return ValueError(f"dtype must be None, numpy.int64 or numpy.float32, got {dtype!r}")
+
+
+def stats_range_error(row: int, column: int, value: object) -> ValueError:
+    """A statistic that is negative, not finite or beyond :data:`MAX_EXACT_COUNT`."""
+    return ValueError(
+        f"stats: row {row}, column {column} is {value!r}; statistics must be counts from 0 to 2**53 - 1 "
+        "(beyond, a float64 cannot hold every count exactly)"
+    )
+
+
+def addk_overflow_error(smooth_value: object) -> OverflowError:
+    """add-k on int64 statistics (sacreBLEU's approximate randomization) beyond exact counts."""
+    return OverflowError(
+        f"add-k smooth_value={smooth_value!r} takes an n-gram count held in numpy int64 past 2**53 - 1 "
+        "(sacreBLEU's approximate randomization adds it to int64 counts; past 2**63 - 1 numpy fails)"
+    )
+
+
+def float_method_error(method: object, methods: tuple[int, ...]) -> ValueError:
+    """An NLTK smoothing method that the float scorer does not compute."""
+    return ValueError(f"nltk_scores computes smoothing methods {methods}, got {method!r}")
+
+
+def weights_count_error(n_weights: int, max_ngram_order: int) -> ValueError:
+    """NLTK weights for no order, or for more orders than the statistics have."""
+    return ValueError(f"weights must have 1 to {max_ngram_order} orders, got {n_weights}")
+
+
+def reweigh_weights_error(weights: tuple[float, ...]) -> ValueError:
+    """NLTK's ``auto_reweigh`` asked for with weights other than its default."""
+    return ValueError(
+        f"reweigh=True is NLTK's auto_reweigh, which applies to the default weights (0.25, 0.25, 0.25, 0.25) "
+        f"only, got {weights}"
+    )
+
+
+def lengths_overrun_error(n_ids: int, what: str | None = None) -> ValueError:
+    """Lengths of which one alone is more than the flat buffer holds (``what``: the stream)."""
+    return ValueError(f"{_where(what)}the lengths add up to more than the {n_ids} ids in the buffer")
+
+
+def lengths_sum_error(total: int, n_ids: int, what: str | None = None) -> ValueError:
+    """Lengths that do not add up to the flat buffer's size (``what``: the stream)."""
+    return ValueError(f"{_where(what)}the lengths sum to {total} but the buffer holds {n_ids} ids")
+
+
+def no_reference_stream_error() -> ValueError:
+    """A flat statistics call without any reference stream."""
+    return ValueError("no reference stream")
+
+
+def hypothesis_length_error(i: int, length: int) -> ValueError:
+    """A hypothesis marked absent (length -1) in a flat stream: every segment has one."""
+    return ValueError(f"hypothesis {i} has length {length}")
