@@ -227,7 +227,7 @@ def test_scoring_twins_refuse_counts_beyond_exact(mod):
             mod.nltk_scores(rows, 4, (0.25,) * 4, 0, 0.1, 5, False)
     with pytest.raises(ValueError, match="column 0 is nan"):
         mod.sacre_scores(np.full((1, 10), np.nan), 4, "none", None, False, np.float32)
-    with pytest.raises(OverflowError, match="add-k smooth_value=1e[+]300"):
+    with pytest.raises(OverflowError, match=r"add-k smooth_value=1e[+]300"):
         mod.sacre_scores(_EDGE_ROWS[:1], 4, "add-k", 1e300, False, np.int64)
 
 

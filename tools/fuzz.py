@@ -221,14 +221,14 @@ def case_sacre(rng: random.Random) -> None:
                 streams[rng.randrange(1, len(streams))][i] = None
     method = rng.choice(["exp", "floor", "add-k", "none"])
     value = rng.choice([None, None, 0.0, 0.01, 1, 2, 7.5]) if method in ("floor", "add-k") else None
-    opts = dict(
-        tokenize=rng.choice(["13a", "13a", "intl", "zh", "char", "none"]),
-        lowercase=rng.random() < 0.3,
-        smooth_method=method,
-        smooth_value=value,
-        effective_order=rng.random() < 0.5,
-        max_ngram_order=rng.choice([4, 4, 1, 2, 6]),
-    )
+    opts = {
+        "tokenize": rng.choice(["13a", "13a", "intl", "zh", "char", "none"]),
+        "lowercase": rng.random() < 0.3,
+        "smooth_method": method,
+        "smooth_value": value,
+        "effective_order": rng.random() < 0.5,
+        "max_ngram_order": rng.choice([4, 4, 1, 2, 6]),
+    }
     fields = ("score", "counts", "totals", "sys_len", "ref_len", "precisions", "bp")
 
     def run(module: Any) -> Callable[[], Any]:

@@ -198,7 +198,9 @@ def check_matrix(stats: npt.ArrayLike, max_ngram_order: int, dtype: npt.DTypeLik
     return out
 
 
-def check_addk_range(arr: np.ndarray, max_ngram_order: int, smooth_method: str, smooth_value, dtype) -> None:
+def check_addk_range(
+    arr: np.ndarray, max_ngram_order: int, smooth_method: str, smooth_value: float | None, dtype: npt.DTypeLike | None
+) -> None:
     """add-k on numpy int64 rows (sacreBLEU's approximate randomization) adds ``smooth_value`` to
     the counts of orders 2..N and stores the sums back as int64: refuse a value that takes a
     count of ``arr`` (from :func:`check_matrix`) past ``MAX_EXACT_COUNT``, where float64 and
@@ -209,7 +211,7 @@ def check_addk_range(arr: np.ndarray, max_ngram_order: int, smooth_method: str, 
     """
     if dtype is None or smooth_method != "add-k" or max_ngram_order < 2 or not arr.size:
         return
-    value = SMOOTH_DEFAULTS["add-k"] if smooth_value is None else smooth_value
+    value = cast(float, SMOOTH_DEFAULTS["add-k"]) if smooth_value is None else smooth_value  # (its default: 1)
     n = max_ngram_order
     top = max(int(arr[:, 3 : 2 + n].max()), int(arr[:, 3 + n :].max()))
     if top + value > MAX_EXACT_COUNT:

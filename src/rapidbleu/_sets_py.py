@@ -22,7 +22,7 @@ reference length comes from the sorted length array with one copy of ``len(i)`` 
 """
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -104,14 +104,16 @@ def pairwise_stats(flat: npt.ArrayLike, lens: npt.ArrayLike, max_ngram_order: in
     sentence j (single reference); int64 (n, n, 2 + 2N).  Arguments and errors as
     :func:`self_stats`."""
     max_order = check_order(max_ngram_order)
-    n = len(lens)
+    n = len(lens)  # type: ignore[arg-type]  # (a sized array-like; anything else fails here, as in C)
     out = np.zeros((n, n, n_columns(max_order)), dtype=np.int64)
     for start, block in pairwise_stats_blocks(flat, lens, max_order, workers, block_rows=max(n, 1)):
         out[start : start + len(block)] = block
     return out
 
 
-def pairwise_stats_blocks(flat, lens, max_ngram_order: int = 4, workers: int = 1, block_rows: int | None = None):
+def pairwise_stats_blocks(
+    flat: npt.ArrayLike, lens: npt.ArrayLike, max_ngram_order: int = 4, workers: int = 1, block_rows: int | None = None
+) -> Iterator[tuple[int, np.ndarray]]:
     """:func:`pairwise_stats` a block of rows at a time: yields ``(start, block)`` with
     ``block[r, j]`` the statistics of sentence ``start + r`` against sentence ``j``, int64
     ``(rows, n, 2 + 2N)``, so memory is one block (``block_rows`` rows; default
