@@ -46,6 +46,7 @@ EXTENSIONS = {
     "_ids_cy": ["_pyint.h", "_pyapi.pxd"],
     "_scoring_cy": ["_scoring_cy.pxd"],
     "_sets_cy": ["_table.h", "_compiler.h", "_table.pxd", "_scoring_cy.pxd"],
+    "_chrf_cy": ["_chrf.h", "_table.h", "_tok.h", "_uni.h", "_compiler.h"],
 }
 
 

@@ -32,6 +32,7 @@ RUNS = [
     ("significance", ["bench_significance.py"], ["bench_significance.py", "--quick"]),
     ("bigline", ["bench_bigline.py", "--mb", "50"], ["bench_bigline.py", "--mb", "5"]),
     ("report", ["bench_report.py"], ["bench_report.py", "--segments", "500", "--runs", "1"]),
+    ("chrf", ["bench_chrf.py"], ["bench_chrf.py", "--runs", "2", "--bigline", "2", "--sentence-part", "1000"]),
 ]
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Run sacreBLEU 2.6.0's and NLTK's own BLEU tests against rapidbleu.
+"""Run sacreBLEU 2.6.0's and NLTK's own BLEU and chrF tests against rapidbleu.
 
 Downloads the two source distributions with pip (sacreBLEU 2.6.0; NLTK at the installed
 version), extracts their BLEU tests into a temporary directory, adds
@@ -30,9 +30,10 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 SACREBLEU_VERSION = "2.6.0"
 
-#: sacreBLEU's BLEU tests (its test/ folder); test_significance.py reads the pickle.
+#: sacreBLEU's BLEU and chrF tests (its test/ folder); test_significance.py reads the pickle.
 SACREBLEU_FILES = (
     "test_bleu.py",
+    "test_chrf.py",
     "test_sentence_bleu.py",
     "test_significance.py",
     "test_api.py",
@@ -177,7 +178,7 @@ def main() -> int:
                 else:
                     counts["passed"] += 1
         print(
-            f"upstream BLEU tests (sacreBLEU {SACREBLEU_VERSION}, NLTK {version('nltk')}) against rapidbleu: "
+            f"upstream BLEU and chrF tests (sacreBLEU {SACREBLEU_VERSION}, NLTK {version('nltk')}) against rapidbleu: "
             f"{counts['passed']} passed, {counts['failed']} failed, {counts['errors']} errors, "
             f"{counts['skipped']} skipped; {len(ignore)} file(s) and {len(deselect)} test(s) deselected "
             "(tools/upstream/deselect.txt)"

@@ -1,4 +1,5 @@
-"""rapidbleu: sacreBLEU- and NLTK-exact BLEU, computed by a compiled n-gram core.
+"""rapidbleu: sacreBLEU- and NLTK-exact BLEU, and sacreBLEU-exact chrF/chrF++, computed by a
+compiled n-gram core.
 
 ``rapidbleu.backend`` names the implementation of the statistics in use (``"cython"`` or
 ``"python"``; choose with the environment variable ``RAPIDBLEU_BACKEND``).
@@ -9,7 +10,8 @@ from typing import TYPE_CHECKING
 from . import _backend, _log  # noqa: F401  (_log: rapidbleu's logger obeys sacreBLEU's level)
 from ._version import __version__
 from .bleu import BLEU, corpus_bleu, raw_corpus_bleu, sentence_bleu
-from .score import BLEUScore, BLEUSignature
+from .chrf import CHRF, corpus_chrf, sentence_chrf
+from .score import BLEUScore, BLEUSignature, CHRFScore
 
 if TYPE_CHECKING:
     #: ``"cython"`` or ``"python"`` (computed on first access by ``__getattr__`` below).
@@ -27,19 +29,24 @@ def __getattr__(name: str) -> str:
 # sacreBLEU's package layout, so that ``import rapidbleu as sacrebleu`` code finds
 # ``sacrebleu.metrics.BLEU``, ``sacrebleu.compat...`` and the top-level helpers.
 from . import compat, metrics, utils  # noqa: E402,F401
-from .metrics.helpers import extract_word_ngrams  # noqa: E402
+from .metrics.helpers import extract_char_ngrams, extract_word_ngrams  # noqa: E402
 from .utils import SACREBLEU_DIR, smart_open  # noqa: E402
 
 __all__ = [
     "BLEU",
+    "CHRF",
     "SACREBLEU_DIR",
     "BLEUScore",
     "BLEUSignature",
+    "CHRFScore",
     "__version__",
     "backend",
     "corpus_bleu",
+    "corpus_chrf",
+    "extract_char_ngrams",
     "extract_word_ngrams",
     "raw_corpus_bleu",
     "sentence_bleu",
+    "sentence_chrf",
     "smart_open",
 ]

@@ -1,13 +1,15 @@
 """Chooses every kernel: compiled (Cython) or its pure-Python twin, by one rule.
 
-Four pairs of twins (same names, signatures and results; the Python twin owns the
+Five pairs of twins (same names, signatures and results; the Python twin owns the
 documentation and is the oracle the tests compare against):
 
 * ``stats`` (``_stats_cy`` / ``_stats_py``): per-segment sufficient statistics;
 * ``ids`` (``_ids_cy`` / ``_ids_py``): token-id streams packed from lists and cleaned;
 * ``sets`` (``_sets_cy`` / ``_sets_py``): self-BLEU and pairwise statistics of one set;
 * ``scoring`` (``_scoring_cy`` / ``_scoring_py``): scores from statistics, sacreBLEU's and
-  NLTK's formulas.
+  NLTK's formulas;
+* ``chrf`` (``_chrf_cy`` / ``_chrf_py``): chrF and chrF++ statistics, scores and pairwise
+  matrices.
 
 Each is chosen on first use (``rapidbleu._backend.stats`` etc.) by ``RAPIDBLEU_BACKEND``:
 
@@ -48,6 +50,7 @@ if TYPE_CHECKING:
     # What the chosen modules look like: the pure-Python twins own the names and signatures
     # (the compiled twins' stubs repeat them; tests/test_scoring.py compares the two).  A new
     # TWINS entry adds its Python twin here and to __all__.
+    from . import _chrf_py as chrf
     from . import _ids_py as ids
     from . import _scoring_py as scoring
     from . import _sets_py as sets
@@ -126,6 +129,11 @@ TWINS = {
     "ids": ("_ids_cy", "_ids_py", ("pack_int_lists", "clean_flat")),
     "sets": ("_sets_cy", "_sets_py", ("self_stats", "pairwise_stats", "pairwise_stats_blocks", "pairwise_scores")),
     "scoring": ("_scoring_cy", "_scoring_py", ("sacre_scores", "nltk_scores")),
+    "chrf": (
+        "_chrf_cy",
+        "_chrf_py",
+        ("chrf_stats", "chrf_scores", "chrf_pairwise_stats", "chrf_pairwise_scores"),
+    ),
 }
 
 _warned = False
@@ -138,7 +146,8 @@ def _twin_module(name: str) -> ModuleType:
 
 
 def select(choice: str | None = None, kind: str = "stats") -> ModuleType:
-    """The module of ``kind`` (``stats``, ``ids``, ``sets`` or ``scoring``; see :data:`TWINS`) for
+    """The module of ``kind`` (``stats``, ``ids``, ``sets``, ``scoring`` or ``chrf``; see
+    :data:`TWINS`) for
     ``choice`` (default: ``$RAPIDBLEU_BACKEND`` or auto).
 
     The first fallback from a missing extension warns once (``RuntimeWarning``).
@@ -157,7 +166,7 @@ def select(choice: str | None = None, kind: str = "stats") -> ModuleType:
 
 
 def __getattr__(name: str) -> ModuleType:
-    """``stats``, ``ids``, ``sets`` and ``scoring`` are chosen on first use, so importing
+    """``stats``, ``ids``, ``sets``, ``scoring`` and ``chrf`` are chosen on first use, so importing
     rapidbleu chooses nothing and a bad ``RAPIDBLEU_BACKEND`` is
     reported where the module is first needed (the command line turns it into one line)."""
     if name not in TWINS:
@@ -167,4 +176,4 @@ def __getattr__(name: str) -> ModuleType:
     return module
 
 
-__all__ = ["TWINS", "ids", "scoring", "select", "select_twin", "sets", "stats"]
+__all__ = ["TWINS", "chrf", "ids", "scoring", "select", "select_twin", "sets", "stats"]

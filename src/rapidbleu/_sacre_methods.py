@@ -1,4 +1,8 @@
-"""sacreBLEU's semi-private ``BLEU`` methods, for code that reaches past the public API.
+"""sacreBLEU's semi-private metric methods, for code that reaches past the public API.
+
+:class:`SacreMetricMethods` holds the ones every sacreBLEU metric has (argument checks,
+``_extract_corpus_statistics``, ``_aggregate_and_compute``); :class:`SacreBLEUMethods` adds
+BLEU's own.  The rest of this description is BLEU's; chrF's are in ``rapidbleu.chrf``.
 
 Evaluation harnesses all-reduce BLEU statistics across processes with them (e.g. the MLCommons
 algorithmic-efficiency WMT workload: ``_check_corpus_score_args``, then
@@ -59,19 +63,12 @@ def _sum_rows(rows: Sequence[Sequence[Any]] | np.ndarray) -> Sequence[Any] | np.
     return sum_of_lists(rows)
 
 
-class SacreBLEUMethods:
-    """Mixin of ``rapidbleu.BLEU``: sacreBLEU's ``Metric``/``BLEU`` semi-private methods."""
+class SacreMetricMethods:
+    """Mixin of every metric: sacreBLEU's ``Metric`` semi-private methods that do not depend on
+    the metric (its ``corpus_statistics`` and ``_compute_score_from_stats`` do the work)."""
 
-    # provided by rapidbleu.BLEU
-    max_ngram_order: int
-    smooth_method: str
-    smooth_value: float | None
-    effective_order: bool
-    lowercase: bool
-    tokenizer: BaseTokenizer
-    num_refs: int
-    compute_bleu: Callable[..., Any]
     corpus_statistics: Callable[..., np.ndarray]
+    _compute_score_from_stats: Callable[..., Any]
 
     # -- argument checks ----------------------------------------------------------------------
     def _check_sentence_score_args(self, hyp: str, refs: Sequence[str | None]) -> None:
@@ -102,7 +99,8 @@ class SacreBLEUMethods:
         self, hypotheses: Sequence[str], references: Sequence[Sequence[str]] | None
     ) -> list[list[int]]:
         """Per-segment statistics as sacreBLEU returns them: a list (one per segment) of lists
-        of ``2 + 2N`` Python ints ``[hyp_len, ref_len, matches_1..N, totals_1..N]``.
+        of Python ints (the rows of ``corpus_statistics``; BLEU's
+        ``[hyp_len, ref_len, matches_1..N, totals_1..N]``).
 
         ``references`` None or empty uses the references given to the constructor.
 
@@ -116,8 +114,23 @@ class SacreBLEUMethods:
         return rows
 
     def _aggregate_and_compute(self, stats: Sequence[Sequence[Any]] | np.ndarray) -> Any:
-        """``BLEUScore`` of the sum of per-segment rows (a list of lists or a 2-D array)."""
+        """The score of the sum of per-segment rows (a list of lists or a 2-D array), summed as
+        sacreBLEU sums them."""
         return self._compute_score_from_stats(_sum_rows(stats))
+
+
+class SacreBLEUMethods(SacreMetricMethods):
+    """Mixin of ``rapidbleu.BLEU``: sacreBLEU's ``BLEU`` semi-private methods."""
+
+    # provided by rapidbleu.BLEU
+    max_ngram_order: int
+    smooth_method: str
+    smooth_value: float | None
+    effective_order: bool
+    lowercase: bool
+    tokenizer: BaseTokenizer
+    num_refs: int
+    compute_bleu: Callable[..., Any]
 
     def _compute_score_from_stats(self, stats: Sequence[Any] | np.ndarray) -> Any:
         """``BLEUScore`` from one aggregated row, computed as sacreBLEU computes it: the values

@@ -167,7 +167,7 @@ def _as_list(hypotheses: Any, what: str) -> list[Any]:
             raise TypeError(f"{what} must be a sequence of strings, got {kind_of(hypotheses)}") from None
     hyps = list(hypotheses)
     if not hyps:
-        raise EmptyInputError(f"{what} is empty: BLEU needs at least one segment")
+        raise EmptyInputError(f"{what} is empty: a score needs at least one segment")
     return hyps
 
 

@@ -1,6 +1,8 @@
-"""sacreBLEU's ``sacrebleu.compat`` functions (BLEU only): ``corpus_bleu``, ``raw_corpus_bleu``
-and ``sentence_bleu``, the same objects as ``rapidbleu.corpus_bleu`` etc."""
+"""sacreBLEU's ``sacrebleu.compat`` functions (BLEU and chrF): ``corpus_bleu``,
+``raw_corpus_bleu``, ``sentence_bleu``, ``corpus_chrf`` and ``sentence_chrf``, the same objects
+as ``rapidbleu.corpus_bleu`` etc."""
 
 from .bleu import corpus_bleu, raw_corpus_bleu, sentence_bleu
+from .chrf import corpus_chrf, sentence_chrf
 
-__all__ = ["corpus_bleu", "raw_corpus_bleu", "sentence_bleu"]
+__all__ = ["corpus_bleu", "corpus_chrf", "raw_corpus_bleu", "sentence_bleu", "sentence_chrf"]

@@ -199,3 +199,38 @@ class BLEUSignature(Signature):
                 "smooth": smooth,
             }
         )
+
+
+class CHRFScore(Score):
+    """A chrF or chrF++ score.
+
+    Attributes:
+        score: chrF, 0-100 (float).
+        name: ``chrF{beta}`` followed by one ``+`` per word order (``chrF2++`` for chrF++).
+        beta, char_order, word_order: the options it was computed with.
+    """
+
+    def __init__(self, score: float, char_order: int, word_order: int, beta: int | float):
+        self.beta = beta
+        self.char_order = char_order
+        self.word_order = word_order
+        super().__init__(f"chrF{beta}" + "+" * word_order, score)
+
+
+class CHRFSignature(Signature):
+    """The chrF signature: ``nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:...``
+    (short: ``#:1|c:mixed|e:yes|nc:6|nw:0|s:no|v:...``).  ``eff`` is ``yes`` for the default
+    effective-order averaging, ``no`` with ``eps_smoothing``."""
+
+    def __init__(self, args: dict):
+        super().__init__(args)
+        self._abbr.update({"case": "c", "eff": "e", "nc": "nc", "nw": "nw", "space": "s"})
+        self.info.update(
+            {
+                "case": "lc" if args["lowercase"] else "mixed",
+                "eff": "no" if args["eps_smoothing"] else "yes",
+                "nc": args["char_order"],
+                "nw": args["word_order"],
+                "space": "yes" if args["whitespace"] else "no",
+            }
+        )

@@ -1,4 +1,5 @@
-"""Run sacreBLEU's and NLTK's own BLEU tests against rapidbleu: module renames, nothing else.
+"""Run sacreBLEU's and NLTK's own BLEU (and sacreBLEU's chrF) tests against rapidbleu: module
+renames, nothing else.
 
 ``tools/upstream_tests.py`` copies this file next to the upstream test files it extracts from
 the sdists.  Before any test module is imported, sacreBLEU's and NLTK's BLEU module paths are
@@ -19,6 +20,7 @@ RENAMES = {
     "sacrebleu.metrics": "rapidbleu.metrics",
     "sacrebleu.metrics.base": "rapidbleu.metrics.base",
     "sacrebleu.metrics.bleu": "rapidbleu.metrics.bleu",
+    "sacrebleu.metrics.chrf": "rapidbleu.metrics.chrf",
     "sacrebleu.metrics.helpers": "rapidbleu.metrics.helpers",
     "sacrebleu.tokenizers": "rapidbleu.tokenizers",
     **{

@@ -1,11 +1,12 @@
-"""sacreBLEU's ``sacrebleu.metrics`` import path: ``from rapidbleu.metrics import BLEU, BLEUScore``.
+"""sacreBLEU's ``sacrebleu.metrics`` import path: ``from rapidbleu.metrics import BLEU, CHRF``.
 
-Only BLEU: rapidbleu implements neither chrF nor TER (``METRICS`` lists what there is).
+BLEU and chrF/chrF++; rapidbleu does not implement TER (``METRICS`` lists what there is).
 """
 
 from .bleu import BLEU, BLEUScore
+from .chrf import CHRF, CHRFScore
 
-#: Metric name -> class, as ``sacrebleu.metrics.METRICS`` (BLEU only).
-METRICS = {"BLEU": BLEU}
+#: Metric name -> class, as ``sacrebleu.metrics.METRICS`` (BLEU and CHRF).
+METRICS = {"BLEU": BLEU, "CHRF": CHRF}
 
-__all__ = ["BLEU", "METRICS", "BLEUScore"]
+__all__ = ["BLEU", "CHRF", "METRICS", "BLEUScore", "CHRFScore"]

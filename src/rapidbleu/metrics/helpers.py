@@ -1,11 +1,15 @@
-"""sacreBLEU's word n-gram helpers (``sacrebleu.metrics.helpers``), with the same return types.
+"""sacreBLEU's n-gram helpers (``sacrebleu.metrics.helpers``), with the same return types.
 
-rapidbleu's own scoring never calls these (the compiled core counts n-grams); they exist for
-code that imports them from sacreBLEU's path.
+rapidbleu's own scoring does not call these (the kernels count n-grams); they exist for code
+that imports them from sacreBLEU's path.  The chrF ones (``extract_char_ngrams``,
+``extract_all_char_ngrams``, ``extract_word_ngrams``) are the chrF oracle's own
+(``rapidbleu._chrf_py``).
 """
 
 from collections import Counter
 from itertools import islice
+
+from .._chrf_py import extract_all_char_ngrams, extract_char_ngrams, extract_word_ngrams
 
 
 def extract_all_word_ngrams(line: str, min_order: int, max_order: int) -> tuple[Counter[tuple[str, ...]], int]:
@@ -29,10 +33,9 @@ def extract_all_word_ngrams(line: str, min_order: int, max_order: int) -> tuple[
     return grams, len(tokens)
 
 
-def extract_word_ngrams(tokens: list[str], n: int) -> Counter[str]:
-    """The order-``n`` n-grams of a token list, as sacreBLEU returns them: a ``Counter`` whose
-    keys are the n-grams' tokens joined with single spaces (``str``, not tuples)."""
-    return Counter(" ".join(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
-
-
-__all__ = ["extract_all_word_ngrams", "extract_word_ngrams"]
+__all__ = [
+    "extract_all_char_ngrams",
+    "extract_all_word_ngrams",
+    "extract_char_ngrams",
+    "extract_word_ngrams",
+]

@@ -1,0 +1,411 @@
+"""chrF (Popović, WMT 2015) and chrF++ (Popović, WMT 2017) with sacreBLEU 2.x's API and results.
+
+Per-segment sufficient statistics come from the chrF kernel of the active backend (compiled or
+pure Python, see ``rapidbleu._backend``); the rules (n-grams, words, the best reference, the
+F-score) are written once in ``rapidbleu._chrf_py`` and once in its compiled twin.  sacreBLEU's
+semi-private methods, which evaluation code calls directly (mbrs: ``_cache_references``,
+``_preprocess_segment``, ``_remove_punctuation``, ``_get_match_statistics``,
+``_compute_f_score``; bootstrap scripts: ``_extract_corpus_statistics`` and
+``_compute_score_from_stats``), take sacreBLEU's arguments and return its types and values
+(the metric-independent ones from ``rapidbleu._sacre_methods.SacreMetricMethods``).
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, cast
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from ._lazy import numpy as np  # imported on first use (see rapidbleu._lazy)
+
+from . import _backend
+from ._bootstrap import bootstrap_sums, seed_from_env
+from ._chrf_py import (
+    BETA,
+    CHAR_ORDER,
+    PUNCTUATION,
+    WORD_ORDER,
+    check_beta,
+    check_flag,
+    check_orders,
+    check_rows,
+    extract_all_char_ngrams,
+    extract_word_ngrams,
+    f_score,
+    match_stats,
+    segment_ngrams,
+    split_words,
+    stats_columns,
+)
+from ._inputs import check_references
+from ._metric import Metric, register
+from ._sacre_methods import SacreMetricMethods
+from ._validate import check_hypotheses, resolve_workers
+from .score import CHRFScore, CHRFSignature
+
+
+@register
+class CHRF(SacreMetricMethods, Metric):
+    """chrF / chrF++, a drop-in for ``sacrebleu.metrics.CHRF``.
+
+    Args:
+        char_order: character n-gram orders 1..char_order (0..64; default 6).
+        word_order: word n-gram orders 1..word_order (0..64; 2 is chrF++; default 0).  Not
+            both 0.
+        beta: recall's weight in F_beta (a number >= 1 whose square is a finite float;
+            default 2).
+        lowercase: lowercase hypotheses and references (Python ``str.lower``).
+        whitespace: keep whitespace in character n-grams (default: removed).
+        eps_smoothing: average the per-order F-scores with chrF++.py's epsilon instead of
+            sacreBLEU's default effective-order averaging of precision and recall.
+        references: reference streams to cache for ``corpus_score(hyps, None)``.
+        workers: threads of the compiled core (1 = serial, -1 = all cores); results are
+            identical for any value.
+
+    Raises:
+        TypeError: an order or ``workers`` that is not an int, a ``beta`` that is not a
+            number, an on/off option that is not a bool (or 0/1), an unknown keyword.
+        ValueError: an order below 0 or above 64, both orders 0, ``beta`` below 1 (or too
+            large to square), ``workers`` 0, malformed ``references``.
+    """
+
+    metric_id: ClassVar[str] = "chrf"
+    higher_is_better: ClassVar[bool] = True
+    stats_dtype: ClassVar[str] = "int64"
+    #: Not on the command line yet: ``-m chrf`` and the ``--chrf-*`` options come with the
+    #: CLI's chrF option group (until then the CLI refuses them with one line).
+    command_line: ClassVar[bool] = False
+
+    # sacreBLEU's class attributes
+    CHAR_ORDER = CHAR_ORDER
+    WORD_ORDER = WORD_ORDER
+    BETA = BETA
+    _PUNCTS = set(PUNCTUATION)
+    _SIGNATURE_TYPE = CHRFSignature
+
+    def __init__(
+        self,
+        char_order: int = CHAR_ORDER,
+        word_order: int = WORD_ORDER,
+        beta: int | float = BETA,
+        lowercase: bool = False,
+        whitespace: bool = False,
+        eps_smoothing: bool = False,
+        references: Sequence[Sequence[str]] | None = None,
+        workers: int = 1,
+    ):
+        char_order, word_order = check_orders(char_order, word_order)
+        self.beta = check_beta(beta)
+        self.char_order = char_order
+        self.word_order = word_order
+        self.order = char_order + word_order
+        self.lowercase = check_flag("lowercase", lowercase)
+        self.whitespace = check_flag("whitespace", whitespace)
+        self.eps_smoothing = check_flag("eps_smoothing", eps_smoothing)
+        resolve_workers(workers)
+        self.workers = workers
+        self._force = True  # (sacreBLEU's attribute: no tokenized-input warning for chrF)
+        self.n_bootstrap: int | None = None
+        self.seed: str | None = None
+        self._ref_cache: list[list[str | None]] | None = None
+        if references is not None:
+            self._ref_cache = self._prepare_references(references, len(references[0]) if len(references) else 0)
+
+    # -- the metric protocol ---------------------------------------------------------------
+    @property
+    def stats_columns(self) -> tuple[str, ...]:
+        """Names of the ``3 * (char_order + word_order)`` statistics columns: per order
+        (character orders first) ``hyp``, ``ref``, ``match``, e.g. ``char1_hyp``."""
+        return stats_columns(self.char_order, self.word_order)
+
+    def config(self) -> dict[str, Any]:
+        """Every option the statistics and the score depend on, and ``num_refs``:
+        ``type(self).from_config(config)`` rebuilds an equivalent metric.
+
+        Raises:
+            ValueError: no references seen yet (the number of references is unknown).
+        """
+        num_refs = getattr(self, "num_refs", None)
+        if num_refs is None:
+            raise ValueError("the metric has not seen references yet: the number of references is unknown")
+        return {
+            "char_order": self.char_order,
+            "word_order": self.word_order,
+            "beta": self.beta,
+            "lowercase": self.lowercase,
+            "whitespace": self.whitespace,
+            "eps_smoothing": self.eps_smoothing,
+            "num_refs": num_refs,
+        }
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any]) -> CHRF:
+        """The metric of a :meth:`config` dictionary (``num_refs`` restored if given).
+
+        Raises:
+            TypeError, ValueError: as the constructor, and an unknown key.
+        """
+        cfg = dict(config)
+        num_refs = cfg.pop("num_refs", None)
+        metric = cls(**cfg)
+        if num_refs is not None:
+            metric.num_refs = num_refs
+        return metric
+
+    def _prepare_references(self, references: Any, n_hyps: int) -> list[list[str | None]]:
+        streams, num_refs = check_references(references, n_hyps)
+        self.num_refs = num_refs
+        return streams
+
+    def _checked_inputs(self, hypotheses: Any, references: Any) -> tuple[list[str], list[list[str | None]]]:
+        """The hypotheses and reference streams of a corpus call, checked (the cached
+        references when ``references`` is None)."""
+        hyps = check_hypotheses(hypotheses)
+        if references is not None:
+            return hyps, self._prepare_references(references, len(hyps))
+        if self._ref_cache is None:
+            raise RuntimeError("no references given and none cached (pass references= to CHRF())")
+        if len(self._ref_cache[0]) != len(hyps):
+            raise ValueError(
+                f"{len(hyps)} hypotheses but the cached references have {len(self._ref_cache[0])} segments"
+            )
+        return hyps, self._ref_cache
+
+    def _kernel_stats(self, hyps: list[str], streams: list[list[str | None]]) -> np.ndarray:
+        stats: np.ndarray = _backend.chrf.chrf_stats(
+            hyps,
+            streams,
+            self.char_order,
+            self.word_order,
+            self.beta,
+            self.lowercase,
+            self.whitespace,
+            self.eps_smoothing,
+            self.workers,
+        )
+        return stats
+
+    def corpus_statistics(
+        self, hypotheses: Sequence[str], references: Sequence[Sequence[str | None]] | None = None
+    ) -> np.ndarray:
+        """Per-segment sufficient statistics, each against the segment's best reference.
+
+        Args:
+            hypotheses: n hypothesis strings.
+            references: reference streams (each n strings or None), or None for the cache
+                given to the constructor.
+
+        Returns:
+            int64 array (n, 3 * (char_order + word_order)): per order (character orders
+            first) ``[hypothesis n-grams, reference n-grams, clipped matches]``; a column sum
+            is the corpus statistics.  Sets ``num_refs`` (-1 when it varies).
+
+        Raises:
+            TypeError/ValueError: malformed input (see ``rapidbleu._validate``).
+            RuntimeError: no references given and none cached.
+        """
+        return self._kernel_stats(*self._checked_inputs(hypotheses, references))
+
+    def _check_rows(self, rows: np.ndarray, what: str) -> None:
+        """chrF's rules: per order at most as many matches as n-grams on either side, and no
+        hypothesis n-grams where the reference has none (``rapidbleu._chrf_py.check_rows``)."""
+        check_rows(rows, self.char_order, self.word_order, what)
+
+    def score_from_stats(self, stats: Any) -> CHRFScore:
+        """chrF of one row of (summed) statistics, on Python ints (sacreBLEU's corpus and
+        sentence arithmetic).
+
+        Raises:
+            ValueError: as :meth:`check_statistics`, or more than one row.
+        """
+        rows = self.check_statistics(stats).reshape(-1, 3 * self.order)
+        if len(rows) != 1:
+            raise ValueError(f"score_from_stats takes one row (a column sum: stats.sum(axis=0)), got {len(rows)}")
+        return self._score(f_score(rows[0].tolist(), self.order, self.beta, self.eps_smoothing))
+
+    def scores_from_stats(self, sums: Any, dtype: Any = None) -> np.ndarray:
+        """chrF (0-100) of every row of summed statistics, as sacreBLEU computes it when the
+        row's values are held in ``dtype``: None (Python ints: corpus and sentence scores),
+        ``numpy.int64`` (approximate randomization) or ``numpy.float32`` (bootstrap resamples).
+
+        Returns:
+            float64 (m,).
+
+        Raises:
+            ValueError: as :meth:`check_statistics`, or another dtype.
+        """
+        rows = self.check_statistics(sums).reshape(-1, 3 * self.order)
+        scores: np.ndarray = _backend.chrf.chrf_scores(
+            rows, self.char_order, self.word_order, self.beta, self.eps_smoothing, dtype, self.workers
+        )
+        return scores
+
+    def _score(self, value: float) -> CHRFScore:
+        return CHRFScore(value, self.char_order, self.word_order, self.beta)
+
+    def corpus_score(
+        self,
+        hypotheses: Sequence[str],
+        references: Sequence[Sequence[str | None]] | None,
+        n_bootstrap: int = 1,
+    ) -> CHRFScore:
+        """Corpus chrF (0-100): statistics summed over all segments, then one F-score.
+
+        Args:
+            hypotheses: n strings.
+            references: reference streams, each n strings (None entries allowed in
+                multi-reference streams); None uses the cached references.
+            n_bootstrap: if > 1, also a 95% confidence interval from that many bootstrap
+                resamples (sacreBLEU's procedure, seed ``SACREBLEU_SEED``, default 12345).
+
+        Raises:
+            TypeError, ValueError: malformed input, with the stream and line named.
+            RuntimeError: no references given and none cached.
+        """
+        if n_bootstrap <= 1:
+            return self.score_from_stats(self.corpus_totals(hypotheses, references))
+        stats = self.corpus_statistics(hypotheses, references)
+        result = self.score_from_stats(self.combine(stats))
+        self.n_bootstrap = n_bootstrap
+        self.seed, mean, half_width = self._bootstrap_ci(stats, n_bootstrap)
+        result.with_ci(mean, half_width)
+        return result
+
+    def _bootstrap_ci(self, stats: np.ndarray, n_bootstrap: int) -> tuple[str, float, float]:
+        """sacreBLEU's bootstrap resampling (``rapidbleu._bootstrap``): ``(seed as the
+        signature shows it, mean, half-width of the 95% interval)``.
+
+        Unlike BLEU's, sacreBLEU's chrF of a float32 resample is a numpy float32 (NumPy 2), so
+        its mean is ``statistics.mean`` of float32 values returned as a float32, and the
+        half-width is float32 arithmetic; both are reproduced here (as Python floats of those
+        float32 values).
+        """
+        text, seed = seed_from_env()
+        st = self.check_statistics(stats, nonempty=True)
+        (sums,) = bootstrap_sums(np.random.default_rng(seed), [st], int(n_bootstrap), None)
+        ranked = sorted(self.scores_from_stats(sums, np.float32).tolist())
+        lo = len(ranked) // 40
+        mean = float(np.float32(statistics.mean(ranked)))
+        half = float(np.float32(0.5) * (np.float32(ranked[len(ranked) - lo - 1]) - np.float32(ranked[lo])))
+        return text.lower(), mean, half
+
+    def get_signature(self) -> CHRFSignature:
+        """The reproducibility signature (needs a scored corpus for the number of references).
+
+        Raises:
+            ValueError: no corpus or sentence scored yet (the number of references is unknown).
+        """
+        return CHRFSignature(self.__dict__)
+
+    # -- sacreBLEU's semi-private methods -----------------------------------------------------
+    @staticmethod
+    def _get_match_statistics(hyp_ngrams: Counter[Any], ref_ngrams: Counter[Any]) -> list[Any]:
+        """``[hypothesis n-grams (0 if the reference has none), reference n-grams, clipped
+        matches]`` of one order's ``Counter`` objects (counts may be floats)."""
+        return match_stats(hyp_ngrams, ref_ngrams)
+
+    def _remove_punctuation(self, sent: str) -> list[str]:
+        """The words of ``sent`` for word n-grams (one ASCII punctuation character split off
+        the end, else the start, of each token of two or more characters)."""
+        return split_words(sent)
+
+    def _preprocess_segment(self, sent: str) -> str:
+        """``sent.lower()`` if ``lowercase``, else ``sent``."""
+        return sent.lower() if self.lowercase else sent
+
+    def _compute_f_score(self, statistics: Sequence[Any]) -> Any:
+        """sacreBLEU's chrF (0-100) of a flat ``[hyp, ref, match] * order`` list, in the
+        arithmetic of the values given (see ``rapidbleu._chrf_py.f_score``)."""
+        return f_score(statistics, self.order, self.beta, self.eps_smoothing)
+
+    def _compute_score_from_stats(self, stats: Any) -> CHRFScore:
+        """``CHRFScore`` of one aggregated row, computed as sacreBLEU computes it: the values
+        keep their type (Python numbers, numpy ``int64``, ``float32`` or ``float64``).
+
+        Raises:
+            ValueError: a row of another length than ``3 * (char_order + word_order)``.
+        """
+        if len(stats) != 3 * self.order:
+            raise ValueError(
+                f"a chrF row has {3 * self.order} values for char_order={self.char_order}, "
+                f"word_order={self.word_order}, got {len(stats)}"
+            )
+        return self._score(f_score(stats, self.order, self.beta, self.eps_smoothing))
+
+    def _extract_reference_info(self, refs: Sequence[str]) -> dict[str, list[list[Counter[str]]]]:
+        """``{"ref_ngrams": [[Counter per order] per reference]}`` of preprocessed references:
+        character n-grams (``str`` keys) then word n-grams (words joined by a space)."""
+        return {"ref_ngrams": [segment_ngrams(r, self.char_order, self.word_order, self.whitespace) for r in refs]}
+
+    def _compute_segment_statistics(self, hypothesis: str, ref_kwargs: dict[str, Any]) -> list[Any]:
+        """The statistics row of one preprocessed hypothesis against the best of the
+        references in ``ref_kwargs["ref_ngrams"]`` (the first with the highest
+        ``_compute_f_score``)."""
+        hyp_grams = extract_all_char_ngrams(hypothesis, self.char_order, self.whitespace)
+        if self.word_order > 0:
+            words = split_words(hypothesis)
+            hyp_grams += [extract_word_ngrams(words, n) for n in range(1, self.word_order + 1)]
+        best: list[Any] = []
+        best_f = -1.0
+        for ref_grams in ref_kwargs["ref_ngrams"]:
+            row: list[Any] = []
+            for h, r in zip(hyp_grams, ref_grams, strict=False):
+                row += match_stats(h, r)
+            f = self._compute_f_score(row)
+            if f > best_f:
+                best, best_f = row, f
+        return best
+
+    def _cache_references(self, references: Sequence[Sequence[str | None]]) -> list[dict[str, Any]]:
+        """``_extract_reference_info`` of every segment's preprocessed references (``None``
+        left out); sets ``num_refs`` (-1 when it varies), as sacreBLEU does."""
+        streams, self.num_refs = check_references(references, len(references[0]) if len(references) else 0)
+        return [
+            self._extract_reference_info([self._preprocess_segment(r) for r in seg if r is not None])
+            for seg in zip(*streams, strict=False)
+        ]
+
+
+def corpus_chrf(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str | None]],
+    char_order: int = CHAR_ORDER,
+    word_order: int = WORD_ORDER,
+    beta: int | float = BETA,
+    remove_whitespace: bool = True,
+    eps_smoothing: bool = False,
+) -> CHRFScore:
+    """Corpus chrF with sacreBLEU's ``corpus_chrf`` arguments (``remove_whitespace`` is the
+    opposite of ``CHRF(whitespace=...)``)."""
+    return CHRF(
+        char_order=char_order,
+        word_order=word_order,
+        beta=beta,
+        whitespace=not check_flag("remove_whitespace", remove_whitespace),
+        eps_smoothing=eps_smoothing,
+    ).corpus_score(hypotheses, references)
+
+
+def sentence_chrf(
+    hypothesis: str,
+    references: Sequence[str | None],
+    char_order: int = CHAR_ORDER,
+    word_order: int = WORD_ORDER,
+    beta: int | float = BETA,
+    remove_whitespace: bool = True,
+    eps_smoothing: bool = False,
+) -> CHRFScore:
+    """Sentence chrF with sacreBLEU's ``sentence_chrf`` arguments (the best of the references
+    counts)."""
+    metric = CHRF(
+        char_order=char_order,
+        word_order=word_order,
+        beta=beta,
+        whitespace=not check_flag("remove_whitespace", remove_whitespace),
+        eps_smoothing=eps_smoothing,
+    )
+    return cast(CHRFScore, metric.sentence_score(hypothesis, references))

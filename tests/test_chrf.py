@@ -1,0 +1,626 @@
+"""chrF and chrF++: rapidbleu.CHRF equals sacreBLEU 2.6.0's CHRF, float for float.
+
+Grouped by behaviour: real WMT23 outputs under every option set, several references (``None``
+included), adversarial text (empty, whitespace only, Unicode whitespace and case, long lines),
+the two kernels against each other (hypothesis), pairwise matrices, the score from statistics
+in sacreBLEU's three number types, the API around it (signature, score object, module paths,
+sacreBLEU's semi-private methods) and the option checks.
+
+CI runs each option set on the first segments of one WMT23 system (fewer for the pure-Python
+backend, which is as slow as sacreBLEU); ``RAPIDBLEU_CHRF_FULL=1`` runs every whole system under
+every option set on both backends.
+"""
+
+import logging
+import math
+import os
+import random
+import subprocess
+import sys
+from collections import Counter
+from functools import cache, lru_cache
+
+import numpy as np
+import pytest
+import sacrebleu
+from conftest import HAVE_CYTHON, REQUIRE_CYTHON, SAMPLE_DIR, full_data_dir, read, systems
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sacrebleu.metrics import CHRF as SacreCHRF
+
+import rapidbleu
+from rapidbleu import _backend
+from rapidbleu import _chrf_py as py
+
+FULL = os.environ.get("RAPIDBLEU_CHRF_FULL") == "1"
+needs_cy = pytest.mark.skipif(not HAVE_CYTHON and not REQUIRE_CYTHON, reason="compiled extension not built")
+SIG_VERSION = f"version:rapidbleu-{rapidbleu.__version__}"
+
+#: Option sets of the exactness tests: chrF, chrF+, chrF++, and each option on its own and mixed.
+OPTION_SETS = [
+    {},
+    {"word_order": 2},
+    {"word_order": 1},
+    {"word_order": 2, "whitespace": True},
+    {"word_order": 2, "lowercase": True},
+    {"eps_smoothing": True},
+    {"eps_smoothing": True, "word_order": 2, "beta": 1},
+    {"char_order": 4, "word_order": 2, "beta": 3},
+    {"beta": 1.5, "whitespace": True, "lowercase": True},
+    {"char_order": 0, "word_order": 3},
+]
+
+
+def opt_id(opts):
+    return ",".join(f"{k}={v}" for k, v in opts.items()) or "chrF"
+
+
+def cy():
+    return _backend.select("cython", "chrf")
+
+
+@pytest.fixture(autouse=True)
+def _quiet_loggers():
+    saved = {name: logging.getLogger(name).level for name in ("sacrebleu", "rapidbleu")}
+    for name in saved:
+        logging.getLogger(name).setLevel(logging.ERROR)
+    yield
+    for name, level in saved.items():
+        logging.getLogger(name).setLevel(level)
+
+
+def sig(metric):
+    return metric.get_signature().format().replace(SIG_VERSION, f"version:{sacrebleu.__version__}")
+
+
+def assert_same_score(ours, theirs):
+    assert ours.score == theirs.score
+    assert ours.name == theirs.name
+    assert str(ours) == str(theirs)
+    for width in (1, 2, 4):
+        assert ours.format(width=width) == theirs.format(width=width)
+
+
+def assert_matches_sacrebleu(hyps, refs, opts):
+    """Statistics rows, corpus score, sentence scores and signature equal sacreBLEU's."""
+    ours, theirs = rapidbleu.CHRF(**opts), SacreCHRF(**opts)
+    rows = theirs._extract_corpus_statistics(hyps, refs)
+    assert ours.corpus_statistics(hyps, refs).tolist() == rows
+    assert_same_score(ours.corpus_score(hyps, refs), theirs.corpus_score(hyps, refs))
+    want = [theirs._compute_score_from_stats(r).score for r in rows]
+    assert ours.sentence_scores(hyps, refs).tolist() == want
+    assert sig(ours) == sig(theirs)
+
+
+# ============================================================================================
+# Real data: every WMT23 output (CI: one system per option set)
+# ============================================================================================
+@cache
+def _wmt23():
+    return systems(full_data_dir())
+
+
+#: Segments of each chosen system in CI (all with RAPIDBLEU_CHRF_FULL=1), per backend.
+CI_SEGMENTS = {"cython": 500, "python": 80}
+
+
+@lru_cache(maxsize=64)
+def _sacre_rows(hyp_path, ref_paths, opts_key, n):
+    """sacreBLEU's per-segment rows of (the first n segments of) one system, computed once."""
+    hyps = read(hyp_path)[:n]
+    refs = [read(p)[:n] for p in ref_paths]
+    return hyps, refs, SacreCHRF(**dict(opts_key))._extract_corpus_statistics(hyps, refs)
+
+
+def _chosen_systems(i):
+    all_systems = _wmt23()
+    if FULL:
+        return all_systems
+    pick = all_systems[(7 * i + 2) % len(all_systems)]
+    multi = [s for s in all_systems if len(s[3]) > 1]
+    if i == 0 and multi:  # the default chrF also on a system with several references
+        return [pick, multi[0]] if multi[0] != pick else [pick]
+    return [pick]
+
+
+@pytest.mark.parametrize("index", range(len(OPTION_SETS)), ids=[opt_id(o) for o in OPTION_SETS])
+def test_wmt23_outputs_score_as_sacrebleu(backend, index):
+    opts = OPTION_SETS[index]
+    for _pair, _system, hyp_path, ref_paths in _chosen_systems(index):
+        n = None if FULL else CI_SEGMENTS[backend]
+        hyps, refs, rows = _sacre_rows(hyp_path, tuple(ref_paths), tuple(sorted(opts.items())), n)
+        theirs = SacreCHRF(**opts)
+        ours = rapidbleu.CHRF(**opts)
+        stats = ours.corpus_statistics(hyps, refs)
+        assert stats.tolist() == rows, hyp_path.name
+        corpus = theirs._aggregate_and_compute(rows)
+        assert ours.score_from_stats(stats.sum(axis=0)).score == corpus.score
+        assert ours.scores_from_stats(stats).tolist() == [theirs._compute_score_from_stats(r).score for r in rows]
+        for i in (0, len(hyps) // 2, len(hyps) - 1):  # sentence_score itself, on a few segments
+            seg_refs = [r[i] for r in refs]
+            assert ours.sentence_score(hyps[i], seg_refs).score == theirs.sentence_score(hyps[i], seg_refs).score
+
+
+# ============================================================================================
+# Several references, None among them
+# ============================================================================================
+def _sample(name, n=40):
+    return read(SAMPLE_DIR / name)[:n]
+
+
+@pytest.mark.parametrize("opts", [{}, {"word_order": 2, "eps_smoothing": True}, {"beta": 1, "lowercase": True}])
+def test_many_references_with_gaps(backend, opts):
+    hyps = _sample("generaltest2023.he-en.hyp.ONLINE-Y.en")
+    ref_a = _sample("generaltest2023.he-en.ref.refA.en")
+    ref_b = _sample("generaltest2023.he-en.ref.refB.en")
+    other = _sample("generaltest2023.he-en.hyp.ONLINE-B.en")
+    gappy = [
+        None if i % 3 == 0 else s
+        for i, s in enumerate(_sample("generaltest2023.he-en.hyp.Samsung_Research_Philippines.en"))
+    ]
+    only_some = [s if i % 4 == 0 else None for i, s in enumerate(ref_b)]
+    for refs in ([ref_a, ref_b], [ref_b, ref_a], [ref_a, ref_b, other, gappy], [only_some, ref_a, gappy]):
+        assert_matches_sacrebleu(hyps, refs, opts)
+    # a reference equal to the hypothesis wins, wherever it is
+    assert_matches_sacrebleu(hyps, [ref_a, hyps, ref_b], opts)
+
+
+def test_ties_keep_the_first_best_reference(backend):
+    """References with equal sentence scores but different statistics: the first one counts
+    (found by search with the oracle; sacreBLEU replaces only on a strictly higher score)."""
+    for hyp, a, b, opts in (
+        ("ab", "aa", "a a", {"word_order": 2}),
+        ("aab", "aa", "a a", {"word_order": 2}),
+        ("ab ba", "aaa", "bbbb", {}),
+    ):
+        ours = rapidbleu.CHRF(**opts)
+        assert ours.sentence_score(hyp, [a]).score == ours.sentence_score(hyp, [b]).score
+        rows = ours.corpus_statistics([hyp, hyp], [[a, b], [b, a]])
+        assert rows[0].tolist() != rows[1].tolist()
+        assert_matches_sacrebleu([hyp, hyp], [[a, b], [b, a]], opts)
+
+
+# ============================================================================================
+# Adversarial text
+# ============================================================================================
+UNICODE_SPACES = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2005\u200a\u2028\u2029\u202f\u205f\u3000"
+NOT_SPACES = "\u200b\ufeff\u180e"  # zero-width space, BOM, Mongolian vowel separator: not str.isspace
+
+ADVERSARIAL = [
+    (["", "a", " "], [["", "", "a"]]),
+    (["   ", "\t\n", "x"], [[" ", "", "  x  "]]),
+    ([f"a{UNICODE_SPACES}b c"], [["ab c"]]),
+    ([f"a{NOT_SPACES}b"], [[f"a {NOT_SPACES} b"]]),
+    (["İstanbul ẞtraße ΣΑΣ Ǆ ﬁ"], [["i̇stanbul ßtrasse σας ǆ fi"]]),  # lowercase longer than the original
+    (
+        ["Κόσμε 日本語のテキスト 😀😀😀 \U00010348"],
+        [["κόσμε 日本語 テキスト 😀 \U00010348\U00010348"]],
+    ),  # kinds 2 and 4
+    (["abc"], [["日本abc"]]),  # kind 1 against kind 2: code points, not bytes
+    (["(hi) a. .a .. ... , -x- 'q' \"w\""], [["( hi ) a . . a .. ... , - x - ' q ' \" w \""]]),
+    (["aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"], [["aaaaaaaa"]]),
+    (["a a a a a a a a a a b"], [["a a a b b a a"]]),
+    (["the the the cat cat"], [["the cat the cat the"]]),
+    (["x"], [["xxxxxxxxxxx"]]),
+    # every ASCII character at the end and at the start of a word, and alone
+    (
+        [" ".join(f"w{c} {c}w {c}" for c in map(chr, range(33, 127)))],
+        [[" ".join(f"w{c} {c}w" for c in map(chr, range(33, 127, 2)))]],
+    ),
+    (["prioritized__ ¿qué? «x» 。y"], [["prioritized_ _ ¿qué ? « x » 。 y"]]),
+    (["abcdefg"], [["hijklmnop"]]),
+]
+
+ADV_OPTIONS = [
+    {},
+    {"word_order": 2},
+    {"word_order": 2, "whitespace": True, "lowercase": True},
+    {"eps_smoothing": True, "word_order": 3, "char_order": 8, "beta": 3},
+]
+
+
+@pytest.mark.parametrize("opts", ADV_OPTIONS, ids=[opt_id(o) for o in ADV_OPTIONS])
+def test_adversarial_text(backend, opts):
+    for hyps, refs in ADVERSARIAL:
+        assert_matches_sacrebleu(hyps, refs, opts)
+        swapped = [[r[i] for r in refs][0] for i in range(len(hyps))]  # references as hypotheses
+        assert_matches_sacrebleu(swapped, [list(hyps)], opts)
+
+
+def test_long_lines(backend):
+    rng = random.Random(5)
+    words = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyzäö") for _ in range(rng.randint(1, 9))) for _ in range(400)]
+    shuffled = " ".join(rng.choice(words) + rng.choice(["", "", ",", "."]) for _ in range(9000))
+    repeated = " ".join(words[:30]) * 40
+    ref = " ".join(w for k, w in enumerate(shuffled.split()) if k % 6)
+    hyps = [shuffled, repeated, "short one"]
+    refs = [[ref, repeated[:5000], "short two"], [repeated, None, shuffled[:20000]]]
+    for opts in ({"word_order": 2}, {"whitespace": True, "char_order": 7}):
+        want = py.chrf_stats(hyps, refs, **opts)
+        assert rapidbleu.CHRF(**opts).corpus_statistics(hyps, refs).tolist() == want.tolist()
+
+
+# ============================================================================================
+# The compiled kernel against the oracle
+# ============================================================================================
+ALPHABET = "aab ABc.,(')\"-_~@[`{" + "\u3000\x1c\u200b\u0130\u00dfé日😀\t\u00bf\u3002"
+texts = st.text(alphabet=ALPHABET, max_size=40)
+
+
+@st.composite
+def corpora(draw):
+    n = draw(st.integers(1, 4))
+    hyps = draw(st.lists(texts, min_size=n, max_size=n))
+    n_streams = draw(st.integers(1, 3))
+    streams = [draw(st.lists(st.one_of(st.none(), texts), min_size=n, max_size=n)) for _ in range(n_streams)]
+    for i in range(n):  # every segment keeps at least one reference
+        if all(s[i] is None for s in streams):
+            streams[0][i] = draw(texts)
+    return hyps, streams
+
+
+options = st.fixed_dictionaries(
+    {
+        "char_order": st.integers(0, 7),
+        "word_order": st.integers(0, 3),
+        "beta": st.one_of(st.integers(1, 5), st.floats(1.0, 4.0)),
+        "lowercase": st.booleans(),
+        "whitespace": st.booleans(),
+        "eps_smoothing": st.booleans(),
+    }
+).filter(lambda o: o["char_order"] + o["word_order"] > 0)
+
+
+@needs_cy
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(corpora(), options)
+def test_kernels_agree_with_each_other_and_sacrebleu(corpus, opts):
+    hyps, refs = corpus
+    want = py.chrf_stats(hyps, refs, **opts)
+    assert cy().chrf_stats(hyps, refs, **opts, workers=2).tolist() == want.tolist()
+    masked = cy()._chrf_stats_masked(
+        hyps,
+        refs,
+        *(opts[k] for k in ("char_order", "word_order", "beta")),
+        opts["lowercase"],
+        opts["whitespace"],
+        opts["eps_smoothing"],
+        1,
+        0,
+    )
+    assert masked.tolist() == want.tolist()  # every hash equal: collisions never change a count
+    assert SacreCHRF(**opts)._extract_corpus_statistics(hyps, refs) == want.tolist()
+
+
+def random_rows(rng, m, order):
+    """Valid statistics rows of every awkward kind: empty sides, zero matches, big sums."""
+    h = rng.integers(0, 300, (m, order)) * (rng.random((m, order)) > 0.15)
+    r = rng.integers(0, 300, (m, order)) * (rng.random((m, order)) > 0.15)
+    big = rng.random(m) < 0.1
+    h[big] *= 100_000
+    r[big] *= 90_000
+    h = np.where(r == 0, 0, h)
+    match = (np.minimum(h, r) * rng.random((m, order)) ** 2 * (rng.random((m, order)) > 0.2)).astype(np.int64)
+    return np.stack([h, r, match], axis=2).reshape(m, 3 * order).astype(np.int64)
+
+
+@needs_cy
+@pytest.mark.parametrize("dtype", [None, np.int64, np.float32])
+@pytest.mark.parametrize("eps", [False, True])
+def test_score_kernels_agree_bit_for_bit(dtype, eps):
+    rng = np.random.default_rng(11)
+    for beta in (1, 2, 3, 7, 1.5, 2.75, 10.1):
+        for co, wo in ((6, 0), (6, 2), (1, 0), (0, 2), (9, 3)):
+            rows = random_rows(rng, 400, co + wo)
+            want = py.chrf_scores(rows, co, wo, beta, eps, dtype)
+            got = cy().chrf_scores(rows, co, wo, beta, eps, dtype, 2)
+            assert np.array_equal(got.view(np.int64), want.view(np.int64)), (beta, co, wo, dtype, eps)
+
+
+@pytest.mark.parametrize("dtype", [None, np.int64, np.float32, np.float64])
+def test_score_from_stats_in_sacrebleus_number_types(backend, dtype):
+    """``_compute_score_from_stats`` (and ``scores_from_stats`` for the protocol's dtypes)
+    give sacreBLEU's value for rows held as Python ints or numpy arrays (float32: bootstrap
+    resamples, int64: approximate randomization, float64: harnesses' own arrays)."""
+    rng = np.random.default_rng(3)
+    for opts in ({}, {"word_order": 2, "eps_smoothing": True}, {"beta": 1.5}):
+        ours, theirs = rapidbleu.CHRF(**opts), SacreCHRF(**opts)
+        rows = random_rows(rng, 150, ours.order)
+        held = rows.tolist() if dtype is None else rows.astype(dtype)
+        want = [theirs._compute_score_from_stats(r).score for r in held]
+        got = [ours._compute_score_from_stats(r).score for r in held]
+        assert [float(x) for x in got] == [float(x) for x in want]
+        assert [type(x) for x in got] == [type(x) for x in want]
+        if dtype is not np.float64:
+            assert ours.scores_from_stats(rows, dtype).tolist() == [float(x) for x in want]
+
+
+# ============================================================================================
+# Pairwise matrices (MBR utilities)
+# ============================================================================================
+PAIRWISE = _sample("generaltest2023.de-en.hyp.AIRC.en", 12) + ["", "same", "same", "Same thing."]
+
+
+@pytest.mark.parametrize("opts", [{}, {"word_order": 2, "eps_smoothing": True, "lowercase": True}])
+def test_pairwise_matrix_is_sentence_chrf_of_each_pair(backend, opts):
+    kernel = _backend.chrf
+    theirs = SacreCHRF(**opts)
+    want = [[theirs.sentence_score(h, [r]).score for r in PAIRWISE] for h in PAIRWISE]
+    got = kernel.chrf_pairwise_scores(PAIRWISE, **opts, workers=2)
+    assert got.tolist() == want
+    stats = kernel.chrf_pairwise_stats(
+        PAIRWISE, opts.get("char_order", 6), opts.get("word_order", 0), opts.get("lowercase", False)
+    )
+    n = len(PAIRWISE)
+    pairs = rapidbleu.CHRF(**opts).corpus_statistics([h for h in PAIRWISE for _ in PAIRWISE], [PAIRWISE * n])
+    assert stats.reshape(n * n, -1).tolist() == pairs.tolist()
+
+
+# ============================================================================================
+# Threads, hash collisions
+# ============================================================================================
+@needs_cy
+def test_workers_do_not_change_results():
+    hyps = _sample("generaltest2023.en-de.hyp.ONLINE-M.de", 200) * 2
+    refs = [_sample("generaltest2023.en-de.ref.refA.de", 200) * 2]
+    one = cy().chrf_stats(hyps, refs, 6, 2)
+    for workers in (2, 3, -1):
+        assert np.array_equal(cy().chrf_stats(hyps, refs, 6, 2, workers=workers), one)
+    sums = np.repeat(one, 50, axis=0)
+    assert np.array_equal(cy().chrf_scores(sums, 6, 2, workers=2), cy().chrf_scores(sums, 6, 2))
+
+
+@needs_cy
+def test_colliding_hashes_never_change_a_count():
+    rng = random.Random(9)
+    hyps = _sample("generaltest2023.cs-uk.hyp.ONLINE-Y.uk", 40) + ["".join(rng.choice("abc d") for _ in range(3000))]
+    refs = [_sample("generaltest2023.cs-uk.ref.refA.uk", 40) + ["".join(rng.choice("abc d") for _ in range(2000))]]
+    for mask in (0, 0xFFF0000000000000):
+        got = cy()._chrf_stats_masked(hyps, refs, 6, 2, 2, False, False, False, 1, mask)
+        assert got.tolist() == py.chrf_stats(hyps, refs, 6, 2).tolist()
+
+
+@needs_cy
+def test_huge_line_memory_is_bounded():
+    """A 3 MB line of shuffled words (most high-order n-grams distinct) and its reference:
+    the call's peak memory stays under 40 bytes per character of the two texts (about 26 is
+    expected: ids and positions, counts and the pair table of one order at a time; see
+    _chrf.h), measured in a child process."""
+    code = r"""
+import random
+from rapidbleu import _chrf_cy
+rng = random.Random(1)
+words = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(2, 9))) for _ in range(20000)]
+hyp = " ".join(rng.choice(words) for _ in range(600_000))[:3_000_000]
+ref = " ".join(rng.choice(words) for _ in range(600_000))[:3_000_000]
+def status(field):
+    with open("/proc/self/status") as fh:
+        return next(int(line.split()[1]) * 1024 for line in fh if line.startswith(field))
+with open("/proc/self/clear_refs", "w") as fh:  # the peak from here on is the call's
+    fh.write("5")
+before = status("VmRSS:")
+_chrf_cy.chrf_stats([hyp], [[ref]], 6, 2)
+print((status("VmHWM:") - before) / (len(hyp) + len(ref)))
+"""
+    if not os.path.exists("/proc/self/clear_refs"):
+        pytest.skip("needs Linux's /proc/self/clear_refs to measure one call's peak memory")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert 4 < float(out.stdout) < 40, out.stdout  # (4: the ids alone; below, nothing was measured)
+
+
+# ============================================================================================
+# The API around the numbers
+# ============================================================================================
+def test_signature_name_and_format_match_sacrebleu():
+    hyps, refs = ["The cat sat.", "A dog"], [["The cat sat down.", "The dog"], [None, "A dog!"]]
+    for opts in ({}, {"word_order": 2}, {"beta": 3, "lowercase": True, "whitespace": True, "eps_smoothing": True}):
+        ours, theirs = rapidbleu.CHRF(**opts), SacreCHRF(**opts)
+        with pytest.raises(ValueError):
+            ours.get_signature()  # nothing scored yet: the number of references is unknown
+        a, b = ours.corpus_score(hyps, refs), theirs.corpus_score(hyps, refs)
+        assert_same_score(a, b)
+        assert repr(a) == repr(b)
+        assert (a.beta, a.char_order, a.word_order) == (b.beta, b.char_order, b.word_order)
+        assert sig(ours) == sig(theirs)
+        s_ours = ours.get_signature().format(short=True)
+        assert s_ours == theirs.get_signature().format(short=True).replace(
+            "v:2.6.0", f"v:rapidbleu-{rapidbleu.__version__}"
+        )
+        ours_json = a.format(signature=str(ours.get_signature()), is_json=True)
+        assert ours_json.replace(f"rapidbleu-{rapidbleu.__version__}", "2.6.0") == b.format(
+            signature=str(theirs.get_signature()), is_json=True
+        )
+        ours.sentence_score("x", ["y"])
+        theirs.sentence_score("x", ["y"])
+        assert sig(ours) == sig(theirs)  # nrefs:1 after a sentence
+    assert rapidbleu.CHRF(word_order=2, beta=1.5).corpus_score(["a"], [["a"]]).name == "chrF1.5++"
+
+
+def test_bootstrap_interval_matches_sacrebleu(monkeypatch):
+    monkeypatch.delenv("SACREBLEU_SEED", raising=False)
+    hyps = _sample("generaltest2023.zh-en.hyp.HW-TSC.en", 150)
+    refs = [_sample("generaltest2023.zh-en.ref.refA.en", 150)]
+    for opts in ({}, {"word_order": 2, "eps_smoothing": True}):
+        ours, theirs = rapidbleu.CHRF(**opts), SacreCHRF(**opts)
+        a, b = ours.corpus_score(hyps, refs, n_bootstrap=300), theirs.corpus_score(hyps, refs, n_bootstrap=300)
+        assert (a.score, float(a._mean), float(a._ci)) == (b.score, float(b._mean), float(b._ci))
+        assert str(a) == str(b)
+        assert sig(ours) == sig(theirs)
+
+
+def test_module_paths_and_compat_functions():
+    from rapidbleu.compat import corpus_chrf, sentence_chrf
+    from rapidbleu.metrics import CHRF, METRICS, CHRFScore
+    from rapidbleu.metrics.base import Metric
+    from rapidbleu.metrics.chrf import CHRF as CHRF2
+    from rapidbleu.metrics.chrf import CHRFSignature
+    from rapidbleu.metrics.helpers import extract_all_char_ngrams, extract_char_ngrams, extract_word_ngrams
+
+    assert CHRF is CHRF2 is rapidbleu.CHRF and METRICS["CHRF"] is CHRF
+    assert CHRFScore is rapidbleu.CHRFScore and issubclass(CHRFSignature, rapidbleu.score.Signature)
+    assert isinstance(CHRF(), Metric)
+    assert corpus_chrf is rapidbleu.corpus_chrf and sentence_chrf is rapidbleu.sentence_chrf
+    assert rapidbleu.extract_char_ngrams is extract_char_ngrams
+    hyps, refs = ["Die  Beziehung ist gut.", "x"], [["Das Verhältnis ist gut.", "y"]]
+    for kw in ({}, {"remove_whitespace": False, "word_order": 2, "beta": 3, "eps_smoothing": True}):
+        assert corpus_chrf(hyps, refs, **kw).score == sacrebleu.corpus_chrf(hyps, refs, **kw).score
+        assert sentence_chrf(hyps[0], refs[0], **kw).score == sacrebleu.sentence_chrf(hyps[0], refs[0], **kw).score
+    for line in ("a b  c", " ab\u3000cd ", ""):
+        for ws in (False, True):
+            assert extract_char_ngrams(line, 2, ws) == sacrebleu.extract_char_ngrams(line, 2, ws)
+            assert extract_all_char_ngrams(line, 3, ws) == sacrebleu.metrics.helpers.extract_all_char_ngrams(
+                line, 3, ws
+            )
+    assert extract_word_ngrams(["a", "b", "c"], 2) == sacrebleu.extract_word_ngrams(["a", "b", "c"], 2)
+    assert CHRF.CHAR_ORDER == 6 and CHRF.WORD_ORDER == 0 and CHRF.BETA == 2
+
+
+def test_semi_private_methods_match_sacrebleu():
+    refs = [["The (cat) sat.", "Ünïcode, text"], ["the cat sat!", None]]
+    hyps = ["The cat sat on it.", "unicode text"]
+    for opts in (
+        {},
+        {"word_order": 2, "lowercase": True},
+        {"word_order": 1, "whitespace": True, "eps_smoothing": True},
+    ):
+        ours, theirs = rapidbleu.CHRF(**opts), SacreCHRF(**opts)
+        assert ours._cache_references(refs) == theirs._cache_references(refs)
+        assert ours.num_refs == theirs.num_refs == -1
+        info_o, info_t = (
+            ours._extract_reference_info(["a (b) c.", "d"]),
+            theirs._extract_reference_info(["a (b) c.", "d"]),
+        )
+        assert info_o == info_t
+        hyp = ours._preprocess_segment("The CAT (sat).")
+        assert hyp == theirs._preprocess_segment("The CAT (sat).")
+        assert ours._remove_punctuation(hyp) == theirs._remove_punctuation(hyp)
+        assert ours._compute_segment_statistics(hyp, info_o) == theirs._compute_segment_statistics(hyp, info_t)
+        stats_o, stats_t = ours._extract_corpus_statistics(hyps, refs), theirs._extract_corpus_statistics(hyps, refs)
+        assert stats_o == stats_t and all(type(v) is int for row in stats_o for v in row)
+        assert ours._compute_f_score(stats_o[0]) == theirs._compute_f_score(stats_t[0])
+        assert_same_score(ours._aggregate_and_compute(stats_o), theirs._aggregate_and_compute(stats_t))
+        arr = np.array(stats_o, dtype=np.int64)
+        assert ours._aggregate_and_compute(arr).score == theirs._aggregate_and_compute(arr).score
+        trial = arr[None, :1]  # approximate randomization: one (1, k) int64 row
+        assert ours._aggregate_and_compute(trial[0]).score == theirs._aggregate_and_compute(trial[0]).score
+        # cached references
+        ours_c, theirs_c = rapidbleu.CHRF(**opts, references=refs), SacreCHRF(**opts, references=refs)
+        assert ours_c._extract_corpus_statistics(hyps, None) == theirs_c._extract_corpus_statistics(hyps, None)
+        assert ours_c.corpus_score(hyps, None).score == theirs_c.corpus_score(hyps, None).score
+
+
+def test_float_counters_as_mbrs_aggregates_them():
+    """mbrs weights each reference's n-gram counts (floats) and scores against their sum with
+    ``_get_match_statistics`` and ``_compute_f_score``: float arithmetic in sacreBLEU's order."""
+    refs = ["the cat sat on the mat", "a cat sat", "the dog sat on a mat"]
+    weights = [0.5, 0.3, 0.2]
+    for opts in ({}, {"word_order": 2}):
+        ours, theirs = rapidbleu.CHRF(**opts), SacreCHRF(**opts)
+        results = []
+        for metric in (ours, theirs):
+            per_ref = metric._cache_references([[r] for r in refs])[0]["ref_ngrams"]
+            agg = [Counter() for _ in range(metric.order)]
+            for w, grams in zip(weights, per_ref, strict=True):
+                for k, counter in enumerate(grams):
+                    agg[k] += Counter({g: c * w for g, c in counter.items()})
+            hyp = metric._preprocess_segment("the cat sat on a mat")
+            grams = sacrebleu.metrics.helpers.extract_all_char_ngrams(hyp, metric.char_order, metric.whitespace)
+            words = metric._remove_punctuation(hyp)
+            grams += [sacrebleu.extract_word_ngrams(words, n) for n in range(1, metric.word_order + 1)]
+            row = []
+            for h, r in zip(grams, agg, strict=True):
+                row += metric._get_match_statistics(h, r)
+            results.append((row, metric._compute_f_score(row)))
+        assert results[0] == results[1]
+
+
+def test_config_round_trip():
+    metric = rapidbleu.CHRF(char_order=5, word_order=2, beta=3, lowercase=True, eps_smoothing=True)
+    metric.corpus_score(["a b"], [["a c"], ["b"]])
+    again = rapidbleu.CHRF.from_config(metric.config())
+    assert again.config() == metric.config() and again.num_refs == 2
+    assert sig(again) == sig(metric)
+    assert metric.stats_columns[:3] == ("char1_hyp", "char1_ref", "char1_match")
+    assert metric.stats_columns[-1] == "word2_match" and len(metric.stats_columns) == 21
+    assert (metric.metric_id, metric.higher_is_better, metric.stats_dtype) == ("chrf", True, "int64")
+
+
+# ============================================================================================
+# Bad options and bad statistics: a clear error before any work
+# ============================================================================================
+@pytest.mark.parametrize(
+    ("kwargs", "error", "words"),
+    [
+        ({"char_order": -1}, ValueError, "char_order must be between 0 and 64"),
+        ({"char_order": 65}, ValueError, "char_order must be between 0 and 64"),
+        ({"word_order": 100}, ValueError, "word_order must be between 0 and 64"),
+        ({"char_order": 2.0}, TypeError, "char_order must be an int"),
+        ({"word_order": True}, TypeError, "word_order must be an int"),
+        ({"char_order": 0, "word_order": 0}, ValueError, "both 0"),
+        ({"beta": 0}, ValueError, "beta must be a finite number >= 1"),
+        ({"beta": 0.5}, ValueError, "beta must be a finite number >= 1"),
+        ({"beta": math.nan}, ValueError, "beta must be a finite number >= 1"),
+        ({"beta": math.inf}, ValueError, "beta must be a finite number >= 1"),
+        ({"beta": 1e200}, ValueError, "beta must be at most"),
+        ({"beta": "2"}, TypeError, "beta must be a number"),
+        ({"beta": True}, TypeError, "beta must be a number"),
+        ({"lowercase": "False"}, TypeError, "lowercase must be True or False"),
+        ({"whitespace": 2}, TypeError, "whitespace must be True or False"),
+        ({"eps_smoothing": None}, TypeError, "eps_smoothing must be True or False"),
+        ({"workers": 0}, ValueError, "workers"),
+        ({"references": "a reference"}, TypeError, "references"),
+        ({"order": 6}, TypeError, "unexpected keyword"),
+    ],
+)
+def test_bad_options_are_refused_in_the_constructor(kwargs, error, words):
+    with pytest.raises(error, match=words):
+        rapidbleu.CHRF(**kwargs)
+
+
+def test_accepted_option_values():
+    assert rapidbleu.CHRF(beta=np.int64(3)).beta == 3 and type(rapidbleu.CHRF(beta=np.int64(3)).beta) is int
+    assert rapidbleu.CHRF(char_order=np.int32(4), word_order=0, lowercase=np.True_, whitespace=1).lowercase is True
+    assert rapidbleu.CHRF(char_order=0, word_order=2).order == 2
+    assert rapidbleu.CHRF(char_order=64, word_order=64).order == 128
+
+
+def test_bad_statistics_are_named():
+    metric = rapidbleu.CHRF(char_order=2, word_order=1)
+    good = [5, 4, 3, 4, 3, 2, 2, 2, 1]
+    assert (
+        metric.score_from_stats(good).score
+        == SacreCHRF(char_order=2, word_order=1)._compute_score_from_stats(good).score
+    )
+    for bad, words in (
+        (good[:-1], "have 8 columns but need 9"),
+        ([5, 4, 6, *good[3:]], "row 0, order char1: more matches than hypothesis n-grams"),
+        ([5, 4, 3, 4, 3, 2, 2, 1, 2], "row 0, order word1: more matches than reference n-grams"),
+        ([5, 0, 0, *good[3:]], "hypothesis n-grams counted where the reference has none"),
+        ([-1, *good[1:]], "row 0, column 0 is negative"),
+        ([5.5, *good[1:]], "column 0 \\(char1_hyp\\) is 5.5"),
+        ([math.nan, *good[1:]], "is nan"),
+    ):
+        with pytest.raises(ValueError, match=words):
+            metric.score_from_stats(bad)
+    with pytest.raises(ValueError, match="row 1"):
+        metric.scores_from_stats([good, [5, 4, 6, *good[3:]]])
+    with pytest.raises(ValueError, match="one row"):
+        metric.score_from_stats([good, good])
+    with pytest.raises(ValueError, match="dtype"):
+        metric.scores_from_stats([good], np.float16)
+
+
+def test_bad_inputs_are_named(backend):
+    metric = rapidbleu.CHRF()
+    with pytest.raises(ValueError, match="reference stream 0 has 1 lines but there are 2 hypotheses"):
+        metric.corpus_score(["a", "b"], [["a"]])
+    with pytest.raises(TypeError, match=r"hypotheses\[1\] is a int"):
+        metric.corpus_score(["a", 3], [["a", "b"]])
+    with pytest.raises(ValueError, match="segment 1 has no reference"):
+        metric.corpus_score(["a", "b"], [["a", None]])
+    with pytest.raises(TypeError, match="write \\[ref\\]"):
+        metric.sentence_score("a", "a")
+    with pytest.raises(RuntimeError, match="no references"):
+        metric.corpus_score(["a"], None)
+    with pytest.raises(TypeError, match=r"references\[0\]\[0\] is a bytes"):
+        _backend.chrf.chrf_stats(["a"], [[b"a"]])
