@@ -222,7 +222,7 @@ class CHRFSignature(Signature):
     (short: ``#:1|c:mixed|e:yes|nc:6|nw:0|s:no|v:...``).  ``eff`` is ``yes`` for the default
     effective-order averaging, ``no`` with ``eps_smoothing``."""
 
-    def __init__(self, args: dict):
+    def __init__(self, args: dict[str, Any]) -> None:
         super().__init__(args)
         self._abbr.update({"case": "c", "eff": "e", "nc": "nc", "nw": "nw", "space": "s"})
         self.info.update(
