@@ -5,8 +5,10 @@
   float-cast-overflow): the core built with those sanitizers, ``-O1 -g``, every report fatal
   (``.ci/run`` builds one in its own directory and runs the kernel tests under it, with the
   sanitizer runtime preloaded into Python: see its step 6 for the environment).
-* A failed compilation installs the pure-Python package (same results, slower) with a clear
-  message, except under cibuildwheel (``CIBUILDWHEEL=1``), where it must fail loudly.
+* A failed compilation installs the pure-Python package (same results, slower) with one line
+  saying why (shown by ``pip install -v``: pip hides a successful build's output, so the
+  package itself says it once more, in one line, when it first runs), except under
+  cibuildwheel (``CIBUILDWHEEL=1``), where it must fail loudly.
 """
 
 import os
@@ -82,7 +84,7 @@ def _extensions():
     except ImportError as exc:  # no Cython: pure-Python install (see _backend)
         if STRICT:
             raise
-        print(f"rapidbleu: Cython not available ({exc}); installing the pure-Python backend", file=sys.stderr)
+        print(f"rapidbleu: Cython not available ({exc}); installing the pure-Python backend instead", file=sys.stderr)
         return []
     exts = [
         Extension(
@@ -99,31 +101,36 @@ def _extensions():
 
 
 class OptionalBuildExt(build_ext):
-    """Compile the core; on failure fall back to pure Python unless building wheels in CI."""
+    """Compile the core; on failure fall back to pure Python unless building wheels in CI.
+    Every module is tried; one line at the end names those that failed and the first error."""
+
+    def initialize_options(self):
+        super().initialize_options()
+        self.failed = []
 
     def run(self):
         try:
             super().run()
         except Exception as exc:
-            self._give_up(exc)
+            self._give_up("the C core", exc)
+        if self.failed:
+            names = ", ".join(name for name, _ in self.failed)
+            print(
+                f"rapidbleu: could not compile {names} ({self.failed[0][1]}); installing the pure-Python "
+                "backend instead (identical results, slower); a C compiler and Python headers give the fast core",
+                file=sys.stderr,
+            )
 
     def build_extension(self, ext):
         try:
             super().build_extension(ext)
         except Exception as exc:
-            self._give_up(exc)
+            self._give_up(ext.name, exc)
 
-    @staticmethod
-    def _give_up(exc):
+    def _give_up(self, name, exc):
         if STRICT:
             raise exc
-        print(
-            "\n" + "=" * 78 + "\n"
-            f"rapidbleu: could not compile the C core ({exc}).\n"
-            "Installing the pure-Python backend instead: results are identical, only slower.\n"
-            "For the fast core install a C compiler (and Python headers) and reinstall.\n" + "=" * 78 + "\n",
-            file=sys.stderr,
-        )
+        self.failed.append((name, " ".join(str(exc).split())))
 
 
 setup(ext_modules=_extensions(), cmdclass={"build_ext": OptionalBuildExt})

@@ -31,6 +31,7 @@ RUNS = [
     ("small", ["bench_small_batches.py", "--repeat", "15"], ["bench_small_batches.py", "--repeat", "5"]),
     ("significance", ["bench_significance.py"], ["bench_significance.py", "--quick"]),
     ("bigline", ["bench_bigline.py", "--mb", "50"], ["bench_bigline.py", "--mb", "5"]),
+    ("reader", ["bench_reader.py"], ["bench_reader.py", "--mb", "10", "--runs", "1"]),
     ("report", ["bench_report.py"], ["bench_report.py", "--segments", "500", "--runs", "1"]),
     ("chrf", ["bench_chrf.py"], ["bench_chrf.py", "--runs", "2", "--bigline", "2", "--sentence-part", "1000"]),
 ]

@@ -2,9 +2,14 @@
 
 Where the WMT23 data is (one rule for every test): ``$RAPIDBLEU_WMT23_DIR``, else
 ``../shared/data/wmt23`` beside the repository, else the samples in ``tests/data/wmt23``.  No
-test names a path of any machine.
+test names a path of any machine.  The full data may be any selection of the WMT23 files laid
+out like ``../shared/data/wmt23`` (``scores.tsv``, ``references/``, ``system-outputs/``,
+``sources/``), assembled from symbolic links or not: tests find files by walking the folder
+(following links) and count what is there, never the developer selection's numbers
+(``tools/wmt23_selection.py`` runs them on another selection).
 """
 
+import csv
 import os
 from pathlib import Path
 
@@ -40,14 +45,34 @@ def wmt23_dir(full: bool = False) -> Path:
     return c if (c / "scores.tsv").is_file() else SAMPLE_DIR
 
 
-def data_file(name: str, directory: Path | None = None) -> Path:
-    """A WMT23 file by name, in the folder or its references/ and system-outputs/ subfolders."""
-    directory = directory or wmt23_dir()
+def data_files(*names: str) -> list[Path] | None:
+    """WMT23 files by name, all from one folder: the full selection when it holds every one of
+    them (in the folder or its references/, system-outputs/ and sources/), else the samples;
+    None when neither does (never a reference from one and a hypothesis from the other)."""
+    for directory in dict.fromkeys((wmt23_dir(), SAMPLE_DIR)):
+        paths = [_in_folder(directory, name) for name in names]
+        if None not in paths:
+            return paths
+    return None
+
+
+def _in_folder(directory: Path, name: str) -> Path | None:
     for sub in ("", "references", "system-outputs", "sources"):
         path = directory / sub / name
         if path.is_file():
             return path
-    return SAMPLE_DIR / name
+    return None
+
+
+def text_files(directory: Path, pattern: str = "generaltest2023.*") -> list[Path]:
+    """Every file under ``directory`` whose name matches ``pattern``, sorted, following
+    symbolic links to folders (``Path.rglob`` does not follow them on Python < 3.13)."""
+    import fnmatch
+
+    found = []
+    for folder, _dirs, files in os.walk(directory, followlinks=True):
+        found += [Path(folder) / f for f in files if fnmatch.fnmatch(f, pattern)]
+    return sorted(p for p in found if p.is_file())
 
 
 # ------------------------------------------------------------------------------------------
@@ -108,13 +133,33 @@ def read(path: Path):
 
 
 def systems(directory: Path):
-    """(pair, system, hyp_path, [ref paths]) for every system output in ``directory``."""
+    """(pair, system, hyp_path, [ref paths]) for every system output in ``directory``
+    (``generaltest2023.<pair>.hyp.<system>.<lang>``; a system name may hold dots)."""
     out = []
     for hyp in find(directory, "generaltest2023.*.hyp.*"):
-        _, pair, _, system, lang = hyp.name.split(".")
+        parts = hyp.name.split(".")
+        pair, system, lang = parts[1], ".".join(parts[3:-1]), parts[-1]
         refs = find(directory, f"generaltest2023.{pair}.ref.*.{lang}")
         out.append((pair, system, hyp, refs))
     return out
+
+
+def score_rows(directory: Path, pairs=None) -> list[dict]:
+    """The ``bleu-refA`` and ``bleu-all`` rows of ``directory/scores.tsv`` (of ``pairs`` if
+    given), each with ``hyp`` and ``ref`` (refA), the paths of its files; a row whose files the
+    folder lacks fails the test (the table and the files are one selection)."""
+    rows = []
+    with open(directory / "scores.tsv", encoding="utf-8", newline="") as fh:
+        for row in csv.DictReader(fh, delimiter="\t"):
+            if row["metric"] not in ("bleu-refA", "bleu-all") or (pairs is not None and row["pair"] not in pairs):
+                continue
+            lang = row["pair"].split("-")[1]
+            row["hyp"] = _in_folder(directory, f"generaltest2023.{row['pair']}.hyp.{row['system']}.{lang}")
+            row["ref"] = _in_folder(directory, f"generaltest2023.{row['pair']}.ref.refA.{lang}")
+            if row["hyp"] is None or row["ref"] is None:
+                pytest.fail(f"{directory / 'scores.tsv'} lists {row['pair']} {row['system']} but its files are missing")
+            rows.append(row)
+    return rows
 
 
 #: Tokenizer of the official WMT23 table for each target (the data README explains it).

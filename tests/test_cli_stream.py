@@ -1,10 +1,13 @@
 """The streaming command line: inputs read in lockstep in small chunks (RAPIDBLEU_CHUNK_LINES)
 give sacreBLEU's output byte for byte, and errors still name the file and line."""
 
+import contextlib
 import gzip
 import os
 import subprocess
 import sys
+import threading
+from pathlib import Path
 
 import pytest
 from conftest import SAMPLE_DIR, systems
@@ -163,3 +166,128 @@ def test_sentence_level_prints_nothing_when_line_counts_differ(tmp_path, gz):
     assert r.returncode == 1
     assert r.stdout == b""
     assert f"{hyp} has 39 lines but {ref} has 40".encode() in r.stderr
+
+
+# -- pipes: FIFOs, process substitution, /dev/stdin ----------------------------------------
+
+
+@contextlib.contextmanager
+def _fifos(folder, contents):
+    """FIFOs ``folder/name`` fed ``contents[name]`` (bytes) by writer threads; a FIFO the
+    command never opened is drained at the end, so that no writer is left blocked."""
+    folder.mkdir()
+    threads = []
+    for name, data in contents.items():
+        path = folder / name
+        os.mkfifo(path)
+
+        def write(path=path, data=data):
+            try:
+                with open(path, "wb") as fh:
+                    fh.write(data)
+            except BrokenPipeError:
+                pass
+
+        thread = threading.Thread(target=write, daemon=True)
+        thread.start()
+        threads.append((path, thread))
+    try:
+        yield folder
+    finally:
+        for path, thread in threads:
+            while thread.is_alive():
+                fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+                thread.join(timeout=0.2)
+                os.close(fd)
+
+
+def _files(folder, contents):
+    folder.mkdir()
+    for name, data in contents.items():
+        (folder / name).write_bytes(data)
+    return folder
+
+
+_PIPE_MODES = {
+    "json": (["ref"], ["h1"], []),
+    "sentence-level": (["ref"], ["h1"], ["-sl"]),
+    "two references, text": (["ref", "h2"], ["h1"], ["-f", "text", "-b"]),
+    "table": (["ref"], ["h1", "h2", "h3"], ["-f", "text"]),
+    "confidence": (["ref"], ["h1"], ["-ci", "-cin", "40"]),
+    "paired bootstrap": (["ref"], ["h1", "h2"], ["-pbs", "-pbsn", "40"]),
+    "paired AR": (["ref"], ["h1", "h2", "h3"], ["-par", "-parn", "40", "-f", "text"]),
+    "tab-separated references": (["tsv"], ["h1"], ["-nr", "2"]),
+    "report": (["ref"], ["h1", "h2"], ["--report", "-", "-pbsn", "30", "--source", "src"]),
+}
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+@pytest.mark.parametrize("mode", list(_PIPE_MODES))
+def test_every_mode_reads_fifos_as_files(tmp_path, mode):
+    """Every input a FIFO: the same output as with regular files (names aside).  The lines were
+    counted first with -sl, which emptied the pipes ("is empty")."""
+    hyps, refs = _de_en()
+    ref_lines = refs[0].read_text("utf-8").splitlines()
+    contents = {
+        "ref": refs[0].read_bytes(),
+        "h1": hyps[0].read_bytes(),
+        "h2": hyps[1].read_bytes(),
+        "h3": hyps[2].read_bytes(),
+        "tsv": "".join(f"{a}\t{b}\n" for a, b in zip(ref_lines, reversed(ref_lines), strict=True)).encode(),
+        "src": b"source line\n" * len(ref_lines),
+    }
+    ref_names, sys_names, options = _PIPE_MODES[mode]
+    used = {name: contents[name] for name in [*ref_names, *sys_names, *(["src"] if "--source" in options else [])]}
+
+    def command(folder):
+        opts = [str(folder / o) if o == "src" else o for o in options]
+        return [*(folder / r for r in ref_names), "-i", *(folder / s for s in sys_names), *opts]
+
+    regular = _files(tmp_path / "files", used)
+    want = run("rapidbleu", *command(regular))
+    assert want.returncode == 0, want.stderr
+    with _fifos(tmp_path / "fifos", used) as folder:
+        got = run("rapidbleu", *command(folder))
+    assert got.returncode == 0, got.stderr
+    assert got.stdout.replace(b"/fifos/", b"/files/") == want.stdout
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_fifo_length_mismatch_names_both_lengths(tmp_path):
+    ref = tmp_path / "ref.txt"
+    ref.write_text("".join(f"the cat {i} sat\n" for i in range(40)), "utf-8")
+    with _fifos(tmp_path / "fifos", {"hyp": b"".join(b"the cat %d sat\n" % i for i in range(33))}) as folder:
+        r = run("rapidbleu", ref, "-i", folder / "hyp", "-sl")
+    assert r.returncode == 1
+    assert f"{folder / 'hyp'} has 33 lines but {ref} has 40".encode() in r.stderr
+
+
+@pytest.mark.skipif(sys.platform == "win32" or not Path("/bin/bash").exists(), reason="needs bash")
+def test_process_substitution_and_dev_stdin():
+    """``rapidbleu <(...) -i <(...) -sl`` as a shell user writes it, and ``-i /dev/stdin``."""
+    hyps, refs = _de_en()
+    want = run("rapidbleu", refs[0], "-i", hyps[0], "-sl")
+    assert want.returncode == 0
+    env = dict(os.environ, NO_COLOR="", PYTHONIOENCODING="utf-8")
+    script = f'"{sys.executable}" -m rapidbleu <(cat "{refs[0]}") -i <(cat "{hyps[0]}") -sl'
+    got = subprocess.run(["/bin/bash", "-c", script], capture_output=True, env=env, timeout=300, check=False)
+    assert got.returncode == 0, got.stderr
+    assert got.stdout == want.stdout
+    got = run("rapidbleu", refs[0], "-i", "/dev/stdin", "-sl", stdin=hyps[0].read_bytes())
+    assert got.returncode == 0, got.stderr
+    assert got.stdout == want.stdout
+
+
+def test_utf16_without_byte_order_mark_names_the_input(tmp_path):
+    """``-e utf-16`` on input without a BOM (sacreBLEU's reading refuses it): one line naming
+    the file, or standard input, instead of the decoder's bare message."""
+    ref = tmp_path / "ref.txt"
+    ref.write_bytes("a b c\n".encode("utf-16"))
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_bytes("a b c\n".encode("utf-16-le"))
+    r = run("rapidbleu", ref, "-i", hyp, "-e", "utf-16")
+    assert r.returncode == 1
+    assert r.stderr.decode().startswith(f"rapidbleu: error: {hyp}: line 1: cannot decode as utf-16 (UTF-16 stream")
+    r = run("rapidbleu", ref, "-e", "utf-16", stdin="a b c\n".encode("utf-16-le"))
+    assert r.returncode == 1
+    assert r.stderr.decode().startswith("rapidbleu: error: <stdin>: line 1: cannot decode input as utf-16 (UTF-16")

@@ -89,6 +89,7 @@ def test_wmt23_system_matches_oracle(system):
     name = Path(system).name
     pair, lang = name.split(".")[1], name.rsplit(".", 1)[1]
     ref_files = sorted(str(p) for p in (_DATA / "references").glob(f"generaltest2023.{pair}.ref.*.{lang}"))
+    assert ref_files, f"no reference of {pair} in {_DATA / 'references'}"
     hyps = _lines(system)
     refs = [_lines(f) for f in ref_files]
     assert all(len(r) == len(hyps) for r in refs)

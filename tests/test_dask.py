@@ -117,7 +117,42 @@ def test_errors(ddf):
     with pytest.raises(ValueError, match="no column 'nope'"):
         rbd.corpus_bleu(ddf, "hyp", "nope")
     bad = dd.from_pandas(pd.DataFrame({"hyp": ["a", None], "ref": ["a", "b"]}), npartitions=1)
-    with pytest.raises(TypeError, match="hypothesis at row 1 of the partition is null"):
+    with pytest.raises(TypeError, match="hypothesis at row 1 is null"):
         rbd.corpus_bleu(bad, "hyp", "ref")
     with pytest.raises(TypeError, match="custom smoothing"):
         rbd.corpus_bleu(ddf, "hyp", "ref", style="nltk", smoothing_function=lambda p, **k: p)
+
+
+def test_bad_rows_named_by_their_row_in_the_whole_frame(client):
+    """Partitions whose own index restarts at 0 (as after read_csv): a null or a method-6 row
+    is named by its position in the whole DataFrame, not in its partition."""
+    import dask
+    import dask.dataframe as dd
+    import numpy as np
+    import pandas as pd
+
+    import rapidbleu.dask as rbd
+    from rapidbleu.nltk import SmoothingError
+
+    def part(hyps, refs):
+        return dd.from_pandas(pd.DataFrame({"hyp": hyps, "ref": refs}), npartitions=1)
+
+    ok = ["the cat sat on the mat"] * 4
+    nulls = dd.concat([part(ok, ok), part(["the cat", np.nan, "a b"], ["the cat", "x", None])])
+    for call in (
+        lambda: rbd.corpus_bleu(nulls, "hyp", "ref"),
+        lambda: rbd.sentence_bleu(nulls, "hyp", "ref").compute(),
+    ):
+        with pytest.raises(TypeError, match=r"rapidbleu\.dask: hypothesis at row 5 is null"):
+            call()
+    no_ref = dd.concat([part(ok, ok), part(["the cat", "a b"], ["the cat", None])])
+    with pytest.raises(ValueError, match=r"rapidbleu\.dask: row 5 has no reference"):
+        rbd.corpus_bleu(no_ref, "hyp", "ref")
+    with dask.config.set({"dataframe.convert-string": False}):  # a column of lists of references
+        lists = dd.concat([part(ok, [[r] for r in ok]), part(["the cat", "a b", "c"], [["the cat"], [], ["c", "d"]])])
+        with pytest.raises(ValueError, match=r"rapidbleu\.dask: row 5 has no reference"):
+            rbd.corpus_bleu(lists, "hyp", "ref")
+    # method 6: unigram matches but no trigram match
+    m6 = dd.concat([part(ok, ok), part([*ok[:2], "the dog sat on a mat"], ok[:3])])
+    with pytest.raises(SmoothingError, match=r"rapidbleu\.dask: row 6: smoothing method 6 needs"):
+        rbd.sentence_bleu(m6, "hyp", "ref", style="nltk", smoothing_function="method6").compute()

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import SAMPLE_DIR, wmt23_dir
+from conftest import SAMPLE_DIR, text_files, wmt23_dir
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -167,7 +167,7 @@ def wmt23_lines():
     for folder in dict.fromkeys((SAMPLE_DIR, wmt23_dir())):
         if not folder.is_dir():
             continue
-        for path in sorted(p for p in folder.rglob("generaltest2023.*") if p.is_file()):
+        for path in text_files(folder):
             with open(path, encoding="utf-8", newline="") as f:
                 for line in f.read().split("\n"):
                     seen[line] = None

@@ -679,3 +679,73 @@ def test_first_reference_holding_every_hypothesis_ngram_twice_does_not_corrupt_t
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env, check=False)
     assert r.returncode == 0, (r.returncode, r.stderr[-2000:])
     assert r.stdout.strip() == "ok", (r.returncode, r.stderr[-2000:])
+
+
+# ------------------------------------------------------------------- reference layouts
+
+
+def test_ambiguous_reference_layout_is_refused_nltk_style():
+    """NLTK's layout (one list of references per hypothesis) with as many hypotheses as
+    references per hypothesis fits sacreBLEU's layout too; it was read as streams and scored
+    against the wrong references ([1.0, 0.669] where NLTK gives [1.0, 1.0])."""
+    hyps = [[1, 2, 3, 4, 5], [10, 11, 12, 13, 14]]
+    refs = [[[1, 2, 3, 4, 5], [1, 2, 3, 4, 6]], [[10, 11, 12, 13, 14], [10, 11, 12, 13, 15]]]
+    nltk_scores = [nltk_sentence_bleu(r, h, smoothing_function=SM.method1) for r, h in zip(refs, hyps, strict=True)]
+    assert nltk_scores == [1.0, 1.0]
+    with pytest.raises(ValueError, match=r"could be read two ways.*reference_layout="):
+        sentence_bleu_batch(hyps, refs, smoothing_function=SM.method1)
+    got = sentence_bleu_batch(hyps, refs, smoothing_function=SM.method1, reference_layout="per_hypothesis")
+    assert got.tolist() == nltk_scores
+    streams = sentence_bleu_batch(hyps, refs, smoothing_function=SM.method1, reference_layout="streams")
+    want = [nltk_sentence_bleu([refs[0][i], refs[1][i]], hyps[i], smoothing_function=SM.method1) for i in range(2)]
+    assert streams.tolist() == want
+    # the same shapes as text and as string tokens
+    texts = [[" ".join(map(str, r)) for r in rr] for rr in refs]
+    text_hyps = [" ".join(map(str, h)) for h in hyps]
+    with pytest.raises(ValueError, match="could be read two ways"):
+        sentence_bleu_batch(text_hyps, texts, weights=(0.25,) * 4)
+    with pytest.raises(ValueError, match="could be read two ways"):
+        sentence_bleu_batch(
+            [h.split() for h in text_hyps], [[t.split() for t in tt] for tt in texts], weights=(0.5, 0.5)
+        )
+    # sacreBLEU style keeps sacreBLEU's layout, as documented
+    assert sentence_bleu_batch(hyps, refs).tolist() == [
+        sacrebleu.sentence_bleu(" ".join(map(str, hyps[i])), [texts[0][i], texts[1][i]], tokenize="none").score
+        for i in range(2)
+    ]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    data=st.lists(
+        st.tuples(
+            st.lists(st.integers(0, 5), min_size=1, max_size=8),
+            st.lists(st.lists(st.integers(0, 5), max_size=8), min_size=1, max_size=4),
+        ),
+        min_size=1,
+        max_size=6,
+    ),
+    method=st.sampled_from([0, 1, 2, 4, 7]),
+    as_arrays=st.booleans(),
+)
+def test_per_hypothesis_layout_equals_nltk(data, method, as_arrays):
+    """``reference_layout='per_hypothesis'`` is NLTK's list_of_references, any number of
+    references per hypothesis (as lists, or as padded-free lists of 1-D arrays)."""
+    hyps = [h for h, _ in data]
+    refs = [r for _, r in data]
+    fn = getattr(SM, f"method{method}")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = [nltk_sentence_bleu(r, h, smoothing_function=fn) for r, h in zip(refs, hyps, strict=True)]
+        given_refs = [[np.array(x, dtype=np.int64) for x in r] for r in refs] if as_arrays else refs
+        got = sentence_bleu_batch(hyps, given_refs, smoothing_function=fn, reference_layout="per_hypothesis")
+    assert got.tolist() == want
+
+
+def test_reference_layout_errors():
+    with pytest.raises(ValueError, match="reference_layout must be one of 'streams', 'per_hypothesis'"):
+        sentence_bleu_batch(["a b"], ["a b"], reference_layout="nltk")
+    with pytest.raises(ValueError, match="references \\(one list per hypothesis\\) has 1 lists but there are 2"):
+        sentence_bleu_batch(["a b", "c"], [["a b"]], reference_layout="per_hypothesis")
+    with pytest.raises(ValueError, match="needs one list of references per hypothesis"):
+        sentence_bleu_batch(["a b", "c"], ["a b", "c"], reference_layout="per_hypothesis")

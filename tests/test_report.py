@@ -349,7 +349,7 @@ def test_html_is_self_contained(report3):
     assert "<link" not in page
     assert "@import" not in page
     imgs = re.findall(r'<img src="([^"]*)"', page)
-    assert len(imgs) == 5
+    assert len(imgs) == 4 + len(report3.buckets)  # one plot per bucket table
     assert all(u.startswith("data:image/svg+xml;base64,") for u in imgs)
     assert "@media print" in page
 
@@ -602,3 +602,97 @@ def test_page_renders_in_headless_chromium(tmp_path, capsys):
     assert len(colours) > 200, f"only {len(colours)} distinct colours: blank page?"
     non_white = (pixels < 240).any(axis=1).mean()
     assert non_white > 0.02, f"only {non_white:.1%} of the pixels are not white"
+
+
+def _tool(name):
+    path = shutil.which(name)
+    if path:
+        return path
+    if os.environ.get("RAPIDBLEU_REQUIRE_CHROMIUM") == "1":
+        pytest.fail(f"no {name} binary found and RAPIDBLEU_REQUIRE_CHROMIUM=1 (poppler-utils has it)")
+    pytest.skip(f"no {name} binary (poppler-utils)")
+
+
+#: Real WMT23 system names, the longest first (it sets the width of every name column).
+_NAMES = (
+    "Samsung_Research_Philippines", "ONLINE-W", "AIRC", "GTCOM_Peter", "ONLINE-B", "ONLINE-Y", "ONLINE-M",
+    "ONLINE-G", "ONLINE-A", "NLLB_MBR_BLEU", "NLLB_Greedy", "GPT4-5shot", "Lan-BridgeMT", "ZengHuiMT", "UvA-LTL",
+    "CUNI-GA", "KYB", "SKIM", "PROMT", "Yishu",
+)  # fmt: skip
+
+#: Runs at load in the browser: what is wider than the window (a page that scrolls sideways, a
+#: table cut inside its scroll box, a figure past the edge), written into the page for --dump-dom.
+_OVERFLOW_PROBE = """<script>
+window.addEventListener("load", () => {
+  const view = document.documentElement.clientWidth;
+  const wide = [...document.querySelectorAll(".scroll, table, figure, img, pre, p")]
+    .filter(e => e.scrollWidth > e.clientWidth + 1 || e.getBoundingClientRect().right > view + 1)
+    .map(e => e.tagName + (e.id ? "#" + e.id : "") + (e.className ? "." + e.className : ""));
+  const out = document.createElement("pre");
+  out.id = "overflow-probe";
+  out.textContent = JSON.stringify({page: document.documentElement.scrollWidth, view: view, wide: wide});
+  document.body.appendChild(out);
+});
+</script>
+"""
+
+
+@needs_extra
+@pytest.mark.parametrize("k", [2, 20])
+def test_report_reads_whole_printed_and_on_screen(tmp_path, k):
+    """2 and 20 systems: printed to PDF by Chromium, every table has a whole row for every
+    system (a 17-system report cut the bucket tables after 8 systems and the precision table
+    after hyp_len); on a 1280-pixel screen nothing is wider than the window."""
+    import re
+
+    from rapidbleu._compare_render import display_names, fmt_p
+
+    browser, pdftotext = _chromium(), _tool("pdftotext")
+    base, refs = [read(h) for h in HYPS], [read(REF)]
+    systems = {}
+    for i, name in enumerate(_NAMES[:k]):
+        src = base[i % 3]
+        keep = (lambda j, i=i: (j + i) % (i + 2)) if i >= 3 else (lambda _j: True)
+        hyps = [" ".join(w for j, w in enumerate(line.split()) if keep(j)) for line in src]
+        systems[f"outputs/generaltest2023.de-en.hyp.{name}.en"] = hyps
+    report = comparison_report(systems, refs, n_samples=50, n_bootstrap=50, n_examples=1)
+    page = tmp_path / "report.html"
+    report.save(page)
+    env = {**os.environ, "HOME": str(tmp_path)}
+    flags = [browser, "--headless", "--no-sandbox", "--disable-gpu", f"--user-data-dir={tmp_path / 'profile'}"]
+
+    pdf = tmp_path / "report.pdf"
+    subprocess.run([*flags, "--no-pdf-header-footer", f"--print-to-pdf={pdf}", page.resolve().as_uri()],
+                   capture_output=True, timeout=180, env=env, check=False)  # fmt: skip
+    assert pdf.is_file()
+    text = subprocess.run([pdftotext, "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    short = display_names(report.names)
+    assert short == list(_NAMES[:k])
+
+    def row(name, values):
+        pattern = re.escape(name) + "".join(r"\s+" + re.escape(v) for v in values) + r"\s*$"
+        assert re.search(pattern, text, re.M), f"no whole row {name} {' '.join(values)} in the printed report"
+
+    w = report.width
+    for name, s in zip(short, report.systems, strict=True):
+        ci = [f"{s.mean:.{w}f}", "±", f"{s.ci:.{w}f}"] + ([fmt_p(s.p_value)] if s.p_value is not None else [])
+        row(name + (" (baseline)" if s.is_baseline else ""), [f"{s.bleu:.{w}f}", *ci])
+        row(
+            name, [f"{p:.1f}" for p in s.precisions] + [f"{s.bp:.3f}", f"{s.ratio:.3f}", str(s.hyp_len), str(s.ref_len)]
+        )
+    assert len(report.buckets) == 3
+    for table in report.buckets:
+        for i, name in enumerate(short):
+            row(name, ["–" if b.bleu[i] is None else f"{b.bleu[i]:.{w}f}" for b in table.buckets])
+
+    probe = tmp_path / "probe.html"
+    probe.write_text(page.read_text("utf-8").replace("</body>", _OVERFLOW_PROBE + "</body>"), "utf-8")
+    dom = subprocess.run([*flags, "--window-size=1280,900", "--virtual-time-budget=10000", "--dump-dom",
+                          probe.resolve().as_uri()], capture_output=True, text=True, timeout=180, env=env, check=False).stdout  # fmt: skip
+    found = re.search(r'<pre id="overflow-probe">(.*?)</pre>', dom, re.S)
+    assert found, "the probe did not run"
+    import html as html_module
+
+    result = json.loads(html_module.unescape(found.group(1)))
+    assert result["page"] <= result["view"], result
+    assert result["wide"] == [], result

@@ -1,6 +1,7 @@
 """Bootstrap CIs and paired significance tests equal sacreBLEU 2.x's, number for number.
 
-Data: the WMT23 de-en systems (conftest.data_file); small numbers of
+Data: the WMT23 de-en systems (conftest.data_files: all from the full selection, or all from
+the samples); small numbers of
 resamples/trials keep this file fast.
 """
 
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import TINY_HYPS, TINY_OTHER, TINY_REFS, data_file, read
+from conftest import TINY_HYPS, TINY_OTHER, TINY_REFS, data_files, read
 
 import rapidbleu
 from rapidbleu import _bootstrap as B
@@ -29,17 +30,11 @@ HERE = Path(__file__).resolve().parent
 NAMES = ["ONLINE-W", "GTCOM_Peter", "AIRC"]
 
 
-def _find(name):
-    p = data_file(name)
-    return p if p.is_file() else None
-
-
 _read = read
 
-
-REF_PATH = _find("generaltest2023.de-en.ref.refA.en")
-HYP_PATHS = [_find(f"generaltest2023.de-en.hyp.{n}.en") for n in NAMES]
-needs_data = pytest.mark.skipif(REF_PATH is None or None in HYP_PATHS, reason="WMT23 de-en files not found")
+_PATHS = data_files("generaltest2023.de-en.ref.refA.en", *(f"generaltest2023.de-en.hyp.{n}.en" for n in NAMES))
+REF_PATH, HYP_PATHS = (_PATHS[0], _PATHS[1:]) if _PATHS else (None, [None])
+needs_data = pytest.mark.skipif(_PATHS is None, reason="WMT23 de-en files not found")
 
 
 @pytest.fixture(scope="module")

@@ -89,6 +89,15 @@ def test_different_settings_refuse_to_merge():
         a.from_vector(-np.ones(11, dtype=np.int64))
     with pytest.raises(ValueError, match="11 values"):
         a.from_vector(np.zeros(12, dtype=np.int64))
+    # an all-reduce in floats: whole numbers are counts; 5.5 was truncated, inf cast to int64
+    assert a.from_vector(a.vector.astype(np.float64)).score().score == a.score().score
+    for bad in (5.5, np.nan, np.inf):
+        vec = a.vector.astype(np.float64)
+        vec[3] = bad
+        with pytest.raises(ValueError, match="statistics must be whole counts"):
+            a.from_vector(vec)
+    with pytest.raises(ValueError, match="statistics must be whole counts"):
+        nl.from_vector([*nl.vector.tolist()[:-1], 2.25])
 
 
 SMOOTH = nltk_bleu.SmoothingFunction()

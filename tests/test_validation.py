@@ -304,6 +304,35 @@ def test_malformed_statistics_are_value_errors(corrupt, message):
             call()
 
 
+@pytest.mark.parametrize(("bad", "shown"), [(4.5, "4.5"), (np.nan, "nan"), (np.inf, "inf")])
+def test_fractional_statistics_are_refused_not_truncated(bad, shown):
+    """``score_from_stats`` and the significance functions refuse a count that is not a finite
+    whole number (it was truncated: 5.5 -> 5), naming where it is."""
+    row = _good_stats().sum(axis=0).astype(np.float64)
+    row[2] = bad
+    with pytest.raises(ValueError, match=rf"row 0, column 2 \(matches_1\) is {shown}; "):
+        rapidbleu.BLEU().score_from_stats(row)
+    with pytest.raises(ValueError, match=rf"row 0, column 2 \(matches_1\) is {shown}; "):
+        rapidbleu.BLEU().score_from_stats(row.tolist())
+    matrix = _good_stats().astype(np.float64)
+    matrix[1, 2] = bad
+    for call in (
+        lambda: rsig.bootstrap_ci(matrix, rapidbleu.BLEU(), 10),
+        lambda: rsig.paired_bs(_good_stats(), [matrix], rapidbleu.BLEU(), 10, seed=1),
+    ):
+        with pytest.raises(ValueError, match=rf"row 1, column 2 \(matches_1\) is {shown}; "):
+            call()
+
+
+def test_whole_float_statistics_still_score():
+    stats = _good_stats().sum(axis=0)
+    want = rapidbleu.BLEU().score_from_stats(stats).score
+    assert rapidbleu.BLEU().score_from_stats(stats.astype(np.float64)).score == want
+    assert rapidbleu.BLEU().score_from_stats([float(v) for v in stats]).score == want
+    with pytest.raises(ValueError, match=r"row 0, column 4 \(matches_3\) is 2.5; statistics are whole counts"):
+        rapidbleu.BLEU().score_from_stats([*map(int, stats[:4]), 2.5, *map(int, stats[5:])])
+
+
 def test_score_from_stats_wants_one_row():
     with pytest.raises(ValueError, match=r"must be one row of 2 \+ 2N numbers .*got shape \(4, 10\)"):
         rapidbleu.BLEU().score_from_stats(_good_stats())
@@ -311,3 +340,64 @@ def test_score_from_stats_wants_one_row():
 
 def test_score_of_finite_stats_is_finite():
     assert math.isfinite(rapidbleu.BLEU().score_from_stats(_good_stats().sum(0)).score)
+
+
+# -- workers: checked where it is given, before any work ----------------------------------
+_WORKERS_CALLS = {
+    "BLEU": lambda f, w: f(workers=w),
+    "corpus_bleu": lambda f, w: f([[["a", "b"]]], [["a", "b"]], workers=w),
+    "sentence_bleu_batch": lambda f, w: (
+        f([[["a", "b"]]], [["a", "b"]], workers=w)
+        if f.__module__ == "rapidbleu.nltk"
+        else f(["a b"], ["a b"], workers=w)
+    ),
+    "sentence_bleu_from_stats": lambda f, w: f([[2, 2, 2, 1, 2, 1]], weights=(0.5, 0.5), workers=w),
+    "pairwise_bleu": lambda f, w: f(["a b", "a c"], workers=w),
+    "self_bleu": lambda f, w: f(["a b", "a c"], workers=w),
+    "corpus_bleu_ids": lambda f, w: f([[1, 2]], [[1, 2]], workers=w),
+    "stats_ids": lambda f, w: f([[1, 2]], [[1, 2]], workers=w),
+    "nltk_corpus_stats": lambda f, w: f([[["a", "b"]]], [["a", "b"]], workers=w),
+}
+
+
+def _public_callables_taking_workers():
+    import importlib
+    import inspect
+
+    found = {}
+    for name in ("rapidbleu", "rapidbleu.nltk", "rapidbleu.batch", "rapidbleu.ids", "rapidbleu.stats"):
+        module = importlib.import_module(name)
+        for attr in getattr(module, "__all__", [a for a in dir(module) if not a.startswith("_")]):
+            obj = getattr(module, attr)
+            try:
+                params = inspect.signature(obj).parameters
+            except (TypeError, ValueError):
+                continue
+            if "workers" in params:
+                found[f"{obj.__module__}.{obj.__qualname__}"] = obj
+    return found
+
+
+class _NoKernel:
+    """Stands for a kernel module: any use of it fails the test (no work may start)."""
+
+    def __getattr__(self, name):
+        raise AssertionError(f"a kernel ({name}) ran before workers was checked")
+
+
+@pytest.mark.parametrize(("bad", "err"), [(0, ValueError), (None, TypeError), (2.0, TypeError)])
+def test_workers_checked_before_any_work(bad, err, monkeypatch):
+    """Every public constructor and function with a ``workers`` argument refuses a bad value at
+    once (``BLEU(workers=0)`` used to raise only at the first scoring call), before a kernel
+    runs; found by introspection, so a new entry point cannot be missed."""
+    from rapidbleu import _backend
+
+    callables = _public_callables_taking_workers()
+    assert len(callables) >= 10
+    for kind in (*_backend.TWINS, "impl"):
+        monkeypatch.setattr(_backend, kind, _NoKernel(), raising=False)
+    for qualname, fn in callables.items():
+        call = _WORKERS_CALLS.get(fn.__name__)
+        assert call is not None, f"{qualname} takes workers: add a call to _WORKERS_CALLS"
+        with pytest.raises(err, match="workers"):
+            call(fn, bad)

@@ -14,7 +14,8 @@ documentation and is the oracle the tests compare against):
 Each is chosen on first use (``rapidbleu._backend.stats`` etc.) by ``RAPIDBLEU_BACKEND``:
 
 * ``auto`` (default): the compiled core if it imports, else the pure-Python one with one
-  ``RuntimeWarning`` that says why;
+  warning (``BackendFallbackWarning``, a ``RuntimeWarning``) that says why, pointing at the
+  caller's line (the command line prints it as one line);
 * ``cython``: the compiled core; ``ImportError`` (with the reason) if it is not available;
 * ``python``: the pure-Python oracle, always available.
 
@@ -39,12 +40,14 @@ The rules every compiled kernel follows (checked under AddressSanitizer/UBSan by
 
 import contextlib
 import os
+import sys
+import types
 import warnings
 from collections.abc import Iterable
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from ._validate import BackendChoiceError, BackendUnavailableError
+from ._validate import BackendChoiceError, BackendFallbackWarning, BackendUnavailableError
 
 if TYPE_CHECKING:
     # What the chosen modules look like: the pure-Python twins own the names and signatures
@@ -77,7 +80,10 @@ def _import_compiled(name: str, twin: ModuleType, docs: Iterable[str] = ()) -> M
     import importlib.util
 
     if importlib.util.find_spec(f"{__package__}.{name}") is None:
-        raise ImportError(f"the extension rapidbleu.{name} is not built (pure-Python install)")
+        raise ImportError(
+            f"rapidbleu.{name} was not compiled at install; a C compiler and Python headers give "
+            "it, `pip install -v` shows why the build failed"
+        )
     module = importlib.import_module(f"{__package__}.{name}")
     # One place for the documentation: the pure-Python twin's docstrings.
     for attr in docs:
@@ -93,7 +99,7 @@ def select_twin(
 
     Every pair of compiled/pure-Python modules is chosen by this one rule (``python``: the
     twin; ``cython``: the compiled module or ``ImportError``; ``auto``: the compiled module if
-    it imports, else the twin, with a ``RuntimeWarning`` when ``warn``).
+    it imports, else the twin, with a ``BackendFallbackWarning`` when ``warn``).
 
     Raises:
         BackendChoiceError: (a ``ValueError``) unknown choice.
@@ -116,10 +122,24 @@ def select_twin(
             warnings.warn(
                 f"rapidbleu: compiled core not available ({exc}); using the pure-Python backend "
                 "(same results, slower). Set RAPIDBLEU_BACKEND=python to silence this warning.",
-                RuntimeWarning,
-                stacklevel=4,
+                BackendFallbackWarning,
+                stacklevel=_outside_stacklevel(),
             )
         return twin
+
+
+def _outside_stacklevel() -> int:
+    """``warnings.warn``'s stacklevel, for a call from :func:`select_twin`, of the first frame
+    outside the rapidbleu package: the warning points at the user's line that first needed a
+    kernel, wherever in the package that happened."""
+    # (plain strings, as co_filename holds them: pathlib's resolve() would follow links)
+    package = os.path.dirname(os.path.abspath(__file__)) + os.sep  # noqa: PTH100, PTH120
+    caller: types.FrameType | None
+    level, caller = 2, sys._getframe(2)  # 1: select_twin; 2: its caller
+    while caller is not None and os.path.abspath(caller.f_code.co_filename).startswith(package):  # noqa: PTH100
+        caller = caller.f_back
+        level += 1
+    return level
 
 
 #: The pairs of modules chosen by one rule: the compiled module, its pure-Python twin, and the

@@ -177,14 +177,52 @@ def render_text(report: Report) -> str:
 # --------------------------------------------------------------------------------------------
 _BASELINE_COLOR = "#555555"
 
+#: Colours of the systems after the baseline: matplotlib's tab10 without its grey (the
+#: baseline's); beyond 9 systems they repeat with another marker and line style, so that 2 to
+#: 20 systems stay told apart on screen and on paper.
+_PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#bcbd22", "#17becf")
+_MARKERS = ("o", "s", "^", "D", "v")
+_LINESTYLES = ("-", "-.", ":", (0, (5, 1, 1, 1)), (0, (1, 1)))
 
-def _colors(k: int) -> list[str]:
-    from matplotlib import colormaps
-    from matplotlib.colors import to_hex
 
-    cmap = colormaps["tab10" if k <= 11 else "tab20"]
-    n = cmap.N
-    return [_BASELINE_COLOR] + [to_hex(cmap(i % n)) for i in range(k - 1)]
+class _Style:
+    """How one system is drawn: colour, marker, line style and line width."""
+
+    def __init__(self, color: str, marker: str, linestyle: str | tuple[Any, ...], linewidth: float) -> None:
+        self.color, self.marker, self.linestyle, self.linewidth = color, marker, linestyle, linewidth
+
+
+def _styles(k: int, baseline: bool = True) -> list[_Style]:
+    """Styles of ``k`` systems, the first one the baseline (grey, dashed) when ``baseline``."""
+    out = [_Style(_BASELINE_COLOR, "o", "--", 2.0)] if baseline else []
+    for i in range(k - len(out)):
+        cycle = i // len(_PALETTE)
+        out.append(
+            _Style(
+                _PALETTE[i % len(_PALETTE)],
+                _MARKERS[cycle % len(_MARKERS)],
+                _LINESTYLES[cycle % len(_LINESTYLES)],
+                1.3,
+            )
+        )
+    return out
+
+
+def _luminance(color: str) -> float:
+    """WCAG 2 relative luminance of a colour."""
+    from matplotlib.colors import to_rgb
+
+    def channel(c: float) -> float:
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(c) for c in to_rgb(color))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def _ink(background: str) -> str:
+    """Black or white, whichever contrasts more with ``background`` (WCAG contrast ratio)."""
+    lum = _luminance(background)
+    return "black" if (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05) else "white"
 
 
 def _figure(width: float, height: float) -> Figure:
@@ -221,7 +259,35 @@ def _uri(fig: Figure) -> str:
 _BOTTOM, _TOP, _RIGHT = 0.5, 0.2, 0.25  # margins in inches (x label; top; right)
 
 
-def _plot_scores(report: Report, short: list[str], colors: list[str]) -> str:
+_LEGEND_ROW, _LEGEND_SIZE = 0.17, 7.0  # inches per legend row; legend font size (pt)
+
+
+def _legend_grid(labels: list[str], width: float) -> tuple[int, float]:
+    """``(columns, height in inches)`` of a legend of ``labels`` as wide as ``width`` inches."""
+    # the widest label (as _label_width, without its margin), the line sample and the gaps
+    entry = 0.6 * _LEGEND_SIZE / 72.0 * max((len(x) for x in labels), default=1) + 0.45
+    ncol = max(1, min(len(labels), int(width // entry)))
+    return ncol, _LEGEND_ROW * -(-len(labels) // ncol) + 0.1
+
+
+def _legend_below(fig: Figure, lines: list[Any], labels: list[str], left: float, top: float, ncol: int) -> None:
+    """A legend of ``lines`` whose top left corner is at (``left``, ``top``) inches."""
+    fw, fh = fig.get_size_inches()
+    fig.legend(
+        lines,
+        labels,
+        loc="upper left",
+        bbox_to_anchor=(left / fw, top / fh),
+        ncol=ncol,
+        fontsize=_LEGEND_SIZE,
+        frameon=False,
+        borderaxespad=0.0,
+        columnspacing=1.2,
+        handlelength=2.6,
+    )
+
+
+def _plot_scores(report: Report, short: list[str], styles: list[_Style]) -> str:
     k = len(report.systems)
     labels = [_clip(n) + (" (baseline)" if s.is_baseline else "") for n, s in zip(short, report.systems, strict=False)]
     left = _label_width(labels)
@@ -230,10 +296,10 @@ def _plot_scores(report: Report, short: list[str], colors: list[str]) -> str:
     fig = _figure(width, height)
     ax = _axes(fig, left, _BOTTOM, width - left - _RIGHT, height - _BOTTOM - _TOP)
     ys = list(range(k))[::-1]
-    for y, s, c in zip(ys, report.systems, colors, strict=False):
+    for y, s, st in zip(ys, report.systems, styles, strict=False):
         if s.mean is not None and s.ci is not None:
-            ax.errorbar([s.mean], [y], xerr=[[s.ci], [s.ci]], fmt="none", ecolor=c, elinewidth=2, capsize=4)
-        ax.plot([s.bleu], [y], "o", color=c, markersize=7)
+            ax.errorbar([s.mean], [y], xerr=[[s.ci], [s.ci]], fmt="none", ecolor=st.color, elinewidth=2, capsize=4)
+        ax.plot([s.bleu], [y], st.marker, color=st.color, markersize=7)
         label = f"{s.bleu:.{report.width}f}"
         if s.p_value is not None:
             label += f"  p = {fmt_p(s.p_value)}"
@@ -248,47 +314,41 @@ def _plot_scores(report: Report, short: list[str], colors: list[str]) -> str:
     return _uri(fig)
 
 
-def _plot_precisions(report: Report, short: list[str], colors: list[str]) -> str:
+def _plot_precisions(report: Report, short: list[str], styles: list[_Style]) -> str:
+    """n-gram precision by order (lines, a legend below) and the brevity penalty (bars, each
+    labelled in the ink that contrasts with its colour)."""
     k = len(report.systems)
     names = [_clip(n) for n in short]
     name_w = _label_width(names)
-    height = max(3.0, _BOTTOM + _TOP + 0.3 * k)
-    plot_h = height - _BOTTOM - _TOP
     left1, w1, gap = 0.65, 4.2, 0.35
     left2 = left1 + w1 + gap + name_w
     width = left2 + 2.8 + _RIGHT
+    ncol, legend_h = _legend_grid(names, width - left1 - _RIGHT)
+    plot_h = max(3.0 - _BOTTOM - _TOP, 0.3 * k)
+    height = legend_h + _BOTTOM + plot_h + _TOP
     fig = _figure(width, height)
-    ax1 = _axes(fig, left1, _BOTTOM, w1, plot_h)
-    ax2 = _axes(fig, left2, _BOTTOM, 2.8, plot_h)
+    ax1 = _axes(fig, left1, legend_h + _BOTTOM, w1, plot_h)
+    ax2 = _axes(fig, left2, legend_h + _BOTTOM, 2.8, plot_h)
     orders = list(range(1, report.max_ngram_order + 1))
-    for s, c, n in zip(report.systems, colors, names, strict=False):
-        ax1.plot(
-            orders,
-            s.precisions,
-            marker="o",
-            color=c,
-            label=n,
-            linewidth=2 if s.is_baseline else 1.3,
-            linestyle="--" if s.is_baseline else "-",
+    lines = []
+    for s, st in zip(report.systems, styles, strict=False):
+        (line,) = ax1.plot(
+            orders, s.precisions, marker=st.marker, color=st.color, linewidth=st.linewidth, linestyle=st.linestyle
         )
+        lines.append(line)
     ax1.set_xticks(orders)
     ax1.set_xlabel("n-gram order")
     ax1.set_ylabel("modified precision (%)")
     ax1.grid(alpha=0.3)
-    if k <= 12:
-        ax1.legend(fontsize=7, frameon=False)
+    _legend_below(fig, lines, names, left1, legend_h, ncol)
     ys = list(range(k))[::-1]
-    ax2.barh(ys, [s.bp for s in report.systems], color=colors, height=0.6)
-    for y, s in zip(ys, report.systems, strict=False):
-        ax2.text(
-            min(s.bp, 1.0) - 0.01,
-            y,
-            f"{s.bp:.3f} (ratio {s.ratio:.3f})",
-            va="center",
-            ha="right",
-            fontsize=7,
-            color="white",
-        )
+    ax2.barh(ys, [s.bp for s in report.systems], color=[st.color for st in styles], height=0.6)
+    for y, s, st in zip(ys, report.systems, styles, strict=False):
+        text = f"{s.bp:.3f} (ratio {s.ratio:.3f})"
+        if s.bp >= 0.55:  # inside the bar, at its end
+            ax2.text(min(s.bp, 1.0) - 0.01, y, text, va="center", ha="right", fontsize=7, color=_ink(st.color))
+        else:  # a short bar: after it
+            ax2.text(s.bp + 0.01, y, text, va="center", ha="left", fontsize=7, color="black")
     ax2.set_yticks(ys)
     ax2.set_yticklabels(names)
     ax2.set_ylim(-0.6, k - 0.4)
@@ -297,7 +357,7 @@ def _plot_precisions(report: Report, short: list[str], colors: list[str]) -> str
     return _uri(fig)
 
 
-def _plot_diffs(report: Report, short: list[str], colors: list[str]) -> str:
+def _plot_diffs(report: Report, short: list[str], styles: list[_Style]) -> str:
     """One row per system: the histogram of its per-segment differences (a ridgeline plot, one
     axes whatever the number of systems)."""
     import numpy as np
@@ -316,7 +376,7 @@ def _plot_diffs(report: Report, short: list[str], colors: list[str]) -> str:
     top = max(int(h.max()) for h in hists) or 1
     for i, h in enumerate(hists):
         y = m - 1 - i
-        ax.stairs(h / top * 0.9 + y, edges, baseline=y, fill=True, color=colors[i + 1], alpha=0.85)
+        ax.stairs(h / top * 0.9 + y, edges, baseline=y, fill=True, color=styles[i + 1].color, alpha=0.85)
     ax.axvline(0, color="black", linewidth=0.8)
     ax.set_yticks([y + 0.3 for y in range(m)])
     ax.set_yticklabels(names[::-1])
@@ -344,7 +404,7 @@ def _plot_wtl(report: Report, short: list[str]) -> str:
         ax.barh(ys, vals, left=lefts, color=color, label=key, height=0.6)
         for y, lft, v, c in zip(ys, lefts, vals, report.sentences, strict=False):
             if v >= 6:
-                ax.text(lft + v / 2, y, str(getattr(c, key)), ha="center", va="center", fontsize=7, color="white")
+                ax.text(lft + v / 2, y, str(getattr(c, key)), ha="center", va="center", fontsize=7, color=_ink(color))
         lefts = [a + b for a, b in zip(lefts, vals, strict=False)]
     ax.set_yticks(ys)
     ax.set_yticklabels(names)
@@ -355,45 +415,37 @@ def _plot_wtl(report: Report, short: list[str]) -> str:
     return _uri(fig)
 
 
-def _plot_buckets(report: Report, short: list[str], colors: list[str]) -> str:
-    t = len(report.buckets)
-    names = [_clip(n) for n in short]
-    panel, left, gap = 3.3, 0.6, 0.35
-    width = t * (left + panel) + (t - 1) * gap + _RIGHT
-    height = 3.4
+def _plot_bucket(report: Report, table: Any, short: list[str], styles: list[_Style]) -> str:
+    """Corpus BLEU of each system by bucket of one table (lines), with a legend below: a
+    figure per table, as wide as a printed page."""
+    names = [_clip(n) + (" (baseline)" if s.is_baseline else "") for n, s in zip(short, report.systems, strict=False)]
+    left, width, plot_h = 0.65, 7.2, 2.4
+    ncol, legend_h = _legend_grid(names, width - left - _RIGHT)
+    height = legend_h + _BOTTOM + plot_h + _TOP
     fig = _figure(width, height)
-    for j, table in enumerate(report.buckets):
-        ax = _axes(fig, j * (left + panel + gap) + left, 0.45, panel, height - 0.45 - 0.35)
-        xs = list(range(len(table.buckets)))
-        for i, (n, c) in enumerate(zip(names, colors, strict=False)):
-            ys = [b.bleu[i] if b.bleu[i] is not None else float("nan") for b in table.buckets]
-            base = i == 0 and report.baseline is not None
-            ax.plot(
-                xs,
-                ys,
-                marker="o",
-                color=c,
-                label=n,
-                linewidth=2 if base else 1.2,
-                linestyle="--" if base else "-",
-                markersize=4,
-            )
-        ax.set_xticks(xs)
-        ax.set_xticklabels([b.label for b in table.buckets], fontsize=7)
-        ax.set_title("by " + table.title.split(" (")[0], fontsize=9)
-        if j == 0:
-            ax.set_ylabel("corpus BLEU")
-            if len(names) <= 12:
-                ax.legend(fontsize=7, frameon=False)
-        ax.grid(alpha=0.3)
+    ax = _axes(fig, left, legend_h + _BOTTOM, width - left - _RIGHT, plot_h)
+    xs = list(range(len(table.buckets)))
+    lines = []
+    for i, st in enumerate(styles):
+        ys = [b.bleu[i] if b.bleu[i] is not None else float("nan") for b in table.buckets]
+        (line,) = ax.plot(
+            xs, ys, marker=st.marker, color=st.color, linewidth=st.linewidth, linestyle=st.linestyle, markersize=4
+        )
+        lines.append(line)
+    ax.set_xticks(xs)
+    ax.set_xticklabels([b.label for b in table.buckets])
+    ax.set_xlabel(table.title)
+    ax.set_ylabel("corpus BLEU")
+    ax.grid(alpha=0.3)
+    _legend_below(fig, lines, names, left, legend_h, ncol)
     return _uri(fig)
 
 
 def render_plots(report: Report, short: list[str]) -> dict[str, str]:
-    """Data URIs of the report's figures."""
+    """Data URIs of the report's figures (``bucket_<key>``: one per bucket table)."""
     import matplotlib as mpl
 
-    colors = _colors(len(report.systems))
+    styles = _styles(len(report.systems), baseline=report.baseline is not None)
     rc = {
         "svg.fonttype": "none",
         "svg.hashsalt": "rapidbleu",
@@ -404,12 +456,13 @@ def render_plots(report: Report, short: list[str]) -> dict[str, str]:
     }
     with mpl.rc_context(rc):
         plots = {
-            "scores": _plot_scores(report, short, colors),
-            "precisions": _plot_precisions(report, short, colors),
-            "buckets": _plot_buckets(report, short, colors),
+            "scores": _plot_scores(report, short, styles),
+            "precisions": _plot_precisions(report, short, styles),
         }
+        for table in report.buckets:
+            plots[f"bucket_{table.key}"] = _plot_bucket(report, table, short, styles)
         if report.sentences:
-            plots["diffs"] = _plot_diffs(report, short, colors)
+            plots["diffs"] = _plot_diffs(report, short, styles)
             plots["wtl"] = _plot_wtl(report, short)
     return plots
 
@@ -434,6 +487,8 @@ def render_html(report: Report) -> str:
         report=report,
         short=short,
         short_of=dict(zip(report.names, short, strict=False)),
+        # bucket tables whose buckets hold the same segments for every system
+        same_segments={t.key: all(len(set(b.segments)) == 1 for b in t.buckets) for t in report.buckets},
         plots=render_plots(report, short),
         test_description=test_description(report),
         version=__version__,

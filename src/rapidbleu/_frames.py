@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from ._metric import METRICS, Metric
-from ._nltk_style import METHODS, NLTKBLEU, SmoothingFunction, resolve_smoothing
+from ._nltk_style import METHODS, NLTKBLEU, SmoothingFunction, resolve_smoothing, rows_named
 from ._validate import check_style
 from .stats import CorpusStats
 
@@ -174,19 +174,28 @@ def _metric(key: tuple[Any, ...], sentence: bool) -> Metric:
 # --------------------------------------------------------------------------------------------
 # Input shapes
 # --------------------------------------------------------------------------------------------
-def as_streams(hyps: Sequence[Any], ref_columns: Sequence[Sequence[Any]], where: str = "") -> list[list[Any]]:
+def row_name(i: int, positions: Sequence[int] | None = None) -> str:
+    """How an error names row ``i`` of a partition: ``positions[i]`` (its row in the whole
+    input) when they are known, else its position in the partition."""
+    return f"row {i} of the partition" if positions is None else f"row {positions[i]}"
+
+
+def as_streams(
+    hyps: Sequence[Any], ref_columns: Sequence[Sequence[Any]], where: str = "", positions: Sequence[int] | None = None
+) -> list[list[Any]]:
     """Reference streams (``streams[k][i]``; ``None`` = no k-th reference) from reference
     columns whose values are strings, nulls, or arrays (lists) of strings: row ``i``'s
     references are its values in column order, an array contributing all its elements.
+    ``positions``: each row's position in the whole input, for the errors (:func:`row_name`).
 
     Raises:
         TypeError: a hypothesis that is not a string, a reference value of another type.
-        ValueError: a row without any reference (named by its position in the partition).
+        ValueError: a row without any reference.
     """
     for i, h in enumerate(hyps):
         if not isinstance(h, str):
             what = "null" if h is None else type(h).__name__
-            raise TypeError(f"{where}hypothesis at row {i} of the partition is {what}, expected a string")
+            raise TypeError(f"{where}hypothesis at {row_name(i, positions)} is {what}, expected a string")
     cols = [list(c) for c in ref_columns]
     if all(set(map(type, c)) <= {str, type(None)} for c in cols):
         streams = cols  # the common case: one string column per reference
@@ -202,7 +211,7 @@ def as_streams(hyps: Sequence[Any], ref_columns: Sequence[Sequence[Any]], where:
                     row.extend(v)
                 else:
                     raise TypeError(
-                        f"{where}references at row {i} of the partition: a {type(v).__name__}, "
+                        f"{where}references at {row_name(i, positions)}: a {type(v).__name__}, "
                         "expected a string, null or array of strings"
                     )
             rows.append(row)
@@ -210,7 +219,7 @@ def as_streams(hyps: Sequence[Any], ref_columns: Sequence[Sequence[Any]], where:
         streams = [[r[j] if j < len(r) else None for r in rows] for j in range(max(k, 1))]
     for i in range(len(hyps)):
         if all(s[i] is None for s in streams):
-            raise ValueError(f"{where}row {i} of the partition has no reference")
+            raise ValueError(f"{where}{row_name(i, positions)} has no reference")
     return streams
 
 
@@ -275,16 +284,25 @@ def score(opts: ScoreOptions, stats: CorpusStats) -> Any:
     return stats.score(opts.options["weights"], opts.smoothing_function(), opts.options["auto_reweigh"])
 
 
-def partition_sentence_scores(opts: ScoreOptions, hyps: Sequence[str], streams: list[list[Any]]) -> np.ndarray:
+def partition_sentence_scores(
+    opts: ScoreOptions,
+    hyps: Sequence[str],
+    streams: list[list[Any]],
+    where: str = "",
+    positions: Sequence[int] | None = None,
+) -> np.ndarray:
     """float64 sentence score of every row: the metric's ``sentence_scores`` (BLEU with effective
     order, as ``sacrebleu.sentence_bleu``, 0-100; NLTK's ``sentence_bleu``, 0-1).
 
     Raises:
         ValueError: NLTK style with a list of weight tuples (one score per row is wanted).
+        rapidbleu.nltk.SmoothingError: NLTK's method 6 on a row without a trigram match, named
+            as :func:`row_name` names it.
     """
     if not len(hyps):
         return np.zeros(0, dtype=np.float64)
-    out = np.asarray(opts.metric(sentence=True).sentence_scores(list(hyps), streams), dtype=np.float64)
+    with rows_named(lambda i: f"{where}{row_name(i, positions)}"):
+        out = np.asarray(opts.metric(sentence=True).sentence_scores(list(hyps), streams), dtype=np.float64)
     if out.ndim != 1:
         raise ValueError("sentence scores take one weight tuple, not a list of them")
     return out

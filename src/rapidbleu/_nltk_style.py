@@ -33,6 +33,7 @@ from ._scoring_py import (
     DEFAULT_WEIGHTS,
     FLOAT_METHODS,
     Fraction,
+    SmoothingError,
     nltk_from_counts,
     nltk_method0,
     nltk_method1,
@@ -405,6 +406,27 @@ def sentence_scores_from_stats(
     return out
 
 
+def row_error(exc: SmoothingError, row: int, name: str) -> SmoothingError:
+    """``exc``, raised for statistics row ``row``, as an error that names it (``name``, e.g.
+    ``"hypothesis 7"``); ``row`` and ``reason`` (the message without the name) are attributes."""
+    reason = exc.reason if exc.reason is not None else str(exc)
+    err = SmoothingError(f"{name}: {reason}")
+    err.row, err.reason = row, reason
+    return err
+
+
+@contextmanager
+def rows_named(name: Callable[[int], str]) -> Iterator[None]:
+    """Inside: an error about statistics row i (method 6) names it ``name(i)``, what that row is
+    to the caller (a hypothesis, a sentence of a set, a pair of candidates)."""
+    try:
+        yield
+    except SmoothingError as exc:
+        if exc.row is None:
+            raise
+        raise row_error(exc, exc.row, name(exc.row)) from None
+
+
 def _rowwise(
     out: np.ndarray,
     rows: np.ndarray,
@@ -421,17 +443,24 @@ def _rowwise(
     ``nltk_scores`` does not compute.
 
     Without tokens each distinct statistics row is scored once (pairwise and self-BLEU
-    matrices repeat rows a lot); with tokens (a callable smoother) every row is scored with
-    its own references and hypothesis.
+    matrices repeat rows a lot), in the order of their first rows; with tokens (a callable
+    smoother) every row is scored with its own references and hypothesis.  An error (method 6)
+    names the first row that has it, where a loop over the rows would meet it (``row i of
+    stats``; :func:`rows_named` names it otherwise).
     """
     sel = stats[rows]
+    first = None
     if tokens is None and len(sel) > 1:
-        sel, inverse = np.unique(sel, axis=0, return_inverse=True)
+        sel, first, inverse = np.unique(sel, axis=0, return_index=True, return_inverse=True)
         inverse = inverse.reshape(-1)
     else:
         inverse = None
     scores = np.empty((len(sel), len(weight_list)), dtype=np.float64)
-    for u, row in enumerate(sel.tolist()):
+    order = range(len(sel)) if first is None else np.argsort(first, kind="stable").tolist()
+    rows_of = rows if first is None else rows[first]
+    sel_rows = sel.tolist()
+    for u in order:
+        row = sel_rows[u]
         nums = row[2 : 2 + K]
         dens = [max(1, t) for t in row[2 + N : 2 + N + K]]
 
@@ -442,20 +471,24 @@ def _rowwise(
         if tokens is not None:
             i = int(rows[u])
             pair = (tokens[0][i], tokens[1][i])
-        scores[u, :] = nltk_from_counts(
-            nums,
-            dens,
-            row[0],
-            row[1],
-            weight_list,
-            method,
-            smoother,
-            auto_reweigh,
-            p5,
-            row[0],
-            tokens=pair,
-            warn=True,
-        )
+        try:
+            scores[u, :] = nltk_from_counts(
+                nums,
+                dens,
+                row[0],
+                row[1],
+                weight_list,
+                method,
+                smoother,
+                auto_reweigh,
+                p5,
+                row[0],
+                tokens=pair,
+                warn=True,
+            )
+        except SmoothingError as exc:
+            i = int(rows_of[u])
+            raise row_error(exc, i, f"row {i} of stats") from None
     out[rows, :] = scores if inverse is None else scores[inverse]
 
 

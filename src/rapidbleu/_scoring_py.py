@@ -295,6 +295,11 @@ FLOAT_METHODS = (0, 1, 2, 3, 4)
 class SmoothingError(ValueError, AssertionError, IndexError):
     """Smoothing method 6 cannot be applied (NLTK: ``AssertionError`` or ``IndexError``)."""
 
+    #: Set by the batch functions of ``rapidbleu.nltk``: the row the error is about, and the
+    #: message without the row (for callers that name the row another way).
+    row: int | None = None
+    reason: str | None = None
+
 
 #: NLTK's Fraction shows the numbers as given in ``repr``/``str`` where ``fractions.Fraction``
 #: still accepts ``_normalize=False`` (Python < 3.12); on 3.12+ it shows the reduced fraction.

@@ -65,6 +65,11 @@ class BackendUnavailableError(ImportError):
     """``RAPIDBLEU_BACKEND=cython`` but the compiled extension cannot be imported."""
 
 
+class BackendFallbackWarning(RuntimeWarning):
+    """The compiled core is not available and the pure-Python backend runs (``auto`` mode): the
+    one warning of a pure-Python install, once per process."""
+
+
 def kind_of(x: object) -> str:
     return type(x).__name__
 

@@ -26,6 +26,7 @@ BLEU: Papineni, Roukos, Ward and Zhu (2002).  Self-BLEU: Zhu et al. (2018), "Tex
 Benchmarking Platform for Text Generation Models", SIGIR.
 """
 
+import functools
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -34,10 +35,10 @@ import numpy as np
 from . import _backend
 from ._gc import without_gc
 from ._inputs import preprocess
-from ._nltk_style import NLTKBLEU, SmoothingFunction, resolve_smoothing
+from ._nltk_style import NLTKBLEU, SmoothingFunction, resolve_smoothing, rows_named
 from ._scoring_py import check_smoothing
 from ._stats import MAX_NGRAM_ORDER
-from ._validate import MAX_ORDER_LIMIT, check_order, check_ordered, check_style, stream_length_error
+from ._validate import MAX_ORDER_LIMIT, check_order, check_ordered, check_style, resolve_workers, stream_length_error
 from .ids import (
     IdCleaning,
     IdReferences,
@@ -217,6 +218,7 @@ def sentence_bleu_batch(
     weights: Weights = None,
     smoothing_function: Callable[..., Any] | None = None,
     auto_reweigh: bool = False,
+    reference_layout: str | None = None,
 ) -> np.ndarray:
     """Sentence BLEU of every segment in one call: float64 array of shape (n,).
 
@@ -233,7 +235,14 @@ def sentence_bleu_batch(
     Args:
         hypotheses: n strings, n token lists, or n id sequences / a padded (n, T) array.
         references: one stream (one reference per hypothesis, same forms) or a list of K
-            streams (``references[k][i]``; ``None`` = no k-th reference for segment i).
+            streams (``references[k][i]``; ``None`` = no k-th reference for segment i);
+            with ``reference_layout="per_hypothesis"``, NLTK's layout instead: n lists, the
+            references of each hypothesis (``references[i][k]``).
+        reference_layout: ``"streams"`` (sacreBLEU's, above) or ``"per_hypothesis"``
+            (NLTK's); ``None`` (default) reads streams, but refuses, NLTK-style, references
+            that both layouts would read (n lists of n references each, n >= 2: as many
+            hypotheses as references per hypothesis), where a guess could score against the
+            wrong references.
         smooth_method, smooth_value, effective_order, max_ngram_order: sacreBLEU's.
         workers: threads of the compiled core (1 serial, -1 all cores); same results.
         pad_token_id, eos_token_id, decoder_start_token_id, bos_token_id, special_ids: id
@@ -245,10 +254,14 @@ def sentence_bleu_batch(
         RuntimeWarning: id cleaning left every hypothesis empty (every score 0).
 
     Raises:
-        ValueError: unknown smoothing, mismatched stream lengths (named), bad shapes.
+        ValueError: unknown smoothing, mismatched stream lengths (named), bad shapes, an
+            unknown ``reference_layout``, references both layouts would read (NLTK-style,
+            without ``reference_layout``).
         TypeError: mixed or non-integer input, a dict or set instead of a sequence.
-        SmoothingError: NLTK method 6 on a sentence without a trigram match (as NLTK).
+        SmoothingError: NLTK method 6 on a sentence without a trigram match (as NLTK),
+            naming it (``hypothesis i``).
     """
+    resolve_workers(workers)
     order = check_order(max_ngram_order)
     cleaning = id_cleaning(
         pad_token_id, eos_token_id, decoder_start_token_id, bos_token_id, special_ids, pad_id=pad_id, eos_id=eos_id
@@ -259,6 +272,8 @@ def sentence_bleu_batch(
     check_ordered(hypotheses, "hypotheses")
     check_ordered(references, "references")
     hypotheses, references = _text_arrays(hypotheses), _text_arrays(references)
+    if reference_layout is not None or nltk_style:
+        hypotheses, references = _reference_streams(hypotheses, references, reference_layout)
     if isinstance(hypotheses, (list, tuple)) and hypotheses and isinstance(_first(hypotheses), str) and not nltk_style:
         from .bleu import BLEU
 
@@ -298,7 +313,81 @@ def sentence_bleu_batch(
             dtype=np.float64,
         )
     metric = _nltk_metric(len(w), w, smoothing_function, auto_reweigh, workers)
-    return metric.scores_from_stats(stats_of_streams(data, metric.max_ngram_order, workers))
+    with rows_named(lambda i: f"hypothesis {i}"):
+        return metric.scores_from_stats(stats_of_streams(data, metric.max_ngram_order, workers))
+
+
+#: How ``sentence_bleu_batch`` reads a list of lists of references.
+REFERENCE_LAYOUTS = ("streams", "per_hypothesis")
+
+
+def _is_sentence(x: Any, form: str | None) -> bool:
+    """Whether ``x`` is one sentence in the hypotheses' form (``_text_form``): a string, a list
+    of string tokens, or ids (a 1-D array, or a sequence that is empty or starts with an int)."""
+    if form == "str":
+        return isinstance(x, str)
+    if isinstance(x, (str, bytes)) or x is None:
+        return False
+    if form == "tokens":
+        return isinstance(x, Sequence) and all(isinstance(t, str) for t in x)
+    if is_arraylike(x):
+        return np.ndim(x) == 1
+    return isinstance(x, Sequence) and (not x or isinstance(x[0], (int, np.integer)))
+
+
+def _lists_of_sentences(references: Any, n: int, form: str | None, size: int | None = None) -> bool:
+    """Whether ``references`` are ``n`` lists (or 2-D arrays) of sentences (``size`` each, if
+    given): NLTK's layout."""
+    if len(references) != n:
+        return False
+    for refs in references:
+        if not (isinstance(refs, (list, tuple)) or (is_arraylike(refs) and np.ndim(refs) == 2)):
+            return False
+        if size is not None and len(refs) != size:
+            return False
+    return all(_is_sentence(r, form) for refs in references for r in refs)
+
+
+def _reference_streams(hypotheses: Any, references: Any, layout: str | None) -> tuple[Any, Any]:
+    """``(hypotheses, references)`` with the references as streams, read by ``layout`` (see
+    ``sentence_bleu_batch``); hypotheses without a length become a list.
+
+    Raises:
+        ValueError: an unknown layout; ``per_hypothesis`` references that are not n lists of
+            sentences; references both layouts read when ``layout`` is None.
+    """
+    if layout not in (None, *REFERENCE_LAYOUTS):
+        raise ValueError(
+            f"reference_layout must be one of {', '.join(map(repr, REFERENCE_LAYOUTS))} or None, got {layout!r}"
+        )
+    if layout == "streams" or not isinstance(references, (list, tuple)):
+        return hypotheses, references
+    if not hasattr(hypotheses, "__len__"):
+        hypotheses = list(hypotheses)
+    n = len(hypotheses)
+    if layout is None:
+        if n >= 2 and _lists_of_sentences(references, n, _text_form(hypotheses), size=n):
+            raise ValueError(
+                f"references could be read two ways: {n} lists of {n} references each, for {n} "
+                "hypotheses. Give reference_layout='streams' (references[k][i]: the k-th "
+                "reference of hypothesis i, sacreBLEU's layout) or 'per_hypothesis' "
+                "(references[i]: the references of hypothesis i, NLTK's layout)"
+            )
+        return hypotheses, references
+    if len(references) != n:
+        raise stream_length_error("references (one list per hypothesis)", len(references), n, "lists")
+    if not _lists_of_sentences(references, n, _text_form(hypotheses)):
+        raise ValueError(
+            "reference_layout='per_hypothesis' needs one list of references per hypothesis, each "
+            "reference a sentence in the hypotheses' form"
+        )
+    if _text_form(hypotheses) is None and _streams_text_form(references) is None:
+        # ids: an empty reference as an empty array, which cannot be read as an empty stream
+        empty = np.zeros(0, dtype=np.int64)
+        references = [[empty if not is_arraylike(r) and not len(r) else r for r in refs] for refs in references]
+    k = max(len(refs) for refs in references)
+    streams = [[refs[j] if j < len(refs) else None for refs in references] for j in range(k)]
+    return hypotheses, streams
 
 
 def _id_data(hypotheses: Any, references: Any, tokenize: str, lowercase: bool, cleaning: IdCleaning) -> IdStreams:
@@ -393,6 +482,7 @@ def self_bleu(
         rapidbleu.nltk.SmoothingError: method 6 and a sentence with unigram but no trigram
             match against the others (NLTK's assertion).
     """
+    resolve_workers(workers)
     check_style(style)
     order = _resolve_order(max_ngram_order, weights, style)
     cleaning = id_cleaning(
@@ -408,7 +498,13 @@ def self_bleu(
     if smoothing_function is None:
         smoothing_function = SmoothingFunction().method1
     metric = _nltk_metric(order, _nltk_weights(weights, order), smoothing_function, False, workers)
-    return metric.scores_from_stats(_backend.sets.self_stats(flat, lens, metric.max_ngram_order, workers))
+    with rows_named(lambda i: f"sentence {i}"):
+        return metric.scores_from_stats(_backend.sets.self_stats(flat, lens, metric.max_ngram_order, workers))
+
+
+def _pair_name(start: int, n: int, k: int) -> str:
+    """Row ``k`` of a block of pairwise statistics that starts at candidate ``start``."""
+    return f"candidate {start + k // n} against candidate {k % n}"
 
 
 def _resolve_order(max_ngram_order: int | None, weights: Weights, style: str) -> int:
@@ -469,6 +565,7 @@ def pairwise_bleu(
         ValueError: no candidates, bad style or smoothing.
         TypeError, SmoothingError: as in :func:`self_bleu` (NLTK style).
     """
+    resolve_workers(workers)
     check_style(style)
     order = _resolve_order(max_ngram_order, weights, style)
     cleaning = id_cleaning(
@@ -489,7 +586,8 @@ def pairwise_bleu(
         out = np.empty((n, n), dtype=np.float64)
         for start, block in _backend.sets.pairwise_stats_blocks(flat, lens, metric.max_ngram_order, workers):
             rows = len(block)
-            out[start : start + rows] = metric.scores_from_stats(block.reshape(rows * n, -1)).reshape(rows, n)
+            with rows_named(functools.partial(_pair_name, start, n)):
+                out[start : start + rows] = metric.scores_from_stats(block.reshape(rows * n, -1)).reshape(rows, n)
     if diagonal is not None:
         np.fill_diagonal(out, diagonal)
     return out

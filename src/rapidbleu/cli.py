@@ -8,9 +8,9 @@ options it does not implement (test sets, chrF, TER: see ``UNSUPPORTED``), a Sen
 model that cannot be downloaded, and a bad ``RAPIDBLEU_BACKEND`` (checked by
 ``rapidbleu._backend`` when the kernels are first needed).
 
-Inputs are streamed: every file (or stdin) is read in lockstep, ``CHUNK_LINES`` lines at a
-time, and only sums (or, for ``-ci``/``--paired-*``, per-segment integer statistics) are kept,
-so memory does not grow with the corpus; ``-sl`` prints each chunk's scores as it is scored.
+Inputs are streamed: every file (or stdin) is read in lockstep (``rapidbleu._lockstep``), once,
+``CHUNK_LINES`` lines at a time (so pipes work), and only sums (or, for ``-ci``/``--paired-*``,
+per-segment integer statistics) are kept, so memory does not grow with the corpus; ``-sl`` prints each chunk's scores as it is scored.
 
 ``--report FILE`` (not in sacreBLEU) writes the comparison report of ``rapidbleu.compare``
 instead of the table: an HTML page (extra ``rapidbleu[report]``), or text tables with ``-``
@@ -20,25 +20,27 @@ instead of the table: an HTML page (extra ``rapidbleu[report]``), or text tables
 from __future__ import annotations
 
 import argparse
-import gzip
+import contextlib
 import logging
 import os
 import sys
 import textwrap
 import time
+import warnings
 from collections.abc import Callable, Iterator
-from functools import partial
 from itertools import repeat
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TextIO
 
 if TYPE_CHECKING:
     import numpy as np
 else:
     from ._lazy import numpy as np  # imported on first use: --help, --version and errors need none
 
+from ._lockstep import Source, Stream, line_counts_differ, read_lockstep
 from ._log import logger
 from ._metric import METRICS, Metric
 from ._scoring_py import SMOOTH_DEFAULTS
+from ._validate import BackendFallbackWarning, resolve_workers
 from ._version import __version__
 from .bleu import BLEU, warn_tokenized
 from .report import Color, print_results_table, print_single_results
@@ -293,7 +295,10 @@ def check_values(args: argparse.Namespace) -> None:
     Raises:
         CLIError: ``-m`` with a metric other than ``bleu`` (sacreBLEU's ``chrf``/``ter`` are
             not implemented); ``-l`` without a dash (sacreBLEU silently ignores ``enzh`` and
-            tokenizes Chinese with 13a); ``-w`` below 0 (sacreBLEU fails in a format string).
+            tokenizes Chinese with 13a); ``-w`` below 0 (sacreBLEU fails in a format string);
+            ``-cin`` or ``-pbsn`` below 2 and ``-parn`` below 1 (sacreBLEU prints no interval
+            for ``-cin 1``, and runs its default number of samples for ``-pbsn``/``-parn`` 0 or
+            less while printing the number given); ``--workers 0``.
     """
     for metric in args.metrics:
         if metric in METRICS and METRICS[metric].command_line:
@@ -311,6 +316,18 @@ def check_values(args: argparse.Namespace) -> None:
             )
     if args.width < 0:
         raise CLIError(f"-w/--width {args.width}: the number of decimals must be >= 0")
+    resamples = "give at least 2 bootstrap resamples (a confidence interval needs two)"
+    for flags, value, least, advice in (
+        ("-cin/--confidence-n", args.confidence_n, 2, resamples),
+        ("-pbsn/--paired-bs-n", args.paired_bs_n, 2, resamples),
+        ("-parn/--paired-ar-n", args.paired_ar_n, 1, "give at least 1 approximate randomization trial"),
+    ):
+        if value < least:
+            raise CLIError(f"{flags} {value}: {advice}")
+    try:
+        resolve_workers(args.workers)
+    except ValueError as exc:
+        raise CLIError(f"--workers {args.workers}: {exc}") from None
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -340,75 +357,7 @@ def _chunk_lines() -> int:
     return n
 
 
-class _Stream:
-    """One input seen as lines: a file's lines, a field of a tab-separated reference file or of
-    standard input.  ``read(n)`` gives the next ``n`` lines (fewer only at the end)."""
-
-    def __init__(self, name: str, source: _Source, field: int = 0) -> None:
-        self.name = name
-        self.source = source
-        self.field = field
-
-    def read(self, n: int) -> list[str]:
-        return self.source.read(n, self.field)
-
-
-class _Source:
-    """A ``LineReader`` split into ``n_fields`` tab-separated fields (1: the whole line), shared
-    by the streams of its fields; ``first`` is the first line for standard input, already read."""
-
-    def __init__(self, reader: LineReader, n_fields: int = 1, kind: str = "plain", first: str | None = None) -> None:
-        self.reader = reader
-        self.n_fields = n_fields
-        self.kind = kind  # "plain", "refs" (-nr) or "stdin" (tab-separated systems)
-        self.first = first
-        self._fields: list[list[str]] = [[] for _ in range(n_fields)]
-        self._lineno = 0
-        self._unread: int | None = None  # lines left after the current ones, once counted
-
-    def _split(self, lines: list[str]) -> None:
-        nf = self.n_fields
-        out = self._fields
-        lineno = self._lineno
-        for line in lines:
-            lineno += 1
-            if self.kind == "refs":
-                fields = line.split("\t")  # more fields than -nr would glue onto the last one
-                if len(fields) != nf:
-                    raise CLIError(
-                        f"{self.reader.name}: line {lineno}: expected {nf} tab-separated references, "
-                        f"found {len(fields)}",
-                        code=17,
-                    )
-            elif lineno == 1:
-                fields = line.split("\t")  # sacreBLEU: the first line's fields are not stripped
-            else:
-                fields = [f.rstrip() for f in line.split("\t")]
-                if len(fields) != nf:
-                    raise CLIError(
-                        f"<stdin>: line {lineno}: {len(fields)} tab-separated fields, but the first "
-                        f"line had {nf} (one per system)",
-                        code=17,
-                    )
-            for j in range(nf):
-                out[j].append(fields[j])
-        self._lineno = lineno
-
-    def read(self, n: int, field: int) -> list[str]:
-        if self.kind == "plain":
-            return self.reader.read(n)
-        buf = self._fields[field]
-        if self.first is not None:
-            first, self.first = self.first, None
-            self._split([first])
-        if len(buf) < n:
-            self._split(self.reader.read(n - len(buf)))
-        out = buf[:n]
-        del buf[:n]
-        return out
-
-
-def _open_refs(args: argparse.Namespace) -> list[_Stream]:
+def _open_refs(args: argparse.Namespace) -> list[Stream]:
     if not args.refs:
         raise CLIError(
             "no reference files: give them as positional arguments before -i/--input "
@@ -419,12 +368,12 @@ def _open_refs(args: argparse.Namespace) -> list[_Stream]:
     if args.num_refs != 1 and len(args.refs) > 1:
         raise CLIError("--num-refs reads tab-separated references from a single file; give only one reference file")
     if args.num_refs == 1:
-        return [_Stream(path, _Source(LineReader(path, args.encoding))) for path in args.refs]
-    src = _Source(LineReader(args.refs[0], args.encoding), args.num_refs, "refs")
-    return [_Stream(f"{args.refs[0]} (reference field {j + 1})", src, j) for j in range(args.num_refs)]
+        return [Stream(path, Source(LineReader(path, args.encoding))) for path in args.refs]
+    src = Source(LineReader(args.refs[0], args.encoding), args.num_refs, "refs")
+    return [Stream(f"{args.refs[0]} (reference field {j + 1})", src, j) for j in range(args.num_refs)]
 
 
-def _open_systems(args: argparse.Namespace, paired: bool = False) -> list[_Stream]:
+def _open_systems(args: argparse.Namespace, paired: bool = False) -> list[Stream]:
     if args.input is None:
         reader = LineReader(None, args.encoding)
         first = reader.read(1)
@@ -432,11 +381,11 @@ def _open_systems(args: argparse.Namespace, paired: bool = False) -> list[_Strea
             raise CLIError("<stdin>: no input (give the system output on standard input or with -i)")
         # sacreBLEU: the first line fixes the number of tab-separated systems.
         n = len(first[0].split("\t"))
-        src = _Source(reader, n, "stdin", first=first[0])
-        return [_Stream(f"System {i + 1}", src, i) for i in range(n)]
+        src = Source(reader, n, "stdin", first=first[0])
+        return [Stream(f"System {i + 1}", src, i) for i in range(n)]
     if not args.input:
         raise CLIError("-i/--input needs at least one file")
-    streams: list[_Stream] = []
+    streams: list[Stream] = []
     for path in args.input:
         names = [s.name for s in streams]
         if paired and names and path == names[0]:
@@ -444,121 +393,8 @@ def _open_systems(args: argparse.Namespace, paired: bool = False) -> list[_Strea
             continue
         if path in names:
             raise CLIError(f"{path!r} already used to name a system; give each system file once")
-        streams.append(_Stream(path, _Source(LineReader(path, args.encoding))))
+        streams.append(Stream(path, Source(LineReader(path, args.encoding))))
     return streams
-
-
-def _length_error(systems: list[_Stream], refs: list[_Stream], counts: dict[int, int]) -> CLIError:
-    """The error for inputs of different lengths (``counts``: total lines per stream id)."""
-    for system in systems:
-        n_sys = counts[id(system)]
-        if not n_sys:
-            return CLIError(f"{system.name}: is empty: no segment to score")
-        for ref in refs:
-            if counts[id(ref)] != n_sys:
-                return CLIError(
-                    f"{system.name} has {n_sys} lines but {ref.name} has {counts[id(ref)]}: "
-                    "system and reference streams must have the same number of lines"
-                )
-    return CLIError("inputs of different lengths")  # not reached
-
-
-def _chunks(
-    refs: list[_Stream], systems: list[_Stream], size: int
-) -> Iterator[tuple[list[list[str]], list[list[str]]]]:
-    """Yield ``(ref_chunks, system_chunks)``: the next ``size`` lines of every stream, in
-    lockstep, until all end together.  Inputs of different lengths raise the ``CLIError``
-    that names the first system and reference that differ and their lengths (the longer inputs
-    are read to their end, without keeping their lines, to count them); an empty system raises
-    "is empty".  An error in one input is preceded by any error of the inputs before it
-    (references first, then systems, in command-line order), as when each file was read whole."""
-    streams = refs + systems
-    done = 0
-    while True:
-        chunk = []
-        for i, stream in enumerate(streams):
-            try:
-                chunk.append(stream.read(size))
-            except (CLIError, InputError):
-                _raise_earlier_error(streams[:i])
-                raise
-        lengths = {len(c) for c in chunk}
-        if len(lengths) > 1 or (done == 0 and lengths == {0}):
-            raise _length_error(systems, refs, _totals(streams, chunk, done))
-        n = lengths.pop()
-        if n == 0:
-            return
-        done += n
-        yield chunk[: len(refs)], chunk[len(refs) :]
-
-
-def _totals(streams: list[_Stream], chunk: list[list[str]], done: int) -> dict[int, int]:
-    counts = {}
-    for i, stream in enumerate(streams):
-        try:
-            counts[id(stream)] = done + len(chunk[i]) + _count_rest(stream)
-        except (CLIError, InputError):
-            _raise_earlier_error(streams[:i])
-            raise
-    return counts
-
-
-def _line_counts_differ(args: argparse.Namespace) -> bool:
-    """Whether the input files (not standard input) have different numbers of lines, counted
-    as the readers count them (``\n``-separated, a final newline making no extra line) from the
-    raw bytes, without decoding.  False when an input is standard input (it cannot be read
-    twice) or a file cannot be read (the readers report that)."""
-    paths = list(args.refs) + list(args.input or [])
-    if not args.input or any(p == "-" for p in paths):
-        return False
-    counts = set()
-    for path in paths:
-        try:
-            with gzip.open(path, "rb") if path.endswith(".gz") else open(path, "rb") as fh:
-                n, last = 0, b"\n"
-                for block in iter(partial(fh.read, 1 << 20), b""):
-                    n += block.count(b"\n")
-                    last = block[-1:]
-        except (OSError, EOFError):
-            return False
-        counts.add(n + (last != b"\n"))
-    return len(counts) > 1
-
-
-def _count_rest(stream: _Stream) -> int:
-    """Lines left in ``stream`` (read to the end and checked, not kept)."""
-    src = stream.source
-    if src.kind == "plain":
-        n = 0
-        while True:
-            got = len(src.reader.read(1 << 16))
-            if not got:
-                return n
-            n += got
-    # Fields of one file share its lines: count (and check) the unread lines once, keeping no
-    # field's values, and add what this field has buffered.
-    if src.first is not None:
-        first, src.first = src.first, None
-        src._split([first])
-    if src._unread is None:
-        unread = 0
-        while True:
-            lines = src.reader.read(1 << 16)
-            if not lines:
-                break
-            sizes = [len(buf) for buf in src._fields]
-            src._split(lines)
-            for buf, size in zip(src._fields, sizes, strict=False):
-                del buf[size:]
-            unread += len(lines)
-        src._unread = unread
-    return len(src._fields[stream.field]) + src._unread
-
-
-def _raise_earlier_error(streams: list[_Stream]) -> None:
-    """Read the given streams to their end; raise the first error one of them has."""
-    for stream in streams:
-        _count_rest(stream)
 
 
 class _LineProgress:
@@ -683,9 +519,9 @@ def run(args: argparse.Namespace) -> None:
     progress = _LineProgress(args)
     # -sl prints chunk by chunk; when the files' line counts already differ, print nothing and
     # let the reading below raise its usual error (sacreBLEU prints no score then either).
-    hold_sentences = args.sentence_level and _line_counts_differ(args)
+    hold_sentences = args.sentence_level and line_counts_differ([*args.refs, *(args.input or [])])
     try:
-        for ref_chunk, sys_chunks in _chunks(refs, systems, _chunk_lines()):
+        for ref_chunk, sys_chunks in read_lockstep(refs, systems, _chunk_lines()):
             for k, hyps in enumerate(sys_chunks):
                 if count_tokenized:
                     n_tokenized[k] += sum(map(str.endswith, hyps, repeat(" .")))
@@ -745,20 +581,20 @@ def run(args: argparse.Namespace) -> None:
     print_results_table(table, sigs, args.format, args.width)
 
 
-def _read_whole(refs: list[_Stream], systems: list[_Stream]) -> tuple[list[list[str]], list[list[str]]]:
+def _read_whole(refs: list[Stream], systems: list[Stream]) -> tuple[list[list[str]], list[list[str]]]:
     """All lines of the reference and system streams (same checks and errors as streaming)."""
     ref_lines: list[list[str]] = [[] for _ in refs]
     sys_lines: list[list[str]] = [[] for _ in systems]
-    for ref_chunk, sys_chunks in _chunks(refs, systems, _chunk_lines()):
+    for ref_chunk, sys_chunks in read_lockstep(refs, systems, _chunk_lines()):
         for acc, chunk in zip(ref_lines + sys_lines, ref_chunk + sys_chunks, strict=False):
             acc.extend(chunk)
     return ref_lines, sys_lines
 
 
-def _run_report(args: argparse.Namespace, ref_streams: list[_Stream], test: str) -> None:
+def _run_report(args: argparse.Namespace, ref_streams: list[Stream], test: str) -> None:
     """``--report FILE|-``: the comparison report of ``rapidbleu.compare`` (HTML or text)."""
     from .compare import comparison_report, require_report_extra
-    from .significance import DEFAULT_SAMPLES, seed_from_env
+    from .significance import seed_from_env
 
     to_stdout = args.report == "-"
     if not to_stdout:
@@ -799,7 +635,7 @@ def _run_report(args: argparse.Namespace, ref_streams: list[_Stream], test: str)
     else:
         # one stream of draws for all systems when seeded, one per system otherwise (PairedTest)
         streams = 1 if seed_from_env()[1] else len(systems) - 1
-        total = (n_samples if n_samples > 0 else DEFAULT_SAMPLES[test]) * streams
+        total = n_samples * streams
         desc = "paired bootstrap" if test == "bs" else "approximate randomization"
     with _progress_bar(args, total, desc) as progress:
         report = comparison_report(
@@ -858,29 +694,54 @@ def _run_paired(
     """Paired bootstrap (``bs``) or approximate randomization (``ar``) of every system against the
     first one, for every metric, from their per-segment statistics, printed as sacreBLEU's
     multi-system table (or JSON / LaTeX); signatures as ``significance.PairedTest`` makes them."""
-    from .significance import DEFAULT_SAMPLES, paired_ar, paired_bs, seed_from_env
+    from .significance import paired_ar, paired_bs, seed_from_env
 
     n_samples = args.paired_bs_n if paired == "bs" else args.paired_ar_n
     seed = seed_from_env()[1]
-    resolved = n_samples if n_samples > 0 else DEFAULT_SAMPLES[paired]
     streams = 1 if seed is not None else max(len(names) - 1, 1)
     desc = "paired bootstrap" if paired == "bs" else "approximate randomization"
     scores: dict[str, list[Any]] = {"System": names}
     sigs = {}
-    with _progress_bar(args, resolved * streams * len(metrics), desc) as progress:
+    with _progress_bar(args, n_samples * streams * len(metrics), desc) as progress:
         for m, metric in metrics.items():
             key = metric.score_from_stats(sums[m][0]).name
             sig = metric.get_signature()
             sig.update("seed", str(seed).lower())
-            sig.update(paired, resolved)
+            sig.update(paired, n_samples)
             st = stats[m]
             if paired == "bs":
-                scores[key] = paired_bs(st[0], st[1:], metric, resolved, seed, args.paired_jobs, progress)
+                scores[key] = paired_bs(st[0], st[1:], metric, n_samples, seed, args.paired_jobs, progress)
             else:
-                scores[key] = paired_ar(st[0], st[1:], metric, resolved, -1, seed, args.paired_jobs, progress)
+                scores[key] = paired_ar(st[0], st[1:], metric, n_samples, -1, seed, args.paired_jobs, progress)
             sigs[key] = sig.format(args.short)
-    # sacreBLEU's header repeats the number given on the command line.
     print_results_table(scores, sigs, args.format, args.width, paired=paired, n_samples=n_samples)
+
+
+@contextlib.contextmanager
+def _one_line_fallback_warning(quiet: bool) -> Iterator[None]:
+    """While the command runs, the warning of a pure-Python install (the compiled core is not
+    available) is one line on stderr, ``rapidbleu: compiled core not available (...) ...``,
+    without Python's source location and line; none with ``-q``.  Other warnings as usual."""
+    shown = warnings.showwarning
+
+    def show(
+        message: Warning | str,
+        category: type[Warning],
+        filename: str,
+        lineno: int,
+        file: TextIO | None = None,
+        line: str | None = None,
+    ) -> None:
+        if not issubclass(category, BackendFallbackWarning):
+            shown(message, category, filename, lineno, file, line)
+        elif not quiet:
+            print(message, file=sys.stderr)
+
+    warnings.showwarning = show
+    try:
+        yield
+    finally:
+        warnings.showwarning = shown
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -892,7 +753,8 @@ def main(argv: list[str] | None = None) -> int:
     if not args.quiet and not logging.getLogger().handlers:
         logging.basicConfig(level=logging.INFO, format="rapidbleu: %(message)s")
     try:
-        run(args)
+        with _one_line_fallback_warning(args.quiet):
+            run(args)
     # Expected failures, each a one-line message: bad input or options, a missing optional
     # extra (ImportError), a SentencePiece model that is neither on disk nor downloadable.
     except (CLIError, InputError, ValueError, TypeError, ImportError, ModelDownloadError, FileNotFoundError) as exc:

@@ -68,18 +68,37 @@ def _check_columns(ddf: DataFrame, hypothesis: str, refs: list[str]) -> None:
         raise ValueError(f"no column {', '.join(map(repr, missing))} in the DataFrame (columns: {list(ddf.columns)})")
 
 
-def _frame_part(pdf: pd.DataFrame, opts: _frames.ScoreOptions, hypothesis: str, refs: list[str]) -> _frames.Part | None:
+#: The column that carries each row's position in the whole DataFrame to the partitions, so
+#: that an error names the row there (a partition's own index may restart at 0).
+_ROW = "__rapidbleu_row__"
+_WHERE = "rapidbleu.dask: "
+
+
+def _with_rows(ddf: DataFrame, columns: list[str]) -> DataFrame:
+    """``ddf``'s ``columns`` (each once) and ``_ROW``: 0, 1, 2, ... over the whole DataFrame
+    (a lazy running count: each partition adds the lengths of the ones before it)."""
+    cols = list(dict.fromkeys(columns))
+    rows = ddf.assign(**{_ROW: 1})[_ROW].cumsum() - 1
+    return ddf[cols].assign(**{_ROW: rows})
+
+
+def _frame_inputs(pdf: pd.DataFrame, hypothesis: str, refs: list[str]) -> tuple[list[Any], list[list[Any]], list[int]]:
+    rows: list[int] = pdf[_ROW].tolist()
     hyps = _frames.column_list(pdf[hypothesis])
     cols = [_frames.column_list(pdf[r]) for r in refs]
-    return _frames.partition_stats(opts, hyps, _frames.as_streams(hyps, cols, "rapidbleu.dask: "))
+    return hyps, _frames.as_streams(hyps, cols, _WHERE, rows), rows
+
+
+def _frame_part(pdf: pd.DataFrame, opts: _frames.ScoreOptions, hypothesis: str, refs: list[str]) -> _frames.Part | None:
+    hyps, streams, _ = _frame_inputs(pdf, hypothesis, refs)
+    return _frames.partition_stats(opts, hyps, streams)
 
 
 def _frame_sentences(pdf: pd.DataFrame, opts: _frames.ScoreOptions, hypothesis: str, refs: list[str]) -> pd.Series:
     import pandas as pd
 
-    hyps = _frames.column_list(pdf[hypothesis])
-    cols = [_frames.column_list(pdf[r]) for r in refs]
-    scores = _frames.partition_sentence_scores(opts, hyps, _frames.as_streams(hyps, cols, "rapidbleu.dask: "))
+    hyps, streams, rows = _frame_inputs(pdf, hypothesis, refs)
+    scores = _frames.partition_sentence_scores(opts, hyps, streams, _WHERE, rows)
     return pd.Series(scores, index=pdf.index, dtype="float64")
 
 
@@ -90,6 +109,9 @@ def corpus_stats(ddf: DataFrame, hypothesis: str, references: str | Sequence[str
         ImportError: Dask missing.
         ValueError: unknown column, empty DataFrame, a row without reference, bad options.
         TypeError: a null or non-string hypothesis.
+
+    A bad row is named by its position in the whole DataFrame (0-based, in partition order),
+    whatever its partition or index.
     """
     _require()
     import dask
@@ -98,9 +120,8 @@ def corpus_stats(ddf: DataFrame, hypothesis: str, references: str | Sequence[str
     refs = _names(references)
     _check_columns(ddf, hypothesis, refs)
     parts = [
-        dask.delayed(_frame_part)(d, opts, hypothesis, refs)
-        for d in ddf[list(dict.fromkeys([hypothesis, *refs]))].to_delayed()
-    ]  # each column once
+        dask.delayed(_frame_part)(d, opts, hypothesis, refs) for d in _with_rows(ddf, [hypothesis, *refs]).to_delayed()
+    ]
     return _frames.combine(opts, dask.compute(*parts))
 
 
@@ -115,16 +136,20 @@ def sentence_bleu(ddf: DataFrame, hypothesis: str, references: str | Sequence[st
     """A lazy float64 Dask Series of sentence BLEU, aligned with ``ddf``'s index.
 
     Raises:
-        ValueError, TypeError: bad options or columns now; bad rows when computed.
+        ValueError, TypeError: bad options or columns now; bad rows when computed (named as
+            in :func:`corpus_stats`), and NLTK's method 6 on a row without a trigram match
+            (``rapidbleu.nltk.SmoothingError``, naming the row).
     """
     _require()
     opts = _frames.ScoreOptions(**options)
     refs = _names(references)
     _check_columns(ddf, hypothesis, refs)
-    return ddf.map_partitions(_frame_sentences, opts, hypothesis, refs, meta=("bleu", "f8"))
+    return _with_rows(ddf, [hypothesis, *refs]).map_partitions(
+        _frame_sentences, opts, hypothesis, refs, meta=("bleu", "f8")
+    )
 
 
-def _pairs(seq: Iterable[Any], where: str = "rapidbleu.dask: ") -> tuple[list[Any], list[list[Any]]]:
+def _pairs(seq: Iterable[Any], where: str = _WHERE) -> tuple[list[Any], list[list[Any]]]:
     hyps: list[Any] = []
     refs: list[Any] = []
     for item in seq:

@@ -81,6 +81,7 @@ from ._validate import (
     id_element_error,
     kind_of,
     resolve_alias,
+    resolve_workers,
     stream_length_error,
     warn_all_empty,
 )
@@ -551,6 +552,7 @@ def stats_ids(
             hypotheses (named), arrays of 3+ dimensions, a segment without references.
         OverflowError: an id outside int64.
     """
+    resolve_workers(workers)
     order = check_order(max_ngram_order)
     cleaning = id_cleaning(
         pad_token_id, eos_token_id, decoder_start_token_id, bos_token_id, special_ids, pad_id=pad_id, eos_id=eos_id
@@ -610,6 +612,7 @@ def corpus_bleu_ids(
 
     Warns, Raises: as :func:`stats_ids`; ``ValueError`` for an unknown smoothing method.
     """
+    resolve_workers(workers)
     order = check_order(max_ngram_order)
     cleaning = id_cleaning(
         pad_token_id, eos_token_id, decoder_start_token_id, bos_token_id, special_ids, pad_id=pad_id, eos_id=eos_id

@@ -81,6 +81,7 @@ from ._nltk_style import (
     modified_precision,
     parse_weights,
     resolve_smoothing,
+    rows_named,
     segments_checked_on_error,
     sentence_scores_from_stats,
     stats_order,
@@ -88,7 +89,7 @@ from ._nltk_style import (
     token_statistics,
 )
 from ._scoring_py import DEFAULT_WEIGHTS, Fraction, SmoothingError, brevity_penalty
-from ._validate import NoReferencesError
+from ._validate import NoReferencesError, resolve_workers
 
 __all__ = [
     "EmptyCorpusError",
@@ -238,6 +239,7 @@ def corpus_bleu(
         TypeError: a ``None`` hypothesis (named by index), a dict or set instead of a list.
         SmoothingError: method 6 on fewer than 3 orders or a zero trigram precision.
     """
+    resolve_workers(workers)
     check_corpus_args(list_of_references, hypotheses)
     check_lengths(list_of_references, hypotheses)
     with segments_checked_on_error(list_of_references, hypotheses):
@@ -348,6 +350,7 @@ def sentence_bleu_from_stats(
         SmoothingError: method 6 on fewer than 3 orders, or on a row with matching unigrams but
             no matching trigram (NLTK's assertion; the whole call fails).
     """
+    resolve_workers(workers)
     weight_list, several = parse_weights(weights)
     stats, N = check_nltk_stats(stats, max_ngram_order)
     K = max(len(w) for w in weight_list)
@@ -398,6 +401,7 @@ def sentence_bleu_batch(
         SmoothingError: method 6 and some sentence without a trigram match (the whole call
             fails, as the loop would at that sentence); filter such sentences first.
     """
+    resolve_workers(workers)
     check_corpus_args(list_of_references, hypotheses)
     check_lengths(list_of_references, hypotheses)
     with segments_checked_on_error(list_of_references, hypotheses):
@@ -415,7 +419,8 @@ def sentence_bleu_batch(
     # The scoring of sentence_bleu_from_stats (same implementation, called directly so that
     # warnings point at the caller); a callable smoother gets each pair's tokens.
     tokens = None if method is not None else (list_of_references, hypotheses)
-    out = sentence_scores_from_stats(
-        stats, n_orders, weight_list, method, smoother, auto_reweigh, tokens=tokens, workers=workers, stacklevel=2
-    )
+    with rows_named(lambda i: f"hypothesis {i}"):
+        out = sentence_scores_from_stats(
+            stats, n_orders, weight_list, method, smoother, auto_reweigh, tokens=tokens, workers=workers, stacklevel=2
+        )
     return out if several else out[:, 0]

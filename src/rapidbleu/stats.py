@@ -47,7 +47,7 @@ import numpy as np
 
 from ._metric import METRICS, Metric
 from ._nltk_style import NLTKBLEU, check_corpus_args, check_lengths, segments_checked_on_error, token_statistics
-from ._validate import check_style
+from ._validate import check_style, resolve_workers
 
 __all__ = [
     "ConfigMismatchError",
@@ -101,8 +101,13 @@ class CorpusStats:
         width = cls.from_config(config).aggregate_width() + 1
         dtype = np.float64 if cls.stats_dtype == "float64" else np.int64
         raw = np.asarray(vector)
-        if cls.stats_dtype == "int64" and raw.dtype.kind == "f" and not np.array_equal(raw, np.floor(raw)):
-            raise ValueError("statistics must be whole counts (the vector holds fractional values)")
+        if (
+            cls.stats_dtype == "int64"
+            and raw.dtype.kind == "f"
+            and not (np.isfinite(raw).all() and np.array_equal(raw, np.floor(raw)))
+        ):
+            # (an infinite count reached the int64 cast)
+            raise ValueError("statistics must be whole counts (the vector holds fractional or non-finite values)")
         vec = np.array(raw, dtype=dtype).reshape(-1)
         if vec.shape != (width,):
             raise ValueError(f"{metric_id} statistics with these settings have {width} values, got shape {raw.shape}")
@@ -401,6 +406,7 @@ def nltk_corpus_stats(
             lists; ValueError: a hypothesis without references (``NoReferencesError``),
             ``max_ngram_order < 1``; TypeError: a ``None`` hypothesis, a dict or set.
     """
+    resolve_workers(workers)
     # (checked at run time whatever the annotation says: callers are not type-checked)
     if isinstance(max_ngram_order, bool) or not isinstance(max_ngram_order, (int, np.integer)) or max_ngram_order < 1:  # type: ignore[redundant-expr]
         raise ValueError(f"max_ngram_order must be an integer >= 1, got {max_ngram_order!r}")
