@@ -1,5 +1,5 @@
 """BLEU at scale: a corpus of N segments (the WMT23 data repeated) scored by the streaming
-command line, by Spark (local[2]) and by Dask (2 worker processes), against sacreBLEU on the
+command line, by Spark (local[2]), Dask (2 worker processes) and Ray (2 CPUs), against sacreBLEU on the
 unrepeated data scaled to N; plus the memory of bootstrap resampling on 1M segments.
 
 The check: repeating a corpus k times multiplies every statistic by k, and BLEU of the
@@ -16,7 +16,7 @@ Usage::
     python bench/bench_scale.py --segments 10000000 --write   # full, writes bench/results_scale.md
 
 Needs the full WMT23 data (../shared/data/wmt23 or $RAPIDBLEU_WMT23_DIR), sacrebleu, and for
-the cluster runs the spark and dask extras (and Java 17+).
+the cluster runs the spark, dask and ray extras (and Java 17+).
 """
 
 import argparse
@@ -91,6 +91,8 @@ class TreeSampler:
             return "Spark Python worker"
         if ("distributed" in cmd and "spawn" in cmd) or "multiprocessing" in cmd:
             return "Dask worker/nanny"
+        if "default_worker.py" in cmd or cmd.startswith("ray::"):
+            return "Ray worker"
         return p.name()
 
     def _run(self):
@@ -222,6 +224,25 @@ def engine_dask(path: str):
         )
 
 
+def engine_ray(path: str):
+    import logging
+
+    import ray
+
+    import rapidbleu.ray as rbr
+
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
+    ray.data.DataContext.get_current().enable_progress_bars = False
+    ds = ray.data.read_parquet(path)
+    t0 = time.perf_counter()
+    score = rbr.corpus_bleu(ds, "hyp", "ref")
+    secs = time.perf_counter() - t0
+    # (Ray counts blocks only of a materialized Dataset; the parquet files are the input units)
+    files = len(list(Path(path).glob("*.parquet")))
+    print(json.dumps({"score": score.score, "text": str(score), "seconds_in_job": secs, "partitions": files}))
+    ray.shutdown()
+
+
 def engine_significance(kind: str, n: int, samples: int):
     """Peak memory of a 1,000-resample CI / a paired bootstrap of two systems on n segments
     (statistics from the WMT23 corpus tiled to n rows, int64 as the API returns them)."""
@@ -255,10 +276,11 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--segments", type=int, default=1_000_000, help="corpus size (rounded to whole repeats)")
     ap.add_argument("--small", type=int, default=100_000, help="the small corpus for the memory comparison")
-    ap.add_argument("--skip", nargs="*", default=[], choices=["spark", "dask", "significance", "sacrebleu"])
+    ap.add_argument("--skip", nargs="*", default=[], choices=["spark", "dask", "ray", "significance", "sacrebleu"])
     ap.add_argument("--significance-segments", type=int, default=1_000_000)
     ap.add_argument("--samples", type=int, default=1000)
-    ap.add_argument("--write", action="store_true", help="write bench/results_scale.md")
+    ap.add_argument("--write", action="store_true", help="write bench/results_scale.md (or --out)")
+    ap.add_argument("--out", default="results_scale.md", help="file name under bench/ for --write")
     ap.add_argument("--engine", nargs="+", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.engine:
@@ -267,6 +289,8 @@ def main():
             engine_spark(rest[0])
         elif kind == "dask":
             engine_dask(rest[0])
+        elif kind == "ray":
+            engine_ray(rest[0])
         else:
             engine_significance(rest[0], int(rest[1]), int(rest[2]))
         return
@@ -345,16 +369,20 @@ def main():
                 f"peak {mem['total_mb']:.0f} MB"
             )
 
-        if "spark" not in a.skip or "dask" not in a.skip:
+        if not {"spark", "dask", "ray"} <= set(a.skip):
             t0 = time.perf_counter()
             pq = write_parquet(hyps, refs, n, tmp)
             print(f"wrote parquet in {time.perf_counter() - t0:.0f} s")
-            for eng in ("spark", "dask"):
+            for eng in ("spark", "dask", "ray"):
                 if eng in a.skip:
                     continue
                 secs, out, mem, _ = measured([sys.executable, __file__, "--engine", eng, str(pq)], env)
                 info = json.loads(out.strip().splitlines()[-1])
-                label = "Spark local[2]" if eng == "spark" else "Dask LocalCluster, 2 worker processes"
+                label = {
+                    "spark": "Spark local[2]",
+                    "dask": "Dask LocalCluster, 2 worker processes",
+                    "ray": "Ray Data, ray.init(num_cpus=2)",
+                }[eng]
                 rows.append(
                     {
                         "engine": label,
@@ -457,8 +485,8 @@ def write_md(rows, sig, want, base, n, k, a):
         for s in sig:
             name = "bootstrap CI, 1 system" if s["kind"] == "ci" else "paired bootstrap, 2 systems"
             lines.append(f"| {name} | {s['seconds']:.0f} | {s['peak_mb']:.0f} | {s['inputs_mb']:.0f} |")
-    (HERE / "results_scale.md").write_text("\n".join(lines) + "\n", "utf-8")
-    print("wrote", HERE / "results_scale.md")
+    (HERE / a.out).write_text("\n".join(lines) + "\n", "utf-8")
+    print("wrote", HERE / a.out)
 
 
 if __name__ == "__main__":

@@ -48,25 +48,38 @@ def _matches(comment: str, text: str) -> bool:
 BLOCKS = _blocks()
 
 #: Blocks that use an optional extra run only where it is installed (or required: .ci/run sets
-#: RAPIDBLEU_REQUIRE_SPARK / RAPIDBLEU_REQUIRE_DASK, so there they must run).
+#: RAPIDBLEU_REQUIRE_SPARK / _DASK / _TORCH / _RAY / _CHROMIUM, so there they must run).  Imported module ->
+#: (the environment switch, the module that must be installed).
 OPTIONAL = {
-    "pyspark": "RAPIDBLEU_REQUIRE_SPARK",
-    "dask": "RAPIDBLEU_REQUIRE_DASK",
-    "distributed": "RAPIDBLEU_REQUIRE_DASK",
+    "pyspark": ("RAPIDBLEU_REQUIRE_SPARK", "pyspark"),
+    "dask": ("RAPIDBLEU_REQUIRE_DASK", "dask"),
+    "distributed": ("RAPIDBLEU_REQUIRE_DASK", "distributed"),
+    "rapidbleu.torchmetrics": ("RAPIDBLEU_REQUIRE_TORCH", "torchmetrics"),
+    "ray": ("RAPIDBLEU_REQUIRE_RAY", "ray"),
+    "rapidbleu.ray": ("RAPIDBLEU_REQUIRE_RAY", "ray"),
+    "rapidbleu.compare": ("RAPIDBLEU_REQUIRE_CHROMIUM", "matplotlib"),  # the report extra
 }
+#: Blocks whose code needs torch without importing it (OpenRLHF's reward_func returns tensors).
+NEEDS_TORCH = re.compile(r"\.reward_func\b")
 
 
 def _skip_without_extras(source: str) -> None:
     import importlib.util
     import os
 
-    for module, env in OPTIONAL.items():
+    for module, (env, needed) in OPTIONAL.items():
         if (
-            re.search(rf"^\s*(import|from) {module}\b", source, flags=re.M)
+            re.search(rf"^\s*(import|from) {re.escape(module)}\b", source, flags=re.M)
             and os.environ.get(env) != "1"
-            and importlib.util.find_spec(module) is None
+            and importlib.util.find_spec(needed) is None
         ):
-            pytest.skip(f"README block needs {module} (not installed)")
+            pytest.skip(f"README block needs {needed} (not installed)")
+    if (
+        NEEDS_TORCH.search(source)
+        and os.environ.get("RAPIDBLEU_REQUIRE_TORCH") != "1"
+        and importlib.util.find_spec("torch") is None
+    ):
+        pytest.skip("README block needs torch (not installed)")
 
 
 def test_readme_has_python_blocks():

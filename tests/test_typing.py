@@ -48,6 +48,42 @@ name: str = rapidbleu.backend
 print(one + sent + score.score, several, per_sentence, batch, selfb, pair, stats, name.upper())
 """
 
+#: The integrations (issue 24): the shim, rewards, torchmetrics and Ray entry points.  torch,
+#: torchmetrics and ray themselves are not followed (their own sources would take mypy minutes):
+#: rapidbleu's annotations are what is checked.
+INTEGRATIONS_SCRIPT = """
+from ray.data import Dataset
+
+import rapidbleu
+import rapidbleu.ray as rbr
+from rapidbleu.rewards import BLEUReward, compute_score, compute_score_batch, reward_func
+from rapidbleu.shim import is_installed
+from rapidbleu.stats import CorpusStats
+from rapidbleu.torchmetrics import BLEUScore, SacreBLEUScore
+
+rapidbleu.install_as_sacrebleu()
+installed: bool = is_installed()
+rapidbleu.uninstall_as_sacrebleu()
+error: type[ImportError] = rapidbleu.NotProvidedError
+reward = BLEUReward(style="nltk", weights=(0.5, 0.5), smoothing_function="method4", name="bleu2")
+rewards: list[float] = reward(prompts=["p"], completions=["a b c"], reference=["a b c"])
+by_ids: list[float] = BLEUReward(use_ids=True, eos_token_id=2).id_scores([[5, 6, 2]], [[5, 6]])
+one: float = compute_score("d", "a b", "a b", None, style="nltk")
+batch: list[float] = compute_score_batch(["d"], ["a b"], [["a b", "a c"]])
+logs: dict[str, object] = reward_func(["p a"], ["p "], ["a"])
+metric = SacreBLEUScore(n_gram=4, smooth=False, tokenize="13a", lowercase=False)
+metric.update(["a b c"], [["a b c"]])
+value = metric.compute()
+plain = BLEUScore(n_gram=2, weights=[0.5, 0.5])
+
+
+def ray_scores(ds: Dataset) -> tuple[CorpusStats, Dataset]:
+    return rbr.corpus_stats(ds, "hyp", ["ref"]), rbr.sentence_bleu(ds, "hyp", "ref", column="bleu")
+
+
+print(installed, error, rewards, by_ids, one + batch[0], logs, value, plain, reward.__name__)
+"""
+
 WRONG_SCRIPT = """
 import rapidbleu
 from rapidbleu.batch import sentence_bleu_batch
@@ -59,7 +95,7 @@ scores = sentence_bleu_batch([[1]], [[1]], pad_token_id="1")
 """
 
 
-def _mypy(tmp_path: Path, name: str, source: str) -> subprocess.CompletedProcess:
+def _mypy(tmp_path: Path, name: str, source: str, *options: str) -> subprocess.CompletedProcess:
     script = tmp_path / name
     script.write_text(textwrap.dedent(source), encoding="utf-8")
     env = dict(os.environ)
@@ -79,6 +115,7 @@ def _mypy(tmp_path: Path, name: str, source: str) -> subprocess.CompletedProcess
         str(tmp_path / "cache"),
         "--python-executable",
         sys.executable,
+        *options,
         script.name,
     ]
     return subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600, check=False)
@@ -92,6 +129,29 @@ def test_user_script_passes_mypy_strict(tmp_path):
         [sys.executable, "user.py"], cwd=tmp_path, capture_output=True, text=True, timeout=600, check=False
     )
     assert run.returncode == 0, run.stderr
+
+
+def test_integrations_pass_mypy_strict(tmp_path):
+    import importlib.util
+
+    need = [m for m in ("torchmetrics", "ray") if importlib.util.find_spec(m) is None]
+    if need and not (
+        os.environ.get("RAPIDBLEU_REQUIRE_TORCH") == "1" and os.environ.get("RAPIDBLEU_REQUIRE_RAY") == "1"
+    ):
+        pytest.skip(f"{', '.join(need)} not installed")
+    (tmp_path / "mypy.ini").write_text(
+        "[mypy]\n[mypy-torch.*,torchmetrics.*,ray.*,pyarrow.*,numpy.*]\nfollow_imports = skip\n", encoding="utf-8"
+    )
+    res = _mypy(tmp_path, "integrations.py", INTEGRATIONS_SCRIPT, "--config-file", str(tmp_path / "mypy.ini"))
+    assert res.returncode == 0, res.stdout + res.stderr
+    wrong = (
+        INTEGRATIONS_SCRIPT
+        + "\nbad: str = compute_score('d', 'a', 'a')\nworse: int = reward(completions=['a'], reference=['a'])\n"
+    )
+    res = _mypy(tmp_path, "integrations_wrong.py", wrong, "--config-file", str(tmp_path / "mypy.ini"))
+    assert res.returncode == 1
+    assert 'Incompatible types in assignment (expression has type "float", variable has type "str")' in res.stdout
+    assert 'Incompatible types in assignment (expression has type "list[float]", variable has type "int")' in res.stdout
 
 
 def test_type_errors_are_reported(tmp_path):

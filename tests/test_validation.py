@@ -345,6 +345,7 @@ def test_score_of_finite_stats_is_finite():
 # -- workers: checked where it is given, before any work ----------------------------------
 _WORKERS_CALLS = {
     "BLEU": lambda f, w: f(workers=w),
+    "CHRF": lambda f, w: f(workers=w),
     "corpus_bleu": lambda f, w: f([[["a", "b"]]], [["a", "b"]], workers=w),
     "sentence_bleu_batch": lambda f, w: (
         f([[["a", "b"]]], [["a", "b"]], workers=w)

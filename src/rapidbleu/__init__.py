@@ -8,6 +8,7 @@ compiled n-gram core.
 from typing import TYPE_CHECKING
 
 from . import _backend, _log  # noqa: F401  (_log: rapidbleu's logger obeys sacreBLEU's level)
+from ._not_provided import NotProvidedError, not_provided
 from ._version import __version__
 from .bleu import BLEU, corpus_bleu, raw_corpus_bleu, sentence_bleu
 from .chrf import CHRF, corpus_chrf, sentence_chrf
@@ -20,9 +21,13 @@ if TYPE_CHECKING:
 
 def __getattr__(name: str) -> str:
     """``backend``: ``"cython"`` or ``"python"``, which implementation computes the statistics
-    (chosen on first use, see ``rapidbleu._backend``)."""
+    (chosen on first use, see ``rapidbleu._backend``).  sacreBLEU's test-set names
+    (``DATASETS``, ``download_test_set``, ...) raise ``NotProvidedError`` saying so."""
     if name == "backend":
         return _backend.stats.NAME
+    error = not_provided("sacrebleu", name)
+    if error is not None:
+        raise error
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -30,6 +35,7 @@ def __getattr__(name: str) -> str:
 # ``sacrebleu.metrics.BLEU``, ``sacrebleu.compat...`` and the top-level helpers.
 from . import compat, metrics, utils  # noqa: E402,F401
 from .metrics.helpers import extract_char_ngrams, extract_word_ngrams  # noqa: E402
+from .shim import install_as_sacrebleu, uninstall_as_sacrebleu  # noqa: E402
 from .utils import SACREBLEU_DIR, smart_open  # noqa: E402
 
 __all__ = [
@@ -39,14 +45,17 @@ __all__ = [
     "BLEUScore",
     "BLEUSignature",
     "CHRFScore",
+    "NotProvidedError",
     "__version__",
     "backend",
     "corpus_bleu",
     "corpus_chrf",
     "extract_char_ngrams",
     "extract_word_ngrams",
+    "install_as_sacrebleu",
     "raw_corpus_bleu",
     "sentence_bleu",
     "sentence_chrf",
     "smart_open",
+    "uninstall_as_sacrebleu",
 ]

@@ -101,6 +101,10 @@ class BLEU(SacreBLEUMethods, Metric):
     #: The tokenizer names, on the class as in sacreBLEU: the same type (the keys view of a
     #: dict, so ``==`` compares as sets), names and order as ``sacrebleu.BLEU.TOKENIZERS``.
     TOKENIZERS = dict.fromkeys(available_tokenizers()).keys()
+    #: Target language -> the tokenizer sacreBLEU picks for it (``sacrebleu.BLEU._TOKENIZER_MAP``).
+    _TOKENIZER_MAP = LANGUAGE_DEFAULTS
+    #: The signature class (``sacrebleu.BLEU._SIGNATURE_TYPE``).
+    _SIGNATURE_TYPE = BLEUSignature
 
     def __init__(
         self,

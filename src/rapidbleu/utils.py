@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import IO, TYPE_CHECKING, Any
 
 from ._log import logger
+from ._not_provided import not_provided
 from ._scoring_py import my_log
 
 if TYPE_CHECKING:
@@ -85,6 +86,15 @@ def sanity_check_lengths(
             len(refs[bad[0]]),
         )
         sys.exit(1)
+
+
+def __getattr__(name: str):
+    """sacreBLEU's test-set functions (``get_reference_files``, ``download_test_set``, ...)
+    raise ``rapidbleu.NotProvidedError`` saying that rapidbleu does not provide them."""
+    error = not_provided("sacrebleu.utils", name)
+    if error is not None:
+        raise error
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = ["SACREBLEU_DIR", "USERHOME", "args_to_dict", "my_log", "sanity_check_lengths", "smart_open", "sum_of_lists"]

@@ -51,9 +51,9 @@ def available_tokenizers() -> list[str]:
     return list(_REGISTRY)
 
 
-def get_tokenizer(name: str, **kwargs: Any) -> BaseTokenizer:
-    """Instantiate the tokenizer registered as ``name`` (``kwargs`` go to its constructor,
-    e.g. ``model_path=`` for the SentencePiece tokenizers).
+def tokenizer_class(name: str) -> type[BaseTokenizer]:
+    """The class of the tokenizer registered as ``name`` (its module imported now), as
+    sacreBLEU's ``sacrebleu.metrics.bleu._get_tokenizer(name)`` returns it.
 
     Raises:
         UnknownTokenizerError: ``name`` is not a known tokenizer (the message lists the known
@@ -68,8 +68,24 @@ def get_tokenizer(name: str, **kwargs: Any) -> BaseTokenizer:
         ) from None
     module_name, class_name = spec.split(":")
     module = import_module(f".{module_name}", __name__)
-    tokenizer: BaseTokenizer = getattr(module, class_name)(**kwargs)
-    return tokenizer
+    cls: type[BaseTokenizer] = getattr(module, class_name)
+    return cls
+
+
+def tokenizer_paths() -> dict[str, str]:
+    """Tokenizer name -> ``"module.Class"`` (relative to ``rapidbleu.tokenizers``), in registry
+    order: the shape of sacreBLEU's ``sacrebleu.metrics.bleu._TOKENIZERS``."""
+    return {name: spec.replace(":", ".") for name, spec in _REGISTRY.items()}
+
+
+def get_tokenizer(name: str, **kwargs: Any) -> BaseTokenizer:
+    """Instantiate the tokenizer registered as ``name`` (``kwargs`` go to its constructor,
+    e.g. ``model_path=`` for the SentencePiece tokenizers).
+
+    Raises:
+        UnknownTokenizerError, ImportError: as :func:`tokenizer_class`.
+    """
+    return tokenizer_class(name)(**kwargs)
 
 
 __all__ = [
@@ -80,4 +96,6 @@ __all__ = [
     "available_tokenizers",
     "get_tokenizer",
     "language_warning",
+    "tokenizer_class",
+    "tokenizer_paths",
 ]

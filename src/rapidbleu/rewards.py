@@ -1,0 +1,401 @@
+"""Sentence BLEU as a reinforcement-learning reward, in the calling conventions of TRL, verl and
+OpenRLHF, computed for the whole batch in one call of rapidbleu's batch functions.
+
+One object, :class:`BLEUReward`, holds the scoring options and answers each framework's call:
+
+* **TRL** (``GRPOTrainer(reward_funcs=BLEUReward(...))``, also RLOO): ``reward(prompts=...,
+  completions=..., completion_ids=..., **columns)`` -> ``list[float]``.  Completions are strings
+  or conversational (a list of message dicts; the last message's ``content`` is scored); the
+  references are the dataset column named by ``reference_key`` (default ``"reference"``), which
+  TRL passes as a keyword argument; each value a string or a list of strings.  With
+  ``use_ids=True`` the ``completion_ids`` are scored against a column of reference token ids.
+  The object's ``__name__`` (``"bleu"``, or ``name=``) is the name TRL logs.
+* **verl** (``custom_reward_function``): :func:`compute_score` ``(data_source, solution_str,
+  ground_truth, extra_info=None, **reward_kwargs) -> float`` for verl's naive/DAPO reward
+  managers, :func:`compute_score_batch` ``(data_sources, solution_strs, ground_truths,
+  extra_infos=None, **reward_kwargs) -> list[float]`` for its batch manager; verl's
+  ``reward_kwargs`` are the options of :class:`BLEUReward` (e.g. ``style: nltk``,
+  ``max_ngram_order: 2``, ``smoothing_function: method4``).  The methods of the same names on a
+  :class:`BLEUReward` take fixed options instead.
+* **OpenRLHF** (``--reward.remote_url reward.py``, a file whose ``reward_func`` is loaded):
+  :func:`reward_func` / :meth:`BLEUReward.reward_func` ``(queries, prompts, labels)`` -> ``{"rewards":
+  tensor, "scores": tensor, "extra_logs": {"bleu": tensor}}``.  OpenRLHF's ``queries`` are the
+  decoded prompt + response with special tokens kept: the response is the query after its
+  prompt, with the strings in ``special_tokens`` (e.g. ``tokenizer.all_special_tokens``) removed.
+
+Scores, 0-1:
+
+* ``style="sacrebleu"`` (default): ``sacrebleu.sentence_bleu(hyp, refs, smooth_method,
+  smooth_value, tokenize, lowercase).score / 100`` (effective order, ``exp`` smoothing);
+* ``style="nltk"``: ``nltk.translate.bleu_score.sentence_bleu(refs, hyp, weights,
+  smoothing_function)`` on whitespace tokens (or on a sacreBLEU tokenizer's tokens with
+  ``tokenize=``); e.g. BLEU-2 with Chen and Cherry's method 4, as RL papers report it:
+  ``BLEUReward(style="nltk", weights=(0.5, 0.5), smoothing_function="method4")``.
+
+On ids (``use_ids=True``, TRL) the same scores are computed on token ids, cleaned as
+``rapidbleu.ids`` documents (``pad_token_id``, ``eos_token_id``, ``bos_token_id``,
+``special_ids``).  Every score of a batch comes from one call of
+``rapidbleu.batch.sentence_bleu_batch`` / ``rapidbleu.nltk.sentence_bleu_batch`` (the compiled
+core, ``workers`` threads), float for float the single-sentence functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from . import _frames
+from .ids import TokenIds
+
+__all__ = ["BLEUReward", "SentenceReward", "compute_score", "compute_score_batch", "reward_func"]
+
+#: A completion as TRL passes it: a string, or a conversation (a list of message dicts).
+Completion = str | Sequence[Mapping[str, Any]]
+#: The references of one example: a string or several.
+References = str | Sequence[str]
+
+
+def _message_text(message: Mapping[str, Any], where: str) -> str:
+    content = message.get("content")
+    if isinstance(content, str):
+        return content
+    if isinstance(content, Sequence):  # multimodal content parts: [{"type": "text", "text": ...}]
+        return "".join(p.get("text", "") for p in content if isinstance(p, Mapping) and p.get("type") == "text")
+    raise TypeError(f"{where}: a message without text content")
+
+
+def completion_text(completion: Completion | Mapping[str, Any], where: str = "completion") -> str:
+    """The text to score of one completion: a string as it is; a conversation (TRL's
+    ``[{"role": "assistant", "content": ...}]``) -> the last message's content (text parts
+    joined); a single message dict -> its content.
+
+    Raises:
+        TypeError: anything else, or a message without text content.
+    """
+    if isinstance(completion, str):
+        return completion
+    if isinstance(completion, Mapping):
+        return _message_text(completion, where)
+    if isinstance(completion, Sequence) and completion and isinstance(completion[-1], Mapping):
+        return _message_text(completion[-1], where)
+    raise TypeError(f"{where} is a {type(completion).__name__}; expected a string or a list of messages")
+
+
+def _several(value: Any, ids: bool) -> bool:
+    """Whether one example's reference value holds several references: text -> a list or tuple
+    (of strings); ids -> a list or tuple whose first item is itself a sequence (of ids)."""
+    if not isinstance(value, (list, tuple)):
+        return False
+    return not ids or (len(value) > 0 and not isinstance(value[0], int) and hasattr(value[0], "__len__"))
+
+
+def _streams(references: Sequence[Any], n: int, what: str, ids: bool = False) -> list[list[Any]]:
+    """Per-example references (one value or a list of them each) as reference streams
+    (``streams[k][i]``, ``None`` where example i has fewer than k + 1)."""
+    if len(references) != n:
+        raise ValueError(f"{what}: {len(references)} references for {n} completions")
+    rows = [list(r) if _several(r, ids) else [r] for r in references]
+    k = max((len(r) for r in rows), default=1)
+    return [[r[j] if j < len(r) else None for r in rows] for j in range(max(k, 1))]
+
+
+class SentenceReward:
+    """The reward-function conventions of TRL, verl and OpenRLHF around one batch computation:
+    a subclass implements :meth:`scores` (and :meth:`id_scores` when it scores token ids), in
+    0-1, one float per completion.  :class:`BLEUReward` is one; other sentence metrics (chrF)
+    plug in the same way.
+
+    Args:
+        reference_key: TRL: the dataset column with the references.
+        use_ids: TRL: score ``completion_ids`` against reference ids in ``reference_key``.
+        special_tokens: OpenRLHF: strings removed from the decoded response.
+        name: the name TRL logs (``__name__``).
+    """
+
+    def __init__(
+        self, *, reference_key: str = "reference", use_ids: bool = False, special_tokens: Sequence[str] = (), name: str
+    ) -> None:
+        self.reference_key = reference_key
+        self.use_ids = bool(use_ids)
+        self.special_tokens = tuple(special_tokens)
+        self.__name__ = name
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(name={self.__name__!r})"
+
+    def scores(self, completions: Sequence[str], references: Sequence[References]) -> list[float]:
+        """Rewards (0-1) of n completion strings against their references (per completion a
+        string or a list of strings)."""
+        raise NotImplementedError(f"{type(self).__name__} must define scores()")
+
+    def id_scores(self, completion_ids: Sequence[Sequence[int]], reference_ids: Sequence[Any]) -> list[float]:
+        """Rewards (0-1) of n token-id completions against reference ids."""
+        raise TypeError(f"{type(self).__name__} does not score token ids (use_ids=True)")
+
+    # -- TRL ----------------------------------------------------------------------------------
+    def __call__(
+        self,
+        prompts: Sequence[Any] | None = None,
+        completions: Sequence[Completion] | None = None,
+        completion_ids: Sequence[Sequence[int]] | None = None,
+        **kwargs: Any,
+    ) -> list[float]:
+        """TRL's reward-function call: ``(prompts=..., completions=..., completion_ids=...,
+        **dataset_columns)`` -> one float per completion (GRPO and RLOO call it so).  TRL's other keyword arguments
+        (``trainer_state``, ``log_extra``, ``log_metric``, other columns) are ignored.
+
+        Raises:
+            KeyError: the ``reference_key`` column is not among the keyword arguments (the
+                message lists those given).
+        """
+        if self.reference_key not in kwargs:
+            columns = sorted(k for k in kwargs if k not in ("trainer_state", "log_extra", "log_metric", "environments"))
+            raise KeyError(
+                f"{type(self).__name__}: no dataset column {self.reference_key!r} among the reward function's keyword "
+                f"arguments (columns: {columns}); name the references' column with reference_key="
+            )
+        references = kwargs[self.reference_key]
+        if self.use_ids:
+            if completion_ids is None:
+                raise TypeError(f"{type(self).__name__}(use_ids=True) needs completion_ids")
+            return self.id_scores(completion_ids, references)
+        if completions is None:
+            raise TypeError(f"{type(self).__name__} needs completions")
+        texts = [completion_text(c, f"completions[{i}]") for i, c in enumerate(completions)]
+        return self.scores(texts, references)
+
+    # -- verl ---------------------------------------------------------------------------------
+    def compute_score(
+        self, data_source: Any, solution_str: str, ground_truth: References, extra_info: Any = None, **kwargs: Any
+    ) -> float:
+        """verl's reward-function call for one response: the reward of ``solution_str`` against
+        ``ground_truth`` (a string or a list of strings); ``data_source``, ``extra_info`` and
+        verl's other keyword arguments are ignored."""
+        return self.scores([solution_str], [ground_truth])[0]
+
+    def compute_score_batch(
+        self,
+        data_sources: Sequence[Any],
+        solution_strs: Sequence[str],
+        ground_truths: Sequence[References],
+        extra_infos: Sequence[Any] | None = None,
+        **kwargs: Any,
+    ) -> list[float]:
+        """verl's batch reward-function call (``BatchRewardManager``): one float per response."""
+        return self.scores(solution_strs, ground_truths)
+
+    # -- OpenRLHF -----------------------------------------------------------------------------
+    def responses(self, queries: Sequence[str], prompts: Sequence[str]) -> list[str]:
+        """OpenRLHF's responses: each query (prompt + response, decoded with special tokens)
+        after its prompt, without the strings in ``special_tokens``.
+
+        Raises:
+            ValueError: a query that does not start with its prompt (named by position).
+        """
+        if len(queries) != len(prompts):
+            raise ValueError(f"{len(queries)} queries but {len(prompts)} prompts")
+        out = []
+        for i, (q, p) in enumerate(zip(queries, prompts, strict=True)):
+            if not q.startswith(p):
+                raise ValueError(f"queries[{i}] does not start with prompts[{i}]: cannot tell the response apart")
+            r = q[len(p) :]
+            for tok in self.special_tokens:
+                r = r.replace(tok, "")
+            out.append(r)
+        return out
+
+    def reward_func(
+        self, queries: Sequence[str], prompts: Sequence[str], labels: Sequence[References]
+    ) -> dict[str, Any]:
+        """OpenRLHF's ``reward_func(queries, prompts, labels)``: ``{"rewards": float32 tensor (n,),
+        "scores": the same, "extra_logs": {"bleu": its mean}}`` (torch tensors, as OpenRLHF's
+        trainer takes them)."""
+        import torch
+
+        rewards = torch.tensor(self.scores(self.responses(queries, prompts), labels), dtype=torch.float32)
+        return {"rewards": rewards, "scores": rewards, "extra_logs": {self.__name__: rewards.mean()}}
+
+
+class BLEUReward(SentenceReward):
+    """Per-sentence BLEU rewards (0-1) for a batch, in TRL's, verl's and OpenRLHF's conventions
+    (module docstring).
+
+    Args:
+        style: ``"sacrebleu"`` (sentence BLEU / 100) or ``"nltk"`` (NLTK's ``sentence_bleu``).
+        reference_key, use_ids, special_tokens, name: as :class:`SentenceReward` (``name``
+            default ``"bleu"``).
+        tokenize, lowercase, smooth_method, smooth_value, max_ngram_order, weights,
+        smoothing_function, auto_reweigh: scoring options, as ``rapidbleu.spark`` /
+            ``rapidbleu.dask`` take them (sacreBLEU style: tokenizer default ``13a``; NLTK style:
+            whitespace tokens unless ``tokenize`` names a tokenizer; ``smoothing_function``
+            ``"method0"``..``"method7"`` or a ``SmoothingFunction`` method; NLTK style with
+            ``max_ngram_order=k`` and no ``weights`` means uniform weights over k orders).
+        pad_token_id, eos_token_id, bos_token_id, special_ids: id cleaning for ``use_ids``.
+        workers: threads of the compiled core for ids (1 = the calling thread; -1 = every
+            core); text is scored in the calling thread.
+
+    Raises:
+        ValueError, TypeError: unknown style, tokenizer or smoothing, options of the other
+            style, a custom smoothing callable (it needs tokens; use ``rapidbleu.nltk`` there).
+    """
+
+    def __init__(
+        self,
+        style: str = "sacrebleu",
+        *,
+        reference_key: str = "reference",
+        use_ids: bool = False,
+        special_tokens: Sequence[str] = (),
+        name: str = "bleu",
+        tokenize: str | None = None,
+        lowercase: bool = False,
+        smooth_method: str = "exp",
+        smooth_value: float | None = None,
+        max_ngram_order: int = 4,
+        weights: Sequence[float] | None = None,
+        smoothing_function: str | Callable[..., Any] | None = None,
+        auto_reweigh: bool = False,
+        pad_token_id: int | None = None,
+        eos_token_id: TokenIds = None,
+        bos_token_id: int | None = None,
+        special_ids: TokenIds = None,
+        workers: int = 1,
+    ) -> None:
+        nltk = style == "nltk"
+        if nltk:
+            if smooth_method != "exp" or smooth_value is not None:
+                raise TypeError(
+                    "smooth_method/smooth_value are sacreBLEU-style options; NLTK style smooths with smoothing_function"
+                )
+            if max_ngram_order != 4:
+                # NLTK style counts orders by its weights: max_ngram_order=2 means BLEU-2
+                if weights is None:
+                    weights = (1.0 / max_ngram_order,) * max_ngram_order
+                elif len(weights) != max_ngram_order:
+                    raise ValueError(f"weights has {len(weights)} orders but max_ngram_order={max_ngram_order}")
+        bleu_options: dict[str, Any] = (
+            {}
+            if nltk
+            else {"smooth_method": smooth_method, "smooth_value": smooth_value, "max_ngram_order": max_ngram_order}
+        )
+        self._opts = _frames.ScoreOptions(
+            style=style,
+            tokenize=tokenize,
+            lowercase=lowercase,
+            weights=weights,
+            smoothing_function=smoothing_function,
+            auto_reweigh=auto_reweigh,
+            **bleu_options,
+        )
+        # the same settings for token ids (rapidbleu.batch.sentence_bleu_batch's arguments)
+        self._id_options: dict[str, Any] = (
+            {
+                "weights": weights if weights is not None else (0.25,) * 4,
+                "smoothing_function": self._opts.smoothing_function(),
+                "auto_reweigh": auto_reweigh,
+            }
+            if nltk
+            else {**bleu_options, "effective_order": True}
+        )
+        from ._validate import resolve_workers
+        from .ids import id_cleaning
+
+        resolve_workers(workers)
+        id_cleaning(pad_token_id, eos_token_id, None, bos_token_id, special_ids)  # checks them now
+        super().__init__(reference_key=reference_key, use_ids=use_ids, special_tokens=special_tokens, name=name)
+        self.style = style
+        self.workers = workers
+        self._cleaning: dict[str, Any] = {
+            "pad_token_id": pad_token_id,
+            "eos_token_id": eos_token_id,
+            "bos_token_id": bos_token_id,
+            "special_ids": special_ids,
+        }
+
+    def __repr__(self) -> str:
+        return f"BLEUReward(style={self.style!r}, name={self.__name__!r})"
+
+    # -- the batch computation --------------------------------------------------------------
+    def scores(self, completions: Sequence[str], references: Sequence[References]) -> list[float]:
+        """Rewards of n completion strings against their references (per completion a string or
+        a list of strings), in one call of the compiled core.
+
+        Raises:
+            ValueError: lengths that differ, a completion without references.
+            TypeError: a completion or reference that is not a string.
+        """
+        hyps = list(completions)
+        streams = _streams(list(references), len(hyps), "references")
+        if not hyps:
+            return []
+        return self._scaled(_frames.partition_sentence_scores(self._opts, hyps, streams))
+
+    def id_scores(self, completion_ids: Sequence[Sequence[int]], reference_ids: Sequence[Any]) -> list[float]:
+        """Rewards of n token-id completions against reference ids (per completion one id
+        sequence or a list of them), cleaned as ``rapidbleu.ids`` documents.
+
+        Raises:
+            ValueError, TypeError: as ``rapidbleu.batch.sentence_bleu_batch``.
+        """
+        from .batch import sentence_bleu_batch
+
+        hyps = list(completion_ids)
+        if not hyps:
+            return []
+        streams = _streams(list(reference_ids), len(hyps), "reference ids", ids=True)
+        out = sentence_bleu_batch(hyps, streams, workers=self.workers, **self._id_options, **self._cleaning)
+        return self._scaled(out)
+
+    def _scaled(self, scores: np.ndarray) -> list[float]:
+        if self._opts.style == "sacrebleu":
+            scores = scores / 100.0
+        return [float(x) for x in scores]
+
+
+# -------------------------------------------------------------------------- module-level hooks
+#: verl's own keyword arguments that are not scoring options.
+_VERL_EXTRAS = ("reward_router_address", "reward_model_tokenizer")
+
+
+@lru_cache(maxsize=16)
+def _cached(options: tuple[tuple[str, Any], ...]) -> BLEUReward:
+    return BLEUReward(**dict(options))
+
+
+def _reward(options: dict[str, Any]) -> BLEUReward:
+    opts = {k: tuple(v) if isinstance(v, list) else v for k, v in options.items() if k not in _VERL_EXTRAS}
+    return _cached(tuple(sorted(opts.items())))
+
+
+def compute_score(
+    data_source: Any, solution_str: str, ground_truth: References, extra_info: Any = None, **reward_kwargs: Any
+) -> float:
+    """verl's ``custom_reward_function``: sentence BLEU (0-1) of ``solution_str`` against
+    ``ground_truth``; ``reward_kwargs`` (from verl's config) are :class:`BLEUReward` options.
+
+    Raises:
+        TypeError: an unknown option; ValueError: as :meth:`BLEUReward.scores`.
+    """
+    return _reward(reward_kwargs).compute_score(data_source, solution_str, ground_truth, extra_info)
+
+
+def compute_score_batch(
+    data_sources: Sequence[Any],
+    solution_strs: Sequence[str],
+    ground_truths: Sequence[References],
+    extra_infos: Sequence[Any] | None = None,
+    **reward_kwargs: Any,
+) -> list[float]:
+    """verl's batch ``custom_reward_function`` (``reward_manager=batch``): one float per response;
+    ``reward_kwargs`` are :class:`BLEUReward` options."""
+    return _reward(reward_kwargs).compute_score_batch(data_sources, solution_strs, ground_truths, extra_infos)
+
+
+def reward_func(queries: Sequence[str], prompts: Sequence[str], labels: Sequence[References]) -> dict[str, Any]:
+    """OpenRLHF's ``reward_func(queries, prompts, labels)`` with sacreBLEU's sentence BLEU
+    (0-1); for other options or special tokens to strip, expose
+    ``BLEUReward(...).reward_func`` as ``reward_func`` in the file OpenRLHF loads."""
+    return _reward({}).reward_func(queries, prompts, labels)

@@ -1,0 +1,228 @@
+"""Run code written for sacreBLEU on rapidbleu without changing it: ``install_as_sacrebleu()``.
+
+After :func:`install_as_sacrebleu` (as PyMySQL's ``install_as_MySQLdb()``), ``import sacrebleu``
+and every ``import sacrebleu.X.Y`` / ``from sacrebleu.X import Z`` in this process resolve to
+rapidbleu: a meta-path finder maps the module ``sacrebleu.X.Y`` to ``rapidbleu.X.Y`` (the same
+module object, so ``sacrebleu.metrics.BLEU is rapidbleu.BLEU``), for every module rapidbleu has
+now or gains later -- nothing is listed here.  ``sacrebleu`` itself is a thin module that
+forwards every attribute to ``rapidbleu`` and reports ``__version__ == "2.6.0"``, the sacreBLEU
+release whose API and numbers rapidbleu reproduces (harness code gates on
+``version.parse(sacrebleu.__version__).major >= 2``; signatures still say
+``version:rapidbleu-...``, so results stay attributable).
+
+What rapidbleu does not provide -- sacreBLEU's test sets (``sacrebleu.DATASETS``,
+``download_test_set``, ``get_reference_files``, the ``sacrebleu.dataset`` package, ...) --
+raises :class:`NotProvidedError` (an ``ImportError``) saying so; it is not passed on to an
+installed sacreBLEU, whose dataset code would then run on rapidbleu's modules.  A module that
+rapidbleu simply lacks is a ``ModuleNotFoundError`` naming both modules.
+
+Modules that imported sacreBLEU *before* the call keep the objects they hold; the call removes
+sacreBLEU's modules from ``sys.modules`` (with a ``RuntimeWarning``) so that later imports see
+rapidbleu.  Processes started with the ``spawn`` method (the default on macOS and Windows) do
+not inherit the alias: call it in their initializer too.
+
+Without editing the harness: ``python -m rapidbleu.shim -m lm_eval ...`` or
+``python -m rapidbleu.shim script.py ...`` installs the alias, then runs the module or script
+as ``python -m``/``python`` would.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.machinery
+import importlib.util
+import sys
+import types
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+from ._not_provided import NotProvidedError, not_provided
+
+__all__ = [
+    "SACREBLEU_API_VERSION",
+    "NotProvidedError",
+    "install_as_sacrebleu",
+    "is_installed",
+    "uninstall_as_sacrebleu",
+]
+
+#: The sacreBLEU release whose API and scores rapidbleu reproduces: ``sacrebleu.__version__``
+#: under the alias.
+SACREBLEU_API_VERSION = "2.6.0"
+
+_ALIAS = "sacrebleu"
+_TARGET = "rapidbleu"
+
+
+def _target_name(fullname: str) -> str:
+    return _TARGET + fullname[len(_ALIAS) :]
+
+
+def _top_module() -> types.ModuleType:
+    """The ``sacrebleu`` module of the alias: rapidbleu's namespace, sacreBLEU's version."""
+    rapidbleu = importlib.import_module(_TARGET)
+    top = types.ModuleType(_ALIAS, rapidbleu.__doc__)
+
+    def __getattr__(name: str) -> Any:
+        return getattr(rapidbleu, name)
+
+    def __dir__() -> list[str]:
+        return sorted(set(dir(rapidbleu)) | set(vars(top)))
+
+    vars(top).update(
+        __version__=SACREBLEU_API_VERSION,
+        __path__=[],  # a package whose submodules come from the finder only
+        __file__=rapidbleu.__file__,
+        __all__=list(rapidbleu.__all__),
+        __getattr__=__getattr__,
+        __dir__=__dir__,
+        __rapidbleu_alias__=True,
+    )
+    return top
+
+
+class _AliasLoader:
+    """Hands out an existing module; the import system's bookkeeping does not touch it.  (The
+    loader and finder protocols, without their ``importlib.abc`` bases: that module imports
+    ``importlib.resources`` and ``pathlib``, which ``import rapidbleu`` need not pay for.)"""
+
+    def __init__(self, module: types.ModuleType) -> None:
+        self._module = module
+        self._spec = getattr(module, "__spec__", None)
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
+        return self._module
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        # The import system has just set module.__spec__ to the alias's spec (it always does):
+        # the real module keeps its own, so reloads and -m runs of rapidbleu's modules work.
+        if self._spec is not None:
+            module.__spec__ = self._spec
+
+
+class _AliasFinder:
+    """``sacrebleu`` and ``sacrebleu.*`` -> rapidbleu's modules (first on ``sys.meta_path``)."""
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None = None, target: types.ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        if fullname != _ALIAS and not fullname.startswith(_ALIAS + "."):
+            return None
+        if fullname == _ALIAS:
+            module = _top_module()
+        else:
+            error = not_provided(fullname)
+            if error is not None:
+                raise error
+            real = _target_name(fullname)
+            try:
+                module = importlib.import_module(real)
+            except ModuleNotFoundError as exc:
+                if exc.name is None or not real.startswith(exc.name):
+                    raise  # a dependency of the module is missing: say that, not our message
+                raise ModuleNotFoundError(
+                    f"No module named {fullname!r}: rapidbleu.install_as_sacrebleu() maps sacrebleu.* to "
+                    f"rapidbleu.*, and there is no module {real!r}",
+                    name=fullname,
+                ) from None
+        loader: Any = _AliasLoader(module)  # the loader protocol of create_module/exec_module
+        return importlib.util.spec_from_loader(fullname, loader, is_package=hasattr(module, "__path__"))
+
+
+_FINDER = _AliasFinder()
+#: sacreBLEU's own modules that install_as_sacrebleu() took out of sys.modules (put back by
+#: uninstall_as_sacrebleu()).
+_SAVED: dict[str, types.ModuleType] = {}
+
+
+def _alias_names() -> list[str]:
+    return [m for m in sys.modules if m == _ALIAS or m.startswith(_ALIAS + ".")]
+
+
+def is_installed() -> bool:
+    """Whether :func:`install_as_sacrebleu` is in effect in this process."""
+    return _FINDER in sys.meta_path
+
+
+def install_as_sacrebleu() -> None:
+    """Make ``import sacrebleu`` (and ``sacrebleu.*``) give rapidbleu in this process.
+
+    Idempotent.  sacreBLEU modules already imported are removed from ``sys.modules`` (a
+    ``RuntimeWarning`` says so: objects already bound to them stay sacreBLEU's), so that every
+    import from now on resolves to rapidbleu.  See the module docstring for what is not
+    provided and how it fails.
+
+    Warns:
+        RuntimeWarning: sacreBLEU had already been imported in this process.
+    """
+    if is_installed():
+        return
+    real = [m for m in _alias_names() if not _is_alias(sys.modules[m])]
+    if real:
+        warnings.warn(
+            "sacrebleu was imported before rapidbleu.install_as_sacrebleu(): code that already holds "
+            "sacreBLEU's objects keeps them; every import from now on gets rapidbleu. Call it before "
+            "importing the code that uses sacrebleu.",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+    for m in _alias_names():
+        module = sys.modules.pop(m)
+        if not _is_alias(module):
+            _SAVED[m] = module
+    sys.meta_path.insert(0, _FINDER)
+    importlib.invalidate_caches()
+
+
+def uninstall_as_sacrebleu() -> None:
+    """Undo :func:`install_as_sacrebleu`: sacreBLEU's modules imported before it are put back,
+    and ``import sacrebleu`` finds the installed sacreBLEU again (objects already bound to
+    rapidbleu stay rapidbleu's).  Does nothing when not installed."""
+    if not is_installed():
+        return
+    sys.meta_path.remove(_FINDER)
+    for m in _alias_names():
+        if _is_alias(sys.modules[m]):
+            del sys.modules[m]
+    sys.modules.update(_SAVED)
+    _SAVED.clear()
+    importlib.invalidate_caches()
+
+
+def _is_alias(module: object) -> bool:
+    name = getattr(module, "__name__", "")
+    return bool(getattr(module, "__rapidbleu_alias__", False)) or name == _TARGET or name.startswith(_TARGET + ".")
+
+
+_USAGE = "usage: python -m rapidbleu.shim (-m MODULE | SCRIPT) [ARGS ...]"
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """``python -m rapidbleu.shim -m MODULE ARGS...`` / ``python -m rapidbleu.shim SCRIPT
+    ARGS...``: install the alias, then run the module or script as ``__main__`` with
+    ``sys.argv`` as it would see it.
+
+    Raises:
+        SystemExit: status 2 with a usage line when no module or script is given.
+    """
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] in ("-h", "--help") or (args[0] == "-m" and len(args) < 2):
+        print(_USAGE, file=sys.stderr)
+        raise SystemExit(2)
+    import runpy
+
+    install_as_sacrebleu()
+    if args[0] == "-m":
+        sys.argv = [args[1], *args[2:]]
+        runpy.run_module(args[1], run_name="__main__", alter_sys=True)
+    else:
+        sys.argv = list(args)
+        runpy.run_path(args[0], run_name="__main__")
+
+
+if __name__ == "__main__":
+    # the package's copy of this module (one finder per process), not this __main__ copy
+    from rapidbleu.shim import main as _main
+
+    _main()

@@ -1,0 +1,263 @@
+"""rapidbleu.rewards, called the way TRL, verl and OpenRLHF call reward functions (their call
+sites, read from trl 1.16 ``GRPOTrainer._calculate_rewards``, verl 0.9 ``NaiveRewardManager`` /
+``BatchRewardManager`` / ``load_extern_object`` / ``_call_with_kwargs``, OpenRLHF 0.11
+``SingleTurnAgentExecutor``), with values equal to sacreBLEU's and NLTK's sentence BLEU; and one
+real GRPO step of TRL with a tiny random model built from a config (nothing downloaded).
+
+The GRPO step runs where TRL is installed, and must run with RAPIDBLEU_REQUIRE_TRL=1 (.ci/run)."""
+
+import asyncio
+import functools
+import importlib.util
+import os
+import sys
+
+import pytest
+import sacrebleu
+from conftest import SAMPLE_DIR, read
+from nltk.translate import bleu_score as nltk_bleu
+
+from rapidbleu.rewards import BLEUReward, compute_score, reward_func
+
+HYP = read(SAMPLE_DIR / "generaltest2023.de-en.hyp.ONLINE-W.en")[:40]
+REF = read(SAMPLE_DIR / "generaltest2023.de-en.ref.refA.en")[:40]
+REF2 = read(SAMPLE_DIR / "generaltest2023.de-en.hyp.AIRC.en")[:40]
+# per example: one reference (a string) or several (a list), as a dataset column holds them
+REFS = [r if i % 2 else [r, s] for i, (r, s) in enumerate(zip(REF, REF2, strict=True))]
+M4 = nltk_bleu.SmoothingFunction().method4
+
+
+def _as_list(r):
+    return [r] if isinstance(r, str) else r
+
+
+def _sacre(hyps, refs, **kw):
+    return [sacrebleu.sentence_bleu(h, _as_list(r), **kw).score / 100 for h, r in zip(hyps, refs, strict=True)]
+
+
+def _nltk(hyps, refs, weights, fn):
+    return [
+        nltk_bleu.sentence_bleu([x.split() for x in _as_list(r)], h.split(), weights=weights, smoothing_function=fn)
+        for h, r in zip(hyps, refs, strict=True)
+    ]
+
+
+def _trl_call(reward, prompts, completions, completion_ids, inputs):
+    """What GRPOTrainer._calculate_rewards does: every column but prompt/completion goes in as a
+    keyword argument, with trainer_state, log_extra and log_metric."""
+    keys = [k for k in inputs[0] if k not in ["prompt", "completion", "completion_ids"]]
+    reward_kwargs = {k: [ex[k] for ex in inputs] for k in keys}
+    reward_kwargs.update(trainer_state=object(), log_extra=lambda *a: None, log_metric=lambda *a: None)
+    return reward(prompts=prompts, completions=completions, completion_ids=completion_ids, **reward_kwargs)
+
+
+def test_trl_strings_and_conversations(backend):
+    inputs = [{"prompt": f"p{i}", "reference": r, "source": "x"} for i, r in enumerate(REFS)]
+    prompts = [ex["prompt"] for ex in inputs]
+    ids = [[1, 2, 3]] * len(HYP)
+    got = _trl_call(BLEUReward(), prompts, HYP, ids, inputs)
+    assert got == _sacre(HYP, REFS) and all(type(x) is float for x in got)
+    conversational = [[{"role": "assistant", "content": h}] for h in HYP]
+    chat_prompts = [[{"role": "user", "content": p}] for p in prompts]
+    nltk2 = BLEUReward(style="nltk", weights=(0.5, 0.5), smoothing_function="method4", name="bleu2")
+    assert _trl_call(nltk2, chat_prompts, conversational, ids, inputs) == _nltk(HYP, REFS, (0.5, 0.5), M4)
+    assert nltk2.__name__ == "bleu2" and BLEUReward().__name__ == "bleu"
+    # options: tokenizer, lowercase, smoothing; another column name
+    inputs2 = [{"prompt": p, "answers": r} for p, r in zip(prompts, REFS, strict=True)]
+    r = BLEUReward(reference_key="answers", tokenize="intl", lowercase=True, smooth_method="floor")
+    assert _trl_call(r, prompts, HYP, ids, inputs2) == _sacre(
+        HYP, REFS, tokenize="intl", lowercase=True, smooth_method="floor"
+    )
+    with pytest.raises(KeyError, match=r"no dataset column 'reference' .*\['answers'\]"):
+        _trl_call(BLEUReward(), prompts, HYP, ids, inputs2)
+
+
+def test_trl_completion_ids():
+    """Ids: the same floats as the strings of the ids with tokenize='none'; eos and padding
+    cleaned as rapidbleu.ids documents."""
+    completion_ids = [[5, 6, 7, 8, 2], [9, 10, 11, 2], [12, 13, 2]]
+    reference_ids = [[5, 6, 7, 8], [[9, 10, 12], [9, 10, 11, 14]], [15, 16]]
+    inputs = [{"prompt": "p", "reference_ids": r} for r in reference_ids]
+    reward = BLEUReward(use_ids=True, reference_key="reference_ids", eos_token_id=2, pad_token_id=0)
+    got = _trl_call(reward, ["p"] * 3, ["x"] * 3, completion_ids, inputs)
+    texts = ["5 6 7 8", "9 10 11", "12 13"]
+    refs = ["5 6 7 8", ["9 10 12", "9 10 11 14"], "15 16"]
+    assert got == _sacre(texts, refs, tokenize="none")
+    nltk = BLEUReward(
+        "nltk", use_ids=True, reference_key="reference_ids", eos_token_id=2, weights=(0.5, 0.5), smoothing_function=M4
+    )
+    assert _trl_call(nltk, ["p"] * 3, ["x"] * 3, completion_ids, inputs) == _nltk(texts, refs, (0.5, 0.5), M4)
+
+
+def test_verl_calls(tmp_path):
+    """verl loads ``compute_score`` with ``load_extern_object`` (``pkg://rapidbleu.rewards`` or a
+    file) and wraps it in ``partial(_call_with_kwargs, fn, reward_kwargs)``; the naive manager
+    calls it per response with keywords, the batch manager with lists."""
+
+    def call_with_kwargs(raw_fn, extra_kwargs, *args, **kwargs):  # verl.trainer.ppo.reward
+        return raw_fn(*args, **{**kwargs, **extra_kwargs})
+
+    user_file = tmp_path / "bleu_reward.py"
+    user_file.write_text("from rapidbleu.rewards import compute_score, compute_score_batch\n", encoding="utf-8")
+    spec = importlib.util.spec_from_file_location(f"custom_module_{hash(str(user_file))}", user_file)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+
+    extra = [{"num_turns": None, "rollout_reward_scores": {}} for _ in HYP]
+    naive = functools.partial(call_with_kwargs, module.compute_score, {})
+    got = [
+        naive(data_source="wmt23", solution_str=h, ground_truth=r, extra_info=e)
+        for h, r, e in zip(HYP, REFS, extra, strict=True)
+    ]
+    assert got == _sacre(HYP, REFS)
+    kwargs = {"style": "nltk", "weights": [0.5, 0.5], "smoothing_function": "method4"}  # verl config values
+    nltk_fn = functools.partial(call_with_kwargs, compute_score, kwargs)
+    got = [nltk_fn(data_source="wmt23", solution_str=h, ground_truth=r, extra_info=None) for h, r in zip(HYP, REFS)]
+    assert got == _nltk(HYP, REFS, (0.5, 0.5), M4)
+    # experimental reward loop: two more keywords
+    extras = {"reward_router_address": None, "reward_model_tokenizer": None}
+    assert compute_score("d", HYP[0], REFS[0], {}, **extras) == _sacre(HYP[:1], REFS[:1])[0]
+    batch = functools.partial(call_with_kwargs, module.compute_score_batch, kwargs)
+    got = batch(data_sources=["wmt23"] * len(HYP), solution_strs=HYP, ground_truths=REFS, extra_infos=extra)
+    assert got == _nltk(HYP, REFS, (0.5, 0.5), M4)
+    reward = BLEUReward(style="nltk", max_ngram_order=2)
+    assert reward.compute_score("d", HYP[0], REFS[0]) == _nltk(HYP[:1], REFS[:1], (0.5, 0.5), None)[0]
+    with pytest.raises(TypeError):
+        compute_score("d", HYP[0], REFS[0], None, no_such_option=1)
+
+
+def test_openrlhf_reward_func(tmp_path):
+    """OpenRLHF loads ``reward_func`` from the file given as --reward.remote_url and calls it in a
+    thread with one-element lists of the decoded query (prompt + response, special tokens kept),
+    the prompt and the label; the rewards become ``torch.tensor([reward])``."""
+    torch = pytest.importorskip("torch")
+    path = tmp_path / "reward_func.py"
+    path.write_text(
+        "from rapidbleu.rewards import BLEUReward\n"
+        "reward_func = BLEUReward(special_tokens=['<|im_end|>', '<|endoftext|>']).reward_func\n",
+        encoding="utf-8",
+    )
+    spec = importlib.util.spec_from_file_location("reward_func", str(path))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    fn = module.reward_func
+
+    prompts = [f"<|im_start|>user\nTranslate {i}<|im_end|>\n<|im_start|>assistant\n" for i in range(len(HYP))]
+    queries = [p + h + "<|im_end|>" for p, h in zip(prompts, HYP, strict=True)]
+
+    async def fetch(q, p, lab):  # SingleTurnAgentExecutor._fetch_rewards_via_func, batch_size 1
+        return await asyncio.gather(
+            *[asyncio.to_thread(fn, q[i : i + 1], p[i : i + 1], lab[i : i + 1]) for i in range(len(q))]
+        )
+
+    infos = asyncio.run(fetch(queries, prompts, REFS))
+    want = _sacre(HYP, REFS)
+    for info, w in zip(infos, want, strict=True):
+        reward = torch.tensor([info["rewards"]])  # samples_generator: info["reward"]
+        assert reward.shape == (1,) and reward.item() == pytest.approx(w, rel=1e-6)  # float32
+        assert info["scores"] is info["rewards"] and set(info["extra_logs"]) == {"bleu"}
+    assert reward_func(queries[:2], prompts[:2], REFS[:2])["rewards"].tolist() == pytest.approx(
+        _sacre([q[len(p) :] for q, p in zip(queries[:2], prompts[:2])], REFS[:2]), rel=1e-6
+    )
+    with pytest.raises(ValueError, match=r"queries\[0\] does not start with prompts\[0\]"):
+        fn(["other text"], ["prompt"], ["ref"])
+
+
+def test_errors():
+    with pytest.raises(ValueError):
+        BLEUReward(style="bleurt")
+    with pytest.raises(TypeError, match="NLTK-style options"):
+        BLEUReward(weights=(0.5, 0.5))
+    with pytest.raises(ValueError):
+        BLEUReward(smooth_method="nope")
+    with pytest.raises(TypeError, match="sacreBLEU-style options"):
+        BLEUReward(style="nltk", smooth_method="floor")
+    with pytest.raises(ValueError, match="weights has 2 orders but max_ngram_order=3"):
+        BLEUReward(style="nltk", weights=(0.5, 0.5), max_ngram_order=3)
+    with pytest.raises(ValueError, match="3 references for 2 completions"):
+        BLEUReward().scores(["a", "b"], ["a", "b", "c"])
+    with pytest.raises(TypeError, match=r"completions\[1\] is a int"):
+        BLEUReward()(completions=["a", 3], reference=["a", "b"])
+    assert BLEUReward().scores([], []) == []
+
+
+REQUIRE_TRL = os.environ.get("RAPIDBLEU_REQUIRE_TRL") == "1"
+
+
+@pytest.mark.skipif(
+    not REQUIRE_TRL and importlib.util.find_spec("trl") is None, reason="TRL not installed (pip install trl)"
+)
+def test_trl_grpo_step_with_a_tiny_random_model(tmp_path):
+    """One GRPOTrainer step: a 1-layer Llama built from a config and a word-level tokenizer built
+    here; two BLEUReward functions (sacreBLEU style, NLTK BLEU-2 method4) receive TRL's real call
+    and their values are the ones TRL logs."""
+    import torch
+    from datasets import Dataset
+    from tokenizers import Tokenizer, models, pre_tokenizers
+    from transformers import AutoModelForCausalLM, LlamaConfig, PreTrainedTokenizerFast
+    from trl import GRPOConfig, GRPOTrainer
+
+    words = [
+        "translate",
+        ":",
+        "the",
+        "cat",
+        "sat",
+        "on",
+        "mat",
+        "a",
+        "dog",
+        "barked",
+        "at",
+        "postman",
+        "it",
+        "rained",
+        "all",
+        "day",
+        ".",
+    ]
+    vocab = {"<pad>": 0, "<eos>": 1, "<unk>": 2, **{w: i + 3 for i, w in enumerate(dict.fromkeys(words))}}
+    backend_tok = Tokenizer(models.WordLevel(vocab, unk_token="<unk>"))
+    backend_tok.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    tok = PreTrainedTokenizerFast(tokenizer_object=backend_tok, pad_token="<pad>", eos_token="<eos>", unk_token="<unk>")
+    torch.manual_seed(0)
+    config = LlamaConfig(
+        vocab_size=len(vocab), hidden_size=16, intermediate_size=32, num_hidden_layers=1, num_attention_heads=2,
+        num_key_value_heads=2, max_position_embeddings=64, pad_token_id=0, eos_token_id=1, bos_token_id=1,
+    )  # fmt: skip
+    model = AutoModelForCausalLM.from_config(config)
+    data = Dataset.from_dict(
+        {
+            "prompt": ["translate : the cat sat", "translate : a dog barked", "translate : it rained", "translate : mat"],
+            "reference": [["the cat sat on the mat"], ["a dog barked at the postman"], ["it rained all day"],
+                          ["the mat", "a mat"]],
+        }
+    )  # fmt: skip
+    calls = []
+
+    class Recorded(BLEUReward):
+        def __call__(self, **kwargs):
+            out = super().__call__(**kwargs)
+            calls.append((self.__name__, kwargs, out))
+            return out
+
+    rewards = [Recorded(), Recorded(style="nltk", weights=(0.5, 0.5), smoothing_function="method4", name="bleu2")]
+    args = GRPOConfig(
+        output_dir=str(tmp_path), per_device_train_batch_size=4, num_generations=2, max_completion_length=6,
+        max_steps=1, logging_steps=1, report_to="none", use_cpu=True, save_strategy="no", disable_tqdm=True,
+    )  # fmt: skip
+    trainer = GRPOTrainer(model=model, reward_funcs=rewards, args=args, train_dataset=data, processing_class=tok)
+    trainer.train()
+
+    assert [c[0] for c in calls] == ["bleu", "bleu2"]
+    log = trainer.state.log_history[0]
+    for name, kwargs, out in calls:
+        assert {"prompts", "completions", "completion_ids", "reference", "trainer_state"} <= set(kwargs)
+        hyps, refs = kwargs["completions"], kwargs["reference"]
+        assert all(isinstance(h, str) for h in hyps) and len(out) == len(hyps) == 4
+        if name == "bleu":
+            assert out == _sacre(hyps, refs)
+        else:
+            assert out == _nltk(hyps, refs, (0.5, 0.5), M4)
+        assert log[f"rewards/{name}/mean"] == pytest.approx(sum(out) / len(out), rel=1e-5)
+    assert "torch" in sys.modules
