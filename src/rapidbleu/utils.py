@@ -12,7 +12,7 @@ import os
 import sys
 from argparse import Namespace
 from collections.abc import Sequence
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, NoReturn
 
 from ._log import logger
 from ._not_provided import not_provided
@@ -88,7 +88,7 @@ def sanity_check_lengths(
         sys.exit(1)
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> NoReturn:
     """sacreBLEU's test-set functions (``get_reference_files``, ``download_test_set``, ...)
     raise ``rapidbleu.NotProvidedError`` saying that rapidbleu does not provide them."""
     error = not_provided("sacrebleu.utils", name)
