@@ -43,12 +43,13 @@ EXTENSIONS = {
     "_stats_cy": [
         *("_stats_strings.pxi", "_stats_tokens.pxi", "_stats_flat.pxi", "_stats_intl.pxi"),
         *("_ngram.h", "_ngram_core.h", "_ngram_long.h", "_strtok.h", "_table.h", "_table.pxd", "_tok.h", "_uni.h"),
-        *("_compiler.h", "_pyint.h", "_pyapi.pxd"),
+        *("_compiler.h", "_pyint.h", "_pyapi.pxd", "_text.h", "_pytext.h", "_text.pxd"),
     ],
     "_ids_cy": ["_pyint.h", "_pyapi.pxd"],
     "_scoring_cy": ["_scoring_cy.pxd"],
     "_sets_cy": ["_table.h", "_compiler.h", "_table.pxd", "_scoring_cy.pxd"],
-    "_chrf_cy": ["_chrf.h", "_table.h", "_tok.h", "_uni.h", "_compiler.h"],
+    "_chrf_cy": ["_chrf.h", "_table.h", "_text.h", "_pytext.h", "_text.pxd", "_tok.h", "_uni.h", "_compiler.h"],
+    "_ter_cy": ["_ter.h"],
 }
 
 

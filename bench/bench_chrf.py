@@ -7,11 +7,14 @@ concatenated) and on a large corpus (that concatenation repeated 6 times):
   1 and 2 threads; the pure-Python backend; sacrebleu-mojo's ``corpus_chrf`` (Python >= 3.12
   only: timed in a child process of the interpreter given by ``--mojo-python``, on the same
   files);
+* the command line, ``-m chrf`` and ``-m chrf -cw 2`` (chrF++), whole processes: ``sacrebleu``
+  against ``rapidbleu`` (``--workers 1`` and ``2``) on one WMT23 system (en-de ONLINE-W, 557
+  segments) and on all of WMT23 as one file; CPU time is the child processes' (user + system);
 * sentence chrF of every segment: a loop of sacreBLEU's ``sentence_score``; rapidbleu's
-  ``CHRF.sentence_scores``; fastchrf's ``pairwise_chrf`` with one hypothesis and one reference
-  per "source" (character n-grams only);
+  ``rapidbleu.batch.sentence_chrf_batch``; fastchrf's ``pairwise_chrf`` with one hypothesis and
+  one reference per "source" (character n-grams only);
 * a 256 x 256 pairwise chrF matrix (the MBR utility): sacreBLEU's ``sentence_score`` for each
-  pair; rapidbleu's ``chrf_pairwise_scores``; fastchrf's ``pairwise_chrf``;
+  pair; rapidbleu's ``rapidbleu.batch.pairwise_chrf``; fastchrf's ``pairwise_chrf``;
 * peak memory of one very long line (``--bigline MB``), in a child process.
 
 Every result is compared with sacreBLEU's (exact float equality; otherwise the largest
@@ -24,8 +27,10 @@ Usage: python bench/bench_chrf.py [--runs 5] [--mojo-python PYTHON3.12] [--bigli
 
 import argparse
 import json
+import resource
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -59,6 +64,22 @@ def load_corpus():
     return hyps, refs
 
 
+def run_cli(cmd, runs):
+    """Run a command ``runs`` times: (median wall s, median CPU s of the child process: user +
+    system, its standard output)."""
+    walls, cpus, out = [], [], ""
+    for _ in range(max(1, runs)):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t = time.perf_counter()
+        out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.strip()
+        walls.append(time.perf_counter() - t)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    walls.sort()
+    cpus.sort()
+    return walls[len(walls) // 2], cpus[len(cpus) // 2], out
+
+
 def compare(got, want):
     """'exact', or the largest absolute difference."""
     got, want = [float(x) for x in got], [float(x) for x in want]
@@ -81,8 +102,8 @@ def main():
     import sacrebleu
 
     from rapidbleu import _backend
+    from rapidbleu.batch import pairwise_chrf, sentence_chrf_batch
 
-    kernel = _backend.select("cython", "chrf")
     print(machine_info())
     hyps, refs = load_corpus()
     big_h, big_r = hyps * args.reps, refs * args.reps
@@ -174,6 +195,30 @@ def main():
                 compare([s.score], [sb.score]),
             )
 
+    # -- the command line -----------------------------------------------------------------------------
+    with tempfile.TemporaryDirectory(prefix="bench-chrf-") as tmp:
+        all_h, all_r = Path(tmp) / "wmt23.hyp", Path(tmp) / "wmt23.ref"
+        all_h.write_text("\n".join(hyps) + "\n", encoding="utf-8")
+        all_r.write_text("\n".join(refs) + "\n", encoding="utf-8")
+        one_h = wmt23_files("generaltest2023.en-de.hyp.ONLINE-W.de")[0]
+        one_r = wmt23_files("generaltest2023.en-de.ref.*.de")[0]
+        for (h, r, what), (extra, label) in (
+            (inputs, metric)
+            for inputs in (
+                (one_h, one_r, "en-de ONLINE-W, 557 segments"),
+                (all_h, all_r, f"WMT23, {len(hyps)} segments"),
+            )
+            for metric in (([], "chrF"), (["-cw", "2"], "chrF++"))
+        ):
+            section = f"CLI -m chrf, {label}, {what}"
+            args_ = [str(r), "-i", str(h), "-m", "chrf", *extra, "-b", "-w", "6", "-q"]
+            sb_wall, sb_cpu, sb_out = run_cli([sys.executable, "-m", "sacrebleu", *args_], 1)
+            add(section, "sacrebleu", sb_wall, sb_cpu, sb_wall, sb_cpu, sb_out, "1 run")
+            for workers in (1, 2):
+                w, c, out = run_cli([sys.executable, "-m", "rapidbleu", *args_, "--workers", str(workers)], args.runs)
+                check = "exact" if out == sb_out else f"{out} vs {sb_out}"
+                add(section, f"rapidbleu --workers {workers}", w, c, sb_wall, sb_cpu, check)
+
     # -- sentence chrF of every segment ------------------------------------------------------------
     part = min(args.sentence_part, len(hyps))
     step = max(1, len(hyps) // part)
@@ -196,12 +241,10 @@ def main():
         f"1 run on {len(sub_h)} segments, scaled",
     )
     for workers in (1, 2):
-        w, c, got = median_time(
-            lambda workers=workers: rapidbleu.CHRF(workers=workers).sentence_scores(hyps, [refs]), args.runs
-        )
+        w, c, got = median_time(lambda workers=workers: sentence_chrf_batch(hyps, refs, workers=workers), args.runs)
         add(
             section,
-            f"rapidbleu sentence_scores, {workers} thread(s)",
+            f"rapidbleu sentence_chrf_batch, {workers} thread(s)",
             w,
             c,
             sb_wall,
@@ -255,10 +298,10 @@ def main():
         f"1 run on {sb_rows} rows, scaled",
     )
     for workers in (1, 2):
-        w, c, got = median_time(lambda workers=workers: kernel.chrf_pairwise_scores(sents, workers=workers), args.runs)
+        w, c, got = median_time(lambda workers=workers: pairwise_chrf(sents, workers=workers), args.runs)
         add(
             section,
-            f"rapidbleu chrf_pairwise_scores, {workers} thread(s)",
+            f"rapidbleu pairwise_chrf, {workers} thread(s)",
             w,
             c,
             sb_wall,

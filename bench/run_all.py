@@ -34,6 +34,7 @@ RUNS = [
     ("reader", ["bench_reader.py"], ["bench_reader.py", "--mb", "10", "--runs", "1"]),
     ("report", ["bench_report.py"], ["bench_report.py", "--segments", "500", "--runs", "1"]),
     ("chrf", ["bench_chrf.py"], ["bench_chrf.py", "--runs", "2", "--bigline", "2", "--sentence-part", "1000"]),
+    ("ter", ["bench_ter.py"], ["bench_ter.py", "--quick", "--skip-python"]),
 ]
 
 

@@ -358,6 +358,91 @@ def test_pairwise_matrix_is_sentence_chrf_of_each_pair(backend, opts):
 
 
 # ============================================================================================
+# rapidbleu.batch: sentence chrF of a batch, the pairwise (MBR) matrix
+# ============================================================================================
+def test_sentence_chrf_batch_is_sacrebleus_loop(backend):
+    from rapidbleu.batch import sentence_chrf_batch
+
+    hyps = _sample("generaltest2023.he-en.hyp.ONLINE-Y.en", 30) + ["", "  "]
+    ref_a = _sample("generaltest2023.he-en.ref.refA.en", 30) + ["x", "y"]
+    ref_b = [None if i % 4 == 1 else r for i, r in enumerate(_sample("generaltest2023.he-en.ref.refB.en", 30))]
+    ref_b += ["", None]
+    for opts in ({}, {"word_order": 2, "lowercase": True}, {"beta": 3, "eps_smoothing": True, "whitespace": True}):
+        theirs = SacreCHRF(**opts)
+        one = [theirs.sentence_score(h, [r]).score for h, r in zip(hyps, ref_a, strict=True)]
+        assert sentence_chrf_batch(hyps, ref_a, **opts).tolist() == one  # one stream
+        assert sentence_chrf_batch(np.array(hyps), [np.array(ref_a)], **opts, workers=2).tolist() == one
+        two = [
+            theirs.sentence_score(h, [r for r in (a, b) if r is not None]).score
+            for h, a, b in zip(hyps, ref_a, ref_b, strict=True)
+        ]
+        assert sentence_chrf_batch(hyps, [ref_a, ref_b], **opts).tolist() == two
+        per_hyp = [[r for r in (a, b) if r is not None] for a, b in zip(ref_a, ref_b, strict=True)]
+        got = sentence_chrf_batch(hyps, per_hyp, **opts, reference_layout="per_hypothesis")
+        assert got.tolist() == two
+
+
+def test_pairwise_chrf_is_sacrebleus_loop(backend):
+    from rapidbleu.batch import pairwise_chrf
+
+    for opts in ({}, {"word_order": 2, "beta": 1, "lowercase": True}):
+        theirs = SacreCHRF(**opts)
+        want = np.array([[theirs.sentence_score(h, [r]).score for r in PAIRWISE] for h in PAIRWISE])
+        assert pairwise_chrf(PAIRWISE, **opts).tolist() == want.tolist()
+        got = pairwise_chrf(np.array(PAIRWISE), **opts, diagonal=np.nan, workers=2)
+        np.fill_diagonal(want, np.nan)
+        assert np.array_equal(got, want, equal_nan=True)
+
+
+def test_chrf_batch_errors():
+    from rapidbleu.batch import pairwise_chrf, sentence_chrf_batch
+
+    with pytest.raises(ValueError, match="candidates is empty"):
+        pairwise_chrf([])
+    with pytest.raises(TypeError, match=r"candidates\[1\] is a int"):
+        pairwise_chrf(["a", 3])
+    with pytest.raises(TypeError, match="single string"):
+        pairwise_chrf("abc")
+    with pytest.raises(TypeError, match="ordered sequence"):
+        sentence_chrf_batch({"a", "b"}, ["a", "b"])
+    with pytest.raises(ValueError, match="char_order must be between 0 and 64"):
+        sentence_chrf_batch(["a"], ["a"], char_order=-1)
+    with pytest.raises(ValueError, match="beta must be"):
+        pairwise_chrf(["a"], beta=0.5)
+    with pytest.raises(ValueError, match="reference stream 1"):
+        sentence_chrf_batch(["a", "b"], [["a", "b"], ["a"]])
+    with pytest.raises(ValueError, match="no reference"):
+        sentence_chrf_batch(["a", "b"], [["a", None], [None, None]])
+
+
+@needs_cy
+def test_pairwise_chrf_memory_is_the_output_plus_a_block():
+    """400 candidates, chrF++: the (n, n, 24) int64 statistics table would be 31 MB; the call's
+    peak grows by the 1.3 MB output and a block (a row of statistics and the candidates' ids),
+    measured in a child process (VmHWM after the call minus before)."""
+    code = r"""
+import sys
+sys.path.insert(0, sys.argv[1])
+from conftest import SAMPLE_DIR, read
+import rapidbleu.batch as B
+cands = [line for f in sorted(SAMPLE_DIR.glob("*.hyp.*en")) for line in read(f)][:400]
+B.pairwise_chrf(cands[:10], word_order=2)
+def hwm():
+    with open("/proc/self/status") as fh:
+        return next(int(line.split()[1]) * 1024 for line in fh if line.startswith("VmHWM"))
+before = hwm()
+out = B.pairwise_chrf(cands, word_order=2)
+print((hwm() - before) / 2**20, out.shape)
+"""
+    env = {**os.environ, "RAPIDBLEU_BACKEND": "cython"}
+    here = os.path.dirname(os.path.abspath(__file__))
+    res = subprocess.run([sys.executable, "-c", code, here], capture_output=True, text=True, check=False, env=env)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.split()[1:] == ["(400,", "400)"]
+    assert float(res.stdout.split()[0]) < 10, res.stdout
+
+
+# ============================================================================================
 # Threads, hash collisions
 # ============================================================================================
 @needs_cy

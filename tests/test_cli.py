@@ -9,7 +9,7 @@ import urllib.error
 import urllib.request
 
 import pytest
-from conftest import HAVE_CYTHON, OFFICIAL_TOKENIZER, SAMPLE_DIR, full_data_dir, systems
+from conftest import HAVE_CYTHON, OFFICIAL_TOKENIZER, ROOT, SAMPLE_DIR, full_data_dir, systems
 
 import rapidbleu
 from rapidbleu import _backend, cli
@@ -231,6 +231,71 @@ def test_every_sacrebleu_option_is_known(monkeypatch):
             assert ours_by_flag[flag].nargs == action.nargs, flag
 
 
+def test_metric_option_groups_are_sacrebleus(monkeypatch):
+    """Every option of a metric's group (``cli.METRIC_OPTIONS``) has sacreBLEU's dest, default,
+    type and action, and a dest the metric's constructor takes (``<metric_id>_<argument>``)."""
+    import inspect
+
+    from rapidbleu._metric import METRICS
+
+    theirs = {a.dest: a for a in _sacrebleu_parser(monkeypatch)._actions}
+    ours = {a.dest: a for a in cli.build_parser()._actions}
+    checked = 0
+    for metric_id, (_title, options) in cli.METRIC_OPTIONS.items():
+        params = inspect.signature(METRICS[metric_id]).parameters
+        for flags, _kwargs in options:
+            mine = next(a for a in ours.values() if flags[0] in a.option_strings)
+            want = theirs[mine.dest]
+            assert (mine.option_strings, mine.default, mine.type, type(mine)) == (
+                want.option_strings,
+                want.default,
+                want.type,
+                type(want),
+            )
+            assert mine.dest.removeprefix(f"{metric_id}_") in params, mine.dest
+            checked += 1
+    assert checked >= 6
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["-cc", "-1"], "char_order must be between 0 and"),
+        (["-cc", "0", "-cw", "0"], "both 0"),
+        (["--chrf-beta", "0"], "beta must be a finite number >= 1"),
+        (["-cw", "65"], "word_order must be between 0 and 64"),
+    ],
+)
+def test_bad_chrf_options_are_one_line_errors_before_reading(options, message, capsys, tmp_path):
+    """A chrF option out of range stops before any input is read (the system file here is
+    undecodable: reading it would be another error)."""
+    _pair, _system, _hyp, refs = systems(SAMPLE_DIR)[0]
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"\xff\xfe\x00 x\n" * 100)
+    code = cli.main([str(refs[0]), "-i", str(bad), "-m", "bleu", "chrf", "-q", *options])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert err.startswith("rapidbleu: error: ")
+    assert message in err
+    assert err.count("\n") == 1
+
+
+def test_compare_cli_slice_with_chrf():
+    """A slice of ``tools/compare_cli.py``'s matrix (the full one ran over every WMT23 system,
+    README): chrF beside BLEU in paired tests (command-line order), chrF++ and every --chrf-*
+    option, LaTeX, JSON, two references (he-en), and -sl; sacreBLEU's standard output byte for
+    byte."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        import compare_cli
+    finally:
+        sys.path.pop(0)
+    common = ["--a", f"{sys.executable} -m sacrebleu", "--b", f"{sys.executable} -m rapidbleu", "--stdout-only"]
+    common += ["--data", str(SAMPLE_DIR), "--pairs", "he-en"]
+    assert compare_cli.main([*common, "-m", "chrf", "bleu", "--match=--paired-bs", "--match=--chrf-eps-smoothing"]) == 0
+    assert compare_cli.main([*common, "-m", "chrf", "--match=-sl"]) == 0
+
+
 def test_abbreviations_resolve_as_in_sacrebleu(monkeypatch):
     """Every prefix of a sacreBLEU long option that sacreBLEU resolves to one option resolves
     to that option here too (our extra options, e.g. --workers, must not make it ambiguous)."""
@@ -269,8 +334,7 @@ def test_abbreviations_resolve_as_in_sacrebleu(monkeypatch):
         (["--echo", "src"], "--echo: test sets are not supported; give reference files"),
         (["-ol", "en"], "--origlang: test sets are not supported"),
         (["-d"], "-d/--detail: "),
-        (["--chrf-beta", "3"], "--chrf-beta: chrF and TER are not supported"),
-        (["--ter-normalized"], "--ter-normalized: chrF and TER are not supported"),
+        (["--ter-normalized"], "--ter-normalized: TER is not supported on the command line"),
     ],
 )
 def test_unsupported_options_are_one_line_errors(argv, message, capsys):
@@ -424,8 +488,7 @@ SAMPLE_HYP = str(SAMPLE_DIR / "generaltest2023.de-en.hyp.ONLINE-W.en")
     [
         (["-l", "enzh"], "-l/--language-pair 'enzh': expected SRC-TRG with a dash"),
         (["-l", "en-"], "-l/--language-pair 'en-': expected SRC-TRG with a dash"),
-        (["-m", "chrf"], "-m/--metrics chrf: chrF and TER are not supported"),
-        (["-m", "bleu", "ter"], "-m/--metrics ter: chrF and TER are not supported"),
+        (["-m", "bleu", "ter"], "-m/--metrics ter: TER is not supported on the command line"),
         (["-m", "meteor"], "-m/--metrics meteor: unknown metric"),
         (["-w", "-1"], "-w/--width -1: the number of decimals must be >= 0"),
         # sacreBLEU runs its defaults (1000 / 10000) for 0 or less and prints the number given;

@@ -291,3 +291,60 @@ def test_utf16_without_byte_order_mark_names_the_input(tmp_path):
     r = run("rapidbleu", ref, "-e", "utf-16", stdin="a b c\n".encode("utf-16-le"))
     assert r.returncode == 1
     assert r.stderr.decode().startswith("rapidbleu: error: <stdin>: line 1: cannot decode input as utf-16 (UTF-16")
+
+
+# -- chrF (any metric of the protocol) streams the same way ----------------------------------------
+@pytest.mark.parametrize(
+    ("several", "options"),
+    [
+        (False, ["-m", "chrf", "bleu", "-cw", "2", "-f", "text"]),
+        (False, ["-m", "chrf", "-sl", "--chrf-whitespace"]),
+        (True, ["-m", "bleu", "chrf", "-pbs", "-pbsn", "50", "-f", "text"]),
+    ],
+)
+def test_chunked_chrf(several, options):
+    hyps, refs = _de_en()
+    same_output(refs[0], "-i", *(hyps if several else hyps[:1]), *options)
+
+
+_PEAK = r"""
+import sys
+import numpy  # imported before measuring: the scoring imports it
+from rapidbleu import cli, _backend
+_backend.chrf  # the kernel module loaded before measuring
+def status(field):
+    with open("/proc/self/status") as fh:
+        return next(int(line.split()[1]) * 1024 for line in fh if line.startswith(field))
+with open("/proc/self/clear_refs", "w") as fh:
+    fh.write("5")
+before = status("VmRSS:")
+cli.main(sys.argv[1:])
+sys.stdout.flush()
+print(status("VmHWM:") - before, file=sys.stderr)
+"""
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/clear_refs"), reason="needs Linux's /proc/self/clear_refs")
+def test_long_chrf_input_streams_in_bounded_memory(tmp_path, monkeypatch):
+    """chrF++ of a long input read in chunks of 1,000 lines equals one API call on the whole
+    corpus, and the command's peak memory does not grow with the input: 4x the lines (about
+    6 MB more text, which a whole read would hold twice over as str objects) add < 2 MB."""
+    import rapidbleu
+
+    monkeypatch.setenv("RAPIDBLEU_CHUNK_LINES", "1000")
+    hyps, refs = _de_en()
+    hyp_lines = hyps[0].read_text("utf-8").splitlines()
+    ref_lines = refs[0].read_text("utf-8").splitlines()
+    growth, outputs = {}, {}
+    for n in (10_000, 40_000):
+        h = [hyp_lines[i % len(hyp_lines)] + f" {i}" for i in range(n)]
+        r = [ref_lines[i % len(ref_lines)] + f" {i % 97}" for i in range(n)]
+        hyp_file, ref_file = tmp_path / f"h{n}", tmp_path / f"r{n}"
+        hyp_file.write_text("\n".join(h) + "\n", "utf-8")
+        ref_file.write_text("\n".join(r) + "\n", "utf-8")
+        args = [str(ref_file), "-i", str(hyp_file), "-m", "chrf", "-cw", "2", "-b", "-w", "6", "-q"]
+        proc = subprocess.run([sys.executable, "-c", _PEAK, *args], capture_output=True, text=True, check=True)
+        growth[n] = int(proc.stderr.split()[-1])
+        outputs[n] = proc.stdout.strip()
+    assert outputs[40_000] == f"{rapidbleu.CHRF(word_order=2).corpus_score(h, [r]).score:.6f}"
+    assert growth[40_000] - growth[10_000] < 2 << 20, growth

@@ -108,6 +108,36 @@ def test_bags(client):
     )
 
 
+def test_chrf_frames_and_bags(ddf):
+    """chrF (and chrF++) through the generic functions: corpus scores from summed partition
+    statistics (a list column with 1-3 references), sentence scores, bags; equal to
+    single-process rapidbleu and sacreBLEU."""
+    import dask.bag as db
+
+    import rapidbleu.dask as rbd
+
+    padded = [[row[k] if k < len(row) else None for row in ARR] for k in range(3)]
+    kw = {"word_order": 2, "eps_smoothing": True}
+    got = rbd.corpus_score(ddf, "hyp", "refs", metric="chrf", **kw)
+    assert str(got) == str(rapidbleu.CHRF(**kw).corpus_score(HYP, padded))
+    assert got.score == sacrebleu.CHRF(**kw).corpus_score(HYP, padded).score
+    stats = rbd.corpus_stats(ddf, "hyp", ["ref", "ref2"], metric="chrf")
+    assert stats.score().score == sacrebleu.CHRF().corpus_score(HYP, [REF, REF2]).score
+    series = rbd.sentence_score(ddf, "hyp", ["ref", "ref2"], metric="chrf", **kw)
+    assert series.name == "chrf"
+    theirs = sacrebleu.CHRF(**kw)
+    want = [theirs.sentence_score(h, [r, s]).score for h, r, s in zip(HYP, REF, REF2, strict=False)]
+    assert series.compute().tolist() == want
+    bag = db.from_sequence(list(zip(HYP, ARR, strict=False)), npartitions=4)
+    assert str(rbd.bag_corpus_score(bag, "chrf")) == str(rapidbleu.CHRF().corpus_score(HYP, padded))
+    assert (
+        rbd.bag_sentence_score(bag, "chrf", **kw).compute()
+        == rapidbleu.CHRF(**kw).sentence_scores(HYP, padded).tolist()
+    )
+    with pytest.raises(ValueError, match="sacreBLEU style only"):
+        rbd.corpus_score(ddf, "hyp", "ref", metric="chrf", style="nltk")
+
+
 def test_errors(ddf):
     import dask.dataframe as dd
     import pandas as pd

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from conftest import SAMPLE_DIR, read
 
-from rapidbleu import BLEU, cli
+from rapidbleu import BLEU, CHRF, cli
 from rapidbleu.compare import REPORT_EXTRA, comparison_report, require_report_extra
 from rapidbleu.significance import PairedTest, bootstrap_ci
 
@@ -50,18 +50,19 @@ def report3(data):
 class _Page(html.parser.HTMLParser):
     """The score table's rows (data-system -> {class: data-value}) and the embedded JSON."""
 
-    def __init__(self):
+    def __init__(self, table="score-table"):
         super().__init__()
+        self.table = table
         self.rows, self._row, self._in_table, self._in_json, self.json_text = {}, None, False, False, ""
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
-        if tag == "table" and a.get("id") == "score-table":
+        if tag == "table" and a.get("id") == self.table:
             self._in_table = True
         elif tag == "tr" and self._in_table and "data-system" in a:
             self._row = self.rows.setdefault(a["data-system"], {})
         elif tag == "td" and self._row is not None:
-            for cls in ("bleu", "p-value"):
+            for cls in ("bleu", "score", "p-value"):
                 if cls in (a.get("class") or "").split():
                     self._row[cls] = json.loads(a["data-value"])
             if a.get("class") == "ci":
@@ -81,9 +82,11 @@ class _Page(html.parser.HTMLParser):
             self.json_text += text
 
 
-def parse_page(text):
-    p = _Page()
+def parse_page(text, table="score-table"):
+    p = _Page(table)
     p.feed(text)
+    for row in p.rows.values():
+        row.pop("score", None) if table == "score-table" else None
     return p.rows, json.loads(p.json_text)
 
 
@@ -319,6 +322,111 @@ def test_twenty_systems_approximate_randomization():
     assert [rows[n]["p-value"] for n in systems] == [x.p_value for x in scores["BLEU"]]
     assert len(blob["systems"]) == 20
     assert len(r.examples) <= 2 * 19
+
+
+# --------------------------------------------------------------------------------------------
+# Other metrics beside BLEU (metrics=[...], -m bleu chrf)
+# --------------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def report_chrf(data):
+    hyps, refs = data
+    return comparison_report(hyps, refs, names=list(SYSTEM_NAMES), metrics=["bleu", CHRF(word_order=2)], n_samples=300)
+
+
+def test_chrf_beside_bleu_equals_paired_test(report_chrf, data):
+    """chrF++'s scores, means, CIs, p-values and signature are PairedTest's; its sentence
+    comparison is on sentence chrF++; BLEU's parts are those of a BLEU-only report."""
+    hyps, refs = data
+    named = list(zip(SYSTEM_NAMES, hyps, strict=False))
+    sigs, scores = PairedTest(named, {"BLEU": BLEU(), "chrF": CHRF(word_order=2)}, refs, "bs", 300)()
+    assert [m.name for m in report_chrf.metrics] == ["BLEU", "chrF2++"]
+    for m in report_chrf.metrics:
+        assert [(x.score, x.mean, x.ci, x.p_value) for x in m.scores] == [
+            (r.score, r.mean, r.ci, r.p_value) for r in scores[m.name]
+        ]
+        assert m.signature == sigs[m.name].format()
+    chrf = report_chrf.metrics[1]
+    sent = np.array([CHRF(word_order=2).sentence_scores(h, refs) for h in hyps])
+    assert np.array_equal(chrf.sentence_scores, sent)
+    d = sent[1] - sent[0]
+    assert (chrf.sentences[0].wins, chrf.sentences[0].losses) == (int((d > 0).sum()), int((d < 0).sum()))
+    alone = comparison_report(hyps, refs, names=list(SYSTEM_NAMES), n_samples=300)
+    assert report_chrf.systems == alone.systems
+    assert report_chrf.buckets == alone.buckets
+    assert report_chrf.examples == alone.examples
+    assert report_chrf.signature == alone.signature
+    text = report_chrf.to_text()
+    for title in ("Corpus BLEU (", "Corpus chrF2++ (", "Sentence BLEU against", "Sentence chrF2++ against"):
+        assert title in text
+    assert "chrF2++|nrefs:1|bs:300|seed:12345|case:mixed|eff:yes|nc:6|nw:2|space:no|version:" in text
+    assert json.loads(json.dumps(report_chrf.to_dict()))["metrics"][1]["name"] == "chrF2++"
+
+
+@needs_extra
+def test_chrf_html_carries_both_metrics(report_chrf):
+    page = report_chrf.to_html()
+    bleu_rows, blob = parse_page(page)
+    chrf_rows, _ = parse_page(page, "score-table-chrf2pp")
+    for m, rows, key in ((report_chrf.metrics[0], bleu_rows, "bleu"), (report_chrf.metrics[1], chrf_rows, "score")):
+        assert list(rows) == list(SYSTEM_NAMES)
+        for x in m.scores:
+            assert (rows[x.name][key], rows[x.name]["mean"], rows[x.name]["ci"]) == (x.score, x.mean, x.ci)
+            assert rows[x.name]["p-value"] == x.p_value
+    assert blob == json.loads(json.dumps(report_chrf.to_dict()))
+    assert "<h1>BLEU and chrF2++ comparison</h1>" in page
+    for anchor in ("#scores", "#scores-chrf2pp", "#sentences", "#sentences-chrf2pp", "#precisions", "#segments"):
+        assert f'href="{anchor}"' in page
+    assert page.count("<img ") == 4 + len(report_chrf.buckets) + 3  # chrF: scores, wins/ties/losses, differences
+    assert "-m bleu chrf --paired-bs" in page
+
+
+@needs_extra
+def test_chrf_alone_has_no_bleu_parts(data):
+    hyps, refs = data
+    r = comparison_report(hyps[:2], refs, metrics=["chrf"], n_samples=100, names=["a", "b"])
+    assert (r.systems, r.buckets, r.examples, r.signature, r.sentence_bleu) == ([], [], [], "", None)
+    assert r.names == ["a", "b"]
+    assert r.baseline == "a"
+    page = r.to_html()
+    assert 'id="precisions"' not in page
+    assert 'id="buckets"' not in page
+    assert "chrF2|" in page
+    assert page.count("<img ") == 3
+    assert "Corpus BLEU" not in r.to_text()
+    one = comparison_report(hyps[:1], refs, metrics=["chrf"], n_bootstrap=200)
+    stats = CHRF().corpus_statistics(hyps[0], refs)
+    _seed, mean, ci = bootstrap_ci(stats, CHRF(), 200)
+    (s,) = one.metrics[0].scores
+    assert (s.mean, s.ci, s.p_value) == (mean, ci, None)
+    assert "<img " in one.to_html()
+
+
+def test_metrics_errors(data):
+    hyps, refs = data
+    with pytest.raises(ValueError, match="metric or metrics, not both"):
+        comparison_report(hyps, refs, metric=BLEU(), metrics=["chrf"])
+    with pytest.raises(ValueError, match="unknown metric 'meteor'"):
+        comparison_report(hyps, refs, metrics=["meteor"])
+    with pytest.raises(ValueError, match="two metrics score chrF2"):
+        comparison_report(hyps, refs, metrics=["chrf", CHRF()])
+    with pytest.raises(ValueError, match="metrics is empty"):
+        comparison_report(hyps, refs, metrics=[])
+
+
+def test_cli_report_with_chrf_equals_paired_output(capsys):
+    code, out, _ = _cli(capsys, REF, "-i", *HYPS, "-m", "chrf", "bleu", "--paired-bs", "-pbsn", "200", "-cw", "2")
+    assert code == 0
+    want = json.loads(out)
+    code, out, _ = _cli(capsys, REF, "-i", *HYPS, "-m", "chrf", "bleu", "--report", "-", "-pbsn", "200", "-cw", "2")
+    assert code == 0
+    assert out.index("Corpus BLEU (") < out.index("Corpus chrF2++ (")  # sorted, as sacreBLEU's tables
+    for w in want[1:]:
+        for key in ("BLEU", "chrF2++"):
+            assert f"{w[key]['score']:.1f}" in out
+            assert f"{w[key]['p_value']:.4f}" in out
+    code, _, err = _cli(capsys, REF, "-i", *HYPS, "-m", "chrf", "--report", "-", "-cc", "-2")
+    assert code == 1
+    assert "char_order must be between 0 and" in err
 
 
 # --------------------------------------------------------------------------------------------
@@ -576,7 +684,7 @@ def test_page_renders_in_headless_chromium(tmp_path, capsys):
             pytest.fail(f"RAPIDBLEU_REQUIRE_CHROMIUM=1 but the report extra is missing ({REPORT_EXTRA})")
         pytest.skip(f"matplotlib/jinja2 not installed ({REPORT_EXTRA})")
     page = tmp_path / "report.html"
-    assert _cli(capsys, REF, "-i", *HYPS, "--report", page)[0] == 0
+    assert _cli(capsys, REF, "-i", *HYPS, "-m", "bleu", "chrf", "--report", page)[0] == 0
     shot = tmp_path / "shot.png"
     cmd = [
         browser,
@@ -640,7 +748,7 @@ window.addEventListener("load", () => {
 @needs_extra
 @pytest.mark.parametrize("k", [2, 20])
 def test_report_reads_whole_printed_and_on_screen(tmp_path, k):
-    """2 and 20 systems: printed to PDF by Chromium, every table has a whole row for every
+    """2 (BLEU and chrF) and 20 systems: printed to PDF by Chromium, every table has a whole row for every
     system (a 17-system report cut the bucket tables after 8 systems and the precision table
     after hyp_len); on a 1280-pixel screen nothing is wider than the window."""
     import re
@@ -655,7 +763,9 @@ def test_report_reads_whole_printed_and_on_screen(tmp_path, k):
         keep = (lambda j, i=i: (j + i) % (i + 2)) if i >= 3 else (lambda _j: True)
         hyps = [" ".join(w for j, w in enumerate(line.split()) if keep(j)) for line in src]
         systems[f"outputs/generaltest2023.de-en.hyp.{name}.en"] = hyps
-    report = comparison_report(systems, refs, n_samples=50, n_bootstrap=50, n_examples=1)
+    # (2 systems: chrF beside BLEU, whose tables must read whole too)
+    metrics = ["bleu", "chrf"] if k == 2 else None
+    report = comparison_report(systems, refs, n_samples=50, n_bootstrap=50, n_examples=1, metrics=metrics)
     page = tmp_path / "report.html"
     report.save(page)
     env = {**os.environ, "HOME": str(tmp_path)}
@@ -680,6 +790,10 @@ def test_report_reads_whole_printed_and_on_screen(tmp_path, k):
         row(
             name, [f"{p:.1f}" for p in s.precisions] + [f"{s.bp:.3f}", f"{s.ratio:.3f}", str(s.hyp_len), str(s.ref_len)]
         )
+    for m in report.metrics[1:]:
+        for name, x in zip(short, m.scores, strict=True):
+            ci = [f"{x.mean:.{w}f}", "±", f"{x.ci:.{w}f}"] + ([fmt_p(x.p_value)] if x.p_value is not None else [])
+            row(name + (" (baseline)" if x.is_baseline else ""), [f"{x.score:.{w}f}", *ci])
     assert len(report.buckets) == 3
     for table in report.buckets:
         for i, name in enumerate(short):

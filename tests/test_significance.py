@@ -20,6 +20,7 @@ from rapidbleu import significance as S
 
 sacrebleu = pytest.importorskip("sacrebleu")
 from sacrebleu.metrics import BLEU as SacreBLEU  # noqa: E402
+from sacrebleu.metrics import CHRF as SacreCHRF  # noqa: E402
 from sacrebleu.significance import PairedTest as SacrePairedTest  # noqa: E402
 from sacrebleu.significance import _bootstrap_resample  # noqa: E402
 
@@ -123,15 +124,92 @@ def test_seed_none_uses_os_entropy(data, seed):
         assert 0 < ci < 5
 
 
-def _compare_paired(data, test_type, n, n_conf=-1):
+#: metric kind -> (rapidbleu class, sacreBLEU class, options, score name)
+METRIC_KINDS = {
+    "BLEU": (rapidbleu.BLEU, SacreBLEU, {}, "BLEU"),
+    "chrF": (rapidbleu.CHRF, SacreCHRF, {}, "chrF2"),
+    "chrF++": (rapidbleu.CHRF, SacreCHRF, {"word_order": 2}, "chrF2++"),
+}
+#: sacreBLEU's results, computed once for both backends (its time dominates these tests)
+_THEIRS: dict = {}
+
+
+def _as_floats(result):
+    """A paired-test ``Result`` as plain floats (sacreBLEU's chrF means and CIs are numpy
+    float32 values, ours are Python floats of the same values)."""
+    return {k: None if v is None else float(v) for k, v in result.__dict__.items()}
+
+
+def _compare_paired(data, test_type, n, n_conf=-1, kind="BLEU"):
     ref, hyps = data
+    ours_cls, theirs_cls, opts, name = METRIC_KINDS[kind]
     named = list(zip(NAMES, hyps, strict=False))
-    tsig, tres = SacrePairedTest(named, {"BLEU": SacreBLEU(references=[ref])}, None, test_type, n, n_conf)()
-    osig, ores = S.PairedTest(named, {"BLEU": rapidbleu.BLEU(references=[ref])}, None, test_type, n, n_conf)()
+    key = (kind, test_type, n, n_conf, os.environ.get("SACREBLEU_SEED"), len(ref))
+    if key not in _THEIRS:
+        _THEIRS[key] = SacrePairedTest(
+            named, {kind: theirs_cls(references=[ref], **opts)}, None, test_type, n, n_conf
+        )()
+    tsig, tres = _THEIRS[key]
+    osig, ores = S.PairedTest(named, {kind: ours_cls(references=[ref], **opts)}, None, test_type, n, n_conf)()
     assert ores["System"] == tres["System"]
-    assert [r.__dict__ for r in ores["BLEU"]] == [r.__dict__ for r in tres["BLEU"]]
-    assert _sig(osig["BLEU"]) == str(tsig["BLEU"])
-    return ores["BLEU"], tres["BLEU"]
+    assert [_as_floats(r) for r in ores[name]] == [_as_floats(r) for r in tres[name]]
+    assert _sig(osig[name]) == str(tsig[name])
+    return ores[name], tres[name]
+
+
+#: chrF's tests take the first segments of the systems (sacreBLEU's chrF is slow in Python)
+CHRF_SEGMENTS = 250
+
+
+@pytest.fixture(scope="module")
+def chrf_data(data):
+    ref, hyps = data
+    return ref[:CHRF_SEGMENTS], [h[:CHRF_SEGMENTS] for h in hyps]
+
+
+@needs_data
+@pytest.mark.parametrize(("kind", "seed"), [("chrF", "12345"), ("chrF++", "7")], indirect=["seed"])
+def test_chrf_bootstrap_ci_equals_sacrebleu(chrf_data, seed, kind):
+    """chrF's resampled scores are float32 in sacreBLEU, and so are its mean and half-width."""
+    ref, hyps = chrf_data
+    ours_cls, theirs_cls, opts, _ = METRIC_KINDS[kind]
+    key = ("ci", kind, seed, len(ref))
+    if key not in _THEIRS:
+        _THEIRS[key] = theirs_cls(**opts).corpus_score(hyps[2], [ref], n_bootstrap=250)
+    a, b = ours_cls(**opts).corpus_score(hyps[2], [ref], n_bootstrap=250), _THEIRS[key]
+    assert type(b._mean) is np.float32  # what the hook reproduces
+    assert (a.score, a._mean, a._ci) == (b.score, float(b._mean), float(b._ci))
+    assert a.format(4, signature="x") == b.format(4, signature="x")
+
+
+@needs_data
+@pytest.mark.parametrize(
+    ("kind", "test_type", "n", "n_conf"),
+    [("chrF", "bs", 150, -1), ("chrF++", "ar", 400, 120), ("chrF++", "bs", 90, -1)],
+)
+@pytest.mark.parametrize("seed", ["12345"], indirect=True)
+def test_chrf_paired_tests_equal_sacrebleu(chrf_data, seed, kind, test_type, n, n_conf):
+    """Means, half-widths and p-values in float32 where sacreBLEU's are (the paired bootstrap's
+    score differences too: its p-value compares float32 differences with the observed one)."""
+    ours, theirs = _compare_paired(chrf_data, test_type, n, n_conf, kind)
+    assert all(r.mean is not None for r in ours)
+    assert type(theirs[1].mean) is np.float32
+
+
+@pytest.mark.parametrize("kind", list(METRIC_KINDS))
+def test_resample_scores_have_sacrebleus_score_type(kind):
+    """``scores_from_stats(sums, np.float32)`` is float32 exactly where sacreBLEU's ``.score``
+    of a float32 row is (chrF), float64 where it is a Python float (BLEU)."""
+    ours_cls, theirs_cls, opts, _ = METRIC_KINDS[kind]
+    ours, theirs = ours_cls(**opts), theirs_cls(**opts)
+    hyps, refs = ["a cat sat on the mat", "the dog", "zz top"], [["a cat sat on a mat", "dogs", "top"]]
+    (sums,) = B.bootstrap_sums(np.random.default_rng(1), [ours.corpus_statistics(hyps, refs)], 20)
+    got = ours.scores_from_stats(sums, np.float32)
+    want = [theirs._compute_score_from_stats(row).score for row in sums.astype(np.float32)]
+    assert got.dtype == np.dtype(np.float32 if kind != "BLEU" else np.float64)
+    assert {type(w) for w in want} == {np.float32 if kind != "BLEU" else float}
+    assert got.tolist() == [float(w) for w in want]
+    assert ours.scores_from_stats(sums, np.int64).dtype == np.float64
 
 
 @needs_data

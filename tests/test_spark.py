@@ -112,6 +112,33 @@ def test_sentence_bleu_column(df):
     assert [r["n"] for r in rows] == want_n
 
 
+def test_chrf_corpus_and_sentence_scores(df):
+    """chrF++ through the generic functions (``metric="chrf"``): the corpus score from summed
+    partition statistics, with 1-3 references per row, and the sentence column, equal to
+    single-process rapidbleu and sacreBLEU."""
+    import rapidbleu.spark as rbs
+
+    padded = [[row[k] if k < len(row) else None for row in ARR] for k in range(3)]
+    kw = {"word_order": 2, "lowercase": True}
+    got = rbs.corpus_score(df, "hyp", "refs", metric="chrf", **kw)
+    metric = rapidbleu.CHRF(**kw)
+    want = metric.corpus_score(HYP, padded)
+    assert str(got) == str(want)
+    assert got.score == sacrebleu.CHRF(**kw).corpus_score(HYP, padded).score
+    stats = rbs.corpus_stats(df, "hyp", ["ref", "ref2"], metric="chrf", beta=3)
+    assert stats.metric_id == "chrf"
+    assert stats.score().score == sacrebleu.CHRF(beta=3).corpus_score(HYP, [REF, REF2]).score
+    rows = df.select(rbs.sentence_score("hyp", ["ref", "ref2"], metric="chrf", **kw).alias("c")).collect()
+    theirs = sacrebleu.CHRF(**kw)
+    assert [r["c"] for r in rows] == [
+        theirs.sentence_score(h, [r, s]).score for h, r, s in zip(HYP, REF, REF2, strict=False)
+    ]
+    with pytest.raises(TypeError, match="tokenize"):
+        rbs.corpus_score(df, "hyp", "ref", metric="chrf", tokenize="13a")
+    with pytest.raises(ValueError, match="metric must be one of"):
+        rbs.corpus_score(df, "hyp", "ref", metric="meteor")
+
+
 def test_errors(spark, df):
     import rapidbleu.spark as rbs
 

@@ -100,6 +100,36 @@ def test_different_settings_refuse_to_merge():
         nl.from_vector([*nl.vector.tolist()[:-1], 2.25])
 
 
+@pytest.mark.parametrize(
+    "kw", [{}, {"word_order": 2, "lowercase": True}, {"beta": 3, "whitespace": True, "eps_smoothing": True}]
+)
+def test_chrf_parts_merge_and_score_as_the_whole(kw):
+    """chrF's statistics of any split sum to the whole corpus's, and score exactly as one call
+    (and as sacreBLEU); vectors, pickles, signatures; other chrF settings or another metric
+    refuse to merge."""
+    refs = [REF, HYP2]
+    metric = rapidbleu.CHRF(**kw)
+    whole = metric.corpus_score(HYP, refs)
+    theirs = sacrebleu.CHRF(**kw)
+    assert whole.score == theirs.corpus_score(HYP, refs).score
+    pieces = _parts(_cuts(len(HYP), 5, 3), HYP, refs, metric=rapidbleu.CHRF(**kw))
+    total = sum(pieces)
+    assert total == merge(pieces)
+    assert total.metric_id == "chrf"
+    assert str(total.score()) == str(whole)
+    assert total.n_segments == len(HYP)
+    assert str(total.signature()) == str(metric.get_signature())
+    assert total.vector.shape == (3 * metric.order + 1,)
+    again = pieces[0].from_vector(np.sum([p.vector for p in pieces], axis=0))
+    assert again == total
+    assert pickle.loads(pickle.dumps(total)) == total
+    other = corpus_stats(HYP[:9], [REF[:9], HYP2[:9]], metric=rapidbleu.CHRF(**{**kw, "char_order": 5}))
+    with pytest.raises(ConfigMismatchError, match="char_order: 6 vs 5"):
+        total + other
+    with pytest.raises(ConfigMismatchError, match="cannot merge chrf and bleu"):
+        total + corpus_stats(HYP[:9], [REF[:9], HYP2[:9]])
+
+
 SMOOTH = nltk_bleu.SmoothingFunction()
 
 

@@ -8,11 +8,17 @@ stderr or exit code, after replacing the tool's version in signatures (``version
 Usage::
 
     python tools/compare_cli.py --a ../old/.venv/bin/rapidbleu --b .venv/bin/rapidbleu
-    python tools/compare_cli.py --a sacrebleu --b rapidbleu -m chrf --quick
+    python tools/compare_cli.py --a .venv/bin/sacrebleu --b .venv/bin/rapidbleu -m bleu chrf --stdout-only
 
-The data directory is ``$RAPIDBLEU_WMT23_DIR`` or ``--data`` (laid out as ``references/``,
-``system-outputs/``: ``generaltest2023.<pair>.ref.<name>.<lang>`` and
-``generaltest2023.<pair>.hyp.<system>.<lang>``).  Exit status 1 when anything differs.
+Each metric of ``-m`` adds its own options to the matrix (BLEU: tokenizers, smoothing; chrF:
+every ``--chrf-*`` option, chrF++); ``-m`` is passed to both programs as given (sacreBLEU prints
+paired tests in that order, everything else sorted).  With ``--stdout-only`` standard error is
+not compared (sacreBLEU's log lines say ``sacreBLEU:``, rapidbleu's ``rapidbleu:``).
+
+The data directory is ``$RAPIDBLEU_WMT23_DIR`` or ``--data``, with files named
+``generaltest2023.<pair>.ref.<name>.<lang>`` and ``generaltest2023.<pair>.hyp.<system>.<lang>``
+in ``references/`` and ``system-outputs/`` or in the folder itself (``tests/data/wmt23``).
+Exit status 1 when anything differs.
 """
 
 from __future__ import annotations
@@ -32,9 +38,9 @@ _TOKENIZERS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
 def _pairs(data: Path) -> dict[str, tuple[list[Path], list[Path]]]:
     refs: dict[str, list[Path]] = defaultdict(list)
     hyps: dict[str, list[Path]] = defaultdict(list)
-    for p in sorted((data / "references").glob("*.ref.*")):
+    for p in sorted([*data.glob("references/*.ref.*"), *data.glob("*.ref.*")]):
         refs[p.name.split(".")[1]].append(p)
-    for p in sorted((data / "system-outputs").glob("*.hyp.*")):
+    for p in sorted([*data.glob("system-outputs/*.hyp.*"), *data.glob("*.hyp.*")]):
         hyps[p.name.split(".")[1]].append(p)
     return {pair: (refs[pair], hyps[pair]) for pair in sorted(refs) if hyps.get(pair)}
 
@@ -52,6 +58,10 @@ def _cases(pairs: dict[str, tuple[list[Path], list[Path]]], metrics: list[str], 
         for fmt in ("json", "text"):
             cases.append([*base, "-i", str(hyps[0]), "-f", fmt, "-w", "4"])
         cases.append([*base, "-i", *map(str, hyps), "-f", "text"])
+        if "chrf" in metrics:  # chrF++ with every on/off option, on several systems
+            cases.append(
+                [*base, "-i", *map(str, hyps), "-cw", "2", "--chrf-whitespace", "--chrf-lowercase", "-f", "text"]
+            )
         if quick:
             continue
         cases.append([*base, "-i", *map(str, hyps), "-f", "json"])
@@ -64,6 +74,14 @@ def _cases(pairs: dict[str, tuple[list[Path], list[Path]]], metrics: list[str], 
         if "bleu" in metrics:
             cases.append([*base, "-i", str(hyps[0]), "-lc", "-tok", "intl" if trg not in _TOKENIZERS else "char"])
             cases.append([*base, "-i", str(hyps[0]), "-s", "floor", "-sv", "0.2", "-f", "text"])
+        if "chrf" in metrics:
+            cases.append([*base, "-i", str(hyps[0]), "-cc", "4", "-cw", "1", "--chrf-beta", "3", "-f", "text"])
+            cases.append([*base, "-i", str(hyps[-1]), "--chrf-eps-smoothing", "-cw", "2", "-w", "3"])
+            cases.append([*base, "-i", str(hyps[1]), "-cw", "2", "--confidence", "-cin", "150"])
+            cases.append([*base, "-i", *map(str, hyps), "-cw", "2", "--paired-bs", "-pbsn", "100", "-f", "latex"])
+            cases.append([*base, "-i", *map(str, hyps), "--chrf-eps-smoothing", "--paired-ar", "-parn", "200"])
+            if len(metrics) == 1:
+                cases.append([*base, "-i", str(hyps[0]), "-cw", "2", "--chrf-whitespace", "-sl", "-b"])
     return cases
 
 
@@ -75,6 +93,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-m", "--metrics", nargs="+", default=["bleu"])
     ap.add_argument("--quick", action="store_true", help="fewer option sets")
     ap.add_argument("--pairs", nargs="*", help="only these language pairs")
+    ap.add_argument("--stdout-only", action="store_true", help="compare exit codes and stdout, not stderr")
+    ap.add_argument(
+        "--match",
+        action="append",
+        metavar="ARG",
+        help="only the command lines with this argument (repeatable; --match=-sl for an option)",
+    )
     args = ap.parse_args(argv)
     pairs = _pairs(Path(args.data))
     if args.pairs:
@@ -86,13 +111,17 @@ def main(argv: list[str] | None = None) -> int:
     env.pop("SACREBLEU_FORMAT", None)
     differ = 0
     cases = _cases(pairs, args.metrics, args.quick)
+    if args.match:
+        cases = [case for case in cases if set(case) & set(args.match)]
     for case in cases:
         a = _run([*args.a.split(), *case], env)
         b = _run([*args.b.split(), *case], env)
+        if args.stdout_only:
+            a, b = a[:2], b[:2]
         if a != b:
             differ += 1
             print("DIFFERS:", " ".join(case))
-            for name, x, y in zip(("exit code", "stdout", "stderr"), a, b, strict=True):
+            for name, x, y in zip(("exit code", "stdout", "stderr")[: len(a)], a, b, strict=True):
                 if x != y:
                     print(f"  {name}:\n    a: {str(x)[:400]!r}\n    b: {str(y)[:400]!r}")
     print(f"{len(cases) - differ} of {len(cases)} command lines identical ({len(pairs)} language pairs)")

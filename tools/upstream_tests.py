@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Run sacreBLEU 2.6.0's and NLTK's own BLEU and chrF tests against rapidbleu.
+"""Run sacreBLEU 2.6.0's and NLTK's own BLEU tests, and sacreBLEU's chrF and TER tests, against rapidbleu.
 
 Downloads the two source distributions with pip (sacreBLEU 2.6.0; NLTK at the installed
-version), extracts their BLEU tests into a temporary directory, adds
+version), extracts their BLEU tests (and sacreBLEU's TER tests) into a temporary directory, adds
 ``tools/upstream/conftest.py`` (which only renames modules: ``sacrebleu`` -> ``rapidbleu``,
 ``nltk.translate.bleu_score`` -> ``rapidbleu.nltk``, ...) and runs pytest there with the
 interpreter running this script.  ``tools/upstream/deselect.txt`` lists, with reasons, the
@@ -30,12 +30,14 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 SACREBLEU_VERSION = "2.6.0"
 
-#: sacreBLEU's BLEU and chrF tests (its test/ folder); test_significance.py reads the pickle.
+#: sacreBLEU's BLEU, chrF and TER tests (its test/ folder); test_significance.py reads the pickle.
 SACREBLEU_FILES = (
     "test_bleu.py",
     "test_chrf.py",
     "test_sentence_bleu.py",
     "test_significance.py",
+    "test_ter.py",
+    "test_tokenizer_ter.py",
     "test_api.py",
     "wmt17_en_de_systems.pkl.bz2",
 )
@@ -166,19 +168,28 @@ def main() -> int:
         rc = subprocess.run(cmd, cwd=run, env=env, check=False).returncode
 
         counts = {"passed": 0, "failed": 0, "errors": 0, "skipped": 0}
+        per_file: dict[str, dict[str, int]] = {}
         if junit.exists():
             for case in ET.parse(junit).iter("testcase"):
                 tags = {child.tag for child in case}
-                if "failure" in tags:
-                    counts["failed"] += 1
-                elif "error" in tags:
-                    counts["errors"] += 1
-                elif "skipped" in tags:
-                    counts["skipped"] += 1
-                else:
-                    counts["passed"] += 1
+                outcome = (
+                    "failed"
+                    if "failure" in tags
+                    else "errors"
+                    if "error" in tags
+                    else "skipped"
+                    if "skipped" in tags
+                    else "passed"
+                )
+                counts[outcome] += 1
+                # classname: "sacrebleu.test_chrf", "sacrebleu.test_chrf.TestX", "nltk.bleu.doctest"...
+                parts = case.get("classname", "").split(".")
+                name = "/".join(parts[:2]) if parts[:1] != ["nltk"] or "test_bleu" in parts else "nltk/bleu.doctest"
+                per_file.setdefault(name, dict.fromkeys(counts, 0))[outcome] += 1
+        for name, c in sorted(per_file.items()):
+            print(f"  {name}: " + ", ".join(f"{v} {k}" for k, v in c.items() if v))
         print(
-            f"upstream BLEU and chrF tests (sacreBLEU {SACREBLEU_VERSION}, NLTK {version('nltk')}) against rapidbleu: "
+            f"upstream BLEU, chrF and TER tests (sacreBLEU {SACREBLEU_VERSION}, NLTK {version('nltk')}) against rapidbleu: "
             f"{counts['passed']} passed, {counts['failed']} failed, {counts['errors']} errors, "
             f"{counts['skipped']} skipped; {len(ignore)} file(s) and {len(deselect)} test(s) deselected "
             "(tools/upstream/deselect.txt)"

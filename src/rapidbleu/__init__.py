@@ -1,5 +1,5 @@
-"""rapidbleu: sacreBLEU- and NLTK-exact BLEU, and sacreBLEU-exact chrF/chrF++, computed by a
-compiled n-gram core.
+"""rapidbleu: sacreBLEU- and NLTK-exact BLEU, and sacreBLEU-exact chrF/chrF++ and TER,
+computed by a compiled core.
 
 ``rapidbleu.backend`` names the implementation of the statistics in use (``"cython"`` or
 ``"python"``; choose with the environment variable ``RAPIDBLEU_BACKEND``).
@@ -13,6 +13,8 @@ from ._version import __version__
 from .bleu import BLEU, corpus_bleu, raw_corpus_bleu, sentence_bleu
 from .chrf import CHRF, corpus_chrf, sentence_chrf
 from .score import BLEUScore, BLEUSignature, CHRFScore
+from .score import TERScore, TERSignature
+from .ter import TER, corpus_ter, sentence_ter
 
 if TYPE_CHECKING:
     #: ``"cython"`` or ``"python"`` (computed on first access by ``__getattr__`` below).
@@ -46,16 +48,21 @@ __all__ = [
     "BLEUSignature",
     "CHRFScore",
     "NotProvidedError",
+    "TER",
+    "TERScore",
+    "TERSignature",
     "__version__",
     "backend",
     "corpus_bleu",
     "corpus_chrf",
+    "corpus_ter",
     "extract_char_ngrams",
     "extract_word_ngrams",
     "install_as_sacrebleu",
     "raw_corpus_bleu",
     "sentence_bleu",
     "sentence_chrf",
+    "sentence_ter",
     "smart_open",
     "uninstall_as_sacrebleu",
 ]

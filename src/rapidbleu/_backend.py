@@ -1,6 +1,6 @@
 """Chooses every kernel: compiled (Cython) or its pure-Python twin, by one rule.
 
-Five pairs of twins (same names, signatures and results; the Python twin owns the
+Six pairs of twins (same names, signatures and results; the Python twin owns the
 documentation and is the oracle the tests compare against):
 
 * ``stats`` (``_stats_cy`` / ``_stats_py``): per-segment sufficient statistics;
@@ -10,6 +10,8 @@ documentation and is the oracle the tests compare against):
   NLTK's formulas;
 * ``chrf`` (``_chrf_cy`` / ``_chrf_py``): chrF and chrF++ statistics, scores and pairwise
   matrices.
+* ``ter`` (``_ter_cy`` / ``_ter_py``): TER's statistics (shifts and beamed edit distance) and
+  scores.
 
 Each is chosen on first use (``rapidbleu._backend.stats`` etc.) by ``RAPIDBLEU_BACKEND``:
 
@@ -58,6 +60,7 @@ if TYPE_CHECKING:
     from . import _scoring_py as scoring
     from . import _sets_py as sets
     from . import _stats_py as stats
+    from . import _ter_py as ter
 
 _CHOICES = ("auto", "cython", "python")
 
@@ -154,6 +157,7 @@ TWINS = {
         "_chrf_py",
         ("chrf_stats", "chrf_scores", "chrf_pairwise_stats", "chrf_pairwise_scores"),
     ),
+    "ter": ("_ter_cy", "_ter_py", ("ter_stats", "ter_scores", "translation_edit_rate")),
 }
 
 _warned = False
@@ -166,7 +170,7 @@ def _twin_module(name: str) -> ModuleType:
 
 
 def select(choice: str | None = None, kind: str = "stats") -> ModuleType:
-    """The module of ``kind`` (``stats``, ``ids``, ``sets``, ``scoring`` or ``chrf``; see
+    """The module of ``kind`` (``stats``, ``ids``, ``sets``, ``scoring``, ``chrf`` or ``ter``; see
     :data:`TWINS`) for
     ``choice`` (default: ``$RAPIDBLEU_BACKEND`` or auto).
 
@@ -186,8 +190,8 @@ def select(choice: str | None = None, kind: str = "stats") -> ModuleType:
 
 
 def __getattr__(name: str) -> ModuleType:
-    """``stats``, ``ids``, ``sets``, ``scoring`` and ``chrf`` are chosen on first use, so importing
-    rapidbleu chooses nothing and a bad ``RAPIDBLEU_BACKEND`` is
+    """``stats``, ``ids``, ``sets``, ``scoring``, ``chrf`` and ``ter`` are chosen on first use, so
+    importing rapidbleu chooses nothing and a bad ``RAPIDBLEU_BACKEND`` is
     reported where the module is first needed (the command line turns it into one line)."""
     if name not in TWINS:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -196,4 +200,4 @@ def __getattr__(name: str) -> ModuleType:
     return module
 
 
-__all__ = ["TWINS", "chrf", "ids", "scoring", "select", "select_twin", "sets", "stats"]
+__all__ = ["TWINS", "chrf", "ids", "scoring", "select", "select_twin", "sets", "stats", "ter"]

@@ -43,7 +43,7 @@ Progress = Callable[[int], None] | None
 
 
 class Scorer(Protocol):
-    """What resampling needs of a metric (``rapidbleu._metric.Metric`` has both)."""
+    """What resampling needs of a metric (``rapidbleu._metric.Metric`` has these)."""
 
     def check_statistics(self, stats: Any, what: str = ..., nonempty: bool = ...) -> np.ndarray: ...
 
@@ -79,8 +79,12 @@ def seed_from_env() -> tuple[str, int | None]:
 def estimate_ci(scores: np.ndarray) -> tuple[float, float]:
     """``(mean, half-width)`` of the 95% interval of bootstrap ``scores`` (sacreBLEU's
     ``significance.estimate_ci``): sort, take ``s[n // 40]`` and ``s[n - n // 40 - 1]``; the mean
-    is numpy's (pairwise) mean of the sorted array."""
-    s = np.sort(np.asarray(scores, dtype=np.float64))
+    is numpy's (pairwise) mean of the sorted array.  Both are computed in the array's floating
+    type (float32 scores -- chrF's -- give float32 arithmetic, as in sacreBLEU; other types
+    float64) and returned as Python floats."""
+    s = np.sort(np.asarray(scores))
+    if s.dtype != np.float32:
+        s = s.astype(np.float64)
     lo = len(s) // 40
     return float(s.mean()), float(0.5 * (s[len(s) - lo - 1] - s[lo]))
 
@@ -262,9 +266,12 @@ def bootstrap_ci(
 
     Returns:
         ``(seed, mean, half_width)``: ``seed`` is ``SACREBLEU_SEED`` lowercased (``"12345"`` by
-        default, ``"none"`` for OS entropy) as the signature reports it; ``mean`` is the exact
-        (``statistics.mean``) mean of the resampled scores and ``half_width`` half the distance
-        between the 2.5% and 97.5% sorted scores, both in the metric's points (0-100).
+        default, ``"none"`` for OS entropy) as the signature reports it; ``mean`` is the
+        ``statistics.mean`` of the resampled scores and ``half_width`` half the distance
+        between the 2.5% and 97.5% sorted scores, both in the metric's points (0-100), computed
+        in the type of the metric's resampled scores (``metric.scores_from_stats(sums,
+        np.float32)``: float32 for chrF and TER, whose ``statistics.mean`` is a float32,
+        float64 for BLEU) and returned as Python floats of those values.
 
     Raises:
         ValueError: malformed statistics (``metric.check_statistics``), ``n_bootstrap < 1`` or
@@ -276,6 +283,9 @@ def bootstrap_ci(
         raise ValueError("n_bootstrap must be >= 1")
     st = metric.check_statistics(stats, nonempty=True)
     (sums,) = bootstrap_sums(np.random.default_rng(seed), [st], n_bootstrap, progress)
-    scores = sorted(metric.scores_from_stats(sums, np.float32).tolist())
+    # numpy scalars of the metric's score type (float32 for chrF and TER), as sacreBLEU's
+    # ``Score.estimate_ci`` sorts them and takes ``statistics.mean``, which keeps their type
+    scores = sorted(metric.scores_from_stats(sums, np.float32))
     lo = len(scores) // 40
-    return text.lower(), statistics.mean(scores), 0.5 * (scores[len(scores) - lo - 1] - scores[lo])
+    mean = statistics.mean(scores)
+    return text.lower(), float(mean), float(0.5 * (scores[len(scores) - lo - 1] - scores[lo]))

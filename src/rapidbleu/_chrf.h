@@ -28,6 +28,7 @@
 #define RAPIDBLEU_CHRF_H
 
 #include "_table.h"
+#include "_text.h" /* rb_text: a str read in place (kinds 1, 2, 4 only here) */
 /* rb_is_space: Python's str.isspace(), the set str.split() splits on (the rest of _tok.h, the
  * BLEU tokenizers, is not used here) */
 #if defined(__GNUC__) || defined(__clang__)
@@ -40,13 +41,6 @@
 #endif
 
 enum { RB_CHRF_OK = 0, RB_CHRF_ENOMEM = 1, RB_CHRF_ETOOLONG = 2 };
-
-/* A str (PyUnicode kind 1, 2 or 4 and its data, read in place). */
-typedef struct {
-    const void *data;
-    size_t len;
-    int kind;
-} rb_chrf_text;
 
 /* The one extension of an (n-1)-gram that occurs once in the hypothesis: the id of the
  * (n-1)-gram after it and the n-gram's id (RB_ABSENT, RB_ABSENT when there is none). */
@@ -235,31 +229,6 @@ static int rb_chrf_pair_reset(rb_chrf_scratch *sc, size_t expect) {
     return 1;
 }
 
-/* Room in the pair table for `more` entries beyond `entries` at load <= 1/2: a table twice as
- * large, every entry re-inserted with its own id (through rb_pair_find, the one probe). */
-static int rb_chrf_pair_room(rb_chrf_scratch *sc, size_t entries, size_t more) {
-    size_t need = entries + more;
-    if (2 * need <= sc->ptab_size) return 1;
-    size_t cap = sc->ptab_size;
-    while (cap < 2 * need) cap *= 2;
-    unsigned shift = sc->ptab_shift;
-    for (size_t c = sc->ptab_size; c < cap; c *= 2) shift--;
-    rb_pair_entry *t = (rb_pair_entry *)malloc(cap * sizeof(rb_pair_entry));
-    if (!t) return 0;
-    rb_pair_clear(t, cap);
-    for (size_t s = 0; s < sc->ptab_size; s++) {
-        const rb_pair_entry *e = &sc->ptab[s];
-        if (e->key == UINT64_MAX) continue;
-        uint32_t id = e->id;
-        rb_pair_find(t, cap, shift, (uint32_t)(e->key >> 32), (uint32_t)e->key, sc->mask, 1, &id);
-    }
-    free(sc->ptab);
-    sc->ptab = t;
-    sc->ptab_cap = sc->ptab_size = cap;
-    sc->ptab_shift = shift;
-    return 1;
-}
-
 /* ------------------------------------------------------------------------------------------
  * Units: characters
  * ---------------------------------------------------------------------------------------- */
@@ -271,7 +240,7 @@ static inline size_t rb_chrf_kind_max(int kind) { return kind == 1 ? 256 : kind 
  * RB_ABSENT for characters the hypothesis lacks; lookup 0: count only, ids not written).
  * Returns the number of characters (whitespace dropped unless sc->whitespace), or -1 when out
  * of memory. */
-static ptrdiff_t rb_chrf_char_ids(rb_chrf_scratch *sc, const rb_chrf_text *t, int insert, int lookup, uint32_t *ids) {
+static ptrdiff_t rb_chrf_char_ids(rb_chrf_scratch *sc, const rb_text *t, int insert, int lookup, uint32_t *ids) {
     const size_t n = t->len;
     const int ws = sc->whitespace;
     const uint64_t mask = sc->mask;
@@ -317,7 +286,7 @@ static inline int rb_chrf_is_punct(uint32_t c) { return c < 128 && ((rb_chrf_pun
 
 /* Decode text t into sc->cps at `base`.  Returns 0, -1 (out of memory) or -2 (the code points
  * of a hypothesis and a reference together would not have 32-bit offsets). */
-static int rb_chrf_decode(rb_chrf_scratch *sc, const rb_chrf_text *t, size_t base) {
+static int rb_chrf_decode(rb_chrf_scratch *sc, const rb_text *t, size_t base) {
     const size_t n = t->len;
     if (base + n >= (size_t)UINT32_MAX) return -2;
     if (!RB_CHRF_RESERVE(sc, cps, base + n + 1)) return -1;
@@ -464,7 +433,9 @@ static int rb_chrf_orders(rb_chrf_scratch *sc, size_t hl, uint32_t d1, size_t nr
             const size_t chunk = sc->chunk;
             for (size_t i0 = 0; i0 < m; i0 += chunk) {
                 const size_t i1 = m - i0 < chunk ? m : i0 + chunk;
-                if (repeated > chunk && !rb_chrf_pair_room(sc, in_table, i1 - i0)) return RB_CHRF_ENOMEM;
+                if (repeated > chunk && !rb_pair_room(&sc->ptab, &sc->ptab_cap, &sc->ptab_size, &sc->ptab_shift,
+                                                      in_table + (i1 - i0), sc->mask))
+                    return RB_CHRF_ENOMEM;
                 rb_pair_entry *const ptab = sc->ptab;
                 const size_t psize = sc->ptab_size;
                 const unsigned pshift = sc->ptab_shift;
@@ -534,7 +505,7 @@ static int rb_chrf_orders(rb_chrf_scratch *sc, size_t hl, uint32_t d1, size_t nr
 
 /* Rows of hypothesis `hyp` against each of refs[0..nrefs) into sc->rows (nrefs x cols).
  * Returns an RB_CHRF_* code. */
-static int rb_chrf_segment(rb_chrf_scratch *sc, const rb_chrf_text *hyp, const rb_chrf_text *refs, size_t nrefs) {
+static int rb_chrf_segment(rb_chrf_scratch *sc, const rb_text *hyp, const rb_text *refs, size_t nrefs) {
     const size_t cols = rb_chrf_cols(sc);
     size_t total = 0;
     /* ids and positions are 32-bit */
@@ -624,7 +595,7 @@ static const int64_t *rb_chrf_best(const int64_t *rows, size_t nrefs, size_t col
 
 /* Rows start..end-1 of a batch: the hypothesis of segment i is texts[off[i]], its references
  * texts[off[i] + 1 .. off[i + 1]); row i (the best reference's) at out + i * cols. */
-static int rb_chrf_rows(rb_chrf_scratch *sc, const rb_chrf_text *texts, const int64_t *off, size_t start, size_t end,
+static int rb_chrf_rows(rb_chrf_scratch *sc, const rb_text *texts, const int64_t *off, size_t start, size_t end,
                         double factor, double one_plus, int eps_smoothing, int64_t *out) {
     const size_t cols = rb_chrf_cols(sc);
     for (size_t i = start; i < end; i++) {
@@ -640,7 +611,7 @@ static int rb_chrf_rows(rb_chrf_scratch *sc, const rb_chrf_text *texts, const in
 /* Pairwise rows start..end-1 of n sentences: hypothesis i against every sentence j as its
  * single reference.  stats != NULL: rows into stats + (i * n + j) * cols; scores != NULL: the
  * sentence chrF into scores[i * n + j]. */
-static int rb_chrf_pairwise(rb_chrf_scratch *sc, const rb_chrf_text *texts, size_t n, size_t start, size_t end,
+static int rb_chrf_pairwise(rb_chrf_scratch *sc, const rb_text *texts, size_t n, size_t start, size_t end,
                             double factor, double one_plus, int eps_smoothing, int64_t *stats, double *scores) {
     const size_t cols = rb_chrf_cols(sc);
     for (size_t i = start; i < end; i++) {

@@ -16,6 +16,8 @@ from libc.stdlib cimport free, malloc
 from cpython.list cimport PyList_GET_ITEM
 from cpython.object cimport PyObject
 
+from ._text cimport rb_set_text, rb_text
+
 from ._chrf_py import as_stats_matrix, check_beta, check_orders, check_segments, check_sentences
 from ._threads import run_chunks
 from ._validate import no_reference_error, resolve_workers
@@ -28,10 +30,6 @@ cdef uint64_t _FULL_MASK = 0xFFFFFFFFFFFFFFFF
 _MIN_SCORE_CHUNK = 1 << 14
 
 cdef extern from "_chrf.h" nogil:
-    ctypedef struct rb_chrf_text:
-        const void *data
-        size_t len
-        int kind
     ctypedef struct rb_chrf_scratch:
         pass
     enum:
@@ -40,30 +38,12 @@ cdef extern from "_chrf.h" nogil:
         RB_CHRF_ETOOLONG
     void rb_chrf_scratch_init(rb_chrf_scratch *sc, int char_order, int word_order, int whitespace, uint64_t mask)
     void rb_chrf_scratch_free(rb_chrf_scratch *sc)
-    int rb_chrf_rows(rb_chrf_scratch *sc, const rb_chrf_text *texts, const int64_t *off, size_t start, size_t end,
+    int rb_chrf_rows(rb_chrf_scratch *sc, const rb_text *texts, const int64_t *off, size_t start, size_t end,
                      double factor, double one_plus, int eps_smoothing, int64_t *out)
-    int rb_chrf_pairwise(rb_chrf_scratch *sc, const rb_chrf_text *texts, size_t n, size_t start, size_t end,
+    int rb_chrf_pairwise(rb_chrf_scratch *sc, const rb_text *texts, size_t n, size_t start, size_t end,
                          double factor, double one_plus, int eps_smoothing, int64_t *stats, double *scores)
     double rb_chrf_f_int(const int64_t *row, int order, double factor, double one_plus, int eps_smoothing)
     double rb_chrf_f_f32(const float *row, int order, double factor, double one_plus, int eps_smoothing)
-
-cdef extern from *:
-    """
-    /* Point t at the code points of str s.  Returns 0, -1 if s is not a str, -2 with a Python
-     * error set. */
-    static int rb_chrf_set_text(rb_chrf_text *t, PyObject *s) {
-        if (!PyUnicode_Check(s)) return -1;
-    #if PY_VERSION_HEX < 0x030C0000
-        if (PyUnicode_READY(s) < 0) return -2; /* legacy strings, before Python 3.12 */
-    #endif
-        t->data = PyUnicode_DATA(s);
-        t->len = (size_t)PyUnicode_GET_LENGTH(s);
-        t->kind = (int)PyUnicode_KIND(s);
-        return 0;
-    }
-    """
-    int rb_chrf_set_text(rb_chrf_text *t, PyObject *s)
-
 
 cdef int _raise_rc(int rc) except -1:
     if rc == RB_CHRF_ENOMEM:
@@ -85,7 +65,7 @@ cdef class _Texts:
     and its references follow, up to ``texts[off[i + 1]]``.  ``_keep`` holds the private lists
     of (lowercased) strings the texts point into."""
 
-    cdef rb_chrf_text *texts
+    cdef rb_text *texts
     cdef int64_t *off
     cdef Py_ssize_t n_seg
     cdef int char_order, word_order, whitespace, eps_smoothing
@@ -104,7 +84,7 @@ cdef class _Texts:
         free(self.off)
 
     cdef int alloc(self, Py_ssize_t n_texts, Py_ssize_t n_seg) except -1:
-        self.texts = <rb_chrf_text *> malloc(max(1, n_texts) * sizeof(rb_chrf_text))
+        self.texts = <rb_text *> malloc(max(1, n_texts) * sizeof(rb_text))
         self.off = <int64_t *> malloc((n_seg + 1) * sizeof(int64_t))
         if self.texts == NULL or self.off == NULL:
             raise MemoryError()
@@ -139,9 +119,9 @@ cdef class _Texts:
         _raise_rc(rc)
 
 
-cdef inline int _set(rb_chrf_text *t, PyObject *s, Py_ssize_t k, Py_ssize_t i) except -1:
+cdef inline int _set(rb_text *t, PyObject *s, Py_ssize_t k, Py_ssize_t i) except -1:
     """Point t at str s: hypothesis i (k = -1), sentence i (k = -2) or references[k][i]."""
-    cdef int rc = rb_chrf_set_text(t, s)
+    cdef int rc = rb_set_text(t, s)
     if rc == -1:  # (the checks before make this unreachable; kept for any later caller)
         what = "hypotheses" if k == -1 else "sentences" if k == -2 else f"references[{k}]"
         raise TypeError(f"{what}[{i}] is a {type(<object> s).__name__}, expected str")

@@ -25,6 +25,8 @@ if TYPE_CHECKING:  # (the report extra, not followed by mypy: these are Any to i
 
 #: A ``rapidbleu.compare.ComparisonReport`` (not imported: ``compare`` imports this module).
 Report = Any
+#: A ``rapidbleu.compare.MetricComparison`` (one metric's part of a report; not imported either).
+MetricPart = Any
 
 #: Text of the paired tests, as the CLI names them.
 TEST_NAMES = {"bs": "paired bootstrap resampling", "ar": "paired approximate randomization"}
@@ -82,18 +84,12 @@ def _shorten(text: str, width: int = 100) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def render_text(report: Report) -> str:
+def _text_bleu_table(report: Report, short: list[str]) -> list[str]:
+    """BLEU's corpus table: scores, intervals, p-values, precisions, brevity penalty."""
     w = report.width
-    short = display_names(report.names)
-    out: list[str] = []
-    n_sys = len(report.systems)
-    head = f"rapidbleu comparison: {n_sys} system{'s' if n_sys > 1 else ''}, {report.n_segments} segments" + (
-        f", baseline {short[0]}" if report.baseline is not None else ""
-    )
-    out += [head, "=" * len(head), ""]
-
     orders = range(1, report.max_ngram_order + 1)
     rows = []
+    out: list[str] = []
     for s, name in zip(report.systems, short, strict=False):
         rows.append(
             [
@@ -124,22 +120,65 @@ def render_text(report: Report) -> str:
         "",
     ]
 
-    if report.sentences:
-        rows = [
-            [name, c.wins, c.ties, c.losses, f"{c.mean_diff:+.2f}", f"{c.median_diff:+.2f}"]
-            for c, name in zip(report.sentences, short[1:], strict=False)
-        ]
-        out += [
-            f"Sentence BLEU against the baseline ({report.n_segments} segments)",
-            "",
-            tabulate(
-                rows,
-                headers=["System", "wins", "ties", "losses", "mean Δ", "median Δ"],
-                tablefmt="simple",
-                disable_numparse=True,
-            ),
-            "",
-        ]
+    return out
+
+
+def _text_scores(report: Report, m: MetricPart, short: list[str]) -> list[str]:
+    """A metric's corpus table: scores, intervals, p-values."""
+    w = report.width
+    rows = [
+        [name + (" (baseline)" if s.is_baseline else ""), f"{s.score:.{w}f}", fmt_ci(s.mean, s.ci, w), fmt_p(s.p_value)]
+        for s, name in zip(m.scores, short, strict=False)
+    ]
+    headers = ["System", m.name, "μ ± 95% CI", "p-value"]
+    if report.baseline is None:
+        headers.pop()
+        for r in rows:
+            r.pop()
+    return [
+        f"Corpus {m.name} (" + test_description(report) + ")",
+        "",
+        tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True),
+        "",
+        "p-values marked * are at most 0.05." if report.baseline is not None else "",
+        "",
+    ]
+
+
+def render_text(report: Report) -> str:
+    w = report.width
+    short = display_names(report.names)
+    out: list[str] = []
+    n_sys = len(report.names)
+    head = f"rapidbleu comparison: {n_sys} system{'s' if n_sys > 1 else ''}, {report.n_segments} segments" + (
+        f", baseline {short[0]}" if report.baseline is not None else ""
+    )
+    out += [head, "=" * len(head), ""]
+
+    for m in report.metrics:
+        out += (
+            _text_bleu_table(report, short)
+            if m.metric_id == "bleu" and report.systems
+            else _text_scores(report, m, short)
+        )
+
+    for m in report.metrics:
+        if m.sentences:
+            rows = [
+                [name, c.wins, c.ties, c.losses, f"{c.mean_diff:+.2f}", f"{c.median_diff:+.2f}"]
+                for c, name in zip(m.sentences, short[1:], strict=False)
+            ]
+            out += [
+                f"Sentence {m.name} against the baseline ({report.n_segments} segments)",
+                "",
+                tabulate(
+                    rows,
+                    headers=["System", "wins", "ties", "losses", "mean Δ", "median Δ"],
+                    tablefmt="simple",
+                    disable_numparse=True,
+                ),
+                "",
+            ]
 
     for t in report.buckets:
         rows = []
@@ -168,7 +207,8 @@ def render_text(report: Report) -> str:
             out.append("  baseline:   " + _shorten(" ".join(t.text for t in ex.baseline)))
             out.append("  hypothesis: " + _shorten(" ".join(t.text for t in ex.hypothesis)))
         out.append("")
-    out += ["Signature", "---------", "BLEU|" + report.signature]
+    title = "Signature" if len(report.metrics) == 1 else "Signatures"
+    out += [title, "-" * len(title), *(f"{m.name}|{m.signature}" for m in report.metrics)]
     return "\n".join(out) + "\n"
 
 
@@ -287,29 +327,30 @@ def _legend_below(fig: Figure, lines: list[Any], labels: list[str], left: float,
     )
 
 
-def _plot_scores(report: Report, short: list[str], styles: list[_Style]) -> str:
-    k = len(report.systems)
-    labels = [_clip(n) + (" (baseline)" if s.is_baseline else "") for n, s in zip(short, report.systems, strict=False)]
+def _plot_scores(report: Report, m: MetricPart, short: list[str], styles: list[_Style]) -> str:
+    """Metric ``m``'s corpus score of each system, its bootstrap interval and p-value."""
+    k = len(m.scores)
+    labels = [_clip(n) + (" (baseline)" if s.is_baseline else "") for n, s in zip(short, m.scores, strict=False)]
     left = _label_width(labels)
     width = max(7.0, left + 4.5)
     height = _BOTTOM + _TOP + 0.38 * k + 0.3
     fig = _figure(width, height)
     ax = _axes(fig, left, _BOTTOM, width - left - _RIGHT, height - _BOTTOM - _TOP)
     ys = list(range(k))[::-1]
-    for y, s, st in zip(ys, report.systems, styles, strict=False):
+    for y, s, st in zip(ys, m.scores, styles, strict=False):
         if s.mean is not None and s.ci is not None:
             ax.errorbar([s.mean], [y], xerr=[[s.ci], [s.ci]], fmt="none", ecolor=st.color, elinewidth=2, capsize=4)
-        ax.plot([s.bleu], [y], st.marker, color=st.color, markersize=7)
-        label = f"{s.bleu:.{report.width}f}"
+        ax.plot([s.score], [y], st.marker, color=st.color, markersize=7)
+        label = f"{s.score:.{report.width}f}"
         if s.p_value is not None:
             label += f"  p = {fmt_p(s.p_value)}"
-        ax.annotate(label, (s.bleu, y), xytext=(0, 7), textcoords="offset points", ha="center", fontsize=8)
+        ax.annotate(label, (s.score, y), xytext=(0, 7), textcoords="offset points", ha="center", fontsize=8)
     if report.baseline is not None:
-        ax.axvline(report.systems[0].bleu, color=_BASELINE_COLOR, linestyle=":", linewidth=1)
+        ax.axvline(m.scores[0].score, color=_BASELINE_COLOR, linestyle=":", linewidth=1)
     ax.set_yticks(ys)
     ax.set_yticklabels(labels)
     ax.set_ylim(-0.6, k - 0.2)
-    ax.set_xlabel("corpus BLEU; bars: bootstrap mean ± 95% CI half-width")
+    ax.set_xlabel(f"corpus {m.name}; bars: bootstrap mean ± 95% CI half-width")
     ax.grid(axis="x", alpha=0.3)
     return _uri(fig)
 
@@ -357,12 +398,12 @@ def _plot_precisions(report: Report, short: list[str], styles: list[_Style]) -> 
     return _uri(fig)
 
 
-def _plot_diffs(report: Report, short: list[str], styles: list[_Style]) -> str:
-    """One row per system: the histogram of its per-segment differences (a ridgeline plot, one
-    axes whatever the number of systems)."""
+def _plot_diffs(metric: MetricPart, short: list[str], styles: list[_Style]) -> str:
+    """One row per system: the histogram of its per-segment differences in ``metric``'s
+    sentence score (a ridgeline plot, one axes whatever the number of systems)."""
     import numpy as np
 
-    d = report.sentence_bleu[1:] - report.sentence_bleu[0]
+    d = metric.sentence_scores[1:] - metric.sentence_scores[0]
     lim = max(10.0, float(np.ceil(np.abs(d).max() / 10.0) * 10.0))
     edges = np.linspace(-lim, lim, 41)
     m = d.shape[0]
@@ -383,13 +424,15 @@ def _plot_diffs(report: Report, short: list[str], styles: list[_Style]) -> str:
     ax.tick_params(axis="y", length=0)
     ax.set_ylim(-0.1, m)
     ax.set_xlim(-lim, lim)
-    ax.set_xlabel(f"Δ sentence BLEU vs baseline (bins of {2 * lim / 40:g}; tallest bar: {top} segments)")
+    ax.set_xlabel(f"Δ sentence {metric.name} vs baseline (bins of {2 * lim / 40:g}; tallest bar: {top} segments)")
     ax.grid(axis="x", alpha=0.3)
     return _uri(fig)
 
 
-def _plot_wtl(report: Report, short: list[str]) -> str:
-    m = len(report.sentences)
+def _plot_wtl(report: Report, metric: MetricPart, short: list[str]) -> str:
+    """Wins, ties and losses of each system against the baseline in ``metric``'s sentence
+    scores."""
+    m = len(metric.sentences)
     names = [_clip(n) for n in short[1:]]
     left = _label_width(names)
     width = max(7.0, left + 4.5)
@@ -400,9 +443,9 @@ def _plot_wtl(report: Report, short: list[str]) -> str:
     n = report.n_segments
     lefts = [0.0] * m
     for key, color in (("wins", "#2a9d4b"), ("ties", "#bbbbbb"), ("losses", "#d1495b")):
-        vals = [100.0 * getattr(c, key) / n for c in report.sentences]
+        vals = [100.0 * getattr(c, key) / n for c in metric.sentences]
         ax.barh(ys, vals, left=lefts, color=color, label=key, height=0.6)
-        for y, lft, v, c in zip(ys, lefts, vals, report.sentences, strict=False):
+        for y, lft, v, c in zip(ys, lefts, vals, metric.sentences, strict=False):
             if v >= 6:
                 ax.text(lft + v / 2, y, str(getattr(c, key)), ha="center", va="center", fontsize=7, color=_ink(color))
         lefts = [a + b for a, b in zip(lefts, vals, strict=False)]
@@ -410,7 +453,7 @@ def _plot_wtl(report: Report, short: list[str]) -> str:
     ax.set_yticklabels(names)
     ax.set_ylim(-0.5, m - 0.5)
     ax.set_xlim(0, 100)
-    ax.set_xlabel("% of segments (sentence BLEU higher / equal / lower than the baseline's)")
+    ax.set_xlabel(f"% of segments (sentence {metric.name} higher / equal / lower than the baseline's)")
     ax.legend(ncol=3, fontsize=7, frameon=False, loc="lower center", bbox_to_anchor=(0.5, 1.0))
     return _uri(fig)
 
@@ -441,11 +484,19 @@ def _plot_bucket(report: Report, table: Any, short: list[str], styles: list[_Sty
     return _uri(fig)
 
 
+def plot_key(m: MetricPart, kind: str) -> str:
+    """The name of metric ``m``'s figure of ``kind`` (``scores``, ``wtl``, ``diffs``): BLEU's
+    are the kind itself, another metric's ``<kind>_<key>``."""
+    return kind if m.metric_id == "bleu" else f"{kind}_{m.key}"
+
+
 def render_plots(report: Report, short: list[str]) -> dict[str, str]:
-    """Data URIs of the report's figures (``bucket_<key>``: one per bucket table)."""
+    """Data URIs of the report's figures (``bucket_<key>``: one per bucket table; per metric
+    the ``plot_key`` of its scores, and with a baseline of its wins/ties/losses and
+    differences)."""
     import matplotlib as mpl
 
-    styles = _styles(len(report.systems), baseline=report.baseline is not None)
+    styles = _styles(len(report.names), baseline=report.baseline is not None)
     rc = {
         "svg.fonttype": "none",
         "svg.hashsalt": "rapidbleu",
@@ -455,15 +506,16 @@ def render_plots(report: Report, short: list[str]) -> dict[str, str]:
         "axes.spines.right": False,
     }
     with mpl.rc_context(rc):
-        plots = {
-            "scores": _plot_scores(report, short, styles),
-            "precisions": _plot_precisions(report, short, styles),
-        }
+        plots: dict[str, str] = {}
+        for m in report.metrics:
+            plots[plot_key(m, "scores")] = _plot_scores(report, m, short, styles)
+            if m.sentences:
+                plots[plot_key(m, "diffs")] = _plot_diffs(m, short, styles)
+                plots[plot_key(m, "wtl")] = _plot_wtl(report, m, short)
+        if report.systems:
+            plots["precisions"] = _plot_precisions(report, short, styles)
         for table in report.buckets:
             plots[f"bucket_{table.key}"] = _plot_bucket(report, table, short, styles)
-        if report.sentences:
-            plots["diffs"] = _plot_diffs(report, short, styles)
-            plots["wtl"] = _plot_wtl(report, short)
     return plots
 
 
@@ -481,7 +533,9 @@ def render_html(report: Report) -> str:
         lstrip_blocks=True,
     )
     env.filters["p"] = fmt_p
+    env.globals["plot_key"] = plot_key
     short = display_names(report.names)
+    ids = [m.metric_id for m in report.metrics]
     template = env.get_template("compare.html.j2")
     html: str = template.render(
         report=report,
@@ -491,6 +545,9 @@ def render_html(report: Report) -> str:
         same_segments={t.key: all(len(set(b.segments)) == 1 for b in t.buckets) for t in report.buckets},
         plots=render_plots(report, short),
         test_description=test_description(report),
+        title=" and ".join(m.name for m in report.metrics) + " comparison",
+        # the -m of the command line that prints the same numbers (none for BLEU alone)
+        cli_metrics="" if ids == ["bleu"] else " -m " + " ".join(dict.fromkeys(ids)),
         version=__version__,
         data=report.to_dict(),
         created=dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),

@@ -29,7 +29,8 @@ class ScoreOptions:
     Args:
         style: ``"sacrebleu"`` (0-100, ``rapidbleu.BLEU`` or the metric named by ``metric``)
             or ``"nltk"`` (0-1, ``rapidbleu.nltk``).
-        metric: sacreBLEU style: the metric's name (``"bleu"``, ...; default BLEU).
+        metric: sacreBLEU style: the metric's name (``"bleu"``, ``"chrf"``: those of the
+            command line, ``Metric.command_line``; default BLEU).
         tokenize: sacreBLEU style: a sacreBLEU tokenizer name (default ``13a``).  NLTK style:
             ``None`` (default) splits on whitespace (``str.split()``); a tokenizer name
             tokenizes with it, then splits on spaces.
@@ -37,12 +38,15 @@ class ScoreOptions:
         weights, smoothing_function, auto_reweigh: NLTK style, as ``rapidbleu.nltk``; the
             smoothing function is ``None``, ``"method0"``..``"method7"`` or a
             ``SmoothingFunction`` method (rapidbleu's or NLTK's).
-        **options: the metric's other options (BLEU: ``smooth_method``, ``smooth_value``,
-            ``effective_order`` for the corpus score -- sentence scores use effective order,
-            as ``sacrebleu.sentence_bleu`` -- and ``max_ngram_order``).
+        **options: the metric's other options, as its constructor takes them (BLEU:
+            ``smooth_method``, ``smooth_value``, ``effective_order`` for the corpus score --
+            sentence scores use effective order, as ``sacrebleu.sentence_bleu`` -- and
+            ``max_ngram_order``; chrF: ``char_order``, ``word_order``, ``beta``,
+            ``whitespace``, ``eps_smoothing``).
 
     Raises:
-        ValueError: unknown style, metric, smoothing method or tokenizer.
+        ValueError: unknown style, metric, smoothing method or tokenizer; a metric other than
+            BLEU with ``style="nltk"``; an option value the metric refuses.
         TypeError: options of the other style, a custom smoothing callable (it needs the
             tokens; not supported here).
     """
@@ -75,6 +79,8 @@ class ScoreOptions:
                 options["tokenize"] = tokenize
             self.options = {"lowercase": self.lowercase, **options}
         else:
+            if metric != "bleu":
+                raise ValueError(f"style='nltk' is NLTK's BLEU; metric={metric!r} is sacreBLEU style only")
             if options:
                 raise TypeError(f"unexpected NLTK-style options: {', '.join(sorted(options))}")
             self.metric_id = "nltk"
@@ -93,7 +99,7 @@ class ScoreOptions:
 
     def metric(self, sentence: bool = False) -> Metric:
         """The metric of these settings (cached per process); ``sentence``: the one sentence
-        scores use (BLEU: effective order on)."""
+        scores use (``Metric.sentence_metric``: BLEU with effective order on)."""
         return _metric(self.key(), sentence)
 
     def smoothing_function(self) -> Any:
@@ -166,9 +172,8 @@ def _metric(key: tuple[Any, ...], sentence: bool) -> Metric:
             _smoothing_function(None if spec is None else (spec[0], dict(spec[1]))),
             **kwargs,
         )
-    if sentence and metric_id == "bleu":
-        kwargs["effective_order"] = True
-    return METRICS[metric_id](**kwargs)
+    metric = METRICS[metric_id](**kwargs)
+    return metric.sentence_metric() if sentence else metric
 
 
 # --------------------------------------------------------------------------------------------

@@ -97,10 +97,16 @@ class Metric(ABC):
 
     @abstractmethod
     def scores_from_stats(self, sums: np.ndarray, dtype: Any = None) -> np.ndarray:
-        """float64 ``(m,)``: the score of each row of ``sums`` (``(m, k)``), computed as
-        sacreBLEU computes it from a row whose values are held in ``dtype``: ``None`` for
-        Python numbers (a corpus score), ``np.int64`` (approximate-randomisation trials),
-        ``np.float32`` (bootstrap resamples, float32 arithmetic) or ``np.float64``."""
+        """``(m,)``: the score of each row of ``sums`` (``(m, k)``), computed as sacreBLEU
+        computes it from a row whose values are held in ``dtype``: ``None`` for Python numbers
+        (a corpus score), ``np.int64`` (approximate-randomisation trials), ``np.float32``
+        (bootstrap resamples, float32 arithmetic) or ``np.float64``.
+
+        The array has the type sacreBLEU's ``.score`` has for such a row: float64 where it is a
+        Python float (BLEU: ``math.exp``), float32 where the formula stays in the row's float32
+        (chrF, TER).  The bootstrap and paired-test summaries (``rapidbleu._bootstrap``,
+        ``rapidbleu.significance``) keep that type, so they are float32 arithmetic exactly where
+        sacreBLEU's are."""
 
     @abstractmethod
     def config(self) -> dict[str, Any]:
@@ -125,6 +131,17 @@ class Metric(ABC):
         """
 
     # -- what the base class provides -------------------------------------------------------
+    def _seen_num_refs(self) -> int:
+        """:attr:`num_refs` for :meth:`config` and signatures.
+
+        Raises:
+            ValueError: no references seen yet (the number of references is unknown).
+        """
+        num_refs = getattr(self, "num_refs", None)
+        if num_refs is None:
+            raise ValueError("the metric has not seen references yet: the number of references is unknown")
+        return int(num_refs)
+
     def aggregate_width(self) -> int:
         """Length of an aggregated row (:meth:`combine`; a ``CorpusStats`` vector without its
         segment count): the number of statistics columns unless the metric aggregates more."""
@@ -136,6 +153,13 @@ class Metric(ABC):
         float sums of ``sacrebleu.utils.sum_of_lists``), continuing from ``start`` (the row of
         the segments before these, when a corpus is read chunk by chunk)."""
         return column_sums(stats, self.stats_dtype, start)
+
+    def sentence_metric(self) -> Metric:
+        """The configuration sacreBLEU's sentence-level scores use: the metric itself, unless
+        the metric changes for single sentences (BLEU: effective order on, as
+        ``sacrebleu.sentence_bleu`` and the command line's ``-sl``).  For sentence-score
+        columns (engines) and per-segment comparisons (the comparison report)."""
+        return self
 
     def aggregate(self, stats: np.ndarray) -> list[Any]:
         """The aggregated row that :class:`~rapidbleu.stats.CorpusStats` keeps for per-segment

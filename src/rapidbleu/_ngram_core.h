@@ -10,6 +10,7 @@
 
 #include "_strtok.h"
 #include "_table.h"
+#include "_text.h"
 #include "_tok.h"
 
 /* c ? a : b without a branch (compilers tend to turn a ?: into one), for choices that
@@ -19,16 +20,7 @@ static inline uint32_t rb_select(int c, uint32_t a, uint32_t b) {
     return (a & m) | (b & ~m);
 }
 
-#define RB_KIND_INT64 8  /* a text of int64 token ids instead of a str (kinds 1, 2, 4) */
-#define RB_KIND_STRREFS 10 /* a text of str tokens read in place: rb_strref[len] (_strtok.h) */
-
 enum { RB_OK = 0, RB_ENOMEM = 1, RB_ETOOLONG = 2 };
-
-typedef struct {
-    const void *data; /* PyUnicode_DATA, int64 token ids or rb_strref */
-    size_t len;       /* code points (str), or tokens (ids, str refs) */
-    int kind;         /* 1, 2, 4 (PyUnicode kinds), RB_KIND_INT64 or RB_KIND_STRREFS */
-} rb_text;
 
 /* The one n-gram that extends an n-gram occurring once in the hypothesis (see rb_segment):
  * its last token's id and its own id; both RB_ABSENT when there is none (the n-gram ends the

@@ -33,6 +33,7 @@ from cpython.unicode cimport PyUnicode_GET_LENGTH
 from ._pyapi cimport (PySequence_Fast_GET_SIZE, PySequence_Fast_ITEMS, PySequence_GetItem, _as_ll, _is_int,
                       _is_str)
 from ._table cimport rb_reserve
+from ._text cimport rb_set_text, rb_text
 
 from ._errors import hypothesis_length_error, lengths_overrun_error, lengths_sum_error, no_reference_stream_error
 from ._stats import n_columns
@@ -45,10 +46,6 @@ cdef extern from *:
 
 
 cdef extern from "_ngram.h" nogil:
-    ctypedef struct rb_text:
-        const void *data
-        size_t len
-        int kind
     ctypedef struct rb_scratch:
         pass
     ctypedef struct rb_strref:

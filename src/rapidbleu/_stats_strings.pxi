@@ -2,24 +2,6 @@
 # (PyUnicode kinds 1, 2 and 4) from private lists of the caller's strings, tokenized and counted
 # by _ngram.h without the GIL.
 
-cdef extern from *:
-    """
-    /* Point t at the code points of str s (subclasses included, their data is the str's own).
-     * Returns 0, -1 if s is not a str, -2 with a Python error set. */
-    static int rb_set_text(rb_text *t, PyObject *s) {
-        if (!PyUnicode_Check(s)) return -1;
-    #if PY_VERSION_HEX < 0x030C0000
-        if (PyUnicode_READY(s) < 0) return -2; /* legacy strings, before Python 3.12 */
-    #endif
-        t->data = PyUnicode_DATA(s);
-        t->len = (size_t)PyUnicode_GET_LENGTH(s);
-        t->kind = (int)PyUnicode_KIND(s);
-        return 0;
-    }
-    """
-    int rb_set_text(rb_text *t, PyObject *s)
-
-
 cdef inline int _set_str(rb_text *t, PyObject *s) except -1:
     cdef int rc = rb_set_text(t, s)
     if rc == -1:

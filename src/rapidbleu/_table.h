@@ -3,7 +3,8 @@
  * Three tables, one rule for an empty slot (all bytes 0xFF: rb_slots_clear):
  *  - rb_tok_entry: tokens (strings by their code points or str refs, or integer ids), power-of-two
  *    size, Fibonacci hashing, load <= 1/2;
- *  - rb_pair_entry: n-grams of order n >= 2 as (prefix id, last token id), the same sizing;
+ *  - rb_pair_entry: n-grams of order n >= 2 as (prefix id, last token id), the same sizing
+ *    (sized once per segment, or grown as entries arrive: rb_pair_room);
  *  - rb_ltab of rb_lpair: the long-segment path's pairs of (n-1)-gram ids (_ngram_long.h), any
  *    size (range reduction), load <= 3/4, growing.
  *
@@ -198,6 +199,47 @@ static inline rb_tok_entry *rb_tok_rehash(rb_tok_entry *old, size_t old_cap, siz
     }
     free(old);
     return t;
+}
+
+/* Move every entry of a pair table into a new one of `cap` slots (a power of two; slot shift
+ * `shift`), freeing the old one; `mask` is the one the entries were placed with.  Returns the
+ * new table, or NULL (out of memory; the old one is kept). */
+static inline rb_pair_entry *rb_pair_rehash(rb_pair_entry *old, size_t old_cap, size_t cap, unsigned shift,
+                                            uint64_t mask) {
+    rb_pair_entry *t = (rb_pair_entry *)malloc(cap * sizeof(rb_pair_entry));
+    if (!t) return NULL;
+    rb_pair_clear(t, cap);
+    for (size_t k = 0; k < old_cap; k++) {
+        if (old[k].key == UINT64_MAX) continue;
+        size_t slot = rb_slot(old[k].key, mask, shift);
+        while (t[slot].key != UINT64_MAX) slot = (slot + 1) & (cap - 1);
+        t[slot] = old[k];
+    }
+    free(old);
+    return t;
+}
+
+/* Room for `need` entries in the pair table *tab of *size slots in use (shift *shift; *cap
+ * slots allocated, as rb_reserve keeps it) at load <= 1/2: when it has too few slots, its
+ * entries move into a new table of the smallest power of two that has enough
+ * (rb_pair_rehash), and *tab, *cap, *size, *shift describe that one.  For tables that grow as
+ * entries arrive rather than being sized for the worst case.  Returns 0 when out of memory
+ * (the table is kept). */
+static inline int rb_pair_room(rb_pair_entry **tab, size_t *cap_alloc, size_t *size, unsigned *shift, size_t need,
+                               uint64_t mask) {
+    if (2 * need <= *size) return 1;
+    size_t cap = *size;
+    unsigned sh = *shift;
+    while (cap < 2 * need) {
+        cap *= 2;
+        sh--;
+    }
+    rb_pair_entry *t = rb_pair_rehash(*tab, *size, cap, sh, mask);
+    if (!t) return 0;
+    *tab = t;
+    *cap_alloc = *size = cap;
+    *shift = sh;
+    return 1;
 }
 
 /* floor(h * n / 2**64): a slot in [0, n) from the high bits of h, for any n. */

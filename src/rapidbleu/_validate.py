@@ -16,8 +16,8 @@ import numbers
 import os
 from collections.abc import Iterable, Mapping, Sequence, Set, Sized
 from itertools import repeat
-from operator import gt, is_
-from typing import TYPE_CHECKING, Any
+from operator import is_
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     from types import FrameType
@@ -31,6 +31,8 @@ else:
 #: dozen measure nothing, and the statistics matrix and the n-gram tables grow with N, so a
 #: larger N is refused before anything is allocated.  (Also the C scorers' fixed bound.)
 MAX_ORDER_LIMIT = 64
+
+_T = TypeVar("_T")
 
 
 class NoneHypothesisError(ValueError, TypeError):
@@ -98,6 +100,19 @@ def _is_int(x: object) -> bool:
     """A Python or numpy integer (numpy registers its integer types as ``numbers.Integral``;
     an exact ``int``, the usual case, is told without the slower ABC check)."""
     return type(x) is int or isinstance(x, numbers.Integral)
+
+
+def check_flag(value: _T, name: str) -> _T:
+    """A yes/no option: ``True``/``False`` (numpy's too) or the ints 0 and 1, returned as given
+    (sacreBLEU prints an option as given in a signature: ``norm:1`` for ``normalized=1``).
+
+    Raises:
+        TypeError: anything else (``None``, strings, other numbers), naming the option.
+    """
+    v: object = value  # (checked as any object; returned with the caller's type)
+    if isinstance(v, bool) or (isinstance(v, numbers.Integral | np.bool_) and v in (0, 1)):
+        return value
+    raise TypeError(f"{name} must be True or False, got {value!r} ({kind_of(value)})")
 
 
 def resolve_workers(workers: Any) -> int:
@@ -287,63 +302,6 @@ def check_style(style: str) -> None:
     """
     if style not in ("nltk", "sacrebleu"):
         raise ValueError(f"style must be 'nltk' (0-1, NLTK's sentence_bleu) or 'sacrebleu' (0-100), got {style!r}")
-
-
-def check_stats_matrix(stats: npt.ArrayLike, max_ngram_order: int, what: str = "statistics") -> None:
-    """Statistics rows ``[hyp_len, ref_len, matches_1..N, totals_1..N]`` as
-    ``BLEU.corpus_statistics`` produces them (one row, or a matrix of rows).
-
-    Raises:
-        ValueError: not 1-D or 2-D, a width other than ``2 + 2N``, a negative count, or more
-            matches than n-grams in some order (naming the first offending row and column).
-    """
-    a = np.asarray(stats)
-    if a.ndim not in (1, 2):
-        raise ValueError(f"{what} must be one row or a 2-D matrix (segments x columns), got shape {a.shape}")
-    width = 2 + 2 * int(max_ngram_order)
-    if a.shape[-1] != width:
-        raise ValueError(
-            f"{what} have {a.shape[-1]} columns but max_ngram_order={max_ngram_order} needs "
-            f"{width}: [hyp_len, ref_len, matches_1..{max_ngram_order}, totals_1..{max_ngram_order}]"
-        )
-    rows = a.reshape(-1, width)
-    if not np.issubdtype(rows.dtype, np.number) or np.issubdtype(rows.dtype, np.complexfloating):
-        raise ValueError(f"{what} must be numbers, got dtype {rows.dtype}")
-    neg = rows < 0
-    if neg.any():
-        r, c = (int(v) for v in np.argwhere(neg)[0])
-        raise ValueError(f"{what}: row {r}, column {c} is negative ({rows[r, c].item()!r}); counts must be >= 0")
-    n = int(max_ngram_order)
-    over = rows[:, 2 : 2 + n] > rows[:, 2 + n :]
-    if over.any():
-        r, k = (int(v) for v in np.argwhere(over)[0])
-        raise ValueError(
-            f"{what}: row {r} has more {k + 1}-gram matches ({rows[r, 2 + k].item()!r}) than "
-            f"{k + 1}-grams ({rows[r, 2 + n + k].item()!r})"
-        )
-
-
-def check_stats_row(row: Any, max_ngram_order: int, what: str = "statistics") -> None:
-    """``check_stats_matrix`` for one row, with a fast path for valid rows (a few Python-level
-    operations on the row's values: ``score_from_stats`` runs once per sentence in ``-sl``).
-
-    Raises:
-        ValueError: as ``check_stats_matrix``.
-    """
-    n = int(max_ngram_order)
-    try:
-        values = row.tolist() if hasattr(row, "tolist") else list(row)
-        ok = len(values) == 2 + 2 * n and min(values) >= 0 and not any(map(gt, values[2 : 2 + n], values[2 + n :]))
-    except TypeError:
-        ok = False
-    if not ok:
-        shape = np.shape(row)
-        if len(shape) != 1:
-            raise ValueError(
-                f"{what} must be one row of 2 + 2N numbers (for a matrix, its column sums: "
-                f"stats.sum(axis=0)), got shape {shape}"
-            )
-        check_stats_matrix(row, n, what)
 
 
 def check_nltk_references(list_of_references: Iterable[Sized]) -> None:

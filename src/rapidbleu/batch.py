@@ -1,4 +1,9 @@
-"""BLEU inside training and decoding loops: batched sentence scores, self-BLEU, pairwise matrices.
+"""BLEU and chrF inside training and decoding loops: batched sentence scores, self-BLEU, pairwise
+matrices.
+
+chrF (:func:`sentence_chrf_batch`, :func:`pairwise_chrf`) is sacreBLEU's (0-100,
+``rapidbleu.CHRF``: character n-grams, chrF++ with ``word_order=2``) on strings; the rest of
+this docstring is about BLEU.
 
 Two families of scores, never mixed:
 
@@ -53,7 +58,7 @@ from .ids import (
 )
 from .nltk import sentence_bleu_batch as nltk_sentence_bleu_batch
 
-__all__ = ["pairwise_bleu", "self_bleu", "sentence_bleu_batch"]
+__all__ = ["pairwise_bleu", "pairwise_chrf", "self_bleu", "sentence_bleu_batch", "sentence_chrf_batch"]
 
 #: NLTK-style per-order weights: one tuple ``(w_1, ..., w_N)`` (or ``None``: uniform).
 Weights = Sequence[float] | None
@@ -588,6 +593,148 @@ def pairwise_bleu(
             rows = len(block)
             with rows_named(functools.partial(_pair_name, start, n)):
                 out[start : start + rows] = metric.scores_from_stats(block.reshape(rows * n, -1)).reshape(rows, n)
+    if diagonal is not None:
+        np.fill_diagonal(out, diagonal)
+    return out
+
+
+# ----------------------------------------------------------------------- chrF
+
+
+def _chrf_metric(
+    char_order: int, word_order: int, beta: float, lowercase: bool, whitespace: bool, eps_smoothing: bool, workers: int
+) -> Any:
+    """The ``rapidbleu.CHRF`` of these options (its constructor checks them all)."""
+    from .chrf import CHRF
+
+    return CHRF(char_order, word_order, beta, lowercase, whitespace, eps_smoothing, workers=workers)
+
+
+def _chrf_strings(sentences: Any, what: str) -> list[str]:
+    """A list of strings from a list, tuple or numpy array of strings.
+
+    Raises:
+        TypeError: a single string, a mapping or set, an item that is not a ``str`` (named).
+    """
+    if isinstance(sentences, (str, bytes)):
+        raise TypeError(f"{what} must be a list of strings, got a single string; wrap it in a list")
+    check_ordered(sentences, what)
+    out = list(_text_arrays(sentences))
+    for i, s in enumerate(out):
+        if not isinstance(s, str):
+            raise TypeError(f"{what}[{i}] is a {type(s).__name__}; chrF scores strings")
+    return out
+
+
+@without_gc
+def sentence_chrf_batch(
+    hypotheses: Sequence[str] | np.ndarray,
+    references: Sequence[str | None] | Sequence[Sequence[str | None]] | np.ndarray,
+    char_order: int = 6,
+    word_order: int = 0,
+    beta: float = 2,
+    lowercase: bool = False,
+    whitespace: bool = False,
+    eps_smoothing: bool = False,
+    workers: int = 1,
+    *,
+    reference_layout: str | None = None,
+) -> np.ndarray:
+    """Sentence chrF of every segment in one call: float64 array of shape (n,), 0-100.
+
+    ``out[i] == sacrebleu.sentence_chrf(hyp_i, refs_i, char_order, word_order, beta,
+    remove_whitespace=not whitespace, eps_smoothing).score`` (with ``lowercase``:
+    ``CHRF(..., lowercase=True).sentence_score``): the same float, not just a close one (tested
+    against sacreBLEU's loop).  With several references the best one counts, as in sacreBLEU
+    (Popović 2015 for chrF, 2017 for chrF++; sacreBLEU's effective-order averaging, or
+    chrF++.py's epsilon smoothing with ``eps_smoothing``).
+
+    Args:
+        hypotheses: n strings (a list, tuple or numpy array of strings).
+        references: one stream (n strings) or a list of K streams (``references[k][i]``;
+            ``None`` = no k-th reference for segment i); with
+            ``reference_layout="per_hypothesis"``, n lists of references instead
+            (``references[i][k]``, NLTK's layout).
+        char_order, word_order, beta, lowercase, whitespace, eps_smoothing: ``rapidbleu.CHRF``'s
+            options (``word_order=2``: chrF++).
+        workers: threads of the compiled core (1 serial, -1 all cores); same results.
+        reference_layout: ``"streams"`` or ``None`` (default: sacreBLEU's layout, above) or
+            ``"per_hypothesis"``.
+
+    Raises:
+        TypeError: a hypothesis or reference that is not a string, a dict or set instead of a
+            sequence, a bad option type.
+        ValueError: mismatched stream lengths (named), a segment without any reference, an
+            option out of range (orders 0-64 and not both 0, ``beta >= 1``, ``workers``).
+    """
+    metric = _chrf_metric(char_order, word_order, beta, lowercase, whitespace, eps_smoothing, workers)
+    hyps = _chrf_strings(hypotheses, "hypotheses")
+    check_ordered(references, "references")
+    references = _text_arrays(references)
+    if reference_layout is not None:
+        hyps, references = _reference_streams(hyps, references, reference_layout)
+    streams = (
+        [references] if isinstance(references, (list, tuple)) and isinstance(_first(references), str) else references
+    )
+    out: np.ndarray = metric.sentence_scores(hyps, streams)
+    return out
+
+
+@without_gc
+def pairwise_chrf(
+    candidates: Sequence[str] | np.ndarray,
+    *,
+    char_order: int = 6,
+    word_order: int = 0,
+    beta: float = 2,
+    lowercase: bool = False,
+    whitespace: bool = False,
+    eps_smoothing: bool = False,
+    diagonal: float | None = None,
+    workers: int = 1,
+) -> np.ndarray:
+    """Pairwise sentence-chrF matrix (the usual MBR utility matrix): float64 array (n, n), 0-100.
+
+    ``out[i, j]`` = sentence chrF of candidate i (hypothesis) against candidate j (its single
+    reference), ``sacrebleu.sentence_chrf(c_i, [c_j], ...).score``; not symmetric (recall and
+    precision swap, and ``beta`` weighs them differently).  MBR picks ``argmax_i
+    out[i].mean()`` (or a weighted sum).
+
+    Diagonal: by default computed like any other pair (a candidate against itself: 100.0, 0.0
+    for an empty one, sacreBLEU's values); pass ``diagonal=x`` to overwrite it (e.g. ``0.0`` or
+    ``np.nan`` to leave the self-pair out of an MBR mean).
+
+    Memory (compiled core): the ``(n, n)`` float64 output (8 n^2 bytes: 200 MB for 5,000
+    candidates) plus, per thread, one block: a row of the matrix's statistics (``n`` rows of
+    ``3 * (char_order + word_order)`` int64) and the candidates' unit ids of the order being
+    counted (4 bytes per character; ``_chrf.h``).  Each row of pairs is scored as soon as its
+    statistics are counted, so the ``(n, n, 3 * (char_order + word_order))`` table never exists.
+
+    Args:
+        candidates: n strings (a list, tuple or numpy array of strings).
+        char_order, word_order, beta, lowercase, whitespace, eps_smoothing: ``rapidbleu.CHRF``'s
+            options.
+        diagonal: a value for every ``out[i, i]``, or None to keep the computed ones.
+        workers: threads over row chunks (1 serial, -1 all cores); same results.
+
+    Raises:
+        ValueError: no candidates, an option out of range (as :func:`sentence_chrf_batch`).
+        TypeError: a candidate that is not a string, a dict or set, a bad option type.
+    """
+    metric = _chrf_metric(char_order, word_order, beta, lowercase, whitespace, eps_smoothing, workers)
+    sents = _chrf_strings(candidates, "candidates")
+    if not sents:
+        raise ValueError("candidates is empty")
+    out: np.ndarray = _backend.chrf.chrf_pairwise_scores(
+        sents,
+        metric.char_order,
+        metric.word_order,
+        metric.beta,
+        metric.lowercase,
+        metric.whitespace,
+        metric.eps_smoothing,
+        workers,
+    )
     if diagonal is not None:
         np.fill_diagonal(out, diagonal)
     return out

@@ -8,6 +8,7 @@ compiled twin, chosen by ``rapidbleu._backend``).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from operator import gt
 from typing import TYPE_CHECKING, Any, cast, overload
@@ -173,9 +174,7 @@ class BLEU(SacreBLEUMethods, Metric):
         Raises:
             ValueError: no references seen yet (the number of references is unknown).
         """
-        num_refs = getattr(self, "num_refs", None)
-        if num_refs is None:
-            raise ValueError("the metric has not seen references yet: the number of references is unknown")
+        num_refs = self._seen_num_refs()
         return {
             "tokenizer_signature": self.tokenizer_signature,
             "lowercase": bool(self.lowercase),
@@ -208,6 +207,15 @@ class BLEU(SacreBLEUMethods, Metric):
         metric._ref_cache = None
         metric.num_refs = config["num_refs"]
         return metric
+
+    def sentence_metric(self) -> BLEU:
+        """This BLEU with effective order on (``sacrebleu.sentence_bleu``'s and ``-sl``'s), the
+        same object when it already is."""
+        if self.effective_order:
+            return self
+        clone = copy.copy(self)
+        clone.effective_order = True
+        return clone
 
     def _width_text(self) -> str:
         n = self.max_ngram_order

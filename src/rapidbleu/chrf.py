@@ -12,7 +12,6 @@ semi-private methods, which evaluation code calls directly (mbrs: ``_cache_refer
 
 from __future__ import annotations
 
-import statistics
 from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, cast
@@ -23,7 +22,6 @@ else:
     from ._lazy import numpy as np  # imported on first use (see rapidbleu._lazy)
 
 from . import _backend
-from ._bootstrap import bootstrap_sums, seed_from_env
 from ._chrf_py import (
     BETA,
     CHAR_ORDER,
@@ -76,9 +74,8 @@ class CHRF(SacreMetricMethods, Metric):
     metric_id: ClassVar[str] = "chrf"
     higher_is_better: ClassVar[bool] = True
     stats_dtype: ClassVar[str] = "int64"
-    #: Not on the command line yet: ``-m chrf`` and the ``--chrf-*`` options come with the
-    #: CLI's chrF option group (until then the CLI refuses them with one line).
-    command_line: ClassVar[bool] = False
+    #: ``-m chrf`` with sacreBLEU's ``--chrf-*`` options (``rapidbleu.cli.METRIC_OPTIONS``).
+    command_line: ClassVar[bool] = True
 
     # sacreBLEU's class attributes
     CHAR_ORDER = CHAR_ORDER
@@ -129,9 +126,7 @@ class CHRF(SacreMetricMethods, Metric):
         Raises:
             ValueError: no references seen yet (the number of references is unknown).
         """
-        num_refs = getattr(self, "num_refs", None)
-        if num_refs is None:
-            raise ValueError("the metric has not seen references yet: the number of references is unknown")
+        num_refs = self._seen_num_refs()
         return {
             "char_order": self.char_order,
             "word_order": self.word_order,
@@ -233,7 +228,9 @@ class CHRF(SacreMetricMethods, Metric):
         ``numpy.int64`` (approximate randomization) or ``numpy.float32`` (bootstrap resamples).
 
         Returns:
-            float64 (m,).
+            ``(m,)`` in the type of sacreBLEU's ``.score`` for such a row: float32 for
+            ``numpy.float32`` rows (its F-score stays in float32, so its bootstrap summaries
+            are float32 arithmetic), float64 otherwise.
 
         Raises:
             ValueError: as :meth:`check_statistics`, or another dtype.
@@ -242,56 +239,12 @@ class CHRF(SacreMetricMethods, Metric):
         scores: np.ndarray = _backend.chrf.chrf_scores(
             rows, self.char_order, self.word_order, self.beta, self.eps_smoothing, dtype, self.workers
         )
+        if dtype is not None and np.dtype(dtype) == np.float32:
+            return scores.astype(np.float32)  # exact: the kernels computed float32 values
         return scores
 
     def _score(self, value: float) -> CHRFScore:
         return CHRFScore(value, self.char_order, self.word_order, self.beta)
-
-    def corpus_score(
-        self,
-        hypotheses: Sequence[str],
-        references: Sequence[Sequence[str | None]] | None,
-        n_bootstrap: int = 1,
-    ) -> CHRFScore:
-        """Corpus chrF (0-100): statistics summed over all segments, then one F-score.
-
-        Args:
-            hypotheses: n strings.
-            references: reference streams, each n strings (None entries allowed in
-                multi-reference streams); None uses the cached references.
-            n_bootstrap: if > 1, also a 95% confidence interval from that many bootstrap
-                resamples (sacreBLEU's procedure, seed ``SACREBLEU_SEED``, default 12345).
-
-        Raises:
-            TypeError, ValueError: malformed input, with the stream and line named.
-            RuntimeError: no references given and none cached.
-        """
-        if n_bootstrap <= 1:
-            return self.score_from_stats(self.corpus_totals(hypotheses, references))
-        stats = self.corpus_statistics(hypotheses, references)
-        result = self.score_from_stats(self.combine(stats))
-        self.n_bootstrap = n_bootstrap
-        self.seed, mean, half_width = self._bootstrap_ci(stats, n_bootstrap)
-        result.with_ci(mean, half_width)
-        return result
-
-    def _bootstrap_ci(self, stats: np.ndarray, n_bootstrap: int) -> tuple[str, float, float]:
-        """sacreBLEU's bootstrap resampling (``rapidbleu._bootstrap``): ``(seed as the
-        signature shows it, mean, half-width of the 95% interval)``.
-
-        Unlike BLEU's, sacreBLEU's chrF of a float32 resample is a numpy float32 (NumPy 2), so
-        its mean is ``statistics.mean`` of float32 values returned as a float32, and the
-        half-width is float32 arithmetic; both are reproduced here (as Python floats of those
-        float32 values).
-        """
-        text, seed = seed_from_env()
-        st = self.check_statistics(stats, nonempty=True)
-        (sums,) = bootstrap_sums(np.random.default_rng(seed), [st], int(n_bootstrap), None)
-        ranked = sorted(self.scores_from_stats(sums, np.float32).tolist())
-        lo = len(ranked) // 40
-        mean = float(np.float32(statistics.mean(ranked)))
-        half = float(np.float32(0.5) * (np.float32(ranked[len(ranked) - lo - 1]) - np.float32(ranked[lo])))
-        return text.lower(), mean, half
 
     def get_signature(self) -> CHRFSignature:
         """The reproducibility signature (needs a scored corpus for the number of references).
@@ -381,13 +334,14 @@ def corpus_chrf(
 ) -> CHRFScore:
     """Corpus chrF with sacreBLEU's ``corpus_chrf`` arguments (``remove_whitespace`` is the
     opposite of ``CHRF(whitespace=...)``)."""
-    return CHRF(
+    metric = CHRF(
         char_order=char_order,
         word_order=word_order,
         beta=beta,
         whitespace=not check_flag("remove_whitespace", remove_whitespace),
         eps_smoothing=eps_smoothing,
-    ).corpus_score(hypotheses, references)
+    )
+    return cast(CHRFScore, metric.corpus_score(hypotheses, references))
 
 
 def sentence_chrf(

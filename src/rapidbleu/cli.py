@@ -1,12 +1,18 @@
-"""``rapidbleu`` / ``python -m rapidbleu``: sacreBLEU's command line for BLEU.
+"""``rapidbleu`` / ``python -m rapidbleu``: sacreBLEU's command line for BLEU and chrF.
 
 Same options, same reading of files and same output text as ``sacrebleu`` 2.x (only the
 ``version:`` value of the signature differs).  Unlike sacreBLEU, unreadable files, line-count
 mismatches and undecodable bytes end with a one-line message naming the file (and line) and a
 non-zero exit code instead of a traceback or a silently truncated score.  So do the sacreBLEU
-options it does not implement (test sets, chrF, TER: see ``UNSUPPORTED``), a SentencePiece
-model that cannot be downloaded, and a bad ``RAPIDBLEU_BACKEND`` (checked by
-``rapidbleu._backend`` when the kernels are first needed).
+options it does not implement (test sets, TER: see ``UNSUPPORTED``), a SentencePiece model
+that cannot be downloaded, and a bad ``RAPIDBLEU_BACKEND`` (checked by ``rapidbleu._backend``
+when the kernels are first needed).
+
+Metrics come from the registry of the metric protocol (``rapidbleu._metric.METRICS``): ``-m``
+offers every metric whose class has ``command_line = True``, each metric's options form one
+argument group (``METRIC_OPTIONS``) whose dests are prefixed ``<metric_id>_`` (sacreBLEU's
+grouping), and everything after that -- streaming, CIs, paired tests, the tables -- works on
+any metric through the protocol.
 
 Inputs are streamed: every file (or stdin) is read in lockstep (``rapidbleu._lockstep``), once,
 ``CHUNK_LINES`` lines at a time (so pipes work), and only sums (or, for ``-ci``/``--paired-*``,
@@ -43,6 +49,7 @@ from ._scoring_py import SMOOTH_DEFAULTS
 from ._validate import BackendFallbackWarning, resolve_workers
 from ._version import __version__
 from .bleu import BLEU, warn_tokenized
+from .chrf import CHRF
 from .report import Color, print_results_table, print_single_results
 from .textio import InputError, LineReader, read_lines
 from .tokenizers import available_tokenizers
@@ -61,10 +68,12 @@ class CLIError(Exception):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """sacreBLEU's BLEU options (same names, short forms, defaults) plus ``--workers``."""
+    """sacreBLEU's options (same names, short forms, defaults, dests) for BLEU and chrF, plus
+    ``--workers``."""
     p = argparse.ArgumentParser(
         prog="rapidbleu",
-        description="rapidbleu: sacreBLEU-compatible BLEU, fast.\nQuick usage: rapidbleu ref.txt -i output.txt",
+        description="rapidbleu: sacreBLEU-compatible BLEU and chrF, fast.\n"
+        "Quick usage: rapidbleu ref.txt -i output.txt [-m bleu chrf]",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument(
@@ -92,7 +101,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     # No argparse choices: sacreBLEU's other metrics end with check_values' one-line error.
     p.add_argument(
-        "--metrics", "-m", nargs="+", default=["bleu"], help="Metrics to compute (rapidbleu computes BLEU only)."
+        "--metrics",
+        "-m",
+        nargs="+",
+        default=["bleu"],
+        help="Metrics to compute, separated by spaces: bleu, chrf (Default: bleu).",
     )
     p.add_argument("--sentence-level", "-sl", action="store_true", help="Compute metric for each sentence.")
     g = p.add_argument_group("BLEU related arguments")
@@ -141,6 +154,10 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument(
         "--workers", type=int, default=1, help="Threads for the compiled core (-1 = all cores). (Default: %(default)s)"
     )
+    for title, options in METRIC_OPTIONS.values():
+        group = p.add_argument_group(title)
+        for flags, kwargs in options:
+            group.add_argument(*flags, **kwargs)
     c = p.add_argument_group("Confidence interval (CI) estimation for single-system evaluation")
     c.add_argument(
         "--confidence", "-ci", action="store_true", help="Report confidence interval using bootstrap resampling."
@@ -235,12 +252,65 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+#: Each metric's option group after BLEU's, in sacreBLEU's order: ``metric_id -> (title,
+#: ((flags, argparse keywords), ...))``.  Names, short forms, types, defaults and dests are
+#: sacreBLEU's; every dest is ``<metric_id>_<constructor argument>``, so ``_metric_options``
+#: hands them to the metric's constructor, which validates them before any input is read.
+METRIC_OPTIONS: dict[str, tuple[str, tuple[tuple[tuple[str, ...], dict[str, Any]], ...]]] = {
+    "chrf": (
+        "chrF related arguments",
+        (
+            (
+                ("--chrf-char-order", "-cc"),
+                {"type": int, "default": CHRF.CHAR_ORDER, "help": "Character n-gram order. (Default: %(default)s)"},
+            ),
+            (
+                ("--chrf-word-order", "-cw"),
+                {
+                    "type": int,
+                    "default": CHRF.WORD_ORDER,
+                    "help": "Word n-gram order; 2 gives chrF++. (Default: %(default)s)",
+                },
+            ),
+            (
+                ("--chrf-beta",),
+                {
+                    "type": int,
+                    "default": CHRF.BETA,
+                    "help": "Weight of recall relative to precision in the F-score. (Default: %(default)s)",
+                },
+            ),
+            (
+                ("--chrf-whitespace",),
+                {
+                    "action": "store_true",
+                    "default": False,
+                    "help": "Keep whitespace in character n-grams. (Default: %(default)s)",
+                },
+            ),
+            (
+                ("--chrf-lowercase",),
+                {"action": "store_true", "default": False, "help": "Lowercase before scoring. (Default: %(default)s)"},
+            ),
+            (
+                ("--chrf-eps-smoothing",),
+                {
+                    "action": "store_true",
+                    "default": False,
+                    "help": "Average the per-order F-scores with epsilon smoothing (chrF++.py, NLTK, Moses) "
+                    "instead of effective-order smoothing. (Default: %(default)s)",
+                },
+            ),
+        ),
+    ),
+}
+
 #: sacreBLEU options rapidbleu does not implement: (flags, argparse keywords, why).  They are
 #: declared with sacreBLEU's names and arities so that the command line parses as sacreBLEU's
 #: does (argparse's abbreviations resolve the same way: ``-t`` is ``--test-set``, never a prefix
 #: of ``-tok``) and then ends with a one-line error instead of doing something else.
 _TEST_SETS = "test sets are not supported; give reference files"
-_NOT_BLEU = "chrF and TER are not supported (rapidbleu computes BLEU only)"
+_NO_TER = "TER is not supported on the command line (rapidbleu computes BLEU and chrF)"
 UNSUPPORTED: tuple[tuple[tuple[str, ...], dict[str, Any], str], ...] = (
     (("--test-set", "-t"), {}, _TEST_SETS),
     (("--list",), {"action": "store_true"}, _TEST_SETS),
@@ -254,16 +324,10 @@ UNSUPPORTED: tuple[tuple[tuple[str, ...], dict[str, Any], str], ...] = (
         {"action": "store_true"},
         "per-subset scores (--detail) need test sets, which are not supported; give reference files",
     ),
-    (("--chrf-char-order", "-cc"), {}, _NOT_BLEU),
-    (("--chrf-word-order", "-cw"), {}, _NOT_BLEU),
-    (("--chrf-beta",), {}, _NOT_BLEU),
-    (("--chrf-whitespace",), {"action": "store_true"}, _NOT_BLEU),
-    (("--chrf-lowercase",), {"action": "store_true"}, _NOT_BLEU),
-    (("--chrf-eps-smoothing",), {"action": "store_true"}, _NOT_BLEU),
-    (("--ter-case-sensitive",), {"action": "store_true"}, _NOT_BLEU),
-    (("--ter-asian-support",), {"action": "store_true"}, _NOT_BLEU),
-    (("--ter-no-punct",), {"action": "store_true"}, _NOT_BLEU),
-    (("--ter-normalized",), {"action": "store_true"}, _NOT_BLEU),
+    (("--ter-case-sensitive",), {"action": "store_true"}, _NO_TER),
+    (("--ter-asian-support",), {"action": "store_true"}, _NO_TER),
+    (("--ter-no-punct",), {"action": "store_true"}, _NO_TER),
+    (("--ter-normalized",), {"action": "store_true"}, _NO_TER),
 )
 
 
@@ -293,7 +357,7 @@ def check_values(args: argparse.Namespace) -> None:
     """Option values that sacreBLEU accepts and then misuses, refused with one line each.
 
     Raises:
-        CLIError: ``-m`` with a metric other than ``bleu`` (sacreBLEU's ``chrf``/``ter`` are
+        CLIError: ``-m`` with a metric the command line does not offer (sacreBLEU's ``ter`` is
             not implemented); ``-l`` without a dash (sacreBLEU silently ignores ``enzh`` and
             tokenizes Chinese with 13a); ``-w`` below 0 (sacreBLEU fails in a format string);
             ``-cin`` or ``-pbsn`` below 2 and ``-parn`` below 1 (sacreBLEU prints no interval
@@ -303,8 +367,8 @@ def check_values(args: argparse.Namespace) -> None:
     for metric in args.metrics:
         if metric in METRICS and METRICS[metric].command_line:
             continue
-        if metric.lower() in ("chrf", "ter"):
-            raise CLIError(f"-m/--metrics {metric}: {_NOT_BLEU}")
+        if metric.lower() == "ter":
+            raise CLIError(f"-m/--metrics {metric}: {_NO_TER}")
         known = " ".join(m for m, cls in METRICS.items() if cls.command_line)
         raise CLIError(f"-m/--metrics {metric}: unknown metric; choose from: {known}")
     if args.langpair is not None:
@@ -459,9 +523,19 @@ def _metric_options(args: argparse.Namespace, metric_id: str) -> dict[str, Any]:
 
 
 def make_metrics(args: argparse.Namespace) -> dict[str, Metric]:
-    """The metrics of ``-m``, by score name order as sacreBLEU prints them (``BLEU``, ``CHRF``,
-    ``TER``): ``{metric_id: metric}``."""
-    return {m: METRICS[m](**_metric_options(args, m)) for m in sorted(args.metrics, key=str.upper)}
+    """The metrics of ``-m`` in command-line order, each once: ``{metric_id: metric}`` (the
+    order of sacreBLEU's paired tests; its other outputs sort them, see :func:`by_name`).
+
+    Raises:
+        TypeError, ValueError: a metric's option out of range (its constructor's check).
+    """
+    return {m: METRICS[m](**_metric_options(args, m)) for m in dict.fromkeys(args.metrics)}
+
+
+def by_name(metrics: dict[str, Metric]) -> dict[str, Metric]:
+    """``metrics`` in the order sacreBLEU prints single-system results and tables: sorted by
+    name (``BLEU``, ``CHRF``, ``TER``)."""
+    return dict(sorted(metrics.items(), key=lambda item: item[0].upper()))
 
 
 def run(args: argparse.Namespace) -> None:
@@ -553,7 +627,7 @@ def run(args: argparse.Namespace) -> None:
 
     if len(systems) == 1:
         results = []
-        for m, metric in metrics.items():
+        for m, metric in by_name(metrics).items():
             score = metric.score_from_stats(sums[m][0])
             if n_bootstrap > 1:
                 from ._bootstrap import bootstrap_ci
@@ -574,7 +648,7 @@ def run(args: argparse.Namespace) -> None:
         return
     table: dict[str, list[Any]] = {"System": names}
     sigs = {}
-    for m, metric in metrics.items():
+    for m, metric in by_name(metrics).items():
         scores = [metric.score_from_stats(s) for s in sums[m]]
         table[scores[0].name] = [score.format(args.width, True) for score in scores]
         sigs[scores[0].name] = metric.get_signature().format(args.short)
@@ -607,6 +681,10 @@ def _run_report(args: argparse.Namespace, ref_streams: list[Stream], test: str) 
         raise CLIError("--report cannot be combined with -sl/--sentence-level")
     if args.report_segments < 0:
         raise CLIError(f"--report-segments must be >= 0, got {args.report_segments}")
+    # the metrics of -m as the tables order them; BLEU warns about tokenized input itself here
+    metrics = by_name(make_metrics(args))
+    if "bleu" in metrics:
+        metrics["bleu"] = BLEU(**{**_metric_options(args, "bleu"), "force": args.bleu_force})
     sys_streams = _open_systems(args, paired=True)
     names = [stream.name for stream in sys_streams]
     ref_names = [stream.name for stream in ref_streams]
@@ -619,16 +697,6 @@ def _run_report(args: argparse.Namespace, ref_streams: list[Stream], test: str) 
                 f"{args.source} has {len(sources)} lines but {ref_names[0]} has {len(refs[0])}: "
                 "the source must have one line per reference line"
             )
-    trg_lang = args.langpair.split("-")[1] if args.langpair and "-" in args.langpair else ""
-    metric = BLEU(
-        lowercase=args.bleu_lowercase,
-        force=args.bleu_force,
-        tokenize=args.bleu_tokenize,
-        smooth_method=args.bleu_smooth_method,
-        smooth_value=args.bleu_smooth_value,
-        trg_lang=trg_lang,
-        workers=args.workers,
-    )
     n_samples = args.paired_bs_n if test == "bs" else args.paired_ar_n
     if len(systems) == 1:
         total, desc = args.confidence_n, "bootstrap"
@@ -637,13 +705,13 @@ def _run_report(args: argparse.Namespace, ref_streams: list[Stream], test: str) 
         streams = 1 if seed_from_env()[1] else len(systems) - 1
         total = n_samples * streams
         desc = "paired bootstrap" if test == "bs" else "approximate randomization"
-    with _progress_bar(args, total, desc) as progress:
+    with _progress_bar(args, total * len(metrics), desc) as progress:
         report = comparison_report(
             systems,
             refs,
             names=names,
             sources=sources,
-            metric=metric,
+            metrics=list(metrics.values()),
             test=test,
             n_samples=n_samples,
             n_bootstrap=args.confidence_n,

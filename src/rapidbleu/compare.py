@@ -1,7 +1,16 @@
 """Comparison report: one or more systems against a baseline, as one HTML page or as text.
 
-``comparison_report(systems, references)`` scores every system with one ``rapidbleu.BLEU`` and
-collects what a comparison of machine-translation systems usually looks at:
+``comparison_report(systems, references)`` scores every system with one ``rapidbleu.BLEU`` (or
+with each metric of ``metrics=[...]``: BLEU, chrF, ... through the metric protocol) and collects
+what a comparison of machine-translation systems usually looks at.  For every metric:
+
+* the corpus score with a 95% bootstrap confidence interval and the p-value of a paired test
+  against the baseline (``rapidbleu.significance``, as the command line's ``--paired-bs`` /
+  ``--paired-ar`` with ``-m``);
+* the sentence score of every segment (the metric's ``sentence_metric``: what ``-sl`` prints)
+  and the distribution of its difference to the baseline: wins, ties, losses.
+
+And for BLEU, its own parts:
 
 * corpus BLEU (0-100) with a 95% bootstrap confidence interval and the p-value of a paired test
   against the baseline (the first system): the very functions and seeds of the command line's
@@ -15,7 +24,8 @@ collects what a comparison of machine-translation systems usually looks at:
   sentence scores), as in compare-mt's bucketed analysis (Neubig et al. 2019);
 * the segments whose sentence BLEU differs most from the baseline's in each direction, with
   source, references and both hypotheses, the matched n-grams marked;
-* the BLEU signature (with the test, the number of resamples and the seed) to cite.
+* the BLEU signature (with the test, the number of resamples and the seed) to cite, and each
+  other metric's.
 
 The returned ``ComparisonReport`` holds these numbers (``to_dict()``) and renders them as text
 tables (``to_text()``, no extra dependency) or as a self-contained HTML page with plots
@@ -28,12 +38,13 @@ import math
 import os
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields, is_dataclass
 from typing import Any
 
 import numpy as np
 
 from ._inputs import preprocess
+from ._metric import METRICS, Metric
 from .bleu import BLEU
 from .significance import DEFAULT_SAMPLES, bootstrap_ci, paired_ar, paired_bs, seed_from_env
 
@@ -123,6 +134,53 @@ class SentenceComparison:
 
 
 @dataclass
+class SystemScore:
+    """One system's corpus score under one metric.
+
+    Attributes:
+        name: the system's name; is_baseline: True for the first of two or more systems.
+        score: the corpus score (0-100, the metric's ``corpus_score``).
+        mean, ci: bootstrap mean and half-width of the 95% confidence interval (points).
+        p_value: paired-test p-value against the baseline (None for the baseline and for a
+            single system).
+    """
+
+    name: str
+    is_baseline: bool
+    score: float
+    mean: float | None
+    ci: float | None
+    p_value: float | None
+
+
+@dataclass
+class MetricComparison:
+    """The systems compared under one metric.
+
+    Attributes:
+        metric_id: the metric (``"bleu"``, ``"chrf"``, ...).
+        name: the score's name as sacreBLEU prints it (``BLEU``, ``chrF2``, ``chrF2++``).
+        signature: the metric's signature with the test settings (``...|seed:12345|bs:1000``).
+        scores: ``SystemScore`` per system, the baseline first.
+        sentences: ``SentenceComparison`` per non-baseline system, on the metric's sentence
+            scores (empty for one system).
+        sentence_scores: float64 ``(systems, n_segments)`` sentence scores (0-100).
+    """
+
+    metric_id: str
+    name: str
+    signature: str
+    scores: list[SystemScore]
+    sentences: list[SentenceComparison]
+    sentence_scores: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
+
+    @property
+    def key(self) -> str:
+        """A name for HTML ids: ``bleu``, ``chrf2pp`` (chrF2++), ``chrf1_5``."""
+        return self.name.lower().replace("+", "p").replace(".", "_")
+
+
+@dataclass
 class Bucket:
     """One bucket of segments.
 
@@ -194,9 +252,15 @@ class SegmentExample:
 class ComparisonReport:
     """Everything the comparison report shows; ``to_html``/``save``/``to_text`` render it.
 
+    The BLEU-specific attributes (``systems`` to ``signature``, ``max_ngram_order``,
+    ``statistics``, ``sentence_bleu``) describe the report's BLEU; they are empty (``[]``,
+    ``""``, 0, None) when BLEU is not among its metrics.
+
     Attributes:
-        systems: ``SystemResult`` per system, the baseline first.
-        sentences: ``SentenceComparison`` per non-baseline system (empty for one system).
+        systems: ``SystemResult`` per system (BLEU, with its precisions and brevity penalty),
+            the baseline first.
+        sentences: ``SentenceComparison`` per non-baseline system (sentence BLEU; empty for one
+            system).
         buckets: ``BucketTable`` per attribute (hypothesis length, reference length, and the
             baseline's sentence BLEU when there is a baseline).
         examples: ``SegmentExample`` per system and direction, largest differences first.
@@ -204,9 +268,10 @@ class ComparisonReport:
         test: ``"bs"`` (paired bootstrap), ``"ar"`` (approximate randomization) or None (one
             system: bootstrap confidence interval only); n_samples: resamples or trials.
         n_segments: segments per system; max_ngram_order: N.
-        width: decimals of the displayed BLEU scores (p-values always show 4).
-        statistics: int64 ``(systems, n_segments, 2 + 2N)`` per-segment statistics.
+        width: decimals of the displayed scores (p-values always show 4).
+        statistics: int64 ``(systems, n_segments, 2 + 2N)`` per-segment BLEU statistics.
         sentence_bleu: float64 ``(systems, n_segments)`` sentence BLEU (0-100).
+        metrics: ``MetricComparison`` per metric (BLEU's too), in the order they were given.
     """
 
     systems: list[SystemResult]
@@ -222,20 +287,31 @@ class ComparisonReport:
     # (comparison_report always sets both; None is only the dataclass default)
     statistics: np.ndarray = field(default=None, repr=False)  # type: ignore[arg-type]
     sentence_bleu: np.ndarray = field(default=None, repr=False)  # type: ignore[arg-type]
+    metrics: list[MetricComparison] = field(default_factory=list)
 
     @property
     def baseline(self) -> str | None:
         """The baseline's name, or None for a single system."""
-        return self.systems[0].name if len(self.systems) > 1 else None
+        names = self.names
+        return names[0] if len(names) > 1 else None
 
     @property
     def names(self) -> list[str]:
         """The systems' names, the baseline first."""
-        return [s.name for s in self.systems]
+        return [s.name for s in self.metrics[0].scores] if self.metrics else [s.name for s in self.systems]
+
+    @property
+    def bleu(self) -> MetricComparison | None:
+        """The comparison under BLEU (the one the BLEU-specific attributes describe), or None."""
+        return next((m for m in self.metrics if m.metric_id == "bleu"), None)
 
     def to_dict(self) -> dict[str, Any]:
         """The report's numbers as plain JSON-serialisable data (no per-segment arrays)."""
-        d = {k: v for k, v in asdict(self).items() if k not in ("statistics", "sentence_bleu")}
+        skip = ("statistics", "sentence_bleu", "metrics")
+        d: dict[str, Any] = {f.name: _plain(getattr(self, f.name)) for f in fields(self) if f.name not in skip}
+        d["metrics"] = [
+            {f.name: _plain(getattr(m, f.name)) for f in fields(m) if f.name != "sentence_scores"} for m in self.metrics
+        ]
         d["baseline"] = self.baseline
         return d
 
@@ -273,6 +349,13 @@ class ComparisonReport:
         )
 
 
+def _plain(value: Any) -> Any:
+    """Dataclasses (in lists) as dicts, for ``to_dict``."""
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return asdict(value) if is_dataclass(value) and not isinstance(value, type) else value
+
+
 # --------------------------------------------------------------------------------------------
 # Building it
 # --------------------------------------------------------------------------------------------
@@ -283,6 +366,7 @@ def comparison_report(
     names: Sequence[str] | None = None,
     sources: Sequence[str] | None = None,
     metric: BLEU | None = None,
+    metrics: Sequence[Metric | str] | None = None,
     test: str = "bs",
     n_samples: int = 0,
     n_bootstrap: int = 1000,
@@ -300,6 +384,12 @@ def comparison_report(
         names: a name per system (default: the mapping's keys, else ``System 1``, ...).
         sources: the n source sentences, shown with the example segments (optional).
         metric: the ``rapidbleu.BLEU`` to score with (default ``BLEU()``: 13a, exp smoothing).
+        metrics: instead of ``metric``, the metrics to compare the systems with, in the order
+            shown: metric objects (``rapidbleu.BLEU(...)``, ``rapidbleu.CHRF(word_order=2)``,
+            ...) or names of sacreBLEU's metrics with their default options (``"bleu"``,
+            ``"chrf"``).  Each gets its scores, intervals, p-values and sentence-level
+            comparison; the n-gram precisions, brevity penalty, buckets and highlighted example
+            segments are BLEU's and appear when a BLEU is among them.
         test: paired test against the baseline, ``"bs"`` (paired bootstrap resampling, Koehn
             2004) or ``"ar"`` (approximate randomization, Riezler and Maxwell 2005); the seed
             comes from ``SACREBLEU_SEED`` as for the command line.
@@ -317,13 +407,14 @@ def comparison_report(
     Returns:
         A ``ComparisonReport``.  Its scores, means, CIs and p-values equal those of
         ``rapidbleu.significance.paired_bs``/``paired_ar`` (``bootstrap_ci`` for one system)
-        on ``metric.corpus_statistics`` of the same input.
+        on each metric's ``corpus_statistics`` of the same input.
 
     Raises:
         ValueError: no system, names that are not unique or not one per system, a system or
             the sources with another number of lines than the references, an unknown ``test``,
-            ``n_examples``/``n_buckets`` < 0 / < 1; and what ``BLEU.corpus_statistics`` raises
-            for malformed input.
+            ``n_examples``/``n_buckets`` < 0 / < 1, both ``metric`` and ``metrics``, no metric,
+            an unknown metric name or two metrics of the same score name; and what
+            ``corpus_statistics`` raises for malformed input.
         TypeError: systems or sources that are not sequences of strings, references given as a
             flat list of strings.
     """
@@ -371,24 +462,83 @@ def comparison_report(
         sources = list(sources)
         if len(sources) != n_ref:
             raise ValueError(f"the sources have {len(sources)} lines but the references have {n_ref} segments")
-    metric = BLEU() if metric is None else metric
-
-    stats = np.stack([_statistics(metric, h, references, name) for h, name in zip(hyps, names, strict=False)])
-    n_order = metric.max_ngram_order
-    sig = metric.get_signature()
+    chosen = _chosen_metrics(metric, metrics)
+    stats = [
+        np.stack([_statistics(m, h, references, name) for h, name in zip(hyps, names, strict=False)]) for m in chosen
+    ]
     _seed_text, seed = seed_from_env()
+    test_used: str | None = None if len(hyps) == 1 else test
+    n_used = n_bootstrap if len(hyps) == 1 else (n_samples if n_samples > 0 else DEFAULT_SAMPLES[test])
+    comparisons = [
+        _compare(m, st, names, test_used, n_used, n_bootstrap, seed, progress)
+        for m, st in zip(chosen, stats, strict=True)
+    ]
+    if len({c.name for c in comparisons}) != len(comparisons):
+        dup = next(c.name for c in comparisons if [x.name for x in comparisons].count(c.name) > 1)
+        raise ValueError(f"two metrics score {dup}: give each metric once")
 
-    # Corpus scores, confidence intervals, p-values: rapidbleu.significance, as the CLI.
-    if len(hyps) == 1:
-        test_used: str | None = None
-        n_used = n_bootstrap
+    report = ComparisonReport(
+        systems=[],
+        sentences=[],
+        buckets=[],
+        examples=[],
+        signature="",
+        test=test_used,
+        n_samples=n_used,
+        n_segments=n_ref,
+        max_ngram_order=0,
+        width=width,
+        metrics=comparisons,
+    )
+    k = next((i for i, m in enumerate(chosen) if isinstance(m, BLEU)), None)
+    if k is not None:
+        _add_bleu_parts(report, chosen[k], stats[k], comparisons[k], hyps, references, sources, n_examples, n_buckets)  # type: ignore[arg-type]
+    return report
+
+
+def _chosen_metrics(metric: BLEU | None, metrics: Sequence[Metric | str] | None) -> list[Metric]:
+    """The report's metrics: ``metrics`` (names made with their default options), else
+    ``[metric]``, else ``[BLEU()]``."""
+    if metrics is None:
+        return [BLEU() if metric is None else metric]
+    if metric is not None:
+        raise ValueError("give metric or metrics, not both")
+    if isinstance(metrics, (str, Metric)):
+        metrics = [metrics]
+    out: list[Metric] = []
+    for m in metrics:
+        if isinstance(m, str):
+            if m not in METRICS or not METRICS[m].command_line:
+                known = ", ".join(k for k, c in METRICS.items() if c.command_line)
+                raise ValueError(f"unknown metric {m!r}; choose from: {known}")
+            m = METRICS[m]()
+        elif not isinstance(m, Metric):
+            raise TypeError(f"metrics holds a {type(m).__name__}; give metric objects or names")
+        out.append(m)
+    if not out:
+        raise ValueError("metrics is empty: give at least one metric")
+    return out
+
+
+def _compare(
+    metric: Metric,
+    stats: np.ndarray,
+    names: list[str],
+    test: str | None,
+    n_used: int,
+    n_bootstrap: int,
+    seed: int | None,
+    progress: Callable[[int], None] | None,
+) -> MetricComparison:
+    """One metric's scores, intervals, p-values (``rapidbleu.significance``, as the CLI) and
+    sentence-level comparison."""
+    sig = metric.get_signature()
+    if test is None:
         seed_sig, mean, ci = bootstrap_ci(stats[0], metric, n_bootstrap, progress)
         tested: list[tuple[float | None, float | None, float | None]] = [(None, mean, ci)]
         sig.update("seed", seed_sig)
         sig.update("bs", n_bootstrap)
     else:
-        test_used = test
-        n_used = n_samples if n_samples > 0 else DEFAULT_SAMPLES[test]
         if test == "bs":
             res = paired_bs(stats[0], list(stats[1:]), metric, n_used, seed, progress=progress)
         else:
@@ -399,34 +549,23 @@ def comparison_report(
         sig.update(test, n_used)
         if test == "ar":
             sig.update("bs", n_bootstrap)
-
-    results = []
-    for i, (name, (p, mu, half)) in enumerate(zip(names, tested, strict=False)):
-        sc = metric.score_from_stats(metric.combine(stats[i]))
-        results.append(
-            SystemResult(
-                name=name,
-                is_baseline=(i == 0 and len(hyps) > 1),
-                bleu=float(sc.score),
-                mean=None if mu is None else float(mu),
-                ci=None if half is None else float(half),
-                p_value=None if p is None else float(p),
-                precisions=[float(x) for x in sc.precisions],
-                counts=[int(x) for x in sc.counts],
-                totals=[int(x) for x in sc.totals],
-                bp=float(sc.bp),
-                ratio=float(sc.ratio),
-                hyp_len=int(sc.sys_len),
-                ref_len=int(sc.ref_len),
-            )
+    corpus = [metric.score_from_stats(metric.combine(st)) for st in stats]
+    scores = [
+        SystemScore(
+            name=name,
+            is_baseline=(i == 0 and len(names) > 1),
+            score=float(sc.score),
+            mean=None if mean is None else float(mean),
+            ci=None if ci is None else float(ci),
+            p_value=None if p is None else float(p),
         )
-
-    # Sentence BLEU: the metric with effective order (what `-sl` prints).
-    smetric = type(metric).from_config({**metric.config(), "effective_order": True})
+        for i, (name, sc, (p, mean, ci)) in enumerate(zip(names, corpus, tested, strict=True))
+    ]
+    # Sentence scores as -sl prints them (BLEU: effective order).
+    smetric = metric.sentence_metric()
     sent = np.array([smetric.scores_from_stats(st) for st in stats], dtype=np.float64)
-
     sentences = []
-    for i in range(1, len(hyps)):
+    for i in range(1, len(names)):
         d = sent[i] - sent[0]
         sentences.append(
             SentenceComparison(
@@ -438,9 +577,44 @@ def comparison_report(
                 median_diff=float(np.median(d)),
             )
         )
+    return MetricComparison(metric.metric_id, corpus[0].name, sig.format(), scores, sentences, sent)
 
-    buckets = _bucket_tables(metric, stats, sent, n_buckets)
 
+def _add_bleu_parts(
+    report: ComparisonReport,
+    metric: BLEU,
+    stats: np.ndarray,
+    comparison: MetricComparison,
+    hyps: list[list[str]],
+    references: Sequence[Sequence[str]],
+    sources: list[str] | None,
+    n_examples: int,
+    n_buckets: int,
+) -> None:
+    """The BLEU-specific parts of ``report``: precisions and brevity penalty, buckets, the
+    example segments with their matched n-grams."""
+    names = [s.name for s in comparison.scores]
+    results = []
+    for i, s in enumerate(comparison.scores):
+        sc = metric.score_from_stats(metric.combine(stats[i]))
+        results.append(
+            SystemResult(
+                name=s.name,
+                is_baseline=s.is_baseline,
+                bleu=s.score,
+                mean=s.mean,
+                ci=s.ci,
+                p_value=s.p_value,
+                precisions=[float(x) for x in sc.precisions],
+                counts=[int(x) for x in sc.counts],
+                totals=[int(x) for x in sc.totals],
+                bp=float(sc.bp),
+                ratio=float(sc.ratio),
+                hyp_len=int(sc.sys_len),
+                ref_len=int(sc.ref_len),
+            )
+        )
+    sent = comparison.sentence_scores
     examples: list[SegmentExample] = []
     if len(hyps) > 1 and n_examples > 0:
         highlighter = _Highlighter(metric, references)
@@ -466,24 +640,19 @@ def comparison_report(
                             hyps[i][j],
                         )
                     )
-
-    return ComparisonReport(
-        systems=results,
-        sentences=sentences,
-        buckets=buckets,
-        examples=examples,
-        signature=sig.format(),
-        test=test_used,
-        n_samples=n_used,
-        n_segments=n_ref,
-        max_ngram_order=n_order,
-        width=width,
-        statistics=stats,
-        sentence_bleu=sent,
-    )
+    report.systems = results
+    report.sentences = comparison.sentences
+    report.buckets = _bucket_tables(metric, stats, sent, n_buckets)
+    report.examples = examples
+    report.signature = comparison.signature
+    report.max_ngram_order = metric.max_ngram_order
+    report.statistics = stats
+    report.sentence_bleu = sent
 
 
-def _statistics(metric: BLEU, hypotheses: Sequence[str], references: Sequence[Sequence[str]], name: str) -> np.ndarray:
+def _statistics(
+    metric: Metric, hypotheses: Sequence[str], references: Sequence[Sequence[str | None]], name: str
+) -> np.ndarray:
     """``metric.corpus_statistics``; its errors (same exception type) name the system too."""
     try:
         return metric.corpus_statistics(hypotheses, references)

@@ -1,25 +1,28 @@
-"""BLEU on Dask DataFrames and bags: corpus BLEU from per-partition statistics, and sentence
-BLEU per row (extra ``rapidbleu[dask]``: ``dask[dataframe]``, ``distributed``).
+"""sacreBLEU's metrics (BLEU, chrF) and NLTK-style BLEU on Dask DataFrames and bags: corpus
+scores from per-partition statistics, and sentence scores per row (extra ``rapidbleu[dask]``:
+``dask[dataframe]``, ``distributed``).
 
-Corpus BLEU (:func:`corpus_bleu`, :func:`corpus_stats`): one task per partition turns its rows
-into the integer statistics of ``rapidbleu.stats`` (a vector of ``2N + 3`` int64 for
-sacreBLEU style, plus the number of references and, NLTK style, the partition's last
-segment's numbers); only those small tuples travel back, and the client sums them in
-partition order and scores.  The score equals a single-process ``rapidbleu.BLEU().corpus_score``
-/ ``rapidbleu.nltk.corpus_bleu`` on the rows in order, float for float.
+Corpus scores (:func:`corpus_score`, :func:`corpus_stats`; :func:`corpus_bleu` for BLEU): one
+task per partition turns its rows into the statistics vector of ``rapidbleu.stats`` (the
+metric's column sums and the segment count, plus the number of references and, NLTK style, the
+partition's last segment's numbers); only those small tuples travel back, and the client sums
+them in partition order and scores them through the metric protocol.  The score equals a
+single-process ``rapidbleu.BLEU().corpus_score`` / ``rapidbleu.CHRF().corpus_score`` /
+``rapidbleu.nltk.corpus_bleu`` on the rows in order, float for float.
 
-Sentence BLEU (:func:`sentence_bleu`): ``map_partitions`` returning a float64 Series aligned
-with the DataFrame (sacreBLEU style 0-100 with effective order, NLTK style 0-1).
+Sentence scores (:func:`sentence_score`; :func:`sentence_bleu` for BLEU): ``map_partitions``
+returning a float64 Series aligned with the DataFrame (BLEU 0-100 with effective order, as
+``sacrebleu.sentence_bleu``; chrF 0-100, as ``sentence_chrf``; NLTK style 0-1).
 
-Bags (:func:`bag_corpus_stats`, :func:`bag_corpus_bleu`, :func:`bag_sentence_bleu`): elements
-are ``(hypothesis, references)`` pairs, references a string or a list of strings.
+Bags (:func:`bag_corpus_stats`, :func:`bag_corpus_score`, :func:`bag_sentence_score`, and
+:func:`bag_corpus_bleu`, :func:`bag_sentence_bleu` for BLEU): elements are ``(hypothesis,
+references)`` pairs, references a string or a list of strings.
 
 References of a DataFrame: one column name or several; each value a string, a null (no
 reference in that position) or a list of strings (build list columns with
 ``dask.config.set({"dataframe.convert-string": False})``: by default Dask turns object columns,
-lists included, into strings).  Options: as ``rapidbleu.spark`` (``style``,
-``tokenize``, ``lowercase``, ``smooth_method``, ``smooth_value``, ``effective_order``,
-``max_ngram_order``; NLTK style ``weights``, ``smoothing_function``, ``auto_reweigh``).
+lists included, into strings).  Options: as ``rapidbleu.spark`` (``metric`` and its
+constructor's options, or ``style="nltk"`` and NLTK's).
 
 Example::
 
@@ -28,7 +31,9 @@ Example::
 
     ddf = dd.from_pandas(pd.DataFrame({"hyp": hyps, "ref": refs}), npartitions=8)
     rbd.corpus_bleu(ddf, "hyp", "ref")              # BLEUScore, as rapidbleu.BLEU()
+    rbd.corpus_score(ddf, "hyp", "ref", metric="chrf", word_order=2)  # chrF++
     ddf["bleu"] = rbd.sentence_bleu(ddf, "hyp", "ref")
+    ddf["chrf"] = rbd.sentence_score(ddf, "hyp", "ref", metric="chrf")
 """
 
 from __future__ import annotations
@@ -44,7 +49,18 @@ if TYPE_CHECKING:  # (the optional extra, not followed by mypy: these are Any to
     from dask.bag import Bag
     from dask.dataframe import DataFrame, Series
 
-__all__ = ["bag_corpus_bleu", "bag_corpus_stats", "bag_sentence_bleu", "corpus_bleu", "corpus_stats", "sentence_bleu"]
+__all__ = [
+    "bag_corpus_bleu",
+    "bag_corpus_score",
+    "bag_corpus_stats",
+    "bag_sentence_bleu",
+    "bag_sentence_score",
+    "corpus_bleu",
+    "corpus_score",
+    "corpus_stats",
+    "sentence_bleu",
+    "sentence_score",
+]
 
 
 def _require() -> None:
@@ -125,28 +141,47 @@ def corpus_stats(ddf: DataFrame, hypothesis: str, references: str | Sequence[str
     return _frames.combine(opts, dask.compute(*parts))
 
 
+def corpus_score(
+    ddf: DataFrame, hypothesis: str, references: str | Sequence[str], metric: str = "bleu", **options: Any
+) -> Any:
+    """The corpus score of a Dask DataFrame under ``metric`` (``"bleu"``, ``"chrf"``; its
+    constructor's options as keywords): ``rapidbleu.BLEUScore``/``CHRFScore`` (0-100), NLTK's
+    float (0-1) with ``style="nltk"``; equal to the single-process score.  Errors as
+    :func:`corpus_stats`, and ValueError for an unknown metric."""
+    opts = _frames.ScoreOptions(metric=metric, **options)
+    return _frames.score(opts, corpus_stats(ddf, hypothesis, references, metric=metric, **options))
+
+
 def corpus_bleu(ddf: DataFrame, hypothesis: str, references: str | Sequence[str], **options: Any) -> Any:
-    """Corpus BLEU of a Dask DataFrame: ``rapidbleu.BLEUScore`` (0-100) sacreBLEU style, NLTK's
-    float (0-1) NLTK style; equal to the single-process score.  Errors as :func:`corpus_stats`."""
-    opts = _frames.ScoreOptions(**options)
-    return _frames.score(opts, corpus_stats(ddf, hypothesis, references, **options))
+    """Corpus BLEU of a Dask DataFrame: :func:`corpus_score` with ``metric="bleu"``."""
+    return corpus_score(ddf, hypothesis, references, "bleu", **options)
 
 
-def sentence_bleu(ddf: DataFrame, hypothesis: str, references: str | Sequence[str], **options: Any) -> Series:
-    """A lazy float64 Dask Series of sentence BLEU, aligned with ``ddf``'s index.
+def sentence_score(
+    ddf: DataFrame, hypothesis: str, references: str | Sequence[str], metric: str = "bleu", **options: Any
+) -> Series:
+    """A lazy float64 Dask Series of sentence scores under ``metric`` (named after it), aligned
+    with ``ddf``'s index: ``sacrebleu.sentence_bleu`` / ``sentence_chrf`` values (0-100), NLTK's
+    ``sentence_bleu`` (0-1) with ``style="nltk"``.
 
     Raises:
-        ValueError, TypeError: bad options or columns now; bad rows when computed (named as
-            in :func:`corpus_stats`), and NLTK's method 6 on a row without a trigram match
-            (``rapidbleu.nltk.SmoothingError``, naming the row).
+        ValueError, TypeError: bad metric, options or columns now; bad rows when computed
+            (named as in :func:`corpus_stats`), and NLTK's method 6 on a row without a trigram
+            match (``rapidbleu.nltk.SmoothingError``, naming the row).
     """
     _require()
-    opts = _frames.ScoreOptions(**options)
+    opts = _frames.ScoreOptions(metric=metric, **options)
     refs = _names(references)
     _check_columns(ddf, hypothesis, refs)
     return _with_rows(ddf, [hypothesis, *refs]).map_partitions(
-        _frame_sentences, opts, hypothesis, refs, meta=("bleu", "f8")
+        _frame_sentences, opts, hypothesis, refs, meta=(metric, "f8")
     )
+
+
+def sentence_bleu(ddf: DataFrame, hypothesis: str, references: str | Sequence[str], **options: Any) -> Series:
+    """A lazy float64 Dask Series of sentence BLEU: :func:`sentence_score` with
+    ``metric="bleu"``."""
+    return sentence_score(ddf, hypothesis, references, "bleu", **options)
 
 
 def _pairs(seq: Iterable[Any], where: str = _WHERE) -> tuple[list[Any], list[list[Any]]]:
@@ -182,26 +217,40 @@ def bag_corpus_stats(bag: Bag, **options: Any) -> CorpusStats:
     return _frames.combine(opts, parts)
 
 
-def bag_corpus_bleu(bag: Bag, **options: Any) -> Any:
-    """Corpus BLEU of a bag of ``(hypothesis, references)`` pairs (see :func:`corpus_bleu`):
-    a ``BLEUScore`` (0-100) sacreBLEU style, NLTK's float (0-1) NLTK style.
+def bag_corpus_score(bag: Bag, metric: str = "bleu", **options: Any) -> Any:
+    """The corpus score of a bag of ``(hypothesis, references)`` pairs under ``metric`` (see
+    :func:`corpus_score`): a ``BLEUScore``/``CHRFScore`` (0-100), NLTK's float (0-1) with
+    ``style="nltk"``.
 
     Raises:
         ImportError: the ``rapidbleu[dask]`` extra is missing; ValueError/TypeError: as
-            :func:`corpus_stats` (an empty bag, a pair without references, a non-string).
+            :func:`corpus_stats` (an empty bag, a pair without references, a non-string), an
+            unknown metric.
     """
-    opts = _frames.ScoreOptions(**options)
-    return _frames.score(opts, bag_corpus_stats(bag, **options))
+    opts = _frames.ScoreOptions(metric=metric, **options)
+    return _frames.score(opts, bag_corpus_stats(bag, metric=metric, **options))
 
 
-def bag_sentence_bleu(bag: Bag, **options: Any) -> Bag:
-    """A lazy bag of sentence BLEU floats (0-100 sacreBLEU style, 0-1 NLTK style), one per
+def bag_corpus_bleu(bag: Bag, **options: Any) -> Any:
+    """Corpus BLEU of a bag of ``(hypothesis, references)`` pairs: :func:`bag_corpus_score`
+    with ``metric="bleu"``."""
+    return bag_corpus_score(bag, "bleu", **options)
+
+
+def bag_sentence_score(bag: Bag, metric: str = "bleu", **options: Any) -> Bag:
+    """A lazy bag of sentence scores under ``metric`` (0-100; NLTK style 0-1), one per
     ``(hypothesis, references)`` pair, in order.
 
     Raises:
-        ImportError: the ``rapidbleu[dask]`` extra is missing; errors in the pairs surface when
-            the bag is computed, as in :func:`bag_corpus_bleu`.
+        ImportError: the ``rapidbleu[dask]`` extra is missing; ValueError/TypeError: a bad
+            metric or options now, errors in the pairs when the bag is computed, as in
+            :func:`bag_corpus_score`.
     """
     _require()
-    opts = _frames.ScoreOptions(**options)
+    opts = _frames.ScoreOptions(metric=metric, **options)
     return bag.map_partitions(_bag_sentences, opts)
+
+
+def bag_sentence_bleu(bag: Bag, **options: Any) -> Bag:
+    """A lazy bag of sentence BLEU floats: :func:`bag_sentence_score` with ``metric="bleu"``."""
+    return bag_sentence_score(bag, "bleu", **options)

@@ -234,3 +234,37 @@ class CHRFSignature(Signature):
                 "space": "yes" if args["whitespace"] else "no",
             }
         )
+
+
+class TERScore(Score):
+    """Corpus or sentence TER with its statistics (sacreBLEU's ``TERScore``).
+
+    Attributes:
+        score: TER, 0-100 and more (float; the type of the statistics it was computed from).
+        num_edits: the summed number of edits, as an ``int``.
+        ref_length: the summed average reference length (as given: a float for a corpus).
+    """
+
+    def __init__(self, score: float, num_edits: float, ref_length: float):
+        super().__init__("TER", score)
+        self.num_edits = int(num_edits)
+        self.ref_length = ref_length
+
+
+class TERSignature(Signature):
+    """The TER signature: adds case (``lc`` unless case-sensitive), the tokenizer (``tercom``),
+    normalization, punctuation (``yes`` unless removed) and Asian support:
+    ``nrefs:1|case:lc|tok:tercom|norm:no|punct:yes|asian:no|version:...``."""
+
+    def __init__(self, args: dict):
+        super().__init__(args)
+        self._abbr.update({"case": "c", "tok": "t", "norm": "nr", "punct": "pn", "asian": "as"})
+        self.info.update(
+            {
+                "case": "mixed" if args["case_sensitive"] else "lc",
+                "tok": args["tokenizer_signature"],
+                "norm": args["normalized"],
+                "punct": not args["no_punct"],
+                "asian": args["asian_support"],
+            }
+        )

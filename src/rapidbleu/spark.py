@@ -1,26 +1,33 @@
-"""BLEU on Spark DataFrames: corpus BLEU from per-partition statistics, and a sentence BLEU
-column (extra ``rapidbleu[spark]``: ``pyspark>=4,<5``).
+"""sacreBLEU's metrics (BLEU, chrF) and NLTK-style BLEU on Spark DataFrames: corpus scores
+from per-partition statistics, and a sentence-score column (extra ``rapidbleu[spark]``:
+``pyspark>=4,<5``).
 
-Corpus BLEU (:func:`corpus_bleu`, :func:`corpus_stats`): every partition turns its rows into
-one row of integer statistics with ``mapInArrow`` (the ``rapidbleu.stats`` vector: column sums
-of ``[hyp_len, ref_len, matches_1..N, totals_1..N]`` and the segment count, plus the number of
-references and, NLTK style, the partition's last segment's numbers); Spark sums those columns;
-the driver receives one row of ``2N + 3`` integers (no text) and scores it.  The score equals a
-single-process ``rapidbleu.BLEU().corpus_score`` / ``rapidbleu.nltk.corpus_bleu`` on the rows
-in DataFrame order, float for float (NLTK smoothing methods 5-7 read the last row of the last
-non-empty partition, which is the last row in that order).
+Corpus scores (:func:`corpus_score`, :func:`corpus_stats`; :func:`corpus_bleu` for BLEU):
+every partition turns its rows into one row of statistics with ``mapInArrow`` (the
+``rapidbleu.stats`` vector: the metric's column sums -- BLEU's ``[hyp_len, ref_len,
+matches_1..N, totals_1..N]``, chrF's ``[hyp, ref, match]`` per n-gram order -- and the segment
+count, plus the number of references and, NLTK style, the partition's last segment's numbers);
+Spark sums those columns; the driver receives one row of numbers (no text) and scores it through
+the metric protocol.  The score equals a single-process ``rapidbleu.BLEU().corpus_score`` /
+``rapidbleu.CHRF().corpus_score`` / ``rapidbleu.nltk.corpus_bleu`` on the rows in DataFrame
+order, float for float (NLTK smoothing methods 5-7 read the last row of the last non-empty
+partition, which is the last row in that order).
 
-Sentence BLEU (:func:`sentence_bleu`): an Arrow-based pandas UDF, one float per row, batch by
-batch through ``rapidbleu.batch.sentence_bleu_batch`` (sacreBLEU style, 0-100, effective order)
-or ``rapidbleu.nltk.sentence_bleu_batch`` (NLTK style, 0-1).
+Sentence scores (:func:`sentence_score`; :func:`sentence_bleu` for BLEU): an Arrow-based pandas
+UDF, one float per row, batch by batch through the metric's ``sentence_scores``
+(``sacrebleu.sentence_bleu`` with effective order, 0-100; ``sentence_chrf``, 0-100; NLTK's
+``sentence_bleu``, 0-1).
 
 References: one column name or several; each value a string, a null (no reference in that
 position) or an array of strings (one column of arrays holds all references of a row).
 
 Options (keyword arguments of every function, see ``rapidbleu._frames.ScoreOptions``):
-``style`` (``"sacrebleu"`` or ``"nltk"``), ``tokenize``, ``lowercase``, ``smooth_method``,
-``smooth_value``, ``effective_order``, ``max_ngram_order``; NLTK style ``weights``,
-``smoothing_function`` (``"method1"`` or a ``SmoothingFunction`` method), ``auto_reweigh``.
+``metric`` (``"bleu"``, ``"chrf"``: sacreBLEU's metrics of the command line) and its
+constructor's options -- BLEU: ``tokenize``, ``lowercase``, ``smooth_method``,
+``smooth_value``, ``effective_order``, ``max_ngram_order``; chrF: ``char_order``,
+``word_order``, ``beta``, ``lowercase``, ``whitespace``, ``eps_smoothing`` -- or
+``style="nltk"`` with NLTK's ``weights``, ``smoothing_function`` (``"method1"`` or a
+``SmoothingFunction`` method), ``auto_reweigh``, ``tokenize``, ``lowercase``.
 
 Spark's Python workers must import rapidbleu: run them with the driver's interpreter
 (``PYSPARK_PYTHON=$(which python)``, or ``spark.pyspark.python``) or install rapidbleu on the
@@ -33,8 +40,10 @@ Example::
 
     spark = SparkSession.builder.master("local[2]").getOrCreate()
     df = spark.createDataFrame([("The cat sat.", "The cat sat down.")], ["hyp", "ref"])
-    rbs.corpus_bleu(df, "hyp", "ref")                       # BLEUScore, as rapidbleu.BLEU()
-    df.withColumn("bleu", rbs.sentence_bleu("hyp", "ref"))  # one sacreBLEU sentence score per row
+    rbs.corpus_bleu(df, "hyp", "ref")                          # BLEUScore, as rapidbleu.BLEU()
+    rbs.corpus_score(df, "hyp", "ref", metric="chrf", word_order=2)  # chrF++, as rapidbleu.CHRF
+    df.withColumn("bleu", rbs.sentence_bleu("hyp", "ref"))     # one sacreBLEU sentence score per row
+    df.withColumn("chrf", rbs.sentence_score("hyp", "ref", metric="chrf"))
 """
 
 from collections.abc import Iterable, Iterator, Sequence
@@ -47,7 +56,7 @@ from .stats import CorpusStats
 if TYPE_CHECKING:  # (the optional extra, not followed by mypy: these are Any to it)
     from pyspark.sql import Column, DataFrame
 
-__all__ = ["corpus_bleu", "corpus_stats", "sentence_bleu"]
+__all__ = ["corpus_bleu", "corpus_score", "corpus_stats", "sentence_bleu", "sentence_score"]
 
 
 def _require() -> None:
@@ -77,7 +86,7 @@ def corpus_stats(df: "DataFrame", hypothesis: str, references: str | Sequence[st
         df: a ``pyspark.sql.DataFrame``.
         hypothesis: name of the string column of hypotheses.
         references: name(s) of the reference column(s) (strings, nulls or arrays of strings).
-        **options: scoring options (module docstring).
+        **options: ``metric`` (default ``"bleu"``) and scoring options (module docstring).
 
     Returns:
         A :class:`rapidbleu.stats.CorpusStats` (mergeable with statistics of other data).
@@ -140,36 +149,60 @@ def corpus_stats(df: "DataFrame", hypothesis: str, references: str | Sequence[st
     return _frames.combine(opts, [part])
 
 
+def corpus_score(
+    df: "DataFrame", hypothesis: str, references: str | Sequence[str], metric: str = "bleu", **options: Any
+) -> Any:
+    """The corpus score of a DataFrame under ``metric`` (``"bleu"``, ``"chrf"``), equal to the
+    single-process score of the same rows: ``rapidbleu.BLEUScore``/``CHRFScore`` (0-100), or
+    NLTK's float (0-1; a list for several weight tuples) with ``style="nltk"``.
+
+    Args:
+        df, hypothesis, references: as :func:`corpus_stats`.
+        metric: the sacreBLEU metric (its constructor's options as keywords, module docstring).
+
+    Raises:
+        As :func:`corpus_stats`; ValueError: an unknown metric, or options it does not take.
+    """
+    opts = _frames.ScoreOptions(metric=metric, **options)
+    return _frames.score(opts, corpus_stats(df, hypothesis, references, metric=metric, **options))
+
+
 def corpus_bleu(df: "DataFrame", hypothesis: str, references: str | Sequence[str], **options: Any) -> Any:
-    """Corpus BLEU of a DataFrame: a ``rapidbleu.BLEUScore`` (0-100) sacreBLEU style, NLTK's
-    float (0-1; a list for several weight tuples) NLTK style; equal to the single-process
-    score of the same rows.  Arguments and errors as :func:`corpus_stats`."""
-    opts = _frames.ScoreOptions(**options)
-    return _frames.score(opts, corpus_stats(df, hypothesis, references, **options))
+    """Corpus BLEU of a DataFrame: :func:`corpus_score` with ``metric="bleu"`` (a
+    ``rapidbleu.BLEUScore``, 0-100; NLTK's float with ``style="nltk"``)."""
+    return corpus_score(df, hypothesis, references, "bleu", **options)
 
 
-def sentence_bleu(hypothesis: str, references: str | Sequence[str], **options: Any) -> "Column":
-    """A ``Column`` of sentence BLEU (double) for ``df.withColumn``/``select``: sacreBLEU style
-    ``sacrebleu.sentence_bleu(hyp, refs).score`` (0-100), NLTK style NLTK's
-    ``sentence_bleu`` (0-1), row by row, computed in Arrow batches by a pandas UDF.
+def sentence_score(hypothesis: str, references: str | Sequence[str], metric: str = "bleu", **options: Any) -> "Column":
+    """A ``Column`` of sentence scores (double) for ``df.withColumn``/``select``, row by row,
+    computed in Arrow batches by a pandas UDF: ``metric="bleu"`` gives
+    ``sacrebleu.sentence_bleu(hyp, refs).score`` (0-100), ``"chrf"``
+    ``sacrebleu.sentence_chrf(hyp, refs, ...).score`` (0-100); ``style="nltk"`` NLTK's
+    ``sentence_bleu`` (0-1).
 
     Raises:
         ImportError: PySpark (or its pandas/pyarrow dependencies) missing.
-        ValueError, TypeError: bad options now; bad rows when Spark runs the UDF.
+        ValueError, TypeError: bad metric or options now; bad rows when Spark runs the UDF.
     """
     _require()
     import pandas as pd
     from pyspark.sql import functions as F
 
-    opts = _frames.ScoreOptions(**options)
+    opts = _frames.ScoreOptions(metric=metric, **options)
     refs = _names(references)
 
     @F.pandas_udf("double")  # type: ignore[untyped-decorator]  # (pyspark is not followed by mypy)
-    def _bleu(hyp: pd.Series, ref: pd.DataFrame) -> pd.Series:
+    def _scores(hyp: pd.Series, ref: pd.DataFrame) -> pd.Series:
         hyps = _frames.column_list(hyp)
         cols = [_frames.column_list(ref.iloc[:, j]) for j in range(ref.shape[1])]
         scores = _frames.partition_sentence_scores(opts, hyps, _frames.as_streams(hyps, cols, "rapidbleu.spark: "))
         return pd.Series(scores, index=hyp.index)
 
     # the references travel as one struct column (string or array fields)
-    return _bleu(F.col(hypothesis), F.struct(*[F.col(r) for r in refs]))
+    return _scores(F.col(hypothesis), F.struct(*[F.col(r) for r in refs]))
+
+
+def sentence_bleu(hypothesis: str, references: str | Sequence[str], **options: Any) -> "Column":
+    """A ``Column`` of sentence BLEU: :func:`sentence_score` with ``metric="bleu"``
+    (``sacrebleu.sentence_bleu``, 0-100; NLTK's ``sentence_bleu``, 0-1, with ``style="nltk"``)."""
+    return sentence_score(hypothesis, references, "bleu", **options)

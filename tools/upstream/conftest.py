@@ -1,4 +1,4 @@
-"""Run sacreBLEU's and NLTK's own BLEU (and sacreBLEU's chrF) tests against rapidbleu: module
+"""Run sacreBLEU's and NLTK's own BLEU (and sacreBLEU's chrF and TER) tests against rapidbleu: module
 renames, nothing else.
 
 ``tools/upstream_tests.py`` copies this file next to the upstream test files it extracts from
@@ -22,6 +22,8 @@ RENAMES = {
     "sacrebleu.metrics.bleu": "rapidbleu.metrics.bleu",
     "sacrebleu.metrics.chrf": "rapidbleu.metrics.chrf",
     "sacrebleu.metrics.helpers": "rapidbleu.metrics.helpers",
+    "sacrebleu.metrics.ter": "rapidbleu.metrics.ter",
+    "sacrebleu.metrics.lib_ter": "rapidbleu.metrics.lib_ter",
     "sacrebleu.tokenizers": "rapidbleu.tokenizers",
     **{
         f"sacrebleu.tokenizers.{m}": f"rapidbleu.tokenizers.{m}"
@@ -33,6 +35,7 @@ RENAMES = {
             "tokenizer_intl",
             "tokenizer_zh",
             "tokenizer_char",
+            "tokenizer_ter",
         )
     },
     "nltk.translate.bleu_score": "rapidbleu.nltk",

@@ -1,12 +1,13 @@
-"""sacreBLEU's ``sacrebleu.metrics`` import path: ``from rapidbleu.metrics import BLEU, CHRF``.
+"""sacreBLEU's ``sacrebleu.metrics`` import path: ``from rapidbleu.metrics import BLEU, CHRF, TER``.
 
-BLEU and chrF/chrF++; rapidbleu does not implement TER (``METRICS`` lists what there is).
+``METRICS`` lists the metrics there are.
 """
 
 from .bleu import BLEU, BLEUScore
 from .chrf import CHRF, CHRFScore
+from .ter import TER, TERScore
 
-#: Metric name -> class, as ``sacrebleu.metrics.METRICS`` (BLEU and CHRF).
-METRICS = {"BLEU": BLEU, "CHRF": CHRF}
+#: Metric name -> class, as ``sacrebleu.metrics.METRICS``.
+METRICS = {"BLEU": BLEU, "CHRF": CHRF, "TER": TER}
 
-__all__ = ["BLEU", "CHRF", "METRICS", "BLEUScore", "CHRFScore"]
+__all__ = ["BLEU", "CHRF", "METRICS", "TER", "BLEUScore", "CHRFScore", "TERScore"]

@@ -1,0 +1,202 @@
+"""Benchmark of TER: rapidbleu (compiled, 1 and 2 threads; pure Python) against sacreBLEU, one run.
+
+    python bench/bench_ter.py [--quick] [--data DIR] [--every K] [--options normalized,...]
+
+Corpora (reference A of each pair):
+
+* **en-de ONLINE-W**: one WMT23 en-de system, 557 paragraph-level segments.  sacreBLEU is timed
+  once on all of it (minutes); rapidbleu's times are medians of several runs.
+* **WMT23**: every WMT23 output (33,471 segments).  sacreBLEU is timed once on every K-th
+  segment of every output (default K = 10; 50 with ``--quick``) and scaled by the segments it
+  skipped, output by output (its cost per segment varies by two orders of magnitude between
+  paragraphs and sentences); rapidbleu runs on all of it.  Per-output rows follow.
+* **large**: WMT23 six times (200,826 segments), rapidbleu only, 1 and 2 threads; the
+  sacreBLEU column is the WMT23 estimate times six.
+
+Every rapidbleu score is checked against sacreBLEU's on what sacreBLEU scored (float for float);
+mismatches are printed.  CPU time is the steadier number on a shared machine.  The share of
+tercom's tokenizer (Python, in both backends) in rapidbleu's time is measured separately.
+"""
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from _common import check_backend, machine_info, median_time, read_lines, wmt23_dir, wmt23_files
+
+rapidbleu = check_backend()
+from rapidbleu import _backend  # noqa: E402
+from rapidbleu._ter_py import segment_words  # noqa: E402
+
+OPTION_NAMES = ("normalized", "no_punct", "asian_support", "case_sensitive")
+
+
+def load(data):
+    """[(output name, hypotheses, references A)] for every WMT23 output."""
+    out = []
+    for path in wmt23_files("generaltest2023.*.hyp.*", data):
+        pair, system, lang = path.name.split(".")[1], path.name.split(".")[3], path.name.rsplit(".", 1)[1]
+        ref = wmt23_files(f"generaltest2023.{pair}.ref.refA.{lang}", data)[0]
+        out.append((f"{pair} {system}", read_lines(path), read_lines(ref)))
+    return out
+
+
+def with_backend(module, fn):
+    saved = _backend.ter
+    _backend.ter = module
+    try:
+        return fn()
+    finally:
+        _backend.ter = saved
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true", help="fewer runs; sacreBLEU on every 50th WMT23 segment")
+    ap.add_argument("--data", default=None, help="WMT23 folder (default: $RAPIDBLEU_WMT23_DIR, ../shared/data/wmt23)")
+    ap.add_argument("--every", type=int, default=None, help="sacreBLEU on every K-th WMT23 segment (default 10)")
+    ap.add_argument("--options", default="", help="TER switches to turn on, comma-separated (e.g. normalized)")
+    ap.add_argument("--skip-python", action="store_true", help="do not time the pure-Python backend")
+    args = ap.parse_args()
+    options = {name: name in args.options.split(",") for name in OPTION_NAMES}
+    every = args.every or (50 if args.quick else 10)
+    runs = 3 if args.quick else 5
+    data = Path(args.data) if args.data else wmt23_dir("generaltest2023.*.hyp.*")
+
+    import sacrebleu
+
+    from rapidbleu import _ter_py
+
+    try:
+        from rapidbleu import _ter_cy
+    except ImportError as exc:
+        sys.exit(f"compiled core not built ({exc}): pip install .")
+
+    outputs = load(data)
+    print(machine_info())
+    print(f"TER options: {options}; sacreBLEU {sacrebleu.__version__}\n")
+    rows, mismatches = [], []
+
+    def ours(module, workers, hyps, refs):
+        return with_backend(module, lambda: rapidbleu.TER(**options, workers=workers).corpus_score(hyps, [refs]))
+
+    def sacre(hyps, refs):
+        return sacrebleu.TER(**options).corpus_score(hyps, [refs])
+
+    def check(where, tool, got, want):
+        if (got.score, got.num_edits, got.ref_length) != (want.score, want.num_edits, want.ref_length):
+            mismatches.append(f"{where} / {tool}: {got} != sacreBLEU {want}")
+
+    def row(corpus, tool, wall, cpu, sb_wall, sb_cpu, score, note):
+        rows.append(
+            (corpus, tool, wall, cpu, sb_wall / wall, sb_cpu / cpu if cpu == cpu else float("nan"), score, note)
+        )
+
+    # -- one en-de system -------------------------------------------------------------------
+    name, hyps, refs = next(o for o in outputs if o[0] == "en-de ONLINE-W")
+    corpus = f"{name} ({len(hyps)} segments)"
+    sb_wall, sb_cpu, want = median_time(lambda: sacre(hyps, refs), 1)
+    row(corpus, "sacreBLEU corpus_score", sb_wall, sb_cpu, sb_wall, sb_cpu, f"{want.score:.4f}", "1 run")
+    for tool, module, workers, k in (
+        ("rapidbleu cython, 1 thread", _ter_cy, 1, runs),
+        ("rapidbleu cython, 2 threads", _ter_cy, 2, runs),
+        ("rapidbleu python backend", _ter_py, 1, 1),
+    ):
+        if module is _ter_py and args.skip_python:
+            continue
+        wall, cpu, got = median_time(lambda: ours(module, workers, hyps, refs), k)
+        check(corpus, tool, got, want)
+        row(
+            corpus,
+            tool,
+            wall,
+            cpu if workers == 1 else float("nan"),
+            sb_wall,
+            sb_cpu,
+            f"{got.score:.4f}",
+            f"{k} run(s)",
+        )
+    tw, tc, _ = median_time(lambda: list(segment_words(hyps, [refs], *options.values())), runs)
+    tokenizer_share = [(corpus, tc, rows[1][3])]
+
+    # -- every WMT23 output -----------------------------------------------------------------
+    per_output = []
+    sb_total_wall = sb_total_cpu = 0.0
+    for name, hyps, refs in outputs:
+        idx = list(range(0, len(hyps), every))
+        h, r = [hyps[i] for i in idx], [refs[i] for i in idx]
+        w, c, want = median_time(lambda: sacre(h, r), 1)
+        scale = len(hyps) / len(idx)
+        sb_total_wall += w * scale
+        sb_total_cpu += c * scale
+        got = ours(_ter_cy, 1, h, r)
+        check(f"{name} every {every}th", "rapidbleu cython", got, want)
+        ow, oc, full = median_time(lambda: ours(_ter_cy, 1, hyps, refs), 1)
+        per_output.append((name, len(hyps), w * scale, c * scale, ow, oc, full.score))
+    all_h = [x for _, h, _ in outputs for x in h]
+    all_r = [x for _, _, r in outputs for x in r]
+    corpus = f"WMT23 ({len(all_h)} segments)"
+    note = f"1 run on every {every}th segment of each output, scaled"
+    rows.append((corpus, "sacreBLEU corpus_score", sb_total_wall, sb_total_cpu, 1.0, 1.0, "-", note))
+    for tool, workers in (("rapidbleu cython, 1 thread", 1), ("rapidbleu cython, 2 threads", 2)):
+        wall, cpu, got = median_time(lambda: ours(_ter_cy, workers, all_h, all_r), 3 if not args.quick else 1)
+        row(
+            corpus,
+            tool,
+            wall,
+            cpu if workers == 1 else float("nan"),
+            sb_total_wall,
+            sb_total_cpu,
+            f"{got.score:.4f}",
+            "3 runs" if not args.quick else "1 run",
+        )
+    tw, tc, _ = median_time(lambda: list(segment_words(all_h, [all_r], *options.values())), 1)
+    tokenizer_share.append((corpus, tc, rows[-2][3]))
+
+    # -- large: WMT23 six times ---------------------------------------------------------------
+    big_h, big_r = all_h * 6, all_r * 6
+    corpus = f"large ({len(big_h)} segments, WMT23 x 6)"
+    rows.append(
+        (corpus, "sacreBLEU (WMT23 estimate x 6)", 6 * sb_total_wall, 6 * sb_total_cpu, 1.0, 1.0, "-", "scaled")
+    )
+    for tool, workers in (("rapidbleu cython, 1 thread", 1), ("rapidbleu cython, 2 threads", 2)):
+        wall, cpu, got = median_time(lambda: ours(_ter_cy, workers, big_h, big_r), 1)
+        row(
+            corpus,
+            tool,
+            wall,
+            cpu if workers == 1 else float("nan"),
+            6 * sb_total_wall,
+            6 * sb_total_cpu,
+            f"{got.score:.4f}",
+            "1 run",
+        )
+
+    print("| corpus | tool | wall s | CPU s | speed-up (wall) | speed-up (CPU) | TER | notes |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |")
+    for corpus, tool, wall, cpu, ratio, cpu_ratio, score, note in rows:
+        cpu_s = "-" if cpu != cpu else f"{cpu:.3f}"
+        cpu_r = "-" if cpu_ratio != cpu_ratio else f"{cpu_ratio:.0f}x"
+        print(f"| {corpus} | {tool} | {wall:.3f} | {cpu_s} | {ratio:.0f}x | {cpu_r} | {score} | {note} |")
+
+    print(
+        "\nEvery WMT23 output (sacreBLEU: every", f"{every}th segment, scaled; rapidbleu: compiled, 1 thread, 1 run)\n"
+    )
+    print("| output | segments | sacreBLEU CPU s (est.) | rapidbleu CPU s | speed-up (CPU) | TER |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    for name, n, sw, sc, ow, oc, score in per_output:
+        print(f"| {name} | {n} | {sc:.1f} | {oc:.3f} | {sc / oc:.0f}x | {score:.4f} |")
+
+    print("\nShare of tercom's tokenizer (Python, both backends) in rapidbleu's 1-thread CPU time:")
+    for corpus, tok_cpu, total_cpu in tokenizer_share:
+        print(f"  {corpus}: {tok_cpu:.3f} s of {total_cpu:.3f} s ({100 * tok_cpu / total_cpu:.0f}%)")
+    print()
+    print(
+        "\n".join(f"MISMATCH: {m}" for m in mismatches) or "Every rapidbleu score equals sacreBLEU's, float for float."
+    )
+    print(f"(os.cpu_count() = {os.cpu_count()})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,299 @@
+"""TER, translation edit rate (Snover et al., AMTA 2006), with sacreBLEU 2.x's API and results.
+
+Per-segment statistics ``[num_edits, avg_ref_length]`` come from the active TER kernel
+(``rapidbleu._ter_py`` or its compiled twin ``_ter_cy``, chosen by ``rapidbleu._backend``);
+the score from statistics is ``rapidbleu._ter_py.ter_from_stats`` (and ``ter_scores`` for
+many rows).  The rules of the algorithm, where sacreBLEU's results depend on them, are stated
+in ``rapidbleu._ter_py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, cast
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from ._lazy import numpy as np  # imported on first use (see rapidbleu._lazy)
+
+from . import _backend
+from ._inputs import check_references
+from ._lazy import is_ndarray
+from ._metric import Metric, register
+from ._sacre_methods import SacreMetricMethods
+from ._ter_py import ter_from_stats
+from ._validate import check_flag, check_hypotheses, no_reference_error, resolve_workers
+from .score import TERScore, TERSignature
+from .tokenizers.tokenizer_ter import TercomTokenizer
+
+#: TER's options, in the order of ``TER(...)``'s arguments.
+OPTIONS = ("normalized", "no_punct", "asian_support", "case_sensitive")
+
+
+@register
+class TER(SacreMetricMethods, Metric):
+    """Translation edit rate (TER), a drop-in for ``sacrebleu.metrics.TER``.
+
+    The number of word edits (insertions, deletions, substitutions, and shifts of word blocks)
+    that turn a hypothesis into its closest reference, over the average reference length, in
+    percent: lower is better.  Tercom's algorithm as sacreBLEU 2.6.0 runs it (greedy shifts
+    within its limits, a beamed edit distance), with the same edits, lengths and floats.
+
+    Args:
+        normalized: tercom's normalization (punctuation split off, XML entities unescaped,
+            with ``asian_support`` CJK characters split; see
+            :class:`~rapidbleu.tokenizers.tokenizer_ter.TercomTokenizer`).
+        no_punct: remove punctuation (with ``asian_support`` also CJK and full-width).
+        asian_support: the CJK rules of ``normalized`` and ``no_punct``; no effect alone.
+        case_sensitive: keep the case (by default everything is lowercased).
+        references: reference streams to keep for ``corpus_score(hyps, None)`` calls.
+        workers: threads of the compiled kernel (1 = serial, k > 1, -1 = all cores); results
+            are identical for any value.
+
+    Raises:
+        TypeError: an option that is not True/False (0/1), a bad ``workers``, malformed
+            ``references``.
+        ValueError: ``workers`` 0, malformed ``references``.
+    """
+
+    metric_id = "ter"
+    higher_is_better = False
+    #: [num_edits, average reference length]: floats.
+    stats_dtype = "float64"
+    #: Not offered by ``-m`` until the command line's TER options (``--ter-*``) are wired.
+    command_line = False
+    #: sacreBLEU's attribute: the signature class.
+    _SIGNATURE_TYPE: ClassVar[type[TERSignature]] = TERSignature
+
+    def __init__(
+        self,
+        normalized: bool = False,
+        no_punct: bool = False,
+        asian_support: bool = False,
+        case_sensitive: bool = False,
+        references: Sequence[Sequence[str | None]] | None = None,
+        workers: int = 1,
+    ) -> None:
+        self.normalized = check_flag(normalized, "normalized")
+        self.no_punct = check_flag(no_punct, "no_punct")
+        self.asian_support = check_flag(asian_support, "asian_support")
+        self.case_sensitive = check_flag(case_sensitive, "case_sensitive")
+        resolve_workers(workers)
+        self.workers = workers
+        # sacreBLEU's Metric attributes: no tokenized-input warning for TER, bootstrap settings
+        self._force = True
+        self.n_bootstrap = None
+        self.seed = None
+        self.tokenizer = TercomTokenizer(
+            normalized=self.normalized,
+            no_punct=self.no_punct,
+            asian_support=self.asian_support,
+            case_sensitive=self.case_sensitive,
+        )
+        self.tokenizer_signature = self.tokenizer.signature()
+        self._ref_cache: list[list[str | None]] | None = None
+        if references is not None:
+            self._ref_cache, self.num_refs = check_references(references, len(references[0]) if len(references) else 0)
+
+    # -- the metric protocol (rapidbleu._metric) ------------------------------------------------
+    @property
+    def stats_columns(self) -> tuple[str, ...]:
+        """``("num_edits", "ref_length")``: the fewest edits over a segment's references and
+        the mean of their lengths."""
+        return ("num_edits", "ref_length")
+
+    def config(self) -> dict[str, Any]:
+        """The four options and the number of references.
+
+        Raises:
+            ValueError: no references seen yet (the number of references is unknown).
+        """
+        num_refs = getattr(self, "num_refs", None)
+        if num_refs is None:
+            raise ValueError("the metric has not seen references yet: the number of references is unknown")
+        out: dict[str, Any] = {name: bool(getattr(self, name)) for name in OPTIONS}
+        out["num_refs"] = num_refs
+        return out
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any]) -> TER:
+        """A ``TER`` with the options and number of references of ``config`` (as :meth:`config`
+        gives them); it computes statistics and scores as the original."""
+        metric = cls(
+            normalized=bool(config["normalized"]),
+            no_punct=bool(config["no_punct"]),
+            asian_support=bool(config["asian_support"]),
+            case_sensitive=bool(config["case_sensitive"]),
+        )
+        metric.num_refs = config["num_refs"]
+        return metric
+
+    def _check_rows(self, rows: np.ndarray, what: str) -> None:
+        """A number of edits is a whole number (the reference length is a mean: any >= 0)."""
+        frac = rows[:, 0] != np.floor(rows[:, 0])
+        if frac.any():
+            r = int(np.flatnonzero(frac)[0])
+            raise ValueError(f"{what}: row {r}, column 0 (num_edits) is {rows[r, 0].item()!r}; edits are whole counts")
+
+    def _options(self) -> tuple[bool, bool, bool, bool]:
+        return (self.normalized, self.no_punct, self.asian_support, self.case_sensitive)
+
+    def _streams(self, hypotheses: Any, references: Any) -> tuple[list[str], list[list[str | None]]]:
+        hyps = check_hypotheses(hypotheses)
+        if references is not None:
+            streams, self.num_refs = check_references(references, len(hyps))
+            return hyps, streams
+        if self._ref_cache is None:
+            raise RuntimeError("no references given and none cached (pass references= to TER())")
+        if len(self._ref_cache[0]) != len(hyps):
+            raise ValueError(
+                f"{len(hyps)} hypotheses but the cached references have {len(self._ref_cache[0])} segments"
+            )
+        return hyps, self._ref_cache
+
+    def corpus_statistics(
+        self, hypotheses: Sequence[str], references: Sequence[Sequence[str | None]] | None = None
+    ) -> np.ndarray:
+        """Per-segment sufficient statistics.
+
+        Args:
+            hypotheses: n hypothesis strings.
+            references: reference streams (each n strings or None), or None for the ones
+                given to the constructor.
+
+        Returns:
+            float64 array (n, 2): ``[num_edits, avg_ref_length]`` per segment, sacreBLEU's
+            ``_compute_segment_statistics`` values (the fewest edits over the segment's
+            references, the mean of their lengths); sums of rows score a corpus.
+
+        Raises:
+            TypeError, ValueError: malformed input (named by stream and segment), a segment
+                longer than ``rapidbleu._ter_py.MAX_WORDS`` words.
+            RuntimeError: no references given and none cached.
+        """
+        hyps, streams = self._streams(hypotheses, references)
+        stats: np.ndarray = _backend.ter.ter_stats(hyps, streams, *self._options(), self.workers)
+        return stats
+
+    def score_from_stats(self, stats: Any) -> TERScore:
+        """TER from one row of summed statistics ``[num_edits, ref_length]`` (a corpus row of
+        ``combine``, or a segment's row): ``100 * num_edits / ref_length`` (100 for edits
+        against empty references, 0 for neither).
+
+        Raises:
+            ValueError: not one row of two finite numbers >= 0 with whole edits.
+        """
+        row = self.check_statistics(stats)
+        if row.ndim != 1:
+            raise ValueError(
+                "statistics must be one row [num_edits, ref_length] (for a matrix, combine(stats)), "
+                f"got shape {row.shape}"
+            )
+        edits, length = int(row[0]), float(row[1])
+        return TERScore(ter_from_stats(edits, length), edits, length)
+
+    def scores_from_stats(self, sums: np.ndarray, dtype: Any = None) -> np.ndarray:
+        """``(m,)``: TER (0-100) of each row of summed statistics, as sacreBLEU computes it when
+        the values are held in ``dtype`` (None: Python numbers; ``np.int64``; ``np.float64``;
+        ``np.float32``: bootstrap resamples): ``rapidbleu._ter_py.ter_scores`` or its compiled
+        twin.  float32 for ``np.float32`` rows (the type of sacreBLEU's ``.score`` there: its
+        formula stays in float32, so its bootstrap summaries are float32 arithmetic), float64
+        otherwise.
+
+        Raises:
+            ValueError: not ``(m, 2)``, or another ``dtype``.
+        """
+        scores: np.ndarray = _backend.ter.ter_scores(sums, dtype)
+        if dtype is not None and np.dtype(dtype) == np.float32:
+            return scores.astype(np.float32)  # exact: the kernels computed float32 values
+        return scores
+
+    def get_signature(self) -> TERSignature:
+        """The reproducibility signature (needs a scored corpus for the number of references).
+
+        Raises:
+            ValueError: no corpus or sentence scored yet (the number of references is unknown).
+        """
+        return TERSignature(self.__dict__)
+
+    # -- sacreBLEU's semi-private methods (the metric-independent ones: SacreMetricMethods) ----------
+    def _extract_corpus_statistics(
+        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]] | None
+    ) -> list[list[Any]]:
+        """Per-segment statistics as sacreBLEU returns them: one ``[int num_edits, float
+        avg_ref_length]`` list per segment (``references`` None or empty: the cache)."""
+        if references is not None and not is_ndarray(references) and len(references) == 0:
+            references = None
+        return [[int(e), float(r)] for e, r in self.corpus_statistics(hypotheses, references).tolist()]
+
+    def _compute_score_from_stats(self, stats: Any) -> TERScore:
+        """``TERScore`` from one summed row, in the arithmetic of its values (Python numbers,
+        numpy float32 in bootstrap resamples), as sacreBLEU computes it."""
+        total_edits, sum_ref_lengths = stats[0], stats[1]
+        return TERScore(ter_from_stats(total_edits, sum_ref_lengths), total_edits, sum_ref_lengths)
+
+    def _preprocess_segment(self, sent: str) -> str:
+        """Right-strip and tokenize one segment (tokens joined by single spaces)."""
+        return self.tokenizer(sent.rstrip())
+
+    def _extract_reference_info(self, refs: Sequence[str]) -> dict[str, Any]:
+        """``{"ref_words": [[token, ...], ...]}``: each reference preprocessed and split."""
+        return {"ref_words": [self._preprocess_segment(ref).split() for ref in refs]}
+
+    def _compute_segment_statistics(self, hypothesis: str, ref_kwargs: dict[str, Any]) -> list[Any]:
+        """``[int num_edits, float avg_ref_length]`` of one preprocessed hypothesis against
+        ``_extract_reference_info``'s words: the fewest edits over the references.
+
+        Raises:
+            ValueError: no reference words given.
+        """
+        ref_words = ref_kwargs["ref_words"]
+        if not ref_words:
+            raise no_reference_error(0)
+        words = hypothesis.split()
+        best = None
+        total = 0
+        for words_ref in ref_words:
+            edits, length = _backend.ter.translation_edit_rate(words, words_ref)
+            total += length
+            best = edits if best is None else min(best, edits)
+        return [best, total / len(ref_words)]
+
+    def _cache_references(self, references: Sequence[Sequence[str | None]]) -> list[dict[str, Any]]:
+        """``_extract_reference_info`` of each segment's preprocessed references (``None``
+        left out); sets ``num_refs`` (-1 when it varies), as sacreBLEU does."""
+        streams, self.num_refs = check_references(references, len(references[0]) if len(references) else 0)
+        return [
+            self._extract_reference_info([self._preprocess_segment(r) for r in seg if r is not None])
+            for seg in zip(*streams, strict=True)
+        ]
+
+
+def corpus_ter(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str | None]],
+    normalized: bool = False,
+    no_punct: bool = False,
+    asian_support: bool = False,
+    case_sensitive: bool = False,
+) -> TERScore:
+    """Corpus TER with sacreBLEU's ``corpus_ter`` arguments and defaults."""
+    metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive)
+    return cast(TERScore, metric.corpus_score(hypotheses, references))
+
+
+def sentence_ter(
+    hypothesis: str,
+    references: Sequence[str | None],
+    normalized: bool = False,
+    no_punct: bool = False,
+    asian_support: bool = False,
+    case_sensitive: bool = False,
+) -> TERScore:
+    """Sentence TER with sacreBLEU's ``sentence_ter`` arguments and defaults."""
+    metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive)
+    return cast(TERScore, metric.sentence_score(hypothesis, references))
+
+
+__all__ = ["TER", "TERScore", "TERSignature", "corpus_ter", "sentence_ter"]
