@@ -172,7 +172,8 @@ class MetricComparison:
     signature: str
     scores: list[SystemScore]
     sentences: list[SentenceComparison]
-    sentence_scores: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
+    # (_compare always sets it; None is only the dataclass default)
+    sentence_scores: np.ndarray = field(default=None, repr=False)  # type: ignore[arg-type]
 
     @property
     def key(self) -> str:

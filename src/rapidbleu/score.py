@@ -256,7 +256,7 @@ class TERSignature(Signature):
     normalization, punctuation (``yes`` unless removed) and Asian support:
     ``nrefs:1|case:lc|tok:tercom|norm:no|punct:yes|asian:no|version:...``."""
 
-    def __init__(self, args: dict):
+    def __init__(self, args: dict[str, Any]) -> None:
         super().__init__(args)
         self._abbr.update({"case": "c", "tok": "t", "norm": "nr", "punct": "pn", "asian": "as"})
         self.info.update(
