@@ -512,10 +512,11 @@ def _chosen_metrics(metric: BLEU | None, metrics: Sequence[Metric | str] | None)
             if m not in METRICS or not METRICS[m].command_line:
                 known = ", ".join(k for k, c in METRICS.items() if c.command_line)
                 raise ValueError(f"unknown metric {m!r}; choose from: {known}")
-            m = METRICS[m]()
-        elif not isinstance(m, Metric):
+            out.append(METRICS[m]())
+        elif isinstance(m, Metric):
+            out.append(m)
+        else:
             raise TypeError(f"metrics holds a {type(m).__name__}; give metric objects or names")
-        out.append(m)
     if not out:
         raise ValueError("metrics is empty: give at least one metric")
     return out
