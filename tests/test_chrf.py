@@ -363,8 +363,8 @@ def test_pairwise_matrix_is_sentence_chrf_of_each_pair(backend, opts):
 def test_sentence_chrf_batch_is_sacrebleus_loop(backend):
     from rapidbleu.batch import sentence_chrf_batch
 
-    hyps = _sample("generaltest2023.he-en.hyp.ONLINE-Y.en", 30) + ["", "  "]
-    ref_a = _sample("generaltest2023.he-en.ref.refA.en", 30) + ["x", "y"]
+    hyps = [*_sample("generaltest2023.he-en.hyp.ONLINE-Y.en", 30), "", "  "]
+    ref_a = [*_sample("generaltest2023.he-en.ref.refA.en", 30), "x", "y"]
     ref_b = [None if i % 4 == 1 else r for i, r in enumerate(_sample("generaltest2023.he-en.ref.refB.en", 30))]
     ref_b += ["", None]
     for opts in ({}, {"word_order": 2, "lowercase": True}, {"beta": 3, "eps_smoothing": True, "whitespace": True}):
@@ -435,7 +435,7 @@ out = B.pairwise_chrf(cands, word_order=2)
 print((hwm() - before) / 2**20, out.shape)
 """
     env = {**os.environ, "RAPIDBLEU_BACKEND": "cython"}
-    here = os.path.dirname(os.path.abspath(__file__))
+    here = str(Path(__file__).absolute().parent)
     res = subprocess.run([sys.executable, "-c", code, here], capture_output=True, text=True, check=False, env=env)
     assert res.returncode == 0, res.stderr
     assert res.stdout.split()[1:] == ["(400,", "400)"]

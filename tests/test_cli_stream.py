@@ -324,7 +324,7 @@ print(status("VmHWM:") - before, file=sys.stderr)
 """
 
 
-@pytest.mark.skipif(not os.path.exists("/proc/self/clear_refs"), reason="needs Linux's /proc/self/clear_refs")
+@pytest.mark.skipif(not Path("/proc/self/clear_refs").exists(), reason="needs Linux's /proc/self/clear_refs")
 def test_long_chrf_input_streams_in_bounded_memory(tmp_path, monkeypatch):
     """chrF++ of a long input read in chunks of 1,000 lines equals one API call on the whole
     corpus, and the command's peak memory does not grow with the input: 4x the lines (about
