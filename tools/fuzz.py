@@ -194,12 +194,10 @@ def backend(name: str) -> Iterator[None]:
     try:
         for kind in _backend.TWINS:
             setattr(_backend, kind, _backend.select(name, kind))
-        _backend.impl = _backend.stats
         yield
     finally:
         for kind, module in saved.items():
             setattr(_backend, kind, module)
-        _backend.impl = _backend.stats
 
 
 BACKENDS = ("python", "cython")
