@@ -491,9 +491,10 @@ def comparison_report(
         width=width,
         metrics=comparisons,
     )
-    k = next((i for i, m in enumerate(chosen) if isinstance(m, BLEU)), None)
-    if k is not None:
-        _add_bleu_parts(report, chosen[k], stats[k], comparisons[k], hyps, references, sources, n_examples, n_buckets)  # type: ignore[arg-type]
+    first_bleu = next(((i, m) for i, m in enumerate(chosen) if isinstance(m, BLEU)), None)
+    if first_bleu is not None:
+        k, bleu = first_bleu
+        _add_bleu_parts(report, bleu, stats[k], comparisons[k], hyps, references, sources, n_examples, n_buckets)
     return report
 
 
