@@ -377,15 +377,16 @@ def chrf_stats(
     resolve_workers(workers)
     hyps, streams = check_segments(hypotheses, ref_streams)
     out = np.zeros((len(hyps), 3 * (char_order + word_order)), dtype=np.int64)
-    for i, hyp in enumerate(hyps):
-        refs = [s[i] for s in streams if s[i] is not None]
+    for i, segment in enumerate(hyps):
+        refs = [r for r in (s[i] for s in streams) if r is not None]
         if not refs:
             raise no_reference_error(i)
+        hyp = segment
         if lowercase:
             hyp = hyp.lower()
-            refs = [r.lower() for r in refs]  # type: ignore[union-attr]
+            refs = [r.lower() for r in refs]
         hyp_grams = segment_ngrams(hyp, char_order, word_order, whitespace)
-        refs_grams = [segment_ngrams(r, char_order, word_order, whitespace) for r in refs]  # type: ignore[arg-type]
+        refs_grams = [segment_ngrams(r, char_order, word_order, whitespace) for r in refs]
         out[i] = best_row(hyp_grams, refs_grams, beta, eps_smoothing)
     return out
 

@@ -60,7 +60,7 @@ def num_refs_of(counts: Iterable[int] | np.ndarray) -> int:
     return distinct.pop() if len(distinct) == 1 else -1
 
 
-def check_references(references, n_hyps: int) -> tuple[list[list[str | None]], int]:
+def check_references(references: Any, n_hyps: int) -> tuple[list[list[str | None]], int]:
     """Validate reference streams; they stay streams (the layout the statistics take).
 
     Args:

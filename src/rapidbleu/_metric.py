@@ -199,7 +199,7 @@ class Metric(ABC):
         """What a wrong number of columns is told it needs (None: the column names)."""
         return None
 
-    def _check_rows(self, rows: np.ndarray, what: str) -> None:
+    def _check_rows(self, rows: np.ndarray, what: str) -> None:  # noqa: B027 -- a hook: by default no extra rule
         """Metric-specific consistency of valid-looking rows (BLEU: matches <= n-grams)."""
 
     def corpus_score(

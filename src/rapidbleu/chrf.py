@@ -81,7 +81,7 @@ class CHRF(SacreMetricMethods, Metric):
     CHAR_ORDER = CHAR_ORDER
     WORD_ORDER = WORD_ORDER
     BETA = BETA
-    _PUNCTS = set(PUNCTUATION)
+    _PUNCTS: ClassVar[set[str]] = set(PUNCTUATION)
     _SIGNATURE_TYPE = CHRFSignature
 
     def __init__(

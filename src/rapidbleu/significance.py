@@ -143,7 +143,7 @@ def paired_bs(
     systems_stats: Sequence[Any],
     metric: Metric,
     n_samples: int = 1000,
-    seed: int | None | str = "env",
+    seed: int | str | None = "env",
     n_jobs: int = 1,
     progress: Progress = None,
 ) -> list[Result]:
@@ -218,7 +218,7 @@ def paired_ar(
     metric: Metric,
     n_samples: int = 10000,
     n_ar_confidence: int = -1,
-    seed: int | None | str = "env",
+    seed: int | str | None = "env",
     n_jobs: int = 1,
     progress: Progress = None,
 ) -> list[Result]:
