@@ -1,5 +1,9 @@
 """Bad input raises a clear error naming what is wrong and where (sacreBLEU would mis-score)."""
 
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
 import pytest
 import sacrebleu
 
@@ -99,6 +103,30 @@ def test_no_references_and_no_cache():
 def test_cached_references_length_mismatch():
     with pytest.raises(ValueError, match="2 hypotheses but the cached references have 3 segments"):
         rapidbleu.BLEU(references=REFS).corpus_score(HYPS[:2], None)
+
+
+@pytest.mark.parametrize("metric", [rapidbleu.BLEU, rapidbleu.CHRF, rapidbleu.TER])
+@pytest.mark.parametrize(
+    ("refs", "err", "message"),
+    [
+        (lambda: (s for s in REFS), TypeError, "a list of reference streams .* got generator"),
+        (lambda: np.array(REFS), TypeError, "a list of reference streams .* got ndarray"),
+        (lambda: [REFS[0], REFS[0][:2]], ValueError, "reference stream 1 has 2 lines but reference stream 0 has 3"),
+    ],
+    ids=["generator", "ndarray", "ragged"],
+)
+def test_cached_references_checked_when_given(
+    metric: type[rapidbleu.BLEU | rapidbleu.CHRF | rapidbleu.TER],
+    refs: Callable[[], Any],
+    err: type[Exception],
+    message: str,
+) -> None:
+    """``references=`` of a metric (and ``_cache_references``) get the same clear errors as
+    references given to ``corpus_score``, not ``len()``/truth-value errors from inside."""
+    with pytest.raises(err, match=message):
+        metric(references=refs())
+    with pytest.raises(err, match=message):
+        metric()._cache_references(refs())
 
 
 # Accepted on purpose (sacreBLEU scores these correctly): empty strings and odd Unicode.

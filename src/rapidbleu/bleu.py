@@ -135,7 +135,7 @@ class BLEU(SacreBLEUMethods, Metric):
 
         self._ref_cache = None
         if references is not None:
-            self._ref_cache = self._prepare_references(references, len(references[0]) if references else 0)
+            self._ref_cache = self._prepare_references(references, None)
 
     def _set_options(
         self,
