@@ -1,5 +1,6 @@
 """Bad input raises a clear error naming what is wrong and where (sacreBLEU would mis-score)."""
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -302,3 +303,31 @@ def test_workers_checked_before_any_work(bad, err, monkeypatch):
         assert call is not None, f"{qualname} takes workers: add a call to _WORKERS_CALLS"
         with pytest.raises(err, match="workers"):
             call(fn, bad)
+
+
+def _resampling_calls() -> dict[str, Callable[[Any], Any]]:
+    """Each entry point that takes a number of resamples or trials, called with ``n``."""
+    from rapidbleu.significance import bootstrap_ci, paired_ar, paired_bs
+
+    chrf = rapidbleu.CHRF()
+    st = chrf.corpus_statistics(HYPS, REFS)
+    return {
+        "n_bootstrap": lambda n: chrf.corpus_score(HYPS, REFS, n_bootstrap=n),
+        "n_bootstrap ": lambda n: bootstrap_ci(st, chrf, n),
+        "n_samples": lambda n: paired_bs(st, [st], chrf, n_samples=n),
+        "n_samples ": lambda n: paired_ar(st, [st], chrf, n_samples=n),
+        "n_ar_confidence": lambda n: paired_ar(st, [st], chrf, n_samples=5, n_ar_confidence=n),
+    }
+
+
+@pytest.mark.parametrize("bad", [2.5, 3.0, "10", None, True])
+def test_number_of_resamples_must_be_an_int(bad: object) -> None:
+    """``n_bootstrap=2.5`` ran 2 resamples under a ``bs:2.5`` signature (sacreBLEU raises a
+    ``TypeError``); strings and ``None`` failed in a comparison deep inside; ``True`` silently
+    meant no interval.  Each is a ``TypeError`` naming the argument, before any resample."""
+    for name, call in _resampling_calls().items():
+        with pytest.raises(TypeError, match=f"{name.strip()} must be an int, got {re.escape(repr(bad))}"):
+            call(bad)
+    ok = rapidbleu.CHRF()
+    assert "μ = " in str(ok.corpus_score(HYPS, REFS, n_bootstrap=np.int64(3)))  # numpy ints are ints
+    assert "bs:3|" in str(ok.get_signature())
