@@ -1,6 +1,9 @@
 """Bad input raises a clear error naming what is wrong and where (sacreBLEU would mis-score)."""
 
 import math
+import re
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
@@ -104,6 +107,30 @@ def test_no_references_and_no_cache():
 def test_cached_references_length_mismatch():
     with pytest.raises(ValueError, match="2 hypotheses but the cached references have 3 segments"):
         rapidbleu.BLEU(references=REFS).corpus_score(HYPS[:2], None)
+
+
+@pytest.mark.parametrize("metric", [rapidbleu.BLEU, rapidbleu.CHRF, rapidbleu.TER])
+@pytest.mark.parametrize(
+    ("refs", "err", "message"),
+    [
+        (lambda: (s for s in REFS), TypeError, "a list of reference streams .* got generator"),
+        (lambda: np.array(REFS), TypeError, "a list of reference streams .* got ndarray"),
+        (lambda: [REFS[0], REFS[0][:2]], ValueError, "reference stream 1 has 2 lines but reference stream 0 has 3"),
+    ],
+    ids=["generator", "ndarray", "ragged"],
+)
+def test_cached_references_checked_when_given(
+    metric: type[rapidbleu.BLEU | rapidbleu.CHRF | rapidbleu.TER],
+    refs: Callable[[], Any],
+    err: type[Exception],
+    message: str,
+) -> None:
+    """``references=`` of a metric (and ``_cache_references``) get the same clear errors as
+    references given to ``corpus_score``, not ``len()``/truth-value errors from inside."""
+    with pytest.raises(err, match=message):
+        metric(references=refs())
+    with pytest.raises(err, match=message):
+        metric()._cache_references(refs())
 
 
 # Accepted on purpose (sacreBLEU scores these correctly): empty strings and odd Unicode.
@@ -405,3 +432,31 @@ def test_workers_checked_before_any_work(bad, err, monkeypatch):
         assert call is not None, f"{qualname} takes workers: add a call to _WORKERS_CALLS"
         with pytest.raises(err, match="workers"):
             call(fn, bad)
+
+
+def _resampling_calls() -> dict[str, Callable[[Any], Any]]:
+    """Each entry point that takes a number of resamples or trials, called with ``n``."""
+    from rapidbleu.significance import bootstrap_ci, paired_ar, paired_bs
+
+    chrf = rapidbleu.CHRF()
+    st = chrf.corpus_statistics(HYPS, REFS)
+    return {
+        "n_bootstrap": lambda n: chrf.corpus_score(HYPS, REFS, n_bootstrap=n),
+        "n_bootstrap ": lambda n: bootstrap_ci(st, chrf, n),
+        "n_samples": lambda n: paired_bs(st, [st], chrf, n_samples=n),
+        "n_samples ": lambda n: paired_ar(st, [st], chrf, n_samples=n),
+        "n_ar_confidence": lambda n: paired_ar(st, [st], chrf, n_samples=5, n_ar_confidence=n),
+    }
+
+
+@pytest.mark.parametrize("bad", [2.5, 3.0, "10", None, True])
+def test_number_of_resamples_must_be_an_int(bad: object) -> None:
+    """``n_bootstrap=2.5`` ran 2 resamples under a ``bs:2.5`` signature (sacreBLEU raises a
+    ``TypeError``); strings and ``None`` failed in a comparison deep inside; ``True`` silently
+    meant no interval.  Each is a ``TypeError`` naming the argument, before any resample."""
+    for name, call in _resampling_calls().items():
+        with pytest.raises(TypeError, match=f"{name.strip()} must be an int, got {re.escape(repr(bad))}"):
+            call(bad)
+    ok = rapidbleu.CHRF()
+    assert "μ = " in str(ok.corpus_score(HYPS, REFS, n_bootstrap=np.int64(3)))  # numpy ints are ints
+    assert "bs:3|" in str(ok.get_signature())

@@ -185,7 +185,7 @@ class SacreBLEUMethods(SacreMetricMethods):
     def _cache_references(self, references: Sequence[Sequence[str]]) -> list[dict[str, Any]]:
         """``_extract_reference_info`` of every segment (``None`` references left out); sets
         ``num_refs`` (-1 when it varies), as sacreBLEU does."""
-        streams, self.num_refs = check_references(references, len(references[0]) if len(references) else 0)
+        streams, self.num_refs = check_references(references, None)
         return [
             self._extract_reference_info([self._preprocess_segment(r) for r in seg if r is not None])
             for seg in zip(*streams, strict=False)

@@ -115,6 +115,20 @@ def check_flag(value: _T, name: str) -> _T:
     raise TypeError(f"{name} must be True or False, got {value!r} ({kind_of(value)})")
 
 
+def check_resamples(value: object, name: str) -> int:
+    """A number of resamples or trials (``n_bootstrap``, ``n_samples``, ``n_ar_confidence``) as
+    an ``int``; what each value means (e.g. 1 or less: no interval) is the caller's rule.
+
+    Raises:
+        TypeError: not an int, naming the argument (``bool``, strings and floats included: a
+            float such as 2.5 would otherwise run 2 resamples while the signature says
+            ``bs:2.5``; sacreBLEU fails on it).
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an int, got {value!r} ({kind_of(value)})")
+    return int(value)
+
+
 def resolve_workers(workers: Any) -> int:
     """Threads for one call, by the one rule every ``workers`` argument follows.
 

@@ -133,7 +133,7 @@ class BLEU(SacreBLEUMethods, Metric):
 
         self._ref_cache: list[list[str | None]] | None = None
         if references is not None:
-            self._ref_cache = self._prepare_references(references, len(references[0]) if references else 0)
+            self._ref_cache = self._prepare_references(references, None)
 
     def _set_options(
         self,
@@ -254,7 +254,7 @@ class BLEU(SacreBLEUMethods, Metric):
         )
 
     # -- statistics -------------------------------------------------------------------------
-    def _prepare_references(self, references: Any, n_hyps: int) -> list[list[str | None]]:
+    def _prepare_references(self, references: Any, n_hyps: int | None) -> list[list[str | None]]:
         streams, num_refs = check_references(references, n_hyps)
         self.num_refs = num_refs
         return streams

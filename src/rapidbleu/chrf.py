@@ -110,7 +110,7 @@ class CHRF(SacreMetricMethods, Metric):
         self.seed: str | None = None
         self._ref_cache: list[list[str | None]] | None = None
         if references is not None:
-            self._ref_cache = self._prepare_references(references, len(references[0]) if len(references) else 0)
+            self._ref_cache = self._prepare_references(references, None)
 
     # -- the metric protocol ---------------------------------------------------------------
     @property
@@ -151,7 +151,7 @@ class CHRF(SacreMetricMethods, Metric):
             metric.num_refs = num_refs
         return metric
 
-    def _prepare_references(self, references: Any, n_hyps: int) -> list[list[str | None]]:
+    def _prepare_references(self, references: Any, n_hyps: int | None) -> list[list[str | None]]:
         streams, num_refs = check_references(references, n_hyps)
         self.num_refs = num_refs
         return streams
@@ -316,7 +316,7 @@ class CHRF(SacreMetricMethods, Metric):
     def _cache_references(self, references: Sequence[Sequence[str | None]]) -> list[dict[str, Any]]:
         """``_extract_reference_info`` of every segment's preprocessed references (``None``
         left out); sets ``num_refs`` (-1 when it varies), as sacreBLEU does."""
-        streams, self.num_refs = check_references(references, len(references[0]) if len(references) else 0)
+        streams, self.num_refs = check_references(references, None)
         return [
             self._extract_reference_info([self._preprocess_segment(r) for r in seg if r is not None])
             for seg in zip(*streams, strict=False)
