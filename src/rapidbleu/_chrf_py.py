@@ -107,18 +107,6 @@ def check_beta(beta: Any) -> int | float:
     return value
 
 
-def check_flag(name: str, value: Any) -> bool:
-    """An on/off option (``lowercase``, ``whitespace``, ``eps_smoothing``) as a ``bool``:
-    ``True``/``False`` (numpy's too) or the ints 0 and 1.
-
-    Raises:
-        TypeError: anything else (a string such as ``"False"`` would silently mean on).
-    """
-    if isinstance(value, (bool, np.bool_)) or (isinstance(value, numbers.Integral) and value in (0, 1)):
-        return bool(value)
-    raise TypeError(f"{name} must be True or False, got {type(value).__name__} {value!r}")
-
-
 def check_rows(rows: np.ndarray, char_order: int, word_order: int, what: str = "statistics") -> None:
     """chrF's own rules for valid-looking statistics rows (``(m, k)``, whole numbers >= 0, as
     ``Metric.check_statistics`` has made sure): per order at most as many matches as

@@ -28,7 +28,6 @@ from ._chrf_py import (
     PUNCTUATION,
     WORD_ORDER,
     check_beta,
-    check_flag,
     check_orders,
     check_rows,
     extract_all_char_ngrams,
@@ -42,7 +41,7 @@ from ._chrf_py import (
 from ._inputs import check_references
 from ._metric import Metric, register
 from ._sacre_methods import SacreMetricMethods
-from ._validate import check_hypotheses, resolve_workers
+from ._validate import check_flag, check_hypotheses, resolve_workers
 from .score import CHRFScore, CHRFSignature
 
 
@@ -100,9 +99,9 @@ class CHRF(SacreMetricMethods, Metric):
         self.char_order = char_order
         self.word_order = word_order
         self.order = char_order + word_order
-        self.lowercase = check_flag("lowercase", lowercase)
-        self.whitespace = check_flag("whitespace", whitespace)
-        self.eps_smoothing = check_flag("eps_smoothing", eps_smoothing)
+        self.lowercase = bool(check_flag(lowercase, "lowercase"))
+        self.whitespace = bool(check_flag(whitespace, "whitespace"))
+        self.eps_smoothing = bool(check_flag(eps_smoothing, "eps_smoothing"))
         resolve_workers(workers)
         self.workers = workers
         self._force = True  # (sacreBLEU's attribute: no tokenized-input warning for chrF)
@@ -338,7 +337,7 @@ def corpus_chrf(
         char_order=char_order,
         word_order=word_order,
         beta=beta,
-        whitespace=not check_flag("remove_whitespace", remove_whitespace),
+        whitespace=not check_flag(remove_whitespace, "remove_whitespace"),
         eps_smoothing=eps_smoothing,
     )
     return cast(CHRFScore, metric.corpus_score(hypotheses, references))
@@ -359,7 +358,7 @@ def sentence_chrf(
         char_order=char_order,
         word_order=word_order,
         beta=beta,
-        whitespace=not check_flag("remove_whitespace", remove_whitespace),
+        whitespace=not check_flag(remove_whitespace, "remove_whitespace"),
         eps_smoothing=eps_smoothing,
     )
     return cast(CHRFScore, metric.sentence_score(hypothesis, references))
