@@ -192,6 +192,6 @@ def test_bad_rows_named_by_their_row_in_the_whole_frame(client):
         with pytest.raises(ValueError, match=r"rapidbleu\.dask: row 5 has no reference"):
             rbd.corpus_bleu(lists, "hyp", "ref")
     # method 6: unigram matches but no trigram match
-    m6 = dd.concat([part(ok, ok), part(ok[:2] + ["the dog sat on a mat"], ok[:3])])
+    m6 = dd.concat([part(ok, ok), part([*ok[:2], "the dog sat on a mat"], ok[:3])])
     with pytest.raises(SmoothingError, match=r"rapidbleu\.dask: row 6: smoothing method 6 needs"):
         rbd.sentence_bleu(m6, "hyp", "ref", style="nltk", smoothing_function="method6").compute()

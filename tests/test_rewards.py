@@ -73,12 +73,14 @@ def test_trl_strings_and_conversations(backend):
     prompts = [ex["prompt"] for ex in inputs]
     ids = [[1, 2, 3]] * len(HYP)
     got = _trl_call(BLEUReward(), prompts, HYP, ids, inputs)
-    assert got == _sacre(HYP, REFS) and all(type(x) is float for x in got)
+    assert got == _sacre(HYP, REFS)
+    assert all(type(x) is float for x in got)
     conversational = [[{"role": "assistant", "content": h}] for h in HYP]
     chat_prompts = [[{"role": "user", "content": p}] for p in prompts]
     nltk2 = BLEUReward(style="nltk", weights=(0.5, 0.5), smoothing_function="method4", name="bleu2")
     assert _trl_call(nltk2, chat_prompts, conversational, ids, inputs) == _nltk(HYP, REFS, (0.5, 0.5), M4)
-    assert nltk2.__name__ == "bleu2" and BLEUReward().__name__ == "bleu"
+    assert nltk2.__name__ == "bleu2"
+    assert BLEUReward().__name__ == "bleu"
     # options: tokenizer, lowercase, smoothing; another column name
     inputs2 = [{"prompt": p, "answers": r} for p, r in zip(prompts, REFS, strict=True)]
     r = BLEUReward(reference_key="answers", tokenize="intl", lowercase=True, smooth_method="floor")
@@ -129,7 +131,10 @@ def test_verl_calls(tmp_path):
     assert got == _sacre(HYP, REFS)
     kwargs = {"style": "nltk", "weights": [0.5, 0.5], "smoothing_function": "method4"}  # verl config values
     nltk_fn = functools.partial(call_with_kwargs, compute_score, kwargs)
-    got = [nltk_fn(data_source="wmt23", solution_str=h, ground_truth=r, extra_info=None) for h, r in zip(HYP, REFS)]
+    got = [
+        nltk_fn(data_source="wmt23", solution_str=h, ground_truth=r, extra_info=None)
+        for h, r in zip(HYP, REFS, strict=False)
+    ]
     assert got == _nltk(HYP, REFS, (0.5, 0.5), M4)
     # experimental reward loop: two more keywords
     extras = {"reward_router_address": None, "reward_model_tokenizer": None}
@@ -171,21 +176,23 @@ def test_openrlhf_reward_func(tmp_path):
     want = _sacre(HYP, REFS)
     for info, w in zip(infos, want, strict=True):
         reward = torch.tensor([info["rewards"]])  # samples_generator: info["reward"]
-        assert reward.shape == (1,) and reward.item() == pytest.approx(w, rel=1e-6)  # float32
-        assert info["scores"] is info["rewards"] and set(info["extra_logs"]) == {"bleu"}
+        assert reward.shape == (1,)
+        assert reward.item() == pytest.approx(w, rel=1e-6)
+        assert info["scores"] is info["rewards"]
+        assert set(info["extra_logs"]) == {"bleu"}
     assert reward_func(queries[:2], prompts[:2], REFS[:2])["rewards"].tolist() == pytest.approx(
-        _sacre([q[len(p) :] for q, p in zip(queries[:2], prompts[:2])], REFS[:2]), rel=1e-6
+        _sacre([q[len(p) :] for q, p in zip(queries[:2], prompts[:2], strict=False)], REFS[:2]), rel=1e-6
     )
     with pytest.raises(ValueError, match=r"queries\[0\] does not start with prompts\[0\]"):
         fn(["other text"], ["prompt"], ["ref"])
 
 
 def test_errors():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError):  # noqa: PT011 -- checks the type only
         BLEUReward(style="bleurt")
     with pytest.raises(TypeError, match="NLTK-style options"):
         BLEUReward(weights=(0.5, 0.5))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError):  # noqa: PT011 -- checks the type only
         BLEUReward(smooth_method="nope")
     with pytest.raises(TypeError, match="sacreBLEU-style options"):
         BLEUReward(style="nltk", smooth_method="floor")
@@ -253,7 +260,25 @@ def test_trl_grpo_step_with_a_tiny_random_model(tmp_path):
     from transformers import AutoModelForCausalLM, LlamaConfig, PreTrainedTokenizerFast
     from trl import GRPOConfig, GRPOTrainer
 
-    words = "translate : the cat sat on mat a dog barked at postman it rained all day .".split()
+    words = [
+        "translate",
+        ":",
+        "the",
+        "cat",
+        "sat",
+        "on",
+        "mat",
+        "a",
+        "dog",
+        "barked",
+        "at",
+        "postman",
+        "it",
+        "rained",
+        "all",
+        "day",
+        ".",
+    ]
     vocab = {"<pad>": 0, "<eos>": 1, "<unk>": 2, **{w: i + 3 for i, w in enumerate(dict.fromkeys(words))}}
     backend_tok = Tokenizer(models.WordLevel(vocab, unk_token="<unk>"))
     backend_tok.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
@@ -300,7 +325,8 @@ def test_trl_grpo_step_with_a_tiny_random_model(tmp_path):
     for name, kwargs, out in calls:
         assert {"prompts", "completions", "completion_ids", "reference", "trainer_state"} <= set(kwargs)
         hyps, refs = kwargs["completions"], kwargs["reference"]
-        assert all(isinstance(h, str) for h in hyps) and len(out) == len(hyps) == 4
+        assert all(isinstance(h, str) for h in hyps)
+        assert len(out) == len(hyps) == 4
         if name == "bleu":
             assert out == _sacre(hyps, refs)
         elif name == "bleu2":

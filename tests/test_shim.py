@@ -32,6 +32,7 @@ def _child(code: str, *args: str) -> subprocess.CompletedProcess:
         timeout=300,
         env=env,
         cwd=ROOT,
+        check=False,
     )
 
 
@@ -55,7 +56,8 @@ def test_every_sacrebleu_module_resolves_or_says_why():
     """Each module of sacreBLEU 2.6.0's package: the rapidbleu module of the same path (the same
     object), NotProvidedError for the test-set package, or ModuleNotFoundError naming both."""
     modules = _sacrebleu_modules()
-    assert "sacrebleu.metrics.bleu" in modules and "sacrebleu.dataset.wmt_xml" in modules
+    assert "sacrebleu.metrics.bleu" in modules
+    assert "sacrebleu.dataset.wmt_xml" in modules
     out = _json_child(
         """
         import importlib, json, sys
@@ -83,12 +85,14 @@ def test_every_sacrebleu_module_resolves_or_says_why():
         real = "rapidbleu" + name[len("sacrebleu") :]
         if name.startswith("sacrebleu.dataset"):
             assert got[0] == "not-provided", (name, got)
-            assert "test sets" in got[1] and "sacrebleu -t" in got[1]
+            assert "test sets" in got[1]
+            assert "sacrebleu -t" in got[1]
         elif name == "sacrebleu" or importlib.util.find_spec(real) is not None:
             assert got == ["alias", real, True], (name, got)
         else:
             assert got[0] == "missing", (name, got)
-            assert repr(name) in got[1] and repr(real) in got[1]
+            assert repr(name) in got[1]
+            assert repr(real) in got[1]
     aliased = sorted(n for n, g in out.items() if g[0] == "alias")
     for must in ("sacrebleu.metrics", "sacrebleu.metrics.bleu", "sacrebleu.metrics.base", "sacrebleu.metrics.helpers",
                  "sacrebleu.metrics.chrf", "sacrebleu.metrics.ter", "sacrebleu.metrics.lib_ter",
@@ -143,7 +147,8 @@ def test_every_public_sacrebleu_name_is_provided_or_not_provided():
         """,
         json.dumps(wanted),
     )
-    assert out["sacrebleu.BLEU"] == "same" and out["sacrebleu.corpus_bleu"] == "same"
+    assert out["sacrebleu.BLEU"] == "same"
+    assert out["sacrebleu.corpus_bleu"] == "same"
     for name in ("CHRF", "TER", "corpus_chrf", "sentence_chrf", "corpus_ter", "sentence_ter"):
         assert out[f"sacrebleu.{name}"] == "same", name
     assert out["sacrebleu.DATASETS"] == "not-provided"
@@ -269,7 +274,8 @@ def test_internals_harnesses_use():
     import rapidbleu.metrics.bleu as rb
 
     assert list(rb._TOKENIZERS) == list(sb._TOKENIZERS)
-    lines = read(SAMPLE_DIR / "generaltest2023.cs-uk.ref.refA.uk")[:40] + [
+    lines = [
+        *read(SAMPLE_DIR / "generaltest2023.cs-uk.ref.refA.uk")[:40],
         "Hello, world. It's 3.5-4 &amp; (x)!",
         "「你好」，世界。",
         "",
@@ -299,7 +305,8 @@ def test_not_provided_without_the_alias():
         from rapidbleu import download_test_set  # noqa: F401
     with pytest.raises(rapidbleu.NotProvidedError, match=r"sacrebleu\.utils\.get_source_file"):
         rapidbleu.utils.get_source_file("wmt23", "de-en")
-    assert not hasattr(rapidbleu, "no_such_name") and not hasattr(rapidbleu.utils, "no_such_name")
+    assert not hasattr(rapidbleu, "no_such_name")
+    assert not hasattr(rapidbleu.utils, "no_such_name")
 
 
 def test_install_after_sacrebleu_uninstall_and_runner(tmp_path):
@@ -329,8 +336,12 @@ def test_install_after_sacrebleu_uninstall_and_runner(tmp_path):
         }))
         """
     )
-    assert len(out["warned"]) == 1 and out["warned"][0].startswith("sacrebleu was imported before rapidbleu.install")
-    assert out["during"] and out["after_real"] and out["before"] == out["after"] and not out["installed"]
+    assert len(out["warned"]) == 1
+    assert out["warned"][0].startswith("sacrebleu was imported before rapidbleu.install")
+    assert out["during"]
+    assert out["after_real"]
+    assert out["before"] == out["after"]
+    assert not out["installed"]
     assert out["restored"]  # the very module objects imported before, not a second copy
 
     script = tmp_path / "harness.py"
@@ -339,7 +350,11 @@ def test_install_after_sacrebleu_uninstall_and_runner(tmp_path):
         encoding="utf-8",
     )
     res = subprocess.run(
-        [sys.executable, "-m", "rapidbleu.shim", str(script), "x", "--y"], capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "rapidbleu.shim", str(script), "x", "--y"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert res.returncode == 0, res.stderr
     assert res.stdout.strip() == "rapidbleu.bleu ['x', '--y'] __main__"
@@ -348,9 +363,12 @@ def test_install_after_sacrebleu_uninstall_and_runner(tmp_path):
     )
     res = subprocess.run(
         [sys.executable, "-m", "rapidbleu.shim", "-m", "harness_mod"],
-        capture_output=True, text=True, timeout=120, cwd=tmp_path,
+        capture_output=True, text=True, timeout=120, cwd=tmp_path, check=False,
     )  # fmt: skip
     assert res.returncode == 0, res.stderr
     assert res.stdout.strip() == "2.6.0 rapidbleu.bleu"
-    res = subprocess.run([sys.executable, "-m", "rapidbleu.shim"], capture_output=True, text=True, timeout=120)
-    assert res.returncode == 2 and "usage: python -m rapidbleu.shim" in res.stderr
+    res = subprocess.run(
+        [sys.executable, "-m", "rapidbleu.shim"], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert res.returncode == 2
+    assert "usage: python -m rapidbleu.shim" in res.stderr

@@ -189,8 +189,8 @@ def row_name(i: int, positions: Sequence[int] | None = None) -> str:
 
 
 def as_streams(
-    hyps: Sequence, ref_columns: Sequence[Sequence], where: str = "", positions: Sequence[int] | None = None
-) -> list[list]:
+    hyps: Sequence[Any], ref_columns: Sequence[Sequence[Any]], where: str = "", positions: Sequence[int] | None = None
+) -> list[list[Any]]:
     """Reference streams (``streams[k][i]``; ``None`` = no k-th reference) from reference
     columns whose values are strings, nulls, or arrays (lists) of strings: row ``i``'s
     references are its values in column order, an array contributing all its elements.
@@ -231,9 +231,9 @@ def as_streams(
     return streams
 
 
-def column_list(series) -> list:
+def column_list(series: Any) -> list[Any]:
     """A pandas Series as a list, missing values (``None``, ``pd.NA``, NaN) as ``None``."""
-    values = series.tolist()
+    values: list[Any] = series.tolist()
     if series.isna().any():
         mask = series.isna().tolist()
         values = [None if m else v for v, m in zip(values, mask, strict=False)]

@@ -94,7 +94,8 @@ def completion_text(completion: Completion | Mapping[str, Any], where: str = "co
         return completion
     if isinstance(completion, Mapping):
         return _message_text(completion, where)
-    if isinstance(completion, Sequence) and completion and isinstance(completion[-1], Mapping):
+    # (checked at run time whatever the annotation says: callers are not type-checked)
+    if isinstance(completion, Sequence) and completion and isinstance(completion[-1], Mapping):  # type: ignore[redundant-expr]
         return _message_text(completion[-1], where)
     raise TypeError(f"{where} is a {type(completion).__name__}; expected a string or a list of messages")
 
@@ -146,14 +147,14 @@ class SentenceReward:
         completion a string or a list of strings)."""
         raise NotImplementedError(f"{type(self).__name__} must define scores()")
 
-    def id_scores(self, completion_ids: Sequence[Sequence[int]], reference_ids: Sequence[Any]) -> list[float]:
+    def id_scores(self, completion_ids: Sequence[Sequence[int]], reference_ids: Sequence[Any]) -> list[float]:  # noqa: ARG002 -- the hook's signature; this default refuses ids
         """Rewards (0-1) of n token-id completions against reference ids."""
         raise TypeError(f"{type(self).__name__} does not score token ids (use_ids=True)")
 
     # -- TRL ----------------------------------------------------------------------------------
     def __call__(
         self,
-        prompts: Sequence[Any] | None = None,
+        prompts: Sequence[Any] | None = None,  # noqa: ARG002 -- TRL's call
         completions: Sequence[Completion] | None = None,
         completion_ids: Sequence[Sequence[int]] | None = None,
         **kwargs: Any,
@@ -184,7 +185,12 @@ class SentenceReward:
 
     # -- verl ---------------------------------------------------------------------------------
     def compute_score(
-        self, data_source: Any, solution_str: str, ground_truth: References, extra_info: Any = None, **kwargs: Any
+        self,
+        data_source: Any,  # noqa: ARG002 -- verl's call
+        solution_str: str,
+        ground_truth: References,
+        extra_info: Any = None,  # noqa: ARG002 -- verl's call
+        **kwargs: Any,
     ) -> float:
         """verl's reward-function call for one response: the reward of ``solution_str`` against
         ``ground_truth`` (a string or a list of strings); ``data_source``, ``extra_info`` and
@@ -193,10 +199,10 @@ class SentenceReward:
 
     def compute_score_batch(
         self,
-        data_sources: Sequence[Any],
+        data_sources: Sequence[Any],  # noqa: ARG002 -- verl's call
         solution_strs: Sequence[str],
         ground_truths: Sequence[References],
-        extra_infos: Sequence[Any] | None = None,
+        extra_infos: Sequence[Any] | None = None,  # noqa: ARG002 -- verl's call
         **kwargs: Any,
     ) -> list[float]:
         """verl's batch reward-function call (``BatchRewardManager``): one float per response."""

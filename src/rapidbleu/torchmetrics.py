@@ -123,7 +123,7 @@ def reference_streams(preds: Preds, target: Target) -> tuple[list[str], list[lis
     return hyps, [[r[j] if j < len(r) else None for r in rows] for j in range(k)]
 
 
-class CorpusScore(TorchMetric):
+class CorpusScore(TorchMetric):  # type: ignore[misc]  # (torchmetrics, an optional extra, is not followed)
     """A rapidbleu corpus metric as a torchmetrics ``Metric``: per-batch sufficient statistics
     summed in one state (``stats``, ``dist_reduce_fx="sum"``), scored once in ``compute``.
 
