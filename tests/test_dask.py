@@ -136,6 +136,15 @@ def test_chrf_frames_and_bags(ddf):
     )
     with pytest.raises(ValueError, match="sacreBLEU style only"):
         rbd.corpus_score(ddf, "hyp", "ref", metric="chrf", style="nltk")
+    # TER the same way (float statistics per partition; single-process rapidbleu, whose TER
+    # equals sacreBLEU's in test_ter)
+    ter = rapidbleu.TER(normalized=True)
+    assert str(rbd.corpus_score(ddf, "hyp", "refs", metric="ter", normalized=True)) == str(
+        ter.corpus_score(HYP, padded)
+    )
+    series = rbd.sentence_score(ddf, "hyp", "ref", metric="ter")
+    assert series.name == "ter"
+    assert series.compute().tolist() == rapidbleu.TER().sentence_scores(HYP, [REF]).tolist()
 
 
 def test_errors(ddf):

@@ -29,8 +29,8 @@ class ScoreOptions:
     Args:
         style: ``"sacrebleu"`` (0-100, ``rapidbleu.BLEU`` or the metric named by ``metric``)
             or ``"nltk"`` (0-1, ``rapidbleu.nltk``).
-        metric: sacreBLEU style: the metric's name (``"bleu"``, ``"chrf"``: those of the
-            command line, ``Metric.command_line``; default BLEU).
+        metric: sacreBLEU style: the metric's name (``"bleu"``, ``"chrf"``, ``"ter"``: every
+            registered metric but NLTK's BLEU, ``style="nltk"``; default BLEU).
         tokenize: sacreBLEU style: a sacreBLEU tokenizer name (default ``13a``).  NLTK style:
             ``None`` (default) splits on whitespace (``str.split()``); a tokenizer name
             tokenizes with it, then splits on spaces.
@@ -42,7 +42,8 @@ class ScoreOptions:
             ``smooth_method``, ``smooth_value``, ``effective_order`` for the corpus score --
             sentence scores use effective order, as ``sacrebleu.sentence_bleu`` -- and
             ``max_ngram_order``; chrF: ``char_order``, ``word_order``, ``beta``,
-            ``whitespace``, ``eps_smoothing``).
+            ``whitespace``, ``eps_smoothing``; TER: ``normalized``, ``no_punct``,
+            ``asian_support``, ``case_sensitive``, and no ``tokenize`` or ``lowercase``).
 
     Raises:
         ValueError: unknown style, metric, smoothing method or tokenizer; a metric other than
@@ -69,15 +70,17 @@ class ScoreOptions:
         if style == "sacrebleu":
             if weights is not None or smoothing_function is not None or auto_reweigh:
                 raise TypeError("weights/smoothing_function/auto_reweigh are NLTK-style options (style='nltk')")
-            if metric not in METRICS or not METRICS[metric].command_line:
-                known = ", ".join(m for m, c in METRICS.items() if c.command_line)
+            if metric not in METRICS or metric == "nltk":
+                known = ", ".join(m for m in METRICS if m != "nltk")
                 raise ValueError(f"metric must be one of {known}, got {metric!r}")
             self.metric_id = metric
             if metric == "bleu":
                 options["force"] = True
             if tokenize is not None:
                 options["tokenize"] = tokenize
-            self.options = {"lowercase": self.lowercase, **options}
+            if self.lowercase:  # (the metrics' default is off; TER has case_sensitive instead)
+                options["lowercase"] = True
+            self.options = options
         else:
             if metric != "bleu":
                 raise ValueError(f"style='nltk' is NLTK's BLEU; metric={metric!r} is sacreBLEU style only")
