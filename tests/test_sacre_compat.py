@@ -363,7 +363,6 @@ HYP = str(SAMPLE / "generaltest2023.de-en.hyp.ONLINE-W.en")
     [
         (["-l", "enzh"], "-l/--language-pair 'enzh': expected SRC-TRG with a dash"),
         (["-l", "en-"], "-l/--language-pair 'en-': expected SRC-TRG with a dash"),
-        (["-m", "bleu", "ter"], "-m/--metrics ter: TER is not supported on the command line"),
         (["-m", "meteor"], "-m/--metrics meteor: unknown metric"),
         (["-w", "-1"], "-w/--width -1: the number of decimals must be >= 0"),
         # sacreBLEU runs its defaults (1000 / 10000) for 0 or less and prints the number given;
