@@ -9,6 +9,7 @@ combines them into one ``CorpusStats`` (:func:`combine`).
 """
 
 import copy
+import inspect
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
@@ -29,12 +30,12 @@ class ScoreOptions:
     Args:
         style: ``"sacrebleu"`` (0-100, ``rapidbleu.BLEU`` or the metric named by ``metric``)
             or ``"nltk"`` (0-1, ``rapidbleu.nltk``).
-        metric: sacreBLEU style: the metric's name (``"bleu"``, ``"chrf"``: those of the
+        metric: sacreBLEU style: the metric's name (``"bleu"``, ``"chrf"``, ``"ter"``: those of the
             command line, ``Metric.command_line``; default BLEU).
         tokenize: sacreBLEU style: a sacreBLEU tokenizer name (default ``13a``).  NLTK style:
             ``None`` (default) splits on whitespace (``str.split()``); a tokenizer name
             tokenizes with it, then splits on spaces.
-        lowercase: lowercase the text first.
+        lowercase: lowercase the text first (BLEU, chrF; TER has ``case_sensitive``).
         weights, smoothing_function, auto_reweigh: NLTK style, as ``rapidbleu.nltk``; the
             smoothing function is ``None``, ``"method0"``..``"method7"`` or a
             ``SmoothingFunction`` method (rapidbleu's or NLTK's).
@@ -42,7 +43,8 @@ class ScoreOptions:
             ``smooth_method``, ``smooth_value``, ``effective_order`` for the corpus score --
             sentence scores use effective order, as ``sacrebleu.sentence_bleu`` -- and
             ``max_ngram_order``; chrF: ``char_order``, ``word_order``, ``beta``,
-            ``whitespace``, ``eps_smoothing``).
+            ``whitespace``, ``eps_smoothing``; TER: ``normalized``, ``no_punct``,
+            ``asian_support``, ``case_sensitive``).
 
     Raises:
         ValueError: unknown style, metric, smoothing method or tokenizer; a metric other than
@@ -77,7 +79,11 @@ class ScoreOptions:
                 options["force"] = True
             if tokenize is not None:
                 options["tokenize"] = tokenize
-            self.options = {"lowercase": self.lowercase, **options}
+            # a metric without a lowercase option (TER: case_sensitive) gets it only when asked
+            # for, and then refuses it as its constructor does
+            if self.lowercase or "lowercase" in inspect.signature(METRICS[metric]).parameters:
+                options["lowercase"] = self.lowercase
+            self.options = options
         else:
             if metric != "bleu":
                 raise ValueError(f"style='nltk' is NLTK's BLEU; metric={metric!r} is sacreBLEU style only")
