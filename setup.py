@@ -98,7 +98,15 @@ def _extensions():
         )
         for module, headers in EXTENSIONS.items()
     ]
-    return cythonize(exts, compiler_directives=DIRECTIVES, language_level=3)
+    # Cythonize the modules in parallel where fork is the default (Cython's pool re-imports
+    # setup.py under spawn, i.e. on Windows and macOS).
+    nthreads = _jobs(len(exts)) if sys.platform.startswith("linux") else 0
+    return cythonize(exts, compiler_directives=DIRECTIVES, language_level=3, nthreads=nthreads)
+
+
+def _jobs(work: int) -> int:
+    """Parallel build jobs: one per core, never more than the modules to build."""
+    return max(1, min(os.cpu_count() or 1, work))
 
 
 class OptionalBuildExt(build_ext):
@@ -108,6 +116,11 @@ class OptionalBuildExt(build_ext):
     def initialize_options(self):
         super().initialize_options()
         self.failed = []
+
+    def finalize_options(self):
+        super().finalize_options()
+        if self.parallel is None:  # pip's builds: compile the modules side by side (-j overrides)
+            self.parallel = _jobs(len(self.extensions or ()))
 
     def run(self):
         try:

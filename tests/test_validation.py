@@ -218,6 +218,7 @@ def test_errors_are_instances_of_sacrebleus_type(call):
 _WORKERS_CALLS = {
     "BLEU": lambda f, w: f(workers=w),
     "CHRF": lambda f, w: f(workers=w),
+    "TER": lambda f, w: f(workers=w),
     "corpus_bleu": lambda f, w: f([[["a", "b"]]], [["a", "b"]], workers=w),
     "sentence_bleu_batch": lambda f, w: (
         f([[["a", "b"]]], [["a", "b"]], workers=w)
@@ -226,6 +227,8 @@ _WORKERS_CALLS = {
     ),
     "sentence_bleu_from_stats": lambda f, w: f([[2, 2, 2, 1, 2, 1]], weights=(0.5, 0.5), workers=w),
     "pairwise_bleu": lambda f, w: f(["a b", "a c"], workers=w),
+    "pairwise_chrf": lambda f, w: f(["a b", "a c"], workers=w),
+    "sentence_chrf_batch": lambda f, w: f(["a b"], ["a b"], workers=w),
     "self_bleu": lambda f, w: f(["a b", "a c"], workers=w),
     "corpus_bleu_ids": lambda f, w: f([[1, 2]], [[1, 2]], workers=w),
     "stats_ids": lambda f, w: f([[1, 2]], [[1, 2]], workers=w),
