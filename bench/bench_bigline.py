@@ -62,7 +62,9 @@ print(json.dumps({"chars": max(len(hyp), *map(len, refs)), "growth": peak - befo
 
 
 def run(python, mb, tok, text_path, text, nrefs):
-    p = subprocess.run([python, "-c", CHILD, str(mb), tok, text_path, text, str(nrefs)], capture_output=True, text=True)
+    p = subprocess.run(
+        [python, "-c", CHILD, str(mb), tok, text_path, text, str(nrefs)], capture_output=True, text=True, check=False
+    )
     if p.returncode:
         return {"error": p.stderr.strip().splitlines()[-1] if p.stderr.strip() else f"exit {p.returncode}"}
     return json.loads(p.stdout.strip().splitlines()[-1])

@@ -27,7 +27,6 @@ Usage: python bench/bench_chrf.py [--runs 5] [--mojo-python PYTHON3.12] [--bigli
 
 import argparse
 import json
-import os
 import resource
 import subprocess
 import sys
@@ -122,7 +121,9 @@ def main():
     mojo = {}
     if args.mojo_python:
         payload = json.dumps([hyps, refs, [0, 2], args.runs])
-        res = subprocess.run([args.mojo_python, "-c", MOJO_CHILD], input=payload, capture_output=True, text=True)
+        res = subprocess.run(
+            [args.mojo_python, "-c", MOJO_CHILD], input=payload, capture_output=True, text=True, check=False
+        )
         if res.returncode == 0:
             mojo = json.loads(res.stdout)
             print(f"sacrebleu-mojo: {mojo['info'].get('native_source', mojo['info'])}")
@@ -343,7 +344,7 @@ def main():
         )
         print("| text | chrF | peak MB | bytes per character | wall s |")
         print("| --- | --- | ---: | ---: | ---: |")
-        child = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bench_chrf.py")
+        child = str(Path(__file__).absolute().parent / "bench_chrf.py")
         for text in ("repeated", "shuffled"):
             for wo in (0, 2):
                 res = subprocess.run(
@@ -354,7 +355,7 @@ def main():
                 )
                 peak, per_char, wall = json.loads(res.stdout)
                 print(f"| {text} | {'chrF++' if wo else 'chrF'} | {peak:.0f} | {per_char:.1f} | {wall:.2f} |")
-    print(f"\n(rapidbleu from {shown_path(os.path.dirname(rapidbleu.__file__))})")
+    print(f"\n(rapidbleu from {shown_path(Path(rapidbleu.__file__).parent)})")
 
 
 def bigline_child(mb, wo, text):

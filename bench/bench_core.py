@@ -38,11 +38,11 @@ def load_wmt23(data):
 def with_backend(module, workers, fn):
     """Run fn with rapidbleu's statistics backend set to `module`."""
     saved = _backend.stats
-    _backend.stats = _backend.impl = module
+    _backend.stats = module
     try:
         return fn(workers)
     finally:
-        _backend.stats = _backend.impl = saved
+        _backend.stats = saved
 
 
 def optional_tools():
@@ -217,7 +217,7 @@ def main():
                 bleu = BLEU(tokenize="intl")
                 bleu.tokenizer.fast_path = None
                 bleu.tokenizer._cached = tokenize_intl  # its lru_cache would time dict lookups
-                return with_backend(_stats_cy, 1, lambda w: bleu.corpus_score(hyps, [refs]).score)
+                return with_backend(_stats_cy, 1, lambda _workers: bleu.corpus_score(hyps, [refs]).score)
 
             w, c, score = timeit(python_rules, runs)
             record(

@@ -127,10 +127,9 @@ def main():
 
     rows = []
 
-    def row(task, tool, secs, n_done, n_total, base=None, note="", sampled="evenly spaced"):
+    def row(task, tool, secs, n_done, n_total, note="", sampled="evenly spaced"):
         scaled = secs * n_total / n_done
         rows.append((task, tool, scaled, f"{n_done} {sampled}", n_done == n_total, n_total, note))
-        return scaled
 
     import sacrebleu
     from nltk.translate.bleu_score import SmoothingFunction
@@ -143,21 +142,19 @@ def main():
     task = f"sentence BLEU x{n_seg}"
     slow_repeat = 3  # the baselines set every ratio: a median of 3, not one noisy run
     t_nltk, nltk_vals = timed(lambda: [nltk_sb([R[i]], H[i], w4, smoothing_function=sm1) for i in idx], slow_repeat)
-    base_nltk = row(task, "NLTK sentence_bleu loop (method1)", t_nltk, sample, n_seg)
+    row(task, "NLTK sentence_bleu loop (method1)", t_nltk, sample, n_seg)
     t_sac, sac_vals = timed(
         lambda: [sacrebleu.sentence_bleu(Hs[i], [Rs[i]], tokenize="none").score for i in idx], slow_repeat
     )
-    row(task, "sacreBLEU sentence_bleu loop (id strings)", t_sac, sample, n_seg, base_nltk)
+    row(task, "sacreBLEU sentence_bleu loop (id strings)", t_sac, sample, n_seg)
     if fast_bleu is not None:
         fb_n = min(sample, 500)
         t_fb, _fb_vals = timed(lambda: [fast_bleu.BLEU([R[i]], {4: w4}).get_score([H[i]])[4][0] for i in idx[:fb_n]], 1)
-        row(task, f"fast-bleu BLEU, one object per segment ({T} OMP threads)", t_fb, fb_n, n_seg, base_nltk)
+        row(task, f"fast-bleu BLEU, one object per segment ({T} OMP threads)", t_fb, fb_n, n_seg)
     for w in sorted({1, T}):
         t, ours = timed(lambda: sentence_bleu_batch(H, R, workers=w), repeat)
         assert ours[idx].tolist() == sac_vals, "sacreBLEU-style values differ from sacreBLEU"
-        row(
-            task, f"rapidbleu sentence_bleu_batch, sacreBLEU-style, lists of ints ({w} thr)", t, n_seg, n_seg, base_nltk
-        )
+        row(task, f"rapidbleu sentence_bleu_batch, sacreBLEU-style, lists of ints ({w} thr)", t, n_seg, n_seg)
     # the form a decoding loop hands over: right-padded (n, T) int arrays (CPU tensors)
     PAD = -1
     Hp = np.full((n_seg, max(map(len, H)) + 1), PAD, dtype=np.int64)
@@ -168,25 +165,11 @@ def main():
     for w in sorted({1, T}):
         t, ours = timed(lambda: sentence_bleu_batch(Hp, Rp, pad_id=PAD, workers=w), repeat)
         assert ours[idx].tolist() == sac_vals, "sacreBLEU-style values differ from sacreBLEU"
-        row(
-            task,
-            f"rapidbleu sentence_bleu_batch, sacreBLEU-style, padded (n, T) array ({w} thr)",
-            t,
-            n_seg,
-            n_seg,
-            base_nltk,
-        )
+        row(task, f"rapidbleu sentence_bleu_batch, sacreBLEU-style, padded (n, T) array ({w} thr)", t, n_seg, n_seg)
     for w in sorted({1, T}):
         t, ours = timed(lambda: sentence_bleu_batch(H, R, weights=w4, smoothing_function=sm1, workers=w), repeat)
         assert ours[idx].tolist() == nltk_vals, "NLTK-style values differ from NLTK"
-        row(
-            task,
-            f"rapidbleu sentence_bleu_batch, NLTK-style method1, lists of ints ({w} thr)",
-            t,
-            n_seg,
-            n_seg,
-            base_nltk,
-        )
+        row(task, f"rapidbleu sentence_bleu_batch, NLTK-style method1, lists of ints ({w} thr)", t, n_seg, n_seg)
 
     # 2. self-BLEU
     uniq, seen = [], set()
@@ -198,17 +181,17 @@ def main():
     S = uniq[:n_self]
     task = f"self-BLEU of {len(S)} sentences"
     if fast_bleu is not None:
-        t_fb, fb_self = timed(lambda: fast_bleu.SelfBLEU(S, {4: w4}).get_score()[4], 1 if not quick else 1)
+        t_fb, fb_self = timed(lambda: fast_bleu.SelfBLEU(S, {4: w4}).get_score()[4], 1)
         row(task, f"fast-bleu SelfBLEU ({T} OMP threads)", t_fb, len(S), len(S))
     k = 3 if quick else 5
     t_n, _ = timed(lambda: [nltk_sb(S[:i] + S[i + 1 :], S[i], w4, smoothing_function=sm1) for i in range(k)], 1)
-    base_self = row(task, "NLTK loop (Texygen's definition)", t_n, k, len(S), sampled="first sentences")
+    row(task, "NLTK loop (Texygen's definition)", t_n, k, len(S), sampled="first sentences")
     for w in sorted({1, T}):
         t, ours = timed(lambda: self_bleu(S, workers=w), repeat)
         note = ""
         if fast_bleu is not None:
             note = f"max |diff| vs fast-bleu {np.max(np.abs(np.array(fb_self) - ours)):.1e}"
-        row(task, f"rapidbleu self_bleu, NLTK method1 ({w} thr)", t, len(S), len(S), base_self, note)
+        row(task, f"rapidbleu self_bleu, NLTK method1 ({w} thr)", t, len(S), len(S), note)
 
     # 3. pairwise 256 x 256
     C = uniq[:256]
@@ -221,11 +204,11 @@ def main():
         ],
         1,
     )
-    base_pair = row(task, "sacreBLEU sentence_bleu pair loop", t_s, k * 256, 256 * 256, sampled="pairs (first rows)")
+    row(task, "sacreBLEU sentence_bleu pair loop", t_s, k * 256, 256 * 256, sampled="pairs (first rows)")
     for w in sorted({1, T}):
         t, ours = timed(lambda: pairwise_bleu(C, workers=w), repeat)
         assert ours[:k].tolist() == loop_vals, "pairwise values differ from sacreBLEU"
-        row(task, f"rapidbleu pairwise_bleu ({w} thr)", t, 256 * 256, 256 * 256, base_pair)
+        row(task, f"rapidbleu pairwise_bleu ({w} thr)", t, 256 * 256, 256 * 256)
 
     # table
     print("| task | tool | seconds (median) | measured on | speed-up vs first row |")

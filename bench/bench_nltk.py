@@ -23,6 +23,7 @@ import subprocess
 import sys
 import time
 import warnings
+from pathlib import Path
 
 from _common import check_backend, read_lines, shown_path, wmt23_dir, wmt23_files
 
@@ -81,7 +82,7 @@ def rapidbleu_times(refs, hyps, workers, repeat):
         :2
     ]
     core = timed(lambda: _backend.stats.token_stats(hyps, refs, 4, workers=workers))[0]
-    where = shown_path(os.path.dirname(os.path.dirname(os.path.abspath(rapidbleu.__file__))))
+    where = shown_path(Path(rapidbleu.__file__).parent.parent)
     return {"corpus": corpus, "sentence": sentence, "core": core, "where": f"rapidbleu from {where}"}
 
 
@@ -163,7 +164,7 @@ def main():
             "--workers",
             str(args.workers),
         ]
-        env = dict(os.environ, PYTHONPATH=os.path.abspath(args.baseline))
+        env = dict(os.environ, PYTHONPATH=str(Path(args.baseline).absolute()))
         out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout
         base = json.loads(out.strip().splitlines()[-1])
         for k, key in ((0, "corpus"), (1, "sentence")):

@@ -26,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 from _common import check_backend, perturbed_systems, read_lines, wmt23_dir, wmt23_files
 
@@ -49,7 +50,7 @@ def build(n_segments, folder):
     reps = -(-n_segments // len(ref))
     paths = []
     for name, lines in [("ref", ref), *list(zip(names, [*hyps, shuffled, cut], strict=False))]:
-        p = os.path.join(folder, f"{name}.{tgt}")
+        p = str(Path(folder, f"{name}.{tgt}"))
         with open(p, "w", encoding="utf-8") as fh:
             fh.write("\n".join((lines * reps)[:n_segments]) + "\n")
         paths.append(p)
@@ -61,7 +62,7 @@ def timed(cmd, runs):
     times = []
     for _ in range(runs):
         t0 = time.perf_counter()
-        proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, text=True)
+        proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, text=True, check=False)
         times.append(time.perf_counter() - t0)
         if proc.returncode != 0:
             sys.exit(f"{' '.join(cmd)} failed: {proc.stderr[-1000:]}")
@@ -78,7 +79,7 @@ def main():
     py = sys.executable
     with tempfile.TemporaryDirectory() as tmp:
         ref, systems = build(args.segments, tmp)
-        out = os.path.join(tmp, "report.html")
+        out = str(Path(tmp, "report.html"))
         rows = [
             ("rapidbleu --report report.html", [py, "-m", "rapidbleu", ref, "-i", *systems, "--report", out, "-q"]),
             ("rapidbleu --report -", [py, "-m", "rapidbleu", ref, "-i", *systems, "--report", "-", "-q"]),
@@ -87,7 +88,7 @@ def main():
         if not args.no_sacrebleu:
             rows.append(("sacrebleu --paired-bs", [py, "-m", "sacrebleu", ref, "-i", *systems, "--paired-bs", "-q"]))
         results = [(label, timed(cmd, args.runs)) for label, cmd in rows]
-        size = os.path.getsize(out)
+        size = Path(out).stat().st_size
     sacre = dict(results).get("sacrebleu --paired-bs")
     print(
         f"{args.segments} segments x {len(systems)} systems ({PAIR}), paired bootstrap with 1000 resamples, "

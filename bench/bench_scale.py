@@ -119,7 +119,7 @@ class TreeSampler:
         self._stop.set()
         self._t.join()
         by_label = {}
-        for (pid, label), rss in self.peak.items():
+        for (_pid, label), rss in self.peak.items():
             by_label.setdefault(label, []).append(rss)
         return {
             "total_mb": self.total / 2**20,
@@ -308,8 +308,8 @@ def main():
     rows = []
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "src"), os.environ.get("PYTHONPATH", "")]))
 
-    with tempfile.TemporaryDirectory(prefix="rb-scale-") as tmp:
-        tmp = Path(tmp)
+    with tempfile.TemporaryDirectory(prefix="rb-scale-") as tmp_name:
+        tmp = Path(tmp_name)
         bh, br = write_repeated(hyps, refs, base, tmp, "base")
         sh, sr = write_repeated(hyps, refs, k_small * base, tmp, "small")
         t0 = time.perf_counter()
@@ -430,7 +430,7 @@ def main():
 
 
 def write_md(rows, sig, want, base, n, k, a):
-    import numpy
+    import numpy as np
     import sacrebleu
 
     import rapidbleu
@@ -438,13 +438,17 @@ def write_md(rows, sig, want, base, n, k, a):
     lines = [
         "# BLEU at scale (`bench/bench_scale.py`)",
         "",
-        f"Machine: {os.cpu_count()} cores, shared with other jobs; Python {platform.python_version()}, "
-        f"rapidbleu {rapidbleu.__version__} ({rapidbleu.backend}), sacreBLEU {sacrebleu.__version__}, "
-        f"NumPy {numpy.__version__}.",
+        (
+            f"Machine: {os.cpu_count()} cores, shared with other jobs; Python {platform.python_version()}, "
+            f"rapidbleu {rapidbleu.__version__} ({rapidbleu.backend}), sacreBLEU {sacrebleu.__version__}, "
+            f"NumPy {np.__version__}."
+        ),
         "",
-        f"Corpus: every WMT23 system output of {', '.join(PAIRS)} against reference A ({base:,} segments), "
-        f"repeated {k} times = **{n:,} segments**.  Its BLEU equals the unrepeated corpus's exactly "
-        f"({want.score!r}); every row below printed that float.",
+        (
+            f"Corpus: every WMT23 system output of {', '.join(PAIRS)} against reference A ({base:,} segments), "
+            f"repeated {k} times = **{n:,} segments**.  Its BLEU equals the unrepeated corpus's exactly "
+            f"({want.score!r}); every row below printed that float."
+        ),
         "",
         "Memory: peak resident set size of the process tree (sampled every 0.2 s).",
         "",
@@ -464,9 +468,11 @@ def write_md(rows, sig, want, base, n, k, a):
         s = sac[0]
         lines += [
             "",
-            f"sacreBLEU scaled to {n:,} segments: {s['seconds'] * k:,.0f} s "
-            f"({base / s['seconds']:,.0f} segments/s; it reads the whole corpus into memory, "
-            f"{s['mem']['total_mb']:.0f} MB for {base:,} segments).",
+            (
+                f"sacreBLEU scaled to {n:,} segments: {s['seconds'] * k:,.0f} s "
+                f"({base / s['seconds']:,.0f} segments/s; it reads the whole corpus into memory, "
+                f"{s['mem']['total_mb']:.0f} MB for {base:,} segments)."
+            ),
         ]
     if sig:
         lines += [

@@ -41,7 +41,7 @@ def run_all(cmds, runs):
     for _ in range(runs):
         for name, cmd in cmds:
             t0 = time.perf_counter()
-            p = subprocess.run(cmd, capture_output=True, text=True)
+            p = subprocess.run(cmd, capture_output=True, text=True, check=False)
             times[name].append(time.perf_counter() - t0)
             if p.returncode:
                 sys.exit(f"{name} failed ({p.returncode}): {p.stderr[-2000:]}")
@@ -50,7 +50,9 @@ def run_all(cmds, runs):
 
 
 def importtime(python, module, top=12):
-    p = subprocess.run([python, "-X", "importtime", "-c", f"import {module}"], stderr=subprocess.PIPE, text=True)
+    p = subprocess.run(
+        [python, "-X", "importtime", "-c", f"import {module}"], stderr=subprocess.PIPE, text=True, check=False
+    )
     rows = []
     for line in p.stderr.splitlines():
         if line.startswith("import time:") and "|" in line:
@@ -71,7 +73,8 @@ def main():
 
     hyp = str(wmt23_files("generaltest2023.en-de.hyp.ONLINE-W.de")[0])
     ref = str(wmt23_files("generaltest2023.en-de.ref.refA.de")[0])
-    n = sum(1 for _ in open(hyp, encoding="utf-8"))
+    with open(hyp, encoding="utf-8") as fh:
+        n = sum(1 for _ in fh)
     py = sys.executable
     envs = [("", py)] + ([(" (before)", args.before)] if args.before else [])
     cmds = [

@@ -198,7 +198,7 @@ def main():
             f"{got.score:.4f}",
             f"{k} run(s)",
         )
-    tw, tc, _ = median_time(lambda: list(segment_words(hyps, [refs], *options.values())), runs)
+    _, tc, _ = median_time(lambda: list(segment_words(hyps, [refs], *options.values())), runs)
     tokenizer_share = [(corpus, tc, rows[1][3])]
 
     # -- every WMT23 output -----------------------------------------------------------------
@@ -232,7 +232,7 @@ def main():
             f"{got.score:.4f}",
             "3 runs" if not args.quick else "1 run",
         )
-    tw, tc, _ = median_time(lambda: list(segment_words(all_h, [all_r], *options.values())), 1)
+    _, tc, _ = median_time(lambda: list(segment_words(all_h, [all_r], *options.values())), 1)
     tokenizer_share.append((corpus, tc, rows[-2][3]))
 
     # -- large: WMT23 six times ---------------------------------------------------------------
@@ -266,7 +266,7 @@ def main():
     )
     print("| output | segments | sacreBLEU CPU s (est.) | rapidbleu CPU s | speed-up (CPU) | TER |")
     print("| --- | ---: | ---: | ---: | ---: | ---: |")
-    for name, n, sw, sc, ow, oc, score in per_output:
+    for name, n, _sw, sc, _ow, oc, score in per_output:
         print(f"| {name} | {n} | {sc:.1f} | {oc:.3f} | {sc / oc:.0f}x | {score:.4f} |")
 
     print("\nThe command line (child processes, start-up included)\n")

@@ -11,7 +11,6 @@ point; every line of the WMT23 sample files plus edge strings through ``_stats_c
 against sacreBLEU's ``intl`` tokenizer; one corpus BLEU against sacreBLEU's.
 """
 
-import glob
 import logging
 import os
 import sys
@@ -37,7 +36,7 @@ def main(folder):
 
     theirs = TokenizerV14International()
     lines = ["", "a", "3.5", "1,000.", "...", "a...b", "€10", "½,", "Ⅻ.", "x\u00ad\u2e3ay", "𝟙,𝟚", "\U0001f600!"]
-    files = sorted(glob.glob(str(Path(folder) / "generaltest2023.*")))
+    files = sorted(str(p) for p in Path(folder).glob("generaltest2023.*"))
     assert files, f"no WMT23 files in {folder}"
     for path in files:
         with open(path, encoding="utf-8", newline="\n") as fh:
@@ -46,8 +45,9 @@ def main(folder):
     assert not bad, f"{len(bad)} lines differ, first: {bad[0]!r}"
 
     logging.getLogger("sacrebleu").setLevel(logging.ERROR)
-    hyps = [line.rstrip() for line in open(files[-1], encoding="utf-8")]
-    refs = [[line.rstrip() for line in open(files[-1], encoding="utf-8")][::-1]]
+    with open(files[-1], encoding="utf-8") as fh:
+        hyps = [line.rstrip() for line in fh]
+    refs = [hyps[::-1]]
     ours = rapidbleu.BLEU(tokenize="intl").corpus_score(hyps, refs)
     ref = sacrebleu.BLEU(tokenize="intl").corpus_score(hyps, refs)
     assert (ours.score, ours.counts, ours.totals) == (ref.score, ref.counts, ref.totals)

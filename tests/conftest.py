@@ -20,6 +20,15 @@ from rapidbleu import _backend
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_DIR = Path(__file__).resolve().parent / "data" / "wmt23"
 
+#: A four-segment corpus with a variable number of references (the last segment has one) and a
+#: hypothesis that looks tokenized ("Foo bar ."), and a second system of the same segments.
+TINY_HYPS = ["The dog bit the man.", "It wasn't surprising.", "The man had just bitten him.", "Foo bar ."]
+TINY_REFS = [
+    ["The dog bit the man.", "It was not unexpected.", "The man bit him first.", "foo bar"],
+    ["The dog had bit the man.", "No one was surprised.", "The man had bitten the dog.", None],
+]
+TINY_OTHER = ["The dog bit a man.", "It was surprising.", "The man bit him.", "foo"]
+
 
 def _full_candidate() -> Path:
     env = os.environ.get("RAPIDBLEU_WMT23_DIR")
@@ -95,8 +104,6 @@ def backend(request, monkeypatch):
     for kind in _backend.TWINS:
         module = _backend.select(request.param, kind)
         monkeypatch.setattr(_backend, kind, module, raising=False)
-        if kind == "stats":
-            monkeypatch.setattr(_backend, "impl", module, raising=False)
     return request.param
 
 
@@ -116,8 +123,7 @@ def full_data_dir():
 
 def find(directory: Path, pattern: str):
     """Files matching ``pattern`` in ``directory`` or its references/ and system-outputs/ folders."""
-    hits = sorted(directory.glob(pattern)) + sorted(directory.glob(f"*/{pattern}"))
-    return hits
+    return sorted(directory.glob(pattern)) + sorted(directory.glob(f"*/{pattern}"))
 
 
 def read(path: Path):

@@ -15,6 +15,7 @@ Running this file fills the memo for every WMT23 output and option set:
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import itertools
 import os
@@ -77,15 +78,10 @@ class EditMemo:
         return edits, len(words_ref)
 
 
-_MEMO: EditMemo | None = None
-
-
+@functools.cache
 def memo() -> EditMemo:
-    """The process's memo (``$RAPIDBLEU_TER_CACHE`` or in memory)."""
-    global _MEMO
-    if _MEMO is None:
-        _MEMO = EditMemo(os.environ.get("RAPIDBLEU_TER_CACHE") or None)
-    return _MEMO
+    """The process's memo (``$RAPIDBLEU_TER_CACHE`` or in memory), made on first use."""
+    return EditMemo(os.environ.get("RAPIDBLEU_TER_CACHE") or None)
 
 
 @contextlib.contextmanager

@@ -9,7 +9,7 @@ import sys
 import numpy as np
 import pytest
 import sacrebleu
-from conftest import OFFICIAL_TOKENIZER, SAMPLE_DIR, full_data_dir, read, score_rows, systems
+from conftest import OFFICIAL_TOKENIZER, SAMPLE_DIR, TINY_HYPS, TINY_REFS, full_data_dir, read, score_rows, systems
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU as SacreBLEU
@@ -83,7 +83,7 @@ def test_every_13a_system_equals_sacrebleu(where):
     if not found:
         pytest.skip(f"no system output of a 13a pair in {data}")
     n = 0
-    for pair, system, hyp_path, ref_paths in found:
+    for _pair, _system, hyp_path, ref_paths in found:
         hyps = read(hyp_path)
         refs = [read(p) for p in ref_paths]
         for ref_set in ([refs[0]], refs) if len(refs) > 1 else ([refs[0]],):
@@ -111,7 +111,7 @@ def test_every_13a_system_equals_sacrebleu(where):
     ],
 )
 def test_options_on_sample_equal_sacrebleu(kwargs):
-    for pair, system, hyp_path, ref_paths in systems(SAMPLE_DIR):
+    for pair, _system, hyp_path, ref_paths in systems(SAMPLE_DIR):
         if pair not in ("de-en", "he-en", "cs-uk"):
             continue
         hyps, refs = read(hyp_path), [read(p) for p in ref_paths]
@@ -352,3 +352,12 @@ def test_tokenizers_on_the_class():
     assert list(rapidbleu.BLEU().TOKENIZERS) == list(SacreBLEU().TOKENIZERS)
     assert "13a" in ours
     assert len(ours) == len(theirs)
+
+
+# -- smooth values sacreBLEU accepts --------------------------------------------------------
+@pytest.mark.parametrize("value", [0, 0.0, 0.01, 2, np.float32(0.5), np.int64(3)], ids=repr)
+def test_good_smooth_values_match_sacrebleu(value):
+    ours = rapidbleu.corpus_bleu(TINY_HYPS, TINY_REFS, smooth_method="floor", smooth_value=value)
+    theirs = sacrebleu.corpus_bleu(TINY_HYPS, TINY_REFS, smooth_method="floor", smooth_value=value)
+    assert ours.score == theirs.score
+    assert str(ours) == str(theirs)

@@ -19,6 +19,7 @@ import subprocess
 import sys
 from collections import Counter
 from functools import cache, lru_cache
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -223,7 +224,7 @@ ADV_OPTIONS = [
 def test_adversarial_text(backend, opts):
     for hyps, refs in ADVERSARIAL:
         assert_matches_sacrebleu(hyps, refs, opts)
-        swapped = [[r[i] for r in refs][0] for i in range(len(hyps))]  # references as hypotheses
+        swapped = [next(r[i] for r in refs) for i in range(len(hyps))]  # references as hypotheses
         assert_matches_sacrebleu(swapped, [list(hyps)], opts)
 
 
@@ -338,7 +339,7 @@ def test_score_from_stats_in_sacrebleus_number_types(backend, dtype):
 # ============================================================================================
 # Pairwise matrices (MBR utilities)
 # ============================================================================================
-PAIRWISE = _sample("generaltest2023.de-en.hyp.AIRC.en", 12) + ["", "same", "same", "Same thing."]
+PAIRWISE = [*_sample("generaltest2023.de-en.hyp.AIRC.en", 12), "", "same", "same", "Same thing."]
 
 
 @pytest.mark.parametrize("opts", [{}, {"word_order": 2, "eps_smoothing": True, "lowercase": True}])
@@ -362,8 +363,8 @@ def test_pairwise_matrix_is_sentence_chrf_of_each_pair(backend, opts):
 def test_sentence_chrf_batch_is_sacrebleus_loop(backend):
     from rapidbleu.batch import sentence_chrf_batch
 
-    hyps = _sample("generaltest2023.he-en.hyp.ONLINE-Y.en", 30) + ["", "  "]
-    ref_a = _sample("generaltest2023.he-en.ref.refA.en", 30) + ["x", "y"]
+    hyps = [*_sample("generaltest2023.he-en.hyp.ONLINE-Y.en", 30), "", "  "]
+    ref_a = [*_sample("generaltest2023.he-en.ref.refA.en", 30), "x", "y"]
     ref_b = [None if i % 4 == 1 else r for i, r in enumerate(_sample("generaltest2023.he-en.ref.refB.en", 30))]
     ref_b += ["", None]
     for opts in ({}, {"word_order": 2, "lowercase": True}, {"beta": 3, "eps_smoothing": True, "whitespace": True}):
@@ -434,7 +435,7 @@ out = B.pairwise_chrf(cands, word_order=2)
 print((hwm() - before) / 2**20, out.shape)
 """
     env = {**os.environ, "RAPIDBLEU_BACKEND": "cython"}
-    here = os.path.dirname(os.path.abspath(__file__))
+    here = str(Path(__file__).absolute().parent)
     res = subprocess.run([sys.executable, "-c", code, here], capture_output=True, text=True, check=False, env=env)
     assert res.returncode == 0, res.stderr
     assert res.stdout.split()[1:] == ["(400,", "400)"]
@@ -458,8 +459,8 @@ def test_workers_do_not_change_results():
 @needs_cy
 def test_colliding_hashes_never_change_a_count():
     rng = random.Random(9)
-    hyps = _sample("generaltest2023.cs-uk.hyp.ONLINE-Y.uk", 40) + ["".join(rng.choice("abc d") for _ in range(3000))]
-    refs = [_sample("generaltest2023.cs-uk.ref.refA.uk", 40) + ["".join(rng.choice("abc d") for _ in range(2000))]]
+    hyps = [*_sample("generaltest2023.cs-uk.hyp.ONLINE-Y.uk", 40), "".join(rng.choice("abc d") for _ in range(3000))]
+    refs = [[*_sample("generaltest2023.cs-uk.ref.refA.uk", 40), "".join(rng.choice("abc d") for _ in range(2000))]]
     for mask in (0, 0xFFF0000000000000):
         got = cy()._chrf_stats_masked(hyps, refs, 6, 2, 2, False, False, False, 1, mask)
         assert got.tolist() == py.chrf_stats(hyps, refs, 6, 2).tolist()
@@ -487,7 +488,7 @@ before = status("VmRSS:")
 _chrf_cy.chrf_stats([hyp], [[ref]], 6, 2)
 print((status("VmHWM:") - before) / (len(hyp) + len(ref)))
 """
-    if not os.path.exists("/proc/self/clear_refs"):
+    if not Path("/proc/self/clear_refs").exists():
         pytest.skip("needs Linux's /proc/self/clear_refs to measure one call's peak memory")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert 4 < float(out.stdout) < 40, out.stdout  # (4: the ids alone; below, nothing was measured)
@@ -500,7 +501,7 @@ def test_signature_name_and_format_match_sacrebleu():
     hyps, refs = ["The cat sat.", "A dog"], [["The cat sat down.", "The dog"], [None, "A dog!"]]
     for opts in ({}, {"word_order": 2}, {"beta": 3, "lowercase": True, "whitespace": True, "eps_smoothing": True}):
         ours, theirs = rapidbleu.CHRF(**opts), SacreCHRF(**opts)
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError):  # noqa: PT011 -- checks the type only
             ours.get_signature()  # nothing scored yet: the number of references is unknown
         a, b = ours.corpus_score(hyps, refs), theirs.corpus_score(hyps, refs)
         assert_same_score(a, b)
@@ -541,10 +542,13 @@ def test_module_paths_and_compat_functions():
     from rapidbleu.metrics.chrf import CHRFSignature
     from rapidbleu.metrics.helpers import extract_all_char_ngrams, extract_char_ngrams, extract_word_ngrams
 
-    assert CHRF is CHRF2 is rapidbleu.CHRF and METRICS["CHRF"] is CHRF
-    assert CHRFScore is rapidbleu.CHRFScore and issubclass(CHRFSignature, rapidbleu.score.Signature)
+    assert CHRF is CHRF2 is rapidbleu.CHRF
+    assert METRICS["CHRF"] is CHRF
+    assert CHRFScore is rapidbleu.CHRFScore
+    assert issubclass(CHRFSignature, rapidbleu.score.Signature)
     assert isinstance(CHRF(), Metric)
-    assert corpus_chrf is rapidbleu.corpus_chrf and sentence_chrf is rapidbleu.sentence_chrf
+    assert corpus_chrf is rapidbleu.corpus_chrf
+    assert sentence_chrf is rapidbleu.sentence_chrf
     assert rapidbleu.extract_char_ngrams is extract_char_ngrams
     hyps, refs = ["Die  Beziehung ist gut.", "x"], [["Das Verhältnis ist gut.", "y"]]
     for kw in ({}, {"remove_whitespace": False, "word_order": 2, "beta": 3, "eps_smoothing": True}):
@@ -557,7 +561,9 @@ def test_module_paths_and_compat_functions():
                 line, 3, ws
             )
     assert extract_word_ngrams(["a", "b", "c"], 2) == sacrebleu.extract_word_ngrams(["a", "b", "c"], 2)
-    assert CHRF.CHAR_ORDER == 6 and CHRF.WORD_ORDER == 0 and CHRF.BETA == 2
+    assert CHRF.CHAR_ORDER == 6
+    assert CHRF.WORD_ORDER == 0
+    assert CHRF.BETA == 2
 
 
 def test_semi_private_methods_match_sacrebleu():
@@ -581,7 +587,8 @@ def test_semi_private_methods_match_sacrebleu():
         assert ours._remove_punctuation(hyp) == theirs._remove_punctuation(hyp)
         assert ours._compute_segment_statistics(hyp, info_o) == theirs._compute_segment_statistics(hyp, info_t)
         stats_o, stats_t = ours._extract_corpus_statistics(hyps, refs), theirs._extract_corpus_statistics(hyps, refs)
-        assert stats_o == stats_t and all(type(v) is int for row in stats_o for v in row)
+        assert stats_o == stats_t
+        assert all(type(v) is int for row in stats_o for v in row)
         assert ours._compute_f_score(stats_o[0]) == theirs._compute_f_score(stats_t[0])
         assert_same_score(ours._aggregate_and_compute(stats_o), theirs._aggregate_and_compute(stats_t))
         arr = np.array(stats_o, dtype=np.int64)
@@ -623,10 +630,12 @@ def test_config_round_trip():
     metric = rapidbleu.CHRF(char_order=5, word_order=2, beta=3, lowercase=True, eps_smoothing=True)
     metric.corpus_score(["a b"], [["a c"], ["b"]])
     again = rapidbleu.CHRF.from_config(metric.config())
-    assert again.config() == metric.config() and again.num_refs == 2
+    assert again.config() == metric.config()
+    assert again.num_refs == 2
     assert sig(again) == sig(metric)
     assert metric.stats_columns[:3] == ("char1_hyp", "char1_ref", "char1_match")
-    assert metric.stats_columns[-1] == "word2_match" and len(metric.stats_columns) == 21
+    assert metric.stats_columns[-1] == "word2_match"
+    assert len(metric.stats_columns) == 21
     assert (metric.metric_id, metric.higher_is_better, metric.stats_dtype) == ("chrf", True, "int64")
 
 
@@ -663,7 +672,8 @@ def test_bad_options_are_refused_in_the_constructor(kwargs, error, words):
 
 
 def test_accepted_option_values():
-    assert rapidbleu.CHRF(beta=np.int64(3)).beta == 3 and type(rapidbleu.CHRF(beta=np.int64(3)).beta) is int
+    assert rapidbleu.CHRF(beta=np.int64(3)).beta == 3
+    assert type(rapidbleu.CHRF(beta=np.int64(3)).beta) is int
     assert rapidbleu.CHRF(char_order=np.int32(4), word_order=0, lowercase=np.True_, whitespace=1).lowercase is True
     assert rapidbleu.CHRF(char_order=0, word_order=2).order == 2
     assert rapidbleu.CHRF(char_order=64, word_order=64).order == 128

@@ -1,8 +1,8 @@
 """The command line prints what sacreBLEU's prints (apart from the signature's version)."""
 
 import argparse
-import json
 import gzip
+import json
 import os
 import subprocess
 import sys
@@ -23,7 +23,12 @@ def run(tool, *args, stdin=None):
     env = dict(os.environ, NO_COLOR="", PYTHONIOENCODING="utf-8")
     env.pop("SACREBLEU_FORMAT", None)
     return subprocess.run(
-        [sys.executable, "-m", tool, *map(str, args)], input=stdin, capture_output=True, env=env, timeout=300
+        [sys.executable, "-m", tool, *map(str, args)],
+        input=stdin,
+        capture_output=True,
+        env=env,
+        timeout=300,
+        check=False,
     )
 
 
@@ -53,7 +58,7 @@ def test_every_13a_system_full_data(fmt):
     found = thirteen_a(full_data_dir())
     if not found:
         pytest.skip("no system output of a 13a pair in the WMT23 folder")
-    for pair, system, hyp, refs in found:
+    for _pair, _system, hyp, refs in found:
         same_output(refs[0], "-i", hyp, "-f", fmt)
 
 
@@ -353,7 +358,8 @@ def test_abbreviations_resolve_as_in_sacrebleu(monkeypatch):
             if want is None:
                 continue
             got = resolve(ours, flag[:k])
-            assert got is not None and set(want.option_strings) <= set(got.option_strings), flag[:k]
+            assert got is not None, flag[:k]
+            assert set(want.option_strings) <= set(got.option_strings), flag[:k]
             checked += 1
     assert checked > 100
 
@@ -380,9 +386,13 @@ def test_unsupported_options_are_one_line_errors(argv, message, capsys):
     assert err.count("\n") == 1
 
 
-def test_test_set_error_from_the_command(tmp_path):
+def test_test_set_error_from_the_command():
     r = subprocess.run(
-        [sys.executable, "-m", "rapidbleu", "-t", "wmt14", "-l", "de-en"], capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "rapidbleu", "-t", "wmt14", "-l", "de-en"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert r.returncode == 1
     assert "Traceback" not in r.stderr
@@ -405,7 +415,8 @@ def test_failed_model_download_is_a_one_line_error(tmp_path, monkeypatch, capsys
         code = cli.main([str(refs[0]), "-i", str(hyp), "-tok", tok, "-q"])
         err = capsys.readouterr().err
         assert code == 1, tok
-        assert err.startswith("rapidbleu: error: ") and err.count("\n") == 1, err
+        assert err.startswith("rapidbleu: error: "), err
+        assert err.count("\n") == 1, err
         assert "no network (simulated)" in err
         assert "SentencePiece model" in err
     assert not list((tmp_path / "sacrebleu" / "models").iterdir())  # no partial model left
@@ -413,7 +424,7 @@ def test_failed_model_download_is_a_one_line_error(tmp_path, monkeypatch, capsys
 
 def _run_with_backend(value, *command):
     env = dict(os.environ, RAPIDBLEU_BACKEND=value)
-    return subprocess.run([sys.executable, *command], capture_output=True, text=True, env=env, timeout=120)
+    return subprocess.run([sys.executable, *command], capture_output=True, text=True, env=env, timeout=120, check=False)
 
 
 def test_bad_backend_variable_is_a_one_line_error(tmp_path):
@@ -498,8 +509,52 @@ def test_corpus_scores_do_not_import_numpy(options):
         args = [*sample[0][3], "-i", *hyps, *options]
         env = dict(os.environ, NO_COLOR="", PYTHONIOENCODING="utf-8", RAPIDBLEU_BACKEND="cython")
         blocked = subprocess.run(
-            [sys.executable, "-c", _NO_NUMPY, *map(str, args)], capture_output=True, env=env, timeout=300
+            [sys.executable, "-c", _NO_NUMPY, *map(str, args)], capture_output=True, env=env, timeout=300, check=False
         )
         assert blocked.returncode == 0, blocked.stderr.decode()
         assert blocked.stdout == run("rapidbleu", *args).stdout
         same_output(*args)
+
+
+# -- option values sacreBLEU accepts and then misuses ------------------------------------------
+SAMPLE_REF = str(SAMPLE_DIR / "generaltest2023.de-en.ref.refA.en")
+SAMPLE_HYP = str(SAMPLE_DIR / "generaltest2023.de-en.hyp.ONLINE-W.en")
+
+
+@pytest.mark.usefixtures("backend")
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["-l", "enzh"], "-l/--language-pair 'enzh': expected SRC-TRG with a dash"),
+        (["-l", "en-"], "-l/--language-pair 'en-': expected SRC-TRG with a dash"),
+        (["-m", "meteor"], "-m/--metrics meteor: unknown metric"),
+        (["-w", "-1"], "-w/--width -1: the number of decimals must be >= 0"),
+        # sacreBLEU runs its defaults (1000 / 10000) for 0 or less and prints the number given;
+        # with -cin 1 it prints no interval
+        (["-i", SAMPLE_HYP, "-pbs", "-pbsn", "0"], "-pbsn/--paired-bs-n 0: give at least 2 bootstrap resamples"),
+        (["-i", SAMPLE_HYP, "-pbs", "-pbsn", "-5"], "-pbsn/--paired-bs-n -5: give at least 2 bootstrap resamples"),
+        (["-i", SAMPLE_HYP, "-pbs", "-pbsn", "1"], "-pbsn/--paired-bs-n 1: give at least 2 bootstrap resamples"),
+        (
+            ["-i", SAMPLE_HYP, "-par", "-parn", "0"],
+            "-parn/--paired-ar-n 0: give at least 1 approximate randomization trial",
+        ),
+        (["-ci", "-cin", "1"], "-cin/--confidence-n 1: give at least 2 bootstrap resamples"),
+        (["-ci", "-cin", "0"], "-cin/--confidence-n 0: give at least 2 bootstrap resamples"),
+        (["--workers", "0"], "--workers 0: workers must be 1 (serial), k > 1 (threads) or negative"),
+        (["-sv", "nan"], "smooth_value must be a finite number >= 0 or None, got nan"),
+        (["-s", "floor", "-sv", "-0.5"], "smooth_value must be a finite number >= 0 or None, got -0.5"),
+        (["-sv", "inf"], "smooth_value must be a finite number >= 0 or None, got inf"),
+    ],
+)
+def test_cli_refuses_values_in_one_line(options, message, capsys):
+    assert cli.main([SAMPLE_REF, "-i", SAMPLE_HYP, "-q", *options]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert err.startswith(f"rapidbleu: error: {message}")
+
+
+@pytest.mark.usefixtures("backend")
+@pytest.mark.parametrize("options", [["-l", "de-en"], ["-m", "bleu"], ["-w", "0"], ["-s", "floor", "-sv", "0"]])
+def test_cli_valid_values_still_score(options, capsys):
+    assert cli.main([SAMPLE_REF, "-i", SAMPLE_HYP, "-b", *options]) == 0
+    assert float(capsys.readouterr().out) > 0

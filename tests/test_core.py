@@ -4,7 +4,6 @@ Every test here skips when the extension is not built, except ``test_extension_r
 which fails when ``RAPIDBLEU_REQUIRE_CYTHON=1`` (CI and wheel builds set it).
 """
 
-import glob
 import os
 from contextlib import contextmanager
 from pathlib import Path
@@ -75,11 +74,11 @@ def _lines(path):
 def _systems():
     if _DATA is None:
         return []
-    return sorted(glob.glob(str(_DATA / "system-outputs" / "*")))
+    return sorted(str(p) for p in (_DATA / "system-outputs").glob("*"))
 
 
 def _system_id(path):
-    return os.path.basename(path)
+    return Path(path).name
 
 
 @needs_cy
@@ -87,9 +86,9 @@ def _system_id(path):
 @pytest.mark.parametrize("system", _systems(), ids=_system_id)
 def test_wmt23_system_matches_oracle(system):
     # generaltest2023.<pair>.hyp.<system>.<lang>; system names may contain dots
-    name = os.path.basename(system)
+    name = Path(system).name
     pair, lang = name.split(".")[1], name.rsplit(".", 1)[1]
-    ref_files = sorted(glob.glob(str(_DATA / "references" / f"generaltest2023.{pair}.ref.*.{lang}")))
+    ref_files = sorted(str(p) for p in (_DATA / "references").glob(f"generaltest2023.{pair}.ref.*.{lang}"))
     assert ref_files, f"no reference of {pair} in {_DATA / 'references'}"
     hyps = _lines(system)
     refs = [_lines(f) for f in ref_files]

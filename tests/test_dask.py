@@ -136,6 +136,15 @@ def test_chrf_frames_and_bags(ddf):
     )
     with pytest.raises(ValueError, match="sacreBLEU style only"):
         rbd.corpus_score(ddf, "hyp", "ref", metric="chrf", style="nltk")
+    # TER the same way (float statistics per partition; single-process rapidbleu, whose TER
+    # equals sacreBLEU's in test_ter)
+    ter = rapidbleu.TER(normalized=True)
+    assert str(rbd.corpus_score(ddf, "hyp", "refs", metric="ter", normalized=True)) == str(
+        ter.corpus_score(HYP, padded)
+    )
+    series = rbd.sentence_score(ddf, "hyp", "ref", metric="ter")
+    assert series.name == "ter"
+    assert series.compute().tolist() == rapidbleu.TER().sentence_scores(HYP, [REF]).tolist()
 
 
 def test_ter_frames_and_bags(ddf):
@@ -212,6 +221,6 @@ def test_bad_rows_named_by_their_row_in_the_whole_frame(client):
         with pytest.raises(ValueError, match=r"rapidbleu\.dask: row 5 has no reference"):
             rbd.corpus_bleu(lists, "hyp", "ref")
     # method 6: unigram matches but no trigram match
-    m6 = dd.concat([part(ok, ok), part(ok[:2] + ["the dog sat on a mat"], ok[:3])])
+    m6 = dd.concat([part(ok, ok), part([*ok[:2], "the dog sat on a mat"], ok[:3])])
     with pytest.raises(SmoothingError, match=r"rapidbleu\.dask: row 6: smoothing method 6 needs"):
         rbd.sentence_bleu(m6, "hyp", "ref", style="nltk", smoothing_function="method6").compute()

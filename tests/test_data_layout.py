@@ -27,7 +27,7 @@ def selection(tmp_path):
         "generaltest2023.en-zh.ref.refA.zh",
     ):
         (root / "references" / name).symlink_to(SAMPLE_DIR / name)
-    rows = [line for line in (SAMPLE_DIR / "scores.tsv").read_text("utf-8").splitlines(keepends=True)]
+    rows = (SAMPLE_DIR / "scores.tsv").read_text("utf-8").splitlines(keepends=True)
     keep = [rows[0]] + [r for r in rows[1:] if r.startswith(("he-en\tONLINE-B\t", "en-zh\tHW-TSC\t"))]
     (root / "scores.tsv").write_text("".join(keep), "utf-8")
     return root

@@ -1,4 +1,4 @@
-"""Ids as models emit them (issue 13): the cleaning rule of ``rapidbleu.ids`` with Hugging Face's
+"""Ids as models emit them: the cleaning rule of ``rapidbleu.ids`` with Hugging Face's
 names for the special ids, tensors on any device, string arrays, and input that must fail.
 
 Scores are compared with sacreBLEU 2.6.0 (``tokenize='none'`` on the cleaned ids written as
@@ -241,14 +241,14 @@ def test_numpy_string_arrays_as_hypotheses_and_references():
         lambda x: corpus_bleu_ids([[1]], x),
         lambda x: sentence_bleu_batch(x, [["a"]]),
         lambda x: sentence_bleu_batch(["a"], x),
-        lambda x: self_bleu(x),
-        lambda x: pairwise_bleu(x),
+        self_bleu,
+        pairwise_bleu,
     ],
     ids=["stats_ids-hyps", "corpus_bleu_ids-refs", "batch-hyps", "batch-refs", "self_bleu", "pairwise"],
 )
 @pytest.mark.parametrize("bad", [{0: [1]}, {(1,), (2,)}, {"a", "b"}], ids=["dict", "set", "set-of-str"])
 def test_dict_or_set_is_a_type_error(call, bad):
-    with pytest.raises(TypeError, match="must be an ordered sequence .* got a (dict|set)"):
+    with pytest.raises(TypeError, match=r"must be an ordered sequence .* got a (dict|set)"):
         call(bad)
 
 

@@ -27,6 +27,7 @@ import rapidbleu.nltk as rb  # noqa: E402
 from rapidbleu import _backend  # noqa: E402
 from rapidbleu import nltk as rnltk  # noqa: E402
 from rapidbleu._nltk_style import token_statistics  # noqa: E402
+from rapidbleu._validate import NoReferencesError  # noqa: E402
 from rapidbleu.tokenizers import get_tokenizer  # noqa: E402
 
 # Every test here runs once per backend (conftest.backend).
@@ -63,7 +64,8 @@ def assert_same(expected, got, what=""):
     if isinstance(got, np.ndarray):
         got = got.tolist()
     if isinstance(expected, list):
-        assert isinstance(got, list) and len(got) == len(expected), (what, expected, got)
+        assert isinstance(got, list), (what, expected, got)
+        assert len(got) == len(expected), (what, expected, got)
         for e, g in zip(expected, got, strict=False):
             assert_same(e, g, what)
         return
@@ -251,7 +253,7 @@ def test_property_sentence_and_batch(data, p):
     weights, method, reweigh = p
     nf, rf = _fns(method)
     expected = [outcome(lambda: nb.sentence_bleu(r, h, weights, nf, reweigh)) for r, h in zip(refs, hyps, strict=False)]
-    for (r, h), (kind, val) in zip(zip(refs, hyps, strict=False), expected, strict=False):
+    for (r, h), (_kind, _val) in zip(zip(refs, hyps, strict=False), expected, strict=False):
         assert_same_outcome(
             lambda: nb.sentence_bleu(r, h, weights, nf, reweigh),
             lambda: rb.sentence_bleu(r, h, weights, rf, reweigh),
@@ -397,9 +399,9 @@ def test_errors():
     assert rb.sentence_bleu_batch([], [], [(1,), (0.5, 0.5)]).shape == (0, 2)
     with pytest.raises(ValueError, match="segment 1 has no reference"):
         rb.corpus_bleu([[REF1], []], [HYP1, HYP2])
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError):  # noqa: PT011 -- checks the type only
         rb.closest_ref_length([], 3)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError):  # noqa: PT011 -- checks the type only
         rb.modified_precision([REF1], HYP1, 0)
 
 
@@ -507,18 +509,18 @@ def test_int_tokens_and_backend():
         [nb.sentence_bleu(r, h, smoothing_function=NLTK_CC.method3) for r, h in zip(refs, hyps, strict=False)],
         rb.sentence_bleu_batch(refs, hyps, smoothing_function=RB_CC.method3, workers=2),
     )
-    assert _backend.impl.NAME in ("python", "cython")
+    assert _backend.stats.NAME in ("python", "cython")
 
 
 def test_stats_come_from_core(monkeypatch):
     calls = []
-    real = _backend.impl.token_stats
+    real = _backend.stats.token_stats
 
     def spy(*args, **kwargs):
         calls.append(args[2] if len(args) > 2 else kwargs.get("max_ngram_order"))
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(_backend.impl, "token_stats", spy)
+    monkeypatch.setattr(_backend.stats, "token_stats", spy)
     rb.corpus_bleu([[REF1]], [HYP1], (0.2,) * 5)
     rb.sentence_bleu_batch([[REF1]], [HYP1], (0.5, 0.5), RB_CC.method5)
     assert calls == [5, 5]
@@ -618,7 +620,7 @@ def test_from_stats_warning_points_at_caller():
     with pytest.warns(UserWarning, match="1 of 2 hypotheses") as rec:
         rb.sentence_bleu_from_stats(stats)
     assert {Path(w.filename).name for w in rec} == {Path(__file__).name}
-    with pytest.warns(UserWarning) as rec:
+    with pytest.warns(UserWarning) as rec:  # noqa: PT030 -- checks the type only
         rb.sentence_bleu_batch([[["a", "b"]], [REF1]], [["a", "b"], REF1])
     assert {Path(w.filename).name for w in rec} == {Path(__file__).name}
 
@@ -694,9 +696,9 @@ def test_ngrams_as_nltk():
     assert next(lazy) == (0, 1, 2)
     assert next(lazy) == (1, 2, 3)
     for bad in (-1,):
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError):  # noqa: PT011 -- checks the type only
             list(nltk_ngrams([1, 2], bad))
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError):  # noqa: PT011 -- checks the type only
             list(rnltk.ngrams([1, 2], bad))
 
 
@@ -721,6 +723,65 @@ def test_weights_over_the_order_limit_name_weights():
             call()
 
 
+# --------------------------------------------------------------------------- NLTK's warnings and error types
+def _caught(fn, *args):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fn(*args)
+    return [(str(w.message), w.category) for w in caught]
+
+
+@pytest.mark.parametrize(
+    ("refs", "hyp"),
+    [
+        ([["a", "b", "c"]], ["a", "b", "d"]),
+        ([["let", "it", "go"]], ["let", "go", "it"]),
+        ([["John", "loves", "Mary", "?"]], ["John", "loves", "Mary"]),
+    ],
+)
+def test_nltk_zero_match_warning_is_nltks(refs, hyp):
+    ours = _caught(rnltk.sentence_bleu, refs, hyp)
+    assert ours
+    assert ours == _caught(nltk_bleu.sentence_bleu, refs, hyp)
+    assert _caught(rnltk.corpus_bleu, [refs], [hyp]) == _caught(nltk_bleu.corpus_bleu, [refs], [hyp])
+
+
+def test_nltk_empty_references_is_a_key_error_too():
+    with pytest.raises(KeyError):
+        nltk_bleu.sentence_bleu([], ["a"])
+    for call in (lambda: rnltk.sentence_bleu([], ["a"]), lambda: rnltk.corpus_bleu([[["a"]], []], [["a"], ["b"]])):
+        with pytest.raises(KeyError) as err:
+            call()
+        assert isinstance(err.value, ValueError)
+        assert isinstance(err.value, NoReferencesError)
+    with pytest.raises(ValueError, match=r"^segment 1 has no reference"):
+        rnltk.corpus_bleu([[["a"]], []], [["a"], ["b"]])
+
+
+def test_nltk_none_hypothesis_names_the_position():
+    with pytest.raises(TypeError):
+        nltk_bleu.corpus_bleu([[["a"]], [["b"]]], [["a"], None])
+    with pytest.raises(TypeError, match=r"hypotheses\[1\] is None"):
+        rnltk.corpus_bleu([[["a"]], [["b"]]], [["a"], None])
+    with pytest.raises(TypeError):
+        nltk_bleu.sentence_bleu([["a"]], None)
+    with pytest.raises(TypeError, match=r"^hypothesis is None"):
+        rnltk.sentence_bleu([["a"]], None)
+
+
+@pytest.mark.parametrize("bad", ["dict_refs", "dict_hyps", "set_hyps"])
+def test_nltk_unordered_input_is_a_type_error(bad):
+    refs, hyps = [[["a", "b"]], [["c"]]], [["a", "b"], ["c"]]
+    if bad == "dict_refs":
+        refs = dict(enumerate(refs))
+    elif bad == "dict_hyps":
+        hyps = dict(enumerate(hyps))
+    else:
+        hyps = {("a", "b"), ("c",)}
+    with pytest.raises(TypeError, match="must be an ordered sequence"):
+        rnltk.corpus_bleu(refs, hyps)
+
+
 # --------------------------------------------------------------------------- errors name the row
 
 
@@ -730,8 +791,8 @@ def test_method6_error_names_the_sentence_a_loop_fails_at(kinds):
     """Method 6 on a sentence with unigram but no trigram matches: the batch fails where NLTK's
     loop of sentence_bleu fails, and says which sentence (rows are scored once per distinct
     statistics row, so the first failing row is found by first occurrence)."""
-    ref = "the cat sat on the mat".split()
-    hyp = {"ok": ref, "no-trigram": "the dog sat on a mat".split(), "no-match": "x y z w".split()}
+    ref = ["the", "cat", "sat", "on", "the", "mat"]
+    hyp = {"ok": ref, "no-trigram": ["the", "dog", "sat", "on", "a", "mat"], "no-match": ["x", "y", "z", "w"]}
     hyps = [hyp[k] for k in kinds]
     refs = [[ref]] * len(hyps)
     first = next(

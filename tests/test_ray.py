@@ -1,6 +1,6 @@
-"""rapidbleu.ray on a local Ray runtime started here (``ray.init(num_cpus=2)``): corpus BLEU from
-per-block statistics and sentence BLEU per row equal single-process rapidbleu (and sacreBLEU /
-NLTK) exactly.
+"""rapidbleu.ray on a local Ray runtime started here (``ray.init(num_cpus=2)``): corpus BLEU, chrF
+and TER from per-block statistics and sentence scores per row equal single-process rapidbleu (and
+sacreBLEU / NLTK) exactly.
 
 Skipped without Ray Data unless RAPIDBLEU_REQUIRE_RAY=1 (set by .ci/run)."""
 
@@ -73,7 +73,9 @@ def test_nltk_style_last_segment_and_sentences(ds):
     assert ds.context.execution_options.preserve_order is False  # restored after the call
 
     rows = sorted(rbr.sentence_bleu(ds, "hyp", ["ref", "ref2"]).take_all(), key=lambda r: r["i"])
-    assert [r["bleu"] for r in rows] == [sacrebleu.sentence_bleu(h, [r, s]).score for h, r, s in zip(HYP, REF, REF2)]
+    assert [r["bleu"] for r in rows] == [
+        sacrebleu.sentence_bleu(h, [r, s]).score for h, r, s in zip(HYP, REF, REF2, strict=False)
+    ]
     assert rows[0]["hyp"] == HYP[0]  # the other columns are kept
     rows = sorted(
         rbr.sentence_bleu(ds, "hyp", "refs", column="b1", style="nltk", smoothing_function="method1").take_all(),
@@ -83,6 +85,40 @@ def test_nltk_style_last_segment_and_sentences(ds):
         nltk_bleu.sentence_bleu([x.split() for x in a], h.split(), smoothing_function=smooth.method1)
         for h, a in zip(HYP, ARR, strict=True)
     ]
+
+
+def test_chrf_and_ter(ds):
+    """``metric="chrf"`` / ``"ter"`` with the metric's options: the corpus score, signature and
+    per-row sentence scores of one process (TER's statistics are floats: float64 blocks)."""
+    import rapidbleu.ray as rbr
+
+    got = rbr.corpus_score(ds, "hyp", ["ref", "ref2"], metric="chrf", word_order=2)
+    want = rapidbleu.CHRF(word_order=2).corpus_score(HYP, [REF, REF2])
+    assert str(got) == str(want)
+    assert got.score == sacrebleu.CHRF(word_order=2).corpus_score(HYP, [REF, REF2]).score
+    metric = rapidbleu.TER(normalized=True)
+    stats = rbr.corpus_stats(ds, "hyp", "refs", metric="ter", normalized=True)  # 1-3 references per row
+    want = metric.corpus_score(HYP, PADDED)
+    assert stats.metric_id == "ter"
+    assert str(stats.score()) == str(want)
+    assert str(stats.signature()) == str(metric.get_signature())
+    assert str(rbr.corpus_score(ds, "hyp", "refs", metric="ter", normalized=True)) == str(want)
+
+    rows = sorted(rbr.sentence_score(ds, "hyp", "ref", metric="ter").take_all(), key=lambda r: r["i"])
+    assert [r["ter"] for r in rows] == rapidbleu.TER().sentence_scores(HYP, [REF]).tolist()
+    assert rows[1]["ter"] == sacrebleu.sentence_ter(HYP[1], [REF[1]]).score  # (TER's exactness: test_ter)
+    chrf = sacrebleu.CHRF(lowercase=True)
+    rows = sorted(
+        rbr.sentence_score(ds, "hyp", ["ref", "ref2"], metric="chrf", column="c", lowercase=True).take_all(),
+        key=lambda r: r["i"],
+    )
+    assert [r["c"] for r in rows] == [
+        chrf.sentence_score(h, [r, s]).score for h, r, s in zip(HYP, REF, REF2, strict=True)
+    ]
+    with pytest.raises(TypeError, match="lowercase"):
+        rbr.corpus_score(ds, "hyp", "ref", metric="ter", lowercase=True)  # TER: case_sensitive
+    with pytest.raises(ValueError, match=r"metric must be one of bleu, .*ter, got 'meteor'"):
+        rbr.corpus_score(ds, "hyp", "ref", metric="meteor")
 
 
 def test_errors(ds):
@@ -99,6 +135,6 @@ def test_errors(ds):
     bad = ray.data.from_items([{"hyp": "a", "ref": "a"}, {"hyp": None, "ref": "b"}])
     with pytest.raises(TypeError, match=r"hypothesis at row \d of the partition is null"):
         rbr.corpus_bleu(bad, "hyp", "ref")
-    empty = ray.data.from_items([{"hyp": "a", "ref": "a"}]).filter(lambda r: False)
+    empty = ray.data.from_items([{"hyp": "a", "ref": "a"}]).filter(lambda _r: False)
     with pytest.raises(ValueError, match="no rows"):
         rbr.corpus_bleu(empty, "hyp", "ref")

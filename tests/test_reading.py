@@ -3,8 +3,8 @@ of sacreBLEU's reading whatever the block size and however long a line, and deco
 that name the file, the line, the bytes and their offset without reading the input again."""
 
 import codecs
-import os
 import tempfile
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -45,7 +45,7 @@ _TEXT = st.text(alphabet=st.sampled_from(list("ab \t\n\r\x0b\x85\u2028\u3000Ã©â‚
 def test_lines_for_any_block_size(text, encoding, block_size, step):
     data = text.encode(encoding)
     with tempfile.TemporaryDirectory() as d:
-        path = os.path.join(d, "f.txt")
+        path = str(Path(d) / "f.txt")
         with open(path, "wb") as fh:
             fh.write(data)
         assert _read_all(path, encoding, block_size, step) == _lines_of(data, encoding)
@@ -70,7 +70,7 @@ def test_undecodable_bytes_named_by_line_and_offset(parts, encoding, block_size)
             f"(byte offset {exc.start}); use -e/--encoding to give the file's encoding"
         )
     with tempfile.TemporaryDirectory() as d:
-        path = os.path.join(d, "f.txt")
+        path = str(Path(d) / "f.txt")
         with open(path, "wb") as fh:
             fh.write(data)
         if expected is None:

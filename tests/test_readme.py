@@ -68,12 +68,18 @@ def _skip_without_extras(source: str) -> None:
     import os
 
     for module, (env, needed) in OPTIONAL.items():
-        if re.search(rf"^\s*(import|from) {re.escape(module)}\b", source, flags=re.M) and os.environ.get(env) != "1":
-            if importlib.util.find_spec(needed) is None:
-                pytest.skip(f"README block needs {needed} (not installed)")
-    if NEEDS_TORCH.search(source) and os.environ.get("RAPIDBLEU_REQUIRE_TORCH") != "1":
-        if importlib.util.find_spec("torch") is None:
-            pytest.skip("README block needs torch (not installed)")
+        if (
+            re.search(rf"^\s*(import|from) {re.escape(module)}\b", source, flags=re.M)
+            and os.environ.get(env) != "1"
+            and importlib.util.find_spec(needed) is None
+        ):
+            pytest.skip(f"README block needs {needed} (not installed)")
+    if (
+        NEEDS_TORCH.search(source)
+        and os.environ.get("RAPIDBLEU_REQUIRE_TORCH") != "1"
+        and importlib.util.find_spec("torch") is None
+    ):
+        pytest.skip("README block needs torch (not installed)")
 
 
 def test_readme_has_python_blocks():

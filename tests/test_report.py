@@ -773,7 +773,9 @@ def test_page_renders_in_headless_chromium(tmp_path, capsys):
         "--window-size=1280,2000",
         page.resolve().as_uri(),
     ]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=180, env={**os.environ, "HOME": str(tmp_path)})
+    proc = subprocess.run(
+        cmd, capture_output=True, text=True, timeout=180, env={**os.environ, "HOME": str(tmp_path)}, check=False
+    )
     assert shot.is_file(), f"no screenshot; exit {proc.returncode}: {proc.stderr[-2000:]}"
     from matplotlib.image import imread
 
@@ -834,7 +836,7 @@ def test_report_reads_whole_printed_and_on_screen(tmp_path, k):
     systems = {}
     for i, name in enumerate(_NAMES[:k]):
         src = base[i % 3]
-        keep = (lambda j, i=i: (j + i) % (i + 2)) if i >= 3 else (lambda j: True)
+        keep = (lambda j, i=i: (j + i) % (i + 2)) if i >= 3 else (lambda _j: True)
         hyps = [" ".join(w for j, w in enumerate(line.split()) if keep(j)) for line in src]
         systems[f"outputs/generaltest2023.de-en.hyp.{name}.en"] = hyps
     # (2 systems: chrF beside BLEU, whose tables must read whole too)
@@ -847,7 +849,7 @@ def test_report_reads_whole_printed_and_on_screen(tmp_path, k):
 
     pdf = tmp_path / "report.pdf"
     subprocess.run([*flags, "--no-pdf-header-footer", f"--print-to-pdf={pdf}", page.resolve().as_uri()],
-                   capture_output=True, timeout=180, env=env)  # fmt: skip
+                   capture_output=True, timeout=180, env=env, check=False)  # fmt: skip
     assert pdf.is_file()
     text = subprocess.run([pdftotext, "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
     short = display_names(report.names)
@@ -876,7 +878,7 @@ def test_report_reads_whole_printed_and_on_screen(tmp_path, k):
     probe = tmp_path / "probe.html"
     probe.write_text(page.read_text("utf-8").replace("</body>", _OVERFLOW_PROBE + "</body>"), "utf-8")
     dom = subprocess.run([*flags, "--window-size=1280,900", "--virtual-time-budget=10000", "--dump-dom",
-                          probe.resolve().as_uri()], capture_output=True, text=True, timeout=180, env=env).stdout  # fmt: skip
+                          probe.resolve().as_uri()], capture_output=True, text=True, timeout=180, env=env, check=False).stdout  # fmt: skip
     found = re.search(r'<pre id="overflow-probe">(.*?)</pre>', dom, re.S)
     assert found, "the probe did not run"
     import html as html_module

@@ -1,8 +1,9 @@
 """rapidbleu.rewards, called the way TRL, verl and OpenRLHF call reward functions (their call
 sites, read from trl 1.16 ``GRPOTrainer._calculate_rewards``, verl 0.9 ``NaiveRewardManager`` /
 ``BatchRewardManager`` / ``load_extern_object`` / ``_call_with_kwargs``, OpenRLHF 0.11
-``SingleTurnAgentExecutor``), with values equal to sacreBLEU's and NLTK's sentence BLEU; and one
-real GRPO step of TRL with a tiny random model built from a config (nothing downloaded).
+``SingleTurnAgentExecutor``), with values equal to sacreBLEU's and NLTK's sentence BLEU and
+sacreBLEU's sentence chrF and TER; and one real GRPO step of TRL with a tiny random model built
+from a config (nothing downloaded).
 
 The GRPO step runs where TRL is installed, and must run with RAPIDBLEU_REQUIRE_TRL=1 (.ci/run)."""
 
@@ -17,22 +18,38 @@ import sacrebleu
 from conftest import SAMPLE_DIR, read
 from nltk.translate import bleu_score as nltk_bleu
 
-from rapidbleu.rewards import BLEUReward, compute_score, reward_func
+from rapidbleu.rewards import BLEUReward, CHRFReward, TERReward, compute_score, compute_score_batch, reward_func
 
 HYP = read(SAMPLE_DIR / "generaltest2023.de-en.hyp.ONLINE-W.en")[:40]
 REF = read(SAMPLE_DIR / "generaltest2023.de-en.ref.refA.en")[:40]
 REF2 = read(SAMPLE_DIR / "generaltest2023.de-en.hyp.AIRC.en")[:40]
 # per example: one reference (a string) or several (a list), as a dataset column holds them
 REFS = [r if i % 2 else [r, s] for i, (r, s) in enumerate(zip(REF, REF2, strict=True))]
-M4 = nltk_bleu.SmoothingFunction().method4
 
 
 def _as_list(r):
     return [r] if isinstance(r, str) else r
 
 
+M4 = nltk_bleu.SmoothingFunction().method4
+# sacreBLEU's TER (pure Python) takes seconds on some of these paragraphs: TER on the short ones
+SHORT = [i for i, h in enumerate(HYP) if max(len(x.split()) for x in [h, *_as_list(REFS[i])]) < 30]
+HYP_S, REFS_S = [HYP[i] for i in SHORT], [REFS[i] for i in SHORT]
+
+
 def _sacre(hyps, refs, **kw):
     return [sacrebleu.sentence_bleu(h, _as_list(r), **kw).score / 100 for h, r in zip(hyps, refs, strict=True)]
+
+
+def _sacre_chrf(hyps, refs, **kw):
+    chrf = sacrebleu.CHRF(**kw)
+    return [chrf.sentence_score(h, _as_list(r)).score / 100 for h, r in zip(hyps, refs, strict=True)]
+
+
+def _sacre_ter(hyps, refs, **kw):
+    """sacreBLEU's sentence TER in percent."""
+    ter = sacrebleu.TER(**kw)
+    return [ter.sentence_score(h, _as_list(r)).score for h, r in zip(hyps, refs, strict=True)]
 
 
 def _nltk(hyps, refs, weights, fn):
@@ -56,12 +73,14 @@ def test_trl_strings_and_conversations(backend):
     prompts = [ex["prompt"] for ex in inputs]
     ids = [[1, 2, 3]] * len(HYP)
     got = _trl_call(BLEUReward(), prompts, HYP, ids, inputs)
-    assert got == _sacre(HYP, REFS) and all(type(x) is float for x in got)
+    assert got == _sacre(HYP, REFS)
+    assert all(type(x) is float for x in got)
     conversational = [[{"role": "assistant", "content": h}] for h in HYP]
     chat_prompts = [[{"role": "user", "content": p}] for p in prompts]
     nltk2 = BLEUReward(style="nltk", weights=(0.5, 0.5), smoothing_function="method4", name="bleu2")
     assert _trl_call(nltk2, chat_prompts, conversational, ids, inputs) == _nltk(HYP, REFS, (0.5, 0.5), M4)
-    assert nltk2.__name__ == "bleu2" and BLEUReward().__name__ == "bleu"
+    assert nltk2.__name__ == "bleu2"
+    assert BLEUReward().__name__ == "bleu"
     # options: tokenizer, lowercase, smoothing; another column name
     inputs2 = [{"prompt": p, "answers": r} for p, r in zip(prompts, REFS, strict=True)]
     r = BLEUReward(reference_key="answers", tokenize="intl", lowercase=True, smooth_method="floor")
@@ -112,7 +131,10 @@ def test_verl_calls(tmp_path):
     assert got == _sacre(HYP, REFS)
     kwargs = {"style": "nltk", "weights": [0.5, 0.5], "smoothing_function": "method4"}  # verl config values
     nltk_fn = functools.partial(call_with_kwargs, compute_score, kwargs)
-    got = [nltk_fn(data_source="wmt23", solution_str=h, ground_truth=r, extra_info=None) for h, r in zip(HYP, REFS)]
+    got = [
+        nltk_fn(data_source="wmt23", solution_str=h, ground_truth=r, extra_info=None)
+        for h, r in zip(HYP, REFS, strict=False)
+    ]
     assert got == _nltk(HYP, REFS, (0.5, 0.5), M4)
     # experimental reward loop: two more keywords
     extras = {"reward_router_address": None, "reward_model_tokenizer": None}
@@ -154,21 +176,23 @@ def test_openrlhf_reward_func(tmp_path):
     want = _sacre(HYP, REFS)
     for info, w in zip(infos, want, strict=True):
         reward = torch.tensor([info["rewards"]])  # samples_generator: info["reward"]
-        assert reward.shape == (1,) and reward.item() == pytest.approx(w, rel=1e-6)  # float32
-        assert info["scores"] is info["rewards"] and set(info["extra_logs"]) == {"bleu"}
+        assert reward.shape == (1,)
+        assert reward.item() == pytest.approx(w, rel=1e-6)
+        assert info["scores"] is info["rewards"]
+        assert set(info["extra_logs"]) == {"bleu"}
     assert reward_func(queries[:2], prompts[:2], REFS[:2])["rewards"].tolist() == pytest.approx(
-        _sacre([q[len(p) :] for q, p in zip(queries[:2], prompts[:2])], REFS[:2]), rel=1e-6
+        _sacre([q[len(p) :] for q, p in zip(queries[:2], prompts[:2], strict=False)], REFS[:2]), rel=1e-6
     )
     with pytest.raises(ValueError, match=r"queries\[0\] does not start with prompts\[0\]"):
         fn(["other text"], ["prompt"], ["ref"])
 
 
 def test_errors():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError):  # noqa: PT011 -- checks the type only
         BLEUReward(style="bleurt")
     with pytest.raises(TypeError, match="NLTK-style options"):
         BLEUReward(weights=(0.5, 0.5))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError):  # noqa: PT011 -- checks the type only
         BLEUReward(smooth_method="nope")
     with pytest.raises(TypeError, match="sacreBLEU-style options"):
         BLEUReward(style="nltk", smooth_method="floor")
@@ -181,6 +205,45 @@ def test_errors():
     assert BLEUReward().scores([], []) == []
 
 
+def test_chrf_and_ter_rewards_in_each_convention(backend):
+    """chrF (0-1) and TER (sign-aware transforms) through TRL's call, verl's hooks (``metric``
+    among the options) and OpenRLHF's reward_func: sacreBLEU's sentence scores."""
+    inputs = [{"prompt": f"p{i}", "reference": r} for i, r in enumerate(REFS)]
+    prompts = [ex["prompt"] for ex in inputs]
+    chrf = _sacre_chrf(HYP, REFS)
+    assert _trl_call(CHRFReward(), prompts, HYP, None, inputs) == chrf
+    chrfpp = CHRFReward(word_order=2, lowercase=True, name="chrf++")
+    assert chrfpp.__name__ == "chrf++"
+    assert _trl_call(chrfpp, prompts, HYP, None, inputs) == _sacre_chrf(HYP, REFS, word_order=2, lowercase=True)
+    ter = _sacre_ter(HYP_S, REFS_S)
+    assert len(ter) > 10
+    assert max(ter) > 0
+    inputs = [inputs[i] for i in SHORT]
+    assert _trl_call(TERReward(), [ex["prompt"] for ex in inputs], HYP_S, None, inputs) == [-t / 100 for t in ter]
+    assert TERReward(transform="complement").scores(HYP_S, REFS_S) == [1 - t / 100 for t in ter]
+    assert TERReward(transform="clipped").scores(["a b c d e f", "x"], ["a b", "x"]) == [0.0, 1.0]  # TER 200 -> 0
+    assert TERReward(normalized=True, case_sensitive=True).scores(HYP_S, REFS_S) == [
+        -t / 100 for t in _sacre_ter(HYP_S, REFS_S, normalized=True, case_sensitive=True)
+    ]
+    # verl: options from its config, metric among them
+    assert compute_score("wmt23", HYP[0], REFS[0], None, metric="chrf") == chrf[0]
+    assert compute_score_batch(["d"] * len(HYP_S), HYP_S, REFS_S, None, metric="ter", transform="complement") == [
+        1 - t / 100 for t in ter
+    ]
+    # OpenRLHF: the reward object's reward_func
+    out = TERReward().reward_func([f"q{h}" for h in HYP_S[:3]], ["q"] * 3, REFS_S[:3])
+    assert out["rewards"].tolist() == pytest.approx([-t / 100 for t in ter[:3]], rel=1e-6)
+    assert set(out["extra_logs"]) == {"ter"}
+    with pytest.raises(ValueError, match="transform must be one of negative, complement, clipped"):
+        TERReward(transform="inverse")
+    with pytest.raises(ValueError, match="metric must be one of bleu, chrf, ter"):
+        compute_score("d", "a", "a", None, metric="meteor")
+    with pytest.raises(TypeError, match="does not score token ids"):
+        CHRFReward().id_scores([[1]], [[1]])
+    with pytest.raises(ValueError, match="beta"):
+        CHRFReward(beta=0)
+
+
 REQUIRE_TRL = os.environ.get("RAPIDBLEU_REQUIRE_TRL") == "1"
 
 
@@ -189,15 +252,33 @@ REQUIRE_TRL = os.environ.get("RAPIDBLEU_REQUIRE_TRL") == "1"
 )
 def test_trl_grpo_step_with_a_tiny_random_model(tmp_path):
     """One GRPOTrainer step: a 1-layer Llama built from a config and a word-level tokenizer built
-    here; two BLEUReward functions (sacreBLEU style, NLTK BLEU-2 method4) receive TRL's real call
-    and their values are the ones TRL logs."""
+    here; four reward functions (BLEUReward sacreBLEU style and NLTK BLEU-2 method4, CHRFReward
+    chrF++, TERReward) receive TRL's real call and their values are the ones TRL logs."""
     import torch
     from datasets import Dataset
     from tokenizers import Tokenizer, models, pre_tokenizers
     from transformers import AutoModelForCausalLM, LlamaConfig, PreTrainedTokenizerFast
     from trl import GRPOConfig, GRPOTrainer
 
-    words = "translate : the cat sat on mat a dog barked at postman it rained all day .".split()
+    words = [
+        "translate",
+        ":",
+        "the",
+        "cat",
+        "sat",
+        "on",
+        "mat",
+        "a",
+        "dog",
+        "barked",
+        "at",
+        "postman",
+        "it",
+        "rained",
+        "all",
+        "day",
+        ".",
+    ]
     vocab = {"<pad>": 0, "<eos>": 1, "<unk>": 2, **{w: i + 3 for i, w in enumerate(dict.fromkeys(words))}}
     backend_tok = Tokenizer(models.WordLevel(vocab, unk_token="<unk>"))
     backend_tok.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
@@ -217,13 +298,21 @@ def test_trl_grpo_step_with_a_tiny_random_model(tmp_path):
     )  # fmt: skip
     calls = []
 
-    class Recorded(BLEUReward):
-        def __call__(self, **kwargs):
-            out = super().__call__(**kwargs)
-            calls.append((self.__name__, kwargs, out))
-            return out
+    def recorded(base):
+        class Recorded(base):
+            def __call__(self, **kwargs):
+                out = super().__call__(**kwargs)
+                calls.append((self.__name__, kwargs, out))
+                return out
 
-    rewards = [Recorded(), Recorded(style="nltk", weights=(0.5, 0.5), smoothing_function="method4", name="bleu2")]
+        return Recorded
+
+    rewards = [
+        recorded(BLEUReward)(),
+        recorded(BLEUReward)(style="nltk", weights=(0.5, 0.5), smoothing_function="method4", name="bleu2"),
+        recorded(CHRFReward)(word_order=2),
+        recorded(TERReward)(),
+    ]
     args = GRPOConfig(
         output_dir=str(tmp_path), per_device_train_batch_size=4, num_generations=2, max_completion_length=6,
         max_steps=1, logging_steps=1, report_to="none", use_cpu=True, save_strategy="no", disable_tqdm=True,
@@ -231,15 +320,20 @@ def test_trl_grpo_step_with_a_tiny_random_model(tmp_path):
     trainer = GRPOTrainer(model=model, reward_funcs=rewards, args=args, train_dataset=data, processing_class=tok)
     trainer.train()
 
-    assert [c[0] for c in calls] == ["bleu", "bleu2"]
+    assert [c[0] for c in calls] == ["bleu", "bleu2", "chrf", "ter"]
     log = trainer.state.log_history[0]
     for name, kwargs, out in calls:
         assert {"prompts", "completions", "completion_ids", "reference", "trainer_state"} <= set(kwargs)
         hyps, refs = kwargs["completions"], kwargs["reference"]
-        assert all(isinstance(h, str) for h in hyps) and len(out) == len(hyps) == 4
+        assert all(isinstance(h, str) for h in hyps)
+        assert len(out) == len(hyps) == 4
         if name == "bleu":
             assert out == _sacre(hyps, refs)
-        else:
+        elif name == "bleu2":
             assert out == _nltk(hyps, refs, (0.5, 0.5), M4)
+        elif name == "chrf":
+            assert out == _sacre_chrf(hyps, refs, word_order=2)
+        else:
+            assert out == [-t / 100 for t in _sacre_ter(hyps, refs)]
         assert log[f"rewards/{name}/mean"] == pytest.approx(sum(out) / len(out), rel=1e-5)
     assert "torch" in sys.modules

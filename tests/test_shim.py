@@ -17,24 +17,6 @@ from conftest import ROOT, SAMPLE_DIR, read
 
 import rapidbleu
 
-#: sacreBLEU 2.6.0's chrF/TER names: provided once rapidbleu implements those metrics, until then
-#: ordinary missing names.  Everything else sacreBLEU exports is provided or NotProvidedError.
-PENDING_METRICS = {
-    "CHRF",
-    "TER",
-    "CHRFScore",
-    "TERScore",
-    "corpus_chrf",
-    "corpus_ter",
-    "sentence_chrf",
-    "sentence_ter",
-    "extract_char_ngrams",
-    "extract_all_char_ngrams",
-    "chrf",
-    "ter",
-    "lib_ter",
-}
-
 #: sacreBLEU's command-line printers (they take its argparse namespace): not provided, ordinary
 #: missing names (rapidbleu's command line has its own).
 CLI_ONLY = {"Color", "print_results_table", "print_single_results"}
@@ -50,6 +32,7 @@ def _child(code: str, *args: str) -> subprocess.CompletedProcess:
         timeout=300,
         env=env,
         cwd=ROOT,
+        check=False,
     )
 
 
@@ -73,7 +56,8 @@ def test_every_sacrebleu_module_resolves_or_says_why():
     """Each module of sacreBLEU 2.6.0's package: the rapidbleu module of the same path (the same
     object), NotProvidedError for the test-set package, or ModuleNotFoundError naming both."""
     modules = _sacrebleu_modules()
-    assert "sacrebleu.metrics.bleu" in modules and "sacrebleu.dataset.wmt_xml" in modules
+    assert "sacrebleu.metrics.bleu" in modules
+    assert "sacrebleu.dataset.wmt_xml" in modules
     out = _json_child(
         """
         import importlib, json, sys
@@ -101,15 +85,18 @@ def test_every_sacrebleu_module_resolves_or_says_why():
         real = "rapidbleu" + name[len("sacrebleu") :]
         if name.startswith("sacrebleu.dataset"):
             assert got[0] == "not-provided", (name, got)
-            assert "test sets" in got[1] and "sacrebleu -t" in got[1]
+            assert "test sets" in got[1]
+            assert "sacrebleu -t" in got[1]
         elif name == "sacrebleu" or importlib.util.find_spec(real) is not None:
             assert got == ["alias", real, True], (name, got)
         else:
             assert got[0] == "missing", (name, got)
-            assert repr(name) in got[1] and repr(real) in got[1]
+            assert repr(name) in got[1]
+            assert repr(real) in got[1]
     aliased = sorted(n for n, g in out.items() if g[0] == "alias")
     for must in ("sacrebleu.metrics", "sacrebleu.metrics.bleu", "sacrebleu.metrics.base", "sacrebleu.metrics.helpers",
-                 "sacrebleu.compat", "sacrebleu.utils", "sacrebleu.significance",
+                 "sacrebleu.metrics.chrf", "sacrebleu.metrics.ter", "sacrebleu.metrics.lib_ter",
+                 "sacrebleu.compat", "sacrebleu.utils", "sacrebleu.significance", "sacrebleu.tokenizers.tokenizer_ter",
                  "sacrebleu.tokenizers.tokenizer_13a", "sacrebleu.tokenizers.tokenizer_intl"):  # fmt: skip
         assert must in aliased
     # the modules sacreBLEU has that rapidbleu does not (printed with -rA / -s for the record)
@@ -118,8 +105,9 @@ def test_every_sacrebleu_module_resolves_or_says_why():
 
 def test_every_public_sacrebleu_name_is_provided_or_not_provided():
     """sacreBLEU's public names (``__all__`` of each module that has one, plus the module
-    attributes of ``sacrebleu.utils``) through the alias: the rapidbleu object, or
-    NotProvidedError for test-set functions; chrF/TER names only once rapidbleu has them."""
+    attributes of ``sacrebleu.utils``) through the alias: the rapidbleu object (BLEU, chrF and TER
+    names alike), or NotProvidedError for test-set functions; only the command line's printers
+    are missing."""
     wanted = {}
     for name in _sacrebleu_modules():
         if name.startswith("sacrebleu.dataset"):
@@ -159,17 +147,18 @@ def test_every_public_sacrebleu_name_is_provided_or_not_provided():
         """,
         json.dumps(wanted),
     )
-    assert out["sacrebleu.BLEU"] == "same" and out["sacrebleu.corpus_bleu"] == "same"
+    assert out["sacrebleu.BLEU"] == "same"
+    assert out["sacrebleu.corpus_bleu"] == "same"
+    for name in ("CHRF", "TER", "corpus_chrf", "sentence_chrf", "corpus_ter", "sentence_ter"):
+        assert out[f"sacrebleu.{name}"] == "same", name
     assert out["sacrebleu.DATASETS"] == "not-provided"
     assert out["sacrebleu.utils.get_reference_files"] == "not-provided"
     for qualified, got in out.items():
         leaf = qualified.rsplit(".", 1)[1]
         if got == "missing":
-            assert leaf in PENDING_METRICS | CLI_ONLY, f"{qualified} is neither provided nor reported as not provided"
+            assert leaf in CLI_ONLY, f"{qualified} is neither provided nor reported as not provided"
         else:
             assert got in ("same", "not-provided"), (qualified, got)
-            if got == "not-provided":
-                assert leaf not in PENDING_METRICS
 
 
 def test_alias_scores_and_identity():
@@ -209,6 +198,73 @@ def test_alias_scores_and_identity():
     assert out["dir"]
 
 
+def test_alias_chrf_and_ter():
+    """chrF and TER under the alias: sacreBLEU's module paths (``metrics.chrf``, ``metrics.ter``,
+    ``metrics.lib_ter``, ``tokenizers.tokenizer_ter``) and top-level functions are rapidbleu's,
+    with sacreBLEU's scores, signatures' options and lib_ter/tokenizer results."""
+    pairs = zip(
+        read(SAMPLE_DIR / "generaltest2023.de-en.hyp.ONLINE-W.en"),
+        read(SAMPLE_DIR / "generaltest2023.de-en.ref.refA.en"),
+        strict=True,
+    )
+    # sentences, not paragraphs: sacreBLEU's TER (pure Python) takes seconds on a long paragraph
+    short = [(h, r) for h, r in pairs if len(h.split()) < 30 and len(r.split()) < 30][:30]
+    hyp, ref = [h for h, _ in short], [r for _, r in short]
+    out = _json_child(
+        """
+        import json, sys
+        import rapidbleu
+        rapidbleu.install_as_sacrebleu()
+        import sacrebleu
+        import sacrebleu.metrics.chrf as chrf_mod
+        import sacrebleu.metrics.ter as ter_mod
+        from sacrebleu.metrics import CHRF, TER
+        from sacrebleu.metrics.lib_ter import translation_edit_rate
+        from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer
+        hyp, ref = json.loads(sys.argv[1])
+        tok = TercomTokenizer(normalized=True, asian_support=True)
+        chrfpp, ter = CHRF(word_order=2, lowercase=True), TER(normalized=True, case_sensitive=True)
+        print(json.dumps({
+            "same": [CHRF is rapidbleu.CHRF, TER is rapidbleu.TER, chrf_mod.CHRF is CHRF, ter_mod.TER is TER,
+                     sacrebleu.corpus_chrf is rapidbleu.corpus_chrf, sacrebleu.sentence_ter is rapidbleu.sentence_ter,
+                     sacrebleu.metrics.lib_ter is rapidbleu.metrics.lib_ter,
+                     sacrebleu.CHRF is CHRF, sacrebleu.TER is TER],
+            "chrf": sacrebleu.corpus_chrf(hyp, [ref]).score,
+            "chrf++": chrfpp.corpus_score(hyp, [ref]).score,
+            "sentence_chrf": sacrebleu.sentence_chrf(hyp[0], [ref[0]]).score,
+            "ter": sacrebleu.corpus_ter(hyp, [ref]).score,
+            "ter_normalized": ter.corpus_score(hyp, [ref]).score,
+            "sentence_ter": sacrebleu.sentence_ter(hyp[1], [ref[1]]).score,
+            "lib_ter": translation_edit_rate(hyp[2].split(), ref[2].split()),
+            "tok": [tok(x) for x in hyp[:5]],
+            "signatures": [str(chrfpp.get_signature()), str(ter.get_signature())],
+        }))
+        """,
+        json.dumps([hyp, ref]),
+    )
+    from sacrebleu.metrics.lib_ter import translation_edit_rate
+    from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer
+
+    assert out["same"] == [True] * 9
+    assert out["chrf"] == sacrebleu.corpus_chrf(hyp, [ref]).score
+    assert out["chrf++"] == sacrebleu.CHRF(word_order=2, lowercase=True).corpus_score(hyp, [ref]).score
+    assert out["sentence_chrf"] == sacrebleu.sentence_chrf(hyp[0], [ref[0]]).score
+    assert out["ter"] == sacrebleu.corpus_ter(hyp, [ref]).score
+    assert out["ter_normalized"] == sacrebleu.TER(normalized=True, case_sensitive=True).corpus_score(hyp, [ref]).score
+    assert out["sentence_ter"] == sacrebleu.sentence_ter(hyp[1], [ref[1]]).score
+    assert out["lib_ter"] == list(translation_edit_rate(hyp[2].split(), ref[2].split()))
+    theirs = TercomTokenizer(normalized=True, asian_support=True)
+    assert out["tok"] == [theirs(x) for x in hyp[:5]]
+    chrf_sig, ter_sig = out["signatures"]
+    chrf_theirs = sacrebleu.CHRF(word_order=2, lowercase=True)
+    ter_theirs = sacrebleu.TER(normalized=True, case_sensitive=True)
+    chrf_theirs.corpus_score(hyp, [ref])
+    ter_theirs.corpus_score(hyp[:2], [ref[:2]])
+    for ours, theirs in ((chrf_sig, chrf_theirs), (ter_sig, ter_theirs)):  # all but the version
+        assert ours.rsplit("|", 1)[0] == str(theirs.get_signature()).rsplit("|", 1)[0]
+        assert ours.endswith(f"|version:rapidbleu-{rapidbleu.__version__}")
+
+
 def test_internals_harnesses_use():
     """``sacrebleu.metrics.bleu._get_tokenizer(name)()`` (HF evaluate's sari/wiki_split,
     MT-Telescope's gleu), ``_TOKENIZERS``, ``BLEU._TOKENIZER_MAP`` / ``SMOOTH_DEFAULTS`` /
@@ -218,7 +274,8 @@ def test_internals_harnesses_use():
     import rapidbleu.metrics.bleu as rb
 
     assert list(rb._TOKENIZERS) == list(sb._TOKENIZERS)
-    lines = read(SAMPLE_DIR / "generaltest2023.cs-uk.ref.refA.uk")[:40] + [
+    lines = [
+        *read(SAMPLE_DIR / "generaltest2023.cs-uk.ref.refA.uk")[:40],
         "Hello, world. It's 3.5-4 &amp; (x)!",
         "「你好」，世界。",
         "",
@@ -248,7 +305,8 @@ def test_not_provided_without_the_alias():
         from rapidbleu import download_test_set  # noqa: F401
     with pytest.raises(rapidbleu.NotProvidedError, match=r"sacrebleu\.utils\.get_source_file"):
         rapidbleu.utils.get_source_file("wmt23", "de-en")
-    assert not hasattr(rapidbleu, "no_such_name") and not hasattr(rapidbleu.utils, "no_such_name")
+    assert not hasattr(rapidbleu, "no_such_name")
+    assert not hasattr(rapidbleu.utils, "no_such_name")
 
 
 def test_install_after_sacrebleu_uninstall_and_runner(tmp_path):
@@ -278,8 +336,12 @@ def test_install_after_sacrebleu_uninstall_and_runner(tmp_path):
         }))
         """
     )
-    assert len(out["warned"]) == 1 and out["warned"][0].startswith("sacrebleu was imported before rapidbleu.install")
-    assert out["during"] and out["after_real"] and out["before"] == out["after"] and not out["installed"]
+    assert len(out["warned"]) == 1
+    assert out["warned"][0].startswith("sacrebleu was imported before rapidbleu.install")
+    assert out["during"]
+    assert out["after_real"]
+    assert out["before"] == out["after"]
+    assert not out["installed"]
     assert out["restored"]  # the very module objects imported before, not a second copy
 
     script = tmp_path / "harness.py"
@@ -288,7 +350,11 @@ def test_install_after_sacrebleu_uninstall_and_runner(tmp_path):
         encoding="utf-8",
     )
     res = subprocess.run(
-        [sys.executable, "-m", "rapidbleu.shim", str(script), "x", "--y"], capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "rapidbleu.shim", str(script), "x", "--y"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert res.returncode == 0, res.stderr
     assert res.stdout.strip() == "rapidbleu.bleu ['x', '--y'] __main__"
@@ -297,9 +363,12 @@ def test_install_after_sacrebleu_uninstall_and_runner(tmp_path):
     )
     res = subprocess.run(
         [sys.executable, "-m", "rapidbleu.shim", "-m", "harness_mod"],
-        capture_output=True, text=True, timeout=120, cwd=tmp_path,
+        capture_output=True, text=True, timeout=120, cwd=tmp_path, check=False,
     )  # fmt: skip
     assert res.returncode == 0, res.stderr
     assert res.stdout.strip() == "2.6.0 rapidbleu.bleu"
-    res = subprocess.run([sys.executable, "-m", "rapidbleu.shim"], capture_output=True, text=True, timeout=120)
-    assert res.returncode == 2 and "usage: python -m rapidbleu.shim" in res.stderr
+    res = subprocess.run(
+        [sys.executable, "-m", "rapidbleu.shim"], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert res.returncode == 2
+    assert "usage: python -m rapidbleu.shim" in res.stderr

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import data_files, read
+from conftest import TINY_HYPS, TINY_OTHER, TINY_REFS, data_files, read
 
 import rapidbleu
 from rapidbleu import _bootstrap as B
@@ -301,11 +301,11 @@ def test_seed_zero_quirk(data, seed):
 def test_api_errors():
     m = rapidbleu.BLEU()
     a = np.ones((5, 10), dtype=np.int64)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError):  # noqa: PT011 -- checks the type only
         S.paired_bs(a, [np.ones((4, 10), dtype=np.int64)], m, 10)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError):  # noqa: PT011 -- checks the type only
         S.bootstrap_ci(np.ones((0, 10)), m, 10)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError):  # noqa: PT011 -- checks the type only
         S.bootstrap_ci(a, m, 0)
     with pytest.raises(AssertionError):
         S.PairedTest([("a", ["x"]), ("b", ["y"])], {"BLEU": m}, [["x"]], "xx")
@@ -315,7 +315,9 @@ def test_api_errors():
 def _run(tool, *args):
     env = dict(os.environ, NO_COLOR="", PYTHONIOENCODING="utf-8", SACREBLEU_SEED="12345")
     env.pop("SACREBLEU_FORMAT", None)
-    return subprocess.run([sys.executable, "-m", tool, *map(str, args)], capture_output=True, env=env, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", tool, *map(str, args)], capture_output=True, env=env, timeout=300, check=False
+    )
 
 
 @needs_data
@@ -358,3 +360,44 @@ def test_bad_seed_variable_names_it(monkeypatch, value):
     monkeypatch.setenv("SACREBLEU_SEED", value)
     with pytest.raises(ValueError, match=f"SACREBLEU_SEED='{value}': give a non-negative integer or 'none'"):
         S.seed_from_env()
+
+
+# ------------------------------------------------------------------------------------------
+# Seed 0 and identical systems (where rapidbleu deliberately differs from sacreBLEU)
+def _stats(hyps):
+    return rapidbleu.BLEU().corpus_statistics(hyps, TINY_REFS)
+
+
+@pytest.mark.parametrize("test", [S.paired_bs, S.paired_ar])
+def test_seed_zero_fixes_the_draws(test):
+    runs = [test(_stats(TINY_HYPS), [_stats(TINY_OTHER)], rapidbleu.BLEU(), 200, seed=0) for _ in range(2)]
+    assert [(r.p_value, r.mean, r.ci) for r in runs[0]] == [(r.p_value, r.mean, r.ci) for r in runs[1]]
+
+
+@pytest.mark.parametrize("test_type", ["bs", "ar"])
+def test_sacrebleu_seed_zero_env_is_reproducible(test_type, monkeypatch):
+    monkeypatch.setenv("SACREBLEU_SEED", "0")
+    systems = [("base", TINY_HYPS), ("other", TINY_OTHER)]
+    runs = [S.PairedTest(systems, {"BLEU": rapidbleu.BLEU()}, TINY_REFS, test_type, n_samples=200)() for _ in range(2)]
+    assert [r.p_value for r in runs[0][1]["BLEU"]] == [r.p_value for r in runs[1][1]["BLEU"]]
+    assert "seed:0" in str(runs[0][0]["BLEU"])
+    assert S.seed_from_env() == ("0", 0)
+
+
+@pytest.mark.parametrize("test_type", ["bs", "ar"])
+def test_identical_systems_are_not_significant(test_type, monkeypatch):
+    monkeypatch.setenv("SACREBLEU_SEED", "12345")
+    systems = [("base", TINY_HYPS), ("same", list(TINY_HYPS))]
+    _, ours = S.PairedTest(systems, {"BLEU": rapidbleu.BLEU()}, TINY_REFS, test_type, n_samples=100)()
+    _, theirs = SacrePairedTest(systems, {"BLEU": SacreBLEU()}, TINY_REFS, test_type, n_samples=100)()
+    assert ours["BLEU"][1].p_value == 1.0
+    assert theirs["BLEU"][1].p_value == 1 / 101  # sacreBLEU: "significant"
+
+
+def test_other_p_values_stay_sacrebleus(monkeypatch):
+    monkeypatch.setenv("SACREBLEU_SEED", "12345")
+    systems = [("base", TINY_HYPS), ("other", TINY_OTHER)]
+    for test_type in ("bs", "ar"):
+        _, ours = S.PairedTest(systems, {"BLEU": rapidbleu.BLEU()}, TINY_REFS, test_type, n_samples=150)()
+        _, theirs = SacrePairedTest(systems, {"BLEU": SacreBLEU()}, TINY_REFS, test_type, n_samples=150)()
+        assert ours["BLEU"][1].p_value == theirs["BLEU"][1].p_value

@@ -137,6 +137,13 @@ def test_chrf_corpus_and_sentence_scores(df):
         rbs.corpus_score(df, "hyp", "ref", metric="chrf", tokenize="13a")
     with pytest.raises(ValueError, match="metric must be one of"):
         rbs.corpus_score(df, "hyp", "ref", metric="meteor")
+    # TER the same way (float statistics per partition; single-process rapidbleu, whose TER
+    # equals sacreBLEU's in test_ter)
+    ter = rapidbleu.TER(case_sensitive=True)
+    got = rbs.corpus_score(df, "hyp", "refs", metric="ter", case_sensitive=True)
+    assert str(got) == str(ter.corpus_score(HYP, padded))
+    rows = df.select(rbs.sentence_score("hyp", ["ref", "ref2"], metric="ter").alias("t")).collect()
+    assert [r["t"] for r in rows] == rapidbleu.TER().sentence_scores(HYP, [REF, REF2]).tolist()
 
 
 def test_ter_corpus_and_sentence_scores(df):

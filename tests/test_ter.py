@@ -138,7 +138,8 @@ def test_references_are_tokenized_twice_as_sacrebleu_does(backend):
     theirs = SacreTER(normalized=True)._extract_corpus_statistics(hyps, refs)
     assert ours == theirs
     once = _ter_py.translation_edit_rate(tok(hyps[0]).split(), tok(refs[0][0]).split())
-    assert once == (0, 2) and ours[0] == [2.0, 3.0]  # jim's . against jim 's .
+    assert once == (0, 2)  # jim's . against jim 's .
+    assert ours[0] == [2.0, 3.0]
 
 
 def test_lowercasing_is_idempotent_so_default_references_are_tokenized_once():
@@ -204,8 +205,8 @@ ADVERSARIAL = {
     "empty hypothesis": ([], ["a", "b"]),
     "empty reference": (["a", "b", "c"], []),
     "identical": (["a", "b", "c"], ["a", "b", "c"]),
-    "one shift repairs": ("d e f g h a b c".split(), "a b c d e f g h".split()),
-    "swap with the words after the block": ("x a b y c d".split(), "x y c a b d".split()),
+    "one shift repairs": (["d", "e", "f", "g", "h", "a", "b", "c"], ["a", "b", "c", "d", "e", "f", "g", "h"]),
+    "swap with the words after the block": (["x", "a", "b", "y", "c", "d"], ["x", "y", "c", "a", "b", "d"]),
     "150 repeated words vs 120": (["a"] * 150, ["a"] * 120),
     "alternating pairs swapped": (["a", "b"] * 60, ["b", "a"] * 60),
     "repeated word, one other in front": (["a"] * 120, ["b"] + ["a"] * 119),
@@ -229,7 +230,9 @@ def test_cap_case_reaches_the_cap_with_a_positive_gain():
     """The adversarial pair above exercises the discard rule: in sacreBLEU's own run the last
     round reaches 1000 candidates while its best shift would still gain."""
     rounds = sacre_rounds(*ADVERSARIAL["cap reached, last best discarded"])
-    assert rounds[-1][1] >= 1000 and rounds[-1][0] > 0 and len(rounds) > 2, rounds
+    assert rounds[-1][1] >= 1000, rounds
+    assert rounds[-1][0] > 0, rounds
+    assert len(rounds) > 2, rounds
 
 
 def test_random_pairs_with_moved_blocks_equal_sacrebleus(backend):
@@ -343,7 +346,8 @@ def test_wmt23_sample_with_1_2_3_and_variable_references(backend, options):
         if name == "var refs":
             metric = rapidbleu.TER(**options)
             metric.corpus_score(pick(hyps), streams)
-            assert metric.num_refs == -1 and "nrefs:var" in str(metric.get_signature())
+            assert metric.num_refs == -1
+            assert "nrefs:var" in str(metric.get_signature())
 
 
 @pytest.mark.skipif(not FULL, reason="every WMT23 output under every option set: set RAPIDBLEU_FULL_TER=1")
@@ -402,7 +406,7 @@ def test_corpus_and_sentence_scores_equal_sacrebleus(backend, options):
 
 
 @pytest.mark.parametrize(
-    "hyps, refs",
+    ("hyps", "refs"),
     [
         (["aaaa bbbb cccc dddd"], ["aaaa bbbb cccc dddd"]),
         (["dddd eeee ffff"], ["aaaa bbbb cccc"]),
@@ -435,9 +439,11 @@ def test_module_paths_and_names():
     assert rapidbleu.compat.sentence_ter is rapidbleu.sentence_ter
     assert rapidbleu.tokenizers.tokenizer_ter.TercomTokenizer is TercomTokenizer
     for name in ("translation_edit_rate", "BeamEditDistance", "trace_to_alignment"):
-        assert callable(getattr(lib_ter, name)) and hasattr(sacre_lib_ter, name)
+        assert callable(getattr(lib_ter, name))
+        assert hasattr(sacre_lib_ter, name)
     for name in ("TER", "corpus_ter", "sentence_ter"):
-        assert name in rapidbleu.__all__ and name in sacrebleu.__all__
+        assert name in rapidbleu.__all__
+        assert name in sacrebleu.__all__
 
 
 def test_semi_private_methods_equal_sacrebleus(backend):
@@ -549,13 +555,17 @@ def test_protocol_members(backend):
     assert (ter.metric_id, ter.higher_is_better, ter.stats_dtype) == ("ter", False, "float64")
     assert ter.stats_columns == ("num_edits", "ref_length")
     stats = ter.corpus_statistics(HYPS, REFS)
-    assert stats.dtype == np.float64 and stats.shape == (len(HYPS), 2)
+    assert stats.dtype == np.float64
+    assert stats.shape == (len(HYPS), 2)
     assert ter.corpus_totals(HYPS, REFS) == ter.combine(stats)
     assert ter.score_from_stats(ter.combine(stats)).score == ter.corpus_score(HYPS, REFS).score
     config = ter.config()
-    assert json.loads(json.dumps(config)) == config and config["normalized"] is True and config["num_refs"] == -1
+    assert json.loads(json.dumps(config)) == config
+    assert config["normalized"] is True
+    assert config["num_refs"] == -1
     again = rapidbleu.TER.from_config(config)
-    assert again.config() == config and str(again.get_signature()) == str(ter.get_signature())
+    assert again.config() == config
+    assert str(again.get_signature()) == str(ter.get_signature())
     scores = ter.sentence_scores(HYPS, REFS)
     assert scores.tolist() == [ter.sentence_score(h, [r[i] for r in REFS]).score for i, h in enumerate(HYPS)]
 

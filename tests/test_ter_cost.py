@@ -45,6 +45,7 @@ def _run_child(code, backend, limit_mb, timeout):
         capture_output=True,
         text=True,
         timeout=timeout,
+        check=False,
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     return proc.stdout, time.perf_counter() - t0
@@ -74,7 +75,8 @@ def test_100000_word_segment_finishes_in_bounded_time_and_memory():
     for backend in ["python"] + (["cython"] if HAVE_CYTHON else []):
         out, seconds = _run_child(code, backend, 1500, 900)
         name, edits, length = out.split()
-        assert name == backend and float(length) == 100_000.0
+        assert name == backend
+        assert float(length) == 100_000.0
         assert 0 < int(edits) <= 2000 + 200 * 2 * 5  # at most the edit distance without shifts
         assert seconds < (60 if backend == "cython" else 600), (backend, seconds)
         results[backend] = int(edits)

@@ -238,7 +238,7 @@ def test_zh_ranges_match_sacrebleu_for_every_code_point():
     assert not is_chinese_char("\U0002f800")
 
 
-def test_unicode_versions_recorded(capsys):
+def test_unicode_versions_recorded():
     import regex
 
     print(f"unicodedata {unicodedata.unidata_version}, regex {regex.__version__}, Python {sys.version.split()[0]}")
@@ -407,7 +407,7 @@ def test_spm_download_failure_is_clear(tmp_path, monkeypatch):
     assert list((tmp_path / "models").iterdir()) == []  # no partial file left
 
 
-def test_spm_missing_library_message(monkeypatch, tmp_path):
+def test_spm_missing_library_message(monkeypatch):
     monkeypatch.setitem(sys.modules, "sentencepiece", None)
     with pytest.raises(ImportError, match=r"pip install rapidbleu\[spm\]"):
         get_tokenizer("flores101")

@@ -1,4 +1,4 @@
-"""Users' type checkers see rapidbleu's real types (issue 13): ``mypy --strict`` accepts a script
+"""Users' type checkers see rapidbleu's real types: ``mypy --strict`` accepts a script
 that calls ``rapidbleu.nltk``, ``rapidbleu.batch``, ``rapidbleu.ids`` and ``rapidbleu.backend``
 with the types they return, and reports a script that gets them wrong (with untyped functions
 it would see ``Any`` and report nothing, or refuse the untyped calls under ``--strict``).
@@ -56,10 +56,13 @@ from ray.data import Dataset
 
 import rapidbleu
 import rapidbleu.ray as rbr
-from rapidbleu.rewards import BLEUReward, compute_score, compute_score_batch, reward_func
+from rapidbleu.rewards import (
+    REWARDS, TER_TRANSFORMS, BLEUReward, CHRFReward, SentenceReward, TERReward, compute_score, compute_score_batch,
+    reward_func,
+)
 from rapidbleu.shim import is_installed
 from rapidbleu.stats import CorpusStats
-from rapidbleu.torchmetrics import BLEUScore, SacreBLEUScore
+from rapidbleu.torchmetrics import BLEUScore, CHRFScore, SacreBLEUScore, TranslationEditRate, torchmetrics_chrf
 
 rapidbleu.install_as_sacrebleu()
 installed: bool = is_installed()
@@ -75,13 +78,29 @@ metric = SacreBLEUScore(n_gram=4, smooth=False, tokenize="13a", lowercase=False)
 metric.update(["a b c"], [["a b c"]])
 value = metric.compute()
 plain = BLEUScore(n_gram=2, weights=[0.5, 0.5])
+chrf_rewards: list[float] = CHRFReward(word_order=2, lowercase=True).scores(["a b"], [["a b", "a c"]])
+ter_rewards: list[float] = TERReward(transform="clipped", normalized=True)(completions=["a"], reference=["a"])
+by_metric: type[SentenceReward] = REWARDS["ter"]
+chrf_metric = CHRFScore(n_char_order=6, n_word_order=2, beta=2.0, return_sentence_level_score=True)
+chrf_metric.update(["a b c"], [["a b c"]])
+chrf_value = chrf_metric.compute()
+ter_metric = TranslationEditRate(normalize=True, no_punctuation=False, lowercase=True, asian_support=False)
+ter_metric.update("a b c", ["a b d"])
+ter_value = ter_metric.compute()
+negative = TER_TRANSFORMS["negative"]
 
 
-def ray_scores(ds: Dataset) -> tuple[CorpusStats, Dataset]:
-    return rbr.corpus_stats(ds, "hyp", ["ref"]), rbr.sentence_bleu(ds, "hyp", "ref", column="bleu")
+def ray_scores(ds: Dataset) -> tuple[CorpusStats, Dataset, Dataset, object]:
+    return (
+        rbr.corpus_stats(ds, "hyp", ["ref"]),
+        rbr.sentence_bleu(ds, "hyp", "ref", column="bleu"),
+        rbr.sentence_score(ds, "hyp", "ref", metric="ter", column="t", normalized=True),
+        rbr.corpus_score(ds, "hyp", ["ref"], metric="chrf", word_order=2),
+    )
 
 
 print(installed, error, rewards, by_ids, one + batch[0], logs, value, plain, reward.__name__)
+print(chrf_rewards[0] + ter_rewards[0], by_metric, chrf_value, ter_value, negative, torchmetrics_chrf)
 """
 
 WRONG_SCRIPT = """
@@ -118,14 +137,16 @@ def _mypy(tmp_path: Path, name: str, source: str, *options: str) -> subprocess.C
         *options,
         script.name,
     ]
-    return subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    return subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600, check=False)
 
 
 def test_user_script_passes_mypy_strict(tmp_path):
     res = _mypy(tmp_path, "user.py", USER_SCRIPT)
     assert res.returncode == 0, res.stdout + res.stderr
     # and it runs
-    run = subprocess.run([sys.executable, "user.py"], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    run = subprocess.run(
+        [sys.executable, "user.py"], cwd=tmp_path, capture_output=True, text=True, timeout=600, check=False
+    )
     assert run.returncode == 0, run.stderr
 
 
@@ -145,9 +166,12 @@ def test_integrations_pass_mypy_strict(tmp_path):
     wrong = (
         INTEGRATIONS_SCRIPT
         + "\nbad: str = compute_score('d', 'a', 'a')\nworse: int = reward(completions=['a'], reference=['a'])\n"
+        + "chrf_bad: str = CHRFReward().scores(['a'], ['a'])\nTranslationEditRate(lowercase='yes')\n"
     )
     res = _mypy(tmp_path, "integrations_wrong.py", wrong, "--config-file", str(tmp_path / "mypy.ini"))
     assert res.returncode == 1
+    for line in (len(wrong.splitlines()) - k for k in (3, 2, 1, 0)):  # each wrong line is reported
+        assert f"integrations_wrong.py:{line}:" in res.stdout, res.stdout
     assert 'Incompatible types in assignment (expression has type "float", variable has type "str")' in res.stdout
     assert 'Incompatible types in assignment (expression has type "list[float]", variable has type "int")' in res.stdout
 

@@ -1,9 +1,17 @@
 """Bad input raises a clear error naming what is wrong and where (sacreBLEU would mis-score)."""
 
+import math
+import re
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
 import pytest
 import sacrebleu
+from conftest import TINY_HYPS, TINY_REFS
 
 import rapidbleu
+from rapidbleu import significance as rsig
 
 # Every test here runs once per backend (conftest.backend).
 pytestmark = pytest.mark.usefixtures("backend")
@@ -99,6 +107,30 @@ def test_no_references_and_no_cache():
 def test_cached_references_length_mismatch():
     with pytest.raises(ValueError, match="2 hypotheses but the cached references have 3 segments"):
         rapidbleu.BLEU(references=REFS).corpus_score(HYPS[:2], None)
+
+
+@pytest.mark.parametrize("metric", [rapidbleu.BLEU, rapidbleu.CHRF, rapidbleu.TER])
+@pytest.mark.parametrize(
+    ("refs", "err", "message"),
+    [
+        (lambda: (s for s in REFS), TypeError, "a list of reference streams .* got generator"),
+        (lambda: np.array(REFS), TypeError, "a list of reference streams .* got ndarray"),
+        (lambda: [REFS[0], REFS[0][:2]], ValueError, "reference stream 1 has 2 lines but reference stream 0 has 3"),
+    ],
+    ids=["generator", "ndarray", "ragged"],
+)
+def test_cached_references_checked_when_given(
+    metric: type[rapidbleu.BLEU | rapidbleu.CHRF | rapidbleu.TER],
+    refs: Callable[[], Any],
+    err: type[Exception],
+    message: str,
+) -> None:
+    """``references=`` of a metric (and ``_cache_references``) get the same clear errors as
+    references given to ``corpus_score``, not ``len()``/truth-value errors from inside."""
+    with pytest.raises(err, match=message):
+        metric(references=refs())
+    with pytest.raises(err, match=message):
+        metric()._cache_references(refs())
 
 
 # Accepted on purpose (sacreBLEU scores these correctly): empty strings and odd Unicode.
@@ -208,10 +240,133 @@ def test_errors_are_instances_of_sacrebleus_type(call):
     so ``except`` clauses written for sacreBLEU keep working."""
     import sacrebleu
 
-    with pytest.raises(Exception) as theirs:
+    with pytest.raises(Exception) as theirs:  # noqa: PT011 -- checks the type only
         call(sacrebleu)
     with pytest.raises(theirs.type):
         call(rapidbleu)
+
+
+# -- smooth_value, unordered containers, malformed statistics ---------------------------------
+BAD_SMOOTH = [float("nan"), float("inf"), -float("inf"), -0.1, "0.1", True, [1]]
+
+
+@pytest.mark.parametrize("value", BAD_SMOOTH, ids=repr)
+def test_bad_smooth_value_on_every_sacre_entry_point(value):
+    from rapidbleu.ids import corpus_bleu_ids
+
+    calls = [
+        lambda: rapidbleu.BLEU(smooth_method="floor", smooth_value=value),
+        lambda: rapidbleu.BLEU.compute_bleu([1, 0, 0, 0], [3, 2, 1, 0], 3, 3, "floor", value),
+        lambda: rapidbleu.corpus_bleu(TINY_HYPS, TINY_REFS, smooth_method="add-k", smooth_value=value),
+        lambda: rapidbleu.sentence_bleu("a b", ["a b"], smooth_value=value),
+        lambda: rapidbleu.raw_corpus_bleu(TINY_HYPS, TINY_REFS, value),
+        lambda: corpus_bleu_ids([[1, 2, 3]], [[[1, 2, 3]]], smooth_method="floor", smooth_value=value),
+    ]
+    for call in calls:
+        with pytest.raises(ValueError, match="smooth_value must be a finite number >= 0 or None"):
+            call()
+
+
+def test_bad_smooth_value_in_sentence_bleu_batch_strings():
+    from rapidbleu.batch import sentence_bleu_batch
+
+    with pytest.raises(ValueError, match="smooth_value must be a finite number >= 0 or None"):
+        sentence_bleu_batch(["a b"], [["a b"]], smooth_method="floor", smooth_value=float("nan"))
+
+
+def test_bad_smooth_value_in_batch_id_paths():
+    from rapidbleu.batch import pairwise_bleu, sentence_bleu_batch
+
+    with pytest.raises(ValueError, match="smooth_value must be a finite number >= 0 or None"):
+        sentence_bleu_batch([[1, 2]], [[1, 2]], smooth_method="floor", smooth_value=float("nan"))
+    with pytest.raises(ValueError, match="smooth_value must be a finite number >= 0 or None"):
+        pairwise_bleu(["a b", "a c"], smooth_method="floor", smooth_value=-1.0)
+
+
+@pytest.mark.parametrize("make", [dict.fromkeys, set, frozenset], ids=["dict", "set", "frozenset"])
+def test_unordered_containers_are_type_errors(make):
+    metric = rapidbleu.BLEU()
+    calls = [
+        lambda: rapidbleu.corpus_bleu(make(TINY_HYPS), [TINY_REFS[0]]),
+        lambda: rapidbleu.corpus_bleu(TINY_HYPS, [make(TINY_REFS[0])]),
+        lambda: rapidbleu.sentence_bleu("a", make(["a", "b"])),
+        lambda: metric.corpus_statistics(make(TINY_HYPS), [TINY_REFS[0]]),
+        lambda: metric._extract_corpus_statistics(TINY_HYPS, make(map(tuple, TINY_REFS))),
+    ]
+    for call in calls:
+        with pytest.raises(TypeError, match="must be an ordered sequence"):
+            call()
+
+
+def _good_stats():
+    return rapidbleu.BLEU().corpus_statistics(TINY_HYPS, TINY_REFS)
+
+
+@pytest.mark.parametrize(
+    ("corrupt", "message"),
+    [
+        (lambda s: s[:, :-1], "have 9 columns but max_ngram_order=4 needs 10"),
+        (lambda s: np.where(np.arange(s.size).reshape(s.shape) == 3, -1, s), "row 0, column 3 is negative"),
+        (lambda s: np.hstack([s[:, :2], s[:, 6:7] + 1, s[:, 3:]]), "row 0 has more 1-gram matches"),
+    ],
+)
+def test_malformed_statistics_are_value_errors(corrupt, message):
+    bad, good, metric = corrupt(_good_stats()), _good_stats(), rapidbleu.BLEU()
+    calls = [
+        lambda: metric.score_from_stats(bad[0]),
+        lambda: (
+            rsig.paired_bs(bad, [good], metric, 10, seed=1)
+            if bad.shape == good.shape
+            else rsig.paired_bs(good[:, : bad.shape[1]], [bad], metric, 10, seed=1)
+        ),
+        lambda: (
+            rsig.paired_ar(good, [bad], metric, 10, seed=1)
+            if bad.shape == good.shape
+            else rsig.paired_ar(bad, [bad], metric, 10, seed=1)
+        ),
+        lambda: rsig.bootstrap_ci(bad, metric, 10),
+    ]
+    for call in calls:
+        with pytest.raises(ValueError, match=message.replace("(", r"\(")):
+            call()
+
+
+@pytest.mark.parametrize(("bad", "shown"), [(4.5, "4.5"), (np.nan, "nan"), (np.inf, "inf")])
+def test_fractional_statistics_are_refused_not_truncated(bad, shown):
+    """``score_from_stats`` and the significance functions refuse a count that is not a finite
+    whole number (it was truncated: 5.5 -> 5), naming where it is."""
+    row = _good_stats().sum(axis=0).astype(np.float64)
+    row[2] = bad
+    with pytest.raises(ValueError, match=rf"row 0, column 2 \(matches_1\) is {shown}; "):
+        rapidbleu.BLEU().score_from_stats(row)
+    with pytest.raises(ValueError, match=rf"row 0, column 2 \(matches_1\) is {shown}; "):
+        rapidbleu.BLEU().score_from_stats(row.tolist())
+    matrix = _good_stats().astype(np.float64)
+    matrix[1, 2] = bad
+    for call in (
+        lambda: rsig.bootstrap_ci(matrix, rapidbleu.BLEU(), 10),
+        lambda: rsig.paired_bs(_good_stats(), [matrix], rapidbleu.BLEU(), 10, seed=1),
+    ):
+        with pytest.raises(ValueError, match=rf"row 1, column 2 \(matches_1\) is {shown}; "):
+            call()
+
+
+def test_whole_float_statistics_still_score():
+    stats = _good_stats().sum(axis=0)
+    want = rapidbleu.BLEU().score_from_stats(stats).score
+    assert rapidbleu.BLEU().score_from_stats(stats.astype(np.float64)).score == want
+    assert rapidbleu.BLEU().score_from_stats([float(v) for v in stats]).score == want
+    with pytest.raises(ValueError, match=r"row 0, column 4 \(matches_3\) is 2.5; statistics are whole counts"):
+        rapidbleu.BLEU().score_from_stats([*map(int, stats[:4]), 2.5, *map(int, stats[5:])])
+
+
+def test_score_from_stats_wants_one_row():
+    with pytest.raises(ValueError, match=r"must be one row of 2 \+ 2N numbers .*got shape \(4, 10\)"):
+        rapidbleu.BLEU().score_from_stats(_good_stats())
+
+
+def test_score_of_finite_stats_is_finite():
+    assert math.isfinite(rapidbleu.BLEU().score_from_stats(_good_stats().sum(0)).score)
 
 
 # -- workers: checked where it is given, before any work ----------------------------------
@@ -279,3 +434,31 @@ def test_workers_checked_before_any_work(bad, err, monkeypatch):
         assert call is not None, f"{qualname} takes workers: add a call to _WORKERS_CALLS"
         with pytest.raises(err, match="workers"):
             call(fn, bad)
+
+
+def _resampling_calls() -> dict[str, Callable[[Any], Any]]:
+    """Each entry point that takes a number of resamples or trials, called with ``n``."""
+    from rapidbleu.significance import bootstrap_ci, paired_ar, paired_bs
+
+    chrf = rapidbleu.CHRF()
+    st = chrf.corpus_statistics(HYPS, REFS)
+    return {
+        "n_bootstrap": lambda n: chrf.corpus_score(HYPS, REFS, n_bootstrap=n),
+        "n_bootstrap ": lambda n: bootstrap_ci(st, chrf, n),
+        "n_samples": lambda n: paired_bs(st, [st], chrf, n_samples=n),
+        "n_samples ": lambda n: paired_ar(st, [st], chrf, n_samples=n),
+        "n_ar_confidence": lambda n: paired_ar(st, [st], chrf, n_samples=5, n_ar_confidence=n),
+    }
+
+
+@pytest.mark.parametrize("bad", [2.5, 3.0, "10", None, True])
+def test_number_of_resamples_must_be_an_int(bad: object) -> None:
+    """``n_bootstrap=2.5`` ran 2 resamples under a ``bs:2.5`` signature (sacreBLEU raises a
+    ``TypeError``); strings and ``None`` failed in a comparison deep inside; ``True`` silently
+    meant no interval.  Each is a ``TypeError`` naming the argument, before any resample."""
+    for name, call in _resampling_calls().items():
+        with pytest.raises(TypeError, match=f"{name.strip()} must be an int, got {re.escape(repr(bad))}"):
+            call(bad)
+    ok = rapidbleu.CHRF()
+    assert "μ = " in str(ok.corpus_score(HYPS, REFS, n_bootstrap=np.int64(3)))  # numpy ints are ints
+    assert "bs:3|" in str(ok.get_signature())

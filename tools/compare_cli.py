@@ -151,10 +151,9 @@ def _compare(args: argparse.Namespace, pairs: dict[str, tuple[list[Path], list[P
     if args.match:
         cases = [case for case in cases if set(case) & set(args.match)]
     for case in cases:
-        a = _run([*args.a.split(), *case], env)
-        b = _run([*args.b.split(), *case], env)
-        if args.stdout_only:
-            a, b = a[:2], b[:2]
+        kept = 2 if args.stdout_only else 3  # exit code, stdout[, stderr]
+        a = _run([*args.a.split(), *case], env)[:kept]
+        b = _run([*args.b.split(), *case], env)[:kept]
         if a != b:
             differ += 1
             print("DIFFERS:", " ".join(case))

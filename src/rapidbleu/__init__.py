@@ -12,8 +12,7 @@ from ._not_provided import NotProvidedError, not_provided
 from ._version import __version__
 from .bleu import BLEU, corpus_bleu, raw_corpus_bleu, sentence_bleu
 from .chrf import CHRF, corpus_chrf, sentence_chrf
-from .score import BLEUScore, BLEUSignature, CHRFScore
-from .score import TERScore, TERSignature
+from .score import BLEUScore, BLEUSignature, CHRFScore, TERScore, TERSignature
 from .ter import TER, corpus_ter, sentence_ter
 
 if TYPE_CHECKING:
@@ -44,11 +43,11 @@ __all__ = [
     "BLEU",
     "CHRF",
     "SACREBLEU_DIR",
+    "TER",
     "BLEUScore",
     "BLEUSignature",
     "CHRFScore",
     "NotProvidedError",
-    "TER",
     "TERScore",
     "TERSignature",
     "__version__",

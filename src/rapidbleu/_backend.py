@@ -40,17 +40,32 @@ The rules every compiled kernel follows (checked under AddressSanitizer/UBSan by
   or the same exception (``tools/fuzz.py`` compares them on random adversarial input).
 """
 
+import contextlib
 import os
 import sys
 import types
 import warnings
+from collections.abc import Iterable
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from ._validate import BackendChoiceError, BackendFallbackWarning, BackendUnavailableError
+
+if TYPE_CHECKING:
+    # What the chosen modules look like: the pure-Python twins own the names and signatures
+    # (the compiled twins' stubs repeat them; tests/test_scoring.py compares the two).  A new
+    # TWINS entry adds its Python twin here and to __all__.
+    from . import _chrf_py as chrf
+    from . import _ids_py as ids
+    from . import _scoring_py as scoring
+    from . import _sets_py as sets
+    from . import _stats_py as stats
+    from . import _ter_py as ter
 
 _CHOICES = ("auto", "cython", "python")
 
 
-def _choice(choice=None) -> str:
+def _choice(choice: str | None = None) -> str:
     """``choice`` or ``$RAPIDBLEU_BACKEND`` (default auto), validated.
 
     Raises:
@@ -63,7 +78,7 @@ def _choice(choice=None) -> str:
     return choice
 
 
-def _import_compiled(name: str, twin, docs=()):
+def _import_compiled(name: str, twin: ModuleType, docs: Iterable[str] = ()) -> ModuleType:
     import importlib
     import importlib.util
 
@@ -75,14 +90,14 @@ def _import_compiled(name: str, twin, docs=()):
     module = importlib.import_module(f"{__package__}.{name}")
     # One place for the documentation: the pure-Python twin's docstrings.
     for attr in docs:
-        try:
+        with contextlib.suppress(AttributeError, TypeError):  # builtin functions may refuse __doc__
             getattr(module, attr).__doc__ = getattr(twin, attr).__doc__
-        except (AttributeError, TypeError):  # builtin functions may refuse __doc__
-            pass
     return module
 
 
-def select_twin(compiled: str, twin, choice=None, warn: bool = True, docs=()):
+def select_twin(
+    compiled: str, twin: ModuleType, choice: str | None = None, warn: bool = True, docs: Iterable[str] = ()
+) -> ModuleType:
     """The compiled module ``rapidbleu.<compiled>`` or its pure-Python ``twin``, by ``choice``.
 
     Every pair of compiled/pure-Python modules is chosen by this one rule (``python``: the
@@ -120,10 +135,11 @@ def _outside_stacklevel() -> int:
     """``warnings.warn``'s stacklevel, for a call from :func:`select_twin`, of the first frame
     outside the rapidbleu package: the warning points at the user's line that first needed a
     kernel, wherever in the package that happened."""
-    package = os.path.dirname(os.path.abspath(__file__)) + os.sep
+    # (plain strings, as co_filename holds them: pathlib's resolve() would follow links)
+    package = os.path.dirname(os.path.abspath(__file__)) + os.sep  # noqa: PTH100, PTH120
     caller: types.FrameType | None
     level, caller = 2, sys._getframe(2)  # 1: select_twin; 2: its caller
-    while caller is not None and os.path.abspath(caller.f_code.co_filename).startswith(package):
+    while caller is not None and os.path.abspath(caller.f_code.co_filename).startswith(package):  # noqa: PTH100
         caller = caller.f_back
         level += 1
     return level
@@ -147,14 +163,15 @@ TWINS = {
 _warned = False
 
 
-def _twin_module(name: str):
+def _twin_module(name: str) -> ModuleType:
     import importlib
 
     return importlib.import_module(f"{__package__}.{name}")
 
 
-def select(choice=None, kind: str = "stats"):
-    """The module of ``kind`` (``stats``, ``ids``, ``sets``, ``scoring``, ``chrf`` or ``ter``; see :data:`TWINS`) for
+def select(choice: str | None = None, kind: str = "stats") -> ModuleType:
+    """The module of ``kind`` (``stats``, ``ids``, ``sets``, ``scoring``, ``chrf`` or ``ter``; see
+    :data:`TWINS`) for
     ``choice`` (default: ``$RAPIDBLEU_BACKEND`` or auto).
 
     The first fallback from a missing extension warns once (``RuntimeWarning``).
@@ -164,7 +181,7 @@ def select(choice=None, kind: str = "stats"):
         BackendUnavailableError: (an ``ImportError``) ``cython`` forced but the extension
             cannot be imported.
     """
-    global _warned
+    global _warned  # noqa: PLW0603 -- the process-wide "fallback reported once" flag
     compiled, twin, docs = TWINS[kind]
     module = select_twin(compiled, _twin_module(twin), choice, warn=not _warned, docs=docs)
     if module.NAME == "python" and _choice(choice) == "auto":
@@ -172,15 +189,15 @@ def select(choice=None, kind: str = "stats"):
     return module
 
 
-def __getattr__(name: str):
-    """``stats``, ``ids``, ``sets``, ``scoring``, ``chrf`` and ``ter`` (and ``impl``, an alias of ``stats``) are chosen on
-    first use, so importing rapidbleu chooses nothing and a bad ``RAPIDBLEU_BACKEND`` is
+def __getattr__(name: str) -> ModuleType:
+    """``stats``, ``ids``, ``sets``, ``scoring``, ``chrf`` and ``ter`` are chosen on first use, so
+    importing rapidbleu chooses nothing and a bad ``RAPIDBLEU_BACKEND`` is
     reported where the module is first needed (the command line turns it into one line)."""
-    kind = "stats" if name == "impl" else name
-    if kind not in TWINS:
+    if name not in TWINS:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    module = select(kind=kind)
-    globals()[kind] = module
-    if kind == "stats":
-        globals()["impl"] = module
+    module = select(kind=name)
+    globals()[name] = module
     return module
+
+
+__all__ = ["TWINS", "chrf", "ids", "scoring", "select", "select_twin", "sets", "stats", "ter"]

@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 else:
     from ._lazy import numpy as np  # imported on first use: a corpus score without a CI needs none
 
+from ._validate import check_resamples
+
 #: Default number of bootstrap resamples (``bs``) and randomisation trials (``ar``).
 DEFAULT_SAMPLES = {"ar": 10000, "bs": 1000}
 
@@ -274,11 +276,12 @@ def bootstrap_ci(
         float64 for BLEU) and returned as Python floats of those values.
 
     Raises:
+        TypeError: ``n_bootstrap`` not an int.
         ValueError: malformed statistics (``metric.check_statistics``), ``n_bootstrap < 1`` or
             a non-integer seed.
     """
     text, seed = seed_from_env()
-    n_bootstrap = int(n_bootstrap)
+    n_bootstrap = check_resamples(n_bootstrap, "n_bootstrap")
     if n_bootstrap < 1:
         raise ValueError("n_bootstrap must be >= 1")
     st = metric.check_statistics(stats, nonempty=True)

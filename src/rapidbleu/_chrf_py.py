@@ -107,18 +107,6 @@ def check_beta(beta: Any) -> int | float:
     return value
 
 
-def check_flag(name: str, value: Any) -> bool:
-    """An on/off option (``lowercase``, ``whitespace``, ``eps_smoothing``) as a ``bool``:
-    ``True``/``False`` (numpy's too) or the ints 0 and 1.
-
-    Raises:
-        TypeError: anything else (a string such as ``"False"`` would silently mean on).
-    """
-    if isinstance(value, (bool, np.bool_)) or (isinstance(value, numbers.Integral) and value in (0, 1)):
-        return bool(value)
-    raise TypeError(f"{name} must be True or False, got {type(value).__name__} {value!r}")
-
-
 def check_rows(rows: np.ndarray, char_order: int, word_order: int, what: str = "statistics") -> None:
     """chrF's own rules for valid-looking statistics rows (``(m, k)``, whole numbers >= 0, as
     ``Metric.check_statistics`` has made sure): per order at most as many matches as
@@ -377,15 +365,16 @@ def chrf_stats(
     resolve_workers(workers)
     hyps, streams = check_segments(hypotheses, ref_streams)
     out = np.zeros((len(hyps), 3 * (char_order + word_order)), dtype=np.int64)
-    for i, hyp in enumerate(hyps):
-        refs = [s[i] for s in streams if s[i] is not None]
+    for i, segment in enumerate(hyps):
+        refs = [r for r in (s[i] for s in streams) if r is not None]
         if not refs:
             raise no_reference_error(i)
+        hyp = segment
         if lowercase:
             hyp = hyp.lower()
-            refs = [r.lower() for r in refs]  # type: ignore[union-attr]
+            refs = [r.lower() for r in refs]
         hyp_grams = segment_ngrams(hyp, char_order, word_order, whitespace)
-        refs_grams = [segment_ngrams(r, char_order, word_order, whitespace) for r in refs]  # type: ignore[arg-type]
+        refs_grams = [segment_ngrams(r, char_order, word_order, whitespace) for r in refs]
         out[i] = best_row(hyp_grams, refs_grams, beta, eps_smoothing)
     return out
 

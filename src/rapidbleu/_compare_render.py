@@ -6,15 +6,27 @@ never imported, so a notebook's backend and figure list are left alone) and embe
 data URIs, text kept as text (``svg.fonttype: none``).
 """
 
+from __future__ import annotations
+
 import base64
-import datetime
+import datetime as dt
 import io
 import os
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from tabulate import tabulate
 
 from ._version import __version__
+
+if TYPE_CHECKING:  # (the report extra, not followed by mypy: these are Any to it)
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+#: A ``rapidbleu.compare.ComparisonReport`` (not imported: ``compare`` imports this module).
+Report = Any
+#: A ``rapidbleu.compare.MetricComparison`` (one metric's part of a report; not imported either).
+MetricPart = Any
 
 #: Text of the paired tests, as the CLI names them.
 TEST_NAMES = {"bs": "paired bootstrap resampling", "ar": "paired approximate randomization"}
@@ -27,7 +39,7 @@ def display_names(names: list[str]) -> list[str]:
     """Short names for tables and plots: file base names without the dot-separated parts they
     all share at the start and at the end (``generaltest2023.de-en.hyp.AIRC.en`` -> ``AIRC``),
     when that leaves them unique and non-empty; else the names themselves."""
-    base = [os.path.basename(n) or n for n in names]
+    base = [os.path.basename(n) or n for n in names]  # noqa: PTH119 -- plain strings; "a/" stays "a/"
     if len(base) < 2:
         parts = base[0].split(".")
         return base if len(parts) < 5 else [".".join(parts[3:-1]) or base[0]]  # WMT-style file names
@@ -57,13 +69,12 @@ def fmt_ci(mean: float | None, ci: float | None, width: int) -> str:
     return f"{mean:.{width}f} ± {ci:.{width}f}"
 
 
-def direction(m: Any) -> str:
-    """``""``, or ``"lower is better"`` for a metric where lower scores are better (TER); ``m``
-    is a ``rapidbleu.compare.MetricComparison``."""
+def direction(m: MetricPart) -> str:
+    """``""``, or ``"lower is better"`` for a metric where lower scores are better (TER)."""
     return "" if m.higher_is_better else "lower is better"
 
 
-def test_description(report) -> str:
+def test_description(report: Report) -> str:
     n = report.n_samples
     if report.test is None:
         return f"95% confidence interval from {n} bootstrap resamples (no baseline: a single system)"
@@ -78,7 +89,7 @@ def _shorten(text: str, width: int = 100) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def _text_bleu_table(report, short: list[str]) -> list[str]:
+def _text_bleu_table(report: Report, short: list[str]) -> list[str]:
     """BLEU's corpus table: scores, intervals, p-values, precisions, brevity penalty."""
     w = report.width
     orders = range(1, report.max_ngram_order + 1)
@@ -117,7 +128,7 @@ def _text_bleu_table(report, short: list[str]) -> list[str]:
     return out
 
 
-def _text_scores(report, m, short: list[str]) -> list[str]:
+def _text_scores(report: Report, m: MetricPart, short: list[str]) -> list[str]:
     """A metric's corpus table: scores, intervals, p-values."""
     w = report.width
     rows = [
@@ -140,7 +151,7 @@ def _text_scores(report, m, short: list[str]) -> list[str]:
     ]
 
 
-def render_text(report) -> str:
+def render_text(report: Report) -> str:
     w = report.width
     short = display_names(report.names)
     out: list[str] = []
@@ -224,7 +235,7 @@ _LINESTYLES = ("-", "-.", ":", (0, (5, 1, 1, 1)), (0, (1, 1)))
 class _Style:
     """How one system is drawn: colour, marker, line style and line width."""
 
-    def __init__(self, color: str, marker: str, linestyle, linewidth: float):
+    def __init__(self, color: str, marker: str, linestyle: str | tuple[Any, ...], linewidth: float) -> None:
         self.color, self.marker, self.linestyle, self.linewidth = color, marker, linestyle, linewidth
 
 
@@ -261,7 +272,7 @@ def _ink(background: str) -> str:
     return "black" if (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05) else "white"
 
 
-def _figure(width: float, height: float):
+def _figure(width: float, height: float) -> Figure:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -270,14 +281,14 @@ def _figure(width: float, height: float):
     return fig
 
 
-def _axes(fig, left: float, bottom: float, width: float, height: float):
+def _axes(fig: Figure, left: float, bottom: float, width: float, height: float) -> Axes:
     """Axes at a position given in inches: layouts are computed here, not by tight_layout
     (which costs a second text-layout pass per figure, half of the drawing time)."""
     fw, fh = fig.get_size_inches()
     return fig.add_axes((left / fw, bottom / fh, width / fw, height / fh))
 
 
-def _label_width(labels, size: float = 9.0) -> float:
+def _label_width(labels: Sequence[str], size: float = 9.0) -> float:
     """Rough width in inches of the widest label (DejaVu Sans averages ~0.6 em a character)."""
     return 0.6 * size / 72.0 * max((len(x) for x in labels), default=1) + 0.15
 
@@ -286,7 +297,7 @@ def _clip(name: str, n: int = 32) -> str:
     return name if len(name) <= n else name[: n - 1] + "…"
 
 
-def _uri(fig) -> str:
+def _uri(fig: Figure) -> str:
     buf = io.BytesIO()
     fig.savefig(buf, format="svg")
     return "data:image/svg+xml;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
@@ -306,7 +317,7 @@ def _legend_grid(labels: list[str], width: float) -> tuple[int, float]:
     return ncol, _LEGEND_ROW * -(-len(labels) // ncol) + 0.1
 
 
-def _legend_below(fig, lines, labels: list[str], left: float, top: float, ncol: int) -> None:
+def _legend_below(fig: Figure, lines: list[Any], labels: list[str], left: float, top: float, ncol: int) -> None:
     """A legend of ``lines`` whose top left corner is at (``left``, ``top``) inches."""
     fw, fh = fig.get_size_inches()
     fig.legend(
@@ -323,7 +334,7 @@ def _legend_below(fig, lines, labels: list[str], left: float, top: float, ncol: 
     )
 
 
-def _plot_scores(report, m, short, styles) -> str:
+def _plot_scores(report: Report, m: MetricPart, short: list[str], styles: list[_Style]) -> str:
     """Metric ``m``'s corpus score of each system, its bootstrap interval and p-value."""
     k = len(m.scores)
     labels = [_clip(n) + (" (baseline)" if s.is_baseline else "") for n, s in zip(short, m.scores, strict=False)]
@@ -352,7 +363,7 @@ def _plot_scores(report, m, short, styles) -> str:
     return _uri(fig)
 
 
-def _plot_precisions(report, short, styles) -> str:
+def _plot_precisions(report: Report, short: list[str], styles: list[_Style]) -> str:
     """n-gram precision by order (lines, a legend below) and the brevity penalty (bars, each
     labelled in the ink that contrasts with its colour)."""
     k = len(report.systems)
@@ -395,7 +406,7 @@ def _plot_precisions(report, short, styles) -> str:
     return _uri(fig)
 
 
-def _plot_diffs(metric, short, styles) -> str:
+def _plot_diffs(metric: MetricPart, short: list[str], styles: list[_Style]) -> str:
     """One row per system: the histogram of its per-segment differences in ``metric``'s
     sentence score (a ridgeline plot, one axes whatever the number of systems)."""
     import numpy as np
@@ -429,7 +440,7 @@ def _plot_diffs(metric, short, styles) -> str:
     return _uri(fig)
 
 
-def _plot_wtl(report, metric, short) -> str:
+def _plot_wtl(report: Report, metric: MetricPart, short: list[str]) -> str:
     """Wins, ties and losses of each system against the baseline in ``metric``'s sentence
     scores."""
     m = len(metric.sentences)
@@ -459,7 +470,7 @@ def _plot_wtl(report, metric, short) -> str:
     return _uri(fig)
 
 
-def _plot_bucket(report, table, short, styles) -> str:
+def _plot_bucket(report: Report, table: Any, short: list[str], styles: list[_Style]) -> str:
     """Corpus BLEU of each system by bucket of one table (lines), with a legend below: a
     figure per table, as wide as a printed page."""
     names = [_clip(n) + (" (baseline)" if s.is_baseline else "") for n, s in zip(short, report.systems, strict=False)]
@@ -485,17 +496,17 @@ def _plot_bucket(report, table, short, styles) -> str:
     return _uri(fig)
 
 
-def plot_key(m, kind: str) -> str:
+def plot_key(m: MetricPart, kind: str) -> str:
     """The name of metric ``m``'s figure of ``kind`` (``scores``, ``wtl``, ``diffs``): BLEU's
     are the kind itself, another metric's ``<kind>_<key>``."""
     return kind if m.metric_id == "bleu" else f"{kind}_{m.key}"
 
 
-def render_plots(report, short) -> dict[str, str]:
+def render_plots(report: Report, short: list[str]) -> dict[str, str]:
     """Data URIs of the report's figures (``bucket_<key>``: one per bucket table; per metric
     the ``plot_key`` of its scores, and with a baseline of its wins/ties/losses and
     differences)."""
-    import matplotlib
+    import matplotlib as mpl
 
     styles = _styles(len(report.names), baseline=report.baseline is not None)
     rc = {
@@ -506,8 +517,8 @@ def render_plots(report, short) -> dict[str, str]:
         "axes.spines.top": False,
         "axes.spines.right": False,
     }
-    with matplotlib.rc_context(rc):
-        plots = {}
+    with mpl.rc_context(rc):
+        plots: dict[str, str] = {}
         for m in report.metrics:
             plots[plot_key(m, "scores")] = _plot_scores(report, m, short, styles)
             if m.sentences:
@@ -523,7 +534,7 @@ def render_plots(report, short) -> dict[str, str]:
 # --------------------------------------------------------------------------------------------
 # HTML
 # --------------------------------------------------------------------------------------------
-def render_html(report) -> str:
+def render_html(report: Report) -> str:
     import jinja2
 
     env = jinja2.Environment(
@@ -539,7 +550,7 @@ def render_html(report) -> str:
     short = display_names(report.names)
     ids = [m.metric_id for m in report.metrics]
     template = env.get_template("compare.html.j2")
-    return template.render(
+    html: str = template.render(
         report=report,
         short=short,
         short_of=dict(zip(report.names, short, strict=False)),
@@ -552,5 +563,6 @@ def render_html(report) -> str:
         cli_metrics="" if ids == ["bleu"] else " -m " + " ".join(dict.fromkeys(ids)),
         version=__version__,
         data=report.to_dict(),
-        created=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        created=dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
     )
+    return html

@@ -9,7 +9,6 @@ combines them into one ``CorpusStats`` (:func:`combine`).
 """
 
 import copy
-import inspect
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
@@ -30,8 +29,8 @@ class ScoreOptions:
     Args:
         style: ``"sacrebleu"`` (0-100, ``rapidbleu.BLEU`` or the metric named by ``metric``)
             or ``"nltk"`` (0-1, ``rapidbleu.nltk``).
-        metric: sacreBLEU style: the metric's name (``"bleu"``, ``"chrf"``, ``"ter"``: those of the
-            command line, ``Metric.command_line``; default BLEU).
+        metric: sacreBLEU style: the metric's name (``"bleu"``, ``"chrf"``, ``"ter"``: every
+            registered metric but NLTK's BLEU, ``style="nltk"``; default BLEU).
         tokenize: sacreBLEU style: a sacreBLEU tokenizer name (default ``13a``).  NLTK style:
             ``None`` (default) splits on whitespace (``str.split()``); a tokenizer name
             tokenizes with it, then splits on spaces.
@@ -44,7 +43,7 @@ class ScoreOptions:
             sentence scores use effective order, as ``sacrebleu.sentence_bleu`` -- and
             ``max_ngram_order``; chrF: ``char_order``, ``word_order``, ``beta``,
             ``whitespace``, ``eps_smoothing``; TER: ``normalized``, ``no_punct``,
-            ``asian_support``, ``case_sensitive``).
+            ``asian_support``, ``case_sensitive``, and no ``tokenize`` or ``lowercase``).
 
     Raises:
         ValueError: unknown style, metric, smoothing method or tokenizer; a metric other than
@@ -71,18 +70,16 @@ class ScoreOptions:
         if style == "sacrebleu":
             if weights is not None or smoothing_function is not None or auto_reweigh:
                 raise TypeError("weights/smoothing_function/auto_reweigh are NLTK-style options (style='nltk')")
-            if metric not in METRICS or not METRICS[metric].command_line:
-                known = ", ".join(m for m, c in METRICS.items() if c.command_line)
+            if metric not in METRICS or metric == "nltk":
+                known = ", ".join(m for m in METRICS if m != "nltk")
                 raise ValueError(f"metric must be one of {known}, got {metric!r}")
             self.metric_id = metric
             if metric == "bleu":
                 options["force"] = True
             if tokenize is not None:
                 options["tokenize"] = tokenize
-            # a metric without a lowercase option (TER: case_sensitive) gets it only when asked
-            # for, and then refuses it as its constructor does
-            if self.lowercase or "lowercase" in inspect.signature(METRICS[metric]).parameters:
-                options["lowercase"] = self.lowercase
+            if self.lowercase:  # (the metrics' default is off; TER has case_sensitive instead)
+                options["lowercase"] = True
             self.options = options
         else:
             if metric != "bleu":
@@ -192,8 +189,8 @@ def row_name(i: int, positions: Sequence[int] | None = None) -> str:
 
 
 def as_streams(
-    hyps: Sequence, ref_columns: Sequence[Sequence], where: str = "", positions: Sequence[int] | None = None
-) -> list[list]:
+    hyps: Sequence[Any], ref_columns: Sequence[Sequence[Any]], where: str = "", positions: Sequence[int] | None = None
+) -> list[list[Any]]:
     """Reference streams (``streams[k][i]``; ``None`` = no k-th reference) from reference
     columns whose values are strings, nulls, or arrays (lists) of strings: row ``i``'s
     references are its values in column order, an array contributing all its elements.
@@ -234,9 +231,9 @@ def as_streams(
     return streams
 
 
-def column_list(series) -> list:
+def column_list(series: Any) -> list[Any]:
     """A pandas Series as a list, missing values (``None``, ``pd.NA``, NaN) as ``None``."""
-    values = series.tolist()
+    values: list[Any] = series.tolist()
     if series.isna().any():
         mask = series.isna().tolist()
         values = [None if m else v for v, m in zip(values, mask, strict=False)]

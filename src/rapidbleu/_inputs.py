@@ -60,14 +60,15 @@ def num_refs_of(counts: Iterable[int] | np.ndarray) -> int:
     return distinct.pop() if len(distinct) == 1 else -1
 
 
-def check_references(references, n_hyps: int) -> tuple[list[list[str | None]], int]:
+def check_references(references: Any, n_hyps: int | None) -> tuple[list[list[str | None]], int]:
     """Validate reference streams; they stay streams (the layout the statistics take).
 
     Args:
         references: a sequence of reference streams (one stream per reference set), each a
             sequence of ``n_hyps`` strings; ``None`` in a stream means "this segment has no
             reference in this stream" (a variable number of references).
-        n_hyps: number of hypotheses.
+        n_hyps: number of hypotheses, or None for references given without hypotheses (a
+            metric's ``references=`` cache): then every stream must be as long as the first.
 
     Returns:
         ``(streams, num_refs)``: the streams as new lists (later changes to the caller's lists
@@ -88,6 +89,7 @@ def check_references(references, n_hyps: int) -> tuple[list[list[str | None]], i
     streams = list(references)
     if not streams:
         raise EmptyInputError("references is empty: give at least one reference stream")
+    expected = n_hyps
     for k, stream in enumerate(streams):
         if isinstance(stream, str):
             raise TypeError(
@@ -97,7 +99,11 @@ def check_references(references, n_hyps: int) -> tuple[list[list[str | None]], i
         if not isinstance(stream, Sequence):
             check_ordered(stream, f"references[{k}]")
             raise TypeError(f"references[{k}] must be a sequence of strings, got {kind_of(stream)}")
-        if len(stream) != n_hyps:
+        if expected is None:  # no hypotheses to match: every stream as long as the first
+            expected = len(stream)
+        elif len(stream) != expected:
+            if n_hyps is None:
+                raise ValueError(f"reference stream {k} has {len(stream)} lines but reference stream 0 has {expected}")
             raise stream_length_error(f"reference stream {k}", len(stream), n_hyps)
     streams = [list(stream) for stream in streams]
     with_none = []
@@ -113,7 +119,7 @@ def check_references(references, n_hyps: int) -> tuple[list[list[str | None]], i
     if not with_none:  # the common case: a fixed number of references, no per-item work
         return streams, len(streams)
     # references per segment, counted with C-level map passes (no list per segment)
-    counts = [len(streams) - len(with_none)] * n_hyps
+    counts = [len(streams) - len(with_none)] * len(streams[0])
     for stream in with_none:
         counts = list(map(add, counts, map(is_not, stream, repeat(None))))
     return streams, num_refs_of(counts)

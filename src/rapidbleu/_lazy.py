@@ -8,9 +8,14 @@ numpy, after which the proxy only forwards.  Type checkers see the real module (
 imports in each module).
 """
 
+from __future__ import annotations
+
 import importlib
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeGuard
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 class LazyModule:
@@ -33,7 +38,7 @@ class LazyModule:
 numpy = LazyModule("numpy")
 
 
-def is_ndarray(x: Any) -> bool:
+def is_ndarray(x: object) -> TypeGuard[np.ndarray]:
     """``isinstance(x, numpy.ndarray)`` without importing numpy: an array can only exist once
     numpy has been imported, so until then the answer is ``False`` at no cost."""
     module = sys.modules.get("numpy")

@@ -19,6 +19,7 @@ import gzip
 import os
 import stat
 from collections.abc import Iterator, Sequence
+from functools import partial
 
 from .textio import InputError, LineReader
 
@@ -213,12 +214,11 @@ def line_counts_differ(paths: Sequence[str]) -> bool:
     counts = set()
     for path in paths:
         try:
-            if path == "-" or not stat.S_ISREG(os.stat(path).st_mode):
+            if path == "-" or not stat.S_ISREG(os.stat(path).st_mode):  # noqa: PTH116 -- a path as given
                 continue
-            fh = gzip.open(path, "rb") if path.endswith(".gz") else open(path, "rb")
-            with fh:
+            with gzip.open(path, "rb") if path.endswith(".gz") else open(path, "rb") as fh:
                 n, last = 0, b"\n"
-                for block in iter(lambda: fh.read(1 << 20), b""):
+                for block in iter(partial(fh.read, 1 << 20), b""):
                     n += block.count(b"\n")
                     last = block[-1:]
         except (OSError, EOFError):

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ._bootstrap import bootstrap_ci
 from ._inputs import check_statistics_matrix, column_sums
-from ._validate import check_sentence_args
+from ._validate import check_resamples, check_sentence_args
 
 if TYPE_CHECKING:
     import numpy as np
@@ -199,7 +199,7 @@ class Metric(ABC):
         """What a wrong number of columns is told it needs (None: the column names)."""
         return None
 
-    def _check_rows(self, rows: np.ndarray, what: str) -> None:
+    def _check_rows(self, rows: np.ndarray, what: str) -> None:  # noqa: B027 -- a hook: by default no extra rule
         """Metric-specific consistency of valid-looking rows (BLEU: matches <= n-grams)."""
 
     def corpus_score(
@@ -215,8 +215,10 @@ class Metric(ABC):
                 resamples (sacreBLEU's procedure and seed rules, ``SACREBLEU_SEED``).
 
         Raises:
-            TypeError, ValueError: malformed input, with the stream and line named.
+            TypeError, ValueError: malformed input, with the stream and line named;
+                ``n_bootstrap`` not an int (a ``TypeError``).
         """
+        n_bootstrap = check_resamples(n_bootstrap, "n_bootstrap")
         if n_bootstrap <= 1:
             return self.score_from_stats(self.corpus_totals(hypotheses, references))
         stats = self.corpus_statistics(hypotheses, references)

@@ -2,7 +2,7 @@
  *
  * rb_segment's tables hold every order's n-grams at once, which on a long line whose n-grams
  * are mostly distinct is about (N - 1) x tokens entries, plus the peak of rehashing them.  Here
- * (issue 15) the memory follows the largest single order instead:
+ * the memory follows the largest single order instead:
  *
  *  1. tokens: the hypothesis's token ids, then each reference's (looked up), kept at 4 bytes
  *     per token; order 1 is clipped on the way.  String tokens' code points are first

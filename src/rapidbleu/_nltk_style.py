@@ -19,17 +19,18 @@ Formulas: Papineni et al. (2002) and Chen and Cherry (2014), as NLTK 3.9/3.10's
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence, Sized
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
+import numpy.typing as npt
 
 from . import _backend
 from ._inputs import num_refs_of, preprocess
 from ._metric import Metric, register
 from ._scoring_py import (
-    DEFAULT_WEIGHTS,  # re-exported
+    DEFAULT_WEIGHTS,
     FLOAT_METHODS,
     Fraction,
     SmoothingError,
@@ -68,14 +69,14 @@ class EmptyCorpusError(ValueError, ZeroDivisionError):
     """``corpus_bleu`` of no hypotheses (NLTK: ``ZeroDivisionError`` from ``Fraction(0, 0)``)."""
 
 
-def check_segments(list_of_references, hypotheses):
+def check_segments(list_of_references: Any, hypotheses: Any) -> None:
     """No ``None`` hypothesis (``TypeError``), then no empty list of references
     (``NoReferencesError``), each named by its first index (``rapidbleu._validate``)."""
     check_nltk_hypotheses(hypotheses)
     check_nltk_references(list_of_references)
 
 
-def check_corpus_args(list_of_references, hypotheses):
+def check_corpus_args(list_of_references: Any, hypotheses: Any) -> None:
     """Input checks of ``corpus_bleu`` and ``sentence_bleu_batch`` before any counting
     (``rapidbleu._validate``): dicts and sets refused; when the lengths differ, also
     :func:`check_segments` (its errors come first).  Otherwise the per-segment checks wait for
@@ -88,7 +89,7 @@ def check_corpus_args(list_of_references, hypotheses):
 
 
 @contextmanager
-def segments_checked_on_error(list_of_references, hypotheses):
+def segments_checked_on_error(list_of_references: Any, hypotheses: Any) -> Iterator[None]:
     """Raise what :func:`check_segments` raises if the body raises ``TypeError`` or
     ``ValueError`` and the segments fail those checks; else the body's own error.
 
@@ -110,7 +111,9 @@ def segments_checked_on_error(list_of_references, hypotheses):
     raise error
 
 
-def token_statistics(list_of_references, hypotheses, max_order, workers=1):
+def token_statistics(
+    list_of_references: Sequence[Sequence[Tokens]], hypotheses: Sequence[Tokens], max_order: int, workers: int = 1
+) -> np.ndarray:
     """int64 (n, 2 + 2N) statistics from the core (layout in ``rapidbleu._stats``).
 
     The tokens go to the core as they are: it reads lists of ``str`` or ``int`` tokens directly
@@ -121,13 +124,13 @@ def token_statistics(list_of_references, hypotheses, max_order, workers=1):
     return _backend.stats.token_stats(hypotheses, list_of_references, max_order, workers=workers)
 
 
-def stats_order(order: int, method) -> int:
+def stats_order(order: int, method: int | None) -> int:
     """Orders of statistics that NLTK-style scoring of ``order`` orders needs: smoothing
     methods 5 and 7 also read each sentence's 5-gram precision, whatever the weights."""
     return max(order, 5) if method in (5, 7) else order
 
 
-def max_order(weight_list) -> int:
+def max_order(weight_list: Sequence[Sequence[float]]) -> int:
     """The longest weight tuple's length (0 allowed: NLTK scores 0), within the order limit."""
     max_order = max(len(w) for w in weight_list)
     if max_order > MAX_ORDER_LIMIT:
@@ -139,7 +142,7 @@ def max_order(weight_list) -> int:
     return check_order(max_order) if max_order else 0
 
 
-def check_lengths(list_of_references, hypotheses):
+def check_lengths(list_of_references: Sized, hypotheses: Sized) -> None:
     n_refs, n_hyps = len(list_of_references), len(hypotheses)
     if n_refs != n_hyps:
         raise LengthMismatchError(
@@ -147,7 +150,7 @@ def check_lengths(list_of_references, hypotheses):
         )
 
 
-def parse_weights(weights) -> tuple[list, bool]:
+def parse_weights(weights: Any) -> tuple[list[Sequence[float]], bool]:
     """NLTK's reading of ``weights``: ``(list of weight tuples, several scores wanted)``.
 
     ``weights`` counts as a list of tuples when ``weights[0][0]`` exists, else as one tuple.
@@ -226,7 +229,7 @@ class SmoothingFunction:
     def method4(
         self,
         p_n: list[Any],
-        references: Sequence[Tokens],
+        references: Sequence[Tokens],  # noqa: ARG002 -- NLTK's signature of every method
         hypothesis: Tokens,
         hyp_len: int | None = None,
         *args: Any,
@@ -242,7 +245,7 @@ class SmoothingFunction:
         p_n: list[Any],
         references: Sequence[Tokens],
         hypothesis: Tokens,
-        hyp_len: int | None = None,
+        hyp_len: int | None = None,  # noqa: ARG002 -- NLTK's signature of every method
         *args: Any,
         **kwargs: Any,
     ) -> list[Any]:
@@ -254,9 +257,9 @@ class SmoothingFunction:
     def method6(
         self,
         p_n: list[Any],
-        references: Sequence[Tokens],
+        references: Sequence[Tokens],  # noqa: ARG002 -- NLTK's signature of every method
         hypothesis: Tokens,
-        hyp_len: int | None = None,
+        hyp_len: int | None = None,  # noqa: ARG002 -- NLTK's signature of every method
         *args: Any,
         **kwargs: Any,
     ) -> list[Any]:
@@ -283,7 +286,7 @@ class SmoothingFunction:
 METHODS = tuple(f"method{i}" for i in range(8))
 
 
-def resolve_smoothing(fn):
+def resolve_smoothing(fn: Any) -> tuple[int | None, Any]:
     """``(method number, SmoothingFunction-like instance)`` for the known methods, else
     ``(None, fn)``; NLTK's own ``SmoothingFunction`` methods are recognised too."""
     if not fn:
@@ -292,7 +295,7 @@ def resolve_smoothing(fn):
     func = getattr(fn, "__func__", None)
     if owner is None or func is None:
         return None, fn
-    classes = [SmoothingFunction]
+    classes: list[type] = [SmoothingFunction]
     nltk_bleu = sys.modules.get("nltk.translate.bleu_score")
     if nltk_bleu is not None and hasattr(nltk_bleu, "SmoothingFunction"):
         classes.append(nltk_bleu.SmoothingFunction)
@@ -304,7 +307,7 @@ def resolve_smoothing(fn):
     return None, fn
 
 
-def check_nltk_stats(stats, max_ngram_order):
+def check_nltk_stats(stats: npt.ArrayLike, max_ngram_order: int | None) -> tuple[np.ndarray, int]:
     """``(int64 array (n, 2 + 2N), N)`` after checking the layout of a statistics matrix."""
     arr = np.asarray(stats)
     if arr.dtype == object or not (np.issubdtype(arr.dtype, np.integer) or arr.size == 0):
@@ -330,7 +333,7 @@ def check_nltk_stats(stats, max_ngram_order):
     return arr, N
 
 
-def _warn_method0_rows(M, rows, up):
+def _warn_method0_rows(M: np.ndarray, rows: np.ndarray, up: int) -> None:
     """Method 0's warnings, one per order that some scored row misses; ``up``: frames from
     this function's caller to the user's call."""
     zero = M[rows] == 0
@@ -340,19 +343,27 @@ def _warn_method0_rows(M, rows, up):
             warn_zero_order(j + 1, stacklevel=up + 3, count_=missing, n=len(M))
 
 
-def _is_plain_number(x) -> bool:
+def _is_plain_number(x: object) -> bool:
     """A parameter the compiled methods reproduce exactly: an int or float (not a Fraction or
     Decimal, whose exact arithmetic only the Python formula follows)."""
     return isinstance(x, (int, float)) and not isinstance(x, bool) and abs(x) < 2**52
 
 
-def _is_plain_float_tuple(weight) -> bool:
+def _is_plain_float_tuple(weight: Iterable[object]) -> bool:
     return all(map(_is_plain_number, weight))
 
 
 def sentence_scores_from_stats(
-    stats, N, weight_list, method, smoother, auto_reweigh, tokens=None, workers=1, stacklevel=2
-):
+    stats: np.ndarray,
+    N: int,
+    weight_list: Sequence[Sequence[float]],
+    method: int | None,
+    smoother: Any,
+    auto_reweigh: bool,
+    tokens: tuple[Sequence[Any], Sequence[Any]] | None = None,
+    workers: int = 1,
+    stacklevel: int = 2,
+) -> np.ndarray:
     """NLTK ``sentence_bleu`` of every statistics row: float64 (n, W).
 
     ``stats``: checked int64 (n, 2 + 2N); ``weight_list``: NLTK's list of weight tuples (the
@@ -376,7 +387,7 @@ def sentence_scores_from_stats(
     plain_weights = all(map(_is_plain_float_tuple, weight_list))
     if method == 0 and plain_weights:
         _warn_method0_rows(M, rows, stacklevel)
-    if not (params_plain and plain_weights):
+    if method is None or not (params_plain and plain_weights):  # (params_plain is False for None)
         _rowwise(out, rows, stats, N, K, weight_list, method, smoother, auto_reweigh, tokens)
         return out
     for j, weight in enumerate(weight_list):
@@ -416,7 +427,18 @@ def rows_named(name: Callable[[int], str]) -> Iterator[None]:
         raise row_error(exc, exc.row, name(exc.row)) from None
 
 
-def _rowwise(out, rows, stats, N, K, weight_list, method, smoother, auto_reweigh, tokens):
+def _rowwise(
+    out: np.ndarray,
+    rows: np.ndarray,
+    stats: np.ndarray,
+    N: int,
+    K: int,
+    weight_list: Sequence[Sequence[float]],
+    method: int | None,
+    smoother: Any,
+    auto_reweigh: bool,
+    tokens: tuple[Sequence[Any], Sequence[Any]] | None,
+) -> None:
     """The Python formula row by row (Fractions, NLTK's operations), for what
     ``nltk_scores`` does not compute.
 
@@ -442,10 +464,10 @@ def _rowwise(out, rows, stats, N, K, weight_list, method, smoother, auto_reweigh
         nums = row[2 : 2 + K]
         dens = [max(1, t) for t in row[2 + N : 2 + N + K]]
 
-        def p5(row=row):
+        def p5(row: list[int] = row) -> Fraction:
             return Fraction(row[6], max(1, row[6 + N]), _normalize=False)
 
-        pair = None
+        pair: tuple[Any, Any] | None = None
         if tokens is not None:
             i = int(rows[u])
             pair = (tokens[0][i], tokens[1][i])
@@ -470,7 +492,7 @@ def _rowwise(out, rows, stats, N, K, weight_list, method, smoother, auto_reweigh
     out[rows, :] = scores if inverse is None else scores[inverse]
 
 
-def stats_smoothing(smoothing_function):
+def stats_smoothing(smoothing_function: Any) -> tuple[int, Any]:
     """``resolve_smoothing`` for scoring from statistics: a built-in method or ``TypeError``."""
     method, smoother = resolve_smoothing(smoothing_function)
     if method is None:
@@ -483,7 +505,9 @@ def stats_smoothing(smoothing_function):
     return method, smoother
 
 
-def scores_of_core_stats(stats, weights, smoothing_function, auto_reweigh: bool = False, workers: int = 1):
+def scores_of_core_stats(
+    stats: np.ndarray, weights: Any, smoothing_function: Any, auto_reweigh: bool = False, workers: int = 1
+) -> np.ndarray:
     """:func:`sentence_bleu_from_stats` for statistics the core has just computed (the
     self-BLEU, pairwise and id-batch paths of ``rapidbleu.batch``): the same scores without
     re-validating the matrix (a fifth of a small training-loop call)."""
@@ -626,9 +650,10 @@ class NLTKBLEU(Metric):
             if len(s) != len(hyps):
                 raise stream_length_error(f"reference stream {k}", len(s), len(hyps))
         token_streams = [[_tokens(r, self.tokenizer, self.lowercase) for r in s] for s in streams]
-        refs = [[s[i] for s in token_streams if s[i] is not None] for i in range(len(hyps))]
+        refs = [[r for r in (s[i] for s in token_streams) if r is not None] for i in range(len(hyps))]
         self.num_refs = num_refs_of(len(r) for r in refs)
-        return token_statistics(refs, hyps, self.max_ngram_order, workers=self.workers)
+        checked = cast("list[list[Any]]", hyps)  # no None left (refused above)
+        return token_statistics(refs, checked, self.max_ngram_order, workers=self.workers)
 
     def aggregate_row(self, stats: np.ndarray) -> list[int]:
         """The additive corpus row ``[hyp_len, ref_len, matches_1..N, totals_1..N,
@@ -666,8 +691,8 @@ class NLTKBLEU(Metric):
 
     # -- scores -----------------------------------------------------------------------------
     def corpus_from_row(
-        self, row: Sequence[int], tail: tuple[int, int, int] | None = None, tokens: Any = None, stacklevel: int = 6
-    ) -> Any:
+        self, row: Sequence[int], tail: Sequence[int] | None = None, tokens: Any = None, stacklevel: int = 6
+    ) -> float | list[float]:
         """NLTK's ``corpus_bleu`` from an aggregated row (:meth:`combine`): a float in [0, 1]
         (the int 0 when no unigram matches), or a list for a list of weight tuples.
 
@@ -721,7 +746,7 @@ class NLTKBLEU(Metric):
         methods 5-7 use :meth:`corpus_from_row` with a tail)."""
         return self.corpus_from_row(stats, None)
 
-    def scores_from_stats(self, sums: np.ndarray, dtype: Any = None) -> np.ndarray:
+    def scores_from_stats(self, sums: np.ndarray, dtype: Any = None) -> np.ndarray:  # noqa: ARG002 -- the protocol
         """NLTK's ``sentence_bleu`` of every per-segment row ``(n, 2 + 2N)``: float64 ``(n,)``
         (``(n, W)`` for a list of W weight tuples)."""
         stats_smoothing(self.smoothing_function)  # a custom callable needs the tokens

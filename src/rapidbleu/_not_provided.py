@@ -74,6 +74,6 @@ def not_provided(module: str, name: str | None = None) -> NotProvidedError | Non
     None) if rapidbleu deliberately lacks it, else None (an ordinary missing name)."""
     qualified = module if name is None else f"{module}.{name}"
     top = ".".join(qualified.split(".")[:2])
-    if name is not None and name in NOT_PROVIDED.get(module, ()) or top in NOT_PROVIDED_MODULES:
+    if (name is not None and name in NOT_PROVIDED.get(module, ())) or top in NOT_PROVIDED_MODULES:
         return NotProvidedError(f"{qualified}: {_TEST_SETS}", name=qualified if name is None else module)
     return None

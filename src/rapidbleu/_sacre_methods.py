@@ -29,6 +29,7 @@ argument checks raise one, with a message that says what and where.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -44,20 +45,21 @@ from ._validate import check_hypotheses, check_sentence_args
 from .tokenizers.base import BaseTokenizer
 
 
-def _word_ngrams(line: str, max_order: int):
+def _word_ngrams(line: str, max_order: int) -> tuple[Counter[tuple[str, ...]], int]:
     # local import: rapidbleu.metrics imports rapidbleu.bleu, which imports this module
     from .metrics.helpers import extract_all_word_ngrams
 
     return extract_all_word_ngrams(line, 1, max_order)
 
 
-def _sum_rows(rows):
+def _sum_rows(rows: Sequence[Sequence[Any]] | np.ndarray) -> Sequence[Any] | np.ndarray:
     """sacreBLEU's aggregation: one row is returned as it is; more are added element by
     element in the type of the first row's values (``utils.sum_of_lists``)."""
     from .utils import sum_of_lists
 
     if is_ndarray(rows) and rows.ndim == 2 and len(rows) > 1 and rows.dtype.kind in "iu":
-        return rows.sum(axis=0)  # exact for integers; float32 rows are added in order below
+        total: np.ndarray = rows.sum(axis=0)  # exact for integers; float32 rows are added in order below
+        return total
     return sum_of_lists(rows)
 
 
@@ -69,7 +71,7 @@ class SacreMetricMethods:
     _compute_score_from_stats: Callable[..., Any]
 
     # -- argument checks ----------------------------------------------------------------------
-    def _check_sentence_score_args(self, hyp: str, refs: Sequence[str]) -> None:
+    def _check_sentence_score_args(self, hyp: str, refs: Sequence[str | None]) -> None:
         """sacreBLEU's check of ``sentence_score``'s arguments.
 
         Raises:
@@ -111,7 +113,7 @@ class SacreMetricMethods:
         rows: list[list[int]] = self.corpus_statistics(hypotheses, references).tolist()
         return rows
 
-    def _aggregate_and_compute(self, stats) -> Any:
+    def _aggregate_and_compute(self, stats: Sequence[Sequence[Any]] | np.ndarray) -> Any:
         """The score of the sum of per-segment rows (a list of lists or a 2-D array), summed as
         sacreBLEU sums them."""
         return self._compute_score_from_stats(_sum_rows(stats))
@@ -130,7 +132,7 @@ class SacreBLEUMethods(SacreMetricMethods):
     num_refs: int
     compute_bleu: Callable[..., Any]
 
-    def _compute_score_from_stats(self, stats) -> Any:
+    def _compute_score_from_stats(self, stats: Sequence[Any] | np.ndarray) -> Any:
         """``BLEUScore`` from one aggregated row, computed as sacreBLEU computes it: the values
         keep their type (Python ints, numpy ``int64`` or ``float32``), so float32 bootstrap
         sums give sacreBLEU's float32 precisions."""
@@ -166,7 +168,7 @@ class SacreBLEUMethods(SacreMetricMethods):
             merged = counts if merged is None else (merged | counts)
         return {"ref_ngrams": merged, "ref_lens": lens}
 
-    def _compute_segment_statistics(self, hypothesis: str, ref_kwargs: dict) -> list[int]:
+    def _compute_segment_statistics(self, hypothesis: str, ref_kwargs: dict[str, Any]) -> list[int]:
         """``[hyp_len, ref_len, matches_1..N, totals_1..N]`` (Python ints) of one preprocessed
         hypothesis against ``_extract_reference_info``'s result."""
         ref_ngrams, ref_lens = ref_kwargs["ref_ngrams"], ref_kwargs["ref_lens"]
@@ -183,7 +185,7 @@ class SacreBLEUMethods(SacreMetricMethods):
     def _cache_references(self, references: Sequence[Sequence[str]]) -> list[dict[str, Any]]:
         """``_extract_reference_info`` of every segment (``None`` references left out); sets
         ``num_refs`` (-1 when it varies), as sacreBLEU does."""
-        streams, self.num_refs = check_references(references, len(references[0]) if len(references) else 0)
+        streams, self.num_refs = check_references(references, None)
         return [
             self._extract_reference_info([self._preprocess_segment(r) for r in seg if r is not None])
             for seg in zip(*streams, strict=False)

@@ -2,23 +2,24 @@
 signatures and floats of ``rapidbleu._scoring_py``, whose docstrings document both."""
 
 from collections.abc import Sequence
-from typing import Any, Final, Literal
+from typing import Final, Literal
 
 import numpy as np
+import numpy.typing as npt
 
 NAME: Final[Literal["cython"]]
 
 def sacre_scores(
-    stats: Any,
+    stats: npt.ArrayLike,
     max_ngram_order: int,
     smooth_method: str,
     smooth_value: float | None,
     effective_order: bool,
-    dtype: Any = None,
+    dtype: npt.DTypeLike | None = None,
     workers: int = 1,
 ) -> np.ndarray: ...
 def nltk_scores(
-    stats: Any,
+    stats: npt.ArrayLike,
     max_ngram_order: int,
     weights: Sequence[float],
     method: int,

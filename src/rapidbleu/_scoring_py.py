@@ -25,12 +25,13 @@ import math
 import numbers
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction as _Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, SupportsInt, cast
 
 if TYPE_CHECKING:
     import numpy as np
+    import numpy.typing as npt
 else:
     from ._lazy import numpy as np  # imported on first use (see rapidbleu._lazy)
 
@@ -86,15 +87,15 @@ def my_log(num: float) -> float:
 
 
 def bleu_from_stats(
-    correct: list,
-    total: list,
+    correct: Sequence[float] | np.ndarray,
+    total: Sequence[float] | np.ndarray,
     sys_len: int,
     ref_len: int,
     smooth_method: str = "none",
     smooth_value: float | None = None,
     effective_order: bool = False,
     max_ngram_order: int = MAX_NGRAM_ORDER,
-) -> tuple[float, list, list, list[float], float]:
+) -> tuple[float, list[float] | np.ndarray, list[float] | np.ndarray, list[float], float]:
     """BLEU (0-100) from aggregated statistics, float for float as sacreBLEU 2.x computes it.
 
     Args:
@@ -128,8 +129,8 @@ def bleu_from_stats(
     # becomes a list of the caller's numbers (Python arithmetic, sacreBLEU's corpus scores).
     correct = correct.copy() if is_ndarray(correct) else list(correct)
     total = total.copy() if is_ndarray(total) else list(total)
-    if smooth_value is None:
-        smooth_value = SMOOTH_DEFAULTS[smooth_method]
+    # The method's default when None ("none" and "exp" have none and never read the value).
+    value: float = (SMOOTH_DEFAULTS[smooth_method] or 0.0) if smooth_value is None else smooth_value
 
     bp = 1.0
     if sys_len < ref_len:
@@ -143,8 +144,8 @@ def bleu_from_stats(
     eff_order = max_ngram_order
     for n in range(1, max_ngram_order + 1):
         if smooth_method == "add-k" and n > 1:
-            correct[n - 1] += smooth_value
-            total[n - 1] += smooth_value
+            correct[n - 1] += value
+            total[n - 1] += value
         if total[n - 1] == 0:
             break
         if effective_order:
@@ -154,7 +155,7 @@ def bleu_from_stats(
                 smooth_mteval *= 2
                 precisions[n - 1] = 100.0 / (smooth_mteval * total[n - 1])
             elif smooth_method == "floor":
-                precisions[n - 1] = 100.0 * float(smooth_value) / total[n - 1]  # type: ignore[arg-type]
+                precisions[n - 1] = 100.0 * float(value) / total[n - 1]
         else:
             precisions[n - 1] = 100.0 * correct[n - 1] / total[n - 1]
 
@@ -164,14 +165,14 @@ def bleu_from_stats(
     return score, correct, total, precisions, bp
 
 
-def split_row(row, max_ngram_order: int):
+def split_row(row: Iterable[SupportsInt], max_ngram_order: int) -> tuple[int, int, list[int], list[int]]:
     """``(sys_len, ref_len, correct, total)`` as Python ints from one aggregated stats row."""
     values = [int(v) for v in row]
     n = max_ngram_order
     return values[0], values[1], values[2 : 2 + n], values[2 + n : 2 + 2 * n]
 
 
-def check_matrix(stats, max_ngram_order: int, dtype) -> np.ndarray:
+def check_matrix(stats: npt.ArrayLike, max_ngram_order: int, dtype: npt.DTypeLike | None) -> np.ndarray:
     """``stats`` as a checked private copy: (n, 2 + 2N), in ``dtype`` (None: int64), every value
     a count from 0 to ``MAX_EXACT_COUNT`` (2**53 - 1).
 
@@ -197,7 +198,9 @@ def check_matrix(stats, max_ngram_order: int, dtype) -> np.ndarray:
     return out
 
 
-def check_addk_range(arr: np.ndarray, max_ngram_order: int, smooth_method: str, smooth_value, dtype) -> None:
+def check_addk_range(
+    arr: np.ndarray, max_ngram_order: int, smooth_method: str, smooth_value: float | None, dtype: npt.DTypeLike | None
+) -> None:
     """add-k on numpy int64 rows (sacreBLEU's approximate randomization) adds ``smooth_value`` to
     the counts of orders 2..N and stores the sums back as int64: refuse a value that takes a
     count of ``arr`` (from :func:`check_matrix`) past ``MAX_EXACT_COUNT``, where float64 and
@@ -208,7 +211,7 @@ def check_addk_range(arr: np.ndarray, max_ngram_order: int, smooth_method: str, 
     """
     if dtype is None or smooth_method != "add-k" or max_ngram_order < 2 or not arr.size:
         return
-    value = SMOOTH_DEFAULTS["add-k"] if smooth_value is None else smooth_value
+    value = cast(float, SMOOTH_DEFAULTS["add-k"]) if smooth_value is None else smooth_value  # (its default: 1)
     n = max_ngram_order
     top = max(int(arr[:, 3 : 2 + n].max()), int(arr[:, 3 + n :].max()))
     if top + value > MAX_EXACT_COUNT:
@@ -228,7 +231,13 @@ def is_plain_smooth_value(smooth_value: object) -> bool:
 
 
 def sacre_scores(
-    stats, max_ngram_order: int, smooth_method: str, smooth_value, effective_order: bool, dtype=None, workers: int = 1
+    stats: npt.ArrayLike,
+    max_ngram_order: int,
+    smooth_method: str,
+    smooth_value: float | None,
+    effective_order: bool,
+    dtype: npt.DTypeLike | None = None,
+    workers: int = 1,
 ) -> np.ndarray:
     """sacreBLEU's BLEU (0-100) of every row of a statistics matrix.
 
@@ -296,6 +305,11 @@ class SmoothingError(ValueError, AssertionError, IndexError):
 #: still accepts ``_normalize=False`` (Python < 3.12); on 3.12+ it shows the reduced fraction.
 _SHOWS_AS_GIVEN = sys.version_info < (3, 12)
 
+#: ``fractions.Fraction``'s own (reduced) numerator and denominator: its property getters
+#: (typeshed spells the properties as methods, hence the casts).
+_reduced_numerator = cast("Callable[[_Fraction], int]", cast(property, _Fraction.numerator).fget)
+_reduced_denominator = cast("Callable[[_Fraction], int]", cast(property, _Fraction.denominator).fget)
+
 
 class Fraction(_Fraction):
     """A ``fractions.Fraction`` that reports its numerator and denominator as given.
@@ -312,58 +326,63 @@ class Fraction(_Fraction):
     """
 
     __slots__ = ("_normalize", "_raw_denominator", "_raw_numerator")
+    _normalize: bool
+    _raw_numerator: int
+    _raw_denominator: int
 
-    def __new__(cls, numerator=0, denominator=None, _normalize=False):
+    # (the arguments are whatever fractions.Fraction accepts)
+    def __new__(cls, numerator: Any = 0, denominator: Any = None, _normalize: bool = False) -> Fraction:
         self = super().__new__(cls, numerator, denominator)
         if denominator is None:  # Fraction("3/4"), Fraction(0.5), ...: nothing to keep raw
-            numerator, denominator = _Fraction.numerator.fget(self), _Fraction.denominator.fget(self)
+            numerator, denominator = _reduced_numerator(self), _reduced_denominator(self)
         self._raw_numerator = numerator
         self._raw_denominator = denominator
         self._normalize = _normalize
         return self
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[Fraction], tuple[int, int, bool]]:
         return (type(self), (self._raw_numerator, self._raw_denominator, self._normalize))
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         # fractions.Fraction compares a Rational by its public numerator and denominator, which
         # are the raw ones here (and NLTK's may be raw too): compare values.  (Being a subclass,
         # this method also answers ``stdlib_fraction == ours``.)
-        n, d = _Fraction.numerator.fget(self), _Fraction.denominator.fget(self)
+        n, d = _reduced_numerator(self), _reduced_denominator(self)
         if isinstance(other, numbers.Rational):  # cross-multiplied: right for unreduced ones too
-            return n * other.denominator == other.numerator * d
+            # (typeshed types a Rational's parts as _IntegralLike, which int * does not list)
+            return n * other.denominator == other.numerator * d  # type: ignore[operator]
         return _Fraction(n, d) == other
 
     __hash__ = _Fraction.__hash__
 
-    def __copy__(self):
+    def __copy__(self) -> Fraction:
         return self
 
-    def __deepcopy__(self, memo):
+    def __deepcopy__(self, memo: dict[int, object]) -> Fraction:
         return self
 
     @property
-    def numerator(self):
-        return _Fraction.numerator.fget(self) if self._normalize else self._raw_numerator
+    def numerator(self) -> int:
+        return _reduced_numerator(self) if self._normalize else self._raw_numerator
 
     @property
-    def denominator(self):
-        return _Fraction.denominator.fget(self) if self._normalize else self._raw_denominator
+    def denominator(self) -> int:
+        return _reduced_denominator(self) if self._normalize else self._raw_denominator
 
     @property
-    def _original_numerator(self):
+    def _original_numerator(self) -> int:
         return self._raw_numerator
 
     @property
-    def _original_denominator(self):
+    def _original_denominator(self) -> int:
         return self._raw_denominator
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         if _SHOWS_AS_GIVEN and not self._normalize:
             return f"{type(self).__name__}({self._raw_numerator}, {self._raw_denominator})"
         return super().__repr__()
 
-    def __str__(self):
+    def __str__(self) -> str:
         if _SHOWS_AS_GIVEN and not self._normalize:
             if self._raw_denominator == 1:
                 return str(self._raw_numerator)
@@ -389,7 +408,7 @@ def brevity_penalty(closest_ref_len: int, hyp_len: int) -> float:
     return math.exp(1 - closest_ref_len / hyp_len)
 
 
-def _nltk_zero_order_text(order):
+def _nltk_zero_order_text(order: int) -> str:
     """NLTK's warning for a zero-match order without smoothing, line for line."""
     return (
         f"\nThe hypothesis contains 0 counts of {order}-gram overlaps.\n"
@@ -399,7 +418,7 @@ def _nltk_zero_order_text(order):
     )
 
 
-def warn_zero_order(order, stacklevel=5, count_=None, n=None):
+def warn_zero_order(order: int, stacklevel: int = 5, count_: int | None = None, n: int | None = None) -> None:
     if count_ is None:
         # NLTK's text and category, so that filters written for NLTK's warning apply.
         warnings.warn(_nltk_zero_order_text(order), UserWarning, stacklevel=stacklevel)
@@ -414,8 +433,11 @@ def warn_zero_order(order, stacklevel=5, count_=None, n=None):
     )
 
 
-def nltk_method0(p_n, warn=True, stacklevel=5):
-    out = []
+# NLTK's precisions p_n: a list of Fractions, which smoothing turns into floats in place.
+
+
+def nltk_method0(p_n: list[Any], warn: bool = True, stacklevel: int = 5) -> list[Any]:
+    out: list[Any] = []
     for i, p in enumerate(p_n):
         if p.numerator != 0:
             out.append(p)
@@ -426,15 +448,15 @@ def nltk_method0(p_n, warn=True, stacklevel=5):
     return out
 
 
-def nltk_method1(p_n, epsilon):
+def nltk_method1(p_n: list[Any], epsilon: float) -> list[Any]:
     return [(p.numerator + epsilon) / p.denominator if p.numerator == 0 else p for p in p_n]
 
 
-def nltk_method2(p_n):
+def nltk_method2(p_n: list[Any]) -> list[Any]:
     return [Fraction(p.numerator + 1, p.denominator + 1, _normalize=False) if i else p for i, p in enumerate(p_n)]
 
 
-def nltk_method3(p_n):
+def nltk_method3(p_n: list[Any]) -> list[Any]:
     k = 1
     for i, p in enumerate(p_n):
         if p.numerator == 0:
@@ -443,7 +465,7 @@ def nltk_method3(p_n):
     return p_n
 
 
-def nltk_method4(p_n, hyp_len, k):
+def nltk_method4(p_n: list[Any], hyp_len: int, k: float) -> list[Any]:
     inc = 1
     for i, p in enumerate(p_n):
         if p.numerator == 0 and hyp_len > 1:
@@ -453,7 +475,7 @@ def nltk_method4(p_n, hyp_len, k):
     return p_n
 
 
-def nltk_method5(p_n, p5_last):
+def nltk_method5(p_n: list[Any], p5_last: Any) -> list[Any]:
     ahead = [*list(p_n), p5_last]
     prev = p_n[0] + 1
     for i in range(len(p_n)):
@@ -461,7 +483,7 @@ def nltk_method5(p_n, p5_last):
     return p_n
 
 
-def nltk_method6(p_n, last_hyp_len, alpha):
+def nltk_method6(p_n: list[Any], last_hyp_len: int, alpha: float) -> list[Any]:
     if len(p_n) < 3:
         raise SmoothingError("smoothing method 6 needs weights for at least 3 n-gram orders")
     if not p_n[2]:
@@ -478,34 +500,37 @@ def nltk_method6(p_n, last_hyp_len, alpha):
     return p_n
 
 
-def _score(p_n, weight_list, bp, hyp_len, auto_reweigh):
+def _score(
+    p_n: list[Any], weight_list: Sequence[Sequence[float]], bp: float, hyp_len: int, auto_reweigh: bool
+) -> list[float]:
     """NLTK's final step: ``bp * exp(fsum(w_n * log p_n for p_n > 0))`` per weight tuple."""
-    scores = []
-    for weight in weight_list:
-        if auto_reweigh and hyp_len < 4 and weight == DEFAULT_WEIGHTS:
-            weight = (1 / hyp_len,) * hyp_len
+    scores: list[float] = []
+    for weights in weight_list:
+        weight = (1 / hyp_len,) * hyp_len if auto_reweigh and hyp_len < 4 and weights == DEFAULT_WEIGHTS else weights
         terms = [w * math.log(p) for w, p in zip(weight, p_n, strict=False) if p > 0]
         scores.append(bp * math.exp(math.fsum(terms)))
     return scores
 
 
 def nltk_from_counts(
-    numerators,
-    denominators,
-    hyp_len,
-    ref_len,
-    weight_list,
-    method,
-    smoother,
-    auto_reweigh,
-    p5_last,
-    last_hyp_len,
-    tokens=None,
-    warn=True,
-    stacklevel=5,
-):
+    numerators: Sequence[int],
+    denominators: Sequence[int],
+    hyp_len: int,
+    ref_len: int,
+    weight_list: Sequence[Sequence[float]],
+    method: int | None,
+    smoother: Any,
+    auto_reweigh: bool,
+    p5_last: Callable[[], Any] | None,
+    last_hyp_len: int,
+    tokens: tuple[Any, Any] | None = None,
+    warn: bool = True,
+    stacklevel: int = 5,
+) -> list[float]:
     """Scores (a list, one per weight tuple) from counts, as NLTK combines them.
 
+    ``smoother``: a ``SmoothingFunction`` (its ``epsilon``, ``k``, ``alpha``) or, when ``method``
+    is None, the user's own smoothing callable;
     ``p5_last``: a callable returning the last pair's 5-gram modified precision (methods 5, 7);
     ``last_hyp_len``: the last hypothesis's length (method 6 counts its n-grams);
     ``tokens``: ``(last references, last hypothesis)``, needed only by a callable
@@ -523,6 +548,7 @@ def nltk_from_counts(
         return [0] * len(weight_list)
     bp = brevity_penalty(ref_len, hyp_len)
     if method is None:
+        assert tokens is not None, "a custom smoothing callable needs the tokens"  # the callers' contract
         last_refs, last_hyp = tokens
         p_n = smoother(p_n, references=last_refs, hypothesis=last_hyp, hyp_len=hyp_len)
     elif method == 0:
@@ -535,12 +561,11 @@ def nltk_from_counts(
         p_n = nltk_method3(p_n)
     elif method == 4:
         p_n = nltk_method4(p_n, hyp_len, smoother.k)
-    elif method == 5:
-        p_n = nltk_method5(p_n, p5_last())
     elif method == 6:
         p_n = nltk_method6(p_n, last_hyp_len, smoother.alpha)
     else:
-        p_n = nltk_method5(nltk_method4(p_n, hyp_len, smoother.k), p5_last())
+        assert p5_last is not None, "methods 5 and 7 need p5_last"  # the callers' contract
+        p_n = nltk_method5(p_n if method == 5 else nltk_method4(p_n, hyp_len, smoother.k), p5_last())
     return _score(p_n, weight_list, bp, hyp_len, auto_reweigh)
 
 
@@ -573,13 +598,13 @@ def is_plain_number(x: object, bound: float = 2.0**52) -> bool:
 class _Params:
     """The parameters of the float methods, as a ``SmoothingFunction``'s attributes."""
 
-    def __init__(self, epsilon, k):
+    def __init__(self, epsilon: float, k: float) -> None:
         self.epsilon = epsilon
         self.k = k
 
 
 def nltk_scores(
-    stats,
+    stats: npt.ArrayLike,
     max_ngram_order: int,
     weights: Sequence[float],
     method: int,

@@ -2,20 +2,23 @@
 and results of ``rapidbleu._sets_py``, whose docstrings document both."""
 
 from collections.abc import Iterator
-from typing import Any, Final, Literal
+from typing import Final, Literal
 
 import numpy as np
+import numpy.typing as npt
 
 NAME: Final[Literal["cython"]]
 
-def self_stats(flat: Any, lens: Any, max_ngram_order: int = 4, workers: int = 1) -> np.ndarray: ...
-def pairwise_stats(flat: Any, lens: Any, max_ngram_order: int = 4, workers: int = 1) -> np.ndarray: ...
+def self_stats(flat: npt.ArrayLike, lens: npt.ArrayLike, max_ngram_order: int = 4, workers: int = 1) -> np.ndarray: ...
+def pairwise_stats(
+    flat: npt.ArrayLike, lens: npt.ArrayLike, max_ngram_order: int = 4, workers: int = 1
+) -> np.ndarray: ...
 def pairwise_stats_blocks(
-    flat: Any, lens: Any, max_ngram_order: int = 4, workers: int = 1, block_rows: int | None = None
+    flat: npt.ArrayLike, lens: npt.ArrayLike, max_ngram_order: int = 4, workers: int = 1, block_rows: int | None = None
 ) -> Iterator[tuple[int, np.ndarray]]: ...
 def pairwise_scores(
-    flat: Any,
-    lens: Any,
+    flat: npt.ArrayLike,
+    lens: npt.ArrayLike,
     max_ngram_order: int,
     smooth_method: str,
     smooth_value: float | None,
@@ -24,5 +27,9 @@ def pairwise_scores(
 ) -> np.ndarray: ...
 
 # Test hooks (tests/test_ids.py): every hash ANDed with ``mask``.
-def _self_stats_masked(flat: Any, lens: Any, max_ngram_order: int, workers: int, mask: int) -> np.ndarray: ...
-def _pairwise_stats_masked(flat: Any, lens: Any, max_ngram_order: int, workers: int, mask: int) -> np.ndarray: ...
+def _self_stats_masked(
+    flat: npt.ArrayLike, lens: npt.ArrayLike, max_ngram_order: int, workers: int, mask: int
+) -> np.ndarray: ...
+def _pairwise_stats_masked(
+    flat: npt.ArrayLike, lens: npt.ArrayLike, max_ngram_order: int, workers: int, mask: int
+) -> np.ndarray: ...

@@ -22,9 +22,10 @@ reference length comes from the sorted length array with one copy of ``len(i)`` 
 """
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
+import numpy.typing as npt
 
 from ._scoring_py import sacre_scores
 from ._stats import closest_other_lengths, n_columns
@@ -33,12 +34,12 @@ from ._validate import check_flat_stream, check_order, resolve_workers
 NAME = "python"
 
 
-def _counts(seq: Sequence[int], max_order: int) -> list[Counter]:
+def _counts(seq: Sequence[int], max_order: int) -> list[Counter[tuple[int, ...]]]:
     toks = [int(t) for t in seq]
     return [Counter(zip(*[toks[k:] for k in range(n)], strict=False)) for n in range(1, max_order + 1)]
 
 
-def _sentences(flat, lens, workers) -> list[list[int]]:
+def _sentences(flat: npt.ArrayLike, lens: npt.ArrayLike, workers: int) -> list[list[int]]:
     """The sentences of a flat stream, after the checks the compiled twin makes."""
     resolve_workers(workers)
     toks, L = check_flat_stream(flat, lens)
@@ -47,7 +48,7 @@ def _sentences(flat, lens, workers) -> list[list[int]]:
     return [values[e - m : e] for e, m in zip(ends, L.tolist(), strict=False)]
 
 
-def self_stats(flat, lens, max_ngram_order: int = 4, workers: int = 1) -> np.ndarray:
+def self_stats(flat: npt.ArrayLike, lens: npt.ArrayLike, max_ngram_order: int = 4, workers: int = 1) -> np.ndarray:
     """Self-BLEU statistics: row i is sentence i against all the other sentences as references.
 
     Args:
@@ -68,9 +69,9 @@ def self_stats(flat, lens, max_ngram_order: int = 4, workers: int = 1) -> np.nda
     seqs = _sentences(flat, lens, workers)
     n = len(seqs)
     counts = [_counts(s, max_order) for s in seqs]
-    top1: list[dict] = [{} for _ in range(max_order)]
-    top2: list[dict] = [{} for _ in range(max_order)]
-    arg: list[dict] = [{} for _ in range(max_order)]
+    top1: list[dict[tuple[int, ...], int]] = [{} for _ in range(max_order)]
+    top2: list[dict[tuple[int, ...], int]] = [{} for _ in range(max_order)]
+    arg: list[dict[tuple[int, ...], int]] = [{} for _ in range(max_order)]
     for i, cs in enumerate(counts):
         for k in range(max_order):
             t1, t2, a = top1[k], top2[k], arg[k]
@@ -98,19 +99,21 @@ def self_stats(flat, lens, max_ngram_order: int = 4, workers: int = 1) -> np.nda
     return out
 
 
-def pairwise_stats(flat, lens, max_ngram_order: int = 4, workers: int = 1) -> np.ndarray:
+def pairwise_stats(flat: npt.ArrayLike, lens: npt.ArrayLike, max_ngram_order: int = 4, workers: int = 1) -> np.ndarray:
     """Statistics of every ordered pair: ``out[i, j]`` is sentence i (hypothesis) against
     sentence j (single reference); int64 (n, n, 2 + 2N).  Arguments and errors as
     :func:`self_stats`."""
     max_order = check_order(max_ngram_order)
-    n = len(lens)
+    n = len(lens)  # type: ignore[arg-type]  # (a sized array-like; anything else fails here, as in C)
     out = np.zeros((n, n, n_columns(max_order)), dtype=np.int64)
     for start, block in pairwise_stats_blocks(flat, lens, max_order, workers, block_rows=max(n, 1)):
         out[start : start + len(block)] = block
     return out
 
 
-def pairwise_stats_blocks(flat, lens, max_ngram_order: int = 4, workers: int = 1, block_rows: int | None = None):
+def pairwise_stats_blocks(
+    flat: npt.ArrayLike, lens: npt.ArrayLike, max_ngram_order: int = 4, workers: int = 1, block_rows: int | None = None
+) -> Iterator[tuple[int, np.ndarray]]:
     """:func:`pairwise_stats` a block of rows at a time: yields ``(start, block)`` with
     ``block[r, j]`` the statistics of sentence ``start + r`` against sentence ``j``, int64
     ``(rows, n, 2 + 2N)``, so memory is one block (``block_rows`` rows; default
@@ -155,7 +158,13 @@ def block_rows_for(n: int, max_order: int, block_rows: int | None = None) -> int
 
 
 def pairwise_scores(
-    flat, lens, max_ngram_order: int, smooth_method: str, smooth_value, effective_order: bool, workers: int = 1
+    flat: npt.ArrayLike,
+    lens: npt.ArrayLike,
+    max_ngram_order: int,
+    smooth_method: str,
+    smooth_value: float | None,
+    effective_order: bool,
+    workers: int = 1,
 ) -> np.ndarray:
     """sacreBLEU sentence BLEU (0-100) of every ordered pair: float64 (n, n), ``[i, j]`` =
     sentence i against sentence j; the scores of :func:`pairwise_stats` by

@@ -13,7 +13,7 @@ NAME: Final[Literal["cython"]]
 
 def string_stats(
     hypotheses: Sequence[str],
-    references: Sequence[Sequence[str]],
+    references: Sequence[Sequence[str | None]],
     max_ngram_order: int = 4,
     tokenizer: str = "13a",
     lowercase: bool = False,
@@ -21,7 +21,7 @@ def string_stats(
 ) -> np.ndarray: ...
 def string_totals(
     hypotheses: Sequence[str],
-    references: Sequence[Sequence[str]],
+    references: Sequence[Sequence[str | None]],
     max_ngram_order: int = 4,
     tokenizer: str = "13a",
     lowercase: bool = False,
@@ -47,7 +47,7 @@ _BLOCK_TOKENS: int
 # Test hooks (used by tests/test_core.py only).
 def _string_stats_masked(
     hypotheses: Sequence[str],
-    references: Sequence[Sequence[str]],
+    references: Sequence[Sequence[str | None]],
     max_ngram_order: int,
     tokenizer: str,
     lowercase: bool,
@@ -71,6 +71,6 @@ def _flat_stats_masked(
 ) -> np.ndarray: ...
 def _tokenize(line: str, tokenizer: str = "13a") -> str: ...
 def _whitespace() -> list[int]: ...
-def _zh_chars() -> list: ...
+def _zh_chars() -> list[int]: ...
 def _set_intl_table(table: bytes) -> None: ...
 def _intl_classes() -> bytes: ...

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Hashable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import numpy as np
@@ -26,15 +26,15 @@ from .tokenizers import get_tokenizer
 NAME = "python"
 
 
-def _order_counts(tokens: Sequence[Hashable], max_order: int) -> list[Counter]:
+def _order_counts(tokens: Sequence[Hashable], max_order: int) -> list[Counter[Hashable]]:
     """One Counter per order 1..max_order (unigrams keyed by token, n > 1 by tuples)."""
-    counts = [Counter(tokens)]
+    counts: list[Counter[Hashable]] = [Counter(tokens)]
     for n in range(2, max_order + 1):
         counts.append(Counter(zip(*[tokens[i:] for i in range(n)], strict=False)))
     return counts
 
 
-def _max_ref_counts(ref_token_lists, max_order: int) -> list[Counter]:
+def _max_ref_counts(ref_token_lists: Sequence[Sequence[Hashable]], max_order: int) -> list[Counter[Hashable]]:
     """Per order, the maximum count of each n-gram over the references (clipping counts)."""
     merged = None
     for tokens in ref_token_lists:
@@ -49,7 +49,9 @@ def _max_ref_counts(ref_token_lists, max_order: int) -> list[Counter]:
     return merged or [Counter() for _ in range(max_order)]
 
 
-def _row(hyp_tokens, ref_token_lists, max_order: int, out) -> None:
+def _row(
+    hyp_tokens: Sequence[Hashable], ref_token_lists: Sequence[Sequence[Hashable]], max_order: int, out: list[int]
+) -> None:
     hyp_len = len(hyp_tokens)
     out[0] = hyp_len
     out[1] = closest_ref_len(hyp_len, [len(r) for r in ref_token_lists])
@@ -97,7 +99,7 @@ def string_stats(
     resolve_workers(workers)  # checked here too, so a bad value fails on both backends
     tok = get_tokenizer(tokenizer)
 
-    def prep(line: str):
+    def prep(line: str) -> list[str]:
         if lowercase:
             line = line.lower()
         return tok(line.rstrip()).split()
@@ -139,7 +141,7 @@ def string_totals(
     return [int(v) for v in stats.sum(axis=0)]
 
 
-def _tokens(seq) -> list:
+def _tokens(seq: Sequence[Hashable] | np.ndarray) -> list[Any]:
     """A token sequence as a list (numpy arrays as Python scalars, so ids compare as ints)."""
     return seq.tolist() if isinstance(seq, np.ndarray) else list(seq)
 
@@ -177,8 +179,8 @@ def token_stats(
     max_ngram_order = check_order(max_ngram_order)
     resolve_workers(workers)  # checked here too, so a bad value fails on both backends
     out = np.zeros((n, n_columns(max_ngram_order)), dtype=np.int64)
-    for i, (hyp, refs) in enumerate(zip(hypotheses, references, strict=False)):
-        refs = [_tokens(r) for r in refs]
+    for i, (hyp, seg_refs) in enumerate(zip(hypotheses, references, strict=False)):
+        refs = [_tokens(r) for r in seg_refs]
         if not refs:
             raise no_reference_error(i)
         row = [0] * n_columns(max_ngram_order)
@@ -190,7 +192,7 @@ def token_stats(
 def flat_stats(
     hyp_flat: np.ndarray,
     hyp_lens: np.ndarray,
-    ref_streams: Sequence[tuple],
+    ref_streams: Sequence[tuple[np.ndarray, np.ndarray]],
     max_ngram_order: int = 4,
     workers: int = 1,
 ) -> np.ndarray:
@@ -222,7 +224,7 @@ def flat_stats(
         streams.append((np.asarray(f, dtype=np.int64), np.asarray(lens, dtype=np.int64)))
     if len(streams) == 1:
         raise no_reference_stream_error()
-    split = []
+    split: list[list[list[int] | None]] = []
     for k, (f, lens) in enumerate(streams):
         what = "hypotheses" if k == 0 else f"reference stream {k - 1}"
         if len(lens) and int(np.maximum(lens, 0).max()) > len(f):  # before summing: no overflow
@@ -232,12 +234,13 @@ def flat_stats(
             raise lengths_sum_error(total, len(f), what)
         ends = np.cumsum(np.maximum(lens, 0)).tolist()
         split.append([None if ln < 0 else f[e - ln : e].tolist() for ln, e in zip(lens.tolist(), ends, strict=False)])
-    hyps = split[0]
-    refs = []
-    for i in range(n):
-        if hyps[i] is None:
+    hyps: list[list[int]] = []
+    refs: list[list[list[int]]] = []
+    for i, hyp in enumerate(split[0]):
+        if hyp is None:
             raise hypothesis_length_error(i, -1)
-        seg = [s[i] for s in split[1:] if s[i] is not None]
+        hyps.append(hyp)
+        seg = [r for r in (s[i] for s in split[1:]) if r is not None]
         if not seg:
             raise no_reference_error(i)
         refs.append(seg)

@@ -109,7 +109,7 @@ def beam(n_hyp: int, n_ref: int) -> tuple[list[int], list[int]]:
     if n_hyp == 0:
         return lo, hi
     ratio = n_ref / n_hyp
-    width = math.ceil(ratio / 2 + BEAM_WIDTH) if BEAM_WIDTH < ratio / 2 else BEAM_WIDTH
+    width = math.ceil(ratio / 2 + BEAM_WIDTH) if ratio / 2 > BEAM_WIDTH else BEAM_WIDTH
     for i in range(1, n_hyp + 1):
         diag = math.floor(i * ratio)
         lo[i] = max(0, diag - width)
@@ -205,7 +205,7 @@ def trace_moves(ops: list[bytes], lo: list[int], n_hyp: int, n_ref: int) -> list
     while i > 0 or j > 0:
         move = ops[i][j - lo[i]]
         out.append(move)
-        if move == OP_NOP or move == OP_SUB:
+        if move in (OP_NOP, OP_SUB):
             i -= 1
             j -= 1
         elif move == OP_INS:
@@ -227,7 +227,7 @@ def _alignment(moves: list[int], n_hyp: int, n_ref: int) -> tuple[list[int], lis
     ref_err = [0] * n_ref
     i = j = 0
     for move in moves:
-        if move == OP_NOP or move == OP_SUB:
+        if move in (OP_NOP, OP_SUB):
             err = int(move == OP_SUB)
             hyp_err[i] = ref_err[j] = err
             align[j] = i

@@ -14,13 +14,16 @@ from __future__ import annotations
 import math
 import numbers
 import os
-from collections.abc import Mapping, Sequence, Set
+from collections.abc import Iterable, Mapping, Sequence, Set, Sized
 from itertools import repeat
 from operator import is_
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
+    from types import FrameType
+
     import numpy as np
+    import numpy.typing as npt
 else:
     from ._lazy import numpy as np  # imported on first use (see rapidbleu._lazy)
 
@@ -28,6 +31,8 @@ else:
 #: dozen measure nothing, and the statistics matrix and the n-gram tables grow with N, so a
 #: larger N is refused before anything is allocated.  (Also the C scorers' fixed bound.)
 MAX_ORDER_LIMIT = 64
+
+_T = TypeVar("_T")
 
 
 class NoneHypothesisError(ValueError, TypeError):
@@ -67,7 +72,7 @@ class BackendFallbackWarning(RuntimeWarning):
     one warning of a pure-Python install, once per process."""
 
 
-def kind_of(x) -> str:
+def kind_of(x: object) -> str:
     return type(x).__name__
 
 
@@ -75,7 +80,7 @@ def kind_of(x) -> str:
 # One function per check, one wording per mistake: every entry point and both backends call
 # these, so a message (and its exception type) exists once.
 # --------------------------------------------------------------------------------------------
-def check_order(max_ngram_order) -> int:
+def check_order(max_ngram_order: Any) -> int:
     """The maximum n-gram order N as an ``int`` in ``1 .. MAX_ORDER_LIMIT``.
 
     Raises:
@@ -91,25 +96,40 @@ def check_order(max_ngram_order) -> int:
     return int(max_ngram_order)
 
 
-def _is_int(x) -> bool:
+def _is_int(x: object) -> bool:
     """A Python or numpy integer (numpy registers its integer types as ``numbers.Integral``;
     an exact ``int``, the usual case, is told without the slower ABC check)."""
     return type(x) is int or isinstance(x, numbers.Integral)
 
 
-def check_flag(value, name: str):
+def check_flag(value: _T, name: str) -> _T:
     """A yes/no option: ``True``/``False`` (numpy's too) or the ints 0 and 1, returned as given
     (sacreBLEU prints an option as given in a signature: ``norm:1`` for ``normalized=1``).
 
     Raises:
         TypeError: anything else (``None``, strings, other numbers), naming the option.
     """
-    if isinstance(value, bool) or (isinstance(value, numbers.Integral | np.bool_) and value in (0, 1)):
+    v: object = value  # (checked as any object; returned with the caller's type)
+    if isinstance(v, bool) or (isinstance(v, numbers.Integral | np.bool_) and v in (0, 1)):
         return value
     raise TypeError(f"{name} must be True or False, got {value!r} ({kind_of(value)})")
 
 
-def resolve_workers(workers) -> int:
+def check_resamples(value: object, name: str) -> int:
+    """A number of resamples or trials (``n_bootstrap``, ``n_samples``, ``n_ar_confidence``) as
+    an ``int``; what each value means (e.g. 1 or less: no interval) is the caller's rule.
+
+    Raises:
+        TypeError: not an int, naming the argument (``bool``, strings and floats included: a
+            float such as 2.5 would otherwise run 2 resamples while the signature says
+            ``bs:2.5``; sacreBLEU fails on it).
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an int, got {value!r} ({kind_of(value)})")
+    return int(value)
+
+
+def resolve_workers(workers: Any) -> int:
     """Threads for one call, by the one rule every ``workers`` argument follows.
 
     * ``1``: serial, in the calling thread (the default everywhere);
@@ -123,15 +143,15 @@ def resolve_workers(workers) -> int:
     """
     if isinstance(workers, bool) or not _is_int(workers):
         raise TypeError(f"workers must be an int (1 = serial, k > 1 threads, -1 = all cores), got {kind_of(workers)}")
-    workers = int(workers)
-    if workers == 0:
+    w = int(workers)
+    if w == 0:
         raise ValueError("workers must be 1 (serial), k > 1 (threads) or negative (-1 = all cores), got 0")
-    if workers < 0:
-        return max(1, (os.cpu_count() or 1) + 1 + workers)
-    return workers
+    if w < 0:
+        return max(1, (os.cpu_count() or 1) + 1 + w)
+    return w
 
 
-def check_flat_stream(flat, lens) -> tuple[np.ndarray, np.ndarray]:
+def check_flat_stream(flat: npt.ArrayLike, lens: npt.ArrayLike) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """One flat id stream as the sets kernels take it: ``(ids, lengths)``, both contiguous int64
     1-D arrays, the lengths >= 0 and adding up to ``len(ids)``.  The lengths are always a new
     array (checked after copying): the compiled kernels take their bounds from it without the
@@ -170,7 +190,7 @@ def no_reference_error(i: int) -> NoReferencesError:
     return NoReferencesError(f"segment {i} has no reference (each hypothesis needs at least one)")
 
 
-def _as_list(hypotheses, what: str) -> list:
+def _as_list(hypotheses: Any, what: str) -> list[Any]:
     if isinstance(hypotheses, (str, bytes)):
         raise TypeError(f"{what} must be a sequence of strings, got a single {kind_of(hypotheses)}; wrap it in a list")
     check_ordered(hypotheses, what)
@@ -185,7 +205,7 @@ def _as_list(hypotheses, what: str) -> list:
     return hyps
 
 
-def _name_bad_hypothesis(hyps: list, what: str) -> None:
+def _name_bad_hypothesis(hyps: list[Any], what: str) -> None:
     for i, h in enumerate(hyps):
         if not isinstance(h, str):
             if h is None:
@@ -195,7 +215,7 @@ def _name_bad_hypothesis(hyps: list, what: str) -> None:
             raise TypeError(f"{what}[{i}] is a {kind_of(h)}, expected str")
 
 
-def check_hypotheses(hypotheses, what: str = "hypotheses") -> list[str]:
+def check_hypotheses(hypotheses: Any, what: str = "hypotheses") -> list[str]:
     """Return ``hypotheses`` as a list after checking it is a non-empty sequence of ``str``.
 
     Raises:
@@ -211,7 +231,7 @@ def check_hypotheses(hypotheses, what: str = "hypotheses") -> list[str]:
     return hyps
 
 
-def check_hypotheses_counting(hypotheses, suffix: str, what: str = "hypotheses") -> tuple[list[str], int]:
+def check_hypotheses_counting(hypotheses: Any, suffix: str, what: str = "hypotheses") -> tuple[list[str], int]:
     """``check_hypotheses`` and the number of hypotheses that end with ``suffix``, in one pass:
     on a large corpus every pass over the strings is mostly cache misses, and ``str.endswith``
     rejects whatever is not a ``str`` anyway (then the per-item loop names it).
@@ -228,7 +248,7 @@ def check_hypotheses_counting(hypotheses, suffix: str, what: str = "hypotheses")
     return hyps, count
 
 
-def check_sentence_args(hypothesis, references) -> tuple[str, list[str | None]]:
+def check_sentence_args(hypothesis: Any, references: Any) -> tuple[str, list[str | None]]:
     """Checks for ``sentence_score(hypothesis, references)``; returns the references as a list.
 
     Raises:
@@ -250,11 +270,11 @@ def check_sentence_args(hypothesis, references) -> tuple[str, list[str | None]]:
 
 
 # --------------------------------------------------------------------------------------------
-# Drop-in checks (issue 13): one function per check, one wording per mistake.
+# Where sacreBLEU fails late or not at all: one function per check, one wording per mistake.
 # --------------------------------------------------------------------------------------------
 
 
-def check_smooth_value(smooth_value) -> None:
+def check_smooth_value(smooth_value: Any) -> None:
     """``smooth_value`` must be ``None`` (the method's default) or a finite real number >= 0.
 
     sacreBLEU accepts anything here and returns ``nan``/``inf`` scores or fails deep inside
@@ -274,7 +294,7 @@ def check_smooth_value(smooth_value) -> None:
         raise BadSmoothValueError(f"smooth_value must be a finite number >= 0 or None, got {smooth_value!r}")
 
 
-def check_ordered(x, what: str) -> None:
+def check_ordered(x: object, what: str) -> None:
     """Reject a mapping or a set where an ordered sequence of segments is expected: its
     iteration order (a dict's keys, a set's hash order) would silently pair hypotheses with
     the wrong references.
@@ -298,7 +318,7 @@ def check_style(style: str) -> None:
         raise ValueError(f"style must be 'nltk' (0-1, NLTK's sentence_bleu) or 'sacrebleu' (0-100), got {style!r}")
 
 
-def check_nltk_references(list_of_references) -> None:
+def check_nltk_references(list_of_references: Iterable[Sized]) -> None:
     """Every hypothesis needs at least one reference (``rapidbleu.nltk``).
 
     Raises:
@@ -310,7 +330,7 @@ def check_nltk_references(list_of_references) -> None:
         raise no_reference_error(lengths.index(0))
 
 
-def check_nltk_hypotheses(hypotheses, what: str = "hypotheses") -> None:
+def check_nltk_hypotheses(hypotheses: Iterable[object], what: str = "hypotheses") -> None:
     """No hypothesis may be ``None`` (``rapidbleu.nltk``; use ``[]`` for an empty output).
 
     Raises:
@@ -331,7 +351,7 @@ _INT64_MIN = -(2**63)
 _INT64_MAX = 2**63 - 1
 
 
-def check_token_id(value, name: str) -> int | None:
+def check_token_id(value: Any, name: str) -> int | None:
     """A special token id (``pad_token_id`` etc.): ``None`` or an integer within int64.
 
     Raises:
@@ -340,15 +360,20 @@ def check_token_id(value, name: str) -> int | None:
     """
     if value is None:
         return None
+    return _int64_id(value, name)
+
+
+def _int64_id(value: Any, name: str) -> int:
+    """``check_token_id`` of a value that is not ``None``."""
     if isinstance(value, (bool, np.bool_)) or not _is_int(value):
         raise TypeError(f"{name} must be an integer or None, got {kind_of(value)}")
-    value = int(value)
-    if not _INT64_MIN <= value <= _INT64_MAX:
-        raise OverflowError(f"{name}={value} does not fit in int64")
-    return value
+    v = int(value)
+    if not _INT64_MIN <= v <= _INT64_MAX:
+        raise OverflowError(f"{name}={v} does not fit in int64")
+    return v
 
 
-def check_token_ids(values, name: str) -> list[int]:
+def check_token_ids(values: Any, name: str) -> list[int]:
     """Several special token ids (``special_ids``, or an ``eos_token_id`` list as Hugging Face
     configurations of some models hold): ``None`` (none), one integer, or an iterable of them.
 
@@ -360,17 +385,19 @@ def check_token_ids(values, name: str) -> list[int]:
     if values is None:
         return []
     if _is_int(values) and not isinstance(values, (bool, np.bool_)):
-        return [check_token_id(values, name)]  # type: ignore[list-item]
+        return [_int64_id(values, name)]
     if isinstance(values, (str, bytes, Mapping)):
         raise TypeError(f"{name} must be an integer or a collection of integers, got {kind_of(values)}")
     try:
         items = list(values)
     except TypeError:
         raise TypeError(f"{name} must be an integer or a collection of integers, got {kind_of(values)}") from None
+    # A None element passes through unchecked (check_token_id's None), as it always has; the
+    # annotation states the contract (integers), so mypy sees the None as the error it is.
     return [check_token_id(v, f"{name}[{j}]") for j, v in enumerate(items)]  # type: ignore[misc]
 
 
-def resolve_alias(name: str, value, alias: str, alias_value) -> tuple[object, str]:
+def resolve_alias(name: str, value: object, alias: str, alias_value: object) -> tuple[object, str]:
     """One special id given under its Hugging Face name (``pad_token_id``) or rapidbleu's
     older alias (``pad_id``): ``(the value given, the name it was given under)``.
 
@@ -382,7 +409,7 @@ def resolve_alias(name: str, value, alias: str, alias_value) -> tuple[object, st
     return (value, name) if alias_value is None else (alias_value, alias)
 
 
-def id_element_error(what: str, j: int, token) -> TypeError:
+def id_element_error(what: str, j: int, token: object) -> TypeError:
     """The one message for an id sequence holding something other than an integer: it names
     the item (``None``, a float, ...) and its position."""
     if token is None:
@@ -395,7 +422,7 @@ def _stacklevel_outside(package: str = __package__ or "rapidbleu") -> int:
     (called from the function that warns)."""
     import sys
 
-    frame = sys._getframe(1)
+    frame: FrameType | None = sys._getframe(1)
     level = 1
     while frame is not None and (frame.f_globals.get("__name__") or "").startswith(package + "."):
         frame = frame.f_back

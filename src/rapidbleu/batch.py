@@ -33,12 +33,13 @@ Benchmarking Platform for Text Generation Models", SIGIR.
 """
 
 import functools
-from collections.abc import Callable, Sequence
-from typing import Any, TypeVar, cast
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
 from . import _backend
+from ._gc import without_gc
 from ._inputs import preprocess
 from ._nltk_style import NLTKBLEU, SmoothingFunction, resolve_smoothing, rows_named
 from ._scoring_py import check_smoothing
@@ -54,7 +55,6 @@ from .ids import (
     id_stream,
     is_arraylike,
     join_flat,
-    no_gc,
     stats_of_streams,
 )
 from .nltk import sentence_bleu_batch as nltk_sentence_bleu_batch
@@ -69,28 +69,14 @@ __all__ = [
     "sentence_ter_batch",
 ]
 
-F = TypeVar("F", bound=Callable[..., Any])
-
 #: NLTK-style per-order weights: one tuple ``(w_1, ..., w_N)`` (or ``None``: uniform).
 Weights = Sequence[float] | None
 
 
-def _sacre_scores(stats, order, smooth_method, smooth_value, effective_order, workers):
+def _sacre_scores(
+    stats: np.ndarray, order: int, smooth_method: str, smooth_value: float | None, effective_order: bool, workers: int
+) -> np.ndarray:
     return _backend.scoring.sacre_scores(stats, order, smooth_method, smooth_value, effective_order, None, workers)
-
-
-def _without_gc(fn: F) -> F:
-    """Run ``fn`` with the cyclic garbage collector paused (``rapidbleu.ids.no_gc``): its
-    temporary objects are acyclic, and a collection in the middle of a training step would
-    scan the caller's whole heap.  ``functools.wraps`` keeps the name, docstring and, for type
-    checkers, the signature (``F``)."""
-
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        with no_gc():
-            return fn(*args, **kwargs)
-
-    return cast(F, wrapper)
 
 
 # ----------------------------------------------------------------------- NLTK-style scoring
@@ -110,14 +96,14 @@ def _nltk_metric(order: int, weights: Any, smoothing_function: Any, auto_reweigh
 # ----------------------------------------------------------------------- input handling
 
 
-def _first(x):
+def _first(x: Iterable[Any]) -> Any:
     for e in x:
         if e is not None:
             return e
     return None
 
 
-def _text_form(x) -> str | None:
+def _text_form(x: Any) -> str | None:
     """How a list of sentences is written, from the first item that tells: ``"str"`` (strings),
     ``"tokens"`` (lists of string tokens) or ``None`` (ids, or no item tells: all empty or None).
     Empty token lists are skipped, so ``[[], ["a"]]`` is token lists."""
@@ -139,7 +125,7 @@ def _text_form(x) -> str | None:
     return None
 
 
-def _streams_text_form(references) -> str | None:
+def _streams_text_form(references: Any) -> str | None:
     """``_text_form`` of one reference stream, or of the first stream of a list of streams
     that tells (``"streams-of-tokens"`` / ``"streams-of-str"`` for those)."""
     form = _text_form(references)
@@ -152,7 +138,7 @@ def _streams_text_form(references) -> str | None:
     return None
 
 
-def _text_arrays(x):
+def _text_arrays(x: Any) -> Any:
     """numpy arrays of strings (``dtype=str``, or object arrays whose first item is a ``str``)
     as lists, also as the items of a list or tuple (reference streams); anything else as it is."""
     if isinstance(x, np.ndarray):
@@ -164,7 +150,9 @@ def _text_arrays(x):
     return x
 
 
-def _sentences_flat(sentences, what, tokenize, lowercase, cleaning: IdCleaning) -> tuple[np.ndarray, np.ndarray]:
+def _sentences_flat(
+    sentences: Any, what: str, tokenize: str, lowercase: bool, cleaning: IdCleaning
+) -> tuple[np.ndarray, np.ndarray]:
     """Sentences of any accepted form as one flat id stream ``(flat, lens)``: strings are
     tokenized and mapped to ids, string-token lists mapped to ids, id forms cleaned
     (``rapidbleu.ids``)."""
@@ -179,7 +167,9 @@ def _sentences_flat(sentences, what, tokenize, lowercase, cleaning: IdCleaning) 
     return join_flat(_text_ids(sentences, what, tokenize, lowercase))
 
 
-def _text_ids(sentences, what, tokenize, lowercase, vocab=None) -> list[np.ndarray]:
+def _text_ids(
+    sentences: Sequence[Any], what: str, tokenize: str, lowercase: bool, vocab: dict[str, int] | None = None
+) -> list[np.ndarray]:
     """Strings -> tokenizer -> ids, or string-token lists -> ids, through one vocabulary."""
     from .tokenizers import get_tokenizer
 
@@ -188,6 +178,7 @@ def _text_ids(sentences, what, tokenize, lowercase, vocab=None) -> list[np.ndarr
     tok = get_tokenizer(tokenize) if form == "str" else None
     vocab = {} if vocab is None else vocab
     out = []
+    toks: Sequence[str]
     for i, s in enumerate(sentences):
         if isinstance(s, str):
             if tok is None:
@@ -196,14 +187,14 @@ def _text_ids(sentences, what, tokenize, lowercase, vocab=None) -> list[np.ndarr
         elif isinstance(s, Sequence) and all(isinstance(t, str) for t in s):
             if tok is not None:
                 raise TypeError(f"{what}[{i}] is a token list but {what}[0] is a string: use one form")
-            toks = s  # type: ignore[assignment]
+            toks = s
         else:
             raise TypeError(f"{what}[{i}] is a {type(s).__name__}; expected a string or a list of string tokens")
         out.append(np.array([vocab.setdefault(t, len(vocab)) for t in toks], dtype=np.int64))
     return out
 
 
-def _nltk_weights(weights, order):
+def _nltk_weights(weights: Weights, order: int | None) -> tuple[float, ...]:
     if weights is None:
         return _uniform(order if order is not None else MAX_NGRAM_ORDER)
     w = tuple(float(x) for x in weights)
@@ -219,7 +210,7 @@ def _nltk_weights(weights, order):
 # ----------------------------------------------------------------------- public API
 
 
-@_without_gc
+@without_gc
 def sentence_bleu_batch(
     hypotheses: IdStream,
     references: IdReferences,
@@ -344,7 +335,7 @@ def sentence_bleu_batch(
 REFERENCE_LAYOUTS = ("streams", "per_hypothesis")
 
 
-def _is_sentence(x, form: str | None) -> bool:
+def _is_sentence(x: Any, form: str | None) -> bool:
     """Whether ``x`` is one sentence in the hypotheses' form (``_text_form``): a string, a list
     of string tokens, or ids (a 1-D array, or a sequence that is empty or starts with an int)."""
     if form == "str":
@@ -358,7 +349,7 @@ def _is_sentence(x, form: str | None) -> bool:
     return isinstance(x, Sequence) and (not x or isinstance(x[0], (int, np.integer)))
 
 
-def _lists_of_sentences(references, n: int, form: str | None, size: int | None = None) -> bool:
+def _lists_of_sentences(references: Any, n: int, form: str | None, size: int | None = None) -> bool:
     """Whether ``references`` are ``n`` lists (or 2-D arrays) of sentences (``size`` each, if
     given): NLTK's layout."""
     if len(references) != n:
@@ -371,7 +362,7 @@ def _lists_of_sentences(references, n: int, form: str | None, size: int | None =
     return all(_is_sentence(r, form) for refs in references for r in refs)
 
 
-def _reference_streams(hypotheses, references, layout: str | None):
+def _reference_streams(hypotheses: Any, references: Any, layout: str | None) -> tuple[Any, Any]:
     """``(hypotheses, references)`` with the references as streams, read by ``layout`` (see
     ``sentence_bleu_batch``); hypotheses without a length become a list.
 
@@ -413,7 +404,7 @@ def _reference_streams(hypotheses, references, layout: str | None):
     return hypotheses, streams
 
 
-def _id_data(hypotheses, references, tokenize, lowercase, cleaning: IdCleaning) -> IdStreams:
+def _id_data(hypotheses: Any, references: Any, tokenize: str, lowercase: bool, cleaning: IdCleaning) -> IdStreams:
     """Hypotheses/references of any accepted form as an ``IdStreams`` (text mapped through one
     shared vocabulary)."""
     form = _text_form(hypotheses)
@@ -422,7 +413,7 @@ def _id_data(hypotheses, references, tokenize, lowercase, cleaning: IdCleaning) 
         form = "tokens"  # every hypothesis is empty: the references tell
     if form is None:
         return IdStreams(hypotheses, references, cleaning=cleaning)
-    vocab: dict = {}
+    vocab: dict[str, int] = {}
     hyps = _text_ids(hypotheses, "hypotheses", tokenize, lowercase, vocab)
     # The hypotheses' form settles what a reference looks like: with string hypotheses a
     # reference is a string (so a list of strings is a stream of them); with token-list
@@ -436,14 +427,14 @@ def _id_data(hypotheses, references, tokenize, lowercase, cleaning: IdCleaning) 
             raise stream_length_error(f"reference stream {k}", len(s), len(hyps), "rows")
         idx = [i for i, x in enumerate(s) if x is not None]
         ids = _text_ids([s[i] for i in idx], f"references[{k}]", tokenize, lowercase, vocab)
-        row: list = [None] * len(s)
+        row: list[list[int] | None] = [None] * len(s)
         for i, a in zip(idx, ids, strict=False):
             row[i] = a.tolist()
         conv.append(row)
     return IdStreams([h.tolist() for h in hyps], conv)
 
 
-@_without_gc
+@without_gc
 def self_bleu(
     sentences: IdStream,
     *,
@@ -530,7 +521,7 @@ def _pair_name(start: int, n: int, k: int) -> str:
     return f"candidate {start + k // n} against candidate {k % n}"
 
 
-def _resolve_order(max_ngram_order, weights, style):
+def _resolve_order(max_ngram_order: int | None, weights: Weights, style: str) -> int:
     if max_ngram_order is None:
         if weights is not None and style == "nltk":
             return check_order(len(_nltk_weights(weights, None)))  # (a message naming weights)
@@ -538,7 +529,7 @@ def _resolve_order(max_ngram_order, weights, style):
     return check_order(max_ngram_order)
 
 
-@_without_gc
+@without_gc
 def pairwise_bleu(
     candidates: IdStream,
     *,
@@ -645,7 +636,7 @@ def _strings(sentences: Any, what: str, metric: str = "chrF") -> list[str]:
     return out
 
 
-@_without_gc
+@without_gc
 def sentence_chrf_batch(
     hypotheses: Sequence[str] | np.ndarray,
     references: Sequence[str | None] | Sequence[Sequence[str | None]] | np.ndarray,
@@ -706,7 +697,7 @@ def _sentence_scores(
     return out
 
 
-@_without_gc
+@without_gc
 def pairwise_chrf(
     candidates: Sequence[str] | np.ndarray,
     *,
@@ -776,7 +767,7 @@ def _ter_metric(normalized: bool, no_punct: bool, asian_support: bool, case_sens
     return TER(normalized, no_punct, asian_support, case_sensitive, workers=workers)
 
 
-@_without_gc
+@without_gc
 def sentence_ter_batch(
     hypotheses: Sequence[str] | np.ndarray,
     references: Sequence[str | None] | Sequence[Sequence[str | None]] | np.ndarray,
@@ -823,7 +814,7 @@ def sentence_ter_batch(
 PAIRWISE_TER_BLOCK = 4096
 
 
-@_without_gc
+@without_gc
 def pairwise_ter(
     candidates: Sequence[str] | np.ndarray,
     *,

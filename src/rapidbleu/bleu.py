@@ -9,10 +9,9 @@ compiled twin, chosen by ``rapidbleu._backend``).
 from __future__ import annotations
 
 import copy
-import logging
 from collections.abc import Sequence
 from operator import gt
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast, overload
 
 if TYPE_CHECKING:
     import numpy as np
@@ -21,6 +20,7 @@ else:
 
 from . import _backend
 from ._inputs import check_references, preprocess
+from ._log import logger
 from ._metric import Metric, register
 from ._sacre_methods import SacreBLEUMethods
 from ._scoring_py import SMOOTH_DEFAULTS, bleu_from_stats, check_smoothing, split_row
@@ -35,8 +35,6 @@ from ._validate import (
 )
 from .score import BLEUScore, BLEUSignature
 from .tokenizers import DEFAULT_TOKENIZER, LANGUAGE_DEFAULTS, available_tokenizers, get_tokenizer, language_warning
-
-logger = logging.getLogger("rapidbleu")
 
 
 def warn_tokenized(n_tokenized: int) -> None:
@@ -63,7 +61,7 @@ class _RebuiltTokenizer:
     def signature(self) -> str:
         return self._signature
 
-    def __call__(self, line: str) -> str:
+    def __call__(self, line: str) -> str:  # noqa: ARG002 -- the tokenizer interface; it refuses every line
         raise ValueError(
             f"this BLEU was rebuilt from statistics settings (tokenizer {self._signature!r}): it scores "
             "statistics but cannot compute them; create BLEU(tokenize=...) to score text"
@@ -121,7 +119,7 @@ class BLEU(SacreBLEUMethods, Metric):
         trg_lang: str = "",
         references: Sequence[Sequence[str]] | None = None,
         workers: int = 1,
-    ):
+    ) -> None:
         self._set_options(lowercase, force, smooth_method, smooth_value, max_ngram_order, effective_order, workers)
         self.trg_lang = trg_lang
         if tokenize is None:
@@ -133,9 +131,9 @@ class BLEU(SacreBLEUMethods, Metric):
         self.tokenizer = get_tokenizer(tokenize)
         self.tokenizer_signature = self.tokenizer.signature()
 
-        self._ref_cache = None
+        self._ref_cache: list[list[str | None]] | None = None
         if references is not None:
-            self._ref_cache = self._prepare_references(references, len(references[0]) if references else 0)
+            self._ref_cache = self._prepare_references(references, None)
 
     def _set_options(
         self,
@@ -203,6 +201,7 @@ class BLEU(SacreBLEUMethods, Metric):
             1,
         )
         metric.trg_lang = ""
+        # (a stand-in with the tokenizer interface, not a registered BaseTokenizer)
         metric.tokenizer = _RebuiltTokenizer(config["tokenizer_signature"])  # type: ignore[assignment]
         metric.tokenizer_signature = config["tokenizer_signature"]
         metric._ref_cache = None
@@ -255,12 +254,16 @@ class BLEU(SacreBLEUMethods, Metric):
         )
 
     # -- statistics -------------------------------------------------------------------------
-    def _prepare_references(self, references, n_hyps):
+    def _prepare_references(self, references: Any, n_hyps: int | None) -> list[list[str | None]]:
         streams, num_refs = check_references(references, n_hyps)
         self.num_refs = num_refs
         return streams
 
-    def _preprocess_for_core(self, lines: list[str | None]):
+    @overload
+    def _preprocess_for_core(self, lines: Sequence[str]) -> tuple[Sequence[str], str, bool]: ...
+    @overload
+    def _preprocess_for_core(self, lines: Sequence[str | None]) -> tuple[Sequence[str | None], str, bool]: ...
+    def _preprocess_for_core(self, lines: Sequence[str | None]) -> tuple[Sequence[str | None], str, bool]:
         """Strings and tokenizer name to hand to the core: tokenizers without a compiled fast
         path run here in Python (after lowercasing and right-stripping, as sacreBLEU does);
         ``None`` (no reference) stays ``None``."""
@@ -271,7 +274,9 @@ class BLEU(SacreBLEUMethods, Metric):
         low = self.lowercase
         return [None if s is None else preprocess(s, tok, low) for s in lines], "none", False
 
-    def _core_args(self, hyps: list[str], ref_streams: list[list[str | None]]) -> tuple:
+    def _core_args(
+        self, hyps: list[str], ref_streams: Sequence[Sequence[str | None]]
+    ) -> tuple[Sequence[str], Sequence[Sequence[str | None]], int, str, bool, int]:
         """The arguments of the core's ``string_stats`` / ``string_totals`` for these inputs."""
         hyps_in, tok, low = self._preprocess_for_core(hyps)
         if tok != self.tokenizer.fast_path:
@@ -284,7 +289,7 @@ class BLEU(SacreBLEUMethods, Metric):
     def _segment_totals(self, hyps: list[str], ref_streams: list[list[str | None]]) -> list[int]:
         return _backend.stats.string_totals(*self._core_args(hyps, ref_streams))
 
-    def _checked_inputs(self, hypotheses, references) -> tuple[list[str], list[list[str | None]]]:
+    def _checked_inputs(self, hypotheses: Any, references: Any) -> tuple[list[str], list[list[str | None]]]:
         """The hypotheses and reference streams of a corpus call, checked (and the cached
         references when ``references`` is None), with sacreBLEU's tokenized-input warning."""
         if self._force:
@@ -356,7 +361,7 @@ class BLEU(SacreBLEUMethods, Metric):
             total: hypothesis n-grams per order.
             sys_len: hypothesis length (tokens); ref_len: effective reference length.
             smooth_method: ``none`` (default here, unlike ``BLEU()``), ``floor``, ``add-k``
-                or ``exp`` (see ``rapidbleu._stats.bleu_from_stats``).
+                or ``exp`` (see ``rapidbleu._scoring_py.bleu_from_stats``).
             smooth_value: for ``floor`` (default 0.1) and ``add-k`` (default 1).
             effective_order: average only over the orders with hypothesis n-grams.
             max_ngram_order: N.
@@ -439,14 +444,18 @@ def corpus_bleu(
     use_effective_order: bool = False,
 ) -> BLEUScore:
     """Corpus BLEU with sacreBLEU's ``corpus_bleu`` defaults (exp smoothing, 13a, no effective order)."""
-    return BLEU(
-        lowercase=lowercase,
-        force=force,
-        tokenize=tokenize,
-        smooth_method=smooth_method,
-        smooth_value=smooth_value,
-        effective_order=use_effective_order,
-    ).corpus_score(hypotheses, references)
+    # (Metric.corpus_score is typed as returning a Score; BLEU's is a BLEUScore)
+    return cast(
+        BLEUScore,
+        BLEU(
+            lowercase=lowercase,
+            force=force,
+            tokenize=tokenize,
+            smooth_method=smooth_method,
+            smooth_value=smooth_value,
+            effective_order=use_effective_order,
+        ).corpus_score(hypotheses, references),
+    )
 
 
 def raw_corpus_bleu(

@@ -28,7 +28,6 @@ from ._chrf_py import (
     PUNCTUATION,
     WORD_ORDER,
     check_beta,
-    check_flag,
     check_orders,
     check_rows,
     extract_all_char_ngrams,
@@ -42,7 +41,7 @@ from ._chrf_py import (
 from ._inputs import check_references
 from ._metric import Metric, register
 from ._sacre_methods import SacreMetricMethods
-from ._validate import check_hypotheses, resolve_workers
+from ._validate import check_flag, check_hypotheses, resolve_workers
 from .score import CHRFScore, CHRFSignature
 
 
@@ -81,7 +80,7 @@ class CHRF(SacreMetricMethods, Metric):
     CHAR_ORDER = CHAR_ORDER
     WORD_ORDER = WORD_ORDER
     BETA = BETA
-    _PUNCTS = set(PUNCTUATION)
+    _PUNCTS: ClassVar[set[str]] = set(PUNCTUATION)
     _SIGNATURE_TYPE = CHRFSignature
 
     def __init__(
@@ -100,9 +99,9 @@ class CHRF(SacreMetricMethods, Metric):
         self.char_order = char_order
         self.word_order = word_order
         self.order = char_order + word_order
-        self.lowercase = check_flag("lowercase", lowercase)
-        self.whitespace = check_flag("whitespace", whitespace)
-        self.eps_smoothing = check_flag("eps_smoothing", eps_smoothing)
+        self.lowercase = bool(check_flag(lowercase, "lowercase"))
+        self.whitespace = bool(check_flag(whitespace, "whitespace"))
+        self.eps_smoothing = bool(check_flag(eps_smoothing, "eps_smoothing"))
         resolve_workers(workers)
         self.workers = workers
         self._force = True  # (sacreBLEU's attribute: no tokenized-input warning for chrF)
@@ -110,7 +109,7 @@ class CHRF(SacreMetricMethods, Metric):
         self.seed: str | None = None
         self._ref_cache: list[list[str | None]] | None = None
         if references is not None:
-            self._ref_cache = self._prepare_references(references, len(references[0]) if len(references) else 0)
+            self._ref_cache = self._prepare_references(references, None)
 
     # -- the metric protocol ---------------------------------------------------------------
     @property
@@ -151,7 +150,7 @@ class CHRF(SacreMetricMethods, Metric):
             metric.num_refs = num_refs
         return metric
 
-    def _prepare_references(self, references: Any, n_hyps: int) -> list[list[str | None]]:
+    def _prepare_references(self, references: Any, n_hyps: int | None) -> list[list[str | None]]:
         streams, num_refs = check_references(references, n_hyps)
         self.num_refs = num_refs
         return streams
@@ -316,7 +315,7 @@ class CHRF(SacreMetricMethods, Metric):
     def _cache_references(self, references: Sequence[Sequence[str | None]]) -> list[dict[str, Any]]:
         """``_extract_reference_info`` of every segment's preprocessed references (``None``
         left out); sets ``num_refs`` (-1 when it varies), as sacreBLEU does."""
-        streams, self.num_refs = check_references(references, len(references[0]) if len(references) else 0)
+        streams, self.num_refs = check_references(references, None)
         return [
             self._extract_reference_info([self._preprocess_segment(r) for r in seg if r is not None])
             for seg in zip(*streams, strict=False)
@@ -338,7 +337,7 @@ def corpus_chrf(
         char_order=char_order,
         word_order=word_order,
         beta=beta,
-        whitespace=not check_flag("remove_whitespace", remove_whitespace),
+        whitespace=not check_flag(remove_whitespace, "remove_whitespace"),
         eps_smoothing=eps_smoothing,
     )
     return cast(CHRFScore, metric.corpus_score(hypotheses, references))
@@ -359,7 +358,7 @@ def sentence_chrf(
         char_order=char_order,
         word_order=word_order,
         beta=beta,
-        whitespace=not check_flag("remove_whitespace", remove_whitespace),
+        whitespace=not check_flag(remove_whitespace, "remove_whitespace"),
         eps_smoothing=eps_smoothing,
     )
     return cast(CHRFScore, metric.sentence_score(hypothesis, references))

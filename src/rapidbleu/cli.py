@@ -6,7 +6,7 @@ mismatches and undecodable bytes end with a one-line message naming the file (an
 non-zero exit code instead of a traceback or a silently truncated score.  So do the sacreBLEU
 options it does not implement (test sets: see ``UNSUPPORTED``), a SentencePiece model that
 cannot be downloaded, and a bad ``RAPIDBLEU_BACKEND`` (checked by ``rapidbleu._backend`` when
-the package is imported).
+the kernels are first needed).
 
 Metrics come from the registry of the metric protocol (``rapidbleu._metric.METRICS``): ``-m``
 offers every metric whose class has ``command_line = True``, each metric's options form one
@@ -33,9 +33,9 @@ import sys
 import textwrap
 import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import repeat
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, TextIO
 
 if TYPE_CHECKING:
     import numpy as np
@@ -43,6 +43,7 @@ else:
     from ._lazy import numpy as np  # imported on first use: --help, --version and errors need none
 
 from ._lockstep import Source, Stream, line_counts_differ, read_lockstep
+from ._log import logger
 from ._metric import METRICS, Metric
 from ._scoring_py import SMOOTH_DEFAULTS
 from ._validate import BackendFallbackWarning, resolve_workers
@@ -55,15 +56,13 @@ from .tokenizers import available_tokenizers
 from .tokenizers.tokenizer_spm import ModelDownloadError
 from .utils import args_to_dict
 
-logger = logging.getLogger("rapidbleu")
-
 OUTPUT_FORMATS = ("json", "text", "latex")
 
 
 class CLIError(Exception):
     """An error to report on stderr with an exit code (1 unless given)."""
 
-    def __init__(self, message: str, code: int = 1):
+    def __init__(self, message: str, code: int = 1) -> None:
         super().__init__(message)
         self.code = code
 
@@ -358,7 +357,7 @@ UNSUPPORTED: tuple[tuple[tuple[str, ...], dict[str, Any], str], ...] = (
 )
 
 
-def _unsupported_dest(flags) -> str:
+def _unsupported_dest(flags: tuple[str, ...]) -> str:
     return "unsupported_" + flags[0].lstrip("-").replace("-", "_")
 
 
@@ -371,7 +370,7 @@ def _add_unsupported(p: argparse.ArgumentParser) -> None:
     g.description = textwrap.fill(names, 76, break_on_hyphens=False)
 
 
-def check_unsupported(args) -> None:
+def check_unsupported(args: argparse.Namespace) -> None:
     """Raise ``CLIError`` naming the first ``UNSUPPORTED`` option given, and why; then the
     option values argparse cannot check (``check_values``)."""
     for flags, _, why in UNSUPPORTED:
@@ -380,7 +379,7 @@ def check_unsupported(args) -> None:
     check_values(args)
 
 
-def check_values(args) -> None:
+def check_values(args: argparse.Namespace) -> None:
     """Option values that sacreBLEU accepts and then misuses, refused with one line each.
 
     Raises:
@@ -445,7 +444,7 @@ def _chunk_lines() -> int:
     return n
 
 
-def _open_refs(args) -> list[Stream]:
+def _open_refs(args: argparse.Namespace) -> list[Stream]:
     if not args.refs:
         raise CLIError(
             "no reference files: give them as positional arguments before -i/--input "
@@ -461,7 +460,7 @@ def _open_refs(args) -> list[Stream]:
     return [Stream(f"{args.refs[0]} (reference field {j + 1})", src, j) for j in range(args.num_refs)]
 
 
-def _open_systems(args, paired: bool = False) -> list[Stream]:
+def _open_systems(args: argparse.Namespace, paired: bool = False) -> list[Stream]:
     if args.input is None:
         reader = LineReader(None, args.encoding)
         first = reader.read(1)
@@ -489,8 +488,8 @@ class _LineProgress:
     """A tqdm counter of lines and lines/s on stderr, shown only when stderr is a terminal, not
     with -q, and only once a run has lasted ``RAPIDBLEU_PROGRESS_DELAY`` seconds (default 1.5)."""
 
-    def __init__(self, args):
-        self.bar = None
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.bar: Any = None  # a tqdm bar once shown
         self.enabled = not args.quiet and hasattr(sys.stderr, "isatty") and sys.stderr.isatty()
         try:
             self.delay = float(os.environ.get("RAPIDBLEU_PROGRESS_DELAY", "1.5"))
@@ -562,7 +561,7 @@ def by_name(metrics: dict[str, Metric]) -> dict[str, Metric]:
     return dict(sorted(metrics.items(), key=lambda item: item[0].upper()))
 
 
-def run(args) -> None:
+def run(args: argparse.Namespace) -> None:
     """Read the inputs in lockstep, chunk by chunk, score with every metric of ``-m``, print.
 
     Memory holds one chunk of lines per input plus the statistics: their column sums for a
@@ -689,7 +688,7 @@ def _read_whole(refs: list[Stream], systems: list[Stream]) -> tuple[list[list[st
     return ref_lines, sys_lines
 
 
-def _run_report(args, ref_streams: list[Stream], test: str) -> None:
+def _run_report(args: argparse.Namespace, ref_streams: list[Stream], test: str) -> None:
     """``--report FILE|-``: the comparison report of ``rapidbleu.compare`` (HTML or text)."""
     from .compare import comparison_report, require_report_extra
     from .significance import seed_from_env
@@ -697,8 +696,9 @@ def _run_report(args, ref_streams: list[Stream], test: str) -> None:
     to_stdout = args.report == "-"
     if not to_stdout:
         require_report_extra()  # fail before scoring when the extra is missing ...
-        folder = os.path.dirname(os.path.abspath(args.report))
-        if not os.path.isdir(folder):  # ... or the report cannot be written
+        # (the folder as the user's path names it: Path.resolve would follow links)
+        folder = os.path.dirname(os.path.abspath(args.report))  # noqa: PTH100, PTH120
+        if not os.path.isdir(folder):  # noqa: PTH112 -- ... or the report cannot be written
             raise CLIError(f"{args.report}: cannot write the report (no folder {folder})")
     if args.sentence_level:
         raise CLIError("--report cannot be combined with -sl/--sentence-level")
@@ -756,8 +756,8 @@ class _progress_bar:
     """A tqdm bar on stderr for ``total`` steps; off with -q, when stderr is not a terminal, when
     tqdm is missing, or for totals too small to matter.  Yields an ``update(n)`` callback or None."""
 
-    def __init__(self, args, total: int, desc: str = "bootstrap"):
-        self.bar = None
+    def __init__(self, args: argparse.Namespace, total: int, desc: str = "bootstrap") -> None:
+        self.bar: Any = None  # a tqdm bar, when shown
         if total >= 1000 and not args.quiet and hasattr(sys.stderr, "isatty") and sys.stderr.isatty():
             try:
                 from tqdm import tqdm
@@ -765,10 +765,10 @@ class _progress_bar:
                 return
             self.bar = tqdm(total=total, desc=desc, unit="sample", file=sys.stderr, leave=False)
 
-    def __enter__(self):
+    def __enter__(self) -> Callable[[int], None] | None:
         return self.bar.update if self.bar is not None else None
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         if self.bar is not None:
             self.bar.close()
         return False
@@ -815,7 +815,14 @@ def _one_line_fallback_warning(quiet: bool) -> Iterator[None]:
     without Python's source location and line; none with ``-q``.  Other warnings as usual."""
     shown = warnings.showwarning
 
-    def show(message, category, filename, lineno, file=None, line=None):
+    def show(
+        message: Warning | str,
+        category: type[Warning],
+        filename: str,
+        lineno: int,
+        file: TextIO | None = None,
+        line: str | None = None,
+    ) -> None:
         if not issubclass(category, BackendFallbackWarning):
             shown(message, category, filename, lineno, file, line)
         elif not quiet:
@@ -849,10 +856,7 @@ def main(argv: list[str] | None = None) -> int:
         return code
     except BrokenPipeError:
         # `rapidbleu ... | head`: stop quietly like a Unix filter.
-        try:
-            sys.stdout = None  # type: ignore[assignment]
-        finally:
-            pass
+        sys.stdout = None  # no flush of the closed pipe at exit
         return 0
     return 0
 

@@ -33,7 +33,9 @@ tables (``to_text()``, no extra dependency) or as a self-contained HTML page wit
 Jinja2, imported only then).
 """
 
+import itertools
 import math
+import os
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields, is_dataclass
@@ -174,7 +176,8 @@ class MetricComparison:
     signature: str
     scores: list[SystemScore]
     sentences: list[SentenceComparison]
-    sentence_scores: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
+    # (_compare always sets it; None is only the dataclass default)
+    sentence_scores: np.ndarray = field(default=None, repr=False)  # type: ignore[arg-type]
     higher_is_better: bool = True
 
     @property
@@ -287,8 +290,9 @@ class ComparisonReport:
     n_segments: int
     max_ngram_order: int
     width: int = 1
-    statistics: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
-    sentence_bleu: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
+    # (comparison_report always sets both; None is only the dataclass default)
+    statistics: np.ndarray = field(default=None, repr=False)  # type: ignore[arg-type]
+    sentence_bleu: np.ndarray = field(default=None, repr=False)  # type: ignore[arg-type]
     metrics: list[MetricComparison] = field(default_factory=list)
 
     @property
@@ -335,7 +339,7 @@ class ComparisonReport:
 
         return render_html(self)
 
-    def save(self, path) -> None:
+    def save(self, path: str | os.PathLike[str]) -> None:
         """Write ``to_html()`` to ``path`` (UTF-8)."""
         html = self.to_html()
         with open(path, "w", encoding="utf-8", newline="\n") as fh:
@@ -420,6 +424,7 @@ def comparison_report(
         TypeError: systems or sources that are not sequences of strings, references given as a
             flat list of strings.
     """
+    hyps: list[Any]
     if isinstance(systems, Mapping):
         if names is None:
             names = list(systems.keys())
@@ -491,9 +496,10 @@ def comparison_report(
         width=width,
         metrics=comparisons,
     )
-    k = next((i for i, m in enumerate(chosen) if isinstance(m, BLEU)), None)
-    if k is not None:
-        _add_bleu_parts(report, chosen[k], stats[k], comparisons[k], hyps, references, sources, n_examples, n_buckets)  # type: ignore[arg-type]
+    first_bleu = next(((i, m) for i, m in enumerate(chosen) if isinstance(m, BLEU)), None)
+    if first_bleu is not None:
+        k, bleu = first_bleu
+        _add_bleu_parts(report, bleu, stats[k], comparisons[k], hyps, references, sources, n_examples, n_buckets)
     return report
 
 
@@ -512,10 +518,11 @@ def _chosen_metrics(metric: BLEU | None, metrics: Sequence[Metric | str] | None)
             if m not in METRICS or not METRICS[m].command_line:
                 known = ", ".join(k for k, c in METRICS.items() if c.command_line)
                 raise ValueError(f"unknown metric {m!r}; choose from: {known}")
-            m = METRICS[m]()
-        elif not isinstance(m, Metric):
+            out.append(METRICS[m]())
+        elif isinstance(m, Metric):
+            out.append(m)
+        else:
             raise TypeError(f"metrics holds a {type(m).__name__}; give metric objects or names")
-        out.append(m)
     if not out:
         raise ValueError("metrics is empty: give at least one metric")
     return out
@@ -654,7 +661,9 @@ def _add_bleu_parts(
     report.sentence_bleu = sent
 
 
-def _statistics(metric: Metric, hypotheses, references, name: str) -> np.ndarray:
+def _statistics(
+    metric: Metric, hypotheses: Sequence[str], references: Sequence[Sequence[str | None]], name: str
+) -> np.ndarray:
     """``metric.corpus_statistics``; its errors (same exception type) name the system too."""
     try:
         return metric.corpus_statistics(hypotheses, references)
@@ -674,18 +683,17 @@ def _length_edges(values: np.ndarray, n_buckets: int) -> list[int]:
     ``edges[k-1] <= v < edges[k]``."""
     qs = np.quantile(values, np.linspace(0, 1, n_buckets + 1)[1:-1]) if n_buckets > 1 else []
     lo = int(values.min())
-    edges = sorted({math.ceil(q) for q in qs if math.ceil(q) > lo})
-    return edges
+    return sorted({math.ceil(q) for q in qs if math.ceil(q) > lo})
 
 
 def _length_labels(edges: list[int]) -> list[str]:
-    bounds = [None, *edges, None]
+    bounds: list[int | None] = [None, *edges, None]
     labels = []
-    for a, b in zip(bounds[:-1], bounds[1:], strict=False):
+    for a, b in itertools.pairwise(bounds):
         if a is None and b is None:
             labels.append("all")
         elif a is None:
-            labels.append(f"0-{b - 1}")  # type: ignore[operator]
+            labels.append(f"0-{b - 1}")  # type: ignore[operator]  # (b is not None: handled above)
         elif b is None:
             labels.append(f"{a}+")
         else:
@@ -697,7 +705,7 @@ def _bucket_tables(metric: BLEU, stats: np.ndarray, sent: np.ndarray, n_buckets:
     k = stats.shape[0]
     tables = []
 
-    def table(key, title, assign, labels):
+    def table(key: str, title: str, assign: np.ndarray, labels: list[str]) -> None:
         buckets = []
         for b, label in enumerate(labels):
             seg_counts, scores = [], []
@@ -727,9 +735,7 @@ def _bucket_tables(metric: BLEU, stats: np.ndarray, sent: np.ndarray, n_buckets:
     if k > 1:
         assign = np.broadcast_to(np.searchsorted(BLEU_EDGES, sent[0], side="right"), (k, ref_len.size))
         bounds = (0.0, *BLEU_EDGES, 100.0)
-        labels = [f"[{a:g}, {b:g})" for a, b in zip(bounds[:-2], bounds[1:-1], strict=False)] + [
-            f"[{bounds[-2]:g}, 100]"
-        ]
+        labels = [f"[{a:g}, {b:g})" for a, b in itertools.pairwise(bounds[:-1])] + [f"[{bounds[-2]:g}, 100]"]
         table("baseline_bleu", "sentence BLEU of the baseline", assign, labels)
     # drop buckets no system has a segment in (e.g. a BLEU range the baseline never reaches)
     for t in tables:
@@ -743,7 +749,7 @@ def _bucket_tables(metric: BLEU, stats: np.ndarray, sent: np.ndarray, n_buckets:
 class _Highlighter:
     """Tokenizes segments as the metric does and marks matched n-grams (clipped counts)."""
 
-    def __init__(self, metric: BLEU, references: Sequence[Sequence[str]]):
+    def __init__(self, metric: BLEU, references: Sequence[Sequence[str]]) -> None:
         self.tok = metric.tokenizer
         self.lowercase = metric.lowercase
         self.n = metric.max_ngram_order
@@ -756,14 +762,14 @@ class _Highlighter:
         compared = preprocess(text, self.tok, True).split()
         return (shown if len(shown) == len(compared) else compared), compared
 
-    def _ngrams(self, toks: list[str]) -> Counter:
-        c: Counter = Counter()
+    def _ngrams(self, toks: list[str]) -> Counter[tuple[str, ...]]:
+        c: Counter[tuple[str, ...]] = Counter()
         for n in range(1, self.n + 1):
             for i in range(len(toks) - n + 1):
                 c[tuple(toks[i : i + n])] += 1
         return c
 
-    def _mark(self, shown: list[str], compared: list[str], available: Counter) -> list[Token]:
+    def _mark(self, shown: list[str], compared: list[str], available: Counter[tuple[str, ...]]) -> list[Token]:
         orders = [0] * len(compared)
         for n in range(1, self.n + 1):
             left = Counter({g: c for g, c in available.items() if len(g) == n})
@@ -775,14 +781,25 @@ class _Highlighter:
                         orders[j] = n
         return [Token(t, o) for t, o in zip(shown, orders, strict=False)]
 
-    def example(self, system, direction, j, diff, sys_bleu, bl_bleu, source, bl_hyp, hyp) -> SegmentExample:
+    def example(
+        self,
+        system: str,
+        direction: str,
+        j: int,
+        diff: float,
+        sys_bleu: float,
+        bl_bleu: float,
+        source: str | None,
+        bl_hyp: str,
+        hyp: str,
+    ) -> SegmentExample:
         refs = [stream[j] for stream in self.references if stream[j] is not None]
         ref_toks = [self.tokens(r) for r in refs]
-        ref_max: Counter = Counter()
+        ref_max: Counter[tuple[str, ...]] = Counter()
         for _shown, cmp in ref_toks:
             ref_max |= self._ngrams(cmp)  # BLEU clips by the maximum count over references
 
-        def hyp_tokens(h):
+        def hyp_tokens(h: str) -> tuple[list[Token], list[str]]:
             shown, cmp = self.tokens(h)
             return self._mark(shown, cmp, ref_max), cmp
 

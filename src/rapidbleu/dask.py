@@ -40,10 +40,18 @@ Example::
     ddf["chrf"] = rbd.sentence_score(ddf, "hyp", "ref", metric="chrf")
 """
 
-from collections.abc import Sequence
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from . import _frames
 from .stats import CorpusStats
+
+if TYPE_CHECKING:  # (the optional extra, not followed by mypy: these are Any to it)
+    import pandas as pd
+    from dask.bag import Bag
+    from dask.dataframe import DataFrame, Series
 
 __all__ = [
     "bag_corpus_bleu",
@@ -59,7 +67,7 @@ __all__ = [
 ]
 
 
-def _require():
+def _require() -> None:
     try:
         import dask
         import dask.dataframe  # noqa: F401
@@ -74,7 +82,7 @@ def _names(references: str | Sequence[str]) -> list[str]:
     return names
 
 
-def _check_columns(ddf, hypothesis: str, refs: list[str]) -> None:
+def _check_columns(ddf: DataFrame, hypothesis: str, refs: list[str]) -> None:
     missing = [c for c in [hypothesis, *refs] if c not in ddf.columns]
     if missing:
         raise ValueError(f"no column {', '.join(map(repr, missing))} in the DataFrame (columns: {list(ddf.columns)})")
@@ -86,7 +94,7 @@ _ROW = "__rapidbleu_row__"
 _WHERE = "rapidbleu.dask: "
 
 
-def _with_rows(ddf, columns: list[str]):
+def _with_rows(ddf: DataFrame, columns: list[str]) -> DataFrame:
     """``ddf``'s ``columns`` (each once) and ``_ROW``: 0, 1, 2, ... over the whole DataFrame
     (a lazy running count: each partition adds the lengths of the ones before it)."""
     cols = list(dict.fromkeys(columns))
@@ -94,19 +102,19 @@ def _with_rows(ddf, columns: list[str]):
     return ddf[cols].assign(**{_ROW: rows})
 
 
-def _frame_inputs(pdf, hypothesis, refs):
-    rows = pdf[_ROW].tolist()
+def _frame_inputs(pdf: pd.DataFrame, hypothesis: str, refs: list[str]) -> tuple[list[Any], list[list[Any]], list[int]]:
+    rows: list[int] = pdf[_ROW].tolist()
     hyps = _frames.column_list(pdf[hypothesis])
     cols = [_frames.column_list(pdf[r]) for r in refs]
     return hyps, _frames.as_streams(hyps, cols, _WHERE, rows), rows
 
 
-def _frame_part(pdf, opts, hypothesis, refs):
+def _frame_part(pdf: pd.DataFrame, opts: _frames.ScoreOptions, hypothesis: str, refs: list[str]) -> _frames.Part | None:
     hyps, streams, _ = _frame_inputs(pdf, hypothesis, refs)
     return _frames.partition_stats(opts, hyps, streams)
 
 
-def _frame_sentences(pdf, opts, hypothesis, refs):
+def _frame_sentences(pdf: pd.DataFrame, opts: _frames.ScoreOptions, hypothesis: str, refs: list[str]) -> pd.Series:
     import pandas as pd
 
     hyps, streams, rows = _frame_inputs(pdf, hypothesis, refs)
@@ -114,7 +122,7 @@ def _frame_sentences(pdf, opts, hypothesis, refs):
     return pd.Series(scores, index=pdf.index, dtype="float64")
 
 
-def corpus_stats(ddf, hypothesis: str, references: str | Sequence[str], **options) -> CorpusStats:
+def corpus_stats(ddf: DataFrame, hypothesis: str, references: str | Sequence[str], **options: Any) -> CorpusStats:
     """Corpus statistics of a Dask DataFrame (see the module docstring); computed now.
 
     Raises:
@@ -137,7 +145,9 @@ def corpus_stats(ddf, hypothesis: str, references: str | Sequence[str], **option
     return _frames.combine(opts, dask.compute(*parts))
 
 
-def corpus_score(ddf, hypothesis: str, references: str | Sequence[str], metric: str = "bleu", **options):
+def corpus_score(
+    ddf: DataFrame, hypothesis: str, references: str | Sequence[str], metric: str = "bleu", **options: Any
+) -> Any:
     """The corpus score of a Dask DataFrame under ``metric`` (``"bleu"``, ``"chrf"``, ``"ter"``; its
     constructor's options as keywords): ``rapidbleu.BLEUScore``/``CHRFScore`` (0-100), NLTK's
     float (0-1) with ``style="nltk"``; equal to the single-process score.  Errors as
@@ -146,12 +156,14 @@ def corpus_score(ddf, hypothesis: str, references: str | Sequence[str], metric: 
     return _frames.score(opts, corpus_stats(ddf, hypothesis, references, metric=metric, **options))
 
 
-def corpus_bleu(ddf, hypothesis: str, references: str | Sequence[str], **options):
+def corpus_bleu(ddf: DataFrame, hypothesis: str, references: str | Sequence[str], **options: Any) -> Any:
     """Corpus BLEU of a Dask DataFrame: :func:`corpus_score` with ``metric="bleu"``."""
     return corpus_score(ddf, hypothesis, references, "bleu", **options)
 
 
-def sentence_score(ddf, hypothesis: str, references: str | Sequence[str], metric: str = "bleu", **options):
+def sentence_score(
+    ddf: DataFrame, hypothesis: str, references: str | Sequence[str], metric: str = "bleu", **options: Any
+) -> Series:
     """A lazy float64 Dask Series of sentence scores under ``metric`` (named after it), aligned
     with ``ddf``'s index: ``sacrebleu.sentence_bleu`` / ``sentence_chrf`` values (0-100), NLTK's
     ``sentence_bleu`` (0-1) with ``style="nltk"``.
@@ -170,14 +182,15 @@ def sentence_score(ddf, hypothesis: str, references: str | Sequence[str], metric
     )
 
 
-def sentence_bleu(ddf, hypothesis: str, references: str | Sequence[str], **options):
+def sentence_bleu(ddf: DataFrame, hypothesis: str, references: str | Sequence[str], **options: Any) -> Series:
     """A lazy float64 Dask Series of sentence BLEU: :func:`sentence_score` with
     ``metric="bleu"``."""
     return sentence_score(ddf, hypothesis, references, "bleu", **options)
 
 
-def _pairs(seq, where=_WHERE):
-    hyps, refs = [], []
+def _pairs(seq: Iterable[Any], where: str = _WHERE) -> tuple[list[Any], list[list[Any]]]:
+    hyps: list[Any] = []
+    refs: list[Any] = []
     for item in seq:
         try:
             h, r = item
@@ -188,17 +201,18 @@ def _pairs(seq, where=_WHERE):
     return hyps, _frames.as_streams(hyps, [refs], where)
 
 
-def _bag_part(seq, opts):
+def _bag_part(seq: Iterable[Any], opts: _frames.ScoreOptions) -> list[_frames.Part | None]:
     hyps, streams = _pairs(seq)
     return [_frames.partition_stats(opts, hyps, streams)]
 
 
-def _bag_sentences(seq, opts):
+def _bag_sentences(seq: Iterable[Any], opts: _frames.ScoreOptions) -> list[float]:
     hyps, streams = _pairs(seq)
-    return _frames.partition_sentence_scores(opts, hyps, streams).tolist()
+    scores: list[float] = _frames.partition_sentence_scores(opts, hyps, streams).tolist()
+    return scores
 
 
-def bag_corpus_stats(bag, **options) -> CorpusStats:
+def bag_corpus_stats(bag: Bag, **options: Any) -> CorpusStats:
     """Corpus statistics of a ``dask.bag`` of ``(hypothesis, references)`` pairs (references:
     a string or a list of strings); computed now.  Errors as :func:`corpus_stats`."""
     _require()
@@ -207,7 +221,7 @@ def bag_corpus_stats(bag, **options) -> CorpusStats:
     return _frames.combine(opts, parts)
 
 
-def bag_corpus_score(bag, metric: str = "bleu", **options):
+def bag_corpus_score(bag: Bag, metric: str = "bleu", **options: Any) -> Any:
     """The corpus score of a bag of ``(hypothesis, references)`` pairs under ``metric`` (see
     :func:`corpus_score`): a ``BLEUScore``/``CHRFScore`` (0-100), NLTK's float (0-1) with
     ``style="nltk"``.
@@ -221,13 +235,13 @@ def bag_corpus_score(bag, metric: str = "bleu", **options):
     return _frames.score(opts, bag_corpus_stats(bag, metric=metric, **options))
 
 
-def bag_corpus_bleu(bag, **options):
+def bag_corpus_bleu(bag: Bag, **options: Any) -> Any:
     """Corpus BLEU of a bag of ``(hypothesis, references)`` pairs: :func:`bag_corpus_score`
     with ``metric="bleu"``."""
     return bag_corpus_score(bag, "bleu", **options)
 
 
-def bag_sentence_score(bag, metric: str = "bleu", **options):
+def bag_sentence_score(bag: Bag, metric: str = "bleu", **options: Any) -> Bag:
     """A lazy bag of sentence scores under ``metric`` (0-100; NLTK style 0-1), one per
     ``(hypothesis, references)`` pair, in order.
 
@@ -241,6 +255,6 @@ def bag_sentence_score(bag, metric: str = "bleu", **options):
     return bag.map_partitions(_bag_sentences, opts)
 
 
-def bag_sentence_bleu(bag, **options):
+def bag_sentence_bleu(bag: Bag, **options: Any) -> Bag:
     """A lazy bag of sentence BLEU floats: :func:`bag_sentence_score` with ``metric="bleu"``."""
     return bag_sentence_score(bag, "bleu", **options)

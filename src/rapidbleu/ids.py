@@ -60,13 +60,15 @@ Scores are sacreBLEU's (0-100), computed from the same statistics as ``rapidbleu
 Papineni, Roukos, Ward and Zhu (2002), smoothing methods from Chen and Cherry (2014).
 """
 
-import gc
+from __future__ import annotations
+
 from collections.abc import Iterable, Sequence
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
 from . import _backend
+from ._gc import no_gc
 from ._inputs import num_refs_of
 from ._scoring_py import check_smoothing
 from ._stats import MAX_NGRAM_ORDER, n_columns
@@ -85,6 +87,9 @@ from ._validate import (
 )
 from .score import BLEUScore
 
+if TYPE_CHECKING:
+    from .bleu import BLEU
+
 __all__ = ["IdCleaning", "IdStreams", "clean_ids", "corpus_bleu_ids", "id_cleaning", "stats_ids", "to_id_lists"]
 
 #: What a stream may be (see the module docstring): a list of id sequences, a padded 2-D
@@ -96,24 +101,6 @@ IdReferences = Any
 TokenIds = int | Iterable[int] | None
 
 _INT64_MAX = 2**63 - 1
-
-
-class no_gc:
-    """Pause the cyclic garbage collector while many small containers are built (lists of
-    per-segment arrays): they form no cycles, and a collection traversing a big live heap at
-    every few hundred allocations can cost more than the BLEU computation.  Restores the
-    previous state.  (A class, not a ``contextmanager`` generator: a third of the cost, on a
-    path called every training step.)"""
-
-    __slots__ = ("_was",)
-
-    def __enter__(self) -> None:
-        self._was = gc.isenabled()
-        gc.disable()
-
-    def __exit__(self, *exc) -> None:
-        if self._was:
-            gc.enable()
 
 
 # ----------------------------------------------------------------------- the cleaning rule
@@ -195,7 +182,7 @@ def id_cleaning(
 # ----------------------------------------------------------------------- input forms
 
 
-def _host(x):
+def _host(x: Any) -> Any:
     """``x`` in host memory: an object with ``detach()``, ``cpu()`` and ``device`` (a torch
     tensor, possibly on a GPU) as ``x.detach().cpu()``; anything else as it is."""
     if not isinstance(x, np.ndarray) and hasattr(x, "device") and hasattr(x, "detach") and hasattr(x, "cpu"):
@@ -203,15 +190,15 @@ def _host(x):
     return x
 
 
-def _asarray(x) -> np.ndarray:
+def _asarray(x: Any) -> np.ndarray:
     return np.asarray(_host(x))
 
 
-def is_arraylike(x) -> bool:
+def is_arraylike(x: object) -> bool:
     return isinstance(x, np.ndarray) or (hasattr(x, "__array__") and not isinstance(x, (str, bytes)))
 
 
-def _as_int_array(x, what: str) -> np.ndarray:
+def _as_int_array(x: Any, what: str) -> np.ndarray:
     """``x`` (array, ``__array__`` object or sequence of ints) as an int64 numpy array."""
     if isinstance(x, (str, bytes)):
         raise TypeError(f"{what} is a {kind_of(x)}; token ids must be integers (for text use the string API)")
@@ -302,7 +289,7 @@ def _warn_if_all_emptied(lens_before: np.ndarray, lens_after: np.ndarray, what: 
 
 
 def id_stream(
-    x, what: str, cleaning: IdCleaning, allow_none: bool = False, warn_empty: bool = False
+    x: IdStream, what: str, cleaning: IdCleaning, allow_none: bool = False, warn_empty: bool = False
 ) -> tuple[np.ndarray, np.ndarray]:
     """One stream, cleaned, as ``(flat, lens)``: its ids end to end (int64) and the length of
     each sequence (-1 for a ``None`` entry, where allowed).  ``warn_empty``: warn when the
@@ -314,7 +301,7 @@ def id_stream(
     return np.ascontiguousarray(out[0], dtype=np.int64), out[1]
 
 
-def _raw_stream(x, what: str, allow_none: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def _raw_stream(x: IdStream, what: str, allow_none: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """One stream as ``(flat, lens)``, not cleaned."""
     if isinstance(x, (str, bytes)):
         raise TypeError(f"{what} is a {kind_of(x)}; give token ids (or use the string API)")
@@ -360,7 +347,7 @@ def _raw_stream(x, what: str, allow_none: bool = False) -> tuple[np.ndarray, np.
     return join_flat(out)
 
 
-def _depth(x, what: str = "references") -> int | None:
+def _depth(x: Any, what: str = "references") -> int | None:
     """1 for a sequence of ids, 2 for a sequence of sequences, None if undecidable (empty, or
     only ``None``); a scalar (an int, or a float or string where an id belongs) is 0.
 
@@ -388,7 +375,7 @@ def _depth(x, what: str = "references") -> int | None:
     return None
 
 
-def _none_inside(x, what: str) -> str | None:
+def _none_inside(x: Any, what: str) -> str | None:
     """The position (``what[i][j]``) of a ``None`` inside one of the sequences of ``x``."""
     if is_arraylike(x) or not isinstance(x, Sequence):
         return None
@@ -447,7 +434,7 @@ class IdStreams:
     @property
     def hyps(self) -> list[np.ndarray]:
         """The hypotheses as n int64 arrays."""
-        return _split(*self.hyp)  # type: ignore[return-value]
+        return _split(*self.hyp)  # type: ignore[return-value]  # (no hypothesis has length -1)
 
     @property
     def refs(self) -> list[list[np.ndarray]]:
@@ -456,7 +443,7 @@ class IdStreams:
         return [[r for r in seg if r is not None] for seg in zip(*split, strict=False)]
 
 
-def _split_reference_streams(references) -> tuple[list, bool]:
+def _split_reference_streams(references: IdReferences) -> tuple[list[Any], bool]:
     """``references`` as a list of streams (see the module docstring for the rule), and whether
     it was one stream itself."""
     if isinstance(references, (str, bytes)):
@@ -521,7 +508,7 @@ def to_id_lists(
         pad_token_id, eos_token_id, decoder_start_token_id, bos_token_id, special_ids, pad_id=pad_id, eos_id=eos_id
     )
     flat, lens = id_stream(x, "sentences", cleaning)
-    return _split(flat, lens)  # type: ignore[return-value]
+    return _split(flat, lens)  # type: ignore[return-value]  # (a stream without None has no length -1)
 
 
 def stats_ids(
@@ -580,7 +567,9 @@ def stats_of_streams(data: IdStreams, order: int, workers: int) -> np.ndarray:
     return np.asarray(out, dtype=np.int64).reshape(data.n, n_columns(order))
 
 
-def _bleu_object(smooth_method, smooth_value, effective_order, max_ngram_order, workers):
+def _bleu_object(
+    smooth_method: str, smooth_value: float | None, effective_order: bool, max_ngram_order: int, workers: int
+) -> BLEU:
     from .bleu import BLEU
 
     check_smoothing(smooth_method)

@@ -67,7 +67,6 @@ from typing import Any, overload
 import numpy as np
 
 from ._nltk_style import (
-    DEFAULT_WEIGHTS,
     NLTKBLEU,
     EmptyCorpusError,
     LengthMismatchError,
@@ -89,7 +88,7 @@ from ._nltk_style import (
     stats_smoothing,
     token_statistics,
 )
-from ._scoring_py import Fraction, SmoothingError, brevity_penalty
+from ._scoring_py import DEFAULT_WEIGHTS, Fraction, SmoothingError, brevity_penalty
 from ._validate import NoReferencesError, resolve_workers
 
 __all__ = [
@@ -252,7 +251,7 @@ def corpus_bleu(
             raise EmptyCorpusError("corpus_bleu: no hypotheses (NLTK raises ZeroDivisionError here)")
         stats = token_statistics(list_of_references, hypotheses, metric.max_ngram_order, workers=workers)
     tokens = (list_of_references[-1], hypotheses[-1])
-    return metric.corpus_from_row(metric.combine(stats), metric.tail(stats), tokens)  # type: ignore[no-any-return]
+    return metric.corpus_from_row(metric.combine(stats), metric.tail(stats), tokens)
 
 
 @overload
@@ -296,7 +295,7 @@ def sentence_bleu(
     """
     if hypothesis is None:
         raise TypeError("hypothesis is None (it must be a sequence of tokens; use [] for an empty output)")
-    return corpus_bleu([references], [hypothesis], weights, smoothing_function, auto_reweigh)  # type: ignore[arg-type]
+    return corpus_bleu([references], [hypothesis], weights, smoothing_function, auto_reweigh)
 
 
 def sentence_bleu_from_stats(

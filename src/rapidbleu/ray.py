@@ -11,6 +11,9 @@ the corpus's last segment: for them the statistics are collected with Ray's
 ``preserve_order`` execution option (set on the dataset's context for the duration of the
 call), so "last" is the last row in the dataset's order.
 
+chrF and TER: :func:`corpus_score` and :func:`sentence_score` take ``metric="chrf"`` /
+``"ter"`` and the metric's options (the statistics rows are TER's floats there).
+
 Sentence BLEU (:func:`sentence_bleu`): a new Dataset with one float64 column more, computed
 block by block through ``rapidbleu.batch.sentence_bleu_batch`` (sacreBLEU style, 0-100,
 effective order) or ``rapidbleu.nltk.sentence_bleu_batch`` (NLTK style, 0-1).
@@ -51,7 +54,7 @@ if TYPE_CHECKING:
     import pyarrow as pa
     from ray.data import Dataset
 
-__all__ = ["corpus_bleu", "corpus_stats", "sentence_bleu"]
+__all__ = ["corpus_bleu", "corpus_score", "corpus_stats", "sentence_bleu", "sentence_score"]
 
 _WHERE = "rapidbleu.ray: "
 
@@ -169,12 +172,40 @@ def corpus_stats(ds: Dataset, hypothesis: str, references: str | Sequence[str], 
     return _frames.combine(opts, parts)
 
 
+def corpus_score(
+    ds: Dataset, hypothesis: str, references: str | Sequence[str], metric: str = "bleu", **options: Any
+) -> Any:
+    """The corpus score of a Ray Dataset under ``metric`` (``"bleu"``, ``"chrf"``, ``"ter"``):
+    sacreBLEU's score object (``BLEUScore``, ``CHRFScore``, ``TERScore``; 0-100), NLTK's float
+    (0-1; a list for several weight tuples) with ``style="nltk"``; equal to the single-process
+    score.  Arguments and errors as :func:`corpus_stats`, and ValueError for an unknown metric."""
+    opts = _frames.ScoreOptions(metric=metric, **options)
+    return _frames.score(opts, corpus_stats(ds, hypothesis, references, metric=metric, **options))
+
+
 def corpus_bleu(ds: Dataset, hypothesis: str, references: str | Sequence[str], **options: Any) -> Any:
     """Corpus BLEU of a Ray Dataset: a ``rapidbleu.BLEUScore`` (0-100) sacreBLEU style, NLTK's
     float (0-1; a list for several weight tuples) NLTK style; equal to the single-process score.
-    Arguments and errors as :func:`corpus_stats`."""
+    Arguments and errors as :func:`corpus_stats` (``metric=`` as :func:`corpus_score`)."""
     opts = _frames.ScoreOptions(**options)
     return _frames.score(opts, corpus_stats(ds, hypothesis, references, **options))
+
+
+def sentence_score(
+    ds: Dataset,
+    hypothesis: str,
+    references: str | Sequence[str],
+    metric: str = "bleu",
+    column: str | None = None,
+    **options: Any,
+) -> Dataset:
+    """A lazy Dataset with a float64 column of sentence scores under ``metric`` (named
+    ``column``, by default the metric's name): ``sacrebleu.sentence_bleu`` / ``sentence_chrf`` /
+    ``sentence_ter`` values (0-100), NLTK's ``sentence_bleu`` (0-1) with ``style="nltk"``.
+    Errors as :func:`sentence_bleu`."""
+    return sentence_bleu(
+        ds, hypothesis, references, column=metric if column is None else column, metric=metric, **options
+    )
 
 
 def sentence_bleu(

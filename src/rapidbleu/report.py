@@ -4,6 +4,7 @@ import json
 import os
 import re
 import sys
+from typing import Any, Protocol, cast
 
 _COLORS = {"red": "\x1b[31m", "green": "\x1b[32m", "yellow": "\x1b[33m", "cyan": "\x1b[36m"}
 _RESET = "\x1b[0m"
@@ -55,13 +56,23 @@ def print_single_results(results: list[str], fmt: str) -> None:
             print(f"{line[:n]:>{w}}{line[n:]}")
 
 
-def format_score_cells(scores: dict[str, list], width: int, multiline: bool):
+class PairedCell(Protocol):
+    """A paired test's result for one system and metric (``significance.PairedResult``)."""
+
+    score: float
+    mean: float | None
+    ci: float | None
+    p_value: float | None
+
+
+def format_score_cells(scores: dict[str, list[str | PairedCell]], width: int, multiline: bool) -> dict[str, list[str]]:
     """Table cells: strings stay; paired-test results become ``score (mean ± ci)\\n(p = ...)``."""
-    out = {"System": scores["System"]}
+    out = {"System": cast("list[str]", scores["System"])}  # the system names
     for metric, values in scores.items():
         if metric == "System":
             continue
-        cells, is_bootstrap = [], False
+        cells: list[str] = []
+        is_bootstrap = False
         for r in values:
             if isinstance(r, str):
                 cells.append(r)
@@ -80,7 +91,12 @@ def format_score_cells(scores: dict[str, list], width: int, multiline: bool):
 
 
 def print_results_table(
-    results: dict[str, list], signatures: dict[str, str], fmt: str, width: int, paired: str = "", n_samples: int = 0
+    results: dict[str, list[str | PairedCell]],
+    signatures: dict[str, str],
+    fmt: str,
+    width: int,
+    paired: str = "",
+    n_samples: int = 0,
 ) -> None:
     """sacreBLEU's multi-system output: a JSON list, or a tabulate table plus signatures.
 
@@ -95,7 +111,7 @@ def print_results_table(
         rows = []
         keys = list(results)
         for i, name in enumerate(results["System"]):
-            row = {"system": name}
+            row: dict[str, Any] = {"system": name}
             for key in keys[1:]:
                 v = results[key][i]
                 row[key] = v if isinstance(v, str) else v.__dict__

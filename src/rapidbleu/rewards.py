@@ -32,6 +32,11 @@ Scores, 0-1:
   ``tokenize=``); e.g. BLEU-2 with Chen and Cherry's method 4, as RL papers report it:
   ``BLEUReward(style="nltk", weights=(0.5, 0.5), smoothing_function="method4")``.
 
+:class:`CHRFReward` (sentence chrF / chrF++ / 100, 0-1) and :class:`TERReward` (from sentence
+TER, sign-aware: lower TER is a higher reward, see its ``transform``) answer the same calls on
+text; verl's module-level hooks take ``metric: chrf`` / ``metric: ter`` among their options
+(for OpenRLHF, expose ``CHRFReward(...).reward_func`` as ``reward_func``).
+
 On ids (``use_ids=True``, TRL) the same scores are computed on token ids, cleaned as
 ``rapidbleu.ids`` documents (``pad_token_id``, ``eos_token_id``, ``bos_token_id``,
 ``special_ids``).  Every score of a batch comes from one call of
@@ -50,7 +55,17 @@ import numpy as np
 from . import _frames
 from .ids import TokenIds
 
-__all__ = ["BLEUReward", "SentenceReward", "compute_score", "compute_score_batch", "reward_func"]
+__all__ = [
+    "REWARDS",
+    "TER_TRANSFORMS",
+    "BLEUReward",
+    "CHRFReward",
+    "SentenceReward",
+    "TERReward",
+    "compute_score",
+    "compute_score_batch",
+    "reward_func",
+]
 
 #: A completion as TRL passes it: a string, or a conversation (a list of message dicts).
 Completion = str | Sequence[Mapping[str, Any]]
@@ -79,7 +94,8 @@ def completion_text(completion: Completion | Mapping[str, Any], where: str = "co
         return completion
     if isinstance(completion, Mapping):
         return _message_text(completion, where)
-    if isinstance(completion, Sequence) and completion and isinstance(completion[-1], Mapping):
+    # (checked at run time whatever the annotation says: callers are not type-checked)
+    if isinstance(completion, Sequence) and completion and isinstance(completion[-1], Mapping):  # type: ignore[redundant-expr]
         return _message_text(completion[-1], where)
     raise TypeError(f"{where} is a {type(completion).__name__}; expected a string or a list of messages")
 
@@ -104,9 +120,9 @@ def _streams(references: Sequence[Any], n: int, what: str, ids: bool = False) ->
 
 class SentenceReward:
     """The reward-function conventions of TRL, verl and OpenRLHF around one batch computation:
-    a subclass implements :meth:`scores` (and :meth:`id_scores` when it scores token ids), in
-    0-1, one float per completion.  :class:`BLEUReward` is one; other sentence metrics (chrF)
-    plug in the same way.
+    a subclass implements :meth:`scores` (and :meth:`id_scores` when it scores token ids), one
+    float per completion, higher is better.  :class:`BLEUReward`, :class:`CHRFReward` and
+    :class:`TERReward` are the ones there are.
 
     Args:
         reference_key: TRL: the dataset column with the references.
@@ -127,18 +143,18 @@ class SentenceReward:
         return f"{type(self).__name__}(name={self.__name__!r})"
 
     def scores(self, completions: Sequence[str], references: Sequence[References]) -> list[float]:
-        """Rewards (0-1) of n completion strings against their references (per completion a
-        string or a list of strings)."""
+        """Rewards (higher is better) of n completion strings against their references (per
+        completion a string or a list of strings)."""
         raise NotImplementedError(f"{type(self).__name__} must define scores()")
 
-    def id_scores(self, completion_ids: Sequence[Sequence[int]], reference_ids: Sequence[Any]) -> list[float]:
+    def id_scores(self, completion_ids: Sequence[Sequence[int]], reference_ids: Sequence[Any]) -> list[float]:  # noqa: ARG002 -- the hook's signature; this default refuses ids
         """Rewards (0-1) of n token-id completions against reference ids."""
         raise TypeError(f"{type(self).__name__} does not score token ids (use_ids=True)")
 
     # -- TRL ----------------------------------------------------------------------------------
     def __call__(
         self,
-        prompts: Sequence[Any] | None = None,
+        prompts: Sequence[Any] | None = None,  # noqa: ARG002 -- TRL's call
         completions: Sequence[Completion] | None = None,
         completion_ids: Sequence[Sequence[int]] | None = None,
         **kwargs: Any,
@@ -169,7 +185,12 @@ class SentenceReward:
 
     # -- verl ---------------------------------------------------------------------------------
     def compute_score(
-        self, data_source: Any, solution_str: str, ground_truth: References, extra_info: Any = None, **kwargs: Any
+        self,
+        data_source: Any,  # noqa: ARG002 -- verl's call
+        solution_str: str,
+        ground_truth: References,
+        extra_info: Any = None,  # noqa: ARG002 -- verl's call
+        **kwargs: Any,
     ) -> float:
         """verl's reward-function call for one response: the reward of ``solution_str`` against
         ``ground_truth`` (a string or a list of strings); ``data_source``, ``extra_info`` and
@@ -178,10 +199,10 @@ class SentenceReward:
 
     def compute_score_batch(
         self,
-        data_sources: Sequence[Any],
+        data_sources: Sequence[Any],  # noqa: ARG002 -- verl's call
         solution_strs: Sequence[str],
         ground_truths: Sequence[References],
-        extra_infos: Sequence[Any] | None = None,
+        extra_infos: Sequence[Any] | None = None,  # noqa: ARG002 -- verl's call
         **kwargs: Any,
     ) -> list[float]:
         """verl's batch reward-function call (``BatchRewardManager``): one float per response."""
@@ -211,8 +232,8 @@ class SentenceReward:
         self, queries: Sequence[str], prompts: Sequence[str], labels: Sequence[References]
     ) -> dict[str, Any]:
         """OpenRLHF's ``reward_func(queries, prompts, labels)``: ``{"rewards": float32 tensor (n,),
-        "scores": the same, "extra_logs": {"bleu": its mean}}`` (torch tensors, as OpenRLHF's
-        trainer takes them)."""
+        "scores": the same, "extra_logs": {name: its mean}}`` (torch tensors, as OpenRLHF's
+        trainer takes them; ``name`` the reward's ``__name__``)."""
         import torch
 
         rewards = torch.tensor(self.scores(self.responses(queries, prompts), labels), dtype=torch.float32)
@@ -355,17 +376,159 @@ class BLEUReward(SentenceReward):
         return [float(x) for x in scores]
 
 
+def _text_streams(completions: Sequence[str], references: Sequence[References]) -> tuple[list[str], list[list[Any]]]:
+    hyps = list(completions)
+    return hyps, _streams(list(references), len(hyps), "references")
+
+
+class CHRFReward(SentenceReward):
+    """Per-sentence chrF / chrF++ rewards (0-1: ``sacrebleu.sentence_chrf(hyp, refs, ...).score /
+    100``) for a batch, in TRL's, verl's and OpenRLHF's conventions (module docstring); text
+    only.
+
+    Args:
+        reference_key, special_tokens, name: as :class:`SentenceReward` (``name`` default
+            ``"chrf"``).
+        char_order, word_order, beta, lowercase, whitespace, eps_smoothing: as
+            ``rapidbleu.CHRF`` (``word_order=2`` is chrF++).
+
+    Raises:
+        TypeError, ValueError: options ``rapidbleu.CHRF`` refuses.
+    """
+
+    def __init__(
+        self,
+        *,
+        reference_key: str = "reference",
+        special_tokens: Sequence[str] = (),
+        name: str = "chrf",
+        char_order: int = 6,
+        word_order: int = 0,
+        beta: int | float = 2,
+        lowercase: bool = False,
+        whitespace: bool = False,
+        eps_smoothing: bool = False,
+    ) -> None:
+        self._opts = _frames.ScoreOptions(
+            metric="chrf",
+            lowercase=lowercase,
+            char_order=char_order,
+            word_order=word_order,
+            beta=beta,
+            whitespace=whitespace,
+            eps_smoothing=eps_smoothing,
+        )
+        super().__init__(reference_key=reference_key, special_tokens=special_tokens, name=name)
+
+    def scores(self, completions: Sequence[str], references: Sequence[References]) -> list[float]:
+        """chrF / 100 of n completion strings against their references (per completion a
+        string or a list of strings), in one call of the compiled core.
+
+        Raises:
+            ValueError: lengths that differ, a completion without references.
+            TypeError: a completion or reference that is not a string.
+        """
+        hyps, streams = _text_streams(completions, references)
+        if not hyps:
+            return []
+        return [float(x) for x in _frames.partition_sentence_scores(self._opts, hyps, streams) / 100.0]
+
+
+#: :class:`TERReward`'s ways of turning a TER (percent, >= 0, lower is better) into a reward.
+TER_TRANSFORMS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
+    "negative": lambda ter: -ter / 100.0,
+    "complement": lambda ter: 1.0 - ter / 100.0,
+    "clipped": lambda ter: np.maximum(0.0, 1.0 - ter / 100.0),
+}
+
+
+class TERReward(SentenceReward):
+    """Per-sentence TER as a reward for a batch, in TRL's, verl's and OpenRLHF's conventions
+    (module docstring); text only.
+
+    TER (``sacrebleu.sentence_ter(hyp, refs, ...).score``) is an error rate in percent: 0 for
+    a perfect completion, unbounded above (a completion much longer than its reference exceeds
+    100).  The reward is higher for a better completion, by ``transform``:
+
+    * ``"negative"`` (default): ``-TER / 100`` (0 at best, no lower bound; the ordering of
+      completions is TER's, reversed);
+    * ``"complement"``: ``1 - TER / 100`` (1 at best; below 0 when TER exceeds 100);
+    * ``"clipped"``: ``max(0, 1 - TER / 100)`` (0-1, like BLEU and chrF rewards; every TER
+      of 100 or more scores 0).
+
+    Group-normalized advantages (GRPO, RLOO) are the same for ``"negative"`` and
+    ``"complement"``; ``"clipped"`` loses the ordering above TER 100.
+
+    Args:
+        reference_key, special_tokens, name: as :class:`SentenceReward` (``name`` default
+            ``"ter"``).
+        transform: ``"negative"``, ``"complement"`` or ``"clipped"``.
+        normalized, no_punct, asian_support, case_sensitive: as ``rapidbleu.TER``.
+
+    Raises:
+        ValueError: an unknown ``transform``; TypeError: options ``rapidbleu.TER`` refuses.
+    """
+
+    def __init__(
+        self,
+        *,
+        reference_key: str = "reference",
+        special_tokens: Sequence[str] = (),
+        name: str = "ter",
+        transform: str = "negative",
+        normalized: bool = False,
+        no_punct: bool = False,
+        asian_support: bool = False,
+        case_sensitive: bool = False,
+    ) -> None:
+        if transform not in TER_TRANSFORMS:
+            raise ValueError(f"transform must be one of {', '.join(TER_TRANSFORMS)}, got {transform!r}")
+        self.transform = transform
+        self._opts = _frames.ScoreOptions(
+            metric="ter",
+            normalized=normalized,
+            no_punct=no_punct,
+            asian_support=asian_support,
+            case_sensitive=case_sensitive,
+        )
+        super().__init__(reference_key=reference_key, special_tokens=special_tokens, name=name)
+
+    def __repr__(self) -> str:
+        return f"TERReward(transform={self.transform!r}, name={self.__name__!r})"
+
+    def scores(self, completions: Sequence[str], references: Sequence[References]) -> list[float]:
+        """Rewards (``transform`` of sentence TER) of n completion strings against their
+        references (per completion a string or a list of strings), in one call of the compiled
+        core.
+
+        Raises:
+            ValueError: lengths that differ, a completion without references.
+            TypeError: a completion or reference that is not a string.
+        """
+        hyps, streams = _text_streams(completions, references)
+        if not hyps:
+            return []
+        ter = _frames.partition_sentence_scores(self._opts, hyps, streams)
+        return [float(x) for x in TER_TRANSFORMS[self.transform](ter)]
+
+
 # -------------------------------------------------------------------------- module-level hooks
+#: ``metric`` option of the module-level hooks -> reward class.
+REWARDS: dict[str, type[SentenceReward]] = {"bleu": BLEUReward, "chrf": CHRFReward, "ter": TERReward}
 #: verl's own keyword arguments that are not scoring options.
 _VERL_EXTRAS = ("reward_router_address", "reward_model_tokenizer")
 
 
 @lru_cache(maxsize=16)
-def _cached(options: tuple[tuple[str, Any], ...]) -> BLEUReward:
-    return BLEUReward(**dict(options))
+def _cached(options: tuple[tuple[str, Any], ...]) -> SentenceReward:
+    kwargs = dict(options)
+    metric = kwargs.pop("metric", "bleu")
+    if metric not in REWARDS:
+        raise ValueError(f"metric must be one of {', '.join(REWARDS)}, got {metric!r}")
+    return REWARDS[metric](**kwargs)
 
 
-def _reward(options: dict[str, Any]) -> BLEUReward:
+def _reward(options: dict[str, Any]) -> SentenceReward:
     opts = {k: tuple(v) if isinstance(v, list) else v for k, v in options.items() if k not in _VERL_EXTRAS}
     return _cached(tuple(sorted(opts.items())))
 
@@ -374,10 +537,12 @@ def compute_score(
     data_source: Any, solution_str: str, ground_truth: References, extra_info: Any = None, **reward_kwargs: Any
 ) -> float:
     """verl's ``custom_reward_function``: sentence BLEU (0-1) of ``solution_str`` against
-    ``ground_truth``; ``reward_kwargs`` (from verl's config) are :class:`BLEUReward` options.
+    ``ground_truth``; ``reward_kwargs`` (from verl's config) are :class:`BLEUReward` options, or
+    with ``metric: chrf`` / ``metric: ter`` those of :class:`CHRFReward` / :class:`TERReward`.
 
     Raises:
-        TypeError: an unknown option; ValueError: as :meth:`BLEUReward.scores`.
+        TypeError: an unknown option; ValueError: an unknown metric, and as
+            :meth:`BLEUReward.scores`.
     """
     return _reward(reward_kwargs).compute_score(data_source, solution_str, ground_truth, extra_info)
 
@@ -390,7 +555,7 @@ def compute_score_batch(
     **reward_kwargs: Any,
 ) -> list[float]:
     """verl's batch ``custom_reward_function`` (``reward_manager=batch``): one float per response;
-    ``reward_kwargs`` are :class:`BLEUReward` options."""
+    ``reward_kwargs`` as :func:`compute_score`."""
     return _reward(reward_kwargs).compute_score_batch(data_sources, solution_strs, ground_truths, extra_infos)
 
 

@@ -1,13 +1,21 @@
 """Result and signature objects with sacreBLEU 2.x's text, JSON and attribute layout."""
 
+from __future__ import annotations
+
 import json
 import statistics
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    import numpy as np
 
 from ._version import __version__
 
 #: The version written into signatures: says which tool produced the score.
 SIGNATURE_VERSION = f"rapidbleu-{__version__}"
+
+_S = TypeVar("_S", bound="Score")
 
 
 class Score:
@@ -18,7 +26,7 @@ class Score:
         score: the value, 0-100.
     """
 
-    def __init__(self, name: str, score: float):
+    def __init__(self, name: str, score: float) -> None:
         self.name = name
         self.score = score
         # Bootstrap confidence interval (set by estimate_ci); -1 means "not computed".
@@ -60,14 +68,14 @@ class Score:
             return json.dumps(d, indent=1, ensure_ascii=False)
         return line
 
-    def with_ci(self, mean: float, half_width: float) -> "Score":
+    def with_ci(self: _S, mean: float, half_width: float) -> _S:
         """This score with a bootstrap mean and 95% CI half-width (both in points), which
         ``format`` prints as ``(μ = mean ± half_width)``; returns ``self``."""
         self._mean = mean
         self._ci = half_width
         return self
 
-    def estimate_ci(self, scores: list["Score"]) -> None:
+    def estimate_ci(self, scores: list[Score]) -> None:
         """Store the mean and the 95% half-width of bootstrap ``scores`` (sacreBLEU's rule:
         sorted scores, bounds at index n // 40 and n - n // 40 - 1)."""
         raw = sorted(s.score for s in scores)
@@ -93,8 +101,15 @@ class BLEUScore(Score):
     """
 
     def __init__(
-        self, score: float, counts: list, totals: list, precisions: list[float], bp: float, sys_len: int, ref_len: int
-    ):
+        self,
+        score: float,
+        counts: Sequence[float] | np.ndarray,
+        totals: Sequence[float] | np.ndarray,
+        precisions: list[float],
+        bp: float,
+        sys_len: int,
+        ref_len: int,
+    ) -> None:
         super().__init__("BLEU", score)
         self.bp = bp
         self.counts = counts
@@ -115,7 +130,7 @@ class Signature:
     ``format(short=True)`` uses sacreBLEU's abbreviations (``#:1|c:mixed|e:no|...``).
     """
 
-    def __init__(self, args: dict):
+    def __init__(self, args: dict[str, Any]) -> None:
         self._abbr = {
             "version": "v",
             "nrefs": "#",
@@ -166,7 +181,7 @@ class Signature:
 class BLEUSignature(Signature):
     """The BLEU signature: adds case, effective order, tokenizer and smoothing."""
 
-    def __init__(self, args: dict):
+    def __init__(self, args: dict[str, Any]) -> None:
         super().__init__(args)
         from ._scoring_py import SMOOTH_DEFAULTS
 
@@ -207,7 +222,7 @@ class CHRFSignature(Signature):
     (short: ``#:1|c:mixed|e:yes|nc:6|nw:0|s:no|v:...``).  ``eff`` is ``yes`` for the default
     effective-order averaging, ``no`` with ``eps_smoothing``."""
 
-    def __init__(self, args: dict):
+    def __init__(self, args: dict[str, Any]) -> None:
         super().__init__(args)
         self._abbr.update({"case": "c", "eff": "e", "nc": "nc", "nw": "nw", "space": "s"})
         self.info.update(
@@ -241,7 +256,7 @@ class TERSignature(Signature):
     normalization, punctuation (``yes`` unless removed) and Asian support:
     ``nrefs:1|case:lc|tok:tercom|norm:no|punct:yes|asian:no|version:...``."""
 
-    def __init__(self, args: dict):
+    def __init__(self, args: dict[str, Any]) -> None:
         super().__init__(args)
         self._abbr.update({"case": "c", "tok": "t", "norm": "nr", "punct": "pn", "asian": "as"})
         self.info.update(

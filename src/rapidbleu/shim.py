@@ -91,7 +91,7 @@ class _AliasLoader:
         self._module = module
         self._spec = getattr(module, "__spec__", None)
 
-    def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType:  # noqa: ARG002 -- the loader protocol
         return self._module
 
     def exec_module(self, module: types.ModuleType) -> None:
@@ -105,7 +105,10 @@ class _AliasFinder:
     """``sacrebleu`` and ``sacrebleu.*`` -> rapidbleu's modules (first on ``sys.meta_path``)."""
 
     def find_spec(
-        self, fullname: str, path: Sequence[str] | None = None, target: types.ModuleType | None = None
+        self,
+        fullname: str,
+        path: Sequence[str] | None = None,  # noqa: ARG002 -- the finder protocol
+        target: types.ModuleType | None = None,  # noqa: ARG002 -- the finder protocol
     ) -> importlib.machinery.ModuleSpec | None:
         if fullname != _ALIAS and not fullname.startswith(_ALIAS + "."):
             return None

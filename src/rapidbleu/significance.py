@@ -54,6 +54,7 @@ from ._bootstrap import (
     seed_from_env,
 )
 from ._metric import Metric
+from ._validate import check_resamples
 
 __all__ = [
     "DEFAULT_SAMPLES",
@@ -143,7 +144,7 @@ def paired_bs(
     systems_stats: Sequence[Any],
     metric: Metric,
     n_samples: int = 1000,
-    seed: int | None | str = "env",
+    seed: int | str | None = "env",
     n_jobs: int = 1,
     progress: Progress = None,
 ) -> list[Result]:
@@ -173,6 +174,7 @@ def paired_bs(
     """
     if seed == "env":
         seed = seed_from_env()[1]
+    n_samples = check_resamples(n_samples, "n_samples")
     n_samples = n_samples if n_samples > 0 else DEFAULT_SAMPLES["bs"]
     bl, systems = _checked(baseline_stats, systems_stats, metric)
     bl_seed, sys_seed = _seeds(seed)  # type: ignore[arg-type]  # "env" resolved above
@@ -218,7 +220,7 @@ def paired_ar(
     metric: Metric,
     n_samples: int = 10000,
     n_ar_confidence: int = -1,
-    seed: int | None | str = "env",
+    seed: int | str | None = "env",
     n_jobs: int = 1,
     progress: Progress = None,
 ) -> list[Result]:
@@ -243,8 +245,10 @@ def paired_ar(
     """
     if seed == "env":
         seed = seed_from_env()[1]
+    n_samples = check_resamples(n_samples, "n_samples")
     n_samples = n_samples if n_samples > 0 else DEFAULT_SAMPLES["ar"]
-    n_conf = n_ar_confidence if n_ar_confidence != 0 else DEFAULT_SAMPLES["bs"]
+    n_conf = check_resamples(n_ar_confidence, "n_ar_confidence")
+    n_conf = n_conf if n_conf != 0 else DEFAULT_SAMPLES["bs"]
     bl, systems = _checked(baseline_stats, systems_stats, metric)
     bl_seed, sys_seed = _seeds(seed)  # type: ignore[arg-type]  # "env" resolved above
 

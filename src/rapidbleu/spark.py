@@ -51,15 +51,20 @@ Example::
     df.withColumn("chrf", rbs.sentence_score("hyp", "ref", metric="chrf"))
 """
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
 from . import _frames
 from .stats import CorpusStats
 
+# No `from __future__ import annotations` here: pandas_udf reads the UDF's annotations as types.
+if TYPE_CHECKING:  # (the optional extra, not followed by mypy: these are Any to it)
+    from pyspark.sql import Column, DataFrame
+
 __all__ = ["corpus_bleu", "corpus_score", "corpus_stats", "sentence_bleu", "sentence_score"]
 
 
-def _require():
+def _require() -> None:
     try:
         import pyspark  # noqa: F401
     except ImportError:
@@ -73,13 +78,13 @@ def _names(references: str | Sequence[str]) -> list[str]:
     return names
 
 
-def _check_columns(df, hypothesis: str, refs: list[str]) -> None:
+def _check_columns(df: "DataFrame", hypothesis: str, refs: list[str]) -> None:
     missing = [c for c in [hypothesis, *refs] if c not in df.columns]
     if missing:
         raise ValueError(f"no column {', '.join(map(repr, missing))} in the DataFrame (columns: {df.columns})")
 
 
-def corpus_stats(df, hypothesis: str, references: str | Sequence[str], **options) -> CorpusStats:
+def corpus_stats(df: "DataFrame", hypothesis: str, references: str | Sequence[str], **options: Any) -> CorpusStats:
     """Corpus statistics of a DataFrame, summed by Spark (see the module docstring).
 
     Args:
@@ -107,7 +112,7 @@ def corpus_stats(df, hypothesis: str, references: str | Sequence[str], **options
     vcols = [f"v{i}" for i in range(width)]
     schema = ", ".join(["pid long", "nrefs long", "l0 long", "l1 long", "l2 long"] + [f"{c} {vtype}" for c in vcols])
 
-    def per_partition(batches):
+    def per_partition(batches: Iterable[Any]) -> Iterator[Any]:
         import pyarrow as pa
         from pyspark import TaskContext
 
@@ -149,7 +154,9 @@ def corpus_stats(df, hypothesis: str, references: str | Sequence[str], **options
     return _frames.combine(opts, [part])
 
 
-def corpus_score(df, hypothesis: str, references: str | Sequence[str], metric: str = "bleu", **options):
+def corpus_score(
+    df: "DataFrame", hypothesis: str, references: str | Sequence[str], metric: str = "bleu", **options: Any
+) -> Any:
     """The corpus score of a DataFrame under ``metric`` (``"bleu"``, ``"chrf"``, ``"ter"``), equal
     to the single-process score of the same rows: ``rapidbleu.BLEUScore``/``CHRFScore``/``TERScore``
     (0-100), or
@@ -166,13 +173,13 @@ def corpus_score(df, hypothesis: str, references: str | Sequence[str], metric: s
     return _frames.score(opts, corpus_stats(df, hypothesis, references, metric=metric, **options))
 
 
-def corpus_bleu(df, hypothesis: str, references: str | Sequence[str], **options):
+def corpus_bleu(df: "DataFrame", hypothesis: str, references: str | Sequence[str], **options: Any) -> Any:
     """Corpus BLEU of a DataFrame: :func:`corpus_score` with ``metric="bleu"`` (a
     ``rapidbleu.BLEUScore``, 0-100; NLTK's float with ``style="nltk"``)."""
     return corpus_score(df, hypothesis, references, "bleu", **options)
 
 
-def sentence_score(hypothesis: str, references: str | Sequence[str], metric: str = "bleu", **options):
+def sentence_score(hypothesis: str, references: str | Sequence[str], metric: str = "bleu", **options: Any) -> "Column":
     """A ``Column`` of sentence scores (double) for ``df.withColumn``/``select``, row by row,
     computed in Arrow batches by a pandas UDF: ``metric="bleu"`` gives
     ``sacrebleu.sentence_bleu(hyp, refs).score`` (0-100), ``"chrf"``
@@ -191,7 +198,7 @@ def sentence_score(hypothesis: str, references: str | Sequence[str], metric: str
     opts = _frames.ScoreOptions(metric=metric, **options)
     refs = _names(references)
 
-    @F.pandas_udf("double")  # type: ignore[call-overload]
+    @F.pandas_udf("double")  # type: ignore[untyped-decorator]  # (pyspark is not followed by mypy)
     def _scores(hyp: pd.Series, ref: pd.DataFrame) -> pd.Series:
         hyps = _frames.column_list(hyp)
         cols = [_frames.column_list(ref.iloc[:, j]) for j in range(ref.shape[1])]
@@ -202,7 +209,7 @@ def sentence_score(hypothesis: str, references: str | Sequence[str], metric: str
     return _scores(F.col(hypothesis), F.struct(*[F.col(r) for r in refs]))
 
 
-def sentence_bleu(hypothesis: str, references: str | Sequence[str], **options):
+def sentence_bleu(hypothesis: str, references: str | Sequence[str], **options: Any) -> "Column":
     """A ``Column`` of sentence BLEU: :func:`sentence_score` with ``metric="bleu"``
     (``sacrebleu.sentence_bleu``, 0-100; NLTK's ``sentence_bleu``, 0-1, with ``style="nltk"``)."""
     return sentence_score(hypothesis, references, "bleu", **options)

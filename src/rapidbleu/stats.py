@@ -153,7 +153,8 @@ class CorpusStats:
     @property
     def row(self) -> list[Any]:
         """The aggregated row (the vector without its segment count), as Python numbers."""
-        return self.vector[:-1].tolist()  # type: ignore[no-any-return]
+        row: list[Any] = self.vector[:-1].tolist()
+        return row
 
     @property
     def hyp_len(self) -> int:
@@ -415,7 +416,8 @@ def nltk_corpus_stats(
             ``max_ngram_order < 1``; TypeError: a ``None`` hypothesis, a dict or set.
     """
     resolve_workers(workers)
-    if isinstance(max_ngram_order, bool) or not isinstance(max_ngram_order, (int, np.integer)) or max_ngram_order < 1:
+    # (checked at run time whatever the annotation says: callers are not type-checked)
+    if isinstance(max_ngram_order, bool) or not isinstance(max_ngram_order, (int, np.integer)) or max_ngram_order < 1:  # type: ignore[redundant-expr]
         raise ValueError(f"max_ngram_order must be an integer >= 1, got {max_ngram_order!r}")
     n = int(max_ngram_order)
     check_corpus_args(list_of_references, hypotheses)

@@ -94,7 +94,7 @@ class TER(SacreMetricMethods, Metric):
         self.tokenizer_signature = self.tokenizer.signature()
         self._ref_cache: list[list[str | None]] | None = None
         if references is not None:
-            self._ref_cache, self.num_refs = check_references(references, len(references[0]) if len(references) else 0)
+            self._ref_cache, self.num_refs = check_references(references, None)
 
     # -- the metric protocol (rapidbleu._metric) ------------------------------------------------
     @property
@@ -263,7 +263,7 @@ class TER(SacreMetricMethods, Metric):
     def _cache_references(self, references: Sequence[Sequence[str | None]]) -> list[dict[str, Any]]:
         """``_extract_reference_info`` of each segment's preprocessed references (``None``
         left out); sets ``num_refs`` (-1 when it varies), as sacreBLEU does."""
-        streams, self.num_refs = check_references(references, len(references[0]) if len(references) else 0)
+        streams, self.num_refs = check_references(references, None)
         return [
             self._extract_reference_info([self._preprocess_segment(r) for r in seg if r is not None])
             for seg in zip(*streams, strict=True)

@@ -100,7 +100,7 @@ class LineReader:
             self._fh = io.TextIOWrapper(sys.stdin.buffer, encoding=encoding, errors="surrogateescape")
             return
         try:
-            self._fh = gzip.open(path, "rb") if path.endswith(".gz") else open(path, "rb")
+            self._fh = gzip.open(path, "rb") if path.endswith(".gz") else open(path, "rb")  # noqa: SIM115 -- close() closes it
         except FileNotFoundError:
             raise InputError(f"{path}: no such file") from None
         except IsADirectoryError:
@@ -137,7 +137,7 @@ class LineReader:
                 raise InputError(f"{self.path}: cannot read ({exc})") from None
             state = self._decoder.getstate()
             try:
-                text = self._decoder.decode(raw, final=not raw)
+                text: str = self._decoder.decode(raw, final=not raw)
             except UnicodeError as exc:
                 self.close()
                 raise self._decode_error(exc, raw, state) from None

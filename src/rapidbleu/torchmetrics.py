@@ -26,9 +26,43 @@ own rules differ from sacreBLEU's:
 formula, ``BP * exp(sum_n w_n * log p_n)`` (0 when some ``p_n`` is 0), in float64 on the same
 statistics.
 
-:class:`CorpusScore` is the base: any rapidbleu metric object with ``corpus_statistics`` and
-``score_from_stats`` (the metric protocol) as a torchmetrics ``Metric``; chrF and TER classes
-are built on it.
+:class:`CHRFScore` and :class:`TranslationEditRate` are drop-ins for
+``torchmetrics.text.CHRFScore`` and ``TranslationEditRate`` (same arguments, states summed across
+processes, float32 results, ``return_sentence_level_score``), and give torchmetrics' numbers, not
+sacreBLEU's: torchmetrics' chrF and TER are formulas of their own.
+
+* chrF: torchmetrics averages the per-order F-scores over all orders (a precision or recall of an
+  order without n-grams counts as 0, the F-score's denominator is at least 1e-16), in float32;
+  sacreBLEU's default averages precision and recall over the orders both sides have, then takes
+  one F-score.  Each segment is counted against its best reference as in
+  ``rapidbleu.CHRF(eps_smoothing=True)`` (sacreBLEU's statistics), with two of torchmetrics'
+  rules on top: the hypothesis's n-grams of an order its reference lacks are counted (sacreBLEU
+  counts 0), and a segment without any match adds no reference n-grams (torchmetrics keeps the
+  zero statistics it starts from).  The
+  per-order F-scores are then computed from rapidbleu's exact integer statistics in torchmetrics'
+  float32 operations.  Remaining differences: without ``whitespace`` sacreBLEU (and rapidbleu)
+  drop every whitespace character from character n-grams, torchmetrics only U+0020 (text with
+  tabs, no-break spaces or other Unicode spaces inside a line differs); with several references
+  the best one is chosen by sacreBLEU's float64 F-score with epsilon smoothing, torchmetrics'
+  by its float32 one (they can differ only for references whose F-scores are within float32
+  rounding or 1e-16 of each other); torchmetrics sums n-gram counts in float32, rapidbleu in
+  int64 (the same below 2**24 n-grams of an order); ``beta`` below 1 is refused (the best
+  reference is chosen with ``beta >= 1`` only).
+* TER: torchmetrics computes each segment's edits with the reference's words shifted toward the
+  hypothesis (its ``_translation_edit_rate(target_words, pred_words)``), sacreBLEU the
+  hypothesis's toward the reference: the shifts found differ, and an empty hypothesis has 0
+  edits there.  :class:`TranslationEditRate` runs rapidbleu's TER kernel (sacreBLEU's
+  tercom algorithm) the same way round, and sums edits and average reference lengths in float32
+  as torchmetrics does; the score is edits / length (0-1).  torchmetrics' own re-implementation
+  of tercom departs from sacreBLEU's on rare segments (1 of 1,000 WMT23 segments in
+  ``bench/bench_torchmetrics.py``: 32 edits where sacreBLEU's code finds 31 the same way round);
+  there the values differ by those edits.  For sacreBLEU's TER, use
+  ``CorpusScore(rapidbleu.TER(...))``.
+
+:class:`CorpusScore` is the base of the BLEU classes: any rapidbleu metric object with
+``corpus_statistics`` and ``score_from_stats`` (the metric protocol) as a torchmetrics ``Metric``
+whose value is sacreBLEU's score / 100 (``CorpusScore(rapidbleu.CHRF())`` is sacreBLEU's chrF,
+``CorpusScore(rapidbleu.TER())`` sacreBLEU's TER).
 
 Example::
 
@@ -43,16 +77,22 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
+import numpy as np
 import torch
 from torch import Tensor
 from torchmetrics import Metric as TorchMetric
+from torchmetrics.utilities import dim_zero_cat
 
+from ._inputs import check_references
 from ._metric import Metric
+from ._validate import check_hypotheses
 from .bleu import BLEU
+from .chrf import CHRF
+from .ter import TER
 
-__all__ = ["BLEUScore", "CorpusScore", "SacreBLEUScore"]
+__all__ = ["BLEUScore", "CHRFScore", "CorpusScore", "SacreBLEUScore", "TranslationEditRate"]
 
 #: Predictions: a string or a sequence of strings.
 Preds = str | Sequence[str]
@@ -83,7 +123,7 @@ def reference_streams(preds: Preds, target: Target) -> tuple[list[str], list[lis
     return hyps, [[r[j] if j < len(r) else None for r in rows] for j in range(k)]
 
 
-class CorpusScore(TorchMetric):
+class CorpusScore(TorchMetric):  # type: ignore[misc]  # (torchmetrics, an optional extra, is not followed)
     """A rapidbleu corpus metric as a torchmetrics ``Metric``: per-batch sufficient statistics
     summed in one state (``stats``, ``dist_reduce_fx="sum"``), scored once in ``compute``.
 
@@ -97,8 +137,8 @@ class CorpusScore(TorchMetric):
             ``dist_sync_fn``, ...).
 
     ``compute()`` returns ``score / 100`` of the summed statistics as a float64 0-dim tensor.
-    torchmetrics fixes ``higher_is_better`` per class: a subclass for a metric where lower is
-    better (TER) sets it to False.
+    torchmetrics fixes ``higher_is_better`` per class (an instance may not change it): a subclass
+    for a metric where lower is better (TER) sets it to False.
     """
 
     is_differentiable = False
@@ -249,3 +289,274 @@ class SacreBLEUScore(BLEUScore):
         **kwargs: Any,
     ) -> None:
         self._init_bleu(n_gram, smooth, tokenize, lowercase, weights, kwargs)
+
+
+# --------------------------------------------------------------------------------------------
+# chrF and TER as torchmetrics computes them
+# --------------------------------------------------------------------------------------------
+#: torchmetrics' floor of a chrF F-score's denominator.
+_CHRF_DENOMINATOR_FLOOR = 1e-16
+
+
+def torchmetrics_chrf(stats: Tensor, char_order: int, word_order: int, beta: float) -> Tensor:
+    """torchmetrics' chrF of rows of chrF statistics, in its float32 operations.
+
+    Per order: precision ``match / hyp`` (0 without hypothesis n-grams), recall ``match / ref``
+    (0 without reference n-grams), ``F = (1 + beta**2) * P * R / max(beta**2 * P + R, 1e-16)``;
+    the score is (the sum of the character orders' F + the sum of the word orders' F) / the
+    number of orders (torchmetrics 1.9, ``functional.text.chrf._calculate_fscore``).
+
+    Args:
+        stats: ``(m, 3 * (char_order + word_order))`` float32, per order ``[hyp, ref, match]``
+            (character orders first), as ``rapidbleu.CHRF`` counts them.
+
+    Returns:
+        ``(m,)`` float32, 0-1.
+    """
+    hyp, ref, match = stats[:, 0::3], stats[:, 1::3], stats[:, 2::3]
+    zero = torch.zeros((), dtype=stats.dtype, device=stats.device)
+    precision = torch.where(hyp > 0, match / hyp, zero)
+    recall = torch.where(ref > 0, match / ref, zero)
+    floor = torch.tensor(_CHRF_DENOMINATOR_FLOOR, dtype=stats.dtype, device=stats.device)
+    denominator = torch.maximum(beta**2 * precision + recall, floor)
+    f_score = (1 + beta**2) * precision * recall / denominator
+    char = torch.zeros(stats.shape[0], dtype=stats.dtype, device=stats.device)
+    for j in range(char_order):
+        char = char + f_score[:, j]
+    word = torch.zeros_like(char)
+    for j in range(char_order, char_order + word_order):
+        word = word + f_score[:, j]
+    return (char + word) / torch.tensor(float(char_order + word_order), dtype=stats.dtype, device=stats.device)
+
+
+def _int_at_least(value: object, low: int) -> bool:
+    """Whether an argument is an int of at least ``low`` (torchmetrics' check of orders)."""
+    return isinstance(value, int) and value >= low
+
+
+class CHRFScore(TorchMetric):  # type: ignore[misc]  # (torchmetrics, an optional extra, is not followed)
+    """chrF / chrF++ as ``torchmetrics.text.CHRFScore`` (same arguments and outputs; torchmetrics'
+    formula on rapidbleu's statistics, module docstring).
+
+    Args:
+        n_char_order: character n-gram orders 1..n (1..64; default 6).
+        n_word_order: word n-gram orders 1..n (0..64; default 2, chrF++; 0 is chrF).
+        beta: recall's weight (>= 1 here; torchmetrics takes >= 0).
+        lowercase: lowercase before counting.
+        whitespace: keep whitespace in character n-grams.
+        return_sentence_level_score: ``compute()`` also returns each segment's score.
+        **kwargs: torchmetrics ``Metric`` options.
+
+    ``compute()``: a float32 0-dim tensor (0-1); with ``return_sentence_level_score`` the tuple
+    ``(corpus score, float32 (n,) segment scores)``.  State: the int64 column sums of the
+    statistics (``stats``, summed across processes) and, for sentence scores, a list of float32
+    tensors (concatenated across processes).
+
+    Raises:
+        ValueError: ``n_char_order`` not an int >= 1, ``n_word_order`` not an int >= 0
+            (torchmetrics' messages), an order above 64, ``beta`` below 1.
+    """
+
+    is_differentiable = False
+    higher_is_better = True
+    full_state_update = False
+    plot_lower_bound = 0.0
+    plot_upper_bound = 1.0
+
+    stats: Tensor
+    sentence_chrf_score: list[Tensor] | None = None
+
+    def __init__(
+        self,
+        n_char_order: int = 6,
+        n_word_order: int = 2,
+        beta: float = 2.0,
+        lowercase: bool = False,
+        whitespace: bool = False,
+        return_sentence_level_score: bool = False,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        if not _int_at_least(n_char_order, 1):
+            raise ValueError("Expected argument `n_char_order` to be an integer greater than or equal to 1.")
+        if not _int_at_least(n_word_order, 0):
+            raise ValueError("Expected argument `n_word_order` to be an integer greater than or equal to 0.")
+        if beta < 1:
+            raise ValueError(
+                f"beta={beta!r}: rapidbleu's CHRFScore takes beta >= 1 (the best of several references is "
+                "chosen by the chrF kernel, which needs beta >= 1)"
+            )
+        self.n_char_order = n_char_order
+        self.n_word_order = n_word_order
+        self.beta = beta
+        self.lowercase = lowercase
+        self.whitespace = whitespace
+        self.return_sentence_level_score = return_sentence_level_score
+        self.n_order = float(n_char_order + n_word_order)
+        self.scorer = CHRF(
+            char_order=n_char_order,
+            word_order=n_word_order,
+            beta=beta,
+            lowercase=lowercase,
+            whitespace=whitespace,
+            eps_smoothing=True,
+        )
+        self.add_state("stats", torch.zeros(self.scorer.aggregate_width(), dtype=torch.int64), dist_reduce_fx="sum")
+        if return_sentence_level_score:
+            self.add_state("sentence_chrf_score", [], dist_reduce_fx="cat")
+
+    def update(self, preds: Preds, target: Target) -> None:
+        """Add a batch: ``preds`` n strings, ``target`` per prediction a list of references (or
+        one string).
+
+        Raises:
+            ValueError, TypeError: lengths that differ, a prediction without references, a
+                non-string (before anything is added).
+        """
+        hyps, streams = reference_streams(preds, target)
+        if not hyps:
+            return
+        rows = self.scorer.corpus_statistics(hyps, streams)
+        short = np.flatnonzero((rows[:, 1::3] == 0).any(axis=1))
+        if short.size:  # sacreBLEU counts no hypothesis n-grams of an order its reference lacks
+            own = [hyps[i] for i in short]
+            rows[short, 0::3] = self.scorer.corpus_statistics(own, [own])[:, 0::3]  # torchmetrics counts all
+        unmatched = ~rows[:, 2::3].any(axis=1)
+        rows[unmatched, 1::3] = 0  # torchmetrics: no reference n-grams for a segment without a match
+        stats = torch.from_numpy(rows).to(self.stats.device)
+        self.stats += stats.sum(dim=0)
+        if self.sentence_chrf_score is not None:
+            self.sentence_chrf_score.append(self._scores(stats.to(torch.float32)))
+
+    def _scores(self, rows: Tensor) -> Tensor:
+        return torchmetrics_chrf(rows, self.n_char_order, self.n_word_order, self.beta)
+
+    def compute(self) -> Tensor | tuple[Tensor, Tensor]:
+        """The corpus chrF (float32 0-dim, 0-1), and with ``return_sentence_level_score`` the
+        segment scores (float32 ``(n,)``) too."""
+        corpus = self._scores(self.stats.to(torch.float32).unsqueeze(0))[0]
+        if self.sentence_chrf_score is not None:
+            return corpus, dim_zero_cat(self.sentence_chrf_score)
+        return corpus
+
+
+def _ter_value(edits: np.float32, length: np.float32) -> np.float32:
+    """torchmetrics' TER of float32 statistics: edits / length; 1 with edits and no length; 0
+    without edits."""
+    if length > 0 and edits > 0:
+        return cast(np.float32, edits / length)  # float32 / float32
+    return cast(np.float32, np.float32(1.0 if length == 0 and edits > 0 else 0.0))
+
+
+class TranslationEditRate(TorchMetric):  # type: ignore[misc]  # (torchmetrics, an optional extra, is not followed)
+    """TER as ``torchmetrics.text.TranslationEditRate`` (same arguments and outputs; torchmetrics'
+    direction of shifts, computed by rapidbleu's TER kernel, module docstring).
+
+    Args:
+        normalize: tercom's normalization (sacreBLEU's ``normalized``).
+        no_punctuation: remove punctuation (``no_punct``).
+        lowercase: case-insensitive (default; sacreBLEU's ``case_sensitive=False``).
+        asian_support: the CJK rules of ``normalize`` and ``no_punctuation``.
+        return_sentence_level_score: ``compute()`` also returns each segment's TER.
+        **kwargs: torchmetrics ``Metric`` options.
+
+    ``compute()``: a float32 0-dim tensor, edits / average reference length summed over the
+    corpus (0-1 and above; lower is better); with ``return_sentence_level_score`` the tuple
+    ``(corpus TER, float32 (n,) segment TERs)``.  States: ``total_num_edits`` and
+    ``total_tgt_len`` (float32, summed across processes, added in torchmetrics' order) and, for
+    sentence scores, a list of float32 tensors.
+
+    Raises:
+        ValueError: an option that is not a bool (torchmetrics' messages).
+    """
+
+    is_differentiable = False
+    higher_is_better = False
+    full_state_update = False
+    plot_lower_bound = 0.0
+
+    total_num_edits: Tensor
+    total_tgt_len: Tensor
+    sentence_ter: list[Tensor] | None = None
+
+    def __init__(
+        self,
+        normalize: bool = False,
+        no_punctuation: bool = False,
+        lowercase: bool = True,
+        asian_support: bool = False,
+        return_sentence_level_score: bool = False,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        for name, value in (
+            ("normalize", normalize),
+            ("no_punctuation", no_punctuation),
+            ("lowercase", lowercase),
+            ("asian_support", asian_support),
+        ):
+            if not isinstance(value, bool):
+                raise ValueError(f"Expected argument `{name}` to be of type boolean but got {value}.")
+        self.scorer = TER(
+            normalized=normalize, no_punct=no_punctuation, asian_support=asian_support, case_sensitive=not lowercase
+        )
+        self.return_sentence_level_score = return_sentence_level_score
+        self.add_state("total_num_edits", torch.tensor(0.0), dist_reduce_fx="sum")
+        self.add_state("total_tgt_len", torch.tensor(0.0), dist_reduce_fx="sum")
+        if return_sentence_level_score:
+            self.add_state("sentence_ter", [], dist_reduce_fx="cat")
+
+    def _segments(self, hyps: list[str], streams: list[list[str | None]]) -> tuple[np.ndarray, np.ndarray]:
+        """Per segment the fewest edits over its references (each reference's words shifted
+        toward the hypothesis) and the float32 average reference length, as torchmetrics."""
+        n = len(hyps)
+        edits = np.full(n, np.inf)
+        lengths = np.zeros(n, dtype=np.float32)
+        counts = np.zeros(n, dtype=np.int64)
+        for stream in streams:
+            idx = [i for i, r in enumerate(stream) if r is not None]
+            refs = [cast(str, stream[i]) for i in idx]
+            # torchmetrics' direction: the reference in the hypothesis's place
+            rows = self.scorer.corpus_statistics(refs, [[hyps[i] for i in idx]])
+            edits[idx] = np.minimum(edits[idx], rows[:, 0])
+            words = [len(self.scorer.tokenizer(r.rstrip()).split()) for r in refs]
+            lengths[idx] = lengths[idx] + np.asarray(words, dtype=np.float32)
+            counts[idx] += 1
+        empty = [i for i, h in enumerate(hyps) if not self.scorer.tokenizer(h.rstrip()).split()]
+        edits[empty] = 0  # torchmetrics: no edits when the hypothesis has no words (sacreBLEU: the deletions)
+        return edits, lengths / counts.astype(np.float32)
+
+    def update(self, preds: Preds, target: Target) -> None:
+        """Add a batch: ``preds`` n strings, ``target`` per prediction a list of references (or
+        one string).
+
+        Raises:
+            ValueError, TypeError: lengths that differ, a prediction without references, a
+                non-string (before anything is added).
+        """
+        hyps, streams = reference_streams(preds, target)
+        if not hyps:
+            return
+        hyps = check_hypotheses(hyps)
+        streams, _ = check_references(streams, len(hyps))  # checked as TER checks them, before any work
+        edits, lengths = self._segments(hyps, streams)
+        total_edits = np.float32(self.total_num_edits.item())
+        total_len = np.float32(self.total_tgt_len.item())
+        for e, length in zip(edits, lengths, strict=True):  # float32 sums in torchmetrics' order
+            total_edits = np.float32(total_edits + np.float32(e))
+            total_len = np.float32(total_len + length)
+        device = self.total_num_edits.device
+        self.total_num_edits = torch.tensor(total_edits, dtype=torch.float32, device=device)
+        self.total_tgt_len = torch.tensor(total_len, dtype=torch.float32, device=device)
+        if self.sentence_ter is not None:
+            scores = [_ter_value(np.float32(e), length) for e, length in zip(edits, lengths, strict=True)]
+            self.sentence_ter.append(torch.tensor(np.asarray(scores, dtype=np.float32), device=device))
+
+    def compute(self) -> Tensor | tuple[Tensor, Tensor]:
+        """The corpus TER (float32 0-dim), and with ``return_sentence_level_score`` the segment
+        TERs (float32 ``(n,)``) too."""
+        value = _ter_value(np.float32(self.total_num_edits.item()), np.float32(self.total_tgt_len.item()))
+        corpus = torch.tensor(value, dtype=torch.float32, device=self.total_num_edits.device)
+        if self.sentence_ter is not None:
+            return corpus, dim_zero_cat(self.sentence_ter)
+        return corpus

@@ -5,24 +5,29 @@
 and the table printer, which takes sacreBLEU's own argument namespace, are not provided.
 """
 
+from __future__ import annotations
+
 import gzip
-import logging
 import os
 import sys
+from argparse import Namespace
 from collections.abc import Sequence
+from typing import IO, TYPE_CHECKING, Any, NoReturn
 
+from ._log import logger
 from ._not_provided import not_provided
 from ._scoring_py import my_log
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: The user's home directory and sacreBLEU's cache directory (``$SACREBLEU`` or
 #: ``~/.sacrebleu``), where the SentencePiece tokenizers look for their models.
 USERHOME = os.path.expanduser("~")
 SACREBLEU_DIR = os.environ.get("SACREBLEU", os.path.join(USERHOME, ".sacrebleu"))
 
-logger = logging.getLogger("rapidbleu")
 
-
-def smart_open(file: str, mode: str = "rt", encoding: str = "utf-8"):
+def smart_open(file: str, mode: str = "rt", encoding: str = "utf-8") -> IO[Any] | gzip.GzipFile:
     """Open a plain or gzip-compressed (``.gz``) text file with ``newline="\\n"`` (lines end
     only at ``\\n``, as sacreBLEU reads them).
 
@@ -33,7 +38,7 @@ def smart_open(file: str, mode: str = "rt", encoding: str = "utf-8"):
     return opener(file, mode=mode, encoding=encoding, newline="\n")
 
 
-def sum_of_lists(lists):
+def sum_of_lists(lists: Sequence[Sequence[Any]] | np.ndarray) -> Sequence[Any] | np.ndarray:
     """Element-wise sum of equally long numeric rows, as sacreBLEU aggregates statistics.
 
     A single row is returned as it is (the same object).  Otherwise the result is a new
@@ -53,7 +58,7 @@ def sum_of_lists(lists):
     return total
 
 
-def args_to_dict(args, prefix: str, strip_prefix: bool = False) -> dict:
+def args_to_dict(args: Namespace, prefix: str, strip_prefix: bool = False) -> dict[str, Any]:
     """The attributes of an ``argparse.Namespace`` whose names start with ``prefix + "_"``,
     as a dict (keys without the prefix when ``strip_prefix``)."""
     prefix += "_"
@@ -64,7 +69,11 @@ def args_to_dict(args, prefix: str, strip_prefix: bool = False) -> dict:
     return out
 
 
-def sanity_check_lengths(system: Sequence[str], refs: Sequence[Sequence[str]], test_set: str | None = None) -> None:
+def sanity_check_lengths(
+    system: Sequence[str],
+    refs: Sequence[Sequence[str]],
+    test_set: str | None = None,  # noqa: ARG001 -- sacreBLEU's signature
+) -> None:
     """Exit with status 1 (``SystemExit``) after logging an error if any reference stream's
     length differs from the system's; ``test_set`` is accepted for sacreBLEU's signature."""
     n = len(system)
@@ -79,7 +88,7 @@ def sanity_check_lengths(system: Sequence[str], refs: Sequence[Sequence[str]], t
         sys.exit(1)
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> NoReturn:
     """sacreBLEU's test-set functions (``get_reference_files``, ``download_test_set``, ...)
     raise ``rapidbleu.NotProvidedError`` saying that rapidbleu does not provide them."""
     error = not_provided("sacrebleu.utils", name)

@@ -12,7 +12,7 @@ from itertools import islice
 from .._chrf_py import extract_all_char_ngrams, extract_char_ngrams, extract_word_ngrams
 
 
-def extract_all_word_ngrams(line: str, min_order: int, max_order: int) -> tuple[Counter, int]:
+def extract_all_word_ngrams(line: str, min_order: int, max_order: int) -> tuple[Counter[tuple[str, ...]], int]:
     """Word n-grams of every order ``min_order..max_order`` of a (tokenized) line.
 
     Args:
@@ -24,7 +24,7 @@ def extract_all_word_ngrams(line: str, min_order: int, max_order: int) -> tuple[
         to its number of occurrences, and the number of tokens.
     """
     tokens = line.split()
-    grams: Counter = Counter()
+    grams: Counter[tuple[str, ...]] = Counter()
     for n in range(min_order, max_order + 1):
         if n <= 0:  # degenerate orders: slices exactly as sacreBLEU takes them
             grams.update(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1))

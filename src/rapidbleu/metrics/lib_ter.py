@@ -66,7 +66,7 @@ def trace_to_alignment(trace: str) -> tuple[dict[int, int], list[int], list[int]
     hyp_err: list[int] = []
     ref_err: list[int] = []
     for k, op in enumerate(trace):
-        if op == _OP_NOP or op == _OP_SUB:
+        if op in (_OP_NOP, _OP_SUB):
             err = int(op == _OP_SUB)
             pos_hyp += 1
             pos_ref += 1

@@ -6,6 +6,7 @@ an unknown name.
 """
 
 from importlib import import_module
+from typing import Any
 
 from .._validate import UnknownTokenizerError
 from .base import BaseTokenizer
@@ -35,7 +36,7 @@ LANGUAGE_DEFAULTS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
 LANGUAGE_NAMES = {"zh": "Chinese", "ja": "Japanese", "ko": "Korean"}
 
 
-def language_warning(trg_lang: str, tokenize: str):
+def language_warning(trg_lang: str, tokenize: str) -> str | None:
     """sacreBLEU's advice when ``tokenize`` is forced for a target language that has a better
     default, word for word ("Consider using the 'zh' or 'spm' tokenizer for Chinese."), or
     None when there is nothing to say."""
@@ -45,7 +46,7 @@ def language_warning(trg_lang: str, tokenize: str):
     return f"Consider using the {best!r} or 'spm' tokenizer for {LANGUAGE_NAMES[trg_lang]}."
 
 
-def available_tokenizers():
+def available_tokenizers() -> list[str]:
     """Names accepted by ``BLEU(tokenize=...)`` and the CLI's ``-tok``, in registry order."""
     return list(_REGISTRY)
 
@@ -77,7 +78,7 @@ def tokenizer_paths() -> dict[str, str]:
     return {name: spec.replace(":", ".") for name, spec in _REGISTRY.items()}
 
 
-def get_tokenizer(name: str, **kwargs) -> BaseTokenizer:
+def get_tokenizer(name: str, **kwargs: Any) -> BaseTokenizer:
     """Instantiate the tokenizer registered as ``name`` (``kwargs`` go to its constructor,
     e.g. ``model_path=`` for the SentencePiece tokenizers).
 

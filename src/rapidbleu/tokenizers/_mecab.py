@@ -7,6 +7,7 @@ not be comparable).  Per segment: ``str.strip()``, ``tagger.parse``, ``str.strip
 """
 
 from functools import lru_cache
+from typing import Any
 
 from .base import BaseTokenizer
 
@@ -22,7 +23,7 @@ class MecabTokenizer(BaseTokenizer):
     _DICT_SIZE = 0
     _DICT_NAME = ""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.tagger = self._load()
         info = self.tagger.dictionary_info()
         if info.size != self._DICT_SIZE:
@@ -37,11 +38,13 @@ class MecabTokenizer(BaseTokenizer):
             )
         self._cached = lru_cache(maxsize=2**16)(self._tokenize)
 
-    def _load(self):  # pragma: no cover - abstract
+    def _load(self) -> Any:  # pragma: no cover - abstract
+        """The ``MeCab.Tagger`` (of the optional extra, untyped)."""
         raise NotImplementedError
 
     def _tokenize(self, line: str) -> str:
-        return self.tagger.parse(line.strip()).strip()
+        tokens: str = self.tagger.parse(line.strip()).strip()
+        return tokens
 
     def signature(self) -> str:
         return f"{self._SIG_PREFIX}{self.tagger.version()}{self._SIG_SUFFIX}"

@@ -39,7 +39,7 @@ from .base import BaseTokenizer
 try:
     import regex as _regex
 except ImportError:  # pragma: no cover - regex is a declared dependency
-    _regex = None  # type: ignore[assignment]
+    _regex = None  # type: ignore[assignment]  # (a declared dependency: missing only in a broken install)
 
 _MISSING = (
     "the 'intl' tokenizer needs the 'regex' module (the one sacreBLEU uses for its Unicode "
@@ -56,7 +56,7 @@ else:  # pragma: no cover
     _RULES = ()
 
 
-def _rules():
+def _rules() -> tuple[tuple[_regex.Pattern[str], str], ...]:
     if _regex is None:
         raise ImportError(_MISSING)
     return _RULES
@@ -96,7 +96,7 @@ def intl_class_table() -> bytes:
     this table splits exactly as they do.  Built once per process (about 0.1 s: one
     ``finditer`` per class over a string of all code points) and cached.
     Raises ``ImportError`` if ``regex`` is missing."""
-    global _table
+    global _table  # noqa: PLW0603 -- the process-wide cache, filled once under _table_lock
     if _table is None:
         with _table_lock:
             if _table is None:
@@ -122,7 +122,7 @@ class TokenizerIntl(BaseTokenizer):
     #: installed ``regex``); held to this class token for token by tests/test_fast_tokenizers.py.
     fast_path = "intl"
 
-    def __init__(self):
+    def __init__(self) -> None:
         _rules()
 
     def signature(self) -> str:

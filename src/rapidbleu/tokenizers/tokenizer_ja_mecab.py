@@ -5,6 +5,8 @@ package's dictionary, wakati output, no user dictionary.  The signature embeds t
 version, e.g. ``ja-mecab-0.996-IPA``.  Install with ``pip install rapidbleu[ja]``.
 """
 
+from typing import Any
+
 from ._mecab import MecabTokenizer
 
 _INSTALL = (
@@ -26,7 +28,7 @@ class TokenizerJaMecab(MecabTokenizer):
     _DICT_SIZE = 392126
     _DICT_NAME = "IPA (ipadic)"
 
-    def _load(self):
+    def _load(self) -> Any:
         try:
             import ipadic
             import MeCab

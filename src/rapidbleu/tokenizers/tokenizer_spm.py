@@ -21,14 +21,13 @@ Where the model file comes from, first match wins:
 Needs ``sentencepiece``: ``pip install rapidbleu[spm]``.
 """
 
-import logging
+import contextlib
 import os
 import tempfile
 from functools import lru_cache
 
+from .._log import logger
 from .base import BaseTokenizer
-
-logger = logging.getLogger("rapidbleu")
 
 _INSTALL = (
     "SentencePiece tokenization (flores101, flores200, spBLEU-1K, spm) needs the sentencepiece "
@@ -94,10 +93,8 @@ def _download(url: str, dest: str, timeout: float = 60.0) -> None:
             raise OSError("empty response")
         os.replace(tmp, dest)
     except Exception as exc:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass
         raise ModelDownloadError(
             f"the SentencePiece model is not at {dest} and downloading it from {url} failed "
             f"({type(exc).__name__}: {exc}); {hint}"

@@ -155,7 +155,7 @@ class TercomTokenizer(BaseTokenizer):
     #: CJK punctuation (``U+3001``, ``U+3002``, ``U+3008-3011``, ``U+3014-301F``,
     #: ``U+FF61-FF65``, ``U+30FB``), as a regular expression with one group.
     ASIAN_PUNCT = _ASIAN_PUNCT
-    #: Full-width punctuation (``．，？：；！＂（）``), as a regular expression with one group.
+    #: Full-width punctuation (``．，？：；！＂（）``), as a regular expression with one group.  # noqa: RUF003 -- the characters named
     FULL_WIDTH_PUNCT = _FULL_WIDTH_PUNCT
 
     def __init__(
