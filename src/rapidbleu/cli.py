@@ -304,7 +304,7 @@ METRIC_OPTIONS: dict[str, tuple[str, tuple[tuple[tuple[str, ...], dict[str, Any]
         ),
     ),
     "ter": (
-        "TER related arguments (The defaults replicate TERCOM's behavior)",
+        "TER related arguments (the defaults are tercom's)",
         (
             (
                 ("--ter-case-sensitive",),
