@@ -1,6 +1,7 @@
 """Benchmark of TER: rapidbleu (compiled, 1 and 2 threads; pure Python) against sacreBLEU, one run.
 
     python bench/bench_ter.py [--quick] [--data DIR] [--every K] [--options normalized,...]
+    python bench/bench_ter.py --cli-only [--cli-lines N]
 
 Corpora (reference A of each pair):
 
@@ -13,6 +14,14 @@ Corpora (reference A of each pair):
 * **large**: WMT23 six times (200,826 segments), rapidbleu only, 1 and 2 threads; the
   sacreBLEU column is the WMT23 estimate times six.
 
+* **command line**: ``sacrebleu`` against ``rapidbleu`` (``--workers 1``), each a child
+  process timed whole (start-up included; CPU = the child's user + system time), on the first
+  ``--cli-lines`` lines (default 200) of WMT23 files: ``-m ter`` on one de-en system, ``-m ter
+  --ter-normalized`` on he-en with its two references, ``-m bleu chrf ter`` on three de-en
+  systems (a table), and ``-m ter --paired-bs`` on them (1,000 resamples).  sacreBLEU runs once,
+  rapidbleu's figures are medians of 3 runs; the outputs are compared byte for byte (apart
+  from ``version:``).
+
 Every rapidbleu score is checked against sacreBLEU's on what sacreBLEU scored (float for float);
 mismatches are printed.  CPU time is the steadier number on a shared machine.  The share of
 tercom's tokenizer (Python, in both backends) in rapidbleu's time is measured separately.
@@ -20,7 +29,12 @@ tercom's tokenizer (Python, in both backends) in rapidbleu's time is measured se
 
 import argparse
 import os
+import re
+import resource
+import subprocess
 import sys
+import tempfile
+import time
 from pathlib import Path
 
 from _common import check_backend, machine_info, median_time, read_lines, wmt23_dir, wmt23_files
@@ -51,6 +65,67 @@ def with_backend(module, fn):
         _backend.ter = saved
 
 
+def run_cli(cmd, runs):
+    """Run a command ``runs`` times: (median wall s, median CPU s of the child process: user +
+    system, its standard output with the version in signatures removed)."""
+    walls, cpus, out = [], [], ""
+    for _ in range(max(1, runs)):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t = time.perf_counter()
+        out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+        walls.append(time.perf_counter() - t)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    walls.sort()
+    cpus.sort()
+    return walls[len(walls) // 2], cpus[len(cpus) // 2], re.sub(r"(version:|v:|\"version\": \")[^|\"\s]+", r"\1X", out)
+
+
+def cli_rows(data, lines, runs):
+    """The command-line rows (module docstring): [(case, tool, wall, CPU, wall ratio, CPU ratio,
+    output check)]."""
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+
+        def head(pattern):
+            out = []
+            for path in sorted(wmt23_files(pattern, data)):
+                target = Path(tmp) / path.name
+                target.write_text("".join(f"{x}\n" for x in read_lines(path)[:lines]), "utf-8")
+                out.append(str(target))
+            return out
+
+        de_ref, de_hyps = head("generaltest2023.de-en.ref.refA.en"), head("generaltest2023.de-en.hyp.*.en")
+        he_refs, he_hyp = head("generaltest2023.he-en.ref.ref*.en"), head("generaltest2023.he-en.hyp.ONLINE-B.en")
+        cases = [
+            (f"-m ter, de-en {Path(de_hyps[0]).name.split('.')[3]}", [*de_ref, "-i", de_hyps[0], "-m", "ter"]),
+            ("-m ter --ter-normalized, he-en ONLINE-B, 2 references", [*he_refs, "-i", *he_hyp, "-m", "ter"]),
+            (f"-m bleu chrf ter, {len(de_hyps)} de-en systems", [*de_ref, "-i", *de_hyps, "-m", "bleu", "chrf", "ter"]),
+            (
+                f"-m ter --paired-bs (1000), {len(de_hyps)} de-en systems",
+                [*de_ref, "-i", *de_hyps, "-m", "ter", "--paired-bs", "-f", "text"],
+            ),
+        ]
+        cases[1][1].append("--ter-normalized")
+        for what, argv in cases:
+            case = f"CLI {what} (first {lines} lines)"
+            sb_wall, sb_cpu, sb_out = run_cli([sys.executable, "-m", "sacrebleu", *argv, "-q"], 1)
+            rows.append((case, "sacrebleu", sb_wall, sb_cpu, 1.0, 1.0, "1 run"))
+            wall, cpu, out = run_cli([sys.executable, "-m", "rapidbleu", *argv, "-q", "--workers", "1"], runs)
+            check = "output identical" if out == sb_out else "OUTPUT DIFFERS"
+            rows.append(
+                (case, "rapidbleu --workers 1", wall, cpu, sb_wall / wall, sb_cpu / cpu, f"{check}; {runs} runs")
+            )
+    return rows
+
+
+def print_cli_rows(rows):
+    print("| command line | tool | wall s | CPU s | speed-up (wall) | speed-up (CPU) | notes |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | --- |")
+    for case, tool, wall, cpu, ratio, cpu_ratio, note in rows:
+        print(f"| {case} | {tool} | {wall:.3f} | {cpu:.3f} | {ratio:.0f}x | {cpu_ratio:.0f}x | {note} |")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="fewer runs; sacreBLEU on every 50th WMT23 segment")
@@ -58,6 +133,8 @@ def main():
     ap.add_argument("--every", type=int, default=None, help="sacreBLEU on every K-th WMT23 segment (default 10)")
     ap.add_argument("--options", default="", help="TER switches to turn on, comma-separated (e.g. normalized)")
     ap.add_argument("--skip-python", action="store_true", help="do not time the pure-Python backend")
+    ap.add_argument("--cli-lines", type=int, default=200, help="lines of each file in the command-line rows")
+    ap.add_argument("--cli-only", action="store_true", help="only the command-line rows")
     args = ap.parse_args()
     options = {name: name in args.options.split(",") for name in OPTION_NAMES}
     every = args.every or (50 if args.quick else 10)
@@ -73,8 +150,12 @@ def main():
     except ImportError as exc:
         sys.exit(f"compiled core not built ({exc}): pip install .")
 
-    outputs = load(data)
     print(machine_info())
+    if args.cli_only:
+        print(f"sacreBLEU {sacrebleu.__version__}\n")
+        print_cli_rows(cli_rows(data, args.cli_lines, 3))
+        return
+    outputs = load(data)
     print(f"TER options: {options}; sacreBLEU {sacrebleu.__version__}\n")
     rows, mismatches = [], []
 
@@ -187,6 +268,9 @@ def main():
     print("| --- | ---: | ---: | ---: | ---: | ---: |")
     for name, n, _sw, sc, _ow, oc, score in per_output:
         print(f"| {name} | {n} | {sc:.1f} | {oc:.3f} | {sc / oc:.0f}x | {score:.4f} |")
+
+    print("\nThe command line (child processes, start-up included)\n")
+    print_cli_rows(cli_rows(data, args.cli_lines, 3))
 
     print("\nShare of tercom's tokenizer (Python, both backends) in rapidbleu's 1-thread CPU time:")
     for corpus, tok_cpu, total_cpu in tokenizer_share:

@@ -2,6 +2,7 @@
 
 import argparse
 import gzip
+import json
 import os
 import subprocess
 import sys
@@ -298,6 +299,45 @@ def test_compare_cli_slice_with_chrf():
     assert compare_cli.main([*common, "-m", "chrf", "--match=-sl"]) == 0
 
 
+def test_compare_cli_slice_with_ter():
+    """A slice of ``tools/compare_cli.py``'s TER matrix (the whole matrix ran on the first 30
+    lines of every WMT23 system, README): TER beside BLEU in paired tests (command-line order),
+    every --ter-* option, LaTeX, two and three references (he-en; the third is another system's
+    output), and -sl; sacreBLEU's standard output byte for byte, on the first 12 lines."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        import compare_cli
+    finally:
+        sys.path.pop(0)
+    common = ["--a", f"{sys.executable} -m sacrebleu", "--b", f"{sys.executable} -m rapidbleu", "--stdout-only"]
+    common += ["--data", str(SAMPLE_DIR), "--pairs", "he-en", "--head", "12"]
+    assert compare_cli.main([*common, "-m", "ter", "bleu", "--match=--paired-bs", "--match=--ter-no-punct"]) == 0
+    assert compare_cli.main([*common, "-m", "ter", "--match=-sl", "--match=--paired-ar"]) == 0
+
+
+def test_ter_paired_bootstrap_prints_json(tmp_path):
+    """``-m ter --paired-bs`` in JSON (the default format): the bootstrap means and intervals
+    are float32 values, which sacreBLEU's JSON writer refuses (it fails with a traceback);
+    rapidbleu prints them as numbers, the same values as the text table."""
+    _pair, _system, _hyp, refs = systems(SAMPLE_DIR)[0]
+    hyps = [s[2] for s in systems(SAMPLE_DIR) if s[3] == refs]
+    heads = []
+    for k, path in enumerate([*refs[:1], *hyps]):
+        head = tmp_path / f"{k}.txt"
+        head.write_text("".join(path.read_text("utf-8").splitlines(True)[:25]), "utf-8")
+        heads.append(head)
+    args = [heads[0], "-i", *heads[1:], "-m", "ter", "-pbs", "-pbsn", "40", "-q"]
+    got = run("rapidbleu", *args)
+    assert got.returncode == 0, got.stderr
+    rows = json.loads(got.stdout)
+    assert [sorted(r) for r in rows] == [["TER", "system"]] * len(hyps)
+    text = run("rapidbleu", *args, "-f", "text", "-w", "4").stdout.decode()
+    for row in rows:
+        r = row["TER"]
+        assert f"{r['score']:.4f} ({r['mean']:.4f} ± {r['ci']:.4f})" in text
+    assert run("sacrebleu", *args).returncode != 0
+
+
 def test_abbreviations_resolve_as_in_sacrebleu(monkeypatch):
     """Every prefix of a sacreBLEU long option that sacreBLEU resolves to one option resolves
     to that option here too (our extra options, e.g. --workers, must not make it ambiguous)."""
@@ -336,7 +376,6 @@ def test_abbreviations_resolve_as_in_sacrebleu(monkeypatch):
         (["--echo", "src"], "--echo: test sets are not supported; give reference files"),
         (["-ol", "en"], "--origlang: test sets are not supported"),
         (["-d"], "-d/--detail: "),
-        (["--ter-normalized"], "--ter-normalized: TER is not supported on the command line"),
     ],
 )
 def test_unsupported_options_are_one_line_errors(argv, message, capsys):
@@ -490,7 +529,6 @@ SAMPLE_HYP = str(SAMPLE_DIR / "generaltest2023.de-en.hyp.ONLINE-W.en")
     [
         (["-l", "enzh"], "-l/--language-pair 'enzh': expected SRC-TRG with a dash"),
         (["-l", "en-"], "-l/--language-pair 'en-': expected SRC-TRG with a dash"),
-        (["-m", "bleu", "ter"], "-m/--metrics ter: TER is not supported on the command line"),
         (["-m", "meteor"], "-m/--metrics meteor: unknown metric"),
         (["-w", "-1"], "-w/--width -1: the number of decimals must be >= 0"),
         # sacreBLEU runs its defaults (1000 / 10000) for 0 or less and prints the number given;

@@ -307,6 +307,26 @@ def test_chunked_chrf(several, options):
     same_output(refs[0], "-i", *(hyps if several else hyps[:1]), *options)
 
 
+# -- TER: float statistics, summed left to right across chunks as in one call -------------------
+@pytest.mark.parametrize(
+    ("several", "options"),
+    [
+        (False, ["-m", "ter", "-f", "text", "-w", "6"]),
+        (False, ["-m", "ter", "bleu", "--ter-normalized", "-ci", "-cin", "60", "-f", "text"]),
+        (False, ["-m", "ter", "-sl", "--ter-case-sensitive", "-w", "4"]),
+        (True, ["-m", "ter", "chrf", "--ter-no-punct", "-pbs", "-pbsn", "50", "-f", "text"]),
+        (True, ["-m", "bleu", "ter", "-par", "-parn", "64", "-f", "text"]),
+    ],
+)
+def test_chunked_ter(several, options):
+    """TER over 7-line chunks with three references (he-en's two and a third system's output,
+    so reference lengths are thirds: float sums that depend on their order) equals sacreBLEU's
+    one pass, byte for byte."""
+    sample = [s for s in systems(SAMPLE_DIR) if s[0] == "he-en"]
+    hyps, refs = [s[2] for s in sample], [*sample[0][3], sample[-1][2]]
+    same_output(*refs, "-i", *(hyps[:2] if several else hyps[:1]), *options)
+
+
 _PEAK = r"""
 import sys
 import numpy  # imported before measuring: the scoring imports it

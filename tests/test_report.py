@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from conftest import SAMPLE_DIR, read
 
-from rapidbleu import BLEU, CHRF, cli
+from rapidbleu import BLEU, CHRF, TER, cli
 from rapidbleu.compare import REPORT_EXTRA, comparison_report, require_report_extra
 from rapidbleu.significance import PairedTest, bootstrap_ci
 
@@ -399,6 +399,82 @@ def test_chrf_alone_has_no_bleu_parts(data):
     (s,) = one.metrics[0].scores
     assert (s.mean, s.ci, s.p_value) == (mean, ci, None)
     assert "<img " in one.to_html()
+
+
+# TER: lower is better (wins are lower sentence TERs; tables and plots say so)
+@pytest.fixture(scope="module")
+def ter_data(data):
+    hyps, refs = data
+    return [h[:60] for h in hyps], [r[:60] for r in refs]
+
+
+@pytest.fixture(scope="module")
+def report_ter(ter_data):
+    hyps, refs = ter_data
+    return comparison_report(
+        hyps, refs, names=list(SYSTEM_NAMES), metrics=["bleu", TER(normalized=True)], test="ar", n_samples=400
+    )
+
+
+def test_ter_beside_bleu_equals_paired_test(report_ter, ter_data):
+    """TER's scores, means, CIs, p-values and signature are PairedTest's (approximate
+    randomization); its wins are segments with a lower sentence TER than the baseline's."""
+    hyps, refs = ter_data
+    named = list(zip(SYSTEM_NAMES, hyps, strict=False))
+    sigs, scores = PairedTest(named, {"BLEU": BLEU(), "TER": TER(normalized=True)}, refs, "ar", 400, 1000)()
+    assert [m.name for m in report_ter.metrics] == ["BLEU", "TER"]
+    assert [m.higher_is_better for m in report_ter.metrics] == [True, False]
+    for m in report_ter.metrics:
+        assert [(x.score, x.mean, x.ci, x.p_value) for x in m.scores] == [
+            (r.score, r.mean, r.ci, r.p_value) for r in scores[m.name]
+        ]
+        assert m.signature == sigs[m.name].format()
+    ter = report_ter.metrics[1]
+    sent = np.array([TER(normalized=True).sentence_scores(h, refs) for h in hyps])
+    assert np.array_equal(ter.sentence_scores, sent)
+    for c, row in zip(ter.sentences, sent[1:], strict=True):
+        d = row - sent[0]
+        assert (c.wins, c.ties, c.losses) == (int((d < 0).sum()), int((d == 0).sum()), int((d > 0).sum()))
+        assert c.mean_diff == float(d.mean())
+    assert sum(c.wins for c in ter.sentences) != sum(c.losses for c in ter.sentences)  # the test can tell them apart
+    text = report_ter.to_text()
+    assert "Corpus TER (lower is better; paired approximate randomization" in text
+    assert "Sentence TER against the baseline (60 segments; lower is better: a win is a lower TER)" in text
+    assert "TER|nrefs:1|bs:1000|ar:400|seed:12345|case:lc|tok:tercom|norm:yes|punct:yes|asian:no|version:" in text
+    assert json.loads(json.dumps(report_ter.to_dict()))["metrics"][1]["higher_is_better"] is False
+
+
+@needs_extra
+def test_ter_html_says_lower_is_better(report_ter):
+    page = report_ter.to_html()
+    rows, _ = parse_page(page, "score-table-ter")
+    assert list(rows) == list(SYSTEM_NAMES)
+    for x in report_ter.metrics[1].scores:
+        assert (rows[x.name]["score"], rows[x.name]["p-value"]) == (x.score, x.p_value)
+    assert '<h2>Corpus TER <span class="muted">(lower is better)</span></h2>' in page
+    assert "a win is a segment where the system's sentence TER is lower than the baseline's" in page
+    assert page.count("<img ") == 4 + len(report_ter.buckets) + 3
+    assert "-m bleu ter --paired-ar" in page
+
+
+def test_cli_report_with_ter_equals_paired_output(capsys, tmp_path):
+    files = []
+    for path in [REF, *HYPS]:
+        head = tmp_path / path.name
+        head.write_text("".join(path.read_text("utf-8").splitlines(True)[:40]), "utf-8")
+        files.append(head)
+    args = [files[0], "-i", *files[1:], "-m", "bleu", "ter", "-pbsn", "200", "--ter-case-sensitive"]
+    code, out, _ = _cli(capsys, *args, "--paired-bs")
+    assert code == 0
+    want = json.loads(out)
+    code, out, _ = _cli(capsys, *args, "--report", "-")
+    assert code == 0
+    assert out.index("Corpus BLEU (") < out.index("Corpus TER (lower is better; ")
+    for w in want[1:]:
+        for key in ("BLEU", "TER"):
+            assert f"{w[key]['score']:.1f}" in out
+            assert f"{w[key]['p_value']:.4f}" in out
+    assert "case:mixed|tok:tercom" in out
 
 
 def test_metrics_errors(data):

@@ -21,6 +21,7 @@ from rapidbleu import significance as S
 sacrebleu = pytest.importorskip("sacrebleu")
 from sacrebleu.metrics import BLEU as SacreBLEU  # noqa: E402
 from sacrebleu.metrics import CHRF as SacreCHRF  # noqa: E402
+from sacrebleu.metrics import TER as SacreTER  # noqa: E402
 from sacrebleu.significance import PairedTest as SacrePairedTest  # noqa: E402
 from sacrebleu.significance import _bootstrap_resample  # noqa: E402
 
@@ -129,6 +130,7 @@ METRIC_KINDS = {
     "BLEU": (rapidbleu.BLEU, SacreBLEU, {}, "BLEU"),
     "chrF": (rapidbleu.CHRF, SacreCHRF, {}, "chrF2"),
     "chrF++": (rapidbleu.CHRF, SacreCHRF, {"word_order": 2}, "chrF2++"),
+    "TER": (rapidbleu.TER, SacreTER, {}, "TER"),
 }
 #: sacreBLEU's results, computed once for both backends (its time dominates these tests)
 _THEIRS: dict = {}
@@ -194,6 +196,47 @@ def test_chrf_paired_tests_equal_sacrebleu(chrf_data, seed, kind, test_type, n, 
     ours, theirs = _compare_paired(chrf_data, test_type, n, n_conf, kind)
     assert all(r.mean is not None for r in ours)
     assert type(theirs[1].mean) is np.float32
+
+
+#: TER's tests take the first segments of at most 30 words (sacreBLEU's TER and rapidbleu's
+#: pure-Python twin are slow; sacreBLEU's edit counts are memoized by tests/ter_reference.py,
+#: the rest of its code runs as it is)
+TER_SEGMENTS = 30
+
+
+@needs_data
+@pytest.mark.parametrize(
+    ("opts", "refs", "test_type", "n", "n_conf"),
+    [
+        ({}, 1, "bs", 200, -1),
+        ({"normalized": True, "case_sensitive": True}, 2, "ar", 300, 150),
+        ({"no_punct": True}, 3, "bs", 120, -1),
+    ],
+)
+@pytest.mark.parametrize("seed", ["12345"], indirect=True)
+def test_ter_paired_tests_equal_sacrebleu(data, seed, opts, refs, test_type, n, n_conf):
+    """TER (lower is better; float statistics) in sacreBLEU's PairedTest: scores, bootstrap
+    means and half-widths (float32 in sacreBLEU), p-values and signatures, with one reference,
+    two (lengths in halves) and three (thirds: float sums in sacreBLEU's order); the tests are
+    symmetric in the difference, so the direction of the metric changes nothing."""
+    import ter_reference
+
+    ref, hyps = data
+    short = [i for i, seg in enumerate(zip(ref, *hyps, strict=True)) if max(len(x.split()) for x in seg) <= 30][
+        :TER_SEGMENTS
+    ]
+    ref, hyps = [ref[i] for i in short], [[h[i] for i in short] for h in hyps]
+    streams = [ref, hyps[2], [" ".join(r.split()[1:]) for r in ref]][:refs]
+    named = list(zip(NAMES[:2], hyps[:2], strict=True))
+    key = ("ter", test_type, n, n_conf, refs, tuple(sorted(opts.items())))
+    if key not in _THEIRS:
+        with ter_reference.memoized():
+            _THEIRS[key] = SacrePairedTest(named, {"TER": SacreTER(**opts)}, streams, test_type, n, n_conf)()
+    tsig, tres = _THEIRS[key]
+    osig, ores = S.PairedTest(named, {"TER": rapidbleu.TER(**opts)}, streams, test_type, n, n_conf)()
+    assert [_as_floats(r) for r in ores["TER"]] == [_as_floats(r) for r in tres["TER"]]
+    assert _sig(osig["TER"]) == str(tsig["TER"])
+    assert type(tres["TER"][1].mean) is np.float32
 
 
 @pytest.mark.parametrize("kind", list(METRIC_KINDS))

@@ -146,6 +146,32 @@ def test_chrf_corpus_and_sentence_scores(df):
     assert [r["t"] for r in rows] == rapidbleu.TER().sentence_scores(HYP, [REF, REF2]).tolist()
 
 
+def test_ter_corpus_and_sentence_scores(df):
+    """TER through the generic functions (``metric="ter"``): float statistics summed over
+    partitions (exact with one or two references per row: the reference lengths are whole or
+    halves), the sentence column; equal to single-process rapidbleu and sacreBLEU.  With 1-3
+    references per row the lengths are thirds, whose float sum depends on its order: within
+    1e-13 of one pass (README)."""
+    import ter_reference
+
+    import rapidbleu.spark as rbs
+
+    theirs = ter_reference.sacre_statistics(HYP, [REF, REF2])
+    got = rbs.corpus_score(df, "hyp", ["ref", "ref2"], metric="ter")
+    assert got.score == ter_reference.sacre_score(theirs).score
+    assert str(got) == str(rapidbleu.TER().corpus_score(HYP, [REF, REF2]))
+    kw = {"normalized": True, "case_sensitive": True}
+    stats = rbs.corpus_stats(df, "hyp", ["ref", "ref2"], metric="ter", **kw)
+    metric = rapidbleu.TER(**kw)
+    assert str(stats.score()) == str(metric.corpus_score(HYP, [REF, REF2]))
+    assert str(stats.signature()) == str(metric.get_signature())
+    rows = df.select(rbs.sentence_score("hyp", ["ref", "ref2"], metric="ter").alias("t")).collect()
+    assert [r["t"] for r in rows] == [ter_reference.sacre_score([row]).score for row in theirs]
+    padded = [[row[k] if k < len(row) else None for row in ARR] for k in range(3)]
+    mixed = rbs.corpus_score(df, "hyp", "refs", metric="ter", no_punct=True)
+    assert mixed.score == pytest.approx(rapidbleu.TER(no_punct=True).corpus_score(HYP, padded).score, rel=1e-13)
+
+
 def test_errors(spark, df):
     import rapidbleu.spark as rbs
 

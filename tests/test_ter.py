@@ -633,3 +633,71 @@ def test_every_option_is_in_the_statistics(backend):
         assert rapidbleu.TER(**options).corpus_statistics([hyp], [[ref]]).tolist() == (
             SacreTER(**options)._extract_corpus_statistics([hyp], [[ref]])
         )
+
+
+# ============================================================================================
+# rapidbleu.batch: sentence TER of a batch, the pairwise (MBR) matrix
+# ============================================================================================
+def _head(name, n):
+    return read(SAMPLE_DIR / name)[:n]
+
+
+PAIRWISE = [*_head("generaltest2023.he-en.hyp.ONLINE-B.en", 10), "", "same", "same", "Same thing."]
+
+
+def test_sentence_ter_batch_is_sacrebleus_loop(backend):
+    from rapidbleu.batch import sentence_ter_batch
+
+    hyps = [*_head("generaltest2023.he-en.hyp.ONLINE-Y.en", 25), "", "  ", "x y"]
+    ref_a = [*_head("generaltest2023.he-en.ref.refA.en", 25), "x", "", "y x"]
+    ref_b = [None if i % 4 == 1 else r for i, r in enumerate(_head("generaltest2023.he-en.ref.refB.en", 25))]
+    ref_b += ["", None, "x y"]
+    with ter_reference.memoized():
+        for opts in ({}, {"normalized": True, "case_sensitive": True}, {"no_punct": True, "asian_support": True}):
+            theirs = SacreTER(**opts)
+            one = [theirs.sentence_score(h, [r]).score for h, r in zip(hyps, ref_a, strict=True)]
+            assert sentence_ter_batch(hyps, ref_a, **opts).tolist() == one  # one stream
+            assert sentence_ter_batch(np.array(hyps), [np.array(ref_a)], **opts, workers=2).tolist() == one
+            two = [
+                theirs.sentence_score(h, [r for r in (a, b) if r is not None]).score
+                for h, a, b in zip(hyps, ref_a, ref_b, strict=True)
+            ]
+            assert sentence_ter_batch(hyps, [ref_a, ref_b], **opts).tolist() == two
+            per_hyp = [[r for r in (a, b) if r is not None] for a, b in zip(ref_a, ref_b, strict=True)]
+            got = sentence_ter_batch(hyps, per_hyp, **opts, reference_layout="per_hypothesis")
+            assert got.tolist() == two
+
+
+def test_pairwise_ter_is_sacrebleus_loop(backend, monkeypatch):
+    from rapidbleu import batch
+
+    monkeypatch.setattr(batch, "PAIRWISE_TER_BLOCK", 40)  # blocks of 2 rows of 14 pairs
+    with ter_reference.memoized():
+        for opts in ({}, {"normalized": True, "no_punct": True}):
+            theirs = SacreTER(**opts)
+            want = np.array([[theirs.sentence_score(h, [r]).score for r in PAIRWISE] for h in PAIRWISE])
+            assert batch.pairwise_ter(PAIRWISE, **opts).tolist() == want.tolist()
+            got = batch.pairwise_ter(np.array(PAIRWISE), **opts, diagonal=np.nan, workers=2)
+            np.fill_diagonal(want, np.nan)
+            assert np.array_equal(got, want, equal_nan=True)
+
+
+def test_ter_batch_errors():
+    from rapidbleu.batch import pairwise_ter, sentence_ter_batch
+
+    with pytest.raises(ValueError, match="candidates is empty"):
+        pairwise_ter([])
+    with pytest.raises(TypeError, match=r"candidates\[1\] is a int; TER scores strings"):
+        pairwise_ter(["a", 3])
+    with pytest.raises(TypeError, match="single string"):
+        sentence_ter_batch("a b", ["a b"])
+    with pytest.raises(TypeError, match="normalized"):
+        sentence_ter_batch(["a"], ["a"], normalized="yes")
+    with pytest.raises(TypeError, match="case_sensitive"):
+        pairwise_ter(["a"], case_sensitive=2)
+    with pytest.raises(ValueError, match="workers"):
+        sentence_ter_batch(["a"], ["a"], workers=0)
+    with pytest.raises(ValueError, match="reference stream 0 has 1 lines but there are 2 hypotheses"):
+        sentence_ter_batch(["a", "b"], ["a"])
+    with pytest.raises(TypeError, match="ordered sequence"):
+        sentence_ter_batch({"a"}, ["a"])

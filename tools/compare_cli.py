@@ -11,9 +11,11 @@ Usage::
     python tools/compare_cli.py --a .venv/bin/sacrebleu --b .venv/bin/rapidbleu -m bleu chrf --stdout-only
 
 Each metric of ``-m`` adds its own options to the matrix (BLEU: tokenizers, smoothing; chrF:
-every ``--chrf-*`` option, chrF++); ``-m`` is passed to both programs as given (sacreBLEU prints
-paired tests in that order, everything else sorted).  With ``--stdout-only`` standard error is
-not compared (sacreBLEU's log lines say ``sacreBLEU:``, rapidbleu's ``rapidbleu:``).
+every ``--chrf-*`` option, chrF++; TER: every ``--ter-*`` option); ``-m`` is passed to both
+programs as given (sacreBLEU prints paired tests in that order, everything else sorted).  With
+``--stdout-only`` standard error is not compared (sacreBLEU's log lines say ``sacreBLEU:``,
+rapidbleu's ``rapidbleu:``).  ``--head N`` compares on the first N lines of every file (copies
+in a temporary folder): sacreBLEU's TER takes minutes per full system.
 
 The data directory is ``$RAPIDBLEU_WMT23_DIR`` or ``--data``, with files named
 ``generaltest2023.<pair>.ref.<name>.<lang>`` and ``generaltest2023.<pair>.hyp.<system>.<lang>``
@@ -28,6 +30,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 from collections import defaultdict
 from pathlib import Path
 
@@ -43,6 +46,15 @@ def _pairs(data: Path) -> dict[str, tuple[list[Path], list[Path]]]:
     for p in sorted([*data.glob("system-outputs/*.hyp.*"), *data.glob("*.hyp.*")]):
         hyps[p.name.split(".")[1]].append(p)
     return {pair: (refs[pair], hyps[pair]) for pair in sorted(refs) if hyps.get(pair)}
+
+
+def _head(pairs: dict[str, tuple[list[Path], list[Path]]], n: int, folder: Path) -> None:
+    """Copy the first ``n`` lines of every file of ``pairs`` into ``folder`` (same names)."""
+    for refs, hyps in pairs.values():
+        for path in [*refs, *hyps]:
+            with path.open("rb") as fh:
+                lines = [line for _, line in zip(range(n), fh, strict=False)]
+            (folder / path.name).write_bytes(b"".join(lines))
 
 
 def _run(cmd: list[str], env: dict[str, str]) -> tuple[int, str, str]:
@@ -82,6 +94,22 @@ def _cases(pairs: dict[str, tuple[list[Path], list[Path]]], metrics: list[str], 
             cases.append([*base, "-i", *map(str, hyps), "--chrf-eps-smoothing", "--paired-ar", "-parn", "200"])
             if len(metrics) == 1:
                 cases.append([*base, "-i", str(hyps[0]), "-cw", "2", "--chrf-whitespace", "-sl", "-b"])
+        if "ter" in metrics:  # every --ter-* option, alone and together, and TER's statistics in tests
+            cases.append([*base, "-i", str(hyps[0]), "--ter-normalized", "-f", "text", "-w", "4"])
+            cases.append([*base, "-i", str(hyps[-1]), "--ter-case-sensitive", "--ter-no-punct"])
+            cases.append([*base, "-i", *map(str, hyps), "--ter-asian-support", "--ter-normalized", "-f", "text"])
+            cases.append([*base, "-i", *map(str, hyps), "--ter-asian-support", "--ter-no-punct", "-f", "latex"])
+            cases.append([*base, "-i", str(hyps[0]), "--ter-normalized", "--confidence", "-cin", "150", "-f", "text"])
+            cases.append(
+                [*base, "-i", *map(str, hyps), "--ter-normalized", "--paired-bs", "-pbsn", "100", "-f", "text"]
+            )
+            cases.append([*base, "-i", *map(str, hyps), "--ter-case-sensitive", "--paired-ar", "-parn", "200"])
+            if len(metrics) == 1:
+                cases.append([*base, "-i", str(hyps[1]), "--ter-normalized", "--ter-no-punct", "-sl", "-w", "3"])
+            if len(refs) > 1:  # three references: the last system's output as the third
+                three = [*map(str, refs), str(hyps[-1]), "-m", *metrics, "-l", pair]
+                cases.append([*three, "-i", *map(str, hyps[:-1]), "--ter-normalized", "-f", "text", "-w", "3"])
+                cases.append([*three, "-i", *map(str, hyps[:-1]), "--paired-bs", "-pbsn", "100", "-f", "text"])
     return cases
 
 
@@ -93,6 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-m", "--metrics", nargs="+", default=["bleu"])
     ap.add_argument("--quick", action="store_true", help="fewer option sets")
     ap.add_argument("--pairs", nargs="*", help="only these language pairs")
+    ap.add_argument("--head", type=int, metavar="N", help="only the first N lines of every file")
     ap.add_argument("--stdout-only", action="store_true", help="compare exit codes and stdout, not stderr")
     ap.add_argument(
         "--match",
@@ -107,6 +136,14 @@ def main(argv: list[str] | None = None) -> int:
     if not pairs:
         print(f"no WMT23 files under {args.data}", file=sys.stderr)
         return 2
+    with tempfile.TemporaryDirectory() as tmp:
+        if args.head is not None:
+            _head(pairs, args.head, Path(tmp))
+            pairs = _pairs(Path(tmp))
+        return _compare(args, pairs)
+
+
+def _compare(args: argparse.Namespace, pairs: dict[str, tuple[list[Path], list[Path]]]) -> int:
     env = {**os.environ, "SACREBLEU_SEED": os.environ.get("SACREBLEU_SEED", "12345")}
     env.pop("SACREBLEU_FORMAT", None)
     differ = 0
@@ -114,10 +151,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.match:
         cases = [case for case in cases if set(case) & set(args.match)]
     for case in cases:
-        a = _run([*args.a.split(), *case], env)
-        b = _run([*args.b.split(), *case], env)
-        if args.stdout_only:
-            a, b = a[:2], b[:2]
+        kept = 2 if args.stdout_only else 3  # exit code, stdout[, stderr]
+        a = _run([*args.a.split(), *case], env)[:kept]
+        b = _run([*args.b.split(), *case], env)[:kept]
         if a != b:
             differ += 1
             print("DIFFERS:", " ".join(case))

@@ -69,6 +69,11 @@ def fmt_ci(mean: float | None, ci: float | None, width: int) -> str:
     return f"{mean:.{width}f} ± {ci:.{width}f}"
 
 
+def direction(m: MetricPart) -> str:
+    """``""``, or ``"lower is better"`` for a metric where lower scores are better (TER)."""
+    return "" if m.higher_is_better else "lower is better"
+
+
 def test_description(report: Report) -> str:
     n = report.n_samples
     if report.test is None:
@@ -135,8 +140,9 @@ def _text_scores(report: Report, m: MetricPart, short: list[str]) -> list[str]:
         headers.pop()
         for r in rows:
             r.pop()
+    better = f"{direction(m)}; " if direction(m) else ""
     return [
-        f"Corpus {m.name} (" + test_description(report) + ")",
+        f"Corpus {m.name} ({better}" + test_description(report) + ")",
         "",
         tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True),
         "",
@@ -168,8 +174,9 @@ def render_text(report: Report) -> str:
                 [name, c.wins, c.ties, c.losses, f"{c.mean_diff:+.2f}", f"{c.median_diff:+.2f}"]
                 for c, name in zip(m.sentences, short[1:], strict=False)
             ]
+            better = "" if m.higher_is_better else f"; {direction(m)}: a win is a lower {m.name}"
             out += [
-                f"Sentence {m.name} against the baseline ({report.n_segments} segments)",
+                f"Sentence {m.name} against the baseline ({report.n_segments} segments{better})",
                 "",
                 tabulate(
                     rows,
@@ -350,7 +357,8 @@ def _plot_scores(report: Report, m: MetricPart, short: list[str], styles: list[_
     ax.set_yticks(ys)
     ax.set_yticklabels(labels)
     ax.set_ylim(-0.6, k - 0.2)
-    ax.set_xlabel(f"corpus {m.name}; bars: bootstrap mean ± 95% CI half-width")
+    better = f" ({direction(m)})" if direction(m) else ""
+    ax.set_xlabel(f"corpus {m.name}{better}; bars: bootstrap mean ± 95% CI half-width")
     ax.grid(axis="x", alpha=0.3)
     return _uri(fig)
 
@@ -424,7 +432,10 @@ def _plot_diffs(metric: MetricPart, short: list[str], styles: list[_Style]) -> s
     ax.tick_params(axis="y", length=0)
     ax.set_ylim(-0.1, m)
     ax.set_xlim(-lim, lim)
-    ax.set_xlabel(f"Δ sentence {metric.name} vs baseline (bins of {2 * lim / 40:g}; tallest bar: {top} segments)")
+    better = f"; {direction(metric)}" if direction(metric) else ""
+    ax.set_xlabel(
+        f"Δ sentence {metric.name} vs baseline (bins of {2 * lim / 40:g}; tallest bar: {top} segments{better})"
+    )
     ax.grid(axis="x", alpha=0.3)
     return _uri(fig)
 
@@ -453,7 +464,8 @@ def _plot_wtl(report: Report, metric: MetricPart, short: list[str]) -> str:
     ax.set_yticklabels(names)
     ax.set_ylim(-0.5, m - 0.5)
     ax.set_xlim(0, 100)
-    ax.set_xlabel(f"% of segments (sentence {metric.name} higher / equal / lower than the baseline's)")
+    order = "higher / equal / lower" if metric.higher_is_better else "lower / equal / higher"
+    ax.set_xlabel(f"% of segments (sentence {metric.name} {order} than the baseline's)")
     ax.legend(ncol=3, fontsize=7, frameon=False, loc="lower center", bbox_to_anchor=(0.5, 1.0))
     return _uri(fig)
 
@@ -534,6 +546,7 @@ def render_html(report: Report) -> str:
     )
     env.filters["p"] = fmt_p
     env.globals["plot_key"] = plot_key
+    env.globals["direction"] = direction
     short = display_names(report.names)
     ids = [m.metric_id for m in report.metrics]
     template = env.get_template("compare.html.j2")

@@ -34,7 +34,7 @@ class ScoreOptions:
         tokenize: sacreBLEU style: a sacreBLEU tokenizer name (default ``13a``).  NLTK style:
             ``None`` (default) splits on whitespace (``str.split()``); a tokenizer name
             tokenizes with it, then splits on spaces.
-        lowercase: lowercase the text first.
+        lowercase: lowercase the text first (BLEU, chrF; TER has ``case_sensitive``).
         weights, smoothing_function, auto_reweigh: NLTK style, as ``rapidbleu.nltk``; the
             smoothing function is ``None``, ``"method0"``..``"method7"`` or a
             ``SmoothingFunction`` method (rapidbleu's or NLTK's).

@@ -1,9 +1,10 @@
-"""BLEU and chrF inside training and decoding loops: batched sentence scores, self-BLEU, pairwise
-matrices.
+"""BLEU, chrF and TER inside training and decoding loops: batched sentence scores, self-BLEU,
+pairwise matrices.
 
 chrF (:func:`sentence_chrf_batch`, :func:`pairwise_chrf`) is sacreBLEU's (0-100,
-``rapidbleu.CHRF``: character n-grams, chrF++ with ``word_order=2``) on strings; the rest of
-this docstring is about BLEU.
+``rapidbleu.CHRF``: character n-grams, chrF++ with ``word_order=2``) on strings, and so is TER
+(:func:`sentence_ter_batch`, :func:`pairwise_ter`; 0-100 and lower is better,
+``rapidbleu.TER``); the rest of this docstring is about BLEU.
 
 Two families of scores, never mixed:
 
@@ -58,7 +59,15 @@ from .ids import (
 )
 from .nltk import sentence_bleu_batch as nltk_sentence_bleu_batch
 
-__all__ = ["pairwise_bleu", "pairwise_chrf", "self_bleu", "sentence_bleu_batch", "sentence_chrf_batch"]
+__all__ = [
+    "pairwise_bleu",
+    "pairwise_chrf",
+    "pairwise_ter",
+    "self_bleu",
+    "sentence_bleu_batch",
+    "sentence_chrf_batch",
+    "sentence_ter_batch",
+]
 
 #: NLTK-style per-order weights: one tuple ``(w_1, ..., w_N)`` (or ``None``: uniform).
 Weights = Sequence[float] | None
@@ -610,8 +619,9 @@ def _chrf_metric(
     return CHRF(char_order, word_order, beta, lowercase, whitespace, eps_smoothing, workers=workers)
 
 
-def _chrf_strings(sentences: Any, what: str) -> list[str]:
-    """A list of strings from a list, tuple or numpy array of strings.
+def _strings(sentences: Any, what: str, metric: str = "chrF") -> list[str]:
+    """A list of strings from a list, tuple or numpy array of strings (``metric`` names the
+    metric in the error).
 
     Raises:
         TypeError: a single string, a mapping or set, an item that is not a ``str`` (named).
@@ -622,7 +632,7 @@ def _chrf_strings(sentences: Any, what: str) -> list[str]:
     out = list(_text_arrays(sentences))
     for i, s in enumerate(out):
         if not isinstance(s, str):
-            raise TypeError(f"{what}[{i}] is a {type(s).__name__}; chrF scores strings")
+            raise TypeError(f"{what}[{i}] is a {type(s).__name__}; {metric} scores strings")
     return out
 
 
@@ -668,7 +678,14 @@ def sentence_chrf_batch(
             option out of range (orders 0-64 and not both 0, ``beta >= 1``, ``workers``).
     """
     metric = _chrf_metric(char_order, word_order, beta, lowercase, whitespace, eps_smoothing, workers)
-    hyps = _chrf_strings(hypotheses, "hypotheses")
+    return _sentence_scores(metric, hypotheses, references, reference_layout, "chrF")
+
+
+def _sentence_scores(
+    metric: Any, hypotheses: Any, references: Any, reference_layout: str | None, name: str
+) -> np.ndarray:
+    """``metric.sentence_scores`` of strings in sacreBLEU's or NLTK's reference layout."""
+    hyps = _strings(hypotheses, "hypotheses", name)
     check_ordered(references, "references")
     references = _text_arrays(references)
     if reference_layout is not None:
@@ -722,7 +739,7 @@ def pairwise_chrf(
         TypeError: a candidate that is not a string, a dict or set, a bad option type.
     """
     metric = _chrf_metric(char_order, word_order, beta, lowercase, whitespace, eps_smoothing, workers)
-    sents = _chrf_strings(candidates, "candidates")
+    sents = _strings(candidates, "candidates")
     if not sents:
         raise ValueError("candidates is empty")
     out: np.ndarray = _backend.chrf.chrf_pairwise_scores(
@@ -735,6 +752,114 @@ def pairwise_chrf(
         metric.eps_smoothing,
         workers,
     )
+    if diagonal is not None:
+        np.fill_diagonal(out, diagonal)
+    return out
+
+
+# ----------------------------------------------------------------------- TER
+
+
+def _ter_metric(normalized: bool, no_punct: bool, asian_support: bool, case_sensitive: bool, workers: int) -> Any:
+    """The ``rapidbleu.TER`` of these options (its constructor checks them all)."""
+    from .ter import TER
+
+    return TER(normalized, no_punct, asian_support, case_sensitive, workers=workers)
+
+
+@without_gc
+def sentence_ter_batch(
+    hypotheses: Sequence[str] | np.ndarray,
+    references: Sequence[str | None] | Sequence[Sequence[str | None]] | np.ndarray,
+    normalized: bool = False,
+    no_punct: bool = False,
+    asian_support: bool = False,
+    case_sensitive: bool = False,
+    workers: int = 1,
+    *,
+    reference_layout: str | None = None,
+) -> np.ndarray:
+    """Sentence TER of every segment in one call: float64 array of shape (n,), 0-100 (lower is
+    better; above 100 when the edits outnumber the reference words).
+
+    ``out[i] == sacrebleu.sentence_ter(hyp_i, refs_i, normalized, no_punct, asian_support,
+    case_sensitive).score``: the same float (tested against sacreBLEU's loop).  The fewest
+    edits (insertions, deletions, substitutions, shifts of word blocks) over the segment's
+    references, divided by the mean reference length (Snover et al. 2006; tercom's algorithm
+    as sacreBLEU runs it, ``rapidbleu._ter_py``).
+
+    Args:
+        hypotheses: n strings (a list, tuple or numpy array of strings).
+        references: one stream (n strings) or a list of K streams (``references[k][i]``;
+            ``None`` = no k-th reference for segment i); with
+            ``reference_layout="per_hypothesis"``, n lists of references instead
+            (``references[i][k]``, NLTK's layout).
+        normalized, no_punct, asian_support, case_sensitive: ``rapidbleu.TER``'s options.
+        workers: threads of the compiled core (1 serial, -1 all cores); same results.
+        reference_layout: ``"streams"`` or ``None`` (default: sacreBLEU's layout, above) or
+            ``"per_hypothesis"``.
+
+    Raises:
+        TypeError: a hypothesis or reference that is not a string, a dict or set instead of a
+            sequence, an option that is not True/False (0/1).
+        ValueError: mismatched stream lengths (named), a segment without any reference, a
+            segment longer than ``rapidbleu._ter_py.MAX_WORDS`` words, a bad ``workers``.
+    """
+    metric = _ter_metric(normalized, no_punct, asian_support, case_sensitive, workers)
+    return _sentence_scores(metric, hypotheses, references, reference_layout, "TER")
+
+
+#: Pairs per kernel call of :func:`pairwise_ter` (rows of the matrix are scored in blocks of
+#: about this many pairs, so memory beyond the output does not grow with n^2).
+PAIRWISE_TER_BLOCK = 4096
+
+
+@without_gc
+def pairwise_ter(
+    candidates: Sequence[str] | np.ndarray,
+    *,
+    normalized: bool = False,
+    no_punct: bool = False,
+    asian_support: bool = False,
+    case_sensitive: bool = False,
+    diagonal: float | None = None,
+    workers: int = 1,
+) -> np.ndarray:
+    """Pairwise sentence-TER matrix (an MBR cost matrix): float64 array (n, n), 0-100, lower is
+    better.
+
+    ``out[i, j]`` = sentence TER of candidate i (hypothesis) against candidate j (its single
+    reference), ``sacrebleu.sentence_ter(c_i, [c_j], ...).score``; not symmetric (the
+    reference's length divides).  MBR picks ``argmin_i out[i].mean()``.
+
+    Each pair is an edit-rate computation (no statistics are shared between pairs), so the
+    matrix costs n^2 sentence TERs; they run in the compiled kernel, ``workers`` threads, in
+    blocks of rows of about :data:`PAIRWISE_TER_BLOCK` pairs: memory is the output plus one
+    block's strings and statistics.
+
+    Args:
+        candidates: n strings (a list, tuple or numpy array of strings).
+        normalized, no_punct, asian_support, case_sensitive: ``rapidbleu.TER``'s options.
+        diagonal: a value for every ``out[i, i]``, or None to keep the computed ones (0.0 for
+            a candidate against itself).
+        workers: threads of the compiled core (1 serial, -1 all cores); same results.
+
+    Raises:
+        ValueError: no candidates, a candidate longer than ``rapidbleu._ter_py.MAX_WORDS``
+            words, a bad ``workers``.
+        TypeError: a candidate that is not a string, a dict or set, a bad option type.
+    """
+    metric = _ter_metric(normalized, no_punct, asian_support, case_sensitive, workers)
+    sents = _strings(candidates, "candidates", "TER")
+    n = len(sents)
+    if not n:
+        raise ValueError("candidates is empty")
+    out = np.empty((n, n), dtype=np.float64)
+    rows = max(1, PAIRWISE_TER_BLOCK // n)
+    for start in range(0, n, rows):
+        stop = min(n, start + rows)
+        hyps = [h for h in sents[start:stop] for _ in range(n)]
+        out[start:stop] = metric.sentence_scores(hyps, [sents * (stop - start)]).reshape(stop - start, n)
     if diagonal is not None:
         np.fill_diagonal(out, diagonal)
     return out

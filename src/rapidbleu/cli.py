@@ -1,12 +1,12 @@
-"""``rapidbleu`` / ``python -m rapidbleu``: sacreBLEU's command line for BLEU and chrF.
+"""``rapidbleu`` / ``python -m rapidbleu``: sacreBLEU's command line for BLEU, chrF and TER.
 
 Same options, same reading of files and same output text as ``sacrebleu`` 2.x (only the
 ``version:`` value of the signature differs).  Unlike sacreBLEU, unreadable files, line-count
 mismatches and undecodable bytes end with a one-line message naming the file (and line) and a
 non-zero exit code instead of a traceback or a silently truncated score.  So do the sacreBLEU
-options it does not implement (test sets, TER: see ``UNSUPPORTED``), a SentencePiece model
-that cannot be downloaded, and a bad ``RAPIDBLEU_BACKEND`` (checked by ``rapidbleu._backend``
-when the kernels are first needed).
+options it does not implement (test sets: see ``UNSUPPORTED``), a SentencePiece model that
+cannot be downloaded, and a bad ``RAPIDBLEU_BACKEND`` (checked by ``rapidbleu._backend`` when
+the kernels are first needed).
 
 Metrics come from the registry of the metric protocol (``rapidbleu._metric.METRICS``): ``-m``
 offers every metric whose class has ``command_line = True``, each metric's options form one
@@ -16,7 +16,7 @@ any metric through the protocol.
 
 Inputs are streamed: every file (or stdin) is read in lockstep (``rapidbleu._lockstep``), once,
 ``CHUNK_LINES`` lines at a time (so pipes work), and only sums (or, for ``-ci``/``--paired-*``,
-per-segment integer statistics) are kept, so memory does not grow with the corpus; ``-sl`` prints each chunk's scores as it is scored.
+per-segment statistics) are kept, so memory does not grow with the corpus; ``-sl`` prints each chunk's scores as it is scored.
 
 ``--report FILE`` (not in sacreBLEU) writes the comparison report of ``rapidbleu.compare``
 instead of the table: an HTML page (extra ``rapidbleu[report]``), or text tables with ``-``
@@ -68,12 +68,12 @@ class CLIError(Exception):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """sacreBLEU's options (same names, short forms, defaults, dests) for BLEU and chrF, plus
-    ``--workers``."""
+    """sacreBLEU's options (same names, short forms, defaults, dests) for BLEU, chrF and TER,
+    plus ``--workers``."""
     p = argparse.ArgumentParser(
         prog="rapidbleu",
-        description="rapidbleu: sacreBLEU-compatible BLEU and chrF, fast.\n"
-        "Quick usage: rapidbleu ref.txt -i output.txt [-m bleu chrf]",
+        description="rapidbleu: sacreBLEU-compatible BLEU, chrF and TER, fast.\n"
+        "Quick usage: rapidbleu ref.txt -i output.txt [-m bleu chrf ter]",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument(
@@ -105,7 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
         "-m",
         nargs="+",
         default=["bleu"],
-        help="Metrics to compute, separated by spaces: bleu, chrf (Default: bleu).",
+        help="Metrics to compute, separated by spaces: bleu, chrf, ter (Default: bleu).",
     )
     p.add_argument("--sentence-level", "-sl", action="store_true", help="Compute metric for each sentence.")
     g = p.add_argument_group("BLEU related arguments")
@@ -303,6 +303,37 @@ METRIC_OPTIONS: dict[str, tuple[str, tuple[tuple[tuple[str, ...], dict[str, Any]
             ),
         ),
     ),
+    "ter": (
+        "TER related arguments (the defaults are tercom's)",
+        (
+            (
+                ("--ter-case-sensitive",),
+                {"action": "store_true", "default": False, "help": "Keep the case. (Default: %(default)s)"},
+            ),
+            (
+                ("--ter-asian-support",),
+                {
+                    "action": "store_true",
+                    "default": False,
+                    "help": "Split CJK characters with --ter-normalized, remove CJK and full-width "
+                    "punctuation with --ter-no-punct. (Default: %(default)s)",
+                },
+            ),
+            (
+                ("--ter-no-punct",),
+                {"action": "store_true", "default": False, "help": "Remove punctuation. (Default: %(default)s)"},
+            ),
+            (
+                ("--ter-normalized",),
+                {
+                    "action": "store_true",
+                    "default": False,
+                    "help": "Tercom's normalization: split off punctuation, unescape XML entities. "
+                    "(Default: %(default)s)",
+                },
+            ),
+        ),
+    ),
 }
 
 #: sacreBLEU options rapidbleu does not implement: (flags, argparse keywords, why).  They are
@@ -310,7 +341,6 @@ METRIC_OPTIONS: dict[str, tuple[str, tuple[tuple[tuple[str, ...], dict[str, Any]
 #: does (argparse's abbreviations resolve the same way: ``-t`` is ``--test-set``, never a prefix
 #: of ``-tok``) and then ends with a one-line error instead of doing something else.
 _TEST_SETS = "test sets are not supported; give reference files"
-_NO_TER = "TER is not supported on the command line (rapidbleu computes BLEU and chrF)"
 UNSUPPORTED: tuple[tuple[tuple[str, ...], dict[str, Any], str], ...] = (
     (("--test-set", "-t"), {}, _TEST_SETS),
     (("--list",), {"action": "store_true"}, _TEST_SETS),
@@ -324,10 +354,6 @@ UNSUPPORTED: tuple[tuple[tuple[str, ...], dict[str, Any], str], ...] = (
         {"action": "store_true"},
         "per-subset scores (--detail) need test sets, which are not supported; give reference files",
     ),
-    (("--ter-case-sensitive",), {"action": "store_true"}, _NO_TER),
-    (("--ter-asian-support",), {"action": "store_true"}, _NO_TER),
-    (("--ter-no-punct",), {"action": "store_true"}, _NO_TER),
-    (("--ter-normalized",), {"action": "store_true"}, _NO_TER),
 )
 
 
@@ -357,8 +383,7 @@ def check_values(args: argparse.Namespace) -> None:
     """Option values that sacreBLEU accepts and then misuses, refused with one line each.
 
     Raises:
-        CLIError: ``-m`` with a metric the command line does not offer (sacreBLEU's ``ter`` is
-            not implemented); ``-l`` without a dash (sacreBLEU silently ignores ``enzh`` and
+        CLIError: ``-m`` with a metric the command line does not offer; ``-l`` without a dash (sacreBLEU silently ignores ``enzh`` and
             tokenizes Chinese with 13a); ``-w`` below 0 (sacreBLEU fails in a format string);
             ``-cin`` or ``-pbsn`` below 2 and ``-parn`` below 1 (sacreBLEU prints no interval
             for ``-cin 1``, and runs its default number of samples for ``-pbsn``/``-parn`` 0 or
@@ -367,8 +392,6 @@ def check_values(args: argparse.Namespace) -> None:
     for metric in args.metrics:
         if metric in METRICS and METRICS[metric].command_line:
             continue
-        if metric.lower() == "ter":
-            raise CLIError(f"-m/--metrics {metric}: {_NO_TER}")
         known = " ".join(m for m, cls in METRICS.items() if cls.command_line)
         raise CLIError(f"-m/--metrics {metric}: unknown metric; choose from: {known}")
     if args.langpair is not None:

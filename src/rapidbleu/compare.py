@@ -116,13 +116,15 @@ class SystemResult:
 
 @dataclass
 class SentenceComparison:
-    """Sentence BLEU of one system against the baseline's, segment by segment.
+    """A metric's sentence scores of one system against the baseline's, segment by segment.
 
     Attributes:
         name: the system's name.
-        wins, ties, losses: segments where its sentence BLEU is higher than, equal to, lower
-            than the baseline's.
-        mean_diff, median_diff: mean and median of the differences (BLEU points).
+        wins, ties, losses: segments where its sentence score is better than, equal to, worse
+            than the baseline's (better: higher, or lower for a metric where lower is better,
+            TER: ``Metric.higher_is_better``).
+        mean_diff, median_diff: mean and median of the differences, system minus baseline
+            (points of the metric; negative is better for TER).
     """
 
     name: str
@@ -165,6 +167,8 @@ class MetricComparison:
         sentences: ``SentenceComparison`` per non-baseline system, on the metric's sentence
             scores (empty for one system).
         sentence_scores: float64 ``(systems, n_segments)`` sentence scores (0-100).
+        higher_is_better: False for a metric where lower scores are better (TER), as
+            ``Metric.higher_is_better``; wins, tables and plots read it.
     """
 
     metric_id: str
@@ -174,6 +178,7 @@ class MetricComparison:
     sentences: list[SentenceComparison]
     # (_compare always sets it; None is only the dataclass default)
     sentence_scores: np.ndarray = field(default=None, repr=False)  # type: ignore[arg-type]
+    higher_is_better: bool = True
 
     @property
     def key(self) -> str:
@@ -388,7 +393,7 @@ def comparison_report(
         metrics: instead of ``metric``, the metrics to compare the systems with, in the order
             shown: metric objects (``rapidbleu.BLEU(...)``, ``rapidbleu.CHRF(word_order=2)``,
             ...) or names of sacreBLEU's metrics with their default options (``"bleu"``,
-            ``"chrf"``).  Each gets its scores, intervals, p-values and sentence-level
+            ``"chrf"``, ``"ter"``).  Each gets its scores, intervals, p-values and sentence-level
             comparison; the n-gram precisions, brevity penalty, buckets and highlighted example
             segments are BLEU's and appear when a BLEU is among them.
         test: paired test against the baseline, ``"bs"`` (paired bootstrap resampling, Koehn
@@ -568,19 +573,22 @@ def _compare(
     smetric = metric.sentence_metric()
     sent = np.array([smetric.scores_from_stats(st) for st in stats], dtype=np.float64)
     sentences = []
+    better = 1.0 if metric.higher_is_better else -1.0  # TER: a lower score is a win
     for i in range(1, len(names)):
         d = sent[i] - sent[0]
         sentences.append(
             SentenceComparison(
                 name=names[i],
-                wins=int((d > 0).sum()),
+                wins=int((better * d > 0).sum()),
                 ties=int((d == 0).sum()),
-                losses=int((d < 0).sum()),
+                losses=int((better * d < 0).sum()),
                 mean_diff=float(d.mean()),
                 median_diff=float(np.median(d)),
             )
         )
-    return MetricComparison(metric.metric_id, corpus[0].name, sig.format(), scores, sentences, sent)
+    return MetricComparison(
+        metric.metric_id, corpus[0].name, sig.format(), scores, sentences, sent, metric.higher_is_better
+    )
 
 
 def _add_bleu_parts(

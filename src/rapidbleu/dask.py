@@ -8,11 +8,15 @@ metric's column sums and the segment count, plus the number of references and, N
 partition's last segment's numbers); only those small tuples travel back, and the client sums
 them in partition order and scores them through the metric protocol.  The score equals a
 single-process ``rapidbleu.BLEU().corpus_score`` / ``rapidbleu.CHRF().corpus_score`` /
-``rapidbleu.nltk.corpus_bleu`` on the rows in order, float for float.
+``rapidbleu.TER().corpus_score`` / ``rapidbleu.nltk.corpus_bleu`` on the rows in order, float
+for float (TER's float statistics: exactly with one or two references per row; with three or
+more the sum of partition sums may differ from one pass in the last bits, see
+``rapidbleu.spark``).
 
 Sentence scores (:func:`sentence_score`; :func:`sentence_bleu` for BLEU): ``map_partitions``
 returning a float64 Series aligned with the DataFrame (BLEU 0-100 with effective order, as
-``sacrebleu.sentence_bleu``; chrF 0-100, as ``sentence_chrf``; NLTK style 0-1).
+``sacrebleu.sentence_bleu``; chrF and TER 0-100, as ``sentence_chrf``/``sentence_ter``; NLTK
+style 0-1).
 
 Bags (:func:`bag_corpus_stats`, :func:`bag_corpus_score`, :func:`bag_sentence_score`, and
 :func:`bag_corpus_bleu`, :func:`bag_sentence_bleu` for BLEU): elements are ``(hypothesis,
@@ -144,7 +148,7 @@ def corpus_stats(ddf: DataFrame, hypothesis: str, references: str | Sequence[str
 def corpus_score(
     ddf: DataFrame, hypothesis: str, references: str | Sequence[str], metric: str = "bleu", **options: Any
 ) -> Any:
-    """The corpus score of a Dask DataFrame under ``metric`` (``"bleu"``, ``"chrf"``; its
+    """The corpus score of a Dask DataFrame under ``metric`` (``"bleu"``, ``"chrf"``, ``"ter"``; its
     constructor's options as keywords): ``rapidbleu.BLEUScore``/``CHRFScore`` (0-100), NLTK's
     float (0-1) with ``style="nltk"``; equal to the single-process score.  Errors as
     :func:`corpus_stats`, and ValueError for an unknown metric."""

@@ -9,23 +9,28 @@ matches_1..N, totals_1..N]``, chrF's ``[hyp, ref, match]`` per n-gram order -- a
 count, plus the number of references and, NLTK style, the partition's last segment's numbers);
 Spark sums those columns; the driver receives one row of numbers (no text) and scores it through
 the metric protocol.  The score equals a single-process ``rapidbleu.BLEU().corpus_score`` /
-``rapidbleu.CHRF().corpus_score`` / ``rapidbleu.nltk.corpus_bleu`` on the rows in DataFrame
-order, float for float (NLTK smoothing methods 5-7 read the last row of the last non-empty
-partition, which is the last row in that order).
+``rapidbleu.CHRF().corpus_score`` / ``rapidbleu.TER().corpus_score`` /
+``rapidbleu.nltk.corpus_bleu`` on the rows in DataFrame order, float for float (NLTK smoothing
+methods 5-7 read the last row of the last non-empty partition, which is the last row in that
+order).  TER's statistics are floats (a reference length is the mean over a row's references):
+with one or two references per row every sum is exact, so the partitions' sum is one pass's;
+with three or more the float sum depends on its order and may differ from one pass in the last
+bits (within 1e-13 relative).
 
 Sentence scores (:func:`sentence_score`; :func:`sentence_bleu` for BLEU): an Arrow-based pandas
 UDF, one float per row, batch by batch through the metric's ``sentence_scores``
-(``sacrebleu.sentence_bleu`` with effective order, 0-100; ``sentence_chrf``, 0-100; NLTK's
-``sentence_bleu``, 0-1).
+(``sacrebleu.sentence_bleu`` with effective order, 0-100; ``sentence_chrf``, ``sentence_ter``,
+0-100; NLTK's ``sentence_bleu``, 0-1).
 
 References: one column name or several; each value a string, a null (no reference in that
 position) or an array of strings (one column of arrays holds all references of a row).
 
 Options (keyword arguments of every function, see ``rapidbleu._frames.ScoreOptions``):
-``metric`` (``"bleu"``, ``"chrf"``: sacreBLEU's metrics of the command line) and its
+``metric`` (``"bleu"``, ``"chrf"``, ``"ter"``: sacreBLEU's metrics of the command line) and its
 constructor's options -- BLEU: ``tokenize``, ``lowercase``, ``smooth_method``,
 ``smooth_value``, ``effective_order``, ``max_ngram_order``; chrF: ``char_order``,
-``word_order``, ``beta``, ``lowercase``, ``whitespace``, ``eps_smoothing`` -- or
+``word_order``, ``beta``, ``lowercase``, ``whitespace``, ``eps_smoothing``; TER:
+``normalized``, ``no_punct``, ``asian_support``, ``case_sensitive`` -- or
 ``style="nltk"`` with NLTK's ``weights``, ``smoothing_function`` (``"method1"`` or a
 ``SmoothingFunction`` method), ``auto_reweigh``, ``tokenize``, ``lowercase``.
 
@@ -152,8 +157,9 @@ def corpus_stats(df: "DataFrame", hypothesis: str, references: str | Sequence[st
 def corpus_score(
     df: "DataFrame", hypothesis: str, references: str | Sequence[str], metric: str = "bleu", **options: Any
 ) -> Any:
-    """The corpus score of a DataFrame under ``metric`` (``"bleu"``, ``"chrf"``), equal to the
-    single-process score of the same rows: ``rapidbleu.BLEUScore``/``CHRFScore`` (0-100), or
+    """The corpus score of a DataFrame under ``metric`` (``"bleu"``, ``"chrf"``, ``"ter"``), equal
+    to the single-process score of the same rows: ``rapidbleu.BLEUScore``/``CHRFScore``/``TERScore``
+    (0-100), or
     NLTK's float (0-1; a list for several weight tuples) with ``style="nltk"``.
 
     Args:
@@ -177,7 +183,8 @@ def sentence_score(hypothesis: str, references: str | Sequence[str], metric: str
     """A ``Column`` of sentence scores (double) for ``df.withColumn``/``select``, row by row,
     computed in Arrow batches by a pandas UDF: ``metric="bleu"`` gives
     ``sacrebleu.sentence_bleu(hyp, refs).score`` (0-100), ``"chrf"``
-    ``sacrebleu.sentence_chrf(hyp, refs, ...).score`` (0-100); ``style="nltk"`` NLTK's
+    ``sacrebleu.sentence_chrf(hyp, refs, ...).score`` (0-100), ``"ter"`` ``sentence_ter``'s
+    (0-100); ``style="nltk"`` NLTK's
     ``sentence_bleu`` (0-1).
 
     Raises:

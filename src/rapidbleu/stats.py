@@ -98,7 +98,8 @@ class CorpusStats:
         self, metric_id: str, config: dict[str, Any], vector: Any, last: tuple[int, ...] | None = None
     ) -> None:
         cls = _metric_class(metric_id)
-        width = cls.from_config(config).aggregate_width() + 1
+        metric = cls.from_config(config)
+        width = metric.aggregate_width() + 1
         dtype = np.float64 if cls.stats_dtype == "float64" else np.int64
         raw = np.asarray(vector)
         if (
@@ -113,6 +114,12 @@ class CorpusStats:
             raise ValueError(f"{metric_id} statistics with these settings have {width} values, got shape {raw.shape}")
         if (vec < 0).any():
             raise ValueError("statistics must be non-negative counts")
+        if cls.stats_dtype == "float64":
+            # float statistics (TER): the metric's own rules on the row, a whole segment count
+            if vec[-1] != np.floor(vec[-1]):
+                raise ValueError(f"the segment count must be a whole number, got {vec[-1].item()!r}")
+            if width - 1 == len(metric.stats_columns):
+                metric.check_statistics(vec[:-1], "statistics vector")
         vec.setflags(write=False)
         self.metric_id = metric_id
         self._config = _freeze(config)
@@ -234,7 +241,9 @@ class CorpusStats:
         5-7) are not in the vector and are dropped.
 
         Raises:
-            ValueError: another length, negative or (for counts) fractional values.
+            ValueError: another length, negative or (for counts) fractional values; for float
+                statistics (TER) non-finite values, a fractional segment count or a row the
+                metric refuses (``Metric.check_statistics``: fractional edits).
         """
         return CorpusStats(self.metric_id, self.config, vector, None)
 

@@ -61,8 +61,8 @@ class TER(SacreMetricMethods, Metric):
     higher_is_better = False
     #: [num_edits, average reference length]: floats.
     stats_dtype = "float64"
-    #: Not offered by ``-m`` until the command line's TER options (``--ter-*``) are wired.
-    command_line = False
+    #: ``-m ter`` with sacreBLEU's ``--ter-*`` options (``rapidbleu.cli.METRIC_OPTIONS``).
+    command_line = True
     #: sacreBLEU's attribute: the signature class.
     _SIGNATURE_TYPE: ClassVar[type[TERSignature]] = TERSignature
 
