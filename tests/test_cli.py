@@ -8,6 +8,7 @@ import subprocess
 import sys
 import urllib.error
 import urllib.request
+from typing import Any
 
 import pytest
 from conftest import HAVE_CYTHON, OFFICIAL_TOKENIZER, ROOT, SAMPLE_DIR, full_data_dir, systems
@@ -281,11 +282,9 @@ def test_bad_chrf_options_are_one_line_errors_before_reading(options, message, c
     assert err.count("\n") == 1
 
 
-def test_compare_cli_slice_with_chrf():
-    """A slice of ``tools/compare_cli.py``'s matrix (the full one ran over every WMT23 system,
-    README): chrF beside BLEU in paired tests (command-line order), chrF++ and every --chrf-*
-    option, LaTeX, JSON, two references (he-en), and -sl; sacreBLEU's standard output byte for
-    byte."""
+def _compare_cli() -> Any:
+    """``tools/compare_cli.py`` as a module; skips where tools/ is not beside this copy of the
+    tests (.ci/run's wheel step runs a copy of tests/ outside the checkout)."""
     if not (ROOT / "tools" / "compare_cli.py").is_file():
         pytest.skip("tools/compare_cli.py is not beside this copy of the tests (run from the checkout)")
     sys.path.insert(0, str(ROOT / "tools"))
@@ -293,6 +292,15 @@ def test_compare_cli_slice_with_chrf():
         import compare_cli
     finally:
         sys.path.pop(0)
+    return compare_cli
+
+
+def test_compare_cli_slice_with_chrf():
+    """A slice of ``tools/compare_cli.py``'s matrix (the full one ran over every WMT23 system,
+    README): chrF beside BLEU in paired tests (command-line order), chrF++ and every --chrf-*
+    option, LaTeX, JSON, two references (he-en), and -sl; sacreBLEU's standard output byte for
+    byte."""
+    compare_cli = _compare_cli()
     common = ["--a", f"{sys.executable} -m sacrebleu", "--b", f"{sys.executable} -m rapidbleu", "--stdout-only"]
     common += ["--data", str(SAMPLE_DIR), "--pairs", "he-en"]
     assert compare_cli.main([*common, "-m", "chrf", "bleu", "--match=--paired-bs", "--match=--chrf-eps-smoothing"]) == 0
@@ -304,11 +312,7 @@ def test_compare_cli_slice_with_ter():
     lines of every WMT23 system, README): TER beside BLEU in paired tests (command-line order),
     every --ter-* option, LaTeX, two and three references (he-en; the third is another system's
     output), and -sl; sacreBLEU's standard output byte for byte, on the first 12 lines."""
-    sys.path.insert(0, str(ROOT / "tools"))
-    try:
-        import compare_cli
-    finally:
-        sys.path.pop(0)
+    compare_cli = _compare_cli()
     common = ["--a", f"{sys.executable} -m sacrebleu", "--b", f"{sys.executable} -m rapidbleu", "--stdout-only"]
     common += ["--data", str(SAMPLE_DIR), "--pairs", "he-en", "--head", "12"]
     assert compare_cli.main([*common, "-m", "ter", "bleu", "--match=--paired-bs", "--match=--ter-no-punct"]) == 0
