@@ -322,6 +322,20 @@ class CHRF(SacreMetricMethods, Metric):
         ]
 
 
+def _compat_metric(
+    char_order: int, word_order: int, beta: int | float, remove_whitespace: bool, eps_smoothing: bool
+) -> CHRF:
+    """The metric of sacreBLEU's ``corpus_chrf``/``sentence_chrf`` arguments (``remove_whitespace``
+    is the opposite of ``CHRF(whitespace=...)``)."""
+    return CHRF(
+        char_order=char_order,
+        word_order=word_order,
+        beta=beta,
+        whitespace=not check_flag(remove_whitespace, "remove_whitespace"),
+        eps_smoothing=eps_smoothing,
+    )
+
+
 def corpus_chrf(
     hypotheses: Sequence[str],
     references: Sequence[Sequence[str | None]],
@@ -333,13 +347,7 @@ def corpus_chrf(
 ) -> CHRFScore:
     """Corpus chrF with sacreBLEU's ``corpus_chrf`` arguments (``remove_whitespace`` is the
     opposite of ``CHRF(whitespace=...)``)."""
-    metric = CHRF(
-        char_order=char_order,
-        word_order=word_order,
-        beta=beta,
-        whitespace=not check_flag(remove_whitespace, "remove_whitespace"),
-        eps_smoothing=eps_smoothing,
-    )
+    metric = _compat_metric(char_order, word_order, beta, remove_whitespace, eps_smoothing)
     return cast(CHRFScore, metric.corpus_score(hypotheses, references))
 
 
@@ -354,11 +362,5 @@ def sentence_chrf(
 ) -> CHRFScore:
     """Sentence chrF with sacreBLEU's ``sentence_chrf`` arguments (the best of the references
     counts)."""
-    metric = CHRF(
-        char_order=char_order,
-        word_order=word_order,
-        beta=beta,
-        whitespace=not check_flag(remove_whitespace, "remove_whitespace"),
-        eps_smoothing=eps_smoothing,
-    )
+    metric = _compat_metric(char_order, word_order, beta, remove_whitespace, eps_smoothing)
     return cast(CHRFScore, metric.sentence_score(hypothesis, references))

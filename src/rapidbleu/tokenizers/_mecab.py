@@ -6,13 +6,14 @@ and refuse to run with another dictionary or with a user dictionary loaded (the 
 not be comparable).  Per segment: ``str.strip()``, ``tagger.parse``, ``str.strip()``.
 """
 
+from abc import ABC, abstractmethod
 from functools import lru_cache
 from typing import Any
 
 from .base import BaseTokenizer
 
 
-class MecabTokenizer(BaseTokenizer):
+class MecabTokenizer(BaseTokenizer, ABC):
     """Base class: subclasses set the names below and implement ``_load()``."""
 
     fast_path = None
@@ -38,9 +39,9 @@ class MecabTokenizer(BaseTokenizer):
             )
         self._cached = lru_cache(maxsize=2**16)(self._tokenize)
 
-    def _load(self) -> Any:  # pragma: no cover - abstract
+    @abstractmethod
+    def _load(self) -> Any:
         """The ``MeCab.Tagger`` (of the optional extra, untyped)."""
-        raise NotImplementedError
 
     def _tokenize(self, line: str) -> str:
         tokens: str = self.tagger.parse(line.strip()).strip()
