@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 import sacrebleu
@@ -98,7 +99,10 @@ def test_every_sacrebleu_module_resolves_or_says_why(startup_hook_env):
         if name.startswith("sacrebleu.dataset"):
             assert got[0] == "not-provided", (name, got)
             assert "test sets" in got[1]
-            assert "sacrebleu -t" in got[1]
+            assert "env -u RAPIDBLEU_AS_SACREBLEU sacrebleu -t" in got[1]
+        elif name == "sacrebleu.sacrebleu":  # the command line
+            assert got[0] == "not-provided", (name, got)
+            assert "score with the `rapidbleu` command" in got[1]
         elif name == "sacrebleu" or importlib.util.find_spec(real) is not None:
             assert got == ["alias", real, True], (name, got)
         else:
@@ -548,6 +552,27 @@ def test_install_without_startup_hook_says_children_miss_out():
     assert len(messages) == 1
     assert "start-up hook rapidbleu-shim.pth is not in this interpreter's site-packages" in messages[0]
     assert "spawn or forkserver" in messages[0]
+
+
+def test_sacrebleu_command_line_under_the_alias_says_what_to_do(startup_hook_env):
+    """A harness's subprocess that runs sacreBLEU's command line inherits the alias: ``python -m
+    sacrebleu`` and the ``sacrebleu`` command's module say to run ``rapidbleu`` or sacreBLEU
+    without the variable; without it, sacreBLEU's command line runs."""
+    ref = str(SAMPLE_DIR / "generaltest2023.de-en.ref.refA.en")
+    hyp = str(SAMPLE_DIR / "generaltest2023.de-en.hyp.ONLINE-W.en")
+    aliased = _env(startup_hook_env, **{CHILDREN_ENV: "1"})
+    for argv in ([sys.executable, "-m", "sacrebleu", ref, "-i", hyp, "-b"],
+                 [sys.executable, "-c", "from sacrebleu.sacrebleu import main; main()", ref, "-i", hyp, "-b"]):  # fmt: skip
+        res = subprocess.run(argv, capture_output=True, text=True, timeout=120, env=aliased, check=False)
+        assert res.returncode == 1, res.stderr
+        assert "sacreBLEU's command line (the `sacrebleu` command, `python -m sacrebleu`) does not run" in res.stderr
+        assert "`env -u RAPIDBLEU_AS_SACREBLEU sacrebleu ...`" in res.stderr
+    res = subprocess.run(
+        [sys.executable, "-m", "sacrebleu", ref, "-i", hyp, "-b"],
+        capture_output=True, text=True, timeout=120, env=_env(startup_hook_env), check=False,
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    assert float(res.stdout) == round(sacrebleu.corpus_bleu(read(Path(hyp)), [read(Path(ref))]).score, 1)
 
 
 RUNNER_HARNESS = """
