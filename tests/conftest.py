@@ -205,9 +205,9 @@ def startup_hook_env(tmp_path_factory) -> dict[str, str]:
     Elsewhere (an editable install, the source tree on PYTHONPATH) site-packages has no hook; then
     a second installation prefix is made whose site-packages folder holds a copy of the
     checkout's ``src/rapidbleu-shim.pth``, and a ``sitecustomize`` module on PYTHONPATH makes site
-    add that prefix in each child (``site.PREFIXES``, ``site.addsitepackages``) as it adds
-    ``sys.prefix``: site's own .pth processing runs the line, and ``site.getsitepackages()``
-    lists the folder.  RAPIDBLEU_REQUIRE_INSTALLED_HOOK=1 (.ci/run) fails instead.
+    add that prefix in each child (``site.PREFIXES``, ``site.addsitepackages``) as it adds a
+    virtual environment's ``sys.prefix`` (twice): site's own .pth processing runs the line, and
+    ``site.getsitepackages()`` lists the folder.  RAPIDBLEU_REQUIRE_INSTALLED_HOOK=1 (.ci/run) fails instead.
     """
     source = ROOT / "src" / STARTUP_PTH
     installed = installed_startup_hook()
@@ -224,8 +224,10 @@ def startup_hook_env(tmp_path_factory) -> dict[str, str]:
     site_dir.mkdir(parents=True)
     (site_dir / STARTUP_PTH).write_bytes(source.read_bytes())
     custom = tmp_path_factory.mktemp("hook-sitecustomize")
+    # twice, as site processes a virtual environment's site-packages (in site.venv() and again in
+    # site.main(): every .pth file there runs twice)
+    add = f"site.addsitepackages(None, [{str(prefix)!r}])\n"
     (custom / "sitecustomize.py").write_text(
-        f"import site\nsite.PREFIXES.append({str(prefix)!r})\nsite.addsitepackages(None, [{str(prefix)!r}])\n",
-        encoding="utf-8",
+        f"import site\nsite.PREFIXES.append({str(prefix)!r})\n{add}{add}", encoding="utf-8"
     )
     return {"PYTHONPATH": os.pathsep.join(filter(None, [str(custom), os.environ.get("PYTHONPATH")]))}
