@@ -10,9 +10,9 @@ sets the variable, so the alias follows the process tree: ``multiprocessing`` wo
 design of coverage.py's ``COVERAGE_PROCESS_START``).
 
 :func:`activate` imports nothing: it puts a finder first on ``sys.meta_path`` that waits for the
-first ``import sacrebleu`` and only then imports rapidbleu and installs the alias (rapidbleu's
-import costs about ten interpreter start-ups; a child that never imports sacreBLEU does not pay
-it).  Importing ``rapidbleu.shim`` (which ``import rapidbleu`` does) installs the alias at once
+first ``import sacrebleu`` and only then imports rapidbleu and installs the alias (importing
+rapidbleu costs several times a bare interpreter start-up; a child that never imports sacreBLEU
+does not pay it).  Importing ``rapidbleu.shim`` (which ``import rapidbleu`` does) installs the alias at once
 in a process where the finder waits, so ``rapidbleu.shim.is_installed()`` says so.
 
 A top-level module, not part of the ``rapidbleu`` package: importing anything inside the

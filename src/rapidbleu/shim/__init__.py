@@ -13,8 +13,10 @@ release whose API and numbers rapidbleu reproduces (harness code gates on
 What rapidbleu does not provide -- sacreBLEU's test sets (``sacrebleu.DATASETS``,
 ``download_test_set``, ``get_reference_files``, the ``sacrebleu.dataset`` package, ...) --
 raises :class:`NotProvidedError` (an ``ImportError``) saying so; it is not passed on to an
-installed sacreBLEU, whose dataset code would then run on rapidbleu's modules.  A module that
-rapidbleu simply lacks is a ``ModuleNotFoundError`` naming both modules.
+installed sacreBLEU, whose dataset code would then run on rapidbleu's modules.  So does
+sacreBLEU's command line (``sacrebleu.sacrebleu``, ``sacrebleu.__main__``: the ``sacrebleu``
+command run by a harness's subprocess, which inherits the alias).  A module that rapidbleu simply
+lacks is a ``ModuleNotFoundError`` naming both modules.
 
 Modules that imported sacreBLEU *before* the call keep the objects they hold; the call removes
 sacreBLEU's modules from ``sys.modules`` (with a ``RuntimeWarning``) so that later imports see
