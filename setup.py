@@ -9,13 +9,20 @@
   saying why (shown by ``pip install -v``: pip hides a successful build's output, so the
   package itself says it once more, in one line, when it first runs), except under
   cibuildwheel (``CIBUILDWHEEL=1``), where it must fail loudly.
+* Every build that installs (the wheel, an sdist install with or without the compiled core)
+  puts the start-up hook ``src/rapidbleu-shim.pth`` at the top of the package's folder, i.e.
+  of site-packages once installed, where ``site`` runs it in every new interpreter: with
+  ``RAPIDBLEU_AS_SACREBLEU`` set (``install_as_sacrebleu()`` sets it) it installs the alias
+  there (``src/_rapidbleu_startup.py``).  Editable installs do not carry it.
 """
 
 import os
 import sys
+from pathlib import Path
 
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
 
 DEBUG = os.environ.get("RAPIDBLEU_DEBUG_BUILD", "") == "1"
 #: ``RAPIDBLEU_SANITIZE``: gcc/clang's ``-fsanitize`` list; ``1`` is .ci/run's set.
@@ -51,6 +58,10 @@ EXTENSIONS = {
     "_chrf_cy": ["_chrf.h", "_table.h", "_text.h", "_pytext.h", "_text.pxd", "_tok.h", "_uni.h", "_compiler.h"],
     "_ter_cy": ["_ter.h"],
 }
+
+
+#: The start-up hook, a .pth file: outside every package, so build_py copies it itself.
+STARTUP_PTH = "src/rapidbleu-shim.pth"
 
 
 def _compile_args():
@@ -147,4 +158,22 @@ class OptionalBuildExt(build_ext):
         self.failed.append((name, " ".join(str(exc).split())))
 
 
-setup(ext_modules=_extensions(), cmdclass={"build_ext": OptionalBuildExt})
+class BuildPyWithStartupHook(build_py):
+    """The Python files as usual, and STARTUP_PTH at the top of the build folder (a .pth file
+    works only there, at the top of site-packages; the wheel's RECORD lists it, so that pip
+    uninstall removes it).  Not in editable mode, whose wheel holds only a path entry."""
+
+    def run(self):
+        super().run()
+        if not self.editable_mode:
+            self.copy_file(STARTUP_PTH, self._startup_pth_target(), preserve_mode=False)
+
+    def get_outputs(self, include_bytecode=True):
+        outputs = super().get_outputs(include_bytecode)
+        return outputs if self.editable_mode else [*outputs, self._startup_pth_target()]
+
+    def _startup_pth_target(self):
+        return str(Path(self.build_lib, Path(STARTUP_PTH).name))
+
+
+setup(ext_modules=_extensions(), cmdclass={"build_ext": OptionalBuildExt, "build_py": BuildPyWithStartupHook})

@@ -11,6 +11,7 @@ out like ``../shared/data/wmt23`` (``scores.tsv``, ``references/``, ``system-out
 
 import csv
 import os
+import site
 from pathlib import Path
 
 import pytest
@@ -178,3 +179,55 @@ def clean_ids_plain(seq, pad_id, eos_ids, drop_ids):
         elif out and t in eos_ids:
             break
     return out
+
+
+# ------------------------------------------------------------------------------------------
+# The start-up hook (``rapidbleu-shim.pth``) in child interpreters.
+# ------------------------------------------------------------------------------------------
+STARTUP_PTH = "rapidbleu-shim.pth"
+#: .ci/run sets it: the hook must be the installed one, in site-packages (a non-editable install).
+REQUIRE_INSTALLED_HOOK = os.environ.get("RAPIDBLEU_REQUIRE_INSTALLED_HOOK") == "1"
+
+
+def installed_startup_hook() -> Path | None:
+    """``rapidbleu-shim.pth`` in a site-packages folder of this interpreter (where pip puts it
+    with a non-editable install), or None."""
+    folders = [*site.getsitepackages(), site.getusersitepackages()]
+    return next((Path(f) / STARTUP_PTH for f in folders if (Path(f) / STARTUP_PTH).is_file()), None)
+
+
+@pytest.fixture(scope="session")
+def startup_hook_env(tmp_path_factory) -> dict[str, str]:
+    """Environment additions under which child interpreters run rapidbleu's start-up hook.
+
+    Where rapidbleu is installed from a wheel or an sdist (as in .ci/run), the hook is the one in
+    site-packages: nothing to add (it must be the checkout's line, if there is a checkout).
+    Elsewhere (an editable install, the source tree on PYTHONPATH) site-packages has no hook; then
+    a second installation prefix is made whose site-packages folder holds a copy of the
+    checkout's ``src/rapidbleu-shim.pth``, and a ``sitecustomize`` module on PYTHONPATH makes site
+    add that prefix in each child (``site.PREFIXES``, ``site.addsitepackages``) as it adds a
+    virtual environment's ``sys.prefix`` (twice): site's own .pth processing runs the line, and
+    ``site.getsitepackages()`` lists the folder.  RAPIDBLEU_REQUIRE_INSTALLED_HOOK=1 (.ci/run) fails instead.
+    """
+    source = ROOT / "src" / STARTUP_PTH
+    installed = installed_startup_hook()
+    if installed is not None:
+        if source.is_file():
+            assert installed.read_bytes() == source.read_bytes(), f"{installed} is not the checkout's {source}"
+        return {}
+    if REQUIRE_INSTALLED_HOOK:
+        pytest.fail(
+            f"no {STARTUP_PTH} in site-packages but RAPIDBLEU_REQUIRE_INSTALLED_HOOK=1 ({site.getsitepackages()})"
+        )
+    prefix = tmp_path_factory.mktemp("hook-prefix")
+    site_dir = Path(site.getsitepackages([str(prefix)])[0])
+    site_dir.mkdir(parents=True)
+    (site_dir / STARTUP_PTH).write_bytes(source.read_bytes())
+    custom = tmp_path_factory.mktemp("hook-sitecustomize")
+    # twice, as site processes a virtual environment's site-packages (in site.venv() and again in
+    # site.main(): every .pth file there runs twice)
+    add = f"site.addsitepackages(None, [{str(prefix)!r}])\n"
+    (custom / "sitecustomize.py").write_text(
+        f"import site\nsite.PREFIXES.append({str(prefix)!r})\n{add}{add}", encoding="utf-8"
+    )
+    return {"PYTHONPATH": os.pathsep.join(filter(None, [str(custom), os.environ.get("PYTHONPATH")]))}

@@ -9,6 +9,12 @@ code, unchanged: BLEU, chrF, chrF++ and TER where the harness has them (lm-eval'
 ``chrf``, ``chrfpp``, ``ter`` aggregations; Sockeye's ``raw_corpus_bleu``/``_chrf``/``_ter``;
 Joey NMT's ``bleu`` and ``chrf``, with sacreBLEU options passed through).
 
+lm-evaluation-harness's bootstrap standard error (``bootstrap_stderr``: a ``multiprocessing.Pool``
+whose workers re-run the corpus metric on resamples) runs under ``python -m rapidbleu.shim`` with
+the ``spawn`` and ``forkserver`` start methods: in the workers, lm-eval's own ``sacrebleu``
+global must be rapidbleu's, and the standard errors must be the floats lm-eval computes with
+sacreBLEU.
+
 The harness packages are installed without their heavy dependencies (``pip install --no-deps
 lm-eval==0.4.13 sockeye==3.1.34 joeynmt==2.3.0``: the metric modules import only numpy, torch,
 PyYAML and sacreBLEU); ``.ci/run`` does that and sets RAPIDBLEU_REQUIRE_HARNESSES=1 so that
@@ -130,3 +136,74 @@ def test_joeynmt_metrics():
 
     assert got["chrf"] == sacrebleu.corpus_chrf(HYP, [REF_A]).score / 100
     assert got["chrf++-lc"] == sacrebleu.CHRF(word_order=2, lowercase=True).corpus_score(HYP, [REF_A]).score / 100
+
+
+#: lm-eval's bootstrap, run as a script (spawn and forkserver import the main module by path in
+#: each worker).  ``Probe`` is lm-eval's metric function, called unchanged, that first notes in a
+#: file per worker process which sacreBLEU lm-eval's module holds there.
+BOOTSTRAP = """
+import json, multiprocessing as mp, os, sys
+import lm_eval.api.metrics as m
+
+# lm-eval's pool has mp.cpu_count() workers: two, whatever the machine
+mp.cpu_count = lambda: 2
+ITERS = 40  # resamples: one chunk, i.e. one task per pool
+
+class Probe:
+    def __init__(self, name, folder):
+        self.name, self.folder, self.__name__ = name, folder, name
+
+    def __call__(self, items):
+        path = os.path.join(self.folder, f"{os.getpid()}-{self.name}.json")
+        if not os.path.exists(path):
+            with open(path, "w", encoding="utf-8") as fh:
+                json.dump([mp.current_process().name, os.getpid(), self.name,
+                           [getattr(m.sacrebleu, c).__module__ for c in ("BLEU", "CHRF", "TER")]], fh)
+        return getattr(m, self.name)(items)
+
+if __name__ == "__main__":
+    method, folder, data = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+    mp.set_start_method(method)
+    items = [tuple(pair) for pair in data]
+    out = {"pid": os.getpid()}
+    for name in ("bleu", "chrf", "ter"):
+        out[name] = m.bootstrap_stderr(Probe(name, folder), items, iters=ITERS)
+    out["bleu-evaluator"] = m.stderr_for_metric(m.bleu, ITERS)(items)  # the evaluator's own path
+    print(json.dumps(out))
+"""
+
+
+@pytest.mark.parametrize("method", ["spawn", "forkserver"])
+def test_lm_evaluation_harness_bootstrap_workers(method, tmp_path, monkeypatch, startup_hook_env):
+    _need("lm_eval")
+    short = [(r, h) for r, h in zip(REF_A, HYP, strict=True) if len(h.split()) < 25 and len(r.split()) < 25][:12]
+    script = tmp_path / "bootstrap.py"
+    script.write_text(BOOTSTRAP, encoding="utf-8")
+    probes = tmp_path / "probes"
+    probes.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in ("RAPIDBLEU_AS_SACREBLEU", "DISABLE_MULTIPROC")}
+    env.update(startup_hook_env, PYTHONWARNINGS="ignore")
+    res = subprocess.run(
+        [sys.executable, "-m", "rapidbleu.shim", str(script), method, str(probes), json.dumps(short)],
+        capture_output=True, text=True, timeout=300, env=env, cwd=tmp_path, check=False,
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr[-3000:]
+    got = json.loads(res.stdout.strip().splitlines()[-1])
+    worker = {"spawn": "SpawnPoolWorker-", "forkserver": "ForkServerPoolWorker-"}[method]
+    seen = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(probes.iterdir())]
+    assert sorted(s[2] for s in seen) == ["bleu", "chrf", "ter"]  # one task per pool
+    for name, pid, _metric, modules in seen:
+        assert name.startswith(worker), name
+        assert pid != got["pid"]
+        assert modules == ["rapidbleu.bleu", "rapidbleu.chrf", "rapidbleu.ter"]
+
+    # lm-eval with sacreBLEU, in this process (its single-process path draws the same resamples)
+    import lm_eval.api.metrics as m
+
+    assert m.sacrebleu.BLEU.__module__ == "sacrebleu.metrics.bleu"
+    monkeypatch.setenv("DISABLE_MULTIPROC", "1")
+    items = [tuple(pair) for pair in short]
+    expected = {name: m.bootstrap_stderr(getattr(m, name), items, iters=40) for name in ("bleu", "chrf", "ter")}
+    expected["bleu-evaluator"] = expected["bleu"]
+    assert all(v > 0 for v in expected.values())
+    assert {k: got[k] for k in expected} == expected  # float for float

@@ -1,7 +1,12 @@
-"""The license the package declares and ships (``.ci/run`` checks it in the wheel and the sdist)."""
+"""What the package declares and ships: the license, and the start-up hook that carries
+``install_as_sacrebleu()`` into new processes (``.ci/run`` checks both in the wheel and the sdist)."""
+
+import json
+import site
+from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import REQUIRE_INSTALLED_HOOK, ROOT, STARTUP_PTH, installed_startup_hook
 
 
 def test_license_file_is_apache_2():
@@ -15,3 +20,57 @@ def test_license_file_is_apache_2():
     assert 'license = "Apache-2.0"' in pyproject
     assert 'license-files = ["LICENSE"]' in pyproject
     assert "LICENSE" in (ROOT / "MANIFEST.in").read_text(encoding="utf-8")
+
+
+def test_startup_hook_is_one_guarded_line():
+    """``src/rapidbleu-shim.pth``, which setup.py copies to the top of site-packages: one line that
+    site executes (it starts with ``import``), reads the variable that ``install_as_sacrebleu()``
+    sets before anything else, and imports the hook's top-level module only under that guard
+    (once);
+    the sdist carries it and the hook's module is a top-level module of the distribution."""
+    if not (ROOT / "pyproject.toml").is_file():
+        pytest.skip("tests run outside the checkout (.ci/run checks the hook in the wheel and the sdist)")
+    from rapidbleu.shim import CHILDREN_ENV
+
+    text = (ROOT / "src" / STARTUP_PTH).read_text(encoding="utf-8")
+    assert text.endswith("\n")
+    assert text.count("\n") == 1
+    assert text.startswith("import os, sys; exec(")
+    # (a virtual environment's site-packages is processed twice: the hook runs once)
+    guard = f' if os.environ.get("{CHILDREN_ENV}", "") not in ("", "0") and "_rapidbleu_startup" not in sys.modules else None\n'
+    assert text.endswith(guard)
+    assert "import _rapidbleu_startup" in text[: -len(guard)]
+    assert (ROOT / "src" / "_rapidbleu_startup.py").is_file()
+    assert f"include src/{STARTUP_PTH}" in (ROOT / "MANIFEST.in").read_text(encoding="utf-8")
+    assert 'py-modules = ["_rapidbleu_startup"]' in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert f'STARTUP_PTH = "src/{STARTUP_PTH}"' in (ROOT / "setup.py").read_text(encoding="utf-8")
+
+
+def test_installed_distribution_puts_the_hook_at_the_top_of_site_packages():
+    """A non-editable install (wheel or sdist) lists the hook and its module in its RECORD, beside
+    the ``rapidbleu`` package folder at the top of site-packages.  Skipped for an editable install
+    or none, unless RAPIDBLEU_REQUIRE_INSTALLED_HOOK=1 (.ci/run)."""
+    from importlib import metadata
+
+    try:
+        dist = metadata.distribution("rapidbleu")
+    except metadata.PackageNotFoundError:
+        dist = None
+    direct_url = json.loads((dist and dist.read_text("direct_url.json")) or "{}")
+    editable = bool(direct_url.get("dir_info", {}).get("editable"))
+    # (an egg-info folder that a build left in src/ is found on a PYTHONPATH=src path: not an install)
+    in_site = dist is not None and str(Path(dist.locate_file("")).resolve()) in {
+        str(Path(f).resolve()) for f in site.getsitepackages()
+    }
+    if not in_site or editable:
+        if REQUIRE_INSTALLED_HOOK:
+            pytest.fail("rapidbleu is not installed from a wheel or an sdist but RAPIDBLEU_REQUIRE_INSTALLED_HOOK=1")
+        pytest.skip("rapidbleu is not installed in site-packages, or installed editable (no start-up hook)")
+    assert dist is not None
+    files = {str(f): f for f in dist.files or []}
+    assert STARTUP_PTH in files, sorted(files)[:20]
+    assert "_rapidbleu_startup.py" in files
+    top = Path(dist.locate_file(files[STARTUP_PTH])).parent
+    assert (top / "rapidbleu" / "__init__.py").is_file()
+    assert (top / "_rapidbleu_startup.py").is_file()
+    assert installed_startup_hook() == top / STARTUP_PTH

@@ -2,7 +2,9 @@
 not provided says so, and the internals harnesses reach for behave as sacreBLEU's.
 
 Each check that installs the alias runs in a child process, so that this test process keeps the
-real sacreBLEU the other tests compare against.
+real sacreBLEU the other tests compare against.  The children run rapidbleu's start-up hook
+(``rapidbleu-shim.pth``) as an installed rapidbleu does: the ``startup_hook_env`` fixture of
+conftest.py says how where the checkout is not installed.
 """
 
 import json
@@ -10,34 +12,44 @@ import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 import sacrebleu
 from conftest import ROOT, SAMPLE_DIR, read
 
 import rapidbleu
+from rapidbleu.shim import CHILDREN_ENV
 
 #: sacreBLEU's command-line printers (they take its argparse namespace): not provided, ordinary
 #: missing names (rapidbleu's command line has its own).
 CLI_ONLY = {"Color", "print_results_table", "print_single_results"}
 
 
-def _child(code: str, *args: str) -> subprocess.CompletedProcess:
-    env = dict(os.environ)
+def _env(extra: dict[str, str], **variables: str) -> dict[str, str]:
+    """This process's environment without the alias's variable, with ``extra`` (the start-up
+    hook's environment) and ``variables``; tests/ on the path (conftest's helpers)."""
+    env = {k: v for k, v in os.environ.items() if k != CHILDREN_ENV}
+    env.update(extra)
+    env.update(variables)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "tests"), env.get("PYTHONPATH")]))
+    return env
+
+
+def _child(code: str, *args: str, hook: dict[str, str], **variables: str) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-c", textwrap.dedent(code), *args],
         capture_output=True,
         text=True,
         timeout=300,
-        env=env,
+        env=_env(hook, **variables),
         cwd=ROOT,
         check=False,
     )
 
 
-def _json_child(code: str, *args: str):
-    res = _child(code, *args)
+def _json_child(code: str, *args: str, hook: dict[str, str], **variables: str):
+    res = _child(code, *args, hook=hook, **variables)
     assert res.returncode == 0, res.stderr
     return json.loads(res.stdout.strip().splitlines()[-1])
 
@@ -52,7 +64,7 @@ def _sacrebleu_modules() -> list[str]:
     return sorted(names)
 
 
-def test_every_sacrebleu_module_resolves_or_says_why():
+def test_every_sacrebleu_module_resolves_or_says_why(startup_hook_env):
     """Each module of sacreBLEU 2.6.0's package: the rapidbleu module of the same path (the same
     object), NotProvidedError for the test-set package, or ModuleNotFoundError naming both."""
     modules = _sacrebleu_modules()
@@ -78,6 +90,7 @@ def test_every_sacrebleu_module_resolves_or_says_why():
         print(json.dumps(result))
         """,
         json.dumps(modules),
+        hook=startup_hook_env,
     )
     import importlib.util
 
@@ -86,7 +99,10 @@ def test_every_sacrebleu_module_resolves_or_says_why():
         if name.startswith("sacrebleu.dataset"):
             assert got[0] == "not-provided", (name, got)
             assert "test sets" in got[1]
-            assert "sacrebleu -t" in got[1]
+            assert "env -u RAPIDBLEU_AS_SACREBLEU sacrebleu -t" in got[1]
+        elif name == "sacrebleu.sacrebleu":  # the command line
+            assert got[0] == "not-provided", (name, got)
+            assert "score with the `rapidbleu` command" in got[1]
         elif name == "sacrebleu" or importlib.util.find_spec(real) is not None:
             assert got == ["alias", real, True], (name, got)
         else:
@@ -103,7 +119,7 @@ def test_every_sacrebleu_module_resolves_or_says_why():
     print("not aliased:", sorted(n for n, g in out.items() if g[0] != "alias"))
 
 
-def test_every_public_sacrebleu_name_is_provided_or_not_provided():
+def test_every_public_sacrebleu_name_is_provided_or_not_provided(startup_hook_env):
     """sacreBLEU's public names (``__all__`` of each module that has one, plus the module
     attributes of ``sacrebleu.utils``) through the alias: the rapidbleu object (BLEU, chrF and TER
     names alike), or NotProvidedError for test-set functions; only the command line's printers
@@ -146,6 +162,7 @@ def test_every_public_sacrebleu_name_is_provided_or_not_provided():
         print(json.dumps(result))
         """,
         json.dumps(wanted),
+        hook=startup_hook_env,
     )
     assert out["sacrebleu.BLEU"] == "same"
     assert out["sacrebleu.corpus_bleu"] == "same"
@@ -161,7 +178,7 @@ def test_every_public_sacrebleu_name_is_provided_or_not_provided():
             assert got in ("same", "not-provided"), (qualified, got)
 
 
-def test_alias_scores_and_identity():
+def test_alias_scores_and_identity(startup_hook_env):
     """Under the alias: the module objects are rapidbleu's, ``__version__`` is the sacreBLEU API
     version (2.6.0) while signatures still name rapidbleu, and scores equal sacreBLEU's."""
     hyp = read(SAMPLE_DIR / "generaltest2023.de-en.hyp.ONLINE-W.en")
@@ -188,6 +205,7 @@ def test_alias_scores_and_identity():
         }))
         """,
         json.dumps([hyp, ref]),
+        hook=startup_hook_env,
     )
     assert out["version"] == "2.6.0" == sacrebleu.__version__
     assert out["same"] == [True, True, True, True]
@@ -198,7 +216,7 @@ def test_alias_scores_and_identity():
     assert out["dir"]
 
 
-def test_alias_chrf_and_ter():
+def test_alias_chrf_and_ter(startup_hook_env):
     """chrF and TER under the alias: sacreBLEU's module paths (``metrics.chrf``, ``metrics.ter``,
     ``metrics.lib_ter``, ``tokenizers.tokenizer_ter``) and top-level functions are rapidbleu's,
     with sacreBLEU's scores, signatures' options and lib_ter/tokenizer results."""
@@ -241,6 +259,7 @@ def test_alias_chrf_and_ter():
         }))
         """,
         json.dumps([hyp, ref]),
+        hook=startup_hook_env,
     )
     from sacrebleu.metrics.lib_ter import translation_edit_rate
     from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer
@@ -309,7 +328,7 @@ def test_not_provided_without_the_alias():
     assert not hasattr(rapidbleu.utils, "no_such_name")
 
 
-def test_install_after_sacrebleu_uninstall_and_runner(tmp_path):
+def test_install_after_sacrebleu_uninstall_and_runner(tmp_path, startup_hook_env):
     """sacreBLEU imported first: a RuntimeWarning, later imports get rapidbleu; installing twice
     is harmless; uninstall gives the installed sacreBLEU back; ``python -m rapidbleu.shim`` runs a
     script and a module with the alias in place."""
@@ -334,7 +353,8 @@ def test_install_after_sacrebleu_uninstall_and_runner(tmp_path):
             "after": after.__file__, "after_real": after.BLEU is not rapidbleu.BLEU,
             "installed": rapidbleu.shim.is_installed(),
         }))
-        """
+        """,
+        hook=startup_hook_env,
     )
     assert len(out["warned"]) == 1
     assert out["warned"][0].startswith("sacrebleu was imported before rapidbleu.install")
@@ -344,31 +364,247 @@ def test_install_after_sacrebleu_uninstall_and_runner(tmp_path):
     assert not out["installed"]
     assert out["restored"]  # the very module objects imported before, not a second copy
 
+    # the runner: no warning of its own (runpy's "found in sys.modules" included: -W error)
     script = tmp_path / "harness.py"
     script.write_text(
         "import sys, sacrebleu\nprint(sacrebleu.BLEU.__module__, sys.argv[1:], __name__)\n",
         encoding="utf-8",
     )
     res = subprocess.run(
-        [sys.executable, "-m", "rapidbleu.shim", str(script), "x", "--y"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+        [sys.executable, "-W", "error", "-m", "rapidbleu.shim", str(script), "x", "--y"],
+        capture_output=True, text=True, timeout=120, env=_env(startup_hook_env), check=False,
+    )  # fmt: skip
     assert res.returncode == 0, res.stderr
+    assert res.stderr == ""
     assert res.stdout.strip() == "rapidbleu.bleu ['x', '--y'] __main__"
     (tmp_path / "harness_mod.py").write_text(
         "import sacrebleu\nprint(sacrebleu.__version__, sacrebleu.BLEU.__module__)\n"
     )
     res = subprocess.run(
-        [sys.executable, "-m", "rapidbleu.shim", "-m", "harness_mod"],
-        capture_output=True, text=True, timeout=120, cwd=tmp_path, check=False,
+        [sys.executable, "-W", "error", "-m", "rapidbleu.shim", "-m", "harness_mod"],
+        capture_output=True, text=True, timeout=120, cwd=tmp_path, env=_env(startup_hook_env), check=False,
     )  # fmt: skip
     assert res.returncode == 0, res.stderr
+    assert res.stderr == ""
     assert res.stdout.strip() == "2.6.0 rapidbleu.bleu"
     res = subprocess.run(
         [sys.executable, "-m", "rapidbleu.shim"], capture_output=True, text=True, timeout=120, check=False
     )
     assert res.returncode == 2
     assert "usage: python -m rapidbleu.shim" in res.stderr
+
+
+# ------------------------------------------------------------------------------------------
+# Across processes: the start-up hook
+# ------------------------------------------------------------------------------------------
+
+#: A script that reports which sacreBLEU each kind of process started from it imports: a pool
+#: worker of each start method, and a Python subprocess (the same interpreter, the environment
+#: inherited), with the alias for the process tree, for this process only, and uninstalled.
+PROCESS_TREE = """
+import json, multiprocessing as mp, os, subprocess, sys
+
+def probe(_=None):
+    import sacrebleu
+    return [mp.current_process().name, os.getppid() == PARENT, sacrebleu.BLEU.__module__]
+
+def subprocess_probe():
+    code = "import sacrebleu; print(sacrebleu.BLEU.__module__)"
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+
+def pool_probe(method):
+    with mp.get_context(method).Pool(1) as pool:
+        return pool.apply(probe)
+
+PARENT = int(os.environ.setdefault("PROBE_PARENT", str(os.getpid())))
+
+if __name__ == "__main__":
+    import rapidbleu
+    out = {}
+    rapidbleu.install_as_sacrebleu()
+    # the forkserver process starts here, with the first pool that needs it: after the call
+    for method in ("fork", "spawn", "forkserver"):
+        out[method] = pool_probe(method)
+    out["subprocess"] = subprocess_probe()
+    out["env"] = os.environ.get("RAPIDBLEU_AS_SACREBLEU")
+    rapidbleu.install_as_sacrebleu(children=False)
+    out["local"] = [pool_probe("spawn"), subprocess_probe(), "RAPIDBLEU_AS_SACREBLEU" in os.environ]
+    rapidbleu.install_as_sacrebleu()
+    rapidbleu.uninstall_as_sacrebleu()
+    out["uninstalled"] = [pool_probe("spawn"), subprocess_probe(), "RAPIDBLEU_AS_SACREBLEU" in os.environ]
+    print(json.dumps(out))
+"""
+
+
+def test_alias_follows_every_start_method_and_subprocess(tmp_path, startup_hook_env):
+    """After ``install_as_sacrebleu()``, pool workers under ``fork``, ``spawn`` and ``forkserver``
+    (whose server process starts after the call) and a Python subprocess import rapidbleu as
+    sacrebleu; with ``children=False`` and after ``uninstall_as_sacrebleu()`` new processes
+    import the real sacreBLEU and the variable is gone."""
+    script = tmp_path / "tree.py"
+    script.write_text(PROCESS_TREE, encoding="utf-8")
+    res = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=300,
+        env=_env(startup_hook_env), cwd=tmp_path, check=False,
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout.strip().splitlines()[-1])
+    ours, theirs = "rapidbleu.bleu", "sacrebleu.metrics.bleu"
+    for method, worker in (
+        ("fork", "ForkPoolWorker"),
+        ("spawn", "SpawnPoolWorker"),
+        ("forkserver", "ForkServerPoolWorker"),
+    ):
+        name, child_of_parent, module = out[method]
+        assert name.startswith(worker + "-"), out[method]
+        assert child_of_parent == (method != "forkserver")  # forkserver's workers are the server's children
+        assert module == ours, (method, out[method])
+    assert out["subprocess"] == ours
+    assert out["env"] == "1"
+    assert out["local"] == [[out["local"][0][0], True, theirs], theirs, False]
+    assert out["uninstalled"] == [[out["uninstalled"][0][0], True, theirs], theirs, False]
+
+
+LOADED = """
+import json, sys
+before = sorted(m for m in ("_rapidbleu_startup", "rapidbleu", "numpy") if m in sys.modules)
+import sacrebleu
+after = sorted(m for m in ("_rapidbleu_startup", "rapidbleu", "numpy") if m in sys.modules)
+print(json.dumps([before, after, sacrebleu.BLEU.__module__]))
+"""
+
+
+def test_startup_hook_is_off_unless_set_and_lazy(startup_hook_env):
+    """Unset, empty or ``0``: the hook imports nothing and sacrebleu is sacreBLEU.  Set: at start-up
+    only the hook's own module is imported (not rapidbleu, not numpy); the first ``import
+    sacrebleu`` installs the alias (still without numpy); importing rapidbleu first installs it at
+    once (``is_installed()``), and uninstalling then gives sacreBLEU back."""
+    for value in (None, "", "0"):
+        variables = {} if value is None else {CHILDREN_ENV: value}
+        assert _json_child(LOADED, hook=startup_hook_env, **variables) == [[], [], "sacrebleu.metrics.bleu"], value
+    for value in ("1", "yes"):
+        before, after, module = _json_child(LOADED, hook=startup_hook_env, **{CHILDREN_ENV: value})
+        assert before == ["_rapidbleu_startup"]
+        assert after == ["_rapidbleu_startup", "rapidbleu"]
+        assert module == "rapidbleu.bleu"
+    out = _json_child(
+        """
+        import json, os, sys
+        import rapidbleu
+        installed = rapidbleu.shim.is_installed()
+        rapidbleu.uninstall_as_sacrebleu()
+        import sacrebleu
+        print(json.dumps([installed, rapidbleu.shim.is_installed(), sacrebleu.BLEU.__module__,
+                          os.environ.get("RAPIDBLEU_AS_SACREBLEU")]))
+        """,
+        hook=startup_hook_env,
+        **{CHILDREN_ENV: "1"},
+    )
+    assert out == [True, False, "sacrebleu.metrics.bleu", None]
+
+
+def test_startup_hook_failure_is_one_line_and_start_up_goes_on(tmp_path, startup_hook_env):
+    """A hook that cannot run (here its module raises) prints one line and the interpreter starts:
+    the program runs, without the alias."""
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "_rapidbleu_startup.py").write_text("raise RuntimeError('boom')\n", encoding="utf-8")
+    env = _env(startup_hook_env, **{CHILDREN_ENV: "1"})
+    env["PYTHONPATH"] = os.pathsep.join([str(broken), env["PYTHONPATH"]])
+    res = subprocess.run(
+        [sys.executable, "-c", "import sacrebleu; print(sacrebleu.BLEU.__module__)"],
+        capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path, check=False,
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip() == "sacrebleu.metrics.bleu"
+    assert res.stderr.splitlines() == [
+        (
+            "rapidbleu: RAPIDBLEU_AS_SACREBLEU is set but the start-up hook failed (RuntimeError: boom); "
+            "this process imports sacrebleu without rapidbleu's alias"
+        )
+    ]
+
+
+def test_install_without_startup_hook_says_children_miss_out():
+    """Where no site folder holds the hook (here ``python -S``: no site-packages at all), asking
+    for children warns that only fork children get the alias; ``children=False`` does not."""
+    if not (ROOT / "src" / "rapidbleu").is_dir():
+        pytest.skip("needs the source tree (python -S sees no installed package)")
+    code = """
+        import json, warnings
+        import rapidbleu
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            rapidbleu.install_as_sacrebleu(children=False)
+            rapidbleu.uninstall_as_sacrebleu()
+            quiet = len(caught)
+            rapidbleu.install_as_sacrebleu()
+        print(json.dumps([quiet, [str(w.message) for w in caught]]))
+        """
+    env = _env({}, PYTHONPATH=str(ROOT / "src"))
+    res = subprocess.run(
+        [sys.executable, "-S", "-c", textwrap.dedent(code)],
+        capture_output=True, text=True, timeout=120, env=env, cwd=ROOT, check=False,
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    quiet, messages = json.loads(res.stdout)
+    assert quiet == 0
+    assert len(messages) == 1
+    assert "start-up hook rapidbleu-shim.pth is not in this interpreter's site-packages" in messages[0]
+    assert "spawn or forkserver" in messages[0]
+
+
+def test_sacrebleu_command_line_under_the_alias_says_what_to_do(startup_hook_env):
+    """A harness's subprocess that runs sacreBLEU's command line inherits the alias: ``python -m
+    sacrebleu`` and the ``sacrebleu`` command's module say to run ``rapidbleu`` or sacreBLEU
+    without the variable; without it, sacreBLEU's command line runs."""
+    ref = str(SAMPLE_DIR / "generaltest2023.de-en.ref.refA.en")
+    hyp = str(SAMPLE_DIR / "generaltest2023.de-en.hyp.ONLINE-W.en")
+    aliased = _env(startup_hook_env, **{CHILDREN_ENV: "1"})
+    for argv in ([sys.executable, "-m", "sacrebleu", ref, "-i", hyp, "-b"],
+                 [sys.executable, "-c", "from sacrebleu.sacrebleu import main; main()", ref, "-i", hyp, "-b"]):  # fmt: skip
+        res = subprocess.run(argv, capture_output=True, text=True, timeout=120, env=aliased, check=False)
+        assert res.returncode == 1, res.stderr
+        assert "sacreBLEU's command line (the `sacrebleu` command, `python -m sacrebleu`) does not run" in res.stderr
+        assert "`env -u RAPIDBLEU_AS_SACREBLEU sacrebleu ...`" in res.stderr
+    res = subprocess.run(
+        [sys.executable, "-m", "sacrebleu", ref, "-i", hyp, "-b"],
+        capture_output=True, text=True, timeout=120, env=_env(startup_hook_env), check=False,
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    assert float(res.stdout) == round(sacrebleu.corpus_bleu(read(Path(hyp)), [read(Path(ref))]).score, 1)
+
+
+RUNNER_HARNESS = """
+import multiprocessing as mp, subprocess, sys
+import sacrebleu
+import sibling  # beside this script: python SCRIPT puts its folder first on sys.path
+
+def worker_module(_=None):
+    import sacrebleu
+    return sacrebleu.BLEU.__module__
+
+if __name__ == "__main__":
+    child = subprocess.run([sys.executable, "-c", "import sacrebleu; print(sacrebleu.BLEU.__module__)"],
+                           capture_output=True, text=True, check=True).stdout.strip()
+    with mp.get_context("spawn").Pool(1) as pool:
+        spawned = pool.apply(worker_module)
+    print(sacrebleu.BLEU.__module__, sibling.NAME, child, spawned)
+"""
+
+
+def test_runner_reaches_subprocesses_and_spawned_workers(tmp_path, startup_hook_env):
+    """``python -m rapidbleu.shim SCRIPT``: a ``subprocess.run`` child of the harness and a spawned
+    pool worker import rapidbleu as sacrebleu too; the script's folder is first on ``sys.path``
+    (run from elsewhere), and no warning is printed."""
+    folder = tmp_path / "harness"
+    folder.mkdir()
+    (folder / "run.py").write_text(RUNNER_HARNESS, encoding="utf-8")
+    (folder / "sibling.py").write_text("NAME = 'sibling'\n", encoding="utf-8")
+    res = subprocess.run(
+        [sys.executable, "-W", "error", "-m", "rapidbleu.shim", str(folder / "run.py")],
+        capture_output=True, text=True, timeout=300, env=_env(startup_hook_env), cwd=tmp_path, check=False,
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    assert res.stderr == ""
+    assert res.stdout.split() == ["rapidbleu.bleu", "sibling", "rapidbleu.bleu", "rapidbleu.bleu"]

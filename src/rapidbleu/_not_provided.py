@@ -4,13 +4,15 @@ rapidbleu scores text it is given; it does not download, cache or list sacreBLEU
 Code that reaches for them (``sacrebleu.DATASETS``, ``sacrebleu.download_test_set``,
 ``sacrebleu.utils.get_reference_files``, the ``sacrebleu.dataset`` package, ...) gets a
 :class:`NotProvidedError` that names the feature and what to do instead, rather than a bare
-``AttributeError``, with or without ``rapidbleu.install_as_sacrebleu()``.
+``AttributeError``, with or without ``rapidbleu.install_as_sacrebleu()``.  Under the alias,
+sacreBLEU's command-line modules (the ``sacrebleu`` command, ``python -m sacrebleu``, which a
+harness's subprocess inherits the alias for) say to run ``rapidbleu`` or sacreBLEU without it.
 
 Names here are sacreBLEU's (``"sacrebleu.utils"``); each rapidbleu module that stands for a
 sacreBLEU module asks :func:`not_provided` with its sacreBLEU name from its ``__getattr__``.
 """
 
-__all__ = ["NOT_PROVIDED", "NOT_PROVIDED_MODULES", "NotProvidedError", "not_provided"]
+__all__ = ["COMMAND_LINE_MODULES", "NOT_PROVIDED", "NOT_PROVIDED_MODULES", "NotProvidedError", "not_provided"]
 
 
 class NotProvidedError(ModuleNotFoundError):
@@ -23,11 +25,21 @@ class NotProvidedError(ModuleNotFoundError):
     """
 
 
+#: Where sacreBLEU itself runs: install_as_sacrebleu() sets RAPIDBLEU_AS_SACREBLEU, which every
+#: process started from it inherits.
+_WITHOUT_ALIAS = "in a process without the alias (no rapidbleu.install_as_sacrebleu(), RAPIDBLEU_AS_SACREBLEU not set)"
 _TEST_SETS = (
     "rapidbleu does not provide sacreBLEU's test sets (their downloads, cache and listings): "
-    "fetch the files with sacreBLEU itself in a process without rapidbleu.install_as_sacrebleu(), "
-    "e.g. `sacrebleu -t wmt23 -l de-en --echo ref > ref.txt`, then score them as files or lists of strings"
+    f"fetch the files with sacreBLEU itself {_WITHOUT_ALIAS}, "
+    "e.g. `env -u RAPIDBLEU_AS_SACREBLEU sacrebleu -t wmt23 -l de-en --echo ref > ref.txt`, then score them as "
+    "files or lists of strings"
 )
+_COMMAND_LINE = (
+    "sacreBLEU's command line (the `sacrebleu` command, `python -m sacrebleu`) does not run on rapidbleu's "
+    "alias: score with the `rapidbleu` command (sacreBLEU's options and output format), or run sacreBLEU "
+    f"itself {_WITHOUT_ALIAS}, e.g. `env -u RAPIDBLEU_AS_SACREBLEU sacrebleu ...`"
+)
+
 
 #: sacreBLEU module -> its names that rapidbleu does not provide (all about test sets).
 NOT_PROVIDED: dict[str, frozenset[str]] = {
@@ -68,11 +80,17 @@ NOT_PROVIDED: dict[str, frozenset[str]] = {
 #: sacreBLEU modules (and their submodules) that rapidbleu does not provide.
 NOT_PROVIDED_MODULES: frozenset[str] = frozenset({"sacrebleu.dataset"})
 
+#: sacreBLEU's command-line modules: the ``sacrebleu`` command imports ``sacrebleu.sacrebleu``,
+#: ``python -m sacrebleu`` runs ``sacrebleu.__main__``.
+COMMAND_LINE_MODULES: frozenset[str] = frozenset({"sacrebleu.sacrebleu", "sacrebleu.__main__"})
+
 
 def not_provided(module: str, name: str | None = None) -> NotProvidedError | None:
     """The error for sacreBLEU's ``module.name`` (or for the module itself when ``name`` is
     None) if rapidbleu deliberately lacks it, else None (an ordinary missing name)."""
     qualified = module if name is None else f"{module}.{name}"
+    if name is None and qualified in COMMAND_LINE_MODULES:
+        return NotProvidedError(f"{qualified}: {_COMMAND_LINE}", name=qualified)
     top = ".".join(qualified.split(".")[:2])
     if (name is not None and name in NOT_PROVIDED.get(module, ())) or top in NOT_PROVIDED_MODULES:
         return NotProvidedError(f"{qualified}: {_TEST_SETS}", name=qualified if name is None else module)

@@ -13,17 +13,27 @@ release whose API and numbers rapidbleu reproduces (harness code gates on
 What rapidbleu does not provide -- sacreBLEU's test sets (``sacrebleu.DATASETS``,
 ``download_test_set``, ``get_reference_files``, the ``sacrebleu.dataset`` package, ...) --
 raises :class:`NotProvidedError` (an ``ImportError``) saying so; it is not passed on to an
-installed sacreBLEU, whose dataset code would then run on rapidbleu's modules.  A module that
-rapidbleu simply lacks is a ``ModuleNotFoundError`` naming both modules.
+installed sacreBLEU, whose dataset code would then run on rapidbleu's modules.  So does
+sacreBLEU's command line (``sacrebleu.sacrebleu``, ``sacrebleu.__main__``: the ``sacrebleu``
+command run by a harness's subprocess, which inherits the alias).  A module that rapidbleu simply
+lacks is a ``ModuleNotFoundError`` naming both modules.
 
 Modules that imported sacreBLEU *before* the call keep the objects they hold; the call removes
 sacreBLEU's modules from ``sys.modules`` (with a ``RuntimeWarning``) so that later imports see
-rapidbleu.  Processes started with the ``spawn`` method (the default on macOS and Windows) do
-not inherit the alias: call it in their initializer too.
+rapidbleu.
+
+The alias follows the process tree: the call sets the environment variable
+``RAPIDBLEU_AS_SACREBLEU=1`` (:data:`CHILDREN_ENV`), and every new interpreter of the same
+installation that inherits it installs the alias as it starts, through the start-up hook
+``rapidbleu-shim.pth`` that pip puts into site-packages with the package (see
+``_rapidbleu_startup``): ``multiprocessing`` workers under ``spawn``, ``forkserver`` and
+``fork``, and Python subprocesses.  ``install_as_sacrebleu(children=False)`` keeps it to this
+process; :func:`uninstall_as_sacrebleu` removes the variable too.  A forkserver process keeps
+the environment it was started with (it starts with the first pool that uses it).
 
 Without editing the harness: ``python -m rapidbleu.shim -m lm_eval ...`` or
 ``python -m rapidbleu.shim script.py ...`` installs the alias, then runs the module or script
-as ``python -m``/``python`` would.
+as ``python -m``/``python`` would (``rapidbleu/shim/__main__.py``).
 """
 
 from __future__ import annotations
@@ -31,15 +41,17 @@ from __future__ import annotations
 import importlib
 import importlib.machinery
 import importlib.util
+import os
 import sys
 import types
 import warnings
 from collections.abc import Sequence
 from typing import Any
 
-from ._not_provided import NotProvidedError, not_provided
+from .._not_provided import NotProvidedError, not_provided
 
 __all__ = [
+    "CHILDREN_ENV",
     "SACREBLEU_API_VERSION",
     "NotProvidedError",
     "install_as_sacrebleu",
@@ -50,6 +62,15 @@ __all__ = [
 #: The sacreBLEU release whose API and scores rapidbleu reproduces: ``sacrebleu.__version__``
 #: under the alias.
 SACREBLEU_API_VERSION = "2.6.0"
+
+#: The environment variable that makes every new interpreter install the alias as it starts
+#: (read by ``rapidbleu-shim.pth``; on unless unset, empty or ``0``).
+CHILDREN_ENV = "RAPIDBLEU_AS_SACREBLEU"
+
+#: The start-up hook's module (top-level, outside this package: see its docstring) and the .pth
+#: file that pip installs at the top of site-packages to run it.
+_STARTUP_HOOK = "_rapidbleu_startup"
+_STARTUP_PTH = "rapidbleu-shim.pth"
 
 _ALIAS = "sacrebleu"
 _TARGET = "rapidbleu"
@@ -144,23 +165,68 @@ def _alias_names() -> list[str]:
 
 
 def is_installed() -> bool:
-    """Whether :func:`install_as_sacrebleu` is in effect in this process."""
+    """Whether :func:`install_as_sacrebleu` is in effect in this process (also where the start-up
+    hook installed it: a process started with ``RAPIDBLEU_AS_SACREBLEU`` set)."""
     return _FINDER in sys.meta_path
 
 
-def install_as_sacrebleu() -> None:
-    """Make ``import sacrebleu`` (and ``sacrebleu.*``) give rapidbleu in this process.
+def _drop_startup_finder() -> bool:
+    """Remove the finder that the start-up hook left waiting for the first ``import sacrebleu``;
+    whether there was one.  (The hook's module is only looked at, never imported, here.)"""
+    hook = sys.modules.get(_STARTUP_HOOK)
+    return hook is not None and bool(hook.deactivate())
+
+
+def _startup_hook_installed() -> bool:
+    """Whether new interpreters run the start-up hook: site is on (no ``-S``) and a site-packages
+    folder of this interpreter (``site.getsitepackages()``, the user's if enabled) holds it."""
+    import site
+
+    if sys.flags.no_site:
+        return False
+    folders = [*site.getsitepackages(), *([site.getusersitepackages()] if site.ENABLE_USER_SITE else [])]
+    return any(os.path.isfile(os.path.join(folder, _STARTUP_PTH)) for folder in folders)  # noqa: PTH113,PTH118 -- import rapidbleu does not import pathlib
+
+
+def install_as_sacrebleu(*, children: bool = True) -> None:
+    """Make ``import sacrebleu`` (and ``sacrebleu.*``) give rapidbleu in this process and, with
+    ``children=True``, in every Python process started from it.
 
     Idempotent.  sacreBLEU modules already imported are removed from ``sys.modules`` (a
     ``RuntimeWarning`` says so: objects already bound to them stay sacreBLEU's), so that every
     import from now on resolves to rapidbleu.  See the module docstring for what is not
     provided and how it fails.
 
+    Args:
+        children: set (``True``) or remove (``False``) the environment variable
+            ``RAPIDBLEU_AS_SACREBLEU`` of this process, which the start-up hook installed with
+            the package (``rapidbleu-shim.pth``) reads in every new interpreter that inherits
+            the environment: ``multiprocessing`` workers under any start method (a forkserver
+            started earlier keeps its own environment), ``subprocess`` children running this
+            installation's Python.
+
     Warns:
-        RuntimeWarning: sacreBLEU had already been imported in this process.
+        RuntimeWarning: sacreBLEU had already been imported in this process; or ``children`` is
+            true and the start-up hook is not installed (an editable install, the source tree on
+            ``PYTHONPATH``, ``python -S``): the alias then reaches ``fork`` children only.
     """
+    if children:
+        os.environ[CHILDREN_ENV] = "1"
+    else:
+        os.environ.pop(CHILDREN_ENV, None)
+    _drop_startup_finder()
     if is_installed():
         return
+    if children and not _startup_hook_installed():
+        warnings.warn(
+            f"rapidbleu.install_as_sacrebleu(): the start-up hook {_STARTUP_PTH} is not in this "
+            "interpreter's site-packages (rapidbleu is an editable install or on PYTHONPATH, or Python "
+            "runs with -S), so only this process and its fork children get the alias; processes started "
+            "with spawn or forkserver and Python subprocesses import the real sacreBLEU. Install rapidbleu "
+            "with `pip install` (not -e), or call install_as_sacrebleu() in each process.",
+            RuntimeWarning,
+            stacklevel=2,
+        )
     real = [m for m in _alias_names() if not _is_alias(sys.modules[m])]
     if real:
         warnings.warn(
@@ -180,8 +246,11 @@ def install_as_sacrebleu() -> None:
 
 def uninstall_as_sacrebleu() -> None:
     """Undo :func:`install_as_sacrebleu`: sacreBLEU's modules imported before it are put back,
-    and ``import sacrebleu`` finds the installed sacreBLEU again (objects already bound to
-    rapidbleu stay rapidbleu's).  Does nothing when not installed."""
+    ``import sacrebleu`` finds the installed sacreBLEU again (objects already bound to rapidbleu
+    stay rapidbleu's), and ``RAPIDBLEU_AS_SACREBLEU`` is removed from the environment, so that
+    processes started from now on import sacreBLEU too.  Does nothing else when not installed."""
+    os.environ.pop(CHILDREN_ENV, None)
+    _drop_startup_finder()
     if not is_installed():
         return
     sys.meta_path.remove(_FINDER)
@@ -198,34 +267,7 @@ def _is_alias(module: object) -> bool:
     return bool(getattr(module, "__rapidbleu_alias__", False)) or name == _TARGET or name.startswith(_TARGET + ".")
 
 
-_USAGE = "usage: python -m rapidbleu.shim (-m MODULE | SCRIPT) [ARGS ...]"
-
-
-def main(argv: Sequence[str] | None = None) -> None:
-    """``python -m rapidbleu.shim -m MODULE ARGS...`` / ``python -m rapidbleu.shim SCRIPT
-    ARGS...``: install the alias, then run the module or script as ``__main__`` with
-    ``sys.argv`` as it would see it.
-
-    Raises:
-        SystemExit: status 2 with a usage line when no module or script is given.
-    """
-    args = list(sys.argv[1:] if argv is None else argv)
-    if not args or args[0] in ("-h", "--help") or (args[0] == "-m" and len(args) < 2):
-        print(_USAGE, file=sys.stderr)
-        raise SystemExit(2)
-    import runpy
-
+# In a process that the start-up hook prepared (RAPIDBLEU_AS_SACREBLEU was set when it started),
+# the alias takes the place of the hook's waiting finder as soon as rapidbleu is imported.
+if _drop_startup_finder():
     install_as_sacrebleu()
-    if args[0] == "-m":
-        sys.argv = [args[1], *args[2:]]
-        runpy.run_module(args[1], run_name="__main__", alter_sys=True)
-    else:
-        sys.argv = list(args)
-        runpy.run_path(args[0], run_name="__main__")
-
-
-if __name__ == "__main__":
-    # the package's copy of this module (one finder per process), not this __main__ copy
-    from rapidbleu.shim import main as _main
-
-    _main()
