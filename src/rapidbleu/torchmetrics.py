@@ -9,8 +9,8 @@ summed over the batch: the compiled core, no per-n-gram Python work) and adds th
 state registered with ``dist_reduce_fx="sum"``, so torchmetrics' DDP synchronisation adds the
 processes' statistics exactly before ``compute``.
 
-Values (a float64 0-dim tensor, 0-1 as torchmetrics) are sacreBLEU's floats divided by 100:
-``SacreBLEUScore(n_gram, smooth, tokenize, lowercase)`` is
+Values (a float32 0-dim tensor, 0-1, as torchmetrics returns) are the float32 nearest to
+sacreBLEU's float divided by 100: ``SacreBLEUScore(n_gram, smooth, tokenize, lowercase)`` is
 ``sacrebleu.BLEU(tokenize=tokenize, lowercase=lowercase, smooth_method="add-k" if smooth else
 "none", max_ngram_order=n_gram).corpus_score(...).score / 100`` on the concatenated updates, and
 ``BLEUScore`` the same with whitespace tokens (``tokenize="none"``).  torchmetrics computes the
@@ -35,10 +35,12 @@ sacreBLEU's: torchmetrics' chrF and TER are formulas of their own.
   order without n-grams counts as 0, the F-score's denominator is at least 1e-16), in float32;
   sacreBLEU's default averages precision and recall over the orders both sides have, then takes
   one F-score.  Each segment is counted against its best reference as in
-  ``rapidbleu.CHRF(eps_smoothing=True)`` (sacreBLEU's statistics), with two of torchmetrics'
-  rules on top: the hypothesis's n-grams of an order its reference lacks are counted (sacreBLEU
-  counts 0), and a segment without any match adds no reference n-grams (torchmetrics keeps the
-  zero statistics it starts from).  The
+  ``rapidbleu.CHRF(eps_smoothing=True)`` (sacreBLEU's statistics), with torchmetrics' rules on
+  top: the hypothesis's n-grams of an order its reference lacks are counted (sacreBLEU counts 0);
+  a prediction without any reference counts its n-grams and nothing else (score 0); and, up to
+  torchmetrics 1.9.0, a segment without any match adds no reference n-grams (torchmetrics kept
+  the zero statistics it starts from; later releases count its first reference's, see
+  :func:`torchmetrics_rules`, where sacreBLEU's epsilon-smoothed choice may be another one).  The
   per-order F-scores are then computed from rapidbleu's exact integer statistics in torchmetrics'
   float32 operations.  Remaining differences: without ``whitespace`` sacreBLEU (and rapidbleu)
   drop every whitespace character from character n-grams, torchmetrics only U+0020 (text with
@@ -48,12 +50,18 @@ sacreBLEU's: torchmetrics' chrF and TER are formulas of their own.
   rounding or 1e-16 of each other); torchmetrics sums n-gram counts in float32, rapidbleu in
   int64 (the same below 2**24 n-grams of an order); ``beta`` below 1 is refused (the best
   reference is chosen with ``beta >= 1`` only).
-* TER: torchmetrics computes each segment's edits with the reference's words shifted toward the
-  hypothesis (its ``_translation_edit_rate(target_words, pred_words)``), sacreBLEU the
+* TER: torchmetrics up to 1.9.0 computes each segment's edits with the reference's words shifted
+  toward the hypothesis (its ``_translation_edit_rate(target_words, pred_words)``), sacreBLEU the
   hypothesis's toward the reference: the shifts found differ, and an empty hypothesis has 0
-  edits there.  :class:`TranslationEditRate` runs rapidbleu's TER kernel (sacreBLEU's
-  tercom algorithm) the same way round, and sums edits and average reference lengths in float32
-  as torchmetrics does; the score is edits / length (0-1).  torchmetrics' own re-implementation
+  edits there.  Later releases shift the hypothesis, as sacreBLEU, and give 0 edits against an
+  empty reference (:func:`torchmetrics_rules`).  :class:`TranslationEditRate` tokenizes each
+  hypothesis and reference once (torchmetrics' ``_preprocess_sentence``; sacreBLEU tokenizes
+  references twice, which differs with ``normalize``), runs rapidbleu's TER kernel (sacreBLEU's
+  tercom algorithm) on those words the installed torchmetrics' way round, and sums edits and
+  average reference lengths in float32 as torchmetrics does; the score is edits / length (0-1).
+  A prediction without any reference adds no edits and no length (its segment TER is 0, as
+  torchmetrics'; torchmetrics' own length sum turns NaN there, and its corpus TER is 0 from then
+  on).  torchmetrics' own re-implementation
   of tercom departs from sacreBLEU's on rare segments (1 of 1,000 WMT23 segments in
   ``bench/bench_torchmetrics.py``: 32 edits where sacreBLEU's code finds 31 the same way round);
   there the values differ by those edits.  For sacreBLEU's TER, use
@@ -62,7 +70,15 @@ sacreBLEU's: torchmetrics' chrF and TER are formulas of their own.
 :class:`CorpusScore` is the base of the BLEU classes: any rapidbleu metric object with
 ``corpus_statistics`` and ``score_from_stats`` (the metric protocol) as a torchmetrics ``Metric``
 whose value is sacreBLEU's score / 100 (``CorpusScore(rapidbleu.CHRF())`` is sacreBLEU's chrF,
-``CorpusScore(rapidbleu.TER())`` sacreBLEU's TER).
+``CorpusScore(rapidbleu.TER())`` sacreBLEU's TER, with ``higher_is_better`` the metric's).
+
+Every class here can be compiled by ``torch.jit.script`` (as torchmetrics' tester does with
+every metric: ``update`` and ``compute`` stay Python, as in torchmetrics), pickled, moved to a
+device; ``.half()``, ``.float()`` and ``.double()`` leave the states as they are (torchmetrics'
+rule).  An update without any prediction (an empty batch; a process without data) adds
+nothing, and ``compute()`` without any segment gives torchmetrics' empty value, 0 (with
+``return_sentence_level_score`` it raises ``ValueError``, as torchmetrics: no segment scores to
+concatenate).  ``forward`` returns the batch's value and adds the batch to the state.
 
 Example::
 
@@ -70,17 +86,20 @@ Example::
 
     metric = SacreBLEUScore(tokenize="13a")
     metric.update(["the cat sat on the mat"], [["the cat sat on a mat", "a cat sat"]])
-    metric.compute()      # tensor(0.5373..., dtype=torch.float64)
+    metric.compute()      # tensor(0.5373...)
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations``: torch.jit.script reads the class attributes'
+# annotations (``stats: Tensor``) as objects; strings ("Tensor") defeat it.
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, cast
 
 import numpy as np
 import torch
+import torchmetrics
+from packaging.version import Version
 from torch import Tensor
 from torchmetrics import Metric as TorchMetric
 from torchmetrics.utilities import dim_zero_cat
@@ -92,7 +111,15 @@ from .bleu import BLEU
 from .chrf import CHRF
 from .ter import TER
 
-__all__ = ["BLEUScore", "CHRFScore", "CorpusScore", "SacreBLEUScore", "TranslationEditRate"]
+__all__ = [
+    "BLEUScore",
+    "CHRFScore",
+    "CorpusScore",
+    "SacreBLEUScore",
+    "TorchmetricsRules",
+    "TranslationEditRate",
+    "torchmetrics_rules",
+]
 
 #: Predictions: a string or a sequence of strings.
 Preds = str | Sequence[str]
@@ -100,15 +127,24 @@ Preds = str | Sequence[str]
 Target = Sequence[str | Sequence[str]]
 
 
-def reference_streams(preds: Preds, target: Target) -> tuple[list[str], list[list[str | None]]]:
+def reference_streams(
+    preds: Preds, target: Target, flat_single: bool = False
+) -> tuple[list[str], list[list[str | None]]]:
     """torchmetrics' ``(preds, target)`` as rapidbleu's ``(hypotheses, reference streams)``:
     ``streams[k][i]`` is the k-th reference of prediction i, ``None`` where it has fewer.
+
+    No prediction and no reference string (``[]``, ``[[]]``: an empty batch, as torchmetrics'
+    tests give it) is an empty update: ``([], [])``.  With ``flat_single`` (torchmetrics' chrF
+    and TER input rule), a ``target`` of strings only for one prediction is that prediction's
+    list of references (``[]``: none); else each string is one prediction's reference.
 
     Raises:
         ValueError: ``preds`` and ``target`` of different lengths (torchmetrics' message).
         TypeError: a reference entry that is neither a string nor a sequence of strings.
     """
     hyps = [preds] if isinstance(preds, str) else list(preds)
+    if flat_single and len(hyps) == 1 and not isinstance(target, str) and all(isinstance(t, str) for t in target):
+        target = [[cast(str, t) for t in target]]
     rows: list[list[str]] = []
     for i, t in enumerate(target):
         if isinstance(t, str):
@@ -117,10 +153,48 @@ def reference_streams(preds: Preds, target: Target) -> tuple[list[str], list[lis
             rows.append(list(t))
         else:
             raise TypeError(f"target[{i}] is a {type(t).__name__}; expected a string or a list of reference strings")
+    if not hyps and not any(rows):
+        return [], []
     if len(hyps) != len(rows):
         raise ValueError(f"Corpus has different size {len(hyps)} != {len(rows)}")
     k = max((len(r) for r in rows), default=0)
     return hyps, [[r[j] if j < len(r) else None for r in rows] for j in range(k)]
+
+
+#: The last torchmetrics release whose TER shifts the reference's words and whose chrF drops the
+#: reference n-grams of a segment without any match; the releases after it have both fixes.
+LAST_UNFIXED_TORCHMETRICS = "1.9.0"
+
+
+@dataclass(frozen=True)
+class TorchmetricsRules:
+    """The rules of one torchmetrics version that :class:`CHRFScore` and
+    :class:`TranslationEditRate` follow where its releases differ.
+
+    Attributes:
+        ter_shifts_reference: TER shifts the reference's words toward the hypothesis, and a
+            hypothesis without words has 0 edits (torchmetrics up to 1.9.0); else the
+            hypothesis's toward the reference (sacreBLEU's direction), and a reference without
+            words gives 0 edits.
+        chrf_unmatched_drops_reference: a chrF segment without any matching n-gram adds no
+            reference n-grams (up to 1.9.0); else those of its first reference (every
+            reference scores 0 there, and torchmetrics keeps the first of equal ones).
+    """
+
+    ter_shifts_reference: bool
+    chrf_unmatched_drops_reference: bool
+
+
+def torchmetrics_rules(version: str) -> TorchmetricsRules:
+    """The rules of torchmetrics ``version`` (a PEP 440 version string, as
+    ``torchmetrics.__version__``): 1.9.0 and earlier (pre-releases of 1.9.0 included) the old
+    ones, any later version (1.9.1, 1.10.0, their development builds) the fixed ones.
+
+    Raises:
+        packaging.version.InvalidVersion: not a PEP 440 version.
+    """
+    old = Version(version) <= Version(LAST_UNFIXED_TORCHMETRICS)
+    return TorchmetricsRules(ter_shifts_reference=old, chrf_unmatched_drops_reference=old)
 
 
 class CorpusScore(TorchMetric):  # type: ignore[misc]  # (torchmetrics, an optional extra, is not followed)
@@ -136,13 +210,14 @@ class CorpusScore(TorchMetric):  # type: ignore[misc]  # (torchmetrics, an optio
         **kwargs: torchmetrics' ``Metric`` options (``sync_on_compute``, ``process_group``,
             ``dist_sync_fn``, ...).
 
-    ``compute()`` returns ``score / 100`` of the summed statistics as a float64 0-dim tensor.
-    torchmetrics fixes ``higher_is_better`` per class (an instance may not change it): a subclass
-    for a metric where lower is better (TER) sets it to False.
+    ``compute()`` returns ``score / 100`` of the summed statistics as a float64 0-dim tensor
+    (float32 in the BLEU subclasses, as torchmetrics).  ``higher_is_better`` is the scorer's
+    (``rapidbleu.TER``: False), read-only as torchmetrics' constants.  ``full_state_update`` is
+    False: ``forward`` counts a batch once and adds it to the sums (torchmetrics' own BLEU sets
+    True and counts it twice; the values are the same).
     """
 
     is_differentiable = False
-    higher_is_better: bool | None = True
     full_state_update = False
     plot_lower_bound = 0.0
     plot_upper_bound = 1.0
@@ -155,9 +230,14 @@ class CorpusScore(TorchMetric):  # type: ignore[misc]  # (torchmetrics, an optio
         dtype = torch.float64 if scorer.stats_dtype == "float64" else torch.int64
         self.add_state("stats", torch.zeros(scorer.aggregate_width(), dtype=dtype), dist_reduce_fx="sum")
 
+    @property
+    def higher_is_better(self) -> bool:
+        """Whether a higher value is better: the scorer's (``False`` for TER)."""
+        return bool(self.scorer.higher_is_better)
+
     def update(self, preds: Preds, target: Target) -> None:
         """Add the statistics of a batch: ``preds`` n strings, ``target`` per prediction a list
-        of references (or one string).
+        of references (or one string); an empty batch adds nothing.
 
         Raises:
             ValueError, TypeError: lengths that differ, a prediction without references, a
@@ -176,10 +256,13 @@ class CorpusScore(TorchMetric):  # type: ignore[misc]  # (torchmetrics, an optio
     def _value(self, row: list[Any]) -> float:
         return float(self.scorer.score_from_stats(row).score) / 100.0
 
+    def _result(self, value: float) -> Tensor:
+        return torch.tensor(value, dtype=torch.float64, device=self.stats.device)
+
     def compute(self) -> Tensor:
         """The corpus score of everything added (on all processes, after DDP sync): a float64
-        0-dim tensor, sacreBLEU's ``score / 100``."""
-        return torch.tensor(self._value(self._row()), dtype=torch.float64, device=self.stats.device)
+        0-dim tensor, sacreBLEU's ``score / 100`` (0 before any update)."""
+        return self._result(self._value(self._row()))
 
 
 def _bleu_scorer(n_gram: int, smooth: bool, tokenize: str, lowercase: bool) -> BLEU:
@@ -225,9 +308,20 @@ def weighted_bleu(row: Sequence[int], n_gram: int, weights: Sequence[float], smo
     return bp * math.exp(log_mean)
 
 
+def _blank_as_text(line: Any) -> Any:
+    """An empty list or tuple where a prediction or reference string belongs is the empty text
+    (torchmetrics' BLEU tokenizes every falsy entry to no words); anything else as given."""
+    return "" if isinstance(line, (list, tuple)) and not line else line
+
+
 class BLEUScore(CorpusScore):
     """Corpus BLEU on whitespace tokens as ``torchmetrics.text.BLEUScore`` (same arguments, 0-1):
     sacreBLEU's BLEU with ``tokenize="none"``.
+
+    ``compute()``: a float32 0-dim tensor (torchmetrics' dtype), the float32 nearest to
+    sacreBLEU's ``score / 100``.  State: ``stats``, int64 ``[hyp_len, ref_len, matches_1..N,
+    totals_1..N]`` summed over updates and processes (torchmetrics keeps four float32 states,
+    whose counts round above 2**24).
 
     Args:
         n_gram: the maximum n-gram order N (1..64).
@@ -259,10 +353,23 @@ class BLEUScore(CorpusScore):
         self.smooth = smooth
         self.weights = list(weights) if weights is not None else [1.0 / n_gram] * n_gram
 
+    def update(self, preds: Preds, target: Target) -> None:
+        """Add the statistics of a batch, as :meth:`CorpusScore.update`; an empty list where a
+        prediction or reference string belongs is an empty text (``preds=[[]]``, ``target=[[[]]]``
+        as torchmetrics' BLEU takes them).
+        """
+        if not isinstance(preds, str):
+            preds = [_blank_as_text(p) for p in preds]
+        target = [[_blank_as_text(r) for r in t] if isinstance(t, (list, tuple)) else t for t in target]
+        super().update(preds, target)
+
     def _value(self, row: list[Any]) -> float:
         if self._weights is None:
             return super()._value(row)
         return weighted_bleu(row, self.n_gram, self._weights, self.smooth)
+
+    def _result(self, value: float) -> Tensor:
+        return torch.tensor(value, dtype=torch.float32, device=self.stats.device)
 
 
 class SacreBLEUScore(BLEUScore):
@@ -329,6 +436,22 @@ def torchmetrics_chrf(stats: Tensor, char_order: int, word_order: int, beta: flo
     return (char + word) / torch.tensor(float(char_order + word_order), dtype=stats.dtype, device=stats.device)
 
 
+def _with_references(streams: list[list[str | None]], n: int) -> list[int]:
+    """The indexes of the predictions that have at least one reference (not ``None``), after
+    checking every reference as rapidbleu's metrics do (a prediction without any is allowed;
+    errors name the prediction's own index).
+
+    Raises:
+        TypeError: a reference that is not a string.
+    """
+    scored = [i for i in range(n) if any(stream[i] is not None for stream in streams)]
+    if streams:
+        placeholders = set(range(n)).difference(scored)  # checked as if they had one empty reference
+        first = ["" if i in placeholders else r for i, r in enumerate(streams[0])]
+        check_references([first, *streams[1:]], n)
+    return scored
+
+
 def _int_at_least(value: object, low: int) -> bool:
     """Whether an argument is an int of at least ``low`` (torchmetrics' check of orders)."""
     return isinstance(value, int) and value >= low
@@ -349,8 +472,10 @@ class CHRFScore(TorchMetric):  # type: ignore[misc]  # (torchmetrics, an optiona
 
     ``compute()``: a float32 0-dim tensor (0-1); with ``return_sentence_level_score`` the tuple
     ``(corpus score, float32 (n,) segment scores)``.  State: the int64 column sums of the
-    statistics (``stats``, summed across processes) and, for sentence scores, a list of float32
-    tensors (concatenated across processes).
+    statistics (``stats``, summed across processes; torchmetrics keeps one float32 state per
+    order and side) and, for sentence scores, a list of float32 tensors (concatenated across
+    processes).  The rule for a segment without any match is the installed torchmetrics'
+    (:func:`torchmetrics_rules`, read when the metric is made).
 
     Raises:
         ValueError: ``n_char_order`` not an int >= 1, ``n_word_order`` not an int >= 0
@@ -404,25 +529,40 @@ class CHRFScore(TorchMetric):  # type: ignore[misc]  # (torchmetrics, an optiona
         self.add_state("stats", torch.zeros(self.scorer.aggregate_width(), dtype=torch.int64), dist_reduce_fx="sum")
         if return_sentence_level_score:
             self.add_state("sentence_chrf_score", [], dist_reduce_fx="cat")
+        self._drop_unmatched = torchmetrics_rules(torchmetrics.__version__).chrf_unmatched_drops_reference
 
     def update(self, preds: Preds, target: Target) -> None:
         """Add a batch: ``preds`` n strings, ``target`` per prediction a list of references (or
-        one string).
+        one string); an empty batch adds nothing, a prediction with an empty list of references
+        only its own n-grams (torchmetrics' rule: score 0).
 
         Raises:
-            ValueError, TypeError: lengths that differ, a prediction without references, a
-                non-string (before anything is added).
+            ValueError, TypeError: lengths that differ, a non-string (before anything is added).
         """
-        hyps, streams = reference_streams(preds, target)
+        hyps, streams = reference_streams(preds, target, flat_single=True)
         if not hyps:
             return
-        rows = self.scorer.corpus_statistics(hyps, streams)
-        short = np.flatnonzero((rows[:, 1::3] == 0).any(axis=1))
-        if short.size:  # sacreBLEU counts no hypothesis n-grams of an order its reference lacks
-            own = [hyps[i] for i in short]
-            rows[short, 0::3] = self.scorer.corpus_statistics(own, [own])[:, 0::3]  # torchmetrics counts all
-        unmatched = ~rows[:, 2::3].any(axis=1)
-        rows[unmatched, 1::3] = 0  # torchmetrics: no reference n-grams for a segment without a match
+        hyps = check_hypotheses(hyps)
+        rows = np.zeros((len(hyps), self.scorer.aggregate_width()), dtype=np.int64)
+        scored = _with_references(streams, len(hyps))
+        if scored:
+            rows[scored] = self.scorer.corpus_statistics(
+                [hyps[i] for i in scored], [[stream[i] for i in scored] for stream in streams]
+            )
+        unmatched = np.logical_not(rows[:, 2::3].any(axis=1))
+        if self._drop_unmatched:  # torchmetrics <= 1.9: no reference n-grams for a segment without a match
+            rows[unmatched, 1::3] = 0
+        else:  # later: its first reference's (sacreBLEU's smoothed choice may be another one)
+            first = [(i, next(s[i] for s in streams if s[i] is not None)) for i in scored if unmatched[i]]
+            if first:
+                refs = [cast(str, r) for _, r in first]
+                rows[[i for i, _ in first], 1::3] = self.scorer.corpus_statistics(refs, [refs])[:, 0::3]
+        # sacreBLEU counts no hypothesis n-grams of an order its (chosen) reference lacks,
+        # torchmetrics counts them all
+        own = np.flatnonzero(unmatched | (rows[:, 1::3] == 0).any(axis=1))
+        if own.size:
+            texts = [hyps[i] for i in own]
+            rows[own, 0::3] = self.scorer.corpus_statistics(texts, [texts])[:, 0::3]
         stats = torch.from_numpy(rows).to(self.stats.device)
         self.stats += stats.sum(dim=0)
         if self.sentence_chrf_score is not None:
@@ -449,8 +589,9 @@ def _ter_value(edits: np.float32, length: np.float32) -> np.float32:
 
 
 class TranslationEditRate(TorchMetric):  # type: ignore[misc]  # (torchmetrics, an optional extra, is not followed)
-    """TER as ``torchmetrics.text.TranslationEditRate`` (same arguments and outputs; torchmetrics'
-    direction of shifts, computed by rapidbleu's TER kernel, module docstring).
+    """TER as ``torchmetrics.text.TranslationEditRate`` (same arguments and outputs; the installed
+    torchmetrics' direction of shifts, :func:`torchmetrics_rules`, read when the metric is made;
+    computed by rapidbleu's TER kernel, module docstring).
 
     Args:
         normalize: tercom's normalization (sacreBLEU's ``normalized``).
@@ -474,6 +615,7 @@ class TranslationEditRate(TorchMetric):  # type: ignore[misc]  # (torchmetrics, 
     higher_is_better = False
     full_state_update = False
     plot_lower_bound = 0.0
+    plot_upper_bound = 1.0
 
     total_num_edits: Tensor
     total_tgt_len: Tensor
@@ -497,48 +639,67 @@ class TranslationEditRate(TorchMetric):  # type: ignore[misc]  # (torchmetrics, 
         ):
             if not isinstance(value, bool):
                 raise ValueError(f"Expected argument `{name}` to be of type boolean but got {value}.")
-        self.scorer = TER(
+        self.scorer = TER(  # its tokenizer: torchmetrics' (the same tercom rules)
             normalized=normalize, no_punct=no_punctuation, asian_support=asian_support, case_sensitive=not lowercase
         )
+        # the edits of words tokenized once: this TER's own tokenization only splits them again
+        self._edits = TER(case_sensitive=True)
+        self._shift_reference = torchmetrics_rules(torchmetrics.__version__).ter_shifts_reference
         self.return_sentence_level_score = return_sentence_level_score
         self.add_state("total_num_edits", torch.tensor(0.0), dist_reduce_fx="sum")
         self.add_state("total_tgt_len", torch.tensor(0.0), dist_reduce_fx="sum")
         if return_sentence_level_score:
             self.add_state("sentence_ter", [], dist_reduce_fx="cat")
 
+    def _words(self, text: str) -> str:
+        """torchmetrics' ``_preprocess_sentence``: right-stripped, tokenized once (the words
+        joined by single spaces)."""
+        return self.scorer.tokenizer(text.rstrip())
+
     def _segments(self, hyps: list[str], streams: list[list[str | None]]) -> tuple[np.ndarray, np.ndarray]:
-        """Per segment the fewest edits over its references (each reference's words shifted
-        toward the hypothesis) and the float32 average reference length, as torchmetrics."""
+        """Per segment the fewest edits over its references and the float32 average reference
+        length, as torchmetrics: ``(edits, lengths)``, 0 and 0 for a prediction without any
+        reference.  Up to torchmetrics 1.9.0 each reference's words are shifted toward the
+        hypothesis, and a hypothesis without words has 0 edits; later the hypothesis's toward
+        the reference, and a reference without words gives 0 edits (the kernel counts the
+        deletions or insertions there, sacreBLEU's rule)."""
         n = len(hyps)
         edits = np.full(n, np.inf)
         lengths = np.zeros(n, dtype=np.float32)
         counts = np.zeros(n, dtype=np.int64)
+        hyp_words = [self._words(h) for h in hyps]
         for stream in streams:
             idx = [i for i, r in enumerate(stream) if r is not None]
-            refs = [cast(str, stream[i]) for i in idx]
-            # torchmetrics' direction: the reference in the hypothesis's place
-            rows = self.scorer.corpus_statistics(refs, [[hyps[i] for i in idx]])
-            edits[idx] = np.minimum(edits[idx], rows[:, 0])
-            words = [len(self.scorer.tokenizer(r.rstrip()).split()) for r in refs]
-            lengths[idx] = lengths[idx] + np.asarray(words, dtype=np.float32)
+            ref_words = [self._words(cast(str, stream[i])) for i in idx]
+            pairs = [
+                (r, hyp_words[i]) if self._shift_reference else (hyp_words[i], r)
+                for i, r in zip(idx, ref_words, strict=True)
+            ]
+            shifted = [a for a, _ in pairs]
+            toward = [b for _, b in pairs]
+            found = self._edits.corpus_statistics(shifted, [toward])[:, 0] if pairs else np.zeros(0)
+            found[np.array([not b for b in toward], dtype=bool)] = 0  # torchmetrics: no edits toward no words
+            edits[idx] = np.minimum(edits[idx], found)
+            lengths[idx] = lengths[idx] + np.asarray([len(r.split()) for r in ref_words], dtype=np.float32)
             counts[idx] += 1
-        empty = [i for i, h in enumerate(hyps) if not self.scorer.tokenizer(h.rstrip()).split()]
-        edits[empty] = 0  # torchmetrics: no edits when the hypothesis has no words (sacreBLEU: the deletions)
-        return edits, lengths / counts.astype(np.float32)
+        refless = counts == 0
+        edits[refless] = 0  # no edits, no length: the corpus sums are the other segments'
+        return edits, lengths / np.maximum(counts, 1).astype(np.float32)
 
     def update(self, preds: Preds, target: Target) -> None:
         """Add a batch: ``preds`` n strings, ``target`` per prediction a list of references (or
-        one string).
+        one string); an empty batch adds nothing, a prediction with an empty list of references
+        adds no edits and no length (its segment TER is 0, torchmetrics' value).
 
         Raises:
-            ValueError, TypeError: lengths that differ, a prediction without references, a
-                non-string (before anything is added).
+            ValueError, TypeError: lengths that differ, a non-string, a segment of more than
+                ``rapidbleu._ter_py.MAX_WORDS`` words (before anything is added).
         """
-        hyps, streams = reference_streams(preds, target)
+        hyps, streams = reference_streams(preds, target, flat_single=True)
         if not hyps:
             return
         hyps = check_hypotheses(hyps)
-        streams, _ = check_references(streams, len(hyps))  # checked as TER checks them, before any work
+        _with_references(streams, len(hyps))  # checked as TER checks them, before any work
         edits, lengths = self._segments(hyps, streams)
         total_edits = np.float32(self.total_num_edits.item())
         total_len = np.float32(self.total_tgt_len.item())

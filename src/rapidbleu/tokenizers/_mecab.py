@@ -3,7 +3,8 @@
 Both tokenizers run a MeCab tagger in wakati mode (``-Owakati``: surface forms separated by
 spaces) with a dictionary shipped as a Python package, exactly the packages sacreBLEU uses,
 and refuse to run with another dictionary or with a user dictionary loaded (the scores would
-not be comparable).  Per segment: ``str.strip()``, ``tagger.parse``, ``str.strip()``.
+not be comparable).  Per segment: ``str.strip()``, ``tagger.parse``, ``str.strip()``.  A tokenizer pickles without
+its tagger (a MeCab handle, which cannot be pickled): unpickling loads and checks it again.
 """
 
 from abc import ABC, abstractmethod
@@ -49,6 +50,12 @@ class MecabTokenizer(BaseTokenizer, ABC):
 
     def signature(self) -> str:
         return f"{self._SIG_PREFIX}{self.tagger.version()}{self._SIG_SUFFIX}"
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {}  # the tagger and the cache around it are made again by __setstate__
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        MecabTokenizer.__init__(self)
 
     def __call__(self, line: str) -> str:
         return self._cached(line)
