@@ -2,11 +2,14 @@
 values the code gives.
 
 A block runs top-level statement by statement in a fresh namespace (a block defines what it
-uses).  A statement on one line with a trailing ``# comment`` is checked when the comment states
-a value, i.e. starts with the same word as the value's text: the printed output for a
-``print(...)`` call, else ``str()`` or ``repr()`` of the expression.  The comment must then
-start with that text, or, when it contains ``...``, the text must start with what precedes the
-``...``.  Other comments are prose and are not checked.
+uses), as a script (``__name__ == "__main__"``; the statements under such a guard run one by
+one too).  A statement on one line with a trailing ``# comment`` is checked when the comment states
+a value: it starts with the same word as the value's text (or, before a ``...``, with its
+beginning), or with a literal of the same kind (a number where the value is a number, a quoted
+string where it is a string).  The value's text is the printed output for a ``print(...)``
+call, else ``str()`` or ``repr()`` of the expression.  The comment must then start with that
+text, or, when it contains ``...``, the text must start with what precedes the ``...``.  Other
+comments are prose and are not checked.
 """
 
 import ast
@@ -35,8 +38,44 @@ def _comment(lines, node):
     return m.group(1).strip() if m else None
 
 
+def _literal_kind(word: str) -> str | None:
+    """The kind of Python literal ``word`` is (``number``, ``str``, ``constant``), else None."""
+    try:
+        value = ast.literal_eval(word)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    if isinstance(value, bool) or value is None:
+        return "constant"
+    if isinstance(value, int | float | complex):
+        return "number"
+    return "str" if isinstance(value, str) else None
+
+
 def _states(comment: str, text: str) -> bool:
-    return bool(comment) and bool(text) and comment.split(maxsplit=1)[0] == text.split(maxsplit=1)[0]
+    """Whether ``comment`` states the value ``text``: both start with the same word, or with a
+    literal of the same kind (a number for a number: ``# 48.8`` beside a score of 51.2 is a
+    wrong statement, not prose)."""
+    if not comment or not text:
+        return False
+    first, value = comment.split(maxsplit=1)[0], text.split(maxsplit=1)[0]
+    if first == value:
+        return True
+    if "..." in first:  # "0.7...", "nrefs:1|...": what precedes the dots
+        first = first.split("...", maxsplit=1)[0]
+        if first and value.startswith(first):
+            return True
+    kind = _literal_kind(value)
+    return kind is not None and _literal_kind(first.rstrip(",;")) == kind
+
+
+def _statements(tree: ast.Module) -> list[ast.stmt]:
+    """The block's top-level statements, those under an ``if __name__ == "__main__":`` guard
+    one by one in its place (checked like the others)."""
+    out: list[ast.stmt] = []
+    for node in tree.body:
+        guard = isinstance(node, ast.If) and not node.orelse and ast.unparse(node.test) == "__name__ == '__main__'"
+        out.extend(node.body if guard else [node])
+    return out
 
 
 def _matches(comment: str, text: str) -> bool:
@@ -93,9 +132,9 @@ def test_readme_block(index, tmp_path, monkeypatch):
     _skip_without_extras(source)
     lines = source.splitlines()
     tree = ast.parse(source)
-    namespace = {"__name__": f"readme_block_{index}"}
+    namespace = {"__name__": "__main__"}  # as a script runs it (a block may guard its main part)
     checked = 0
-    for node in tree.body:
+    for node in _statements(tree):
         comment = _comment(lines, node)
         is_expr = isinstance(node, ast.Expr)
         out = io.StringIO()
@@ -116,3 +155,26 @@ def test_readme_block(index, tmp_path, monkeypatch):
             f"README block {index}, line {node.lineno}: the comment says {comment!r}, the code gives {stated[0]!r}"
         )
     print(f"block {index}: {checked} stated values checked")
+
+
+#: Blocks that start worker processes: a process started by spawn or forkserver imports the main
+#: module again, so such a block must also run as a script (its main part under a guard).
+STARTS_PROCESSES = re.compile(r"LocalCluster\(|multiprocessing|ProcessPoolExecutor")
+
+
+@pytest.mark.parametrize("index", [i for i, source in enumerate(BLOCKS) if STARTS_PROCESSES.search(source)])
+def test_readme_block_that_starts_processes_runs_as_a_script(index, tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    source = BLOCKS[index]
+    _skip_without_extras(source)
+    script = tmp_path / f"readme_block_{index}.py"
+    script.write_text(source, encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONSTARTUP"}
+    run = subprocess.run(
+        [sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=300, env=env, check=False
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+
