@@ -100,32 +100,47 @@ OPTIONAL = {
 }
 #: Blocks whose code needs torch without importing it (OpenRLHF's reward_func returns tensors).
 NEEDS_TORCH = re.compile(r"\.reward_func\b")
+#: The switches of the integration packages (tests/conftest.py): blocks that need one of them are
+#: integration tests.
+INTEGRATION_SWITCHES = {"RAPIDBLEU_REQUIRE_TORCH", "RAPIDBLEU_REQUIRE_RAY"}
+
+
+def _needs(source: str) -> list[tuple[str, str]]:
+    """(switch, module) of each optional package the block needs."""
+    needs = [
+        (env, needed)
+        for module, (env, needed) in OPTIONAL.items()
+        if re.search(rf"^\s*(import|from) {re.escape(module)}\b", source, flags=re.M)
+    ]
+    if NEEDS_TORCH.search(source):
+        needs.append(("RAPIDBLEU_REQUIRE_TORCH", "torch"))
+    return needs
 
 
 def _skip_without_extras(source: str) -> None:
     import importlib.util
     import os
 
-    for module, (env, needed) in OPTIONAL.items():
-        if (
-            re.search(rf"^\s*(import|from) {re.escape(module)}\b", source, flags=re.M)
-            and os.environ.get(env) != "1"
-            and importlib.util.find_spec(needed) is None
-        ):
+    for env, needed in _needs(source):
+        if os.environ.get(env) != "1" and importlib.util.find_spec(needed) is None:
             pytest.skip(f"README block needs {needed} (not installed)")
-    if (
-        NEEDS_TORCH.search(source)
-        and os.environ.get("RAPIDBLEU_REQUIRE_TORCH") != "1"
-        and importlib.util.find_spec("torch") is None
-    ):
-        pytest.skip("README block needs torch (not installed)")
+
+
+def _block_params():
+    """Each block's index, marked ``integration`` where it needs an integration package."""
+    return [
+        pytest.param(i, marks=pytest.mark.integration)
+        if any(env in INTEGRATION_SWITCHES for env, _ in _needs(source))
+        else i
+        for i, source in enumerate(BLOCKS)
+    ]
 
 
 def test_readme_has_python_blocks():
     assert len(BLOCKS) >= 4
 
 
-@pytest.mark.parametrize("index", range(len(BLOCKS)))
+@pytest.mark.parametrize("index", _block_params())
 def test_readme_block(index, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # blocks write files (report.html): not into the checkout
     source = BLOCKS[index]

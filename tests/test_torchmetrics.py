@@ -22,6 +22,8 @@ from conftest import SAMPLE_DIR, read
 import rapidbleu
 from rapidbleu.torchmetrics import BLEUScore, CHRFScore, CorpusScore, SacreBLEUScore, TranslationEditRate
 
+pytestmark = pytest.mark.integration
+
 HYP = read(SAMPLE_DIR / "generaltest2023.he-en.hyp.ONLINE-B.en")
 REF_A = read(SAMPLE_DIR / "generaltest2023.he-en.ref.refA.en")
 REF_B = read(SAMPLE_DIR / "generaltest2023.he-en.ref.refB.en")
