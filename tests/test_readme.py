@@ -193,3 +193,26 @@ def test_readme_block_that_starts_processes_runs_as_a_script(index, tmp_path):
     )
     assert run.returncode == 0, run.stderr[-3000:]
 
+
+def test_readme_commands_are_the_ones_ci_runs_as_written():
+    """``.ci/run`` runs the README's first three ```bash blocks as written in a clean copy
+    (``tools/readme_commands.py`` reads them): install and score, install and test (a fresh
+    ``.venv`` each), then the integrations into that ``.venv``; no command installs an
+    integration package before the tests run."""
+    import importlib.util
+
+    path = README.parent / "tools" / "readme_commands.py"
+    if not path.is_file():
+        pytest.skip("tools/readme_commands.py is not beside this copy of the tests (run from the checkout)")
+    spec = importlib.util.spec_from_file_location("readme_commands", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    score, test, integrations = module.commands(README)
+    assert score.startswith("python3 -m venv .venv && .venv/bin/pip install -q . && .venv/bin/rapidbleu ")
+    assert test.startswith("python3 -m venv .venv && .venv/bin/pip install -q '.[test,")
+    assert test.endswith(" && .venv/bin/python -m pytest -q")
+    assert integrations.startswith(".venv/bin/pip install ")
+    for name in ("torch", "torchmetrics", "ray", "trl", "lm-eval", "sockeye", "joeynmt"):
+        assert name not in score, name
+        assert name not in test, name
+        assert name in integrations, name
