@@ -8,7 +8,9 @@
 * A failed compilation installs the pure-Python package (same results, slower) with one line
   saying why (shown by ``pip install -v``: pip hides a successful build's output, so the
   package itself says it once more, in one line, when it first runs), except under
-  cibuildwheel (``CIBUILDWHEEL=1``), where it must fail loudly.
+  cibuildwheel (``CIBUILDWHEEL=1``), where it must fail loudly.  No compiled module is then
+  installed, not even one left in ``build/`` (or, in place, in ``src/rapidbleu``) by an
+  earlier build: old kernels beside new Python sources would be wrong.
 * Every build that installs (the wheel, an sdist install with or without the compiled core)
   puts the start-up hook ``src/rapidbleu-shim.pth`` at the top of the package's folder, i.e.
   of site-packages once installed, where ``site`` runs it in every new interpreter: with
@@ -134,17 +136,47 @@ class OptionalBuildExt(build_ext):
             self.parallel = _jobs(len(self.extensions or ()))
 
     def run(self):
+        inplace = self.inplace  # (setuptools builds into build_lib, then copies in place)
         try:
             super().run()
         except Exception as exc:
             self._give_up("the C core", exc)
         if self.failed:
+            removed = self._remove_compiled(inplace)
             names = ", ".join(name for name, _ in self.failed)
             print(
                 f"rapidbleu: could not compile {names} ({self.failed[0][1]}); installing the pure-Python "
-                "backend instead (identical results, slower); a C compiler and Python headers give the fast core",
+                "backend instead (identical results, slower"
+                + (f"; {removed} compiled module files removed, so that none is installed" if removed else "")
+                + "); a C compiler and Python headers give the fast core",
                 file=sys.stderr,
             )
+
+    def copy_extensions_to_source(self):
+        """An in-place (or editable) build copies the compiled modules into the package folder,
+        unless the build failed: then none is copied (``run`` removes those already there)."""
+        if not self.failed:
+            super().copy_extensions_to_source()
+
+    def _remove_compiled(self, inplace):
+        """Delete every compiled module this build would install: in ``build_lib`` (which the
+        wheel is made from) and, for an in-place or editable build, in the package folder.  Left
+        by an earlier build, any of them would be installed beside Python sources it was not
+        compiled from, and the fallback is the pure-Python backend for every kernel (the one the
+        message names).  Returns how many files were removed."""
+        build_py = self.get_finalized_command("build_py")
+        removed = 0
+        for ext in self.extensions:
+            filename = Path(self.get_ext_filename(self.get_ext_fullname(ext.name)))
+            paths = [Path(self.build_lib) / filename]
+            if inplace:
+                package = ".".join(ext.name.split(".")[:-1])
+                paths.append(Path(build_py.get_package_dir(package)) / filename.name)
+            for path in paths:
+                if path.exists():
+                    path.unlink()
+                    removed += 1
+        return removed
 
     def build_extension(self, ext):
         try:

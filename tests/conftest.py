@@ -10,8 +10,10 @@ out like ``../shared/data/wmt23`` (``scores.tsv``, ``references/``, ``system-out
 """
 
 import csv
+import importlib
 import os
 import site
+import re
 from pathlib import Path
 
 import pytest
@@ -231,3 +233,73 @@ def startup_hook_env(tmp_path_factory) -> dict[str, str]:
         f"import site\nsite.PREFIXES.append({str(prefix)!r})\n{add}{add}", encoding="utf-8"
     )
     return {"PYTHONPATH": os.pathsep.join(filter(None, [str(custom), os.environ.get("PYTHONPATH")]))}
+# Integration tests: tests that need a package the README's test command does not install
+# (torch, torchmetrics, Ray, TRL, the harnesses; the README's third command installs them).
+# Each is marked ``integration`` (a test, a parameter, or a whole file by ``pytestmark``) and
+# skips where its package is missing, unless the package's switch is set: .ci/run runs the
+# README's test command with none of them installed, then installs them and runs
+# ``pytest -m integration`` with every switch set, where a missing package fails the test.
+# A test that skips for want of one of these packages without the mark fails (it would run
+# nowhere in CI).
+# ------------------------------------------------------------------------------------------
+
+#: Top-level module of each integration package -> the switch that makes its absence a failure.
+INTEGRATIONS = {
+    "torch": "RAPIDBLEU_REQUIRE_TORCH",
+    "torchmetrics": "RAPIDBLEU_REQUIRE_TORCH",
+    "ray": "RAPIDBLEU_REQUIRE_RAY",
+    "trl": "RAPIDBLEU_REQUIRE_TRL",
+    "lm_eval": "RAPIDBLEU_REQUIRE_HARNESSES",
+    "sockeye": "RAPIDBLEU_REQUIRE_HARNESSES",
+    "joeynmt": "RAPIDBLEU_REQUIRE_HARNESSES",
+}
+
+#: A skip reason that names a missing integration package.
+_MISSING_INTEGRATION = re.compile(
+    rf"\b({'|'.join(INTEGRATIONS)}|lm-eval|Ray Data)\b.*(not installed|No module named)|could not import "
+    rf"'({'|'.join(INTEGRATIONS)})\b",
+    flags=re.IGNORECASE,
+)
+
+
+def integration(module: str):
+    """Import ``module`` of an integration package for a test marked ``integration``; skip the
+    test where it is not installed, unless the package's switch (:data:`INTEGRATIONS`) is 1,
+    where the ``ImportError`` fails it."""
+    switch = INTEGRATIONS[module.split(".", maxsplit=1)[0]]
+    if os.environ.get(switch) == "1":
+        return importlib.import_module(module)
+    return pytest.importorskip(
+        module, reason=f"{module} not installed (an integration package; {switch}=1 requires it)"
+    )
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped and item.get_closest_marker("integration") is None:
+        reason = str(report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr)
+        if _MISSING_INTEGRATION.search(reason):
+            report.outcome = "failed"
+            report.longrepr = (
+                f"{item.nodeid} skips for want of an integration package ({reason}) but is not marked "
+                "@pytest.mark.integration: .ci/run would run it nowhere"
+            )
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector):
+    """A test file skipped whole for want of an integration package must mark its tests
+    (``pytestmark = pytest.mark.integration``)."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped and report.nodeid.endswith(".py"):
+        reason = str(report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr)
+        source = (ROOT / report.nodeid).read_text(encoding="utf-8") if (ROOT / report.nodeid).is_file() else ""
+        if _MISSING_INTEGRATION.search(reason) and "pytestmark = pytest.mark.integration" not in source:
+            report.outcome = "failed"
+            report.longrepr = (
+                f"{report.nodeid} is skipped for want of an integration package ({reason}) but does not set "
+                "pytestmark = pytest.mark.integration: .ci/run would run it nowhere"
+            )

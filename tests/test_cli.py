@@ -153,6 +153,16 @@ def test_empty_hypothesis_file(tmp_path):
     assert b"is empty" in r.stderr
 
 
+def test_empty_standard_input_is_named_as_such(tmp_path):
+    ref = tmp_path / "ref.txt"
+    ref.write_text("a b c\n", "utf-8")
+    r = run("rapidbleu", ref, stdin=b"")
+    assert r.returncode == 1
+    assert r.stderr == (
+        b"rapidbleu: error: standard input: is empty (give the system output on standard input or with -i)\n"
+    )
+
+
 def test_num_refs_field_mismatch(tmp_path):
     tsv = tmp_path / "refs.tsv"
     tsv.write_text("a\tb\nc\n", "utf-8")
@@ -182,7 +192,7 @@ def test_undecodable_stdin_names_the_line(tmp_path):
     assert r.returncode == 1
     assert r.stdout == b""
     assert (
-        r.stderr == b"rapidbleu: error: <stdin>: line 2: cannot decode byte(s) b'\\xff\\xfe' as utf-8; "
+        r.stderr == b"rapidbleu: error: standard input: line 2: cannot decode byte(s) b'\\xff\\xfe' as utf-8; "
         b"use -e/--encoding to give the input's encoding\n"
     )
 

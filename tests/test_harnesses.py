@@ -31,6 +31,8 @@ import textwrap
 import pytest
 from conftest import ROOT, SAMPLE_DIR, read
 
+pytestmark = pytest.mark.integration
+
 REQUIRE = os.environ.get("RAPIDBLEU_REQUIRE_HARNESSES") == "1"
 
 HYP = read(SAMPLE_DIR / "generaltest2023.he-en.hyp.ONLINE-B.en")

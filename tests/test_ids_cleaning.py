@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 import pytest
 import sacrebleu
-from conftest import clean_ids_plain
+from conftest import clean_ids_plain, integration
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -19,13 +19,6 @@ from rapidbleu.batch import pairwise_bleu, self_bleu, sentence_bleu_batch
 from rapidbleu.ids import clean_ids, corpus_bleu_ids, stats_ids, to_id_lists
 
 pytestmark = pytest.mark.usefixtures("backend")
-
-try:
-    import torch
-except ImportError:  # torch is optional: its tests skip
-    torch = None
-
-needs_torch = pytest.mark.skipif(torch is None, reason="torch not installed")
 
 # generate() output of an encoder-decoder model (BART/mBART: every row starts with the
 # decoder-start token, here the eos id 2, then the bos 0; right padding with 1)
@@ -187,8 +180,9 @@ def test_device_tensors_are_moved_to_host_without_torch():
     )
 
 
-@needs_torch
+@pytest.mark.integration
 def test_torch_cpu_tensors():
+    torch = integration("torch")
     want = sentence_bleu_batch(HYP, REF, pad_token_id=PAD, eos_token_id=EOS).tolist()
     H, R = torch.tensor(HYP), torch.tensor(REF, dtype=torch.int32)
     assert sentence_bleu_batch(H, R, pad_token_id=PAD, eos_token_id=EOS).tolist() == want
@@ -201,9 +195,11 @@ def test_torch_cpu_tensors():
     assert self_bleu(H, pad_token_id=PAD, eos_token_id=EOS).shape == (2,)
 
 
-@needs_torch
-@pytest.mark.skipif(torch is None or not torch.cuda.is_available(), reason="no CUDA device")
+@pytest.mark.integration
 def test_torch_cuda_tensors():
+    torch = integration("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("no CUDA device")
     want = sentence_bleu_batch(HYP, REF, pad_token_id=PAD, eos_token_id=EOS).tolist()
     H, R = torch.tensor(HYP, device="cuda"), torch.tensor(REF, device="cuda")
     assert sentence_bleu_batch(H, R, pad_token_id=PAD, eos_token_id=EOS).tolist() == want

@@ -1,8 +1,15 @@
-"""What the package declares and ships: the license, and the start-up hook that carries
-``install_as_sacrebleu()`` into new processes (``.ci/run`` checks both in the wheel and the sdist)."""
+"""What the package declares and ships: the license, the start-up hook that carries
+``install_as_sacrebleu()`` into new processes (``.ci/run`` checks both in the wheel and the
+sdist), and what a build installs when it cannot compile the core."""
 
 import json
+import os
+import shutil
 import site
+import subprocess
+import sys
+import sysconfig
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -74,3 +81,68 @@ def test_installed_distribution_puts_the_hook_at_the_top_of_site_packages():
     assert (top / "rapidbleu" / "__init__.py").is_file()
     assert (top / "_rapidbleu_startup.py").is_file()
     assert installed_startup_hook() == top / STARTUP_PTH
+def _build_tools():
+    """setuptools and Cython (the build requirements) in this interpreter: skipped without
+    them, unless ``RAPIDBLEU_REQUIRE_BUILD=1`` (``.ci/run``'s step 6 has them)."""
+    if os.environ.get("RAPIDBLEU_REQUIRE_BUILD") != "1":
+        pytest.importorskip("Cython", reason="Cython not installed (the build requirements; RAPIDBLEU_REQUIRE_BUILD=1)")
+        pytest.importorskip("setuptools", reason="setuptools not installed (RAPIDBLEU_REQUIRE_BUILD=1 requires it)")
+
+
+def test_a_failed_compile_installs_no_compiled_module_of_an_earlier_build(tmp_path):
+    """Without a compiler the build falls back to pure Python, and then no compiled module is
+    installed: not one left in build/ by an earlier build (the wheel is made from build/lib*),
+    nor, for an in-place or editable build, one in the package folder.  Old kernels beside new
+    Python sources would give wrong results or fail to import."""
+    if not (ROOT / "setup.py").is_file():
+        pytest.skip("tests run outside the checkout (no setup.py)")
+    _build_tools()
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    for name in ("setup.py", "pyproject.toml", "README.md", "LICENSE", "MANIFEST.in"):
+        shutil.copy2(ROOT / name, tree / name)
+    shutil.copytree(
+        ROOT / "src", tree / "src", ignore=shutil.ignore_patterns("*.so", "*.pyd", "*.c", "__pycache__", "*.html")
+    )
+    pkg = tree / "src" / "rapidbleu"
+    modules = sorted(p.stem for p in pkg.glob("*.pyx"))
+    assert len(modules) >= 6
+    env = {k: v for k, v in os.environ.items() if k not in ("CIBUILDWHEEL", "RAPIDBLEU_SANITIZE", "LD_PRELOAD")}
+    env.update(CC="false", CXX="false")
+    probe = "from setuptools.dist import Distribution; b = Distribution().get_command_obj('build'); b.finalize_options(); print(b.build_platlib)"
+    build_lib = (
+        tree
+        / subprocess.run(
+            [sys.executable, "-c", probe], cwd=tree, env=env, capture_output=True, text=True, check=True
+        ).stdout.strip()
+    )
+    suffix = sysconfig.get_config_var("EXT_SUFFIX")
+    (build_lib / "rapidbleu").mkdir(parents=True)
+    for m in modules:  # an earlier build's compiled modules, in build/ and in place
+        (build_lib / "rapidbleu" / f"{m}{suffix}").write_bytes(b"compiled from older sources")
+        (pkg / f"{m}{suffix}").write_bytes(b"compiled from older sources")
+
+    def setup(*args):
+        res = subprocess.run(
+            [sys.executable, "setup.py", *args],
+            cwd=tree,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+        assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-2000:]
+        said = [line for line in res.stderr.splitlines() if line.startswith("rapidbleu: could not compile ")]
+        assert len(said) == 1, res.stderr[-3000:]
+        assert "installing the pure-Python backend instead" in said[0]
+
+    setup("-q", "bdist_wheel", "-d", str(tmp_path / "dist"))
+    (wheel,) = (tmp_path / "dist").glob("rapidbleu-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "rapidbleu/_stats_py.py" in names
+    assert [n for n in names if n.endswith((".so", ".pyd"))] == []
+    assert list((build_lib / "rapidbleu").glob(f"*{suffix}")) == []
+    # in place (what an editable install builds): the old modules in the package folder go too
+    setup("build_ext", "--inplace")
+    assert sorted(p.name for p in pkg.glob(f"*{suffix}")) == []

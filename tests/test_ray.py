@@ -18,6 +18,8 @@ from nltk.translate import bleu_score as nltk_bleu
 
 import rapidbleu
 
+pytestmark = pytest.mark.integration
+
 HYP = read(SAMPLE_DIR / "generaltest2023.de-en.hyp.ONLINE-W.en")
 REF = read(SAMPLE_DIR / "generaltest2023.de-en.ref.refA.en")
 REF2 = read(SAMPLE_DIR / "generaltest2023.de-en.hyp.AIRC.en")

@@ -16,7 +16,7 @@ import sys
 
 import pytest
 import sacrebleu
-from conftest import SAMPLE_DIR, read
+from conftest import SAMPLE_DIR, integration, read
 from nltk.translate import bleu_score as nltk_bleu
 
 from rapidbleu.rewards import BLEUReward, CHRFReward, TERReward, compute_score, compute_score_batch, reward_func
@@ -149,11 +149,12 @@ def test_verl_calls(tmp_path):
         compute_score("d", HYP[0], REFS[0], None, no_such_option=1)
 
 
+@pytest.mark.integration
 def test_openrlhf_reward_func(tmp_path):
     """OpenRLHF loads ``reward_func`` from the file given as --reward.remote_url and calls it in a
     thread with one-element lists of the decoded query (prompt + response, special tokens kept),
     the prompt and the label; the rewards become ``torch.tensor([reward])``."""
-    torch = pytest.importorskip("torch")
+    torch = integration("torch")
     path = tmp_path / "reward_func.py"
     path.write_text(
         "from rapidbleu.rewards import BLEUReward\n"
@@ -242,10 +243,6 @@ def test_chrf_and_ter_rewards_in_each_convention(backend):
     assert compute_score_batch(["d"] * len(HYP_S), HYP_S, REFS_S, None, metric="ter", transform="complement") == [
         1 - t / 100 for t in ter
     ]
-    # OpenRLHF: the reward object's reward_func
-    out = TERReward().reward_func([f"q{h}" for h in HYP_S[:3]], ["q"] * 3, REFS_S[:3])
-    assert out["rewards"].tolist() == pytest.approx([-t / 100 for t in ter[:3]], rel=1e-6)
-    assert set(out["extra_logs"]) == {"ter"}
     with pytest.raises(ValueError, match="transform must be one of negative, complement, clipped"):
         TERReward(transform="inverse")
     with pytest.raises(ValueError, match="metric must be one of bleu, chrf, ter"):
@@ -256,9 +253,21 @@ def test_chrf_and_ter_rewards_in_each_convention(backend):
         CHRFReward(beta=0)
 
 
+@pytest.mark.integration
+def test_ter_reward_func_in_openrlhfs_convention(backend):
+    """OpenRLHF's reward_func of a TER reward: the rewards as a torch tensor (torch is imported
+    by the call), sacreBLEU's sentence TER negated."""
+    integration("torch")
+    ter = _sacre_ter(HYP_S[:3], REFS_S[:3])
+    out = TERReward().reward_func([f"q{h}" for h in HYP_S[:3]], ["q"] * 3, REFS_S[:3])
+    assert out["rewards"].tolist() == pytest.approx([-t / 100 for t in ter], rel=1e-6)
+    assert set(out["extra_logs"]) == {"ter"}
+
+
 REQUIRE_TRL = os.environ.get("RAPIDBLEU_REQUIRE_TRL") == "1"
 
 
+@pytest.mark.integration
 @pytest.mark.skipif(
     not REQUIRE_TRL and importlib.util.find_spec("trl") is None, reason="TRL not installed (pip install trl)"
 )

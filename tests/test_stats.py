@@ -7,7 +7,7 @@ import pickle
 import numpy as np
 import pytest
 import sacrebleu
-from conftest import SAMPLE_DIR, read
+from conftest import SAMPLE_DIR, integration, read
 from nltk.translate import bleu_score as nltk_bleu
 
 import rapidbleu
@@ -240,8 +240,9 @@ def _ddp_worker(rank, world, port, path):
     dist.destroy_process_group()
 
 
+@pytest.mark.integration
 def test_torch_distributed_all_reduce(tmp_path):
-    torch = pytest.importorskip("torch")
+    torch = integration("torch")
     import socket
 
     import torch.multiprocessing as mp

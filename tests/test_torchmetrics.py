@@ -39,6 +39,8 @@ from rapidbleu.torchmetrics import (
     torchmetrics_rules,
 )
 
+pytestmark = pytest.mark.integration
+
 HYP = read(SAMPLE_DIR / "generaltest2023.he-en.hyp.ONLINE-B.en")
 REF_A = read(SAMPLE_DIR / "generaltest2023.he-en.ref.refA.en")
 REF_B = read(SAMPLE_DIR / "generaltest2023.he-en.ref.refB.en")

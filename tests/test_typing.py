@@ -150,6 +150,7 @@ def test_user_script_passes_mypy_strict(tmp_path):
     assert run.returncode == 0, run.stderr
 
 
+@pytest.mark.integration
 def test_integrations_pass_mypy_strict(tmp_path):
     import importlib.util
 

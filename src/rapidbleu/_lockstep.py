@@ -21,7 +21,7 @@ import stat
 from collections.abc import Iterator, Sequence
 from functools import partial
 
-from .textio import InputError, LineReader
+from .textio import STDIN, InputError, LineReader
 
 #: Exit status for a line with the wrong number of tab-separated fields (sacreBLEU's).
 FIELD_COUNT_CODE = 17
@@ -71,7 +71,7 @@ class Source:
                 fields = [f.rstrip() for f in line.split("\t")]
                 if len(fields) != nf:
                     raise InputError(
-                        f"<stdin>: line {lineno}: {len(fields)} tab-separated fields, but the first "
+                        f"{STDIN}: line {lineno}: {len(fields)} tab-separated fields, but the first "
                         f"line had {nf} (one per system)",
                         code=FIELD_COUNT_CODE,
                     )

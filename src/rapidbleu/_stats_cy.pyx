@@ -24,6 +24,7 @@ from ._lazy import numpy as np  # imported on first use: the CLI's corpus score 
 
 from libc.stdint cimport int64_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
+from cpython.exc cimport PyErr_CheckSignals
 from cpython.list cimport PyList_GET_ITEM
 from cpython.object cimport PyObject
 from cpython.pythread cimport (NOWAIT_LOCK, PyThread_acquire_lock, PyThread_allocate_lock,

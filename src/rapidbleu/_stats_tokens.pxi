@@ -376,7 +376,8 @@ cdef void _free_lock(PyThread_type_lock lock) noexcept:
 
 def _run_blocks(hypotheses, references, Py_ssize_t n, int order, uint64_t mask, workers, out):
     """Pack and count block by block; with threads (a ``_Crew``), block k+1 is packed while
-    block k is counted."""
+    block k is counted.  Signals are handled between blocks (a block takes milliseconds), so
+    Ctrl-C stops the call there, once no thread is counting."""
     # a block is split into at most one part per MIN_CHUNK rows: no more threads than that
     cdef Py_ssize_t w = thread_count(workers, n // MIN_CHUNK)
     cdef Py_ssize_t i = 0, b = 0
@@ -397,6 +398,7 @@ def _run_blocks(hypotheses, references, Py_ssize_t n, int order, uint64_t mask, 
     if w <= 1:
         blk = blocks[0]
         while i < n:
+            PyErr_CheckSignals()
             blk.out = &out_v[i, 0]
             i = blk.pack(hypotheses, references, i, n, limit)
             crew.count_here(blk)
@@ -406,6 +408,7 @@ def _run_blocks(hypotheses, references, Py_ssize_t n, int order, uint64_t mask, 
             serving = [pool.submit(crew.serve, p) for p in range(w)]
             crew.wait()  # every thread serving without the GIL
             while i < n:
+                PyErr_CheckSignals()
                 blk = blocks[b]
                 blk.out = &out_v[i, 0]
                 i = blk.pack(hypotheses, references, i, n, limit)

@@ -51,7 +51,7 @@ from ._version import __version__
 from .bleu import BLEU, warn_tokenized
 from .chrf import CHRF
 from .report import Color, print_results_table, print_single_results
-from .textio import InputError, LineReader, read_lines
+from .textio import STDIN, InputError, LineReader, read_lines
 from .tokenizers import available_tokenizers
 from .tokenizers.tokenizer_spm import ModelDownloadError
 from .utils import args_to_dict
@@ -465,7 +465,7 @@ def _open_systems(args: argparse.Namespace, paired: bool = False) -> list[Stream
         reader = LineReader(None, args.encoding)
         first = reader.read(1)
         if not first:
-            raise CLIError("<stdin>: no input (give the system output on standard input or with -i)")
+            raise CLIError(f"{STDIN}: is empty (give the system output on standard input or with -i)")
         # sacreBLEU: the first line fixes the number of tab-separated systems.
         n = len(first[0].split("\t"))
         src = Source(reader, n, "stdin", first=first[0])
