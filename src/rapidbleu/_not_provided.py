@@ -4,15 +4,13 @@ rapidbleu scores text it is given; it does not download, cache or list sacreBLEU
 Code that reaches for them (``sacrebleu.DATASETS``, ``sacrebleu.download_test_set``,
 ``sacrebleu.utils.get_reference_files``, the ``sacrebleu.dataset`` package, ...) gets a
 :class:`NotProvidedError` that names the feature and what to do instead, rather than a bare
-``AttributeError``, with or without ``rapidbleu.install_as_sacrebleu()``.  Under the alias,
-sacreBLEU's command-line modules (the ``sacrebleu`` command, ``python -m sacrebleu``, which a
-harness's subprocess inherits the alias for) say to run ``rapidbleu`` or sacreBLEU without it.
+``AttributeError``, with or without ``rapidbleu.install_as_sacrebleu()``.
 
 Names here are sacreBLEU's (``"sacrebleu.utils"``); each rapidbleu module that stands for a
 sacreBLEU module asks :func:`not_provided` with its sacreBLEU name from its ``__getattr__``.
 """
 
-__all__ = ["COMMAND_LINE_MODULES", "NOT_PROVIDED", "NOT_PROVIDED_MODULES", "NotProvidedError", "not_provided"]
+__all__ = ["NOT_PROVIDED", "NOT_PROVIDED_MODULES", "NotProvidedError", "not_provided"]
 
 
 class NotProvidedError(ModuleNotFoundError):
@@ -33,11 +31,6 @@ _TEST_SETS = (
     f"fetch the files with sacreBLEU itself {_WITHOUT_ALIAS}, "
     "e.g. `env -u RAPIDBLEU_AS_SACREBLEU sacrebleu -t wmt23 -l de-en --echo ref > ref.txt`, then score them as "
     "files or lists of strings"
-)
-_COMMAND_LINE = (
-    "sacreBLEU's command line (the `sacrebleu` command, `python -m sacrebleu`) does not run on rapidbleu's "
-    "alias: score with the `rapidbleu` command (sacreBLEU's options and output format), or run sacreBLEU "
-    f"itself {_WITHOUT_ALIAS}, e.g. `env -u RAPIDBLEU_AS_SACREBLEU sacrebleu ...`"
 )
 
 
@@ -80,17 +73,11 @@ NOT_PROVIDED: dict[str, frozenset[str]] = {
 #: sacreBLEU modules (and their submodules) that rapidbleu does not provide.
 NOT_PROVIDED_MODULES: frozenset[str] = frozenset({"sacrebleu.dataset"})
 
-#: sacreBLEU's command-line modules: the ``sacrebleu`` command imports ``sacrebleu.sacrebleu``,
-#: ``python -m sacrebleu`` runs ``sacrebleu.__main__``.
-COMMAND_LINE_MODULES: frozenset[str] = frozenset({"sacrebleu.sacrebleu", "sacrebleu.__main__"})
-
 
 def not_provided(module: str, name: str | None = None) -> NotProvidedError | None:
     """The error for sacreBLEU's ``module.name`` (or for the module itself when ``name`` is
     None) if rapidbleu deliberately lacks it, else None (an ordinary missing name)."""
     qualified = module if name is None else f"{module}.{name}"
-    if name is None and qualified in COMMAND_LINE_MODULES:
-        return NotProvidedError(f"{qualified}: {_COMMAND_LINE}", name=qualified)
     top = ".".join(qualified.split(".")[:2])
     if (name is not None and name in NOT_PROVIDED.get(module, ())) or top in NOT_PROVIDED_MODULES:
         return NotProvidedError(f"{qualified}: {_TEST_SETS}", name=qualified if name is None else module)

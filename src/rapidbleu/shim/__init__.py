@@ -13,9 +13,9 @@ release whose API and numbers rapidbleu reproduces (harness code gates on
 What rapidbleu does not provide -- sacreBLEU's test sets (``sacrebleu.DATASETS``,
 ``download_test_set``, ``get_reference_files``, the ``sacrebleu.dataset`` package, ...) --
 raises :class:`NotProvidedError` (an ``ImportError``) saying so; it is not passed on to an
-installed sacreBLEU, whose dataset code would then run on rapidbleu's modules.  So does
-sacreBLEU's command line (``sacrebleu.sacrebleu``, ``sacrebleu.__main__``: the ``sacrebleu``
-command run by a harness's subprocess, which inherits the alias).  A module that rapidbleu simply
+installed sacreBLEU, whose dataset code would then run on rapidbleu's modules.  sacreBLEU's
+command line (``sacrebleu.sacrebleu``, ``sacrebleu.__main__``: the ``sacrebleu`` command run by
+a harness's subprocess, which inherits the alias) is rapidbleu's.  A module that rapidbleu simply
 lacks is a ``ModuleNotFoundError`` naming both modules.
 
 Modules that imported sacreBLEU *before* the call keep the objects they hold; the call removes
@@ -140,6 +140,13 @@ class _AliasFinder:
             if error is not None:
                 raise error
             real = _target_name(fullname)
+            if fullname.rpartition(".")[2] == "__main__":
+                # run by ``python -m`` (runpy asks the loader for code, not for a module): the real
+                # file under the alias's name, so its relative imports go through the alias
+                found = importlib.util.find_spec(real)
+                if found is None or found.origin is None:
+                    return None
+                return importlib.util.spec_from_file_location(fullname, found.origin)
             try:
                 module = importlib.import_module(real)
             except ModuleNotFoundError as exc:
