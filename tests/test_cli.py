@@ -264,7 +264,7 @@ def test_metric_option_groups_are_sacrebleus(monkeypatch):
     [
         (["-cc", "-1"], "char_order must be between 0 and"),
         (["-cc", "0", "-cw", "0"], "both 0"),
-        (["--chrf-beta", "0"], "beta must be a finite number >= 1"),
+        (["--chrf-beta", "-1"], "beta must be a finite number >= 0"),
         (["-cw", "65"], "word_order must be between 0 and 64"),
     ],
 )

@@ -586,7 +586,7 @@ def test_bad_options_and_inputs_are_clear_errors(backend):
         with pytest.raises(TypeError, match=name):
             rapidbleu.TER(**{name: "yes"})
         with pytest.raises(TypeError, match=name):
-            rapidbleu.TER(**{name: None})
+            rapidbleu.TER(**{name: 2})
     with pytest.raises(ValueError, match="workers"):
         rapidbleu.TER(workers=0)
     with pytest.raises(TypeError, match="workers"):

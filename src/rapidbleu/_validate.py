@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import numbers
 import os
+import sys
 from collections.abc import Iterable, Mapping, Sequence, Set, Sized
 from itertools import repeat
 from operator import is_
@@ -57,6 +58,11 @@ class EmptyInputError(ValueError, IndexError):
 class BadSmoothValueError(ValueError, TypeError):
     """``smooth_value`` that is not a finite number >= 0 (sacreBLEU: a ``TypeError`` for a
     non-number from its arithmetic, or a nan/inf score)."""
+
+
+class TooLargeError(ValueError, OverflowError):
+    """An option too large for sacreBLEU's arithmetic (a chrF ``beta`` whose square overflows;
+    sacreBLEU: an ``OverflowError`` when it scores)."""
 
 
 class BackendChoiceError(ValueError):
@@ -103,16 +109,24 @@ def _is_int(x: object) -> bool:
 
 
 def check_flag(value: _T, name: str) -> _T:
-    """A yes/no option: ``True``/``False`` (numpy's too) or the ints 0 and 1, returned as given
-    (sacreBLEU prints an option as given in a signature: ``norm:1`` for ``normalized=1``).
+    """An on/off option: ``True``/``False`` (numpy's too), ``None`` (off: sacreBLEU reads an
+    option by its truth value) or a number equal to 0 or 1 (``1``, ``0.0``, ``numpy.int64(1)``),
+    returned as given (sacreBLEU prints some options as given in a signature: ``norm:1`` for
+    ``TER(normalized=1)``, none at all for ``None``).
 
     Raises:
-        TypeError: anything else (``None``, strings, other numbers), naming the option.
+        TypeError: anything else, naming the option: a string (sacreBLEU would switch the
+            option on for ``"False"``), another number (``2``, ``0.5``, ``nan``), a container.
     """
     v: object = value  # (checked as any object; returned with the caller's type)
-    if isinstance(v, bool) or (isinstance(v, numbers.Integral | np.bool_) and v in (0, 1)):
+    if v is None or isinstance(v, bool):
         return value
-    raise TypeError(f"{name} must be True or False, got {value!r} ({kind_of(value)})")
+    if isinstance(v, numbers.Real):
+        if v == 0 or v == 1:
+            return value
+    elif "numpy" in sys.modules and isinstance(v, np.bool_):  # (a numpy bool means numpy is loaded)
+        return value
+    raise TypeError(f"{name} must be True or False (or None, 0, 1), got {value!r} ({kind_of(value)})")
 
 
 def check_resamples(value: object, name: str) -> int:
@@ -420,8 +434,6 @@ def id_element_error(what: str, j: int, token: object) -> TypeError:
 def _stacklevel_outside(package: str = __package__ or "rapidbleu") -> int:
     """The ``stacklevel`` that makes a warning point at the first frame outside ``package``
     (called from the function that warns)."""
-    import sys
-
     frame: FrameType | None = sys._getframe(1)
     level = 1
     while frame is not None and (frame.f_globals.get("__name__") or "").startswith(package + "."):

@@ -675,7 +675,7 @@ def sentence_chrf_batch(
         TypeError: a hypothesis or reference that is not a string, a dict or set instead of a
             sequence, a bad option type.
         ValueError: mismatched stream lengths (named), a segment without any reference, an
-            option out of range (orders 0-64 and not both 0, ``beta >= 1``, ``workers``).
+            option out of range (orders 0-64 and not both 0, ``beta`` a number >= 0, ``workers``).
     """
     metric = _chrf_metric(char_order, word_order, beta, lowercase, whitespace, eps_smoothing, workers)
     return _sentence_scores(metric, hypotheses, references, reference_layout, "chrF")

@@ -653,11 +653,11 @@ def run(args: argparse.Namespace) -> None:
         for m, metric in by_name(metrics).items():
             score = metric.score_from_stats(sums[m][0])
             if n_bootstrap > 1:
-                from ._bootstrap import bootstrap_ci
+                from ._bootstrap import bootstrap_summary
 
                 metric.n_bootstrap = n_bootstrap
                 with _progress_bar(args, n_bootstrap) as bar:
-                    metric.seed, mean, ci = bootstrap_ci(stats_of(m, 0), metric, n_bootstrap, bar)
+                    metric.seed, mean, ci = bootstrap_summary(stats_of(m, 0), metric, n_bootstrap, bar)
                 score.with_ci(mean, ci)
             sig = metric.get_signature().format(args.short if args.format != "json" else False)
             results.append(score.format(args.width, args.score_only, sig, args.format == "json"))

@@ -52,8 +52,8 @@ class TER(SacreMetricMethods, Metric):
             are identical for any value.
 
     Raises:
-        TypeError: an option that is not True/False (0/1), a bad ``workers``, malformed
-            ``references``.
+        TypeError: an option that is not True/False (or None, 0, 1), a bad ``workers``,
+            malformed ``references``.
         ValueError: ``workers`` 0, malformed ``references``.
     """
 
@@ -85,12 +85,7 @@ class TER(SacreMetricMethods, Metric):
         self._force = True
         self.n_bootstrap = None
         self.seed = None
-        self.tokenizer = TercomTokenizer(
-            normalized=self.normalized,
-            no_punct=self.no_punct,
-            asian_support=self.asian_support,
-            case_sensitive=self.case_sensitive,
-        )
+        self.tokenizer = TercomTokenizer(*self._options())
         self.tokenizer_signature = self.tokenizer.signature()
         self._ref_cache: list[list[str | None]] | None = None
         if references is not None:
@@ -137,7 +132,9 @@ class TER(SacreMetricMethods, Metric):
             raise ValueError(f"{what}: row {r}, column 0 (num_edits) is {rows[r, 0].item()!r}; edits are whole counts")
 
     def _options(self) -> tuple[bool, bool, bool, bool]:
-        return (self.normalized, self.no_punct, self.asian_support, self.case_sensitive)
+        """The four options as bools (the attributes keep the values given: sacreBLEU's
+        signature prints them, ``norm:1`` for ``normalized=1``, nothing for ``None``)."""
+        return (bool(self.normalized), bool(self.no_punct), bool(self.asian_support), bool(self.case_sensitive))
 
     def _streams(self, hypotheses: Any, references: Any) -> tuple[list[str], list[list[str | None]]]:
         hyps = check_hypotheses(hypotheses)
