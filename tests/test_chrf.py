@@ -706,7 +706,7 @@ def test_bad_statistics_are_named():
 
 def test_bad_inputs_are_named(backend):
     metric = rapidbleu.CHRF()
-    with pytest.raises(ValueError, match="reference stream 0 has 1 lines but there are 2 hypotheses"):
+    with pytest.raises(ValueError, match="reference stream 0 has 1 line but there are 2 hypotheses"):
         metric.corpus_score(["a", "b"], [["a"]])
     with pytest.raises(TypeError, match=r"hypotheses\[1\] is a int"):
         metric.corpus_score(["a", 3], [["a", "b"]])

@@ -42,7 +42,8 @@ if TYPE_CHECKING:
 else:
     from ._lazy import numpy as np  # imported on first use (see rapidbleu._lazy)
 
-from ._validate import MAX_ORDER_LIMIT, TooLargeError, no_reference_error, resolve_workers, stream_length_error
+from ._errors import stream_length_error
+from ._validate import MAX_ORDER_LIMIT, TooLargeError, no_reference_error, resolve_workers
 
 NAME = "python"
 
@@ -384,7 +385,7 @@ def check_segments(hypotheses: Any, ref_streams: Any) -> tuple[list[str], list[l
     streams = [list(s) for s in ref_streams]
     for k, stream in enumerate(streams):
         if len(stream) != len(hyps):
-            raise stream_length_error(f"reference stream {k}", len(stream), len(hyps))
+            raise stream_length_error(f"reference stream {k}", len(stream), len(hyps), n_streams=len(streams))
     if set(map(type, hyps)) - {str}:
         for i, h in enumerate(hyps):
             if not isinstance(h, str):

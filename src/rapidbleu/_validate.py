@@ -184,12 +184,6 @@ def check_flat_stream(flat: npt.ArrayLike, lens: npt.ArrayLike) -> tuple[npt.NDA
     return toks, lengths
 
 
-def stream_length_error(what: str, got: int, n_hyps: int, unit: str = "lines") -> ValueError:
-    """The one message for a stream whose length differs from the hypotheses'
-    (``what``: e.g. ``"reference stream 1"``)."""
-    return ValueError(f"{what} has {got} {unit} but there are {n_hyps} hypotheses")
-
-
 class NoReferencesError(ValueError, KeyError, TypeError):
     """A segment without any reference: a ``ValueError``; a ``KeyError`` as NLTK raises for an
     empty list of references (from deep inside its n-gram counting) and a ``TypeError`` as

@@ -19,6 +19,7 @@ else:
     from ._lazy import numpy as np  # imported on first use (see rapidbleu._lazy)
 
 from . import _backend
+from ._errors import cached_references_error
 from ._inputs import check_references, preprocess
 from ._log import logger
 from ._metric import Metric, register
@@ -306,7 +307,7 @@ class BLEU(SacreBLEUMethods, Metric):
         elif self._ref_cache is not None:
             streams = self._ref_cache
             if len(streams[0]) != len(hyps):
-                raise ValueError(f"{len(hyps)} hypotheses but the cached references have {len(streams[0])} segments")
+                raise cached_references_error(len(hyps), len(streams[0]), len(streams))
         else:
             raise RuntimeError("no references given and none cached (pass references= to BLEU())")
         if not self._force:

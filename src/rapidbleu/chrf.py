@@ -40,6 +40,7 @@ from ._chrf_py import (
     split_words,
     stats_columns,
 )
+from ._errors import cached_references_error
 from ._inputs import check_references
 from ._metric import Metric, register
 from ._sacre_methods import SacreMetricMethods
@@ -171,9 +172,7 @@ class CHRF(SacreMetricMethods, Metric):
         if self._ref_cache is None:
             raise RuntimeError("no references given and none cached (pass references= to CHRF())")
         if len(self._ref_cache[0]) != len(hyps):
-            raise ValueError(
-                f"{len(hyps)} hypotheses but the cached references have {len(self._ref_cache[0])} segments"
-            )
+            raise cached_references_error(len(hyps), len(self._ref_cache[0]), len(self._ref_cache))
         return hyps, self._ref_cache
 
     def _kernel_stats(self, hyps: list[str], streams: list[list[str | None]]) -> np.ndarray:

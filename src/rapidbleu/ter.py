@@ -18,6 +18,7 @@ else:
     from ._lazy import numpy as np  # imported on first use (see rapidbleu._lazy)
 
 from . import _backend
+from ._errors import cached_references_error
 from ._inputs import check_references
 from ._lazy import is_ndarray
 from ._metric import Metric, register
@@ -144,9 +145,7 @@ class TER(SacreMetricMethods, Metric):
         if self._ref_cache is None:
             raise RuntimeError("no references given and none cached (pass references= to TER())")
         if len(self._ref_cache[0]) != len(hyps):
-            raise ValueError(
-                f"{len(hyps)} hypotheses but the cached references have {len(self._ref_cache[0])} segments"
-            )
+            raise cached_references_error(len(hyps), len(self._ref_cache[0]), len(self._ref_cache))
         return hyps, self._ref_cache
 
     def corpus_statistics(
