@@ -94,7 +94,7 @@ def test_field_count_error_in_a_later_chunk(tmp_path):
     assert b"line 21: expected 2 tab-separated references, found 1" in r.stderr
     r = run("rapidbleu", tsv, stdin=b"a\tb\n" * 12 + b"a\n")
     assert r.returncode == 17
-    assert b"<stdin>: line 13: 1 tab-separated fields" in r.stderr
+    assert b"standard input: line 13: 1 tab-separated fields" in r.stderr
 
 
 def _on_terminal(args):
@@ -290,7 +290,9 @@ def test_utf16_without_byte_order_mark_names_the_input(tmp_path):
     assert r.stderr.decode().startswith(f"rapidbleu: error: {hyp}: line 1: cannot decode as utf-16 (UTF-16 stream")
     r = run("rapidbleu", ref, "-e", "utf-16", stdin="a b c\n".encode("utf-16-le"))
     assert r.returncode == 1
-    assert r.stderr.decode().startswith("rapidbleu: error: <stdin>: line 1: cannot decode input as utf-16 (UTF-16")
+    assert r.stderr.decode().startswith(
+        "rapidbleu: error: standard input: line 1: cannot decode input as utf-16 (UTF-16"
+    )
 
 
 # -- chrF (any metric of the protocol) streams the same way ----------------------------------------

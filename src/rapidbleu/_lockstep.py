@@ -71,7 +71,7 @@ class Source:
                 fields = [f.rstrip() for f in line.split("\t")]
                 if len(fields) != nf:
                     raise InputError(
-                        f"<stdin>: line {lineno}: {len(fields)} tab-separated fields, but the first "
+                        f"{self.reader.name}: line {lineno}: {len(fields)} tab-separated fields, but the first "
                         f"line had {nf} (one per system)",
                         code=FIELD_COUNT_CODE,
                     )

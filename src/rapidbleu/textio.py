@@ -13,6 +13,9 @@ import io
 import re
 from typing import Any
 
+#: How messages name standard input (the command line reads the systems there without -i).
+STDIN_NAME = "standard input"
+
 
 class InputError(Exception):
     """An input could not be read as text, or its lines do not fit the others; the message names
@@ -71,13 +74,13 @@ class LineReader:
     Raises:
         InputError: (from the constructor or ``read``) a missing or unreadable file, bad gzip
             data, an unknown encoding, or bytes that do not decode: the message names the file
-            (``<stdin>`` for standard input), and for undecodable bytes the line, the bytes and
-            their offset in the file.
+            (:data:`STDIN_NAME` for standard input), and for undecodable bytes the line, the bytes
+            and their offset in the file.
     """
 
     def __init__(self, path: str | None, encoding: str = "utf-8", block_size: int = 1 << 20):
         self.path = path
-        self.name = "<stdin>" if path is None else path
+        self.name = STDIN_NAME if path is None else path
         self.encoding = encoding
         self.block_size = block_size
         self.lines_read = 0
@@ -128,7 +131,7 @@ class LineReader:
                 why = exc.reason if isinstance(exc, UnicodeDecodeError) else str(exc)
                 at_start = not (self.lines_read or self._lines or self._pending)
                 where = " line 1:" if at_start else ""
-                raise InputError(f"<stdin>:{where} cannot decode input as {self.encoding} ({why})") from None
+                raise InputError(f"{STDIN_NAME}:{where} cannot decode input as {self.encoding} ({why})") from None
         while True:
             try:
                 raw = self._fh.read(self.block_size)
@@ -212,7 +215,7 @@ class LineReader:
             if hit:
                 bad = line[hit.start() : hit.end()].encode(self.encoding, "surrogateescape")
                 raise InputError(
-                    f"<stdin>: line {before + k + 1}: cannot decode byte(s) {bad!r} as "
+                    f"{STDIN_NAME}: line {before + k + 1}: cannot decode byte(s) {bad!r} as "
                     f"{self.encoding}; {_ADVICE.format('input')}"
                 )
 
