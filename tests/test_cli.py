@@ -283,13 +283,25 @@ def test_bad_chrf_options_are_usage_errors_before_reading(options, message, caps
     assert error.startswith(f"rapidbleu: error: {message}")
 
 
-@pytest.mark.usefixtures("backend")
-@pytest.mark.parametrize("beta", ["0", "1", "3"])
-def test_every_chrf_beta_sacrebleu_takes_on_the_command_line(beta):
-    """``--chrf-beta`` takes what sacreBLEU's takes (an int, 0 included: character precision)
-    and prints its output."""
-    _pair, _system, hyp, refs = systems(SAMPLE_DIR)[0]
-    same_output(refs[0], "-i", hyp, "-m", "chrf", "--chrf-beta", beta, "-cw", "2", "-f", "text")
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["-m", "chrf", "--chrf-beta", "0", "-cw", "2"],  # character (and word) precision
+        ["-m", "chrf", "--chrf-beta", "1", "-cc", "0", "-cw", "2"],
+        ["-m", "chrf", "--chrf-beta", "3", "-cc", "1", "--chrf-whitespace", "--chrf-lowercase"],
+        ["-m", "chrf", "--chrf-beta", "0", "--chrf-eps-smoothing", "-sl"],
+        ["-m", "chrf", "bleu", "--chrf-beta", "0", "-ci", "-cin", "2"],
+        ["-s", "floor", "-sv", "0"],
+        ["-s", "add-k", "-sv", "2.5", "-w", "0"],
+        ["-s", "none", "-lc", "-tok", "intl", "-w", "6"],
+        ["-m", "ter", "--ter-normalized", "--ter-asian-support", "--ter-no-punct", "--ter-case-sensitive"],
+    ],
+    ids=" ".join,
+)
+def test_option_values_sacrebleu_scores_on_the_command_line(options):
+    """Option values sacreBLEU's command line scores print its output (``--chrf-beta`` is an
+    int there: 0 is character precision)."""
+    same_output(SAMPLE_REF, "-i", SAMPLE_HYP, "-f", "text", *options)
 
 
 def _compare_cli() -> Any:
