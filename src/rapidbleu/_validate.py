@@ -374,7 +374,7 @@ def check_token_id(value: Any, name: str) -> int | None:
 def _int64_id(value: Any, name: str) -> int:
     """``check_token_id`` of a value that is not ``None``."""
     if isinstance(value, (bool, np.bool_)) or not _is_int(value):
-        raise TypeError(f"{name} must be an integer or None, got {kind_of(value)}")
+        raise TypeError(f"{name} must be an int or None, got {kind_of(value)}")
     v = int(value)
     if not _INT64_MIN <= v <= _INT64_MAX:
         raise OverflowError(f"{name}={v} does not fit in int64")
@@ -395,11 +395,11 @@ def check_token_ids(values: Any, name: str) -> list[int]:
     if _is_int(values) and not isinstance(values, (bool, np.bool_)):
         return [_int64_id(values, name)]
     if isinstance(values, (str, bytes, Mapping)):
-        raise TypeError(f"{name} must be an integer or a collection of integers, got {kind_of(values)}")
+        raise TypeError(f"{name} must be an int or a collection of ints, got {kind_of(values)}")
     try:
         items = list(values)
     except TypeError:
-        raise TypeError(f"{name} must be an integer or a collection of integers, got {kind_of(values)}") from None
+        raise TypeError(f"{name} must be an int or a collection of ints, got {kind_of(values)}") from None
     # A None element passes through unchecked (check_token_id's None), as it always has; the
     # annotation states the contract (integers), so mypy sees the None as the error it is.
     return [check_token_id(v, f"{name}[{j}]") for j, v in enumerate(items)]  # type: ignore[misc]
