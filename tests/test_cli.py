@@ -272,24 +272,46 @@ def test_metric_option_groups_are_sacrebleus(monkeypatch):
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        (["-cc", "-1"], "char_order must be between 0 and"),
-        (["-cc", "0", "-cw", "0"], "both 0"),
-        (["--chrf-beta", "0"], "beta must be a finite number >= 1"),
-        (["-cw", "65"], "word_order must be between 0 and 64"),
+        (["-cc", "-1"], "-cc/--chrf-char-order -1: char_order must be between 0 and"),
+        (["-cc", "0", "-cw", "0"], "-cc/--chrf-char-order 0: char_order and word_order are both 0"),
+        (["--chrf-beta", "-1"], "--chrf-beta -1: beta must be a finite number >= 0"),
+        (["-cw", "65"], "-cw/--chrf-word-order 65: word_order must be between 0 and 64"),
     ],
 )
-def test_bad_chrf_options_are_one_line_errors_before_reading(options, message, capsys, tmp_path):
-    """A chrF option out of range stops before any input is read (the system file here is
-    undecodable: reading it would be another error)."""
+def test_bad_chrf_options_are_usage_errors_before_reading(options, message, capsys, tmp_path):
+    """A chrF option out of range is a usage error (exit status 2, argparse's usage line and one
+    error line) before any input is read (the system file here is undecodable: reading it
+    would be another error)."""
     _pair, _system, _hyp, refs = systems(SAMPLE_DIR)[0]
     bad = tmp_path / "bad.txt"
     bad.write_bytes(b"\xff\xfe\x00 x\n" * 100)
     code = cli.main([str(refs[0]), "-i", str(bad), "-m", "bleu", "chrf", "-q", *options])
     err = capsys.readouterr().err
-    assert code == 1
-    assert err.startswith("rapidbleu: error: ")
-    assert message in err
-    assert err.count("\n") == 1
+    assert code == 2
+    usage, error = err.splitlines()[0], err.splitlines()[-1]
+    assert usage.startswith("usage: rapidbleu ")
+    assert error.startswith(f"rapidbleu: error: {message}")
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["-m", "chrf", "--chrf-beta", "0", "-cw", "2"],  # character (and word) precision
+        ["-m", "chrf", "--chrf-beta", "1", "-cc", "0", "-cw", "2"],
+        ["-m", "chrf", "--chrf-beta", "3", "-cc", "1", "--chrf-whitespace", "--chrf-lowercase"],
+        ["-m", "chrf", "--chrf-beta", "0", "--chrf-eps-smoothing", "-sl"],
+        ["-m", "chrf", "bleu", "--chrf-beta", "0", "-ci", "-cin", "2"],
+        ["-s", "floor", "-sv", "0"],
+        ["-s", "add-k", "-sv", "2.5", "-w", "0"],
+        ["-s", "none", "-lc", "-tok", "intl", "-w", "6"],
+        ["-m", "ter", "--ter-normalized", "--ter-asian-support", "--ter-no-punct", "--ter-case-sensitive"],
+    ],
+    ids=" ".join,
+)
+def test_option_values_sacrebleu_scores_on_the_command_line(options):
+    """Option values sacreBLEU's command line scores print its output (``--chrf-beta`` is an
+    int there: 0 is character precision)."""
+    same_output(SAMPLE_REF, "-i", SAMPLE_HYP, "-f", "text", *options)
 
 
 def _compare_cli() -> Any:
@@ -535,38 +557,88 @@ def test_corpus_scores_do_not_import_numpy(options):
 # -- option values sacreBLEU accepts and then misuses ------------------------------------------
 SAMPLE_REF = str(SAMPLE_DIR / "generaltest2023.de-en.ref.refA.en")
 SAMPLE_HYP = str(SAMPLE_DIR / "generaltest2023.de-en.hyp.ONLINE-W.en")
+SAMPLE_HYP2 = str(SAMPLE_DIR / "generaltest2023.de-en.hyp.AIRC.en")
 
 
-@pytest.mark.usefixtures("backend")
+#: Command lines rapidbleu refuses as usage errors although sacreBLEU takes them, with what
+#: sacreBLEU does instead (its exit status) -- the reason for each refusal.
+REFUSED_USAGE = [
+    # sacreBLEU reads the part after the dash as the target language: an IndexError (1) for
+    # enzh, Chinese tokenized with 13a (0) for en-zh written without the dash as "en-"
+    (["-l", "enzh"], "-l/--language-pair 'enzh': expected SRC-TRG with a dash", 1),
+    (["-l", "en-"], "-l/--language-pair 'en-': expected SRC-TRG with a dash", 0),
+    (["-w", "-1"], "-w/--width -1: the number of decimals must be >= 0", 1),  # a format-string crash
+    # sacreBLEU runs its defaults (1000 / 10000) for 0 or less and prints the number given;
+    # with -cin 1 it prints no interval
+    (["-i", SAMPLE_HYP, SAMPLE_HYP2, "-pbs", "-pbsn", "0"], "-pbsn/--paired-bs-n 0: give at least 2 bootstrap", 0),
+    (["-i", SAMPLE_HYP, SAMPLE_HYP2, "-pbs", "-pbsn", "-5"], "-pbsn/--paired-bs-n -5: give at least 2 bootstrap", 0),
+    (["-i", SAMPLE_HYP, SAMPLE_HYP2, "-pbs", "-pbsn", "1"], "-pbsn/--paired-bs-n 1: give at least 2 bootstrap", 0),
+    (["-i", SAMPLE_HYP, SAMPLE_HYP2, "-par", "-parn", "0"], "-parn/--paired-ar-n 0: give at least 1 approximate", 0),
+    (["-ci", "-cin", "1"], "-cin/--confidence-n 1: give at least 2 bootstrap resamples", 0),
+    (["-ci", "-cin", "0"], "-cin/--confidence-n 0: give at least 2 bootstrap resamples", 0),
+    (["-nr", "0"], "-nr/--num-refs 0: give at least 1 reference per line", 17),  # "expected 0 fields"
+    (["-e", "no-such-codec"], "-e/--encoding no-such-codec: unknown encoding", 1),  # a LookupError
+    (["-i"], "-i/--input needs at least one file", 0),  # "Found 0 systems" and an empty table
+    # a smoothing value that is nan, inf or negative: sacreBLEU scores nan, inf or (here, where
+    # no order lacks matches) ignores it
+    (["-s", "floor", "-sv", "nan"], "-sv/--smooth-value nan: smooth_value must be a finite number >= 0", 0),
+    (["-s", "floor", "-sv", "-0.5"], "-sv/--smooth-value -0.5: smooth_value must be a finite number >= 0", 0),
+    (["-s", "add-k", "-sv", "inf"], "-sv/--smooth-value inf: smooth_value must be a finite number >= 0", 0),
+    # chrF: sacreBLEU fails (both orders 0, an order below 0: IndexError) or names the score chrF-1
+    (["-m", "chrf", "-cc", "0", "-cw", "0"], "-cc/--chrf-char-order 0: char_order and word_order are both 0", 1),
+    (["-m", "chrf", "-cc", "-1"], "-cc/--chrf-char-order -1: char_order must be between 0 and 64", 1),
+    (["-m", "chrf", "--chrf-beta", "-1"], "--chrf-beta -1: beta must be a finite number >= 0", 0),
+]
+
+
+def _usage_error(argv: list[str]) -> tuple[int, str]:
+    """``(exit status, last line of stderr)`` of rapidbleu with ``argv``, which must print
+    argparse's usage line first."""
+    r = run("rapidbleu", SAMPLE_REF, "-i", SAMPLE_HYP, "-q", *argv)
+    lines = r.stderr.decode().splitlines()
+    assert r.stdout == b""
+    assert lines[0].startswith("usage: rapidbleu "), lines
+    return r.returncode, lines[-1]
+
+
 @pytest.mark.parametrize(
-    ("options", "message"),
-    [
-        (["-l", "enzh"], "-l/--language-pair 'enzh': expected SRC-TRG with a dash"),
-        (["-l", "en-"], "-l/--language-pair 'en-': expected SRC-TRG with a dash"),
-        (["-m", "meteor"], "-m/--metrics meteor: unknown metric"),
-        (["-w", "-1"], "-w/--width -1: the number of decimals must be >= 0"),
-        # sacreBLEU runs its defaults (1000 / 10000) for 0 or less and prints the number given;
-        # with -cin 1 it prints no interval
-        (["-i", SAMPLE_HYP, "-pbs", "-pbsn", "0"], "-pbsn/--paired-bs-n 0: give at least 2 bootstrap resamples"),
-        (["-i", SAMPLE_HYP, "-pbs", "-pbsn", "-5"], "-pbsn/--paired-bs-n -5: give at least 2 bootstrap resamples"),
-        (["-i", SAMPLE_HYP, "-pbs", "-pbsn", "1"], "-pbsn/--paired-bs-n 1: give at least 2 bootstrap resamples"),
-        (
-            ["-i", SAMPLE_HYP, "-par", "-parn", "0"],
-            "-parn/--paired-ar-n 0: give at least 1 approximate randomization trial",
-        ),
-        (["-ci", "-cin", "1"], "-cin/--confidence-n 1: give at least 2 bootstrap resamples"),
-        (["-ci", "-cin", "0"], "-cin/--confidence-n 0: give at least 2 bootstrap resamples"),
-        (["--workers", "0"], "--workers 0: workers must be 1 (serial), k > 1 (threads) or negative"),
-        (["-sv", "nan"], "smooth_value must be a finite number >= 0 or None, got nan"),
-        (["-s", "floor", "-sv", "-0.5"], "smooth_value must be a finite number >= 0 or None, got -0.5"),
-        (["-sv", "inf"], "smooth_value must be a finite number >= 0 or None, got inf"),
-    ],
+    ("options", "message", "sacre_code"), REFUSED_USAGE, ids=lambda x: " ".join(x) if isinstance(x, list) else None
 )
-def test_cli_refuses_values_in_one_line(options, message, capsys):
-    assert cli.main([SAMPLE_REF, "-i", SAMPLE_HYP, "-q", *options]) == 1
+def test_refused_values_are_usage_errors(options, message, sacre_code, capsys):
+    """Values sacreBLEU misuses (its exit status is checked: it crashes or scores something
+    else) are usage errors here: argparse's usage line, one error line, exit status 2."""
+    assert cli.main([SAMPLE_REF, "-i", SAMPLE_HYP, "-q", *options]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1
-    assert err.startswith(f"rapidbleu: error: {message}")
+    assert err.startswith("usage: rapidbleu ")
+    assert err.splitlines()[-1].startswith(f"rapidbleu: error: {message}")
+    assert run("sacrebleu", SAMPLE_REF, "-i", SAMPLE_HYP, "-q", *options).returncode == sacre_code
+
+
+#: sacreBLEU's own usage errors (argparse's: exit status 2), with the words both print.
+SACRE_USAGE = [
+    (["-m", "meteor"], "argument --metrics/-m: invalid choice: 'meteor' (choose from 'bleu', 'chrf', 'ter')"),
+    (["-m", "nltk"], "argument --metrics/-m: invalid choice: 'nltk' (choose from 'bleu', 'chrf', 'ter')"),
+    (["-m"], "argument --metrics/-m: expected at least one argument"),
+    (["-tok", "13b"], "argument --tokenize/-tok: invalid choice: '13b'"),
+    (["-s", "exponential"], "argument --smooth-method/-s: invalid choice: 'exponential'"),
+    (["-f", "csv"], "argument --format/-f: invalid choice: 'csv'"),
+    (["-cc", "x"], "argument --chrf-char-order/-cc: invalid int value: 'x'"),
+    (["--chrf-beta", "0.5"], "argument --chrf-beta: invalid int value: '0.5'"),
+    (["-sv", "x"], "argument --smooth-value/-sv: invalid float value: 'x'"),
+    (["-w", "1.5"], "invalid int value: '1.5'"),  # (ours also lists --w, spelled out: see build_parser)
+    (["-pbs", "-par"], "argument --paired-ar/-par: not allowed with argument --paired-bs/-pbs"),
+    (["--no-such-option"], "unrecognized arguments: --no-such-option"),
+]
+
+
+@pytest.mark.parametrize(("options", "words"), SACRE_USAGE, ids=lambda x: " ".join(x) if isinstance(x, list) else None)
+def test_usage_errors_exit_2_as_sacrebleus(options, words):
+    code, error = _usage_error(options)
+    theirs = run("sacrebleu", SAMPLE_REF, "-i", SAMPLE_HYP, "-q", *options)
+    assert code == theirs.returncode == 2
+    assert error.startswith("rapidbleu: error: ")
+    assert words in error
+    assert words in theirs.stderr.decode().splitlines()[-1]
 
 
 @pytest.mark.usefixtures("backend")

@@ -309,11 +309,11 @@ def test_empty_batch_and_shapes():
 
 @pytest.mark.parametrize("mod", [py, pytest.param(cy, marks=needs_cy)], ids=["python", "cython"])
 def test_stream_layout_errors(mod):
-    with pytest.raises(ValueError, match="stream 1 has 1 lines"):
+    with pytest.raises(ValueError, match="stream 1 has 1 line but"):
         mod.string_stats(["a", "b"], [["a", "b"], ["a"]])
     with pytest.raises(ValueError, match="segment 1 has no reference"):
         mod.string_stats(["a", "b"], [["a", None], [None, None]])
-    with pytest.raises(ValueError, match="stream 1 has 1 lines"):
+    with pytest.raises(ValueError, match="stream 1 has 1 line but"):
         mod.string_totals(["a", "b"], [["a", "b"], ["a"]])
     with pytest.raises(ValueError, match="segment 1 has no reference"):
         mod.string_totals(["a", "b"], [["a", None], [None, None]])
@@ -531,7 +531,7 @@ def test_token_stats_error_while_threads_count():
 def test_token_stats_errors(mod):
     with pytest.raises(ValueError, match="segment 1 has no reference"):
         mod.token_stats([["a"], ["b"]], [[["a"]], []])
-    with pytest.raises(ValueError, match="references has 1 segments but there are 2 hypotheses"):
+    with pytest.raises(ValueError, match="references has 1 segment but there are 2 hypotheses"):
         mod.token_stats([["a"], ["b"]], [[["a"]]])
     with pytest.raises(TypeError, match="unhashable"):
         mod.token_stats([[["a"]]], [[["a"]]])
@@ -617,7 +617,7 @@ def test_references_longer_than_a_block_of_positions():
 @pytest.mark.parametrize("mod", [py, pytest.param(cy, marks=needs_cy)], ids=["python", "cython"])
 def test_flat_stats_errors(mod):
     h = _flat([[1, 2], [3]])
-    with pytest.raises(ValueError, match="reference stream 0 has 1 rows"):
+    with pytest.raises(ValueError, match="reference stream 0 has 1 row but"):
         mod.flat_stats(*h, [_flat([[1]])])
     with pytest.raises(ValueError, match="segment 1 has no reference"):
         mod.flat_stats(*h, [_flat([[1], None])])

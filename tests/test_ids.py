@@ -170,8 +170,8 @@ def test_negative_ids_allowed():
 @pytest.mark.parametrize(
     ("hyps", "refs", "exc", "match"),
     [
-        ([[1, 2]], [[1], [2]], ValueError, "reference stream 0 .* 2 rows but there are 1 hypotheses"),
-        ([[1, 2], [3]], [[[1], [3]], [[1]]], ValueError, "reference stream 1 .* 1 rows"),
+        ([[1, 2]], [[1], [2]], ValueError, "reference stream 0 .* 2 rows but there is 1 hypothesis"),
+        ([[1, 2], [3]], [[[1], [3]], [[1]]], ValueError, "reference stream 1 .* 1 row but"),
         (np.zeros((2, 3), dtype=np.float32), [[1], [2]], TypeError, "dtype float32"),
         ([[1.0, 2.0]], [[1]], TypeError, "integers"),
         ([[True, False]], [[1]], TypeError, "integers"),
@@ -745,7 +745,7 @@ def test_per_hypothesis_layout_equals_nltk(data, method, as_arrays):
 def test_reference_layout_errors():
     with pytest.raises(ValueError, match="reference_layout must be one of 'streams', 'per_hypothesis'"):
         sentence_bleu_batch(["a b"], ["a b"], reference_layout="nltk")
-    with pytest.raises(ValueError, match="references \\(one list per hypothesis\\) has 1 lists but there are 2"):
+    with pytest.raises(ValueError, match="references \\(one list per hypothesis\\) has 1 list but there are 2"):
         sentence_bleu_batch(["a b", "c"], [["a b"]], reference_layout="per_hypothesis")
     with pytest.raises(ValueError, match="needs one list of references per hypothesis"):
         sentence_bleu_batch(["a b", "c"], ["a b", "c"], reference_layout="per_hypothesis")

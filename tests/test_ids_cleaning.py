@@ -101,11 +101,11 @@ def test_a_name_and_its_alias_are_not_both_accepted():
         stats_ids(HYP, REF, pad_token_id=1, pad_id=1)
     with pytest.raises(TypeError, match="give eos_token_id or its alias eos_id, not both"):
         sentence_bleu_batch(HYP, REF, eos_token_id=2, eos_id=2)
-    with pytest.raises(TypeError, match="bos_token_id must be an integer or None, got float"):
+    with pytest.raises(TypeError, match="bos_token_id must be an int or None, got float"):
         stats_ids(HYP, REF, bos_token_id=0.0)
-    with pytest.raises(TypeError, match=r"special_ids\[1\] must be an integer or None, got str"):
+    with pytest.raises(TypeError, match=r"special_ids\[1\] must be an int or None, got str"):
         stats_ids(HYP, REF, special_ids=[1, "2"])
-    with pytest.raises(TypeError, match="special_ids must be an integer or a collection of integers, got str"):
+    with pytest.raises(TypeError, match="special_ids must be an int or a collection of ints, got str"):
         stats_ids(HYP, REF, special_ids="12")
 
 

@@ -501,8 +501,8 @@ def test_cli_report_with_chrf_equals_paired_output(capsys):
             assert f"{w[key]['score']:.1f}" in out
             assert f"{w[key]['p_value']:.4f}" in out
     code, _, err = _cli(capsys, REF, "-i", *HYPS, "-m", "chrf", "--report", "-", "-cc", "-2")
-    assert code == 1
-    assert "char_order must be between 0 and" in err
+    assert code == 2  # a usage error
+    assert "-cc/--chrf-char-order -2: char_order must be between 0 and" in err
 
 
 # --------------------------------------------------------------------------------------------
@@ -647,7 +647,7 @@ def test_cli_one_system_equals_confidence(tmp_path, capsys):
     [
         (["-i", str(HYPS[0]), str(SAMPLE_DIR / "generaltest2023.cs-uk.hyp.GPT4-5shot.uk")], "has 200 lines but"),
         (["-i", *map(str, HYPS), "-sl"], "--report cannot be combined with -sl"),
-        (["-i", *map(str, HYPS), "--report-segments", "-1"], "--report-segments must be >= 0"),
+        (["-i", *map(str, HYPS), "--report-segments", "-1"], "--report-segments -1: give 0 or more segments"),
         (["-i", *map(str, HYPS), "--source", str(REF) + ".missing"], "no such file"),
     ],
 )
@@ -656,7 +656,8 @@ def test_cli_errors(tmp_path, capsys, extra, message):
     code, _, err = _cli(capsys, REF, *extra, "--report", out)
     assert code != 0
     assert message in err
-    assert err.startswith("rapidbleu: error: ")
+    assert err.splitlines()[-1].startswith("rapidbleu: error: ")  # after the usage line (exit 2) of a usage error
+    assert code == (2 if err.startswith("usage: ") else 1)
     assert not out.exists()
 
 
@@ -667,7 +668,7 @@ def test_cli_source_line_count(tmp_path, capsys):
     assert code == 1
     assert f"{src} has 2 lines but {REF} has 100" in err
     code, _, err = _cli(capsys, REF, "-i", *HYPS, "--source", src)
-    assert code == 1
+    assert code == 2  # a usage error
     assert "--source is only used by --report" in err
 
 

@@ -250,7 +250,7 @@ def test_chrf_and_ter_rewards_in_each_convention(backend):
     with pytest.raises(TypeError, match="does not score token ids"):
         CHRFReward().id_scores([[1]], [[1]])
     with pytest.raises(ValueError, match="beta"):
-        CHRFReward(beta=0)
+        CHRFReward(beta=-1)
 
 
 @pytest.mark.integration

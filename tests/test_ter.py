@@ -586,7 +586,7 @@ def test_bad_options_and_inputs_are_clear_errors(backend):
         with pytest.raises(TypeError, match=name):
             rapidbleu.TER(**{name: "yes"})
         with pytest.raises(TypeError, match=name):
-            rapidbleu.TER(**{name: None})
+            rapidbleu.TER(**{name: 2})
     with pytest.raises(ValueError, match="workers"):
         rapidbleu.TER(workers=0)
     with pytest.raises(TypeError, match="workers"):
@@ -697,7 +697,7 @@ def test_ter_batch_errors():
         pairwise_ter(["a"], case_sensitive=2)
     with pytest.raises(ValueError, match="workers"):
         sentence_ter_batch(["a"], ["a"], workers=0)
-    with pytest.raises(ValueError, match="reference stream 0 has 1 lines but there are 2 hypotheses"):
+    with pytest.raises(ValueError, match="reference stream 0 has 1 line but there are 2 hypotheses"):
         sentence_ter_batch(["a", "b"], ["a"])
     with pytest.raises(TypeError, match="ordered sequence"):
         sentence_ter_batch({"a"}, ["a"])

@@ -12,6 +12,9 @@ from conftest import TINY_HYPS, TINY_REFS
 
 import rapidbleu
 from rapidbleu import significance as rsig
+from rapidbleu.ids import corpus_bleu_ids
+from rapidbleu.nltk import NLTKBLEU
+from rapidbleu.stats import corpus_stats
 
 # Every test here runs once per backend (conftest.backend).
 pytestmark = pytest.mark.usefixtures("backend")
@@ -28,6 +31,90 @@ def test_reference_stream_shorter_than_hypotheses():
 def test_second_reference_stream_longer():
     with pytest.raises(ValueError, match=r"reference stream 1 has 4 lines but there are 3 hypotheses"):
         rapidbleu.corpus_bleu(HYPS, [REFS[0], REFS[0] + ["x"]])
+
+
+#: The layout lighteval passes for chrF and TER, ``[[ref] for ref in golds]``: one list per
+#: segment where sacreBLEU takes one list per reference stream.
+GOLDS = ["the cat sat on the mat", "a dog barked at the postman", "it rained all day"]
+SYSTEM = ["the cat sat on the mat", "a dog barked at the postman", "it snowed the whole week"]
+SEGMENT_MAJOR = [[g] for g in GOLDS]
+LAYOUT_WORDS = re.escape("look like one list per segment (segment-major, e.g. [[ref] for ref in golds])")
+TRANSPOSE_WORDS = re.escape("one list per reference stream (references[k][i]: the k-th reference of hypothesis i)")
+
+
+@pytest.mark.parametrize("name", ["BLEU", "CHRF", "TER"])
+def test_segment_major_references_say_how_to_transpose(name):
+    """sacreBLEU scores only the first segment of the layout, without a word (its zip stops at
+    the shortest stream): here the same score as the first segment alone, though the third
+    differs.  rapidbleu refuses it and says what the layout looks like and how to transpose it;
+    the transposed references give sacreBLEU's score of the corpus."""
+    theirs = getattr(sacrebleu, name)()
+    assert theirs.corpus_score(SYSTEM, SEGMENT_MAJOR).score == theirs.corpus_score(SYSTEM[:1], SEGMENT_MAJOR).score
+    ours = getattr(rapidbleu, name)()
+    with pytest.raises(ValueError, match="reference stream 0 has 1 line but there are 3 hypotheses") as info:
+        ours.corpus_score(SYSTEM, SEGMENT_MAJOR)
+    assert re.search(LAYOUT_WORDS, str(info.value))
+    assert re.search(TRANSPOSE_WORDS, str(info.value))
+    assert "list(zip(*references))" in str(info.value)
+    assert "itertools.zip_longest(*references)" in str(info.value)
+    transposed = [list(s) for s in zip(*SEGMENT_MAJOR, strict=True)]
+    assert ours.corpus_score(SYSTEM, transposed).score == theirs.corpus_score(SYSTEM, transposed).score
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: rapidbleu.corpus_bleu(SYSTEM, SEGMENT_MAJOR),
+        lambda: rapidbleu.corpus_chrf(SYSTEM, SEGMENT_MAJOR),
+        lambda: rapidbleu.corpus_ter(SYSTEM, SEGMENT_MAJOR),
+        lambda: rapidbleu.BLEU().corpus_statistics(SYSTEM, SEGMENT_MAJOR),
+        lambda: rapidbleu.CHRF(word_order=2).corpus_score(SYSTEM, SEGMENT_MAJOR, n_bootstrap=10),
+        lambda: corpus_stats(SYSTEM, SEGMENT_MAJOR, metric=rapidbleu.TER()),
+        lambda: NLTKBLEU().corpus_statistics(SYSTEM, SEGMENT_MAJOR),
+        lambda: rapidbleu.BLEU()._extract_corpus_statistics(SYSTEM, SEGMENT_MAJOR),
+        lambda: corpus_bleu_ids([[1, 2], [3, 4], [5]], [[[1, 2]], [[3]], [[5]]]),
+    ],
+    ids=[
+        "corpus_bleu",
+        "corpus_chrf",
+        "corpus_ter",
+        "statistics",
+        "bootstrap",
+        "corpus_stats",
+        "nltk",
+        "semi-private",
+        "ids",
+    ],
+)
+def test_segment_major_references_on_every_entry_point(call):
+    with pytest.raises(ValueError, match=LAYOUT_WORDS):
+        call()
+
+
+@pytest.mark.parametrize("kind", ["stats", "chrf", "ter"])
+def test_segment_major_references_in_the_kernels(kind):
+    """The kernels' own check of stream lengths says the same (one message, in ``_errors``)."""
+    from rapidbleu import _backend
+
+    kernel = {"stats": "string_stats", "chrf": "chrf_stats", "ter": "ter_stats"}[kind]
+    with pytest.raises(ValueError, match=LAYOUT_WORDS):
+        getattr(getattr(_backend, kind), kernel)(SYSTEM, SEGMENT_MAJOR)
+
+
+@pytest.mark.parametrize("name", ["BLEU", "CHRF", "TER"])
+def test_segment_major_cached_references_say_how_to_transpose(name):
+    metric = getattr(rapidbleu, name)(references=SEGMENT_MAJOR)  # three streams of one line: valid
+    with pytest.raises(ValueError, match="3 hypotheses but the cached references have 1 segment; ") as info:
+        metric.corpus_score(SYSTEM, None)
+    assert re.search(LAYOUT_WORDS, str(info.value))
+    with pytest.raises(ValueError, match="reference stream 1 has 1 line but reference stream 0 has 2; if they are"):
+        getattr(rapidbleu, name)(references=[["a", "b"], ["c"]])
+
+
+def test_streams_of_the_right_layout_get_no_layout_hint():
+    with pytest.raises(ValueError, match="reference stream 1 has 2 lines but there are 3 hypotheses") as info:
+        rapidbleu.corpus_bleu(SYSTEM, [GOLDS, GOLDS[:2]])  # two streams, three hypotheses
+    assert "segment-major" not in str(info.value)
 
 
 def test_flat_list_of_reference_strings():

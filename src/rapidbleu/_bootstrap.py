@@ -51,6 +51,8 @@ class Scorer(Protocol):
 
     def scores_from_stats(self, sums: np.ndarray, dtype: Any = ...) -> np.ndarray: ...
 
+    def score_scalars(self, scores: np.ndarray, dtype: Any = ...) -> list[Any]: ...
+
 
 # --------------------------------------------------------------------------------------------
 # Seeds
@@ -254,11 +256,12 @@ def ar_sums(
 # --------------------------------------------------------------------------------------------
 # Single-system confidence interval
 # --------------------------------------------------------------------------------------------
-def bootstrap_ci(
+def bootstrap_summary(
     stats: np.ndarray, metric: Scorer, n_bootstrap: int, progress: Progress = None
-) -> tuple[str, float, float]:
-    """95% bootstrap confidence interval of a corpus score (sacreBLEU's ``corpus_score(...,
-    n_bootstrap)``), for any metric.
+) -> tuple[str, Any, Any]:
+    """95% bootstrap confidence interval of a corpus score as sacreBLEU's ``corpus_score(...,
+    n_bootstrap)`` leaves it in ``Score._mean`` and ``Score._ci``, for any metric: the numbers
+    and their types.
 
     Args:
         stats: per-segment statistics ``(n, k)`` from ``metric.corpus_statistics``.
@@ -270,10 +273,11 @@ def bootstrap_ci(
         ``(seed, mean, half_width)``: ``seed`` is ``SACREBLEU_SEED`` lowercased (``"12345"`` by
         default, ``"none"`` for OS entropy) as the signature reports it; ``mean`` is the
         ``statistics.mean`` of the resampled scores and ``half_width`` half the distance
-        between the 2.5% and 97.5% sorted scores, both in the metric's points (0-100), computed
-        in the type of the metric's resampled scores (``metric.scores_from_stats(sums,
-        np.float32)``: float32 for chrF and TER, whose ``statistics.mean`` is a float32,
-        float64 for BLEU) and returned as Python floats of those values.
+        between the 2.5% and 97.5% sorted scores, both in the metric's points (0-100),
+        computed as sacreBLEU's ``Score.estimate_ci`` computes them on the scores its score
+        objects hold (``metric.score_scalars`` of ``metric.scores_from_stats(sums,
+        np.float32)``): Python floats for BLEU, ``numpy.float32`` for chrF and TER (whose
+        formulas stay in the resamples' float32).
 
     Raises:
         TypeError: ``n_bootstrap`` not an int.
@@ -286,9 +290,19 @@ def bootstrap_ci(
         raise ValueError("n_bootstrap must be >= 1")
     st = metric.check_statistics(stats, nonempty=True)
     (sums,) = bootstrap_sums(np.random.default_rng(seed), [st], n_bootstrap, progress)
-    # numpy scalars of the metric's score type (float32 for chrF and TER), as sacreBLEU's
-    # ``Score.estimate_ci`` sorts them and takes ``statistics.mean``, which keeps their type
-    scores = sorted(metric.scores_from_stats(sums, np.float32))
+    scores = sorted(metric.score_scalars(metric.scores_from_stats(sums, np.float32), np.float32))
     lo = len(scores) // 40
-    mean = statistics.mean(scores)
-    return text.lower(), float(mean), float(0.5 * (scores[len(scores) - lo - 1] - scores[lo]))
+    return text.lower(), statistics.mean(scores), 0.5 * (scores[len(scores) - lo - 1] - scores[lo])
+
+
+def bootstrap_ci(
+    stats: np.ndarray, metric: Scorer, n_bootstrap: int, progress: Progress = None
+) -> tuple[str, float, float]:
+    """:func:`bootstrap_summary` with the mean and half-width as Python floats (the same
+    values): ``(seed, mean, half_width)``.
+
+    Raises:
+        as :func:`bootstrap_summary`.
+    """
+    text, mean, ci = bootstrap_summary(stats, metric, n_bootstrap, progress)
+    return text, float(mean), float(ci)

@@ -18,7 +18,9 @@ from cpython.object cimport PyObject
 
 from ._text cimport rb_set_text, rb_text
 
-from ._chrf_py import as_stats_matrix, check_beta, check_orders, check_segments, check_sentences
+from . import _chrf_py as _twin
+from ._chrf_py import (as_stats_matrix, best_reference, check_beta, check_orders, check_segments, check_sentences,
+                       is_plain_beta, plain_arithmetic)
 from ._threads import run_chunks
 from ._validate import no_reference_error, resolve_workers
 
@@ -185,18 +187,50 @@ def _chrf_stats(hypotheses, ref_streams, char_order, word_order, beta, lowercase
     return out
 
 
+def _chrf_stats_numpy_beta(hypotheses, ref_streams, char_order, word_order, beta, lowercase, whitespace,
+                           eps_smoothing, workers, uint64_t mask):
+    """``chrf_stats`` for a beta that is not a Python int or float (``is_plain_beta``) and several
+    reference streams: the rows against each stream come from C (one stream at a time, a missing
+    reference counted against ""), the best reference is chosen by the Python formula in beta's
+    own arithmetic (``_chrf_py.best_reference``), as sacreBLEU chooses it."""
+    co, wo = check_orders(char_order, word_order)
+    check_beta(beta)
+    resolve_workers(workers)
+    hyps, streams = check_segments(hypotheses, ref_streams)
+    present = [[s[i] is not None for s in streams] for i in range(len(hyps))]
+    for i, p in enumerate(present):
+        if not any(p):
+            raise no_reference_error(i)
+    per_stream = [_chrf_stats(hyps, [["" if r is None else r for r in s]], co, wo, 2, lowercase, whitespace,
+                              eps_smoothing, workers, mask).tolist() for s in streams]
+    out = np.zeros((len(hyps), 3 * (co + wo)), dtype=np.int64)
+    for i, p in enumerate(present):
+        rows = [per_stream[k][i] for k in range(len(streams)) if p[k]]
+        out[i] = rows[best_reference(rows, co + wo, beta, eps_smoothing)]
+    return out
+
+
+def _stats_any_beta(hypotheses, ref_streams, char_order, word_order, beta, lowercase, whitespace, eps_smoothing,
+                    workers, uint64_t mask):
+    if is_plain_beta(beta) or len(ref_streams) < 2:  # (one stream: beta chooses nothing)
+        return _chrf_stats(hypotheses, ref_streams, char_order, word_order, beta, lowercase, whitespace,
+                           eps_smoothing, workers, mask)
+    return _chrf_stats_numpy_beta(hypotheses, ref_streams, char_order, word_order, beta, lowercase, whitespace,
+                                  eps_smoothing, workers, mask)
+
+
 def chrf_stats(hypotheses, ref_streams, char_order=6, word_order=0, beta=2, lowercase=False, whitespace=False,
                eps_smoothing=False, workers=1):
-    return _chrf_stats(hypotheses, ref_streams, char_order, word_order, beta, lowercase, whitespace, eps_smoothing,
-                       workers, _FULL_MASK)
+    return _stats_any_beta(hypotheses, ref_streams, char_order, word_order, beta, lowercase, whitespace,
+                           eps_smoothing, workers, _FULL_MASK)
 
 
 def _chrf_stats_masked(hypotheses, ref_streams, char_order, word_order, beta, lowercase, whitespace, eps_smoothing,
                        workers, mask):
     """``chrf_stats`` with ``mask`` ANDed into every hash (the tests set 0: every key on one
     probe chain, to show that collisions never change a count)."""
-    return _chrf_stats(hypotheses, ref_streams, char_order, word_order, beta, lowercase, whitespace, eps_smoothing,
-                       workers, mask)
+    return _stats_any_beta(hypotheses, ref_streams, char_order, word_order, beta, lowercase, whitespace,
+                           eps_smoothing, workers, mask)
 
 
 def chrf_scores(sums, char_order=6, word_order=0, beta=2, eps_smoothing=False, dtype=None, workers=1):
@@ -204,6 +238,8 @@ def chrf_scores(sums, char_order=6, word_order=0, beta=2, eps_smoothing=False, d
     co, wo = check_orders(char_order, word_order)
     beta = check_beta(beta)
     resolve_workers(workers)
+    if not plain_arithmetic(char_order, word_order, beta, eps_smoothing):  # numpy's (or a Fraction's)
+        return _twin.chrf_scores(sums, char_order, word_order, beta, eps_smoothing, dtype, workers)
     arr = as_stats_matrix(sums, co, wo, dtype)
     cdef double factor, one_plus
     factor, one_plus = _factors(beta)
@@ -232,7 +268,7 @@ def chrf_scores(sums, char_order=6, word_order=0, beta=2, eps_smoothing=False, d
                     o[i] = rb_chrf_f_int(&si[i, 0], order, factor, one_plus, eps)
 
     run_chunks(run, m, workers, _MIN_SCORE_CHUNK)
-    return out
+    return out.astype(np.float32) if f32 else out  # (exact: the float32 formula's values)
 
 
 cdef _Texts _sentences(sentences, int co, int wo, beta, lowercase, whitespace, eps_smoothing, uint64_t mask):
@@ -278,5 +314,11 @@ def chrf_pairwise_stats(sentences, char_order=6, word_order=0, lowercase=False, 
 
 def chrf_pairwise_scores(sentences, char_order=6, word_order=0, beta=2, lowercase=False, whitespace=False,
                          eps_smoothing=False, workers=1):
+    co, wo = check_orders(char_order, word_order)
+    if not is_plain_beta(check_beta(beta)):  # the statistics from C, the scores by the Python formula
+        stats = _pairwise(sentences, co, wo, 2, lowercase, whitespace, False, workers, False, _FULL_MASK)
+        n = stats.shape[0]
+        return _twin.chrf_scores(stats.reshape(n * n, 3 * (co + wo)), co, wo, beta, eps_smoothing, None,
+                                 workers).reshape(n, n)
     return _pairwise(sentences, char_order, word_order, beta, lowercase, whitespace, eps_smoothing, workers, True,
                      _FULL_MASK)

@@ -32,7 +32,6 @@ signatures and results; ``rapidbleu._backend`` chooses between them.
 
 from __future__ import annotations
 
-import math
 import numbers
 from collections import Counter
 from collections.abc import Sequence
@@ -43,7 +42,8 @@ if TYPE_CHECKING:
 else:
     from ._lazy import numpy as np  # imported on first use (see rapidbleu._lazy)
 
-from ._validate import MAX_ORDER_LIMIT, no_reference_error, resolve_workers, stream_length_error
+from ._errors import stream_length_error
+from ._validate import MAX_ORDER_LIMIT, TooLargeError, no_reference_error, resolve_workers
 
 NAME = "python"
 
@@ -85,26 +85,70 @@ def check_orders(char_order: Any, word_order: Any) -> tuple[int, int]:
     return out[0], out[1]
 
 
-def check_beta(beta: Any) -> int | float:
-    """``beta`` as a Python ``int`` (integers) or ``float`` (other real numbers).
+def is_plain_beta(beta: object) -> bool:
+    """A ``beta`` that C doubles multiply exactly as Python does: a Python ``int`` or ``float``
+    (the compiled kernels take ``float(beta ** 2)`` and ``float(1 + beta ** 2)``).  Any other
+    number -- numpy scalars, whose arithmetic (float32, float16, numpy's type promotion) sacreBLEU
+    then follows, ``fractions.Fraction`` -- is scored by the Python formulas here, on both
+    backends."""
+    return type(beta) is int or type(beta) is float
+
+
+def _factors_finite(beta: Any) -> tuple[Any, Any, bool]:
+    """``(beta ** 2, 1 + beta ** 2, finite)`` in ``beta``'s arithmetic; ``finite``: both stay
+    finite when sacreBLEU's formula multiplies them by a float (``x - x`` is 0 for every finite
+    number of any type, nan for nan and inf).
 
     Raises:
-        TypeError: not a real number (``bool`` and strings included).
-        ValueError: below 1, not finite, or so large that ``beta ** 2`` is not a finite float
-            (about 1.34e154; sacreBLEU fails there with an ``OverflowError``).
+        OverflowError: Python's (a float square, or an int too large for a float)."""
+    factor = beta**2
+    one_plus = 1 + factor
+    return factor, one_plus, bool(factor * 1.0 - factor * 1.0 == 0 and one_plus * 1.0 - one_plus * 1.0 == 0)
+
+
+def check_beta(beta: Any) -> Any:
+    """``beta`` as given (its type decides sacreBLEU's arithmetic and the score's name, e.g.
+    ``chrF0.5`` or ``chrF2.0``), after checking that sacreBLEU can score it and that it means
+    something.
+
+    sacreBLEU scores every real number: ``beta = 0`` is character precision, ``0.5`` weighs
+    precision higher, numpy scalars compute in their own type (a ``numpy.float32`` beta gives a
+    float32 score).  Refused: values sacreBLEU cannot score (``nan`` and ``inf``: no reference is
+    ever chosen and it fails; a square too large for a float: ``OverflowError``) and nonsense
+    (a negative weight: sacreBLEU squares the sign away and names the score ``chrF-2``; a bool:
+    ``chrFTrue``; a numpy integer whose square wraps around).
+
+    Raises:
+        TypeError: not a real number (``bool``, ``numpy.bool_``, strings, ``None``, complex
+            and ``decimal.Decimal`` included).
+        ValueError: negative, not finite, or so large that ``1 + beta ** 2`` is not finite in
+            ``beta``'s type (for a float beta above about 1.34e154; then a ``TooLargeError``,
+            also an ``OverflowError`` as sacreBLEU raises) or wraps around.
     """
-    if isinstance(beta, bool) or not isinstance(beta, numbers.Real):
-        raise TypeError(f"beta must be a number >= 1, got {type(beta).__name__}")
-    value: int | float = int(beta) if isinstance(beta, numbers.Integral) else float(beta)
-    if not math.isfinite(value) or value < 1:
-        raise ValueError(f"beta must be a finite number >= 1, got {beta!r}")
+    if not is_plain_beta(beta) and (isinstance(beta, bool) or not isinstance(beta, numbers.Real)):
+        raise TypeError(f"beta must be a number >= 0, got {type(beta).__name__}")
+    if not beta - beta == 0 or not beta >= 0:  # (x - x: 0 for finite numbers, nan for nan and inf)
+        raise ValueError(f"beta must be a finite number >= 0, got {beta!r}")
+    too_large = (
+        f"beta={beta!r} is too large: 1 + beta ** 2 is not finite in its type ({type(beta).__name__}; "
+        "a float beta must be at most about 1.34e154)"
+    )
     try:
-        square = float(value**2)
+        if is_plain_beta(beta):
+            factor, one_plus, finite = _factors_finite(beta)
+        else:
+            with np.errstate(all="ignore"):  # (numpy's overflow warnings: the error below says it)
+                factor, one_plus, finite = _factors_finite(beta)
     except OverflowError:
-        square = math.inf
-    if not math.isfinite(square):
-        raise ValueError(f"beta must be at most about 1.34e154 (beta ** 2 must be a finite float), got {beta!r}")
-    return value
+        raise TooLargeError(too_large) from None
+    if not finite:
+        raise TooLargeError(too_large)
+    if isinstance(beta, numbers.Integral) and (int(factor) != int(beta) ** 2 or int(one_plus) != int(factor) + 1):
+        raise ValueError(
+            f"beta={beta!r} ({type(beta).__name__}): 1 + beta ** 2 wraps around in its integer type "
+            "(sacreBLEU would score with the wrapped value); give a Python int"
+        )
+    return beta
 
 
 def check_rows(rows: np.ndarray, char_order: int, word_order: int, what: str = "statistics") -> None:
@@ -220,7 +264,7 @@ def pair_stats(hyp_grams: list[Counter[Any]], ref_grams: list[Counter[Any]]) -> 
 # ------------------------------------------------------------------------------------------
 # The score of one row
 # ------------------------------------------------------------------------------------------
-def f_score(row: Any, order: int, beta: int | float, eps_smoothing: bool) -> Any:
+def f_score(row: Any, order: int, beta: Any, eps_smoothing: bool) -> Any:
     """sacreBLEU's chrF (0-100) of one statistics row, computed with the row's own number type.
 
     Args:
@@ -230,7 +274,8 @@ def f_score(row: Any, order: int, beta: int | float, eps_smoothing: bool) -> Any
             meeting a float32 is converted to float32, so part of the arithmetic runs in
             float32, exactly as in sacreBLEU).
         order: ``char_order + word_order``.
-        beta: recall's weight (an ``int`` or ``float``).
+        beta: recall's weight (any number :func:`check_beta` accepts, in its own type: a numpy
+            ``float32`` beta makes the arithmetic float32, as in sacreBLEU).
         eps_smoothing: the mean of the per-order F-scores (chrF++.py), instead of the F-score
             of the precision and recall averaged over the orders both sides have.
 
@@ -268,20 +313,62 @@ def f_score(row: Any, order: int, beta: int | float, eps_smoothing: bool) -> Any
     return 100 * score
 
 
-def best_row(
-    hyp_grams: list[Counter[Any]], refs_grams: list[list[Counter[Any]]], beta: int | float, eps_smoothing: bool
-) -> list[Any]:
-    """The statistics row against the best reference: the first whose :func:`f_score` (on
-    Python ints) is the highest."""
-    order = len(hyp_grams)
-    best: list[Any] = []
-    best_f = -1.0
-    for ref_grams in refs_grams:
-        row = pair_stats(hyp_grams, ref_grams)
+def best_reference(rows: Sequence[Sequence[Any]], order: int, beta: Any, eps_smoothing: bool) -> int:
+    """Index of the best of a segment's rows, one per reference: the first whose
+    :func:`f_score` (on Python ints, in ``beta``'s arithmetic) is the highest (sacreBLEU's
+    choice: a later reference replaces the best only with a strictly higher score)."""
+    best, best_f = 0, -1.0
+    for k, row in enumerate(rows):
         f = f_score(row, order, beta, eps_smoothing)
         if f > best_f:
-            best, best_f = row, f
+            best, best_f = k, f
     return best
+
+
+def best_row(
+    hyp_grams: list[Counter[Any]], refs_grams: list[list[Counter[Any]]], beta: Any, eps_smoothing: bool
+) -> list[Any]:
+    """The statistics row against the best reference (:func:`best_reference`)."""
+    rows = [pair_stats(hyp_grams, ref_grams) for ref_grams in refs_grams]
+    return rows[best_reference(rows, len(hyp_grams), beta, eps_smoothing)]
+
+
+def plain_arithmetic(char_order: Any, word_order: Any, beta: Any, eps_smoothing: bool) -> bool:
+    """Whether sacreBLEU's score is the C kernels' double arithmetic (``rb_chrf_f_int``,
+    ``rb_chrf_f_f32``): a plain ``beta`` (:func:`is_plain_beta`) and, with ``eps_smoothing``
+    (whose last step divides by the number of orders), orders that are Python ints (a numpy
+    order makes that division numpy's: float32 resamples end in float64)."""
+    return is_plain_beta(beta) and (not eps_smoothing or (type(char_order) is int and type(word_order) is int))
+
+
+def score_type(beta: Any, dtype: Any, order: Any = 1, eps_smoothing: bool = False) -> type:
+    """The type of sacreBLEU's chrF score of a row held in ``dtype`` (None: Python ints,
+    ``numpy.int64``, ``numpy.float32``) with this ``beta`` (and ``order``, the number of
+    orders as given, which the epsilon-smoothed score divides by): ``float`` where the
+    arithmetic stays Python's, else the numpy type it ends in (float32 for float32 rows and a
+    Python beta; a numpy ``float64`` beta keeps float32 resamples in float64, a ``float16``
+    beta makes Python-int rows float16).  Found by scoring a row of ones (a row without any
+    match scores a Python ``0.0`` whatever the types)."""
+    row: Any = [1, 1, 1] * int(order) if dtype is None else np.ones(3 * int(order), dtype=dtype)
+    with np.errstate(all="ignore"):
+        return type(f_score(row, order, beta, eps_smoothing))
+
+
+def score_dtype(beta: Any, dtype: Any, order: Any = 1, eps_smoothing: bool = False) -> np.dtype[Any]:
+    """:func:`score_type` as a numpy dtype (float64 for ``float``)."""
+    kind = score_type(beta, dtype, order, eps_smoothing)
+    return np.dtype(np.float64) if kind is float else np.dtype(kind)
+
+
+def scores_dtype(beta: Any, dtype: Any, order: Any = 1, eps_smoothing: bool = False) -> np.dtype[Any]:
+    """The dtype of :func:`chrf_scores`' array: :func:`score_dtype` for float32 rows (bootstrap
+    resamples, whose summaries keep sacreBLEU's arithmetic), otherwise float64 or wider (a
+    float32 or float16 score is held exactly; a sentence score whose formula never met a
+    float32 number, such as the epsilon of a segment with no n-grams at all, stays a double)."""
+    sd = score_dtype(beta, dtype, order, eps_smoothing)
+    if dtype is not None and np.dtype(dtype) == np.float32:
+        return sd
+    return np.promote_types(sd, np.float64)
 
 
 # ------------------------------------------------------------------------------------------
@@ -298,7 +385,7 @@ def check_segments(hypotheses: Any, ref_streams: Any) -> tuple[list[str], list[l
     streams = [list(s) for s in ref_streams]
     for k, stream in enumerate(streams):
         if len(stream) != len(hyps):
-            raise stream_length_error(f"reference stream {k}", len(stream), len(hyps))
+            raise stream_length_error(f"reference stream {k}", len(stream), len(hyps), n_streams=len(streams))
     if set(map(type, hyps)) - {str}:
         for i, h in enumerate(hyps):
             if not isinstance(h, str):
@@ -418,17 +505,19 @@ def chrf_scores(
         workers: threads (compiled twin; checked here, computed serially).
 
     Returns:
-        float64 (m,): ``out[i] == f_score(row_i ...)`` (see :func:`f_score`).
+        (m,) of :func:`scores_dtype`: ``out[i] == f_score(row_i ...)`` (see :func:`f_score`),
+        float64 except for float32 rows, whose scores are float32 (the type sacreBLEU's score
+        of such a row has; a numpy ``beta`` may change it, e.g. float64).
 
     Raises:
         ValueError: bad shape or dtype, bad orders, beta or workers.
     """
-    char_order, word_order = check_orders(char_order, word_order)
+    co, wo = check_orders(char_order, word_order)
     beta = check_beta(beta)
     resolve_workers(workers)
-    arr = as_stats_matrix(sums, char_order, word_order, dtype)
-    order = char_order + word_order
-    out = np.empty(len(arr), dtype=np.float64)
+    arr = as_stats_matrix(sums, co, wo, dtype)
+    order = char_order + word_order  # (as given: a numpy order is numpy arithmetic, as in sacreBLEU)
+    out = np.empty(len(arr), dtype=scores_dtype(beta, dtype, order, eps_smoothing))
     rows = arr.tolist() if dtype is None else arr
     for i in range(len(arr)):
         out[i] = f_score(rows[i], order, beta, eps_smoothing)
@@ -483,8 +572,9 @@ def chrf_pairwise_scores(
     eps_smoothing: bool = False,
     workers: int = 1,
 ) -> np.ndarray:
-    """Sentence chrF (0-100) of every ordered pair: float64 (n, n), ``[i, j]`` = sentence i
-    against sentence j as its single reference (``CHRF(...).sentence_score(s[i], [s[j]])``).
+    """Sentence chrF (0-100) of every ordered pair: (n, n) float64 (or wider for a numpy
+    ``beta``: :func:`scores_dtype`), ``[i, j]`` = sentence i against sentence j as its single
+    reference (``CHRF(...).sentence_score(s[i], [s[j]])``).
 
     Raises:
         as :func:`chrf_pairwise_stats`, and a bad ``beta``.
@@ -494,7 +584,7 @@ def chrf_pairwise_scores(
     grams = _pairwise_grams(sentences, char_order, word_order, lowercase, whitespace, workers)
     n = len(grams)
     order = char_order + word_order
-    out = np.zeros((n, n), dtype=np.float64)
+    out = np.zeros((n, n), dtype=scores_dtype(beta, None))
     for i in range(n):
         for j in range(n):
             out[i, j] = f_score(pair_stats(grams[i], grams[j]), order, beta, eps_smoothing)

@@ -86,3 +86,54 @@ def no_reference_stream_error() -> ValueError:
 def hypothesis_length_error(i: int, length: int) -> ValueError:
     """A hypothesis marked absent (length -1) in a flat stream: every segment has one."""
     return ValueError(f"hypothesis {i} has length {length}")
+
+
+#: What a list of references held segment by segment looks like to a function that takes
+#: reference streams (lighteval passes ``[[ref] for ref in golds]``; sacreBLEU then scores only
+#: as many segments as the shortest stream has, without a word), and how to turn it around.
+SEGMENT_MAJOR = "one list per segment (segment-major, e.g. [[ref] for ref in golds])"
+TRANSPOSE = (
+    "references must be one list per reference stream (references[k][i]: the k-th reference of "
+    "hypothesis i): transpose them with list(zip(*references)), or with "
+    "[list(s) for s in itertools.zip_longest(*references)] when segments have different numbers "
+    "of references (a missing one becomes None)"
+)
+
+
+def _count(n: int, unit: str) -> str:
+    """``n`` and ``unit`` (plural), singular for one: ``1 line``, ``1 hypothesis``."""
+    if n != 1:
+        return f"{n} {unit}"
+    return f"1 {'hypothesis' if unit == 'hypotheses' else unit.removesuffix('s')}"
+
+
+def stream_length_error(
+    what: str, got: int, n_hyps: int, unit: str = "lines", n_streams: int | None = None
+) -> ValueError:
+    """A stream whose length differs from the hypotheses' (``what``: e.g. ``"reference stream
+    1"``; ``unit``: what it holds, plural).  ``n_streams``: how many reference streams were
+    given; as many as there are hypotheses suggests references held segment by segment, and
+    the message then says so and how to transpose them (:data:`SEGMENT_MAJOR`, :data:`TRANSPOSE`)."""
+    there = "there is" if n_hyps == 1 else "there are"
+    message = f"{what} has {_count(got, unit)} but {there} {_count(n_hyps, 'hypotheses')}"
+    if n_streams is not None and n_streams == n_hyps:
+        message += f"; the references look like {SEGMENT_MAJOR}, but {TRANSPOSE}"
+    return ValueError(message)
+
+
+def streams_differ_error(k: int, got: int, expected: int) -> ValueError:
+    """Reference streams of different lengths given without hypotheses (a metric's
+    ``references=`` cache): stream ``k`` has ``got`` lines, stream 0 ``expected``."""
+    return ValueError(
+        f"reference stream {k} has {_count(got, 'lines')} but reference stream 0 has {expected}; "
+        f"if they are {SEGMENT_MAJOR}: {TRANSPOSE}"
+    )
+
+
+def cached_references_error(n_hyps: int, n_segments: int, n_streams: int) -> ValueError:
+    """A corpus call on cached references (``references=`` given to the metric) with another
+    number of hypotheses than the references have segments."""
+    message = f"{_count(n_hyps, 'hypotheses')} but the cached references have {_count(n_segments, 'segments')}"
+    if n_streams == n_hyps:
+        message += f"; the cached references look like {SEGMENT_MAJOR}, but {TRANSPOSE}"
+    return ValueError(message)

@@ -19,8 +19,9 @@ from itertools import repeat
 from operator import add, is_not
 from typing import TYPE_CHECKING, Any
 
+from ._errors import stream_length_error, streams_differ_error
 from ._lazy import is_ndarray
-from ._validate import EmptyInputError, check_ordered, kind_of, no_reference_error, stream_length_error
+from ._validate import EmptyInputError, check_ordered, kind_of, no_reference_error
 
 if TYPE_CHECKING:
     import numpy as np
@@ -103,8 +104,8 @@ def check_references(references: Any, n_hyps: int | None) -> tuple[list[list[str
             expected = len(stream)
         elif len(stream) != expected:
             if n_hyps is None:
-                raise ValueError(f"reference stream {k} has {len(stream)} lines but reference stream 0 has {expected}")
-            raise stream_length_error(f"reference stream {k}", len(stream), n_hyps)
+                raise streams_differ_error(k, len(stream), expected)
+            raise stream_length_error(f"reference stream {k}", len(stream), n_hyps, n_streams=len(streams))
     streams = [list(stream) for stream in streams]
     with_none = []
     for k, stream in enumerate(streams):

@@ -30,7 +30,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ._bootstrap import bootstrap_ci
+from ._bootstrap import bootstrap_summary
 from ._inputs import check_statistics_matrix, column_sums
 from ._validate import check_resamples, check_sentence_args
 
@@ -107,6 +107,19 @@ class Metric(ABC):
         (chrF, TER).  The bootstrap and paired-test summaries (``rapidbleu._bootstrap``,
         ``rapidbleu.significance``) keep that type, so they are float32 arithmetic exactly where
         sacreBLEU's are."""
+
+    def score_scalars(self, scores: np.ndarray, dtype: Any = None) -> list[Any]:  # noqa: ARG002 -- CHRF's reads it
+        """The scores of :meth:`scores_from_stats` (rows held in ``dtype``) as the numbers
+        sacreBLEU's score objects hold for such rows, one per score: Python floats for a
+        float64 array (BLEU's ``math.exp``; corpus and sentence scores), numpy scalars of the
+        array's type otherwise (float32 for chrF's and TER's float32 resamples).  Bootstrap
+        summaries are computed on these, so ``Score._mean`` and ``Score._ci`` have sacreBLEU's
+        types (metrics whose numbers follow other rules override this: chrF with a numpy
+        ``beta``)."""
+        if scores.dtype.name == "float64":
+            values: list[Any] = scores.tolist()
+            return values
+        return list(scores)
 
     @abstractmethod
     def config(self) -> dict[str, Any]:
@@ -224,7 +237,7 @@ class Metric(ABC):
         stats = self.corpus_statistics(hypotheses, references)
         result = self.score_from_stats(self.combine(stats))
         self.n_bootstrap = n_bootstrap
-        self.seed, mean, ci = bootstrap_ci(stats, self, n_bootstrap)
+        self.seed, mean, ci = bootstrap_summary(stats, self, n_bootstrap)
         return result.with_ci(mean, ci)
 
     def sentence_score(self, hypothesis: Any, references: Sequence[Any]) -> Score:

@@ -27,6 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _backend
+from ._errors import stream_length_error
 from ._inputs import num_refs_of, preprocess
 from ._metric import Metric, register
 from ._scoring_py import (
@@ -52,7 +53,6 @@ from ._validate import (
     check_order,
     check_ordered,
     resolve_workers,
-    stream_length_error,
 )
 
 #: A smoothing function: a ``SmoothingFunction().methodK`` or a callable with NLTK's signature.
@@ -648,7 +648,7 @@ class NLTKBLEU(Metric):
         streams = [list(s) for s in references]
         for k, s in enumerate(streams):
             if len(s) != len(hyps):
-                raise stream_length_error(f"reference stream {k}", len(s), len(hyps))
+                raise stream_length_error(f"reference stream {k}", len(s), len(hyps), n_streams=len(streams))
         token_streams = [[_tokens(r, self.tokenizer, self.lowercase) for r in s] for s in streams]
         refs = [[r for r in (s[i] for s in token_streams) if r is not None] for i in range(len(hyps))]
         self.num_refs = num_refs_of(len(r) for r in refs)

@@ -155,7 +155,7 @@ def bleu_from_stats(
                 smooth_mteval *= 2
                 precisions[n - 1] = 100.0 / (smooth_mteval * total[n - 1])
             elif smooth_method == "floor":
-                precisions[n - 1] = 100.0 * float(value) / total[n - 1]
+                precisions[n - 1] = 100.0 * value / total[n - 1]  # (in value's own type, as sacreBLEU)
         else:
             precisions[n - 1] = 100.0 * correct[n - 1] / total[n - 1]
 

@@ -36,10 +36,11 @@ from ._pyapi cimport (PySequence_Fast_GET_SIZE, PySequence_Fast_ITEMS, PySequenc
 from ._table cimport rb_reserve
 from ._text cimport rb_set_text, rb_text
 
-from ._errors import hypothesis_length_error, lengths_overrun_error, lengths_sum_error, no_reference_stream_error
+from ._errors import (hypothesis_length_error, lengths_overrun_error, lengths_sum_error, no_reference_stream_error,
+                      stream_length_error)
 from ._stats import n_columns
 from ._threads import MIN_CHUNK, run_chunks, thread_count
-from ._validate import check_order, no_reference_error, resolve_workers, stream_length_error
+from ._validate import check_order, no_reference_error, resolve_workers
 from .tokenizers import get_tokenizer
 
 cdef extern from *:

@@ -14,7 +14,7 @@ def _flat_stats(hyp_flat, hyp_lens, ref_streams, int max_ngram_order, workers, u
     for k, (f, l) in enumerate(ref_streams):
         l = np.array(l, dtype=np.int64)
         if len(l) != n:
-            raise stream_length_error(f"reference stream {k}", len(l), n, "rows")
+            raise stream_length_error(f"reference stream {k}", len(l), n, "rows", len(ref_streams))
         flats.append(np.ascontiguousarray(f, dtype=np.int64))
         lens.append(l)
     if K == 1:

@@ -17,9 +17,15 @@ if TYPE_CHECKING:
 else:
     from ._lazy import numpy as np  # imported on first use (see rapidbleu._lazy)
 
-from ._errors import hypothesis_length_error, lengths_overrun_error, lengths_sum_error, no_reference_stream_error
+from ._errors import (
+    hypothesis_length_error,
+    lengths_overrun_error,
+    lengths_sum_error,
+    no_reference_stream_error,
+    stream_length_error,
+)
 from ._stats import closest_ref_len, n_columns
-from ._validate import check_order, no_reference_error, resolve_workers, stream_length_error
+from ._validate import check_order, no_reference_error, resolve_workers
 from .tokenizers import get_tokenizer
 
 #: Name of this backend, as reported by ``rapidbleu.backend``.
@@ -107,7 +113,7 @@ def string_stats(
     n = len(hypotheses)
     for k, stream in enumerate(references):
         if len(stream) != n:
-            raise stream_length_error(f"reference stream {k}", len(stream), n)
+            raise stream_length_error(f"reference stream {k}", len(stream), n, n_streams=len(references))
     out = np.zeros((n, n_columns(max_ngram_order)), dtype=np.int64)
     for i, hyp in enumerate(hypotheses):
         refs = [prep(r) for r in (stream[i] for stream in references) if r is not None]
@@ -220,7 +226,7 @@ def flat_stats(
     streams = [(np.asarray(hyp_flat, dtype=np.int64), np.asarray(hyp_lens, dtype=np.int64))]
     for k, (f, lens) in enumerate(ref_streams):
         if len(lens) != n:
-            raise stream_length_error(f"reference stream {k}", len(lens), n, "rows")
+            raise stream_length_error(f"reference stream {k}", len(lens), n, "rows", len(ref_streams))
         streams.append((np.asarray(f, dtype=np.int64), np.asarray(lens, dtype=np.int64)))
     if len(streams) == 1:
         raise no_reference_stream_error()

@@ -42,7 +42,7 @@ cdef _Rows _string_batch(hypotheses, references, int max_ngram_order, tokenizer,
     n_streams = len(streams)
     for k in range(n_streams):
         if len(<list> streams[k]) != n:
-            raise stream_length_error(f"reference stream {k}", len(streams[k]), n)
+            raise stream_length_error(f"reference stream {k}", len(streams[k]), n, n_streams=n_streams)
     cdef _Rows b = _Rows()
     b.order = max_ngram_order
     b.tokenizer = tok

@@ -69,7 +69,8 @@ if TYPE_CHECKING:
 else:
     from ._lazy import numpy as np  # imported on first use (see rapidbleu._lazy)
 
-from ._validate import no_reference_error, resolve_workers, stream_length_error
+from ._errors import stream_length_error
+from ._validate import no_reference_error, resolve_workers
 from .tokenizers.tokenizer_ter import tercom_words
 
 #: Name of this backend, as reported by ``rapidbleu.backend``.
@@ -404,7 +405,7 @@ def segment_words(
     n = len(hypotheses)
     for k, stream in enumerate(ref_streams):
         if len(stream) != n:
-            raise stream_length_error(f"reference stream {k}", len(stream), n)
+            raise stream_length_error(f"reference stream {k}", len(stream), n, n_streams=len(ref_streams))
     options = (normalized, no_punct, asian_support, case_sensitive)
 
     def once(sent: str) -> list[str]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import numbers
 import os
+import sys
 from collections.abc import Iterable, Mapping, Sequence, Set, Sized
 from itertools import repeat
 from operator import is_
@@ -57,6 +58,11 @@ class EmptyInputError(ValueError, IndexError):
 class BadSmoothValueError(ValueError, TypeError):
     """``smooth_value`` that is not a finite number >= 0 (sacreBLEU: a ``TypeError`` for a
     non-number from its arithmetic, or a nan/inf score)."""
+
+
+class TooLargeError(ValueError, OverflowError):
+    """An option too large for sacreBLEU's arithmetic (a chrF ``beta`` whose square overflows;
+    sacreBLEU: an ``OverflowError`` when it scores)."""
 
 
 class BackendChoiceError(ValueError):
@@ -103,16 +109,24 @@ def _is_int(x: object) -> bool:
 
 
 def check_flag(value: _T, name: str) -> _T:
-    """A yes/no option: ``True``/``False`` (numpy's too) or the ints 0 and 1, returned as given
-    (sacreBLEU prints an option as given in a signature: ``norm:1`` for ``normalized=1``).
+    """An on/off option: ``True``/``False`` (numpy's too), ``None`` (off: sacreBLEU reads an
+    option by its truth value) or a number equal to 0 or 1 (``1``, ``0.0``, ``numpy.int64(1)``),
+    returned as given (sacreBLEU prints some options as given in a signature: ``norm:1`` for
+    ``TER(normalized=1)``, none at all for ``None``).
 
     Raises:
-        TypeError: anything else (``None``, strings, other numbers), naming the option.
+        TypeError: anything else, naming the option: a string (sacreBLEU would switch the
+            option on for ``"False"``), another number (``2``, ``0.5``, ``nan``), a container.
     """
     v: object = value  # (checked as any object; returned with the caller's type)
-    if isinstance(v, bool) or (isinstance(v, numbers.Integral | np.bool_) and v in (0, 1)):
+    if v is None or isinstance(v, bool):
         return value
-    raise TypeError(f"{name} must be True or False, got {value!r} ({kind_of(value)})")
+    if isinstance(v, numbers.Real):
+        if v == 0 or v == 1:
+            return value
+    elif "numpy" in sys.modules and isinstance(v, np.bool_):  # (a numpy bool means numpy is loaded)
+        return value
+    raise TypeError(f"{name} must be True or False (or None, 0, 1), got {value!r} ({kind_of(value)})")
 
 
 def check_resamples(value: object, name: str) -> int:
@@ -168,12 +182,6 @@ def check_flat_stream(flat: npt.ArrayLike, lens: npt.ArrayLike) -> tuple[npt.NDA
     if len(lengths) and (lengths.min() < 0 or lengths.max() > len(toks) or int(lengths.sum()) != len(toks)):
         raise ValueError(f"lens must be >= 0 and add up to len(flat) = {len(toks)}")
     return toks, lengths
-
-
-def stream_length_error(what: str, got: int, n_hyps: int, unit: str = "lines") -> ValueError:
-    """The one message for a stream whose length differs from the hypotheses'
-    (``what``: e.g. ``"reference stream 1"``)."""
-    return ValueError(f"{what} has {got} {unit} but there are {n_hyps} hypotheses")
 
 
 class NoReferencesError(ValueError, KeyError, TypeError):
@@ -366,7 +374,7 @@ def check_token_id(value: Any, name: str) -> int | None:
 def _int64_id(value: Any, name: str) -> int:
     """``check_token_id`` of a value that is not ``None``."""
     if isinstance(value, (bool, np.bool_)) or not _is_int(value):
-        raise TypeError(f"{name} must be an integer or None, got {kind_of(value)}")
+        raise TypeError(f"{name} must be an int or None, got {kind_of(value)}")
     v = int(value)
     if not _INT64_MIN <= v <= _INT64_MAX:
         raise OverflowError(f"{name}={v} does not fit in int64")
@@ -387,11 +395,11 @@ def check_token_ids(values: Any, name: str) -> list[int]:
     if _is_int(values) and not isinstance(values, (bool, np.bool_)):
         return [_int64_id(values, name)]
     if isinstance(values, (str, bytes, Mapping)):
-        raise TypeError(f"{name} must be an integer or a collection of integers, got {kind_of(values)}")
+        raise TypeError(f"{name} must be an int or a collection of ints, got {kind_of(values)}")
     try:
         items = list(values)
     except TypeError:
-        raise TypeError(f"{name} must be an integer or a collection of integers, got {kind_of(values)}") from None
+        raise TypeError(f"{name} must be an int or a collection of ints, got {kind_of(values)}") from None
     # A None element passes through unchecked (check_token_id's None), as it always has; the
     # annotation states the contract (integers), so mypy sees the None as the error it is.
     return [check_token_id(v, f"{name}[{j}]") for j, v in enumerate(items)]  # type: ignore[misc]
@@ -420,8 +428,6 @@ def id_element_error(what: str, j: int, token: object) -> TypeError:
 def _stacklevel_outside(package: str = __package__ or "rapidbleu") -> int:
     """The ``stacklevel`` that makes a warning point at the first frame outside ``package``
     (called from the function that warns)."""
-    import sys
-
     frame: FrameType | None = sys._getframe(1)
     level = 1
     while frame is not None and (frame.f_globals.get("__name__") or "").startswith(package + "."):

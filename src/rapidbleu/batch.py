@@ -39,12 +39,13 @@ from typing import Any
 import numpy as np
 
 from . import _backend
+from ._errors import stream_length_error
 from ._gc import without_gc
 from ._inputs import preprocess
 from ._nltk_style import NLTKBLEU, SmoothingFunction, resolve_smoothing, rows_named
 from ._scoring_py import check_smoothing
 from ._stats import MAX_NGRAM_ORDER
-from ._validate import MAX_ORDER_LIMIT, check_order, check_ordered, check_style, resolve_workers, stream_length_error
+from ._validate import MAX_ORDER_LIMIT, check_order, check_ordered, check_style, resolve_workers
 from .ids import (
     IdCleaning,
     IdReferences,
@@ -424,7 +425,9 @@ def _id_data(hypotheses: Any, references: Any, tokenize: str, lowercase: bool, c
     for k, s in enumerate(streams):
         check_ordered(s, "references" if one_stream else f"references[{k}]")
         if len(s) != len(hyps):
-            raise stream_length_error(f"reference stream {k}", len(s), len(hyps), "rows")
+            raise stream_length_error(
+                f"reference stream {k}", len(s), len(hyps), "rows", None if one_stream else len(streams)
+            )
         idx = [i for i, x in enumerate(s) if x is not None]
         ids = _text_ids([s[i] for i in idx], f"references[{k}]", tokenize, lowercase, vocab)
         row: list[list[int] | None] = [None] * len(s)
@@ -675,7 +678,7 @@ def sentence_chrf_batch(
         TypeError: a hypothesis or reference that is not a string, a dict or set instead of a
             sequence, a bad option type.
         ValueError: mismatched stream lengths (named), a segment without any reference, an
-            option out of range (orders 0-64 and not both 0, ``beta >= 1``, ``workers``).
+            option out of range (orders 0-64 and not both 0, ``beta`` a number >= 0, ``workers``).
     """
     metric = _chrf_metric(char_order, word_order, beta, lowercase, whitespace, eps_smoothing, workers)
     return _sentence_scores(metric, hypotheses, references, reference_layout, "chrF")

@@ -19,6 +19,7 @@ else:
     from ._lazy import numpy as np  # imported on first use (see rapidbleu._lazy)
 
 from . import _backend
+from ._errors import cached_references_error
 from ._inputs import check_references, preprocess
 from ._log import logger
 from ._metric import Metric, register
@@ -26,6 +27,7 @@ from ._sacre_methods import SacreBLEUMethods
 from ._scoring_py import SMOOTH_DEFAULTS, bleu_from_stats, check_smoothing, split_row
 from ._stats import MAX_NGRAM_ORDER, stats_columns
 from ._validate import (
+    check_flag,
     check_hypotheses,
     check_hypotheses_counting,
     check_order,
@@ -73,7 +75,8 @@ class BLEU(SacreBLEUMethods, Metric):
     """BLEU metric, a drop-in for ``sacrebleu.metrics.BLEU``.
 
     Args:
-        lowercase: lowercase hypotheses and references (Python ``str.lower``).
+        lowercase: lowercase hypotheses and references (Python ``str.lower``).  This and the other
+            on/off options take True/False, None (off) or 0/1 and keep the value given.
         force: do not warn about hypotheses that look tokenized (>= 100 ending in `` .``).
         tokenize: tokenizer name (see ``rapidbleu.tokenizers.available_tokenizers()``); None
             chooses from ``trg_lang`` (``zh``, ``ja-mecab``, ``ko-mecab``) or ``13a``.
@@ -87,7 +90,9 @@ class BLEU(SacreBLEUMethods, Metric):
             identical for any value.
 
     Raises:
-        TypeError: ``max_ngram_order`` or ``workers`` not an int.
+        TypeError: ``max_ngram_order`` or ``workers`` not an int; ``lowercase``, ``force`` or
+            ``effective_order`` not an on/off value (True/False, None, 0 or 1: a string such as
+            ``"False"`` would switch the option on in sacreBLEU).
         ValueError: unknown smoothing method or tokenizer, ``max_ngram_order`` outside 1..64,
             ``workers`` 0, or a ``smooth_value`` that is not a finite number >= 0.  The
             first two are also the exception types sacreBLEU raises there: an unknown
@@ -150,12 +155,13 @@ class BLEU(SacreBLEUMethods, Metric):
         check_smooth_value(smooth_value)
         max_ngram_order = check_order(max_ngram_order)
         resolve_workers(workers)
-        self._force = force
-        self.lowercase = lowercase
+        # (kept as given, as sacreBLEU keeps them; everything reads their truth value)
+        self._force = check_flag(force, "force")
+        self.lowercase = check_flag(lowercase, "lowercase")
         self.smooth_value = smooth_value
         self.smooth_method = smooth_method
         self.max_ngram_order = int(max_ngram_order)
-        self.effective_order = effective_order
+        self.effective_order = check_flag(effective_order, "effective_order")
         self.workers = workers
         self.n_bootstrap: int | None = None
         self.seed: str | None = None
@@ -269,9 +275,9 @@ class BLEU(SacreBLEUMethods, Metric):
         ``None`` (no reference) stays ``None``."""
         fast = self.tokenizer.fast_path
         if fast is not None:
-            return lines, fast, self.lowercase
+            return lines, fast, bool(self.lowercase)
         tok = self.tokenizer
-        low = self.lowercase
+        low = bool(self.lowercase)
         return [None if s is None else preprocess(s, tok, low) for s in lines], "none", False
 
     def _core_args(
@@ -301,7 +307,7 @@ class BLEU(SacreBLEUMethods, Metric):
         elif self._ref_cache is not None:
             streams = self._ref_cache
             if len(streams[0]) != len(hyps):
-                raise ValueError(f"{len(hyps)} hypotheses but the cached references have {len(streams[0])} segments")
+                raise cached_references_error(len(hyps), len(streams[0]), len(streams))
         else:
             raise RuntimeError("no references given and none cached (pass references= to BLEU())")
         if not self._force:

@@ -34,10 +34,13 @@ from ._chrf_py import (
     extract_word_ngrams,
     f_score,
     match_stats,
+    plain_arithmetic,
+    score_type,
     segment_ngrams,
     split_words,
     stats_columns,
 )
+from ._errors import cached_references_error
 from ._inputs import check_references
 from ._metric import Metric, register
 from ._sacre_methods import SacreMetricMethods
@@ -53,8 +56,10 @@ class CHRF(SacreMetricMethods, Metric):
         char_order: character n-gram orders 1..char_order (0..64; default 6).
         word_order: word n-gram orders 1..word_order (0..64; 2 is chrF++; default 0).  Not
             both 0.
-        beta: recall's weight in F_beta (a number >= 1 whose square is a finite float;
-            default 2).
+        beta: recall's weight in F_beta: any real number >= 0 (0: character precision; default
+            2), kept as given: its type is sacreBLEU's arithmetic and the score's name
+            (``chrF0.5``, ``chrF2.0``); a numpy ``float32`` beta gives float32 scores, as in
+            sacreBLEU (see ``rapidbleu._chrf_py.check_beta``).
         lowercase: lowercase hypotheses and references (Python ``str.lower``).
         whitespace: keep whitespace in character n-grams (default: removed).
         eps_smoothing: average the per-order F-scores with chrF++.py's epsilon instead of
@@ -65,9 +70,10 @@ class CHRF(SacreMetricMethods, Metric):
 
     Raises:
         TypeError: an order or ``workers`` that is not an int, a ``beta`` that is not a
-            number, an on/off option that is not a bool (or 0/1), an unknown keyword.
-        ValueError: an order below 0 or above 64, both orders 0, ``beta`` below 1 (or too
-            large to square), ``workers`` 0, malformed ``references``.
+            number (or is a bool), an on/off option that is not a bool (or 0/1), an unknown
+            keyword.
+        ValueError: an order below 0 or above 64, both orders 0, a negative or non-finite
+            ``beta`` (or one too large to square), ``workers`` 0, malformed ``references``.
     """
 
     metric_id: ClassVar[str] = "chrf"
@@ -87,15 +93,17 @@ class CHRF(SacreMetricMethods, Metric):
         self,
         char_order: int = CHAR_ORDER,
         word_order: int = WORD_ORDER,
-        beta: int | float = BETA,
+        beta: Any = BETA,
         lowercase: bool = False,
         whitespace: bool = False,
         eps_smoothing: bool = False,
         references: Sequence[Sequence[str]] | None = None,
         workers: int = 1,
     ):
-        char_order, word_order = check_orders(char_order, word_order)
+        check_orders(char_order, word_order)
         self.beta = check_beta(beta)
+        # (kept as given, as sacreBLEU keeps them: a numpy order makes the epsilon-smoothed
+        # score's last division numpy's)
         self.char_order = char_order
         self.word_order = word_order
         self.order = char_order + word_order
@@ -164,9 +172,7 @@ class CHRF(SacreMetricMethods, Metric):
         if self._ref_cache is None:
             raise RuntimeError("no references given and none cached (pass references= to CHRF())")
         if len(self._ref_cache[0]) != len(hyps):
-            raise ValueError(
-                f"{len(hyps)} hypotheses but the cached references have {len(self._ref_cache[0])} segments"
-            )
+            raise cached_references_error(len(hyps), len(self._ref_cache[0]), len(self._ref_cache))
         return hyps, self._ref_cache
 
     def _kernel_stats(self, hyps: list[str], streams: list[list[str | None]]) -> np.ndarray:
@@ -229,7 +235,9 @@ class CHRF(SacreMetricMethods, Metric):
         Returns:
             ``(m,)`` in the type of sacreBLEU's ``.score`` for such a row: float32 for
             ``numpy.float32`` rows (its F-score stays in float32, so its bootstrap summaries
-            are float32 arithmetic), float64 otherwise.
+            are float32 arithmetic), float64 otherwise; a numpy ``beta`` brings numpy's type
+            promotion (a ``numpy.float64`` beta keeps float32 rows in float64, see
+            ``rapidbleu._chrf_py.scores_dtype``).
 
         Raises:
             ValueError: as :meth:`check_statistics`, or another dtype.
@@ -238,9 +246,18 @@ class CHRF(SacreMetricMethods, Metric):
         scores: np.ndarray = _backend.chrf.chrf_scores(
             rows, self.char_order, self.word_order, self.beta, self.eps_smoothing, dtype, self.workers
         )
-        if dtype is not None and np.dtype(dtype) == np.float32:
-            return scores.astype(np.float32)  # exact: the kernels computed float32 values
         return scores
+
+    def score_scalars(self, scores: np.ndarray, dtype: Any = None) -> list[Any]:
+        """As ``Metric.score_scalars``; with a numpy (or ``Fraction``) ``beta`` each score is
+        the type sacreBLEU's arithmetic ends in for rows held in ``dtype``
+        (``rapidbleu._chrf_py.score_type``: a ``numpy.float64`` beta gives ``numpy.float64``
+        resampled scores, so its ``Score._mean`` is one)."""
+        if plain_arithmetic(self.char_order, self.word_order, self.beta, self.eps_smoothing):
+            return super().score_scalars(scores, dtype)
+        kind = score_type(self.beta, dtype, self.order, self.eps_smoothing)
+        values: list[Any] = scores.tolist()
+        return values if kind is float else [kind(v) for v in scores]
 
     def _score(self, value: float) -> CHRFScore:
         return CHRFScore(value, self.char_order, self.word_order, self.beta)

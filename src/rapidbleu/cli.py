@@ -3,10 +3,13 @@
 Same options, same reading of files and same output text as ``sacrebleu`` 2.x (only the
 ``version:`` value of the signature differs).  Unlike sacreBLEU, unreadable files, line-count
 mismatches and undecodable bytes end with a one-line message naming the file (and line) and a
-non-zero exit code instead of a traceback or a silently truncated score.  So do the sacreBLEU
-options it does not implement (test sets: see ``UNSUPPORTED``), a SentencePiece model that
-cannot be downloaded, and a bad ``RAPIDBLEU_BACKEND`` (checked by ``rapidbleu._backend`` when
-the kernels are first needed).
+non-zero exit code (1; 17 for a line with the wrong number of tab-separated fields, as
+sacreBLEU) instead of a traceback or a silently truncated score.  So do the sacreBLEU options it
+does not implement (test sets: see ``UNSUPPORTED``), a SentencePiece model that cannot be
+downloaded, and a bad ``RAPIDBLEU_BACKEND`` (checked by ``rapidbleu._backend`` when the kernels
+are first needed).  Usage errors -- sacreBLEU's own (argparse's choices and types, ``-m foo``)
+and the option values refused here (:func:`check_values`) -- print argparse's usage line and one
+error line and exit with status 2, as sacreBLEU's usage errors do.
 
 Metrics come from the registry of the metric protocol (``rapidbleu._metric.METRICS``): ``-m``
 offers every metric whose class has ``command_line = True``, each metric's options form one
@@ -26,7 +29,9 @@ instead of the table: an HTML page (extra ``rapidbleu[report]``), or text tables
 from __future__ import annotations
 
 import argparse
+import codecs
 import contextlib
+import inspect
 import logging
 import os
 import sys
@@ -67,6 +72,20 @@ class CLIError(Exception):
         self.code = code
 
 
+#: Exit status of a usage error: argparse's (sacreBLEU's for an unknown metric, a bad choice or
+#: a value of the wrong type).
+USAGE_CODE = 2
+
+
+class UsageError(CLIError):
+    """A command line that cannot mean anything: an option value out of range or options that
+    do not go together.  Reported as argparse reports its own usage errors (the usage line,
+    then ``rapidbleu: error: ...``) with exit status 2, as sacreBLEU's usage errors."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, USAGE_CODE)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """sacreBLEU's options (same names, short forms, defaults, dests) for BLEU, chrF and TER,
     plus ``--workers``."""
@@ -99,58 +118,18 @@ def build_parser() -> argparse.ArgumentParser:
         default="utf-8",
         help="Open text files with specified encoding (Default: %(default)s)",
     )
-    # No argparse choices: sacreBLEU's other metrics end with check_values' one-line error.
     p.add_argument(
         "--metrics",
         "-m",
+        choices=[m for m, cls in METRICS.items() if cls.command_line],
         nargs="+",
         default=["bleu"],
         help="Metrics to compute, separated by spaces: bleu, chrf, ter (Default: bleu).",
     )
     p.add_argument("--sentence-level", "-sl", action="store_true", help="Compute metric for each sentence.")
     g = p.add_argument_group("BLEU related arguments")
-    g.add_argument(
-        "--smooth-method",
-        "-s",
-        choices=list(SMOOTH_DEFAULTS),
-        default="exp",
-        dest="bleu_smooth_method",
-        help="Smoothing method: exponential decay, floor (increment zero counts), add-k (increment "
-        "num/denom by k for n>1), or none. (Default: %(default)s)",
-    )
-    g.add_argument(
-        "--smooth-value",
-        "-sv",
-        type=float,
-        default=None,
-        dest="bleu_smooth_value",
-        help="The smoothing value. Only valid for floor and add-k. "
-        f"(Defaults: floor: {SMOOTH_DEFAULTS['floor']}, add-k: {SMOOTH_DEFAULTS['add-k']})",
-    )
-    g.add_argument(
-        "--tokenize",
-        "-tok",
-        choices=available_tokenizers(),
-        default=None,
-        dest="bleu_tokenize",
-        help="Tokenization method to use for BLEU. If not provided, defaults to `zh` for Chinese, "
-        "`ja-mecab` for Japanese, `ko-mecab` for Korean and `13a` (mteval) otherwise.",
-    )
-    g.add_argument(
-        "--lowercase",
-        "-lc",
-        dest="bleu_lowercase",
-        action="store_true",
-        default=False,
-        help="If True, enables case-insensitivity. (Default: %(default)s)",
-    )
-    g.add_argument(
-        "--force",
-        default=False,
-        action="store_true",
-        dest="bleu_force",
-        help="Insist that your tokenized input is actually detokenized.",
-    )
+    for flags, kwargs in BLEU_OPTIONS:
+        g.add_argument(*flags, **kwargs)
     g.add_argument(
         "--workers", type=int, default=1, help="Threads for the compiled core (-1 = all cores). (Default: %(default)s)"
     )
@@ -251,6 +230,59 @@ def build_parser() -> argparse.ArgumentParser:
     _add_unsupported(p)
     return p
 
+
+#: BLEU's options (sacreBLEU's names, short forms, types, defaults and dests ``bleu_<BLEU
+#: argument>``), as ``(flags, argparse keywords)``.
+BLEU_OPTIONS: tuple[tuple[tuple[str, ...], dict[str, Any]], ...] = (
+    (
+        ("--smooth-method", "-s"),
+        {
+            "choices": list(SMOOTH_DEFAULTS),
+            "default": "exp",
+            "dest": "bleu_smooth_method",
+            "help": "Smoothing method: exponential decay, floor (increment zero counts), add-k (increment "
+            "num/denom by k for n>1), or none. (Default: %(default)s)",
+        },
+    ),
+    (
+        ("--smooth-value", "-sv"),
+        {
+            "type": float,
+            "default": None,
+            "dest": "bleu_smooth_value",
+            "help": "The smoothing value. Only valid for floor and add-k. "
+            f"(Defaults: floor: {SMOOTH_DEFAULTS['floor']}, add-k: {SMOOTH_DEFAULTS['add-k']})",
+        },
+    ),
+    (
+        ("--tokenize", "-tok"),
+        {
+            "choices": available_tokenizers(),
+            "default": None,
+            "dest": "bleu_tokenize",
+            "help": "Tokenization method to use for BLEU. If not provided, defaults to `zh` for Chinese, "
+            "`ja-mecab` for Japanese, `ko-mecab` for Korean and `13a` (mteval) otherwise.",
+        },
+    ),
+    (
+        ("--lowercase", "-lc"),
+        {
+            "dest": "bleu_lowercase",
+            "action": "store_true",
+            "default": False,
+            "help": "If True, enables case-insensitivity. (Default: %(default)s)",
+        },
+    ),
+    (
+        ("--force",),
+        {
+            "default": False,
+            "action": "store_true",
+            "dest": "bleu_force",
+            "help": "Insist that your tokenized input is actually detokenized.",
+        },
+    ),
+)
 
 #: Each metric's option group after BLEU's, in sacreBLEU's order: ``metric_id -> (title,
 #: ((flags, argparse keywords), ...))``.  Names, short forms, types, defaults and dests are
@@ -371,8 +403,8 @@ def _add_unsupported(p: argparse.ArgumentParser) -> None:
 
 
 def check_unsupported(args: argparse.Namespace) -> None:
-    """Raise ``CLIError`` naming the first ``UNSUPPORTED`` option given, and why; then the
-    option values argparse cannot check (``check_values``)."""
+    """Raise ``CLIError`` naming the first ``UNSUPPORTED`` option given, and why (exit status 1:
+    sacreBLEU would do it); then the option values argparse cannot check (``check_values``)."""
     for flags, _, why in UNSUPPORTED:
         if getattr(args, _unsupported_dest(flags), None) not in (None, False):
             raise CLIError(f"{'/'.join(sorted(flags, key=len))}: {why}")
@@ -380,29 +412,29 @@ def check_unsupported(args: argparse.Namespace) -> None:
 
 
 def check_values(args: argparse.Namespace) -> None:
-    """Option values that sacreBLEU accepts and then misuses, refused with one line each.
+    """Option values that argparse cannot check, refused before any input is read, each a
+    :class:`UsageError` (exit status 2) naming the option: values sacreBLEU cannot use or
+    misuses, and options that do not go together.
 
     Raises:
-        CLIError: ``-m`` with a metric the command line does not offer; ``-l`` without a dash (sacreBLEU silently ignores ``enzh`` and
-            tokenizes Chinese with 13a); ``-w`` below 0 (sacreBLEU fails in a format string);
-            ``-cin`` or ``-pbsn`` below 2 and ``-parn`` below 1 (sacreBLEU prints no interval
-            for ``-cin 1``, and runs its default number of samples for ``-pbsn``/``-parn`` 0 or
-            less while printing the number given); ``--workers 0``.
+        UsageError: ``-l`` without a dash (sacreBLEU silently ignores ``enzh`` and tokenizes
+            Chinese with 13a); ``-w`` below 0 (sacreBLEU fails in a format string); ``-cin``
+            or ``-pbsn`` below 2 and ``-parn`` below 1 (sacreBLEU prints no interval for ``-cin
+            1``, and runs its default number of samples for ``-pbsn``/``-parn`` 0 or less while
+            printing the number given); ``--workers 0``; ``-nr`` below 1; an unknown ``-e``
+            encoding; ``-i`` without a file; ``--report`` with ``-sl``, ``--source`` without
+            ``--report``, ``--report-segments`` below 0; a metric option its constructor refuses
+            (``--chrf-beta -1``, ``-cc 65``, ``-sv nan``: see :func:`check_metric_options`).
     """
-    for metric in args.metrics:
-        if metric in METRICS and METRICS[metric].command_line:
-            continue
-        known = " ".join(m for m, cls in METRICS.items() if cls.command_line)
-        raise CLIError(f"-m/--metrics {metric}: unknown metric; choose from: {known}")
     if args.langpair is not None:
         src, dash, trg = args.langpair.partition("-")
         if not dash or not src or not trg:
-            raise CLIError(
+            raise UsageError(
                 f"-l/--language-pair {args.langpair!r}: expected SRC-TRG with a dash, e.g. en-zh "
                 "(the target language chooses the default tokenizer)"
             )
     if args.width < 0:
-        raise CLIError(f"-w/--width {args.width}: the number of decimals must be >= 0")
+        raise UsageError(f"-w/--width {args.width}: the number of decimals must be >= 0")
     resamples = "give at least 2 bootstrap resamples (a confidence interval needs two)"
     for flags, value, least, advice in (
         ("-cin/--confidence-n", args.confidence_n, 2, resamples),
@@ -410,11 +442,70 @@ def check_values(args: argparse.Namespace) -> None:
         ("-parn/--paired-ar-n", args.paired_ar_n, 1, "give at least 1 approximate randomization trial"),
     ):
         if value < least:
-            raise CLIError(f"{flags} {value}: {advice}")
+            raise UsageError(f"{flags} {value}: {advice}")
     try:
         resolve_workers(args.workers)
     except ValueError as exc:
-        raise CLIError(f"--workers {args.workers}: {exc}") from None
+        raise UsageError(f"--workers {args.workers}: {exc}") from None
+    if args.num_refs < 1:
+        raise UsageError(f"-nr/--num-refs {args.num_refs}: give at least 1 reference per line")
+    try:
+        codecs.lookup(args.encoding)
+    except LookupError:
+        raise UsageError(f"-e/--encoding {args.encoding}: unknown encoding") from None
+    if args.input is not None and not args.input:
+        raise UsageError("-i/--input needs at least one file")
+    if args.report is not None and args.sentence_level:
+        raise UsageError("--report cannot be combined with -sl/--sentence-level")
+    if args.report is None and args.source is not None:
+        raise UsageError("--source is only used by --report")
+    if args.report_segments < 0:
+        raise UsageError(f"--report-segments {args.report_segments}: give 0 or more segments")
+    check_metric_options(args)
+
+
+#: Constructor arguments ``check_metric_options`` leaves to others: the tokenizer (argparse's
+#: choices; building it may load a model) and the target language (``-l``, checked above).
+_CHECKED_ELSEWHERE = ("tokenize", "trg_lang")
+
+
+def _flag(metric_id: str, param: str) -> str:
+    """The command-line option (``-cc/--chrf-char-order``) of a metric's constructor argument."""
+    dest = f"{metric_id}_{param}"
+    options = BLEU_OPTIONS if metric_id == "bleu" else METRIC_OPTIONS.get(metric_id, ("", ()))[1]
+    for flags, kwargs in options:
+        if kwargs.get("dest", flags[0].lstrip("-").replace("-", "_")) == dest:
+            return "/".join(sorted(flags, key=len))
+    return f"--{param.replace('_', '-')}"
+
+
+def check_metric_options(args: argparse.Namespace) -> None:
+    """Every metric of ``-m`` with its options, as its constructor checks them, before any input
+    is read (the tokenizer is not built here).
+
+    Raises:
+        UsageError: the constructor's ``TypeError`` or ``ValueError``, naming the option and its
+            value (``--chrf-beta -1: beta must be ...``), or the options that do not go together
+            (``-cc 0 -cw 0``).
+    """
+    for metric_id in dict.fromkeys(args.metrics):
+        cls = METRICS[metric_id]
+        options = {k: v for k, v in _metric_options(args, metric_id).items() if k not in _CHECKED_ELSEWHERE}
+        try:
+            cls(**options)
+            continue
+        except (TypeError, ValueError) as exc:
+            error = exc
+        # name the option whose default would make the rest acceptable, else all that were given
+        defaults = {k: p.default for k, p in inspect.signature(cls).parameters.items()}
+        given = {k: v for k, v in options.items() if v != defaults[k]}
+        for param, value in given.items():
+            try:
+                cls(**{**options, param: defaults[param]})
+            except (TypeError, ValueError):
+                continue
+            raise UsageError(f"{_flag(metric_id, param)} {value}: {error}") from None
+        raise UsageError(f"{' '.join(f'{_flag(metric_id, k)} {v}' for k, v in given.items())}: {error}") from None
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -450,8 +541,6 @@ def _open_refs(args: argparse.Namespace) -> list[Stream]:
             "no reference files: give them as positional arguments before -i/--input "
             "(rapidbleu does not download test sets)"
         )
-    if args.num_refs < 1:
-        raise CLIError(f"--num-refs must be >= 1, got {args.num_refs}")
     if args.num_refs != 1 and len(args.refs) > 1:
         raise CLIError("--num-refs reads tab-separated references from a single file; give only one reference file")
     if args.num_refs == 1:
@@ -470,8 +559,6 @@ def _open_systems(args: argparse.Namespace, paired: bool = False) -> list[Stream
         n = len(first[0].split("\t"))
         src = Source(reader, n, "stdin", first=first[0])
         return [Stream(f"System {i + 1}", src, i) for i in range(n)]
-    if not args.input:
-        raise CLIError("-i/--input needs at least one file")
     streams: list[Stream] = []
     for path in args.input:
         names = [s.name for s in streams]
@@ -579,8 +666,6 @@ def run(args: argparse.Namespace) -> None:
     if args.report is not None:
         _run_report(args, refs, paired or "bs")
         return
-    if args.source is not None:
-        raise CLIError("--source is only used by --report")
     systems = _open_systems(args, bool(paired))
     names = [s.name for s in systems]
     if paired:
@@ -653,11 +738,11 @@ def run(args: argparse.Namespace) -> None:
         for m, metric in by_name(metrics).items():
             score = metric.score_from_stats(sums[m][0])
             if n_bootstrap > 1:
-                from ._bootstrap import bootstrap_ci
+                from ._bootstrap import bootstrap_summary
 
                 metric.n_bootstrap = n_bootstrap
                 with _progress_bar(args, n_bootstrap) as bar:
-                    metric.seed, mean, ci = bootstrap_ci(stats_of(m, 0), metric, n_bootstrap, bar)
+                    metric.seed, mean, ci = bootstrap_summary(stats_of(m, 0), metric, n_bootstrap, bar)
                 score.with_ci(mean, ci)
             sig = metric.get_signature().format(args.short if args.format != "json" else False)
             results.append(score.format(args.width, args.score_only, sig, args.format == "json"))
@@ -700,10 +785,6 @@ def _run_report(args: argparse.Namespace, ref_streams: list[Stream], test: str) 
         folder = os.path.dirname(os.path.abspath(args.report))  # noqa: PTH100, PTH120
         if not os.path.isdir(folder):  # noqa: PTH112 -- ... or the report cannot be written
             raise CLIError(f"{args.report}: cannot write the report (no folder {folder})")
-    if args.sentence_level:
-        raise CLIError("--report cannot be combined with -sl/--sentence-level")
-    if args.report_segments < 0:
-        raise CLIError(f"--report-segments must be >= 0, got {args.report_segments}")
     # the metrics of -m as the tables order them; BLEU warns about tokenized input itself here
     metrics = by_name(make_metrics(args))
     if "bleu" in metrics:
@@ -836,8 +917,15 @@ def _one_line_fallback_warning(quiet: bool) -> Iterator[None]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``rapidbleu`` command; returns (and exits with) the exit code."""
-    args = parse_args(argv)
+    """Entry point of the ``rapidbleu`` command; returns (and exits with) the exit code: 0, 2 for
+    a usage error (argparse's, or a :class:`UsageError`), 1 or 17 for input that cannot be
+    scored (17: a line with the wrong number of tab-separated fields, as sacreBLEU)."""
+    try:
+        args = parse_args(argv)
+    except SystemExit as exc:  # argparse: --help, --version, or a usage error (2)
+        if argv is None:
+            raise
+        return exc.code if isinstance(exc.code, int) else 0
     # Output is UTF-8 whatever the locale, as in sacreBLEU.
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(encoding="utf-8")
@@ -849,6 +937,8 @@ def main(argv: list[str] | None = None) -> int:
     # Expected failures, each a one-line message: bad input or options, a missing optional
     # extra (ImportError), a SentencePiece model that is neither on disk nor downloadable.
     except (CLIError, InputError, ValueError, TypeError, ImportError, ModelDownloadError, FileNotFoundError) as exc:
+        if isinstance(exc, UsageError):  # as argparse reports its own: the usage line first
+            build_parser().print_usage(sys.stderr)
         print(f"rapidbleu: error: {exc}", file=sys.stderr)
         code = getattr(exc, "code", 1)
         if argv is None:

@@ -68,6 +68,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 
 from . import _backend
+from ._errors import stream_length_error
 from ._gc import no_gc
 from ._inputs import num_refs_of
 from ._scoring_py import check_smoothing
@@ -82,7 +83,6 @@ from ._validate import (
     kind_of,
     resolve_alias,
     resolve_workers,
-    stream_length_error,
     warn_all_empty,
 )
 from .score import BLEUScore
@@ -423,7 +423,9 @@ class IdStreams:
             name = "references" if one else f"references[{k}]"
             c = id_stream(s, name, cleaning, allow_none=not one)
             if len(c[1]) != n:
-                raise stream_length_error(f"reference stream {k} ({name})", len(c[1]), n, "rows")
+                raise stream_length_error(
+                    f"reference stream {k} ({name})", len(c[1]), n, "rows", None if one else len(streams)
+                )
             cleaned.append(c)
         self.ref_streams = cleaned
         present = np.zeros(n, dtype=np.int64)

@@ -18,6 +18,7 @@ else:
     from ._lazy import numpy as np  # imported on first use (see rapidbleu._lazy)
 
 from . import _backend
+from ._errors import cached_references_error
 from ._inputs import check_references
 from ._lazy import is_ndarray
 from ._metric import Metric, register
@@ -52,8 +53,8 @@ class TER(SacreMetricMethods, Metric):
             are identical for any value.
 
     Raises:
-        TypeError: an option that is not True/False (0/1), a bad ``workers``, malformed
-            ``references``.
+        TypeError: an option that is not True/False (or None, 0, 1), a bad ``workers``,
+            malformed ``references``.
         ValueError: ``workers`` 0, malformed ``references``.
     """
 
@@ -85,12 +86,7 @@ class TER(SacreMetricMethods, Metric):
         self._force = True
         self.n_bootstrap = None
         self.seed = None
-        self.tokenizer = TercomTokenizer(
-            normalized=self.normalized,
-            no_punct=self.no_punct,
-            asian_support=self.asian_support,
-            case_sensitive=self.case_sensitive,
-        )
+        self.tokenizer = TercomTokenizer(*self._options())
         self.tokenizer_signature = self.tokenizer.signature()
         self._ref_cache: list[list[str | None]] | None = None
         if references is not None:
@@ -137,7 +133,9 @@ class TER(SacreMetricMethods, Metric):
             raise ValueError(f"{what}: row {r}, column 0 (num_edits) is {rows[r, 0].item()!r}; edits are whole counts")
 
     def _options(self) -> tuple[bool, bool, bool, bool]:
-        return (self.normalized, self.no_punct, self.asian_support, self.case_sensitive)
+        """The four options as bools (the attributes keep the values given: sacreBLEU's
+        signature prints them, ``norm:1`` for ``normalized=1``, nothing for ``None``)."""
+        return (bool(self.normalized), bool(self.no_punct), bool(self.asian_support), bool(self.case_sensitive))
 
     def _streams(self, hypotheses: Any, references: Any) -> tuple[list[str], list[list[str | None]]]:
         hyps = check_hypotheses(hypotheses)
@@ -147,9 +145,7 @@ class TER(SacreMetricMethods, Metric):
         if self._ref_cache is None:
             raise RuntimeError("no references given and none cached (pass references= to TER())")
         if len(self._ref_cache[0]) != len(hyps):
-            raise ValueError(
-                f"{len(hyps)} hypotheses but the cached references have {len(self._ref_cache[0])} segments"
-            )
+            raise cached_references_error(len(hyps), len(self._ref_cache[0]), len(self._ref_cache))
         return hyps, self._ref_cache
 
     def corpus_statistics(
