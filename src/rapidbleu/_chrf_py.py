@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 else:
     from ._lazy import numpy as np  # imported on first use (see rapidbleu._lazy)
 
+from ._errors import MAX_EXACT_COUNT
 from ._validate import MAX_ORDER_LIMIT, no_reference_error, resolve_workers, stream_length_error
 
 NAME = "python"
@@ -381,7 +382,10 @@ def chrf_stats(
 
 def as_stats_matrix(stats: Any, char_order: int, word_order: int, dtype: Any) -> np.ndarray:
     """``stats`` as a 2-D array of ``3 * (char_order + word_order)`` columns in ``dtype``
-    (None: int64).
+    (None: int64).  For ``dtype=None`` (Python ints) rows with a count beyond 2**53 - 1 come back
+    as an object array of Python ints: the compiled twin's C doubles are exact only below, and
+    sacreBLEU divides the Python ints, so both twins score such a matrix with :func:`f_score`
+    on Python ints.
 
     Raises:
         ValueError: another shape, or a dtype other than None, int64 and float32.
@@ -395,6 +399,8 @@ def as_stats_matrix(stats: Any, char_order: int, word_order: int, dtype: Any) ->
         )
     if dtype is not None and np.dtype(dtype).name not in ARRAY_DTYPES:
         raise ValueError(f"dtype must be None, numpy.int64 or numpy.float32, got {dtype!r}")
+    if dtype is None and (arr.dtype == object or (arr.size and arr.max() > MAX_EXACT_COUNT)):
+        return np.array(arr.tolist(), dtype=object).reshape(arr.shape)
     return arr.astype(np.int64 if dtype is None else dtype, copy=False)
 
 
@@ -413,12 +419,15 @@ def chrf_scores(
         sums: (m, 3 * (char_order + word_order)) statistics, one corpus (or segment) per row.
         char_order, word_order, beta, eps_smoothing: as :func:`chrf_stats`.
         dtype: the number type sacreBLEU holds the row in: ``None`` Python ints (corpus and
-            sentence scores), ``numpy.int64`` (approximate randomization), ``numpy.float32``
-            (bootstrap resamples; values are rounded to float32 first).
+            sentence scores; counts of any size), ``numpy.int64`` (approximate randomization),
+            ``numpy.float32`` (bootstrap resamples; values are rounded to float32 first).
         workers: threads (compiled twin; checked here, computed serially).
 
     Returns:
-        float64 (m,): ``out[i] == f_score(row_i ...)`` (see :func:`f_score`).
+        ``(m,)``: ``out[i] == f_score(row_i ...)`` (see :func:`f_score`), in the type
+        ``numpy.array`` gives sacreBLEU's scores of the rows: float32 where every score of a
+        float32 row is a numpy float32, float64 otherwise (a Python float among them: ``0.0``
+        for a row without any match, epsilon-smoothed rows that no float32 value reaches).
 
     Raises:
         ValueError: bad shape or dtype, bad orders, beta or workers.
@@ -430,9 +439,12 @@ def chrf_scores(
     order = char_order + word_order
     out = np.empty(len(arr), dtype=np.float64)
     rows = arr.tolist() if dtype is None else arr
+    every_f32 = arr.dtype == np.float32
     for i in range(len(arr)):
-        out[i] = f_score(rows[i], order, beta, eps_smoothing)
-    return out
+        score = f_score(rows[i], order, beta, eps_smoothing)
+        every_f32 = every_f32 and isinstance(score, np.float32)
+        out[i] = score
+    return out.astype(np.float32) if every_f32 else out
 
 
 def _pairwise_grams(

@@ -69,6 +69,7 @@ if TYPE_CHECKING:
 else:
     from ._lazy import numpy as np  # imported on first use (see rapidbleu._lazy)
 
+from ._errors import MAX_EXACT_COUNT
 from ._validate import no_reference_error, resolve_workers, stream_length_error
 from .tokenizers.tokenizer_ter import tercom_words
 
@@ -505,7 +506,10 @@ def ter_from_stats(num_edits: Any, ref_length: Any) -> Any:
 
 
 def check_sums(sums: Any, dtype: Any) -> np.ndarray:
-    """``sums`` as a 2-D array of 2 columns in ``dtype`` (None: float64).
+    """``sums`` as a 2-D array of 2 columns in ``dtype`` (None: float64).  For ``dtype=None``
+    (Python numbers) a matrix holding integers beyond 2**53 (an object array, or integer
+    array) comes back as an object array of Python numbers: sacreBLEU divides the Python int,
+    which a float64 would round, so both twins score it with :func:`ter_from_stats` on them.
 
     Raises:
         ValueError: another shape, or a ``dtype`` other than None, int64, float64, float32.
@@ -515,6 +519,8 @@ def check_sums(sums: Any, dtype: Any) -> np.ndarray:
         raise ValueError(f"TER statistics must have shape (m, 2) ([num_edits, ref_length] per row), got {arr.shape}")
     if dtype is not None and np.dtype(dtype).name not in SCORE_DTYPES:
         raise ValueError(f"dtype must be None, numpy.int64, numpy.float64 or numpy.float32, got {dtype!r}")
+    if dtype is None and (arr.dtype == object or (arr.dtype.kind in "iu" and arr.size and arr.max() > MAX_EXACT_COUNT)):
+        return np.array(arr.tolist(), dtype=object).reshape(arr.shape)
     return arr.astype(np.float64 if dtype is None else dtype, copy=False)
 
 
@@ -530,7 +536,10 @@ def ter_scores(sums: Any, dtype: Any = None) -> np.ndarray:
             float32 operations; values are rounded to float32 first).
 
     Returns:
-        float64 (m,): each row's :func:`ter_from_stats`, as a float.
+        ``(m,)``: each row's :func:`ter_from_stats`, in the type ``numpy.array`` gives
+        sacreBLEU's scores of the rows: float32 where every score of a float32 row is a numpy
+        float32, float64 otherwise (a Python float among them: the ``100.0`` or ``0.0`` of a row
+        without reference words).
 
     Raises:
         ValueError: not an (m, 2) array, or another ``dtype``.
@@ -538,6 +547,9 @@ def ter_scores(sums: Any, dtype: Any = None) -> np.ndarray:
     arr = check_sums(sums, dtype)
     out = np.empty(len(arr), dtype=np.float64)
     rows = arr.tolist() if dtype is None else arr
+    every_f32 = arr.dtype == np.float32
     for i, row in enumerate(rows):
-        out[i] = ter_from_stats(row[0], row[1])
-    return out
+        score = ter_from_stats(row[0], row[1])
+        every_f32 = every_f32 and isinstance(score, np.float32)
+        out[i] = score
+    return out.astype(np.float32) if every_f32 else out

@@ -45,6 +45,8 @@ from typing import Any
 
 import numpy as np
 
+from ._inputs import check_held, check_statistics_matrix
+from ._lazy import is_ndarray
 from ._metric import METRICS, Metric
 from ._nltk_style import NLTKBLEU, check_corpus_args, check_lengths, segments_checked_on_error, token_statistics
 from ._validate import check_style, resolve_workers
@@ -100,22 +102,23 @@ class CorpusStats:
         cls = _metric_class(metric_id)
         metric = cls.from_config(config)
         width = metric.aggregate_width() + 1
-        dtype = np.float64 if cls.stats_dtype == "float64" else np.int64
         raw = np.asarray(vector)
-        if (
-            cls.stats_dtype == "int64"
-            and raw.dtype.kind == "f"
-            and not (np.isfinite(raw).all() and np.array_equal(raw, np.floor(raw)))
-        ):
-            # (an infinite count reached the int64 cast)
-            raise ValueError("statistics must be whole counts (the vector holds fractional or non-finite values)")
-        vec = np.array(raw, dtype=dtype).reshape(-1)
-        if vec.shape != (width,):
+        if raw.size != width:
             raise ValueError(f"{metric_id} statistics with these settings have {width} values, got shape {raw.shape}")
-        if (vec < 0).any():
-            raise ValueError("statistics must be non-negative counts")
-        if cls.stats_dtype == "float64":
+        # the one statistics rule, on the vector as given (no cast before it: nothing wraps)
+        columns = (*metric.aggregate_columns(), "segments")
+        vec = check_statistics_matrix(
+            raw.reshape(-1) if is_ndarray(vector) else np.array(vector, dtype=object).reshape(-1),
+            columns,
+            cls.stats_dtype,
+            "statistics vector",
+        )
+        if cls.stats_dtype == "int64":
+            check_held(vec.reshape(1, -1), np.int64, columns, "statistics vector", "the vector's type")
+            vec = vec.astype(np.int64)
+        else:
             # float statistics (TER): the metric's own rules on the row, a whole segment count
+            vec = np.array(vec, dtype=np.float64)
             if vec[-1] != np.floor(vec[-1]):
                 raise ValueError(f"the segment count must be a whole number, got {vec[-1].item()!r}")
             if width - 1 == len(metric.stats_columns):
@@ -225,6 +228,9 @@ class CorpusStats:
             return self
         self._check_compatible(other)
         last = other._last if other.n_segments else self._last
+        if self.vector.dtype == np.int64:  # exact sums: past int64 the vector refuses them
+            total = [a + b for a, b in zip(self.vector.tolist(), other.vector.tolist(), strict=True)]
+            return CorpusStats(self.metric_id, self.config, total, last)
         return CorpusStats(self.metric_id, self.config, self.vector + other.vector, last)
 
     def __radd__(self, other: object) -> "CorpusStats":
