@@ -13,6 +13,7 @@ from nltk.translate import bleu_score as nltk_bleu
 import rapidbleu
 import rapidbleu.nltk as rb_nltk
 import rapidbleu.stats
+from rapidbleu._metric import METRICS
 from rapidbleu.stats import ConfigMismatchError, corpus_stats, merge, nltk_corpus_stats
 
 HYP = read(SAMPLE_DIR / "generaltest2023.de-en.hyp.ONLINE-W.en")
@@ -170,6 +171,42 @@ def test_ter_parts_merge_and_score_as_the_whole(kw):
     merged = sum(_parts(_cuts(len(hyps), 7, 5), hyps, three, metric=rapidbleu.TER(**kw)))
     assert merged.row[0] == one_pass[0]
     assert merged.row[1] == pytest.approx(one_pass[1], rel=1e-13)
+
+
+_BY_NAME = {
+    "bleu": {"tokenize": "intl", "smooth_method": "floor"},
+    "chrf": {"word_order": 2, "beta": 3},
+    "ter": {"normalized": True, "no_punct": True},
+    "nltk": {"max_ngram_order": 5},
+}
+
+
+@pytest.mark.parametrize("metric_id", sorted(_BY_NAME))
+def test_corpus_stats_takes_every_registered_metric_by_name(metric_id):
+    """``corpus_stats(..., metric="chrf", word_order=2)``: a registered metric's name and its
+    options (it was an ``AttributeError``), scoring as the metric's own corpus score on the
+    whole corpus, alone and merged from parts."""
+    assert sorted(METRICS) == sorted(_BY_NAME)  # (every registered metric is tested)
+    hyps, refs = HYP[:40], [REF[:40], HYP2[:40]]
+    for options in ({}, _BY_NAME[metric_id]):
+        metric = METRICS[metric_id](**options)
+        whole = metric.corpus_score(hyps, refs)
+        got = corpus_stats(hyps, refs, metric=metric_id, **options)
+        assert got.metric_id == metric_id
+        assert got.config == metric.config()
+        merged = sum(_parts(_cuts(len(hyps), 3, 2), hyps, refs, metric=metric_id, **options))
+        if metric_id == "nltk":
+            assert got.score() == merged.score() == whole
+            assert whole == rb_nltk.corpus_bleu(
+                [[r.split() for r in seg] for seg in zip(*refs, strict=True)], [h.split() for h in hyps]
+            )
+        else:
+            assert str(got.score()) == str(merged.score()) == str(whole)
+            assert got.score().score == whole.score
+    with pytest.raises(ValueError, match="unknown metric 'chrF'"):
+        corpus_stats(hyps, refs, metric="chrF")
+    with pytest.raises(TypeError, match="not both"):
+        corpus_stats(hyps, refs, metric=METRICS[metric_id](), lowercase=True)
 
 
 def test_counts_beyond_int64_are_refused_quoting_them():

@@ -6,7 +6,8 @@ of the parts of a corpus add up to the statistics of the whole, and the sum scor
 (float for float) as one call on the whole corpus does.  This module makes that a public
 contract, for every metric of the protocol (``rapidbleu._metric``):
 
-* :func:`corpus_stats` (any sacreBLEU metric: ``BLEU`` by default, or the ``metric`` given) and
+* :func:`corpus_stats` (any metric: ``BLEU`` by default, or the ``metric`` given, by object or
+  name) and
   :func:`nltk_corpus_stats` (NLTK's ``corpus_bleu``) return a :class:`CorpusStats`;
 * ``a + b``, ``sum([a, b, c])`` and :func:`merge` add them (segments of ``b`` after those of
   ``a``), refusing statistics computed with another configuration;
@@ -379,17 +380,20 @@ def from_segment_stats(
 
 
 def corpus_stats(
-    hypotheses: Sequence[Any], references: Sequence[Sequence[Any]], metric: Metric | None = None, **bleu_kwargs: Any
+    hypotheses: Sequence[Any], references: Sequence[Sequence[Any]], metric: Metric | str | None = None, **options: Any
 ) -> CorpusStats:
-    """Statistics of a corpus (or of any part of one), for any sacreBLEU metric.
+    """Statistics of a corpus (or of any part of one), for any metric of the protocol.
 
     Args:
         hypotheses: n hypothesis strings.
         references: reference streams, each n strings (as ``corpus_score``).
-        metric: the metric to use (``rapidbleu.BLEU``, ...); otherwise a ``rapidbleu.BLEU`` is
-            made from ``bleu_kwargs`` (``tokenize``, ``lowercase``, ``smooth_method``,
-            ``smooth_value``, ``effective_order``, ``max_ngram_order``, ``force``,
-            ``trg_lang``, ``workers``).
+        metric: the metric to use: a metric object (``rapidbleu.BLEU(...)``, ``rapidbleu.CHRF(...)``,
+            ``rapidbleu.TER(...)``, ...), or the name of a registered metric (``"bleu"``,
+            ``"chrf"``, ``"ter"``, ``"nltk"``: ``rapidbleu._metric.METRICS``), made with
+            ``options``; None: ``"bleu"``.
+        **options: with a name or None, the metric's constructor arguments (BLEU:
+            ``tokenize``, ``lowercase``, ``smooth_method``, ...; chrF: ``char_order``,
+            ``word_order``, ``beta``, ...; TER: ``normalized``, ``no_punct``, ...).
 
     Returns:
         A :class:`CorpusStats`; ``.score()`` equals ``metric.corpus_score(hypotheses,
@@ -397,12 +401,13 @@ def corpus_stats(
 
     Raises:
         TypeError, ValueError: malformed input, as ``corpus_statistics``; an empty corpus
-        gives empty statistics (scoring those raises ``ValueError``).
+        gives empty statistics (scoring those raises ``ValueError``); an unknown metric name;
+        options given with a metric object, or options the metric does not take.
     """
-    if metric is None:
-        metric = METRICS["bleu"](**bleu_kwargs)
-    elif bleu_kwargs:
-        raise TypeError("give either a metric or BLEU settings, not both")
+    if metric is None or isinstance(metric, str):
+        metric = _metric_class("bleu" if metric is None else metric)(**options)
+    elif options:
+        raise TypeError("give either a metric object or a metric name with its options, not both")
     return of_metric(metric, metric.corpus_statistics(hypotheses, references))
 
 
