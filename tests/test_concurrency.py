@@ -172,6 +172,92 @@ def test_scorers_with_statistics_changed_during_the_call():
     """)
 
 
+@needs_cy
+def test_chrf_kernels_with_inputs_changed_during_the_call():
+    """chrF's statistics, scores and pairwise matrices on ``workers=2`` while another thread
+    swaps strings (long ones, ``None`` references), grows and shrinks a reference stream, and
+    writes huge and negative counts into the statistics being scored."""
+    run_child("""
+        import rapidbleu
+        n = 6000
+        hyps = ["tok%d a b c %d" % (i % 50, i % 9) for i in range(n)]
+        refs = [["tok%d a b d" % (i % 50) for i in range(n)], ["x y %d" % i for i in range(n)]]
+        sents = hyps[:300]
+        long_tok = "\u00fcn\u00efc\u00f6d\u00e9 \U0001f600" * 40
+        ch = _backend.chrf
+        stats = ch.chrf_stats(hyps, refs, 6, 2, 2, False, False, False, 2)
+        f32 = stats.astype(np.float32)
+        def mutate():
+            hyps[n // 2] = long_tok
+            hyps[n // 2] = "short"
+            refs[1][n // 3] = None
+            refs[1][n // 3] = long_tok * 3
+            refs[0].append("one more")
+            refs[0].pop()
+            sents[150] = long_tok
+            sents[150] = ""
+            for a, big in ((stats, 2**62), (f32, 1e30)):
+                for i, j in ((n // 2, 0), (n // 3, 4)):
+                    v = a[i, j]
+                    a[i, j] = big
+                    a[i, j] = -big
+                    a[i, j] = v
+        race(lambda: ch.chrf_stats(hyps, refs, 6, 2, 2, False, True, False, 2), mutate)
+        race(lambda: ch.chrf_scores(stats, 6, 2, 2, False, None, 2), mutate)
+        race(lambda: ch.chrf_scores(stats, 6, 2, 3, True, np.int64, 2), mutate)
+        race(lambda: ch.chrf_scores(f32, 6, 2, 2, False, np.float32, 2), mutate)
+        race(lambda: ch.chrf_pairwise_stats(sents, 6, 2, True, False, 2), mutate)
+        race(lambda: ch.chrf_pairwise_scores(sents, 6, 0, 2, False, False, True, 2), mutate)
+        race(lambda: rapidbleu.CHRF(word_order=2, workers=2).corpus_score(hyps, refs), mutate)
+        race(lambda: rapidbleu.CHRF(workers=2).scores_from_stats(stats), mutate)
+    """)
+
+
+@needs_cy
+def test_ter_kernels_with_inputs_changed_during_the_call():
+    """TER's statistics (tokenized in Python, the edits without the GIL on ids the call owns),
+    scores and edit rates on ``workers=2`` while another thread swaps segments (longer ones,
+    ``None`` references that leave a segment without any), changes word lists and writes
+    huge and negative values into the statistics being scored."""
+    run_child("""
+        import rapidbleu
+        from rapidbleu.batch import pairwise_ter
+        n = 3000
+        hyps = [" ".join("w%d" % ((i * 7 + j) % 13) for j in range(i % 30)) for i in range(n)]
+        refs = [[" ".join("w%d" % ((i * 5 + j) % 11) for j in range(i % 25)) for i in range(n)]]
+        sents = hyps[:40]
+        long = "a b. c's " * 200
+        tk = _backend.ter
+        stats = tk.ter_stats(hyps, refs, False, False, False, False, 2)
+        f32 = stats.astype(np.float32)
+        words_h = [w for h in hyps[:60] for w in h.split()]
+        words_r = [w for r in refs[0][:60] for w in r.split()]
+        def mutate():
+            hyps[n // 2] = long
+            hyps[n // 2] = "x"
+            refs[0][n // 3] = None
+            refs[0][n // 3] = long
+            sents[20] = long
+            sents[20] = "w1 w2"
+            words_h.append("zz")
+            words_h.pop()
+            words_r[len(words_r) // 2], words_r[0] = words_r[0], words_r[len(words_r) // 2]
+            for a, big in ((stats, 1e300), (f32, 1e30)):
+                for i, j in ((n // 2, 0), (n // 3, 1)):
+                    v = a[i, j]
+                    a[i, j] = big
+                    a[i, j] = -big
+                    a[i, j] = v
+        race(lambda: tk.ter_stats(hyps, refs, True, True, True, False, 2), mutate)
+        race(lambda: tk.ter_scores(stats, None), mutate)
+        race(lambda: tk.ter_scores(f32, np.float32), mutate)
+        race(lambda: tk.translation_edit_rate(words_h, words_r), mutate)
+        race(lambda: rapidbleu.TER(normalized=True, workers=2).corpus_score(hyps, refs), mutate)
+        race(lambda: rapidbleu.TER(workers=2).scores_from_stats(stats), mutate)
+        race(lambda: pairwise_ter(sents, workers=2), mutate)
+    """)
+
+
 # ------------------------------------------------------------------------ threads per call
 
 

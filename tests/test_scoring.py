@@ -217,14 +217,26 @@ def test_sacre_twins_agree_on_every_argument(dtype, method):
 
 @pytest.mark.parametrize("mod", [py, pytest.param("cy", marks=needs_cy)], ids=["python", "cython"])
 def test_scoring_twins_refuse_counts_beyond_exact(mod):
+    """Beyond 2**53 - 1 the twins' C doubles and numpy's types part from Python ints: int64 and
+    float32 rows and NLTK's scores refuse such counts, quoting them as given; Python-int rows
+    (``dtype=None``, sacreBLEU's corpus scores) are scored, by the Python formula."""
     mod = cy() if mod == "cy" else mod
     for bad in (2**53, -1):
         rows = _EDGE_ROWS.copy()
         rows[1, 3] = bad
-        with pytest.raises(ValueError, match=f"row 1, column 3 is {bad}; statistics must be counts from 0"):
-            mod.sacre_scores(rows, 4, "none", None, False)
+        for dtype in (None, np.int64, np.float32) if bad < 0 else (np.int64, np.float32):
+            with pytest.raises(ValueError, match=f"row 1, column 3 is {bad}; statistics must be counts from 0"):
+                mod.sacre_scores(rows, 4, "none", None, False, dtype)
         with pytest.raises(ValueError, match=f"row 1, column 3 is {bad}; statistics must be counts from 0"):
             mod.nltk_scores(rows, 4, (0.25,) * 4, 0, 0.1, 5, False)
+    for big in (np.array([[2**63 + 5] * 10], dtype=np.uint64), np.full((1, 10), 1e20)):
+        with pytest.raises(ValueError, match=rf"row 0, column 0 is {re.escape(repr(big[0, 0].item()))};"):
+            mod.sacre_scores(big, 4, "none", None, False, np.int64)  # (not the value wrapped into int64)
+    for method, value in SACRE_METHODS:
+        for eff in (False, True):
+            rows = [[2**70 + 1, 2**70 + 3, 2**69, 2**68 + 1, 0, 5, 2**70 + 1, 2**70, 2**70 - 1, 2**70 - 2]]
+            want = py.bleu_from_stats(rows[0][2:6], rows[0][6:], rows[0][0], rows[0][1], method, value, eff)[0]
+            assert mod.sacre_scores(rows, 4, method, value, eff).tolist() == [want]
     with pytest.raises(ValueError, match="column 0 is nan"):
         mod.sacre_scores(np.full((1, 10), np.nan), 4, "none", None, False, np.float32)
     with pytest.raises(OverflowError, match=r"add-k smooth_value=1e[+]300"):

@@ -255,6 +255,37 @@ def test_resample_scores_have_sacrebleus_score_type(kind):
     assert ours.scores_from_stats(sums, np.int64).dtype == np.float64
 
 
+#: Tiny corpora whose resamples often hold only a segment without a match (chrF: sacreBLEU's
+#: Python 0.0) or without reference words (TER: its Python 100.0 or 0.0)
+_DEGENERATE = {
+    "chrF": (["abc def", "xyz"], ["abe def", "xyq"], [["abc def", "qqq"]]),
+    "chrF++": (["abc def", "xyz"], ["abe def", "xyq"], [["abc def", "qqq"]]),
+    "TER": (["a b c", "x y"], ["a b d e", "x"], [["a b c", ""]]),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(_DEGENERATE))
+@pytest.mark.parametrize("seed", ["12345"], indirect=True)
+def test_resamples_scored_as_python_floats_keep_sacrebleus_array_type(backend, kind, seed):
+    """Where a resample's sacreBLEU score is a Python float among numpy float32 ones,
+    ``numpy.array`` of its scores is float64, and its paired bootstrap summarizes in float64:
+    ``scores_from_stats(sums, np.float32)`` has that type (it was float32 throughout) and the
+    paired bootstrap's means, half-widths and p-values are sacreBLEU's."""
+    ours_cls, theirs_cls, opts, name = METRIC_KINDS[kind]
+    ours, theirs = ours_cls(**opts), theirs_cls(**opts)
+    base, other, refs = _DEGENERATE[kind]
+    (sums,) = B.bootstrap_sums(np.random.default_rng(3), [ours.corpus_statistics(base, refs)], 40)
+    want = np.array([theirs._compute_score_from_stats(row).score for row in sums.astype(np.float32)])
+    got = ours.scores_from_stats(sums, np.float32)
+    assert want.dtype == np.float64
+    assert got.dtype == want.dtype
+    assert got.tolist() == want.tolist()
+    named = [("base", base), ("other", other)]
+    _, tres = SacrePairedTest(named, {kind: theirs_cls(**opts)}, refs, "bs", 200)()
+    _, ores = S.PairedTest(named, {kind: ours_cls(**opts)}, refs, "bs", 200)()
+    assert [_as_floats(r) for r in ores[name]] == [_as_floats(r) for r in tres[name]]
+
+
 @needs_data
 @pytest.mark.parametrize("seed", ["12345", "42"], indirect=True)
 def test_paired_bootstrap_equals_sacrebleu(data, seed):

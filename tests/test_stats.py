@@ -12,6 +12,8 @@ from nltk.translate import bleu_score as nltk_bleu
 
 import rapidbleu
 import rapidbleu.nltk as rb_nltk
+import rapidbleu.stats
+from rapidbleu._metric import METRICS
 from rapidbleu.stats import ConfigMismatchError, corpus_stats, merge, nltk_corpus_stats
 
 HYP = read(SAMPLE_DIR / "generaltest2023.de-en.hyp.ONLINE-W.en")
@@ -85,18 +87,18 @@ def test_different_settings_refuse_to_merge():
         merge([])
     with pytest.raises(ValueError, match="no segments"):
         a.from_vector(np.zeros(11, dtype=np.int64)).score()
-    with pytest.raises(ValueError, match="non-negative"):
+    with pytest.raises(ValueError, match=r"statistics vector: row 0, column 0 is negative \(-1\)"):
         a.from_vector(-np.ones(11, dtype=np.int64))
     with pytest.raises(ValueError, match="11 values"):
         a.from_vector(np.zeros(12, dtype=np.int64))
     # an all-reduce in floats: whole numbers are counts; 5.5 was truncated, inf cast to int64
     assert a.from_vector(a.vector.astype(np.float64)).score().score == a.score().score
-    for bad in (5.5, np.nan, np.inf):
+    for bad, why in ((5.5, "statistics are whole counts"), (np.nan, "need a number"), (np.inf, "need a number")):
         vec = a.vector.astype(np.float64)
         vec[3] = bad
-        with pytest.raises(ValueError, match="statistics must be whole counts"):
+        with pytest.raises(ValueError, match=rf"column 3 \(matches_2\) is {bad!r}; {why}"):
             a.from_vector(vec)
-    with pytest.raises(ValueError, match="statistics must be whole counts"):
+    with pytest.raises(ValueError, match=r"\(segments\) is 2.25; statistics are whole counts"):
         nl.from_vector([*nl.vector.tolist()[:-1], 2.25])
 
 
@@ -169,6 +171,63 @@ def test_ter_parts_merge_and_score_as_the_whole(kw):
     merged = sum(_parts(_cuts(len(hyps), 7, 5), hyps, three, metric=rapidbleu.TER(**kw)))
     assert merged.row[0] == one_pass[0]
     assert merged.row[1] == pytest.approx(one_pass[1], rel=1e-13)
+
+
+_BY_NAME = {
+    "bleu": {"tokenize": "intl", "smooth_method": "floor"},
+    "chrf": {"word_order": 2, "beta": 3},
+    "ter": {"normalized": True, "no_punct": True},
+    "nltk": {"max_ngram_order": 5},
+}
+
+
+@pytest.mark.parametrize("metric_id", sorted(_BY_NAME))
+def test_corpus_stats_takes_every_registered_metric_by_name(metric_id):
+    """``corpus_stats(..., metric="chrf", word_order=2)``: a registered metric's name and its
+    options (it was an ``AttributeError``), scoring as the metric's own corpus score on the
+    whole corpus, alone and merged from parts."""
+    assert sorted(METRICS) == sorted(_BY_NAME)  # (every registered metric is tested)
+    hyps, refs = HYP[:40], [REF[:40], HYP2[:40]]
+    for options in ({}, _BY_NAME[metric_id]):
+        metric = METRICS[metric_id](**options)
+        whole = metric.corpus_score(hyps, refs)
+        got = corpus_stats(hyps, refs, metric=metric_id, **options)
+        assert got.metric_id == metric_id
+        assert got.config == metric.config()
+        merged = sum(_parts(_cuts(len(hyps), 3, 2), hyps, refs, metric=metric_id, **options))
+        if metric_id == "nltk":
+            assert got.score() == merged.score() == whole
+            assert whole == rb_nltk.corpus_bleu(
+                [[r.split() for r in seg] for seg in zip(*refs, strict=True)], [h.split() for h in hyps]
+            )
+        else:
+            assert str(got.score()) == str(merged.score()) == str(whole)
+            assert got.score().score == whole.score
+    with pytest.raises(ValueError, match="unknown metric 'chrF'"):
+        corpus_stats(hyps, refs, metric="chrF")
+    with pytest.raises(TypeError, match="not both"):
+        corpus_stats(hyps, refs, metric=METRICS[metric_id](), lowercase=True)
+
+
+def test_counts_beyond_int64_are_refused_quoting_them():
+    """The vector holds int64 (for all-reduce sums): a count beyond it -- given, summed from
+    segments or merged -- is refused with its value, not wrapped (which was refused as
+    "non-negative" or scored)."""
+    chrf = rapidbleu.CHRF()
+    chrf.num_refs = 1
+    want = r"statistics vector: row 0, column 0 \(char1_hyp\) is 9223372036854775808, which numpy int64"
+    with pytest.raises(ValueError, match=want):
+        rapidbleu.stats.from_segment_stats([[2**62] * 18, [2**62] * 18], chrf)  # the sum
+    with pytest.raises(ValueError, match=r"is 1180591620717411303424, which numpy int64"):
+        rapidbleu.stats.from_segment_stats([[2**70] * 18], chrf)
+    half = rapidbleu.stats.from_segment_stats([[2**62] * 18], chrf)
+    with pytest.raises(ValueError, match=want):
+        half + half
+    with pytest.raises(ValueError, match=want):
+        half.from_vector(np.array([2**63] * 19, dtype=np.uint64))
+    with pytest.raises(ValueError, match=r"is 10000000000000000000, which numpy int64"):
+        half.from_vector(np.array([1e19] * 19))
+    assert (half + half.from_vector([2**62 - 1] * 18 + [1])).vector.tolist() == [2**63 - 1] * 18 + [2]
 
 
 SMOOTH = nltk_bleu.SmoothingFunction()

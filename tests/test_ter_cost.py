@@ -117,3 +117,73 @@ def test_segment_over_the_word_limit_is_refused_naming_it(backend):
     assert time.perf_counter() - t0 < 30  # refused before any edit distance
     ok = " ".join(["w"] * _ter_py.MAX_WORDS)
     assert _backend.ter.translation_edit_rate(ok.split()[:1000], ["w"]) == (999, 1)
+
+
+def test_over_long_segment_is_refused_before_any_tokenization(backend, monkeypatch):
+    """ "Refused before any work": the whole input is checked first, and only strings long
+    enough to exceed the limit (over ``MAX_WORDS // LOWER_GROWTH`` characters) are tokenized
+    for it, so the error comes without tokenizing the segments before the long one (they were
+    all tokenized first).  A spy on the tokenizer records what it is given."""
+    seen = []
+    real = _ter_py.tercom_words
+
+    def spy(sent, *options):
+        seen.append(len(sent))
+        return real(sent, *options)
+
+    monkeypatch.setattr(_ter_py, "tercom_words", spy)
+    too_long = "w " * (_ter_py.MAX_WORDS + 1)
+    hyps, refs = ["a b c"] * 50 + [too_long], [["a b"] * 51]
+    for options in ({}, {"normalized": True}, {"no_punct": True, "asian_support": True}):
+        seen.clear()
+        with pytest.raises(ValueError, match=r"segment 50: the hypothesis has 262145 words"):
+            rapidbleu.TER(**options).corpus_score(hyps, refs)
+        assert seen == [len(too_long.rstrip())]
+        seen.clear()
+        with pytest.raises(ValueError, match=r"segment 50: the reference of stream 1 has 262145 words"):
+            rapidbleu.TER(**options).corpus_statistics([*hyps[:50], "a"], [refs[0], ["x"] * 50 + [too_long]])
+        assert max(seen) == len(too_long.rstrip())
+        assert len(seen) <= 2  # (a reference: tokenized twice)
+    from rapidbleu.batch import pairwise_ter
+
+    seen.clear()
+    with pytest.raises(ValueError, match=r"segment 3: the hypothesis has 262145 words"):
+        pairwise_ter(["a b", "b c", "c d", too_long])
+    assert seen == [len(too_long.rstrip())]
+
+
+def test_the_length_checks_bound_on_words_per_character():
+    """What makes the check cheap: after tercom's tokenization (references twice) a string has at
+    most ``LOWER_GROWTH`` words per character -- lowercasing grows no character beyond that
+    (every code point checked), the normalizer only deletes characters or inserts spaces."""
+    import random
+
+    assert max(len(chr(c).lower()) for c in range(0x110000)) == _ter_py.LOWER_GROWTH
+    pieces = [
+        "İ",
+        "a",
+        "B",
+        " ",
+        ".",
+        ",",
+        "'s ",
+        "&quot;",
+        "&amp;",
+        "-",
+        "\n-",
+        "\n",
+        "一",
+        "ア",
+        "、",
+        "（",
+        "9",
+        "$",
+    ]
+    rng = random.Random(7)
+    for _ in range(300):
+        sent = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 40)))
+        for flags in range(16):
+            options = [bool(flags & (1 << b)) for b in range(4)]
+            once = _ter_py.tercom_words(sent.rstrip(), *options)
+            twice = _ter_py.tercom_words(" ".join(once), *options)
+            assert max(len(once), len(twice)) <= _ter_py.LOWER_GROWTH * len(sent), (sent, options)

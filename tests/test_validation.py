@@ -456,6 +456,179 @@ def test_score_of_finite_stats_is_finite():
     assert math.isfinite(rapidbleu.BLEU().score_from_stats(_good_stats().sum(0)).score)
 
 
+# -- statistics of any size: sacreBLEU's float, or an error that quotes the value given -----
+_BIG_ROWS = {
+    "bleu": [
+        [2**70] * 10,
+        [2**70 + 1, 2**70 + 3, 2**70 - 5, 2**69 + 7, 2**68, 3, 2**70 + 1, 2**70, 2**69 + 9, 2**69],
+        [2**53 + 1, 2**53 + 3, 2**53 + 1, 2**52, 7, 0, 2**53 + 1, 2**53, 2**53 - 1, 2**53 - 2],
+        [2**63 + 9, 2**63 + 1, 2**63 + 5, 2**63 + 3, 5, 0, 2**63 + 7, 2**63 + 5, 2**63 + 3, 2**63 + 1],
+    ],
+    "chrf": [
+        [2**70] * 18,  # sacreBLEU: 100.0 (a cast wrapped it: 0.0)
+        [2**70] * 17 + [2**69],
+        [2**53 + 3, 2**53 + 1, 2**53 + 1] * 6,  # past 2**53 C doubles round: Python ints do not
+        [2**63 + 7, 2**63 + 9, 2**63 + 5] * 6,
+        [2**64 + 7, 2**64 + 9, 2**63 + 5] * 6,
+    ],
+    "ter": [[2**70, 2**70], [2**53 + 3, 2**53 + 1], [2**64 + 1, 3], [2**63 + 1, 2**63 + 3], [2**60 + 1, 2.5]],
+}
+_SACRE = {"bleu": sacrebleu.BLEU, "chrf": sacrebleu.CHRF, "ter": sacrebleu.TER}
+_OURS = {"bleu": rapidbleu.BLEU, "chrf": rapidbleu.CHRF, "ter": rapidbleu.TER}
+
+
+def _forms(row):
+    """The row as a list, a tuple, an object array and, where numpy has one, a uint64 array."""
+    out = [row, tuple(row), np.array(row, dtype=object)]
+    if all(type(v) is int and v < 2**64 for v in row):
+        out.append(np.array(row, dtype=np.uint64))
+    return out
+
+
+@pytest.mark.parametrize("metric_id", sorted(_BIG_ROWS))
+def test_counts_beyond_int64_score_as_sacrebleu(metric_id):
+    """sacreBLEU computes with Python numbers of any size: ``score_from_stats`` and
+    ``scores_from_stats`` (Python-int rows) give its float for counts past 2**53 and 2**63, on
+    both backends, in every container (a cast wrapped them, or C doubles rounded them)."""
+    ours, theirs = _OURS[metric_id](), _SACRE[metric_id]()
+    for row in _BIG_ROWS[metric_id]:
+        want = theirs._compute_score_from_stats(list(row)).score
+        for given in _forms(row):
+            assert ours.score_from_stats(given).score == want, (row, type(given))
+            assert ours.scores_from_stats([given, given]).tolist() == [want, want], (row, type(given))
+        assert ours.scores_from_stats(np.array([row] * 3, dtype=object)).tolist() == [want] * 3
+
+
+def test_statistics_beyond_a_type_are_refused_quoting_the_value():
+    """Where a count cannot be held -- in int64 (randomization trials), float32 (resamples), or
+    at all (beyond float64's range) -- or breaks a rule, the error quotes the value as given,
+    never one wrapped by a cast (-9223372036854775808)."""
+    chrf, ter, bleu = rapidbleu.CHRF(), rapidbleu.TER(), rapidbleu.BLEU()
+    u64 = np.array([[2**63 + 7, 2**63 + 9, 2**63 + 5] * 6], dtype=np.uint64)
+    cases = [
+        (
+            lambda: chrf.scores_from_stats(u64, np.int64),
+            r"column 0 \(char1_hyp\) is 9223372036854775815, which numpy int64",
+        ),
+        (
+            lambda: ter.scores_from_stats([[1e20, 3.0]], np.int64),
+            r"column 0 \(num_edits\) is 1e\+20, which numpy int64",
+        ),
+        (
+            lambda: ter.scores_from_stats([[5, 1e300]], np.float32),
+            r"column 1 \(ref_length\) is 1e\+300, which numpy float32",
+        ),
+        (
+            lambda: bleu.scores_from_stats(np.full((1, 10), 2**63 + 7, dtype=np.uint64), np.int64),
+            r"column 0 \(hyp_len\) is 9223372036854775815, which numpy int64",
+        ),
+        (
+            lambda: bleu.scores_from_stats([[2**60] * 10], np.float32),
+            r"column 0 is 1152921504606846976; statistics must be counts",
+        ),
+        (
+            lambda: chrf.score_from_stats([2**1100] * 18),
+            r"column 0 \(char1_hyp\) is an integer of 1101 bits; counts must be within",
+        ),
+        (
+            lambda: bleu.score_from_stats([2**70] * 9 + [2**69]),
+            r"more 4-gram matches \(1180591620717411303424\) than 4-grams \(590295810358705651712\)",
+        ),
+        (
+            lambda: chrf.score_from_stats([2**70] * 17 + [2**71]),
+            r"more matches than hypothesis n-grams \(\[1180591620717411303424, 1180591620717411303424, 2361183241434822606848\]\)",
+        ),
+        (
+            lambda: chrf.scores_from_stats(np.full((1, 18), 1e300), np.int64),
+            r"\(char1_hyp\) is an integer of 301 digits \(about 1e\+300\), which numpy int64",
+        ),
+    ]
+    for call, message in cases:
+        with pytest.raises(ValueError, match=message) as info:
+            call()
+        assert "-92233720368547758" not in str(info.value)
+
+
+def _valid_row(metric_id):
+    metric = _OURS[metric_id]()
+    return metric.combine(metric.corpus_statistics(TINY_HYPS, TINY_REFS))
+
+
+@pytest.mark.parametrize("metric_id", sorted(_OURS))
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -1, 2.5])
+def test_scores_from_stats_refuses_what_score_from_stats_refuses(metric_id, bad):
+    """One rule for one row and for many: a non-finite, negative or fractional count (TER: its
+    edits) is refused by both, with the same message, in every arithmetic (TER's scores of such
+    rows were 0.0 or nan, BLEU's of a fractional count truncated it)."""
+    metric = _OURS[metric_id]()
+    row = [float(v) for v in _valid_row(metric_id)]
+    row[0] = bad
+    with pytest.raises(ValueError, match=r"^statistics: row 0, column 0") as one:
+        metric.score_from_stats(row)
+    for dtype in (None, np.int64, np.float32):
+        with pytest.raises(ValueError, match=r"^statistics: row 0, column 0") as many:
+            metric.scores_from_stats(np.array([row]), dtype)
+        assert str(many.value) == str(one.value)
+
+
+def test_nltk_statistics_are_checked_not_cast():
+    """NLTK-style statistics: a uint64 count past int64 is quoted (it wrapped to a negative and
+    was called "non-negative"), an aggregated row's NaN is named (``int(nan)`` failed), a
+    float matrix is refused (its fractions were truncated)."""
+    import rapidbleu.nltk
+    from rapidbleu._nltk_style import NLTKBLEU
+
+    st = np.array([[2**63 + 3, 5, 3, 2, 2**63 + 3, 2**63 + 2]], dtype=np.uint64)
+    want = r"stats: row 0, column 0 \(hyp_len\) is 9223372036854775811, which numpy int64"
+    with pytest.raises(ValueError, match=want):
+        rapidbleu.nltk.sentence_bleu_from_stats(st, weights=(0.5, 0.5))
+    metric = NLTKBLEU((0.5, 0.5), max_ngram_order=2)
+    with pytest.raises(ValueError, match=want):
+        metric.scores_from_stats(st)
+    with pytest.raises(TypeError, match="integer array"):
+        metric.scores_from_stats(np.array([[3, 3, 2.5, 2, 3, 2]]))
+    with pytest.raises(ValueError, match=r"column 2 \(matches_1\) is nan; need a number"):
+        metric.score_from_stats([3, 3, math.nan, 2, 3, 2, 3, 2])
+    with pytest.raises(ValueError, match=r"have 6 columns but need 8"):
+        metric.score_from_stats([3, 3, 3, 2, 3, 2])
+    row = [2**70, 2**70, 2**70, 2**69, 2**70, 2**70, 2**70, 2**70]
+    assert metric.score_from_stats(row) == metric.score_from_stats([4, 4, 4, 2, 4, 4, 4, 4])
+
+
+def test_combine_sums_exactly_past_int64():
+    """Column sums are Python ints however large (the int64 sum wrapped to a negative), and the
+    row scores as sacreBLEU scores the same sums."""
+    rows = np.array([[2**62] * 18] * 3, dtype=np.int64)
+    chrf = rapidbleu.CHRF()
+    assert chrf.combine(rows) == [3 * 2**62] * 18
+    assert chrf.combine(rows, start=[2**70] * 18) == [2**70 + 3 * 2**62] * 18
+    assert (
+        chrf.score_from_stats(chrf.combine(rows)).score
+        == sacrebleu.CHRF()._compute_score_from_stats([3 * 2**62] * 18).score
+    )
+    assert rapidbleu.BLEU().combine(rows[:, :10]) == [3 * 2**62] * 10
+    with pytest.raises(ValueError, match=r"row 1, column 0 \(char1_hyp\) is nan"):
+        chrf.combine(np.vstack([rows[:1], np.full((1, 18), np.nan)]))
+
+
+def test_significance_refuses_statistics_whose_sums_leave_exact_integers():
+    """Resamples and trials are sums of up to n rows, in float and int64 arrays: statistics that
+    could sum past 2**53 - 1 are refused, quoting the value and its row (the trials' int64
+    sums wrapped, and a negative sum was quoted)."""
+    chrf = rapidbleu.CHRF()
+    st = chrf.corpus_statistics(TINY_HYPS, TINY_REFS) * 2**58
+    message = r"row \d+, column 0 \(char1_hyp\) is \d+; with 4 segments a bootstrap resample or randomization trial"
+    for call in (
+        lambda: rsig.paired_ar(st, [st[::-1]], chrf, 10, seed=1),
+        lambda: rsig.paired_bs(st, [st[::-1]], chrf, 10, seed=1),
+        lambda: rsig.bootstrap_ci(st, chrf, 10),
+    ):
+        with pytest.raises(ValueError, match=message):
+            call()
+    ok = chrf.corpus_statistics(TINY_HYPS, TINY_REFS) * 2**40
+    assert rsig.paired_ar(ok, [ok[::-1]], chrf, 10, seed=1)[1].score == chrf.score_from_stats(chrf.combine(ok)).score
+
+
 # -- workers: checked where it is given, before any work ----------------------------------
 _WORKERS_CALLS = {
     "BLEU": lambda f, w: f(workers=w),

@@ -16,13 +16,25 @@ so a failure prints the command that replays it) and is one of:
 * ``kernels``: the compiled twin of each kernel (``_stats``, ``_ids``, ``_sets``, ``_scoring``)
   against the Python one on random flat id streams, token lists and statistics, parameters at
   the edges (huge and tiny smoothing values, numpy scalars, counts near 2**53, lengths of -1):
-  the same floats, or the same exception type and message.
+  the same floats, or the same exception type and message;
+* ``chrf``: chrF and chrF++ of the same random strings (empty lines, every kind of whitespace,
+  long tokens, 1-3 reference streams with ``None`` gaps) with random character and word orders,
+  beta, lowercase, whitespace, epsilon smoothing and now and then a bootstrap CI: corpus and
+  sentence scores equal to sacreBLEU's (every field and the formatted text) on both backends;
+  statistics given back (counts from 0 to past 2**63, Python ints, int64 and float32 rows)
+  scored as sacreBLEU's ``_compute_score_from_stats`` scores them; and the chrF kernels'
+  compiled twin against the Python one;
+* ``ter``: TER the same way, with every tokenizer switch (normalized, no_punct,
+  asian_support, case_sensitive), repeated words (shifts), statistics given back in every
+  arithmetic (None, int64, float64, float32) and the TER kernels' twins, ``translation_edit_rate``
+  on random word lists against sacreBLEU's ``lib_ter`` too.
 
 Usage::
 
     python tools/fuzz.py                     # 60 s, seed 0
     python tools/fuzz.py --seconds 14400     # four hours
     python tools/fuzz.py --seed 7 --case 1234  # replay one case (printed on a mismatch)
+    python tools/fuzz.py --kinds chrf ter    # only some kinds of cases
 
 Exits 1 on the first mismatch (after printing it), 0 otherwise; a memory error under the
 sanitizer build of ``.ci/run`` aborts the process, which fails the step too.
@@ -32,6 +44,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import logging
 import random
 import sys
@@ -42,7 +55,7 @@ from typing import Any
 
 import numpy as np
 
-KINDS = ("sacre", "nltk", "kernels")
+KINDS = ("sacre", "nltk", "kernels", "chrf", "ter")
 
 # -------------------------------------------------------------------------- random inputs
 
@@ -148,8 +161,9 @@ class Mismatch(AssertionError):
     pass
 
 
-#: Comparisons made, and those where both sides raised (the same error): reported at the end.
-TALLY = {"compared": 0, "both_raised": 0}
+#: Comparisons made, those where both sides raised (the same error), and chrF and TER
+#: bootstraps that sacreBLEU fails on (see ``_reference``): reported at the end.
+TALLY = {"compared": 0, "both_raised": 0, "sacre_failed": 0}
 
 
 def _outcome(call: Callable[[], Any]) -> tuple[Any, ...]:
@@ -174,11 +188,14 @@ def _same(a: Any, b: Any) -> bool:
     return bool(a == b) and type(a) is type(b)
 
 
-def _check(what: str, want: tuple[Any, ...], got: tuple[Any, ...]) -> None:
+def _check(what: str, want: tuple[Any, ...], got: tuple[Any, ...], any_error: bool = False) -> None:
+    """``got`` is ``want``: the same value (bit for bit), or both an error -- of a subclass of
+    ``want``'s type, or of any type with ``any_error`` (where rapidbleu refuses with its own
+    ``ValueError`` what sacreBLEU fails on with another)."""
     TALLY["compared"] += 1
     if want[0] == "error" and got[0] == "error":
         TALLY["both_raised"] += 1
-        if not issubclass(got[1], want[1]):
+        if not any_error and not issubclass(got[1], want[1]):
             raise Mismatch(f"{what}: expected {want[1].__name__} ({want[2]}), got {got[1].__name__} ({got[2]})")
         return
     if want[0] != got[0] or not _same(want[1], got[1]):
@@ -391,12 +408,277 @@ def case_kernels(rng: random.Random) -> None:
             _check(f"{kind}.{name}", want, got)
 
 
-CASES: dict[str, Callable[[random.Random], None]] = {"sacre": case_sacre, "nltk": case_nltk, "kernels": case_kernels}
+def _text(rng: random.Random) -> str:
+    """A random line, or now and then one of whitespace only."""
+    if rng.random() < 0.05:
+        return "".join(rng.choice(_SPACES) for _ in range(rng.randint(1, 4)))
+    return _line(rng)
 
 
-def run_case(seed: int, i: int) -> str:
+def _streams(rng: random.Random, n: int) -> list[list[str | None]]:
+    """1-3 reference streams of random lines, ``None`` gaps in all but the first."""
+    streams: list[list[str | None]] = [[_text(rng) for _ in range(n)] for _ in range(rng.randint(1, 3))]
+    if len(streams) > 1 and rng.random() < 0.4:
+        for i in range(n):
+            if rng.random() < 0.4:
+                streams[rng.randrange(1, len(streams))][i] = None
+    return streams
+
+
+def _count(rng: random.Random) -> int:
+    """A count at the edges of the number types: small, past float32's exact integers, around
+    2**53 (exact float64 integers), within and past int64, past uint64."""
+    return rng.choice(
+        [
+            rng.randint(0, 60),
+            rng.randint(0, 60),
+            rng.randint(0, 2**24 + 9),
+            2**53 + rng.randint(-3, 3),
+            rng.randint(0, 2**62),
+            2**63 + rng.randint(-2, 9),
+            2**64 + rng.randint(0, 9),
+            2**70 + rng.randint(-5, 5),
+        ]
+    )
+
+
+def _held(row: list[Any], dtype: Any) -> Any:
+    """A row as sacreBLEU holds it in ``dtype``'s arithmetic: Python numbers (None), or a numpy
+    array (its randomization trials: int64; its bootstrap resamples: float32)."""
+    return list(row) if dtype is None else np.array(row, dtype=dtype)
+
+
+def _given_back(what: str, ours: Any, theirs: Any, rows: list[list[Any]], dtype: Any, rng: random.Random) -> None:
+    """Statistics given back: ``ours.scores_from_stats(rows, dtype)`` (and each row's
+    ``score_from_stats`` for Python numbers) against sacreBLEU's ``_compute_score_from_stats``
+    of each row held in ``dtype``."""
+    container: Any = rows if rows else np.zeros((0, len(ours.stats_columns)), dtype=np.int64)
+    if rows and rng.random() < 0.3 and all(type(v) is int and 0 <= v < 2**64 for r in rows for v in r):
+        container = np.array(rows, dtype=np.uint64)
+
+    def sacre() -> Any:
+        return [float(theirs._compute_score_from_stats(_held(r, dtype)).score) for r in rows]
+
+    want = _outcome(sacre)
+    _check(
+        f"{what} scores_from_stats dtype={dtype}",
+        want,
+        _outcome(lambda: ours.scores_from_stats(container, dtype).tolist()),
+        True,
+    )
+    if dtype is None and rows:
+        _check(
+            f"{what} score_from_stats",
+            want,
+            _outcome(lambda: [float(ours.score_from_stats(r).score) for r in rows]),
+            True,
+        )
+
+
+def _twins(kind: str, calls: list[tuple[str, Callable[[Any], Any]]]) -> None:
+    """Each call on the compiled twin of ``kind`` against the Python one: the same value, or
+    the same exception type and message."""
+    from rapidbleu import _backend
+
+    py, cy = _backend.select("python", kind), _backend.select("cython", kind)
+    for name, call in calls:
+        want = _outcome(lambda: call(py))
+        got = _outcome(lambda: call(cy))
+        if want[0] == "error" and got[0] == "error" and (want[1], want[2]) != (got[1], got[2]):
+            raise Mismatch(
+                f"{kind}.{name}: python raised {want[1].__name__}({want[2]}), cython {got[1].__name__}({got[2]})"
+            )
+        _check(f"{kind}.{name}", want, got)
+
+
+def _reference(sacre: Callable[[], Any], ours: Callable[[], Any]) -> tuple[Any, ...]:
+    """What a chrF or TER case is compared with: sacreBLEU's outcome, unless its bootstrap failed
+    where a resample scores a Python float among numpy float32 scores (chrF's 0.0 without a
+    match, TER's 100.0 on empty references: ``statistics.mean`` refuses the mix with a
+    ``TypeError``) -- rapidbleu gives the CI, and there its backends are compared with each
+    other (the Python one as the reference)."""
+    want = _outcome(sacre)
+    if want[0] == "error" and want[1] is TypeError and "coerce" in want[2]:
+        TALLY["sacre_failed"] += 1
+        with backend("python"):
+            want = _outcome(ours)
+    return want
+
+
+@functools.lru_cache(maxsize=1)
+def _betas() -> tuple[Any, ...]:
+    """chrF's beta values to draw: integers and floats >= 1, and 0.5 and 0 where rapidbleu takes
+    them (sacreBLEU does)."""
+    import rapidbleu
+
+    out: list[Any] = [1, 2, 2, 3, 1.5, 10, 2.0]
+    for beta in (0.5, 0):
+        try:
+            rapidbleu.CHRF(beta=beta)
+        except ValueError:
+            continue
+        out.append(beta)
+    return tuple(out)
+
+
+def _chrf_rows(rng: random.Random, order: int) -> list[list[int]]:
+    """Valid chrF rows (per order matches <= both sides, no hypothesis n-grams without reference
+    ones) of counts at the edges."""
+    rows = []
+    for _ in range(rng.randint(0, 4)):
+        row: list[int] = []
+        for _ in range(order):
+            ref = _count(rng)
+            hyp = 0 if ref == 0 else _count(rng)
+            row += [hyp, ref, rng.randint(0, min(hyp, ref))]
+        rows.append(row)
+    return rows
+
+
+def case_chrf(rng: random.Random) -> None:
+    import sacrebleu
+
+    import rapidbleu
+
+    n = rng.randint(1, 6)
+    hyps = [_text(rng) for _ in range(n)]
+    streams = _streams(rng, n)
+    char_order, word_order = rng.choice([6, 6, 0, 1, 2, 3, 8]), rng.choice([0, 0, 2, 1, 3])
+    if char_order == word_order == 0:
+        char_order = 6
+    opts = {
+        "char_order": char_order,
+        "word_order": word_order,
+        "beta": rng.choice(_betas()),
+        "lowercase": rng.random() < 0.3,
+        "whitespace": rng.random() < 0.3,
+        "eps_smoothing": rng.random() < 0.3,
+    }
+    n_bootstrap = rng.choice([1] * 8 + [3, 12])
+    fields = ("score", "char_order", "word_order", "beta")
+
+    def run(module: Any) -> Callable[[], Any]:
+        def call() -> Any:
+            m = module.CHRF(**opts)
+            corpus = m.corpus_score(hyps, streams, n_bootstrap=n_bootstrap)
+            sent = m.sentence_score(hyps[0], [s[0] for s in streams if s[0] is not None] or [""])
+            return [[getattr(s, f) for f in fields] + [str(s)] for s in (corpus, sent)]
+
+        return call
+
+    rows = _chrf_rows(rng, char_order + word_order)
+    dtype = rng.choice([None, None, np.int64, np.float32])
+    w = rng.choice([1, 2, -1])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = _reference(run(sacrebleu), run(rapidbleu))
+        for name in BACKENDS:
+            with backend(name):
+                _check(f"chrf[{name}] {opts} n_bootstrap={n_bootstrap}", want, _outcome(run(rapidbleu)))
+                _given_back(f"chrf[{name}] {opts}", rapidbleu.CHRF(**opts), sacrebleu.CHRF(**opts), rows, dtype, rng)
+        checked = _outcome(lambda: rapidbleu.CHRF(**opts).checked_sums(rows, dtype) if rows else None)
+        args = (char_order, word_order, opts["beta"], opts["lowercase"], opts["whitespace"], opts["eps_smoothing"], w)
+        sents = hyps + [r for s in streams for r in s if r is not None]
+        calls: list[tuple[str, Callable[[Any], Any]]] = [
+            ("chrf_stats", lambda m: m.chrf_stats(hyps, streams, *args)),
+            ("chrf_pairwise_stats", lambda m: m.chrf_pairwise_stats(sents, char_order, word_order, *args[3:5], w)),
+            ("chrf_pairwise_scores", lambda m: m.chrf_pairwise_scores(sents, *args)),
+        ]
+        if checked[0] == "value" and checked[1] is not None:
+            rows_checked = checked[1]
+            calls.append(
+                (
+                    "chrf_scores",
+                    lambda m: m.chrf_scores(
+                        rows_checked, char_order, word_order, opts["beta"], opts["eps_smoothing"], dtype, w
+                    ),
+                )
+            )
+        _twins("chrf", calls)
+
+
+_TER_WORDS = ["a", "b", "c", "the", "cat", "A", "a.", "'s", "x" * 30]
+
+
+def _ter_rows(rng: random.Random) -> list[list[Any]]:
+    """TER rows ``[num_edits, ref_length]``: whole edits at the edges, lengths as the averages of
+    1-3 references (floats) or ints."""
+    rows: list[list[Any]] = []
+    for _ in range(rng.randint(0, 4)):
+        edits, length = _count(rng), _count(rng)
+        rows.append([edits, rng.choice([length, length / rng.choice([1, 2, 3]), 0, 0.0])])
+    return rows
+
+
+def case_ter(rng: random.Random) -> None:
+    import sacrebleu
+    from sacrebleu.metrics import lib_ter as sacre_lib_ter
+
+    import rapidbleu
+    from rapidbleu.metrics import lib_ter
+
+    n = rng.randint(1, 5)
+    hyps = [_text(rng) for _ in range(n)]
+    streams = _streams(rng, n)
+    if rng.random() < 0.3:  # repeated words: shifts
+        hyps = [" ".join(rng.choice(_TER_WORDS) for _ in range(rng.randint(0, 25))) for _ in range(n)]
+        streams = [[" ".join(rng.choice(_TER_WORDS) for _ in range(rng.randint(0, 25))) for _ in range(n)]]
+    opts = {k: rng.random() < 0.5 for k in ("normalized", "no_punct", "asian_support", "case_sensitive")}
+    n_bootstrap = rng.choice([1] * 8 + [3, 12])
+    fields = ("score", "num_edits", "ref_length")
+
+    def run(module: Any) -> Callable[[], Any]:
+        def call() -> Any:
+            m = module.TER(**opts)
+            corpus = m.corpus_score(hyps, streams, n_bootstrap=n_bootstrap)
+            sent = m.sentence_score(hyps[0], [s[0] for s in streams if s[0] is not None] or [""])
+            return [[getattr(s, f) for f in fields] + [str(s)] for s in (corpus, sent)]
+
+        return call
+
+    rows = _ter_rows(rng)
+    dtype = rng.choice([None, None, np.int64, np.float64, np.float32])
+    words = [[rng.choice(_TER_WORDS[: rng.randint(2, 9)]) for _ in range(rng.randint(0, 30))] for _ in range(2)]
+    w = rng.choice([1, 2, -1])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = _reference(run(sacrebleu), run(rapidbleu))
+        tr = _outcome(lambda: sacre_lib_ter.translation_edit_rate(*words))
+        for name in BACKENDS:
+            with backend(name):
+                _check(f"ter[{name}] {opts} n_bootstrap={n_bootstrap}", want, _outcome(run(rapidbleu)))
+                _given_back(f"ter[{name}] {opts}", rapidbleu.TER(**opts), sacrebleu.TER(**opts), rows, dtype, rng)
+                _check(
+                    f"ter[{name}] translation_edit_rate {words}",
+                    tr,
+                    _outcome(lambda: lib_ter.translation_edit_rate(*words)),
+                )
+        checked = _outcome(lambda: rapidbleu.TER(**opts).checked_sums(rows, dtype) if rows else None)
+        flags = tuple(opts.values())
+        calls: list[tuple[str, Callable[[Any], Any]]] = [
+            ("ter_stats", lambda m: m.ter_stats(hyps, streams, *flags, w)),
+            ("translation_edit_rate", lambda m: m.translation_edit_rate(*words)),
+        ]
+        if checked[0] == "value" and checked[1] is not None:
+            rows_checked = checked[1]
+            calls.append(("ter_scores", lambda m: m.ter_scores(rows_checked, dtype)))
+        _twins("ter", calls)
+
+
+CASES: dict[str, Callable[[random.Random], None]] = {
+    "sacre": case_sacre,
+    "nltk": case_nltk,
+    "kernels": case_kernels,
+    "chrf": case_chrf,
+    "ter": case_ter,
+}
+
+
+def run_case(seed: int, i: int, kinds: tuple[str, ...] = KINDS) -> str:
+    """Case ``i`` of ``seed``: of kind ``kinds[i % len(kinds)]``, its input drawn from a generator
+    seeded with both."""
     rng = random.Random(f"{seed}:{i}")
-    kind = KINDS[i % len(KINDS)]
+    kind = kinds[i % len(kinds)]
     CASES[kind](rng)
     return kind
 
@@ -408,7 +690,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seconds", type=float, default=60.0, help="how long to run (default 60; 14400 = four hours)")
     ap.add_argument("--seed", type=int, default=0, help="the generator's seed (default 0)")
     ap.add_argument("--case", type=int, default=None, help="run only case CASE of the seed (a replay)")
+    ap.add_argument(
+        "--kinds", nargs="+", choices=KINDS, default=list(KINDS), help="the kinds of cases, in turn (default: all)"
+    )
     args = ap.parse_args(argv)
+    kinds = tuple(args.kinds)
     from rapidbleu import _backend
 
     try:
@@ -429,17 +715,19 @@ def main(argv: list[str] | None = None) -> int:
         elif time.monotonic() - start >= args.seconds:
             break
         try:
-            counts[run_case(args.seed, i)] += 1
+            counts[run_case(args.seed, i, kinds)] += 1
         except Mismatch as exc:
             print(f"MISMATCH in case {i} of seed {args.seed}: {exc}", file=sys.stderr)
-            print(f"replay: python tools/fuzz.py --seed {args.seed} --case {i}", file=sys.stderr)
+            chosen = "" if kinds == KINDS else " --kinds " + " ".join(kinds)
+            print(f"replay: python tools/fuzz.py --seed {args.seed} --case {i}{chosen}", file=sys.stderr)
             return 1
         i += 1
     total = sum(counts.values())
     print(
         f"fuzz: {total} cases in {time.monotonic() - start:.0f} s (seed {args.seed}): "
         + ", ".join(f"{k} {v}" for k, v in counts.items())
-        + f"; {TALLY['compared']} comparisons ({TALLY['both_raised']} the same error on both sides), 0 mismatches"
+        + f"; {TALLY['compared']} comparisons ({TALLY['both_raised']} the same error on both sides; "
+        + f"{TALLY['sacre_failed']} chrF/TER bootstraps sacreBLEU fails on, the backends compared), 0 mismatches"
     )
     return 0
 

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 else:
     from ._lazy import numpy as np  # imported on first use: a corpus score without a CI needs none
 
+from ._errors import MAX_EXACT_COUNT, resample_range_error
 from ._validate import check_resamples
 
 #: Default number of bootstrap resamples (``bs``) and randomisation trials (``ar``).
@@ -46,6 +47,9 @@ Progress = Callable[[int], None] | None
 
 class Scorer(Protocol):
     """What resampling needs of a metric (``rapidbleu._metric.Metric`` has these)."""
+
+    @property
+    def stats_columns(self) -> tuple[str, ...]: ...
 
     def check_statistics(self, stats: Any, what: str = ..., nonempty: bool = ...) -> np.ndarray: ...
 
@@ -75,6 +79,26 @@ def seed_from_env() -> tuple[str, int | None]:
     if seed < 0:
         raise ValueError(f"SACREBLEU_SEED={text!r}: give a non-negative integer or 'none'")
     return text, seed
+
+
+def check_resample_range(st: np.ndarray, metric: Scorer, what: str = "statistics") -> None:
+    """Checked statistics ``(n, k)`` (``metric.check_statistics``) whose resamples and trials
+    sum exactly: no column's largest value times ``n`` (what a resample drawing it ``n`` times,
+    or a trial, can reach) beyond 2**53 - 1.  Below, the float64 products and int64 sums of
+    :func:`ar_sums` are exact and no sum wraps; the resamples' float32 sums are sacreBLEU's.
+
+    Raises:
+        ValueError: the largest value of the first column beyond it, quoted with its row.
+    """
+    n = st.shape[0]
+    if not st.size or (st.dtype.kind in "iub" and st.dtype.itemsize <= 2):
+        return
+    top = st.max(axis=0)
+    limit = MAX_EXACT_COUNT // n
+    for c, v in enumerate(top.tolist()):
+        if v > limit:
+            r = int(np.argmax(st[:, c] == v))
+            raise resample_range_error(what, r, c, metric.stats_columns[c], v, n)
 
 
 # --------------------------------------------------------------------------------------------
@@ -281,14 +305,16 @@ def bootstrap_summary(
 
     Raises:
         TypeError: ``n_bootstrap`` not an int.
-        ValueError: malformed statistics (``metric.check_statistics``), ``n_bootstrap < 1`` or
-            a non-integer seed.
+        ValueError: malformed statistics (``metric.check_statistics``), statistics whose
+            resamples could sum beyond 2**53 - 1 (:func:`check_resample_range`),
+            ``n_bootstrap < 1`` or a non-integer seed.
     """
     text, seed = seed_from_env()
     n_bootstrap = check_resamples(n_bootstrap, "n_bootstrap")
     if n_bootstrap < 1:
         raise ValueError("n_bootstrap must be >= 1")
     st = metric.check_statistics(stats, nonempty=True)
+    check_resample_range(st, metric)
     (sums,) = bootstrap_sums(np.random.default_rng(seed), [st], n_bootstrap, progress)
     scores = sorted(metric.score_scalars(metric.scores_from_stats(sums, np.float32), np.float32))
     lo = len(scores) // 40

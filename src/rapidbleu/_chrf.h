@@ -158,8 +158,10 @@ static inline rb_pynum rb_pn_div(rb_pynum a, rb_pynum b) {
 }
 
 /* On a numpy float32 row (bootstrap resampling): every step of rb_chrf_f_int in the type
- * Python's operators give it. */
-static double rb_chrf_f_f32(const float *row, int order, double factor, double one_plus, int eps_smoothing) {
+ * Python's operators give it; *is_f32 says whether the score is a numpy float32 (else a
+ * Python float, which numpy.array of the scores makes a float64 array). */
+static double rb_chrf_f_f32(const float *row, int order, double factor, double one_plus, int eps_smoothing,
+                            int *is_f32) {
     const rb_pynum eps = rb_py(RB_CHRF_EPS), fac = rb_py(factor), opf = rb_py(one_plus);
     rb_pynum score = rb_py(0.0), avg_prec = rb_py(0.0), avg_rec = rb_py(0.0);
     int effective = 0;
@@ -175,17 +177,26 @@ static double rb_chrf_f_f32(const float *row, int order, double factor, double o
             effective++;
         }
     }
-    if (eps_smoothing) return rb_pn_div(rb_pn_mul(rb_py(100.0), score), rb_py((double)order)).v;
+    if (eps_smoothing) {
+        score = rb_pn_div(rb_pn_mul(rb_py(100.0), score), rb_py((double)order));
+        *is_f32 = score.f32;
+        return score.v;
+    }
     if (effective) {
         avg_prec = rb_pn_div(avg_prec, rb_py((double)effective));
         avg_rec = rb_pn_div(avg_rec, rb_py((double)effective));
     } else {
         avg_prec = avg_rec = rb_py(0.0);
     }
-    if (rb_pn_add(avg_prec, avg_rec).v == 0.0) return 0.0;
+    if (rb_pn_add(avg_prec, avg_rec).v == 0.0) {
+        *is_f32 = 0; /* sacreBLEU's literal 0.0 */
+        return 0.0;
+    }
     score = rb_pn_mul(rb_pn_mul(opf, avg_prec), avg_rec);
     score = rb_pn_div(score, rb_pn_add(rb_pn_mul(fac, avg_prec), avg_rec));
-    return rb_pn_mul(rb_py(100.0), score).v;
+    score = rb_pn_mul(rb_py(100.0), score);
+    *is_f32 = score.f32;
+    return score.v;
 }
 
 /* ------------------------------------------------------------------------------------------

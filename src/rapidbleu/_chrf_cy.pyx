@@ -45,7 +45,8 @@ cdef extern from "_chrf.h" nogil:
     int rb_chrf_pairwise(rb_chrf_scratch *sc, const rb_text *texts, size_t n, size_t start, size_t end,
                          double factor, double one_plus, int eps_smoothing, int64_t *stats, double *scores)
     double rb_chrf_f_int(const int64_t *row, int order, double factor, double one_plus, int eps_smoothing)
-    double rb_chrf_f_f32(const float *row, int order, double factor, double one_plus, int eps_smoothing)
+    double rb_chrf_f_f32(const float *row, int order, double factor, double one_plus, int eps_smoothing,
+                         int *is_f32)
 
 cdef int _raise_rc(int rc) except -1:
     if rc == RB_CHRF_ENOMEM:
@@ -241,6 +242,8 @@ def chrf_scores(sums, char_order=6, word_order=0, beta=2, eps_smoothing=False, d
     if not plain_arithmetic(char_order, word_order, beta, eps_smoothing):  # numpy's (or a Fraction's)
         return _twin.chrf_scores(sums, char_order, word_order, beta, eps_smoothing, dtype, workers)
     arr = as_stats_matrix(sums, co, wo, dtype)
+    if arr.dtype == object:  # Python ints beyond 2**53 - 1: sacreBLEU's exact divisions, in Python
+        return _twin.chrf_scores(arr, co, wo, beta, eps_smoothing, dtype, workers)
     cdef double factor, one_plus
     factor, one_plus = _factors(beta)
     cdef int order = co + wo
@@ -250,6 +253,8 @@ def chrf_scores(sums, char_order=6, word_order=0, beta=2, eps_smoothing=False, d
     cdef Py_ssize_t m = arr.shape[0]
     out = np.empty(m, dtype=np.float64)
     cdef double[::1] o = out
+    kinds = np.ones(m, dtype=np.intc)  # 1: the score is a numpy float32 (float32 rows)
+    cdef int[::1] kv = kinds
     cdef int64_t[:, ::1] si
     cdef float[:, ::1] sf
     if f32:
@@ -262,13 +267,13 @@ def chrf_scores(sums, char_order=6, word_order=0, beta=2, eps_smoothing=False, d
         with nogil:
             if f32:
                 for i in range(lo, hi):
-                    o[i] = rb_chrf_f_f32(&sf[i, 0], order, factor, one_plus, eps)
+                    o[i] = rb_chrf_f_f32(&sf[i, 0], order, factor, one_plus, eps, &kv[i])
             else:
                 for i in range(lo, hi):
                     o[i] = rb_chrf_f_int(&si[i, 0], order, factor, one_plus, eps)
 
     run_chunks(run, m, workers, _MIN_SCORE_CHUNK)
-    return out.astype(np.float32) if f32 else out  # (exact: the float32 formula's values)
+    return out.astype(np.float32) if f32 and kinds.all() else out
 
 
 cdef _Texts _sentences(sentences, int co, int wo, beta, lowercase, whitespace, eps_smoothing, uint64_t mask):

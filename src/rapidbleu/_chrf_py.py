@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 else:
     from ._lazy import numpy as np  # imported on first use (see rapidbleu._lazy)
 
-from ._errors import stream_length_error
+from ._errors import MAX_EXACT_COUNT, stream_length_error
 from ._validate import MAX_ORDER_LIMIT, TooLargeError, no_reference_error, resolve_workers
 
 NAME = "python"
@@ -468,7 +468,10 @@ def chrf_stats(
 
 def as_stats_matrix(stats: Any, char_order: int, word_order: int, dtype: Any) -> np.ndarray:
     """``stats`` as a 2-D array of ``3 * (char_order + word_order)`` columns in ``dtype``
-    (None: int64).
+    (None: int64).  For ``dtype=None`` (Python ints) rows with a count beyond 2**53 - 1 come back
+    as an object array of Python ints: the compiled twin's C doubles are exact only below, and
+    sacreBLEU divides the Python ints, so both twins score such a matrix with :func:`f_score`
+    on Python ints.
 
     Raises:
         ValueError: another shape, or a dtype other than None, int64 and float32.
@@ -482,6 +485,8 @@ def as_stats_matrix(stats: Any, char_order: int, word_order: int, dtype: Any) ->
         )
     if dtype is not None and np.dtype(dtype).name not in ARRAY_DTYPES:
         raise ValueError(f"dtype must be None, numpy.int64 or numpy.float32, got {dtype!r}")
+    if dtype is None and (arr.dtype == object or (arr.size and arr.max() > MAX_EXACT_COUNT)):
+        return np.array(arr.tolist(), dtype=object).reshape(arr.shape)
     return arr.astype(np.int64 if dtype is None else dtype, copy=False)
 
 
@@ -500,14 +505,16 @@ def chrf_scores(
         sums: (m, 3 * (char_order + word_order)) statistics, one corpus (or segment) per row.
         char_order, word_order, beta, eps_smoothing: as :func:`chrf_stats`.
         dtype: the number type sacreBLEU holds the row in: ``None`` Python ints (corpus and
-            sentence scores), ``numpy.int64`` (approximate randomization), ``numpy.float32``
-            (bootstrap resamples; values are rounded to float32 first).
+            sentence scores; counts of any size), ``numpy.int64`` (approximate randomization),
+            ``numpy.float32`` (bootstrap resamples; values are rounded to float32 first).
         workers: threads (compiled twin; checked here, computed serially).
 
     Returns:
-        (m,) of :func:`scores_dtype`: ``out[i] == f_score(row_i ...)`` (see :func:`f_score`),
-        float64 except for float32 rows, whose scores are float32 (the type sacreBLEU's score
-        of such a row has; a numpy ``beta`` may change it, e.g. float64).
+        ``(m,)``: ``out[i] == f_score(row_i ...)`` (see :func:`f_score`), in the type
+        ``numpy.array`` gives sacreBLEU's scores of the rows: :func:`scores_dtype` (float64, or
+        float32 for float32 rows; a numpy ``beta`` may change it), except that float32 rows
+        whose scores are not all numpy float32 give float64 (a Python float among them: ``0.0``
+        for a row without any match, epsilon-smoothed rows that no float32 value reaches).
 
     Raises:
         ValueError: bad shape or dtype, bad orders, beta or workers.
@@ -517,11 +524,15 @@ def chrf_scores(
     resolve_workers(workers)
     arr = as_stats_matrix(sums, co, wo, dtype)
     order = char_order + word_order  # (as given: a numpy order is numpy arithmetic, as in sacreBLEU)
-    out = np.empty(len(arr), dtype=scores_dtype(beta, dtype, order, eps_smoothing))
+    kind = scores_dtype(beta, dtype, order, eps_smoothing)
+    every_f32 = kind == np.float32
+    out = np.empty(len(arr), dtype=np.float64 if every_f32 else kind)  # (float32 values: exact in float64)
     rows = arr.tolist() if dtype is None else arr
     for i in range(len(arr)):
-        out[i] = f_score(rows[i], order, beta, eps_smoothing)
-    return out
+        score = f_score(rows[i], order, beta, eps_smoothing)
+        every_f32 = every_f32 and isinstance(score, np.float32)
+        out[i] = score
+    return out.astype(np.float32) if every_f32 else out
 
 
 def _pairwise_grams(

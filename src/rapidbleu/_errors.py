@@ -16,6 +16,45 @@ from __future__ import annotations
 MAX_EXACT_COUNT = 2**53 - 1
 
 
+#: The largest value numpy int64 holds (sacreBLEU's approximate-randomization trials hold counts
+#: in int64).
+INT64_MAX = 2**63 - 1
+
+
+def quote_stat(value: object) -> str:
+    """A statistic as an error quotes it: the value the caller gave (``repr``); an integer of
+    more than 30 digits by its length and approximate value, or beyond float64 by its bits."""
+    if isinstance(value, int) and value.bit_length() > 99:
+        try:
+            approx = f"{float(value):.6g}"
+        except OverflowError:
+            return f"an integer of {value.bit_length()} bits"
+        digits = len(str(abs(value)))
+        if digits > 30:
+            return f"an integer of {digits} digits (about {approx})"
+    return repr(value)
+
+
+def held_error(
+    what: str, row: int, column: int, name: str, value: object, dtype: str, held: str | None = None
+) -> ValueError:
+    """A statistic that the numpy type it must be held in (``dtype``; ``held`` says what that
+    type is to the caller, by default the scores' arithmetic) cannot hold."""
+    held = held or "the type they are scored in"
+    return ValueError(
+        f"{what}: row {row}, column {column} ({name}) is {quote_stat(value)}, which numpy {dtype} ({held}) cannot hold"
+    )
+
+
+def resample_range_error(what: str, row: int, column: int, name: str, value: object, n: int) -> ValueError:
+    """Statistics whose resamples could sum beyond exact float64 integers."""
+    return ValueError(
+        f"{what}: row {row}, column {column} ({name}) is {quote_stat(value)}; with {n} segments a bootstrap "
+        f"resample or randomization trial could sum to {n} times that, beyond 2**53 - 1, where the float64 "
+        "and int64 sums of resamples and trials (and BLEU's scores of them) stop being exact"
+    )
+
+
 def _where(what: str | None) -> str:
     return f"{what}: " if what else ""
 
@@ -37,7 +76,7 @@ def stats_dtype_error(dtype: object) -> ValueError:
 def stats_range_error(row: int, column: int, value: object) -> ValueError:
     """A statistic that is negative, not finite or beyond :data:`MAX_EXACT_COUNT`."""
     return ValueError(
-        f"stats: row {row}, column {column} is {value!r}; statistics must be counts from 0 to 2**53 - 1 "
+        f"stats: row {row}, column {column} is {quote_stat(value)}; statistics must be counts from 0 to 2**53 - 1 "
         "(beyond, a float64 cannot hold every count exactly)"
     )
 

@@ -14,12 +14,13 @@ Argument checks (orders, workers, hypotheses and reference streams) are in
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Callable, Iterable, Sequence
 from itertools import repeat
 from operator import add, is_not
 from typing import TYPE_CHECKING, Any
 
-from ._errors import stream_length_error, streams_differ_error
+from ._errors import INT64_MAX, MAX_EXACT_COUNT, held_error, quote_stat, stream_length_error, streams_differ_error
 from ._lazy import is_ndarray
 from ._validate import EmptyInputError, check_ordered, kind_of, no_reference_error
 
@@ -28,7 +29,16 @@ if TYPE_CHECKING:
 else:
     from ._lazy import numpy as np  # imported on first use (see rapidbleu._lazy)
 
-__all__ = ["check_references", "check_statistics_matrix", "column_sums", "num_refs_of", "preprocess"]
+__all__ = [
+    "check_held",
+    "check_references",
+    "check_statistics_matrix",
+    "column_sums",
+    "exact_column_sums",
+    "num_refs_of",
+    "preprocess",
+    "stat_value",
+]
 
 
 def preprocess(line: str, tokenizer: Callable[[str], str], lowercase: bool) -> str:
@@ -132,6 +142,77 @@ def _columns_text(columns: Sequence[str]) -> str:
     return f"{', '.join(columns[:4])}, ..., {', '.join(columns[-2:])}"
 
 
+def stat_value(rows: np.ndarray, r: int, c: int) -> Any:
+    """``rows[r, c]`` as the caller gave it, for an error to quote: a Python number (a numpy
+    scalar's ``.item()``, an object array's element itself)."""
+    v = rows[r, c]
+    return v.item() if hasattr(v, "item") else v
+
+
+def _python_numbers(a: np.ndarray, columns: Sequence[str], what: str) -> tuple[np.ndarray, np.ndarray]:
+    """An object array's values as exact Python numbers (integers as ``int``, any other real
+    number as ``float``), and a float64 array of the same values for the checks (the same
+    signs, finiteness and whole numbers).
+
+    Raises:
+        ValueError: a value that is not a real number, or an integer beyond float64's range.
+    """
+    width = len(columns)
+    flat = a.reshape(-1).tolist()
+    exact: list[Any] = []
+    shadow: list[float] = []
+    for i, v in enumerate(flat):
+        r, c = divmod(i, width)
+        try:
+            if isinstance(v, (str, bytes)):
+                raise TypeError
+            x = int(v) if isinstance(v, numbers.Integral) else float(v)
+            f = float(x)
+        except OverflowError:
+            raise ValueError(
+                f"{what}: row {r}, column {c} ({columns[c]}) is {quote_stat(v)}; counts must be within "
+                "float64's range (below 2**1024): no corpus has more, and the scores' float arithmetic "
+                "(sacreBLEU's too) cannot hold them"
+            ) from None
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"{what} must be numbers, but row {r}, column {c} ({columns[c]}) is a {type(v).__name__}"
+            ) from None
+        exact.append(x)
+        shadow.append(f)
+    return np.array(exact, dtype=object).reshape(a.shape), np.array(shadow, dtype=np.float64).reshape(a.shape)
+
+
+def _whole_counts(exact: np.ndarray) -> np.ndarray:
+    """Checked whole counts (any integer or float dtype, or exact Python numbers) as int64, or
+    as an object array of Python ints where a value is beyond int64 (never a wrapped value)."""
+    kind = exact.dtype.kind
+    if kind in "ib" or (kind == "u" and (exact.dtype.itemsize < 8 or not exact.size or exact.max() <= INT64_MAX)):
+        return exact  # (narrow types stay narrow: the command line keeps its statistics small)
+    if kind == "f" and not (exact.size and exact.max() >= 2**63):
+        return exact.astype(np.int64)
+    values = [int(v) for v in exact.reshape(-1).tolist()]
+    if kind == "O" and all(v <= INT64_MAX for v in values):
+        return np.array(values, dtype=np.int64).reshape(exact.shape)
+    return np.array(values, dtype=object).reshape(exact.shape)
+
+
+def _float_statistics(exact: np.ndarray) -> np.ndarray:
+    """Checked float statistics (TER's) as float64 (float arrays as they are), or as an object
+    array of the exact Python numbers where an integer is beyond 2**53 (a float64 would round
+    it; sacreBLEU divides the Python int)."""
+    kind = exact.dtype.kind
+    if kind == "f":
+        return exact
+    if kind in "iub":
+        if exact.size and exact.max() > MAX_EXACT_COUNT:
+            return exact.astype(object)
+        return exact.astype(np.float64)
+    if any(type(v) is int and v > MAX_EXACT_COUNT for v in exact.reshape(-1).tolist()):
+        return exact
+    return exact.astype(np.float64)
+
+
 def check_statistics_matrix(
     stats: Any,
     columns: Sequence[str],
@@ -141,6 +222,10 @@ def check_statistics_matrix(
     width_text: str | None = None,
 ) -> np.ndarray:
     """One row or a matrix of statistics rows with ``columns``, checked.
+
+    Values are read exactly: Python ints of any size (up to float64's range), numpy arrays of
+    any integer or float dtype (uint64 beyond int64 included), lists mixing ints and floats.
+    No value is rounded, truncated or wrapped on the way, and an error quotes the value given.
 
     Args:
         stats: array-like, 1-D (one row) or 2-D (rows).
@@ -152,13 +237,15 @@ def check_statistics_matrix(
             columns and their names).
 
     Returns:
-        The values as an array of the same shape: integer dtypes as given (narrow unsigned
-        types stay narrow), integral floats as int64 for count statistics, float64 otherwise.
+        The values as an array of the same shape.  Counts: integer dtypes as given (narrow
+        unsigned types stay narrow), integral floats as int64; where a count is beyond int64,
+        an object array of Python ints.  Float statistics: float arrays as given, others as
+        float64; where an integer is beyond 2**53, an object array of the exact numbers.
 
     Raises:
         ValueError: not 1-D or 2-D, no rows when ``nonempty``, another width, not real
-            numbers, a negative, non-finite or (for counts) fractional value; the first
-            offending row and column are named.
+            numbers, a negative, non-finite or (for counts) fractional value, an integer beyond
+            float64's range (2**1024); the first offending row and column are named.
     """
     a = np.asarray(stats)
     if a.ndim not in (1, 2) or (nonempty and (a.ndim != 2 or a.shape[0] == 0)):
@@ -168,35 +255,84 @@ def check_statistics_matrix(
     if a.shape[-1] != width:
         need = width_text or f"need {width}: [{_columns_text(columns)}]"
         raise ValueError(f"{what} have {a.shape[-1]} columns but {need}")
-    if a.dtype.kind not in "iuf" and a.dtype != np.bool_:
-        if a.dtype.kind == "O":
-            try:
-                a = a.astype(np.float64)
-            except (TypeError, ValueError):
-                raise ValueError(f"{what} must be numbers, got dtype {a.dtype}") from None
-        else:
-            raise ValueError(f"{what} must be numbers, got dtype {a.dtype}")
+    if a.dtype.kind == "f" and not is_ndarray(stats) and a.size and np.abs(a).max() > MAX_EXACT_COUNT:
+        a = np.array(stats, dtype=object)  # numpy read Python ints beyond 2**53 as rounded floats
+    if a.dtype.kind == "O":
+        exact, a = _python_numbers(a, columns, what)
+    elif a.dtype.kind in "iufb":
+        exact = a
+    else:
+        raise ValueError(f"{what} must be numbers, got dtype {a.dtype}")
     rows = a.reshape(-1, width)
+    given = exact.reshape(-1, width)
     if a.dtype.kind == "f":
         bad = ~np.isfinite(rows)
         if bad.any():
             r, c = (int(v) for v in np.argwhere(bad)[0])
-            raise ValueError(f"{what}: row {r}, column {c} ({columns[c]}) is {rows[r, c].item()!r}; need a number")
+            raise ValueError(
+                f"{what}: row {r}, column {c} ({columns[c]}) is {quote_stat(stat_value(given, r, c))}; need a number"
+            )
     neg = rows < 0
     if neg.any():
         r, c = (int(v) for v in np.argwhere(neg)[0])
-        raise ValueError(f"{what}: row {r}, column {c} is negative ({rows[r, c].item()!r}); counts must be >= 0")
-    if dtype == "int64" and a.dtype.kind == "f":
-        frac = rows != np.floor(rows)
-        if frac.any():
-            r, c = (int(v) for v in np.argwhere(frac)[0])
-            raise ValueError(
-                f"{what}: row {r}, column {c} ({columns[c]}) is {rows[r, c].item()!r}; statistics are whole counts"
-            )
-        return a.astype(np.int64)
-    if dtype == "float64" and a.dtype.kind != "f":
-        return a.astype(np.float64)
-    return a
+        raise ValueError(
+            f"{what}: row {r}, column {c} is negative ({quote_stat(stat_value(given, r, c))}); counts must be >= 0"
+        )
+    if dtype == "int64":
+        if a.dtype.kind == "f":
+            frac = rows != np.floor(rows)
+            if frac.any():
+                r, c = (int(v) for v in np.argwhere(frac)[0])
+                raise ValueError(
+                    f"{what}: row {r}, column {c} ({columns[c]}) is {quote_stat(stat_value(given, r, c))}; "
+                    "statistics are whole counts"
+                )
+        return _whole_counts(exact)
+    return _float_statistics(exact)
+
+
+def check_held(
+    rows: np.ndarray, dtype: Any, columns: Sequence[str], what: str = "statistics", held: str | None = None
+) -> None:
+    """Checked statistics ``(m, k)`` (:func:`check_statistics_matrix`) that the arithmetic of
+    ``dtype`` is to score: every value must fit that numpy type as sacreBLEU would hold it there
+    -- ``numpy.int64`` up to 2**63 - 1, ``numpy.float32`` without rounding to infinity.  None
+    (Python numbers), float64 and other dtypes (which the scoring kernels refuse) need nothing.
+    ``held``: what the type is to the caller, for the error (default: the scores' arithmetic).
+
+    Raises:
+        ValueError: the first value beyond the type, quoted as given.
+    """
+    if dtype is None:
+        return
+    name = np.dtype(dtype).name
+    if name == "int64":
+        if rows.dtype.kind == "i" or (rows.dtype.kind == "u" and rows.dtype.itemsize < 8) or rows.dtype.kind == "b":
+            return
+        over = rows >= 2**63
+    elif name == "float32":
+        if rows.dtype.kind in "iub" and rows.dtype.itemsize < 8:
+            return
+        with np.errstate(over="ignore"):
+            over = np.isinf(rows.astype(np.float32))
+    else:
+        return
+    over = np.asarray(over, dtype=bool)
+    if over.any():
+        r, c = (int(v) for v in np.argwhere(over)[0])
+        raise held_error(what, r, c, columns[c], stat_value(rows, r, c), name, held)
+
+
+def exact_column_sums(a: np.ndarray) -> list[int]:
+    """The column sums of integer rows ``(n, k)`` as Python ints, exact: in int64 where no sum
+    can leave it, else in Python ints (never a wrapped sum)."""
+    if a.dtype.kind == "O":
+        return [int(v) for v in a.sum(axis=0).tolist()]
+    if a.size:
+        top = max(int(a.max()), -int(a.min()))
+        if top and a.shape[0] > INT64_MAX // top:
+            return [int(v) for v in a.astype(object).sum(axis=0).tolist()]
+    return [int(v) for v in a.sum(axis=0, dtype=np.int64)]
 
 
 def column_sums(stats: Any, dtype: str, start: Sequence[Any] | None = None) -> list[Any]:
@@ -209,9 +345,12 @@ def column_sums(stats: Any, dtype: str, start: Sequence[Any] | None = None) -> l
     if a.ndim == 1:
         a = a.reshape(1, -1)
     if dtype == "int64":
-        sums = [int(v) for v in a.sum(axis=0, dtype=np.int64)]
+        sums = exact_column_sums(a)
         return sums if start is None else [int(x) + y for x, y in zip(start, sums, strict=True)]
-    total = [0.0] * a.shape[1] if start is None else list(start)
+    # (an object array holds Python ints beyond 2**53: summed from the int 0 as Python's sum()
+    # does, they stay exact ints until a float joins them)
+    empty: list[Any] = [0] * a.shape[1] if a.dtype.kind == "O" else [0.0] * a.shape[1]
+    total = empty if start is None else list(start)
     for row in a.tolist():
         for j, v in enumerate(row):
             total[j] += v

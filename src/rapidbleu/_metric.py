@@ -31,7 +31,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ._bootstrap import bootstrap_summary
-from ._inputs import check_statistics_matrix, column_sums
+from ._inputs import check_held, check_statistics_matrix, column_sums
+from ._lazy import is_ndarray
 from ._validate import check_resamples, check_sentence_args
 
 if TYPE_CHECKING:
@@ -102,11 +103,13 @@ class Metric(ABC):
         (a corpus score), ``np.int64`` (approximate-randomisation trials), ``np.float32``
         (bootstrap resamples, float32 arithmetic) or ``np.float64``.
 
-        The array has the type sacreBLEU's ``.score`` has for such a row: float64 where it is a
-        Python float (BLEU: ``math.exp``), float32 where the formula stays in the row's float32
-        (chrF, TER).  The bootstrap and paired-test summaries (``rapidbleu._bootstrap``,
+        The array has the type ``numpy.array`` gives sacreBLEU's ``.score`` of such rows:
+        float64 where one is a Python float (BLEU: ``math.exp``; chrF's ``0.0`` without a
+        match, TER's score without reference words), float32 where the formula stays in the
+        rows' float32 (chrF, TER).  The bootstrap and paired-test summaries (``rapidbleu._bootstrap``,
         ``rapidbleu.significance``) keep that type, so they are float32 arithmetic exactly where
-        sacreBLEU's are."""
+        sacreBLEU's are.  The rows are checked by :meth:`checked_sums`: what
+        :meth:`score_from_stats` refuses, this refuses too."""
 
     def score_scalars(self, scores: np.ndarray, dtype: Any = None) -> list[Any]:  # noqa: ARG002 -- CHRF's reads it
         """The scores of :meth:`scores_from_stats` (rows held in ``dtype``) as the numbers
@@ -162,9 +165,16 @@ class Metric(ABC):
 
     def combine(self, stats: Any, start: Sequence[Any] | None = None) -> list[Any]:
         """The corpus row of per-segment rows ``(n, k)``: column sums, as sacreBLEU aggregates
-        them (Python ints for integer statistics; for float statistics the left-to-right
-        float sums of ``sacrebleu.utils.sum_of_lists``), continuing from ``start`` (the row of
-        the segments before these, when a corpus is read chunk by chunk)."""
+        them (exact Python ints for integer statistics, however large; for float statistics the
+        left-to-right float sums of ``sacrebleu.utils.sum_of_lists``), continuing from
+        ``start`` (the row of the segments before these, when a corpus is read chunk by chunk).
+        Rows other than an integer array (float statistics: a numeric array) are checked first
+        (:meth:`check_statistics`).
+
+        Raises:
+            ValueError: such rows that are not valid statistics."""
+        if not (is_ndarray(stats) and stats.dtype.kind in ("iu" if self.stats_dtype == "int64" else "iuf")):
+            stats = self.check_statistics(stats)  # (the kernels' integer matrices need no check)
         return column_sums(stats, self.stats_dtype, start)
 
     def sentence_metric(self) -> Metric:
@@ -207,6 +217,24 @@ class Metric(ABC):
         arr = check_statistics_matrix(stats, columns, self.stats_dtype, what, nonempty, self._width_text())
         self._check_rows(arr.reshape(-1, len(columns)), what)
         return arr
+
+    def checked_sums(self, sums: Any, dtype: Any = None, what: str = "statistics") -> np.ndarray:
+        """The rows ``(m, k)`` that :meth:`scores_from_stats` scores in ``dtype``'s arithmetic:
+        :meth:`check_statistics` (the same rules as :meth:`score_from_stats`), and every value
+        one that numpy ``dtype`` holds (``rapidbleu._inputs.check_held``: int64 up to
+        2**63 - 1, float32 finite).
+
+        Raises:
+            ValueError: as :meth:`check_statistics`, or a value beyond ``dtype``.
+        """
+        rows = self.check_statistics(sums, what).reshape(-1, len(self.stats_columns))
+        check_held(rows, dtype, self.stats_columns, what)
+        return rows
+
+    def aggregate_columns(self) -> tuple[str, ...]:
+        """Names of the :meth:`aggregate_width` values of an aggregated row (the statistics
+        columns unless the metric aggregates more)."""
+        return self.stats_columns
 
     def _width_text(self) -> str | None:
         """What a wrong number of columns is told it needs (None: the column names)."""

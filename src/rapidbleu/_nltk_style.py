@@ -28,7 +28,7 @@ import numpy.typing as npt
 
 from . import _backend
 from ._errors import stream_length_error
-from ._inputs import num_refs_of, preprocess
+from ._inputs import check_held, check_statistics_matrix, exact_column_sums, num_refs_of, preprocess
 from ._metric import Metric, register
 from ._scoring_py import (
     DEFAULT_WEIGHTS,
@@ -317,8 +317,9 @@ def check_nltk_stats(stats: npt.ArrayLike, max_ngram_order: int | None) -> tuple
             f"stats must have shape (n, 2 + 2N) with N >= 1 ([hyp_len, ref_len, matches_1..N, "
             f"totals_1..N] per row), got {arr.shape}"
         )
-    arr = arr.astype(np.int64, copy=False)
     N = (arr.shape[1] - 2) // 2
+    check_held(arr, np.int64, stats_columns(N), "stats")  # (uint64 past 2**63 - 1 would wrap)
+    arr = arr.astype(np.int64, copy=False)
     if max_ngram_order is not None and int(max_ngram_order) != N:
         raise ValueError(f"max_ngram_order={max_ngram_order} but stats hold {N} orders (shape {arr.shape})")
     c = arr[:, 0]
@@ -657,14 +658,25 @@ class NLTKBLEU(Metric):
 
     def aggregate_row(self, stats: np.ndarray) -> list[int]:
         """The additive corpus row ``[hyp_len, ref_len, matches_1..N, totals_1..N,
-        denominators_1..N]``: column sums, and the sums of NLTK's per-segment precision
-        denominators ``max(1, totals_n)``."""
-        st = np.asarray(stats, dtype=np.int64).reshape(-1, 2 + 2 * self.max_ngram_order)
-        dens = np.maximum(st[:, 2 + self.max_ngram_order :], 1).sum(axis=0)
-        return [int(v) for v in st.sum(axis=0)] + [int(v) for v in dens]
+        denominators_1..N]`` of checked integer rows: exact column sums, and the sums of NLTK's
+        per-segment precision denominators ``max(1, totals_n)``."""
+        st = np.asarray(stats).reshape(-1, 2 + 2 * self.max_ngram_order)
+        dens = np.maximum(st[:, 2 + self.max_ngram_order :], 1)
+        return exact_column_sums(st) + exact_column_sums(dens)
+
+    def aggregate_columns(self) -> tuple[str, ...]:
+        """:meth:`aggregate_row`'s names: the statistics columns, then ``denominators_1..N``."""
+        return (*self.stats_columns, *(f"denominators_{n}" for n in range(1, self.max_ngram_order + 1)))
 
     def combine(self, stats: Any, start: Sequence[Any] | None = None) -> list[Any]:
-        """:meth:`aggregate_row` (plus ``start``)."""
+        """:meth:`aggregate_row` (plus ``start``); rows other than an integer array are checked
+        first (:meth:`check_statistics`).
+
+        Raises:
+            ValueError: such rows that are not valid statistics.
+        """
+        if not (isinstance(stats, np.ndarray) and stats.dtype.kind in "iu"):
+            stats = self.check_statistics(stats)
         row = self.aggregate_row(stats)
         return row if start is None else [int(x) + y for x, y in zip(start, row, strict=True)]
 
@@ -742,16 +754,30 @@ class NLTKBLEU(Metric):
         return scores if self.several else scores[0]
 
     def score_from_stats(self, stats: Any) -> Any:
-        """NLTK's corpus score of an aggregated row (without the last segment's numbers: for
-        methods 5-7 use :meth:`corpus_from_row` with a tail)."""
-        return self.corpus_from_row(stats, None)
+        """NLTK's corpus score of an aggregated row (:meth:`combine`, ``2 + 3N`` whole counts of
+        any size; without the last segment's numbers: for methods 5-7 use
+        :meth:`corpus_from_row` with a tail).
+
+        Raises:
+            ValueError: not one row of ``2 + 3N`` whole counts >= 0 (the first bad value named).
+        """
+        row = check_statistics_matrix(stats, self.aggregate_columns(), "int64", "statistics")
+        if row.ndim != 1:
+            raise ValueError(f"statistics must be one aggregated row (combine(stats)), got shape {row.shape}")
+        return self.corpus_from_row(row.tolist(), None)
 
     def scores_from_stats(self, sums: np.ndarray, dtype: Any = None) -> np.ndarray:  # noqa: ARG002 -- the protocol
         """NLTK's ``sentence_bleu`` of every per-segment row ``(n, 2 + 2N)``: float64 ``(n,)``
-        (``(n, W)`` for a list of W weight tuples)."""
+        (``(n, W)`` for a list of W weight tuples).
+
+        Raises:
+            TypeError, ValueError: rows that ``rapidbleu.nltk.sentence_bleu_from_stats`` refuses
+                (not an integer array, not statistics of one hypothesis each, a count beyond
+                int64).
+        """
         stats_smoothing(self.smoothing_function)  # a custom callable needs the tokens
         out = sentence_scores_from_stats(
-            np.asarray(sums, dtype=np.int64),
+            check_nltk_stats(sums, self.max_ngram_order)[0],
             self.max_ngram_order,
             self.weight_list,
             self.method,

@@ -10,7 +10,8 @@ off (``setup.py``), so no fused multiply-add can change a float.  Documentation 
 The twins agree for every argument, by construction where C alone could not:
 
 * the rows are the twin's ``check_matrix`` copy (the call's own memory; counts below 2**53, so
-  a count is the same number as a Python int and as a C double);
+  a count is the same number as a Python int and as a C double; Python ints beyond, which
+  sacreBLEU's corpus scores take, are scored by the Python formula);
 * parameters the C arithmetic does not reproduce exactly (numpy scalars, Fractions, ints beyond
   2**53, NLTK's method 4 with a k near 0) are scored by the Python formulas;
 * a row whose C score is not finite (an overflow of ``exp``, an infinite precision) is scored
@@ -192,9 +193,9 @@ def sacre_scores(stats, max_ngram_order, smooth_method, smooth_value, effective_
     cdef bint eff = bool(effective_order)
     cdef bint neu = NEUMAIER
     resolve_workers(workers)
-    arr = check_matrix(stats, N, dtype)  # the call's own copy: read below without the GIL
+    arr = check_matrix(stats, N, dtype, python_ints=True)  # the call's own copy: read below without the GIL
     check_addk_range(arr, N, smooth_method, smooth_value, dtype)
-    if not is_plain_smooth_value(smooth_value):
+    if arr.dtype == object or not is_plain_smooth_value(smooth_value):  # (object: Python ints past 2**53)
         return _twin.sacre_scores(arr, N, smooth_method, smooth_value, effective_order, dtype, workers)
     cdef int amode = A_PY if dtype is None else A_I64 if arr.dtype == np.int64 else A_F32
     if amode == A_F32:

@@ -172,18 +172,23 @@ def split_row(row: Iterable[SupportsInt], max_ngram_order: int) -> tuple[int, in
     return values[0], values[1], values[2 : 2 + n], values[2 + n : 2 + 2 * n]
 
 
-def check_matrix(stats: npt.ArrayLike, max_ngram_order: int, dtype: npt.DTypeLike | None) -> np.ndarray:
+def check_matrix(
+    stats: npt.ArrayLike, max_ngram_order: int, dtype: npt.DTypeLike | None, python_ints: bool = False
+) -> np.ndarray:
     """``stats`` as a checked private copy: (n, 2 + 2N), in ``dtype`` (None: int64), every value
     a count from 0 to ``MAX_EXACT_COUNT`` (2**53 - 1).
 
     Both scoring twins take their rows from here: the copy is the call's own (the compiled
     kernels read it without the GIL while the caller's array may change), and within the range
     every count is exact in a float64, so the twins' arithmetic (Python ints, C doubles) gives
-    the same floats.
+    the same floats.  With ``python_ints`` (``dtype=None`` rows that sacreBLEU scores as Python
+    ints, of any size) a matrix with a count beyond the range comes back as an object array of
+    Python ints instead, which both twins score with the Python formula.
 
     Raises:
         ValueError: a shape other than (n, 2 + 2N), a ``dtype`` other than None/int64/float32, or
-            a value outside 0 .. 2**53 - 1 (or not finite), naming its row and column.
+            a value outside 0 .. 2**53 - 1 (or not finite; beyond it only with ``python_ints``),
+            naming its row and column and quoting the value given.
     """
     arr = np.asarray(stats)
     width = 2 + 2 * max_ngram_order
@@ -191,11 +196,21 @@ def check_matrix(stats: npt.ArrayLike, max_ngram_order: int, dtype: npt.DTypeLik
         raise stats_shape_error(arr.shape, max_ngram_order)
     if dtype is not None and np.dtype(dtype).name not in ARRAY_DTYPES:
         raise stats_dtype_error(dtype)
-    out = np.array(arr, dtype=np.int64 if dtype is None else dtype)  # always a copy
-    if out.size and not (out.min() >= 0 and out.max() <= MAX_EXACT_COUNT):  # (nan fails both)
-        row, col = (int(v) for v in np.argwhere(~((out >= 0) & (out <= MAX_EXACT_COUNT)))[0])
-        raise stats_range_error(row, col, out[row, col].item())
-    return out
+    if not arr.size:
+        return np.array(arr, dtype=np.int64 if dtype is None else dtype)
+    low = np.asarray(arr >= 0, dtype=bool)  # (nan fails both)
+    high = np.asarray(arr <= MAX_EXACT_COUNT, dtype=bool)
+    if python_ints and dtype is None and low.all() and not high.all() and arr.dtype.kind in "iuO":
+        return np.array(arr.tolist(), dtype=object).reshape(arr.shape)
+    ok = low & high
+    if ok.all():
+        out = np.array(arr, dtype=np.int64 if dtype is None else dtype)  # always a copy
+        ok = (out >= 0) & (out <= MAX_EXACT_COUNT)  # (float32 rounds 2**53 - 1 up)
+        if ok.all():
+            return out
+    row, col = (int(v) for v in np.argwhere(~ok)[0])
+    v = arr[row, col]
+    raise stats_range_error(row, col, v.item() if hasattr(v, "item") else v)
 
 
 def check_addk_range(
@@ -255,15 +270,16 @@ def sacre_scores(
         float64 (n,): ``out[i] == bleu_from_stats(row_i ...)[0]``, the float sacreBLEU gives.
 
     Raises:
-        ValueError: bad shape or dtype, a statistic outside 0 .. 2**53 - 1, unknown smoothing, a
-            ``smooth_value`` that is not a finite number >= 0, bad order or workers.
+        ValueError: bad shape or dtype, a statistic outside 0 .. 2**53 - 1 (for ``dtype=None``
+            only a negative or non-finite one: Python ints of any size are scored), unknown
+            smoothing, a ``smooth_value`` that is not a finite number >= 0, bad order or workers.
         OverflowError: add-k on int64 rows taking a count past 2**53 - 1.
     """
     N = check_order(max_ngram_order)
     check_smoothing(smooth_method)
     check_smooth_value(smooth_value)
     resolve_workers(workers)
-    arr = check_matrix(stats, N, dtype)
+    arr = check_matrix(stats, N, dtype, python_ints=True)
     check_addk_range(arr, N, smooth_method, smooth_value, dtype)
     out = np.empty(len(arr), dtype=np.float64)
     if dtype is None:

@@ -14,6 +14,7 @@ import numpy as np
 
 from libc.stdint cimport int32_t, int64_t
 
+from . import _ter_py as _twin
 from ._ter_py import BEAM_WIDTH, MAX_SHIFT_CANDIDATES, MAX_SHIFT_DIST, MAX_SHIFT_SIZE, MAX_WORDS
 from ._ter_py import check_sums, check_words, segment_words
 from ._threads import run_chunks
@@ -161,7 +162,10 @@ def translation_edit_rate(words_hyp, words_ref):
 
 
 def ter_scores(sums, dtype=None):
-    arr = np.ascontiguousarray(check_sums(sums, dtype))
+    arr = check_sums(sums, dtype)
+    if arr.dtype == object:  # Python ints beyond 2**53: sacreBLEU's exact divisions, in Python
+        return _twin.ter_scores(arr, dtype)
+    arr = np.ascontiguousarray(arr)
     cdef Py_ssize_t i, m = arr.shape[0]
     out = np.empty(m, dtype=np.float64)
     cdef double[::1] o = out
@@ -171,6 +175,7 @@ def ter_scores(sums, dtype=None):
     cdef double e, r
     if m == 0:
         return out
+    cdef bint every_f32 = True  # (a row without reference words scores a Python float)
     if arr.dtype == np.float32:
         f32 = arr
         with nogil:
@@ -181,7 +186,8 @@ def ter_scores(sums, dtype=None):
                     o[i] = <double> (<float> 100.0 * (e32 / r32))
                 else:
                     o[i] = 100.0 if e32 > 0 else 0.0
-        return out
+                    every_f32 = False
+        return out.astype(np.float32) if every_f32 else out
     f64 = np.ascontiguousarray(arr, dtype=np.float64)  # int64 values are integers below 2**53
     with nogil:
         for i in range(m):

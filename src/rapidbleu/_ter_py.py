@@ -61,7 +61,7 @@ from __future__ import annotations
 import math
 from array import array
 from bisect import bisect_left
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -69,7 +69,7 @@ if TYPE_CHECKING:
 else:
     from ._lazy import numpy as np  # imported on first use (see rapidbleu._lazy)
 
-from ._errors import stream_length_error
+from ._errors import MAX_EXACT_COUNT, stream_length_error
 from ._validate import no_reference_error, resolve_workers
 from .tokenizers.tokenizer_ter import tercom_words
 
@@ -380,32 +380,16 @@ def check_words(n_words: int, where: str) -> None:
         )
 
 
-def segment_words(
-    hypotheses: Sequence[str],
-    ref_streams: Sequence[Sequence[str | None]],
-    normalized: bool,
-    no_punct: bool,
-    asian_support: bool,
-    case_sensitive: bool,
-) -> Iterator[tuple[list[str], list[list[str]]]]:
-    """Each segment preprocessed as sacreBLEU's TER does, one at a time: ``(hypothesis words,
-    [words of each reference])`` (``None`` references left out).  The stream lengths are checked
-    at once; each segment's references and :data:`MAX_WORDS` as it is reached.
+#: The most characters a string has after lowercasing, per character before (``str.lower``
+#: turns U+0130 into two; tests/test_ter_cost.py checks every code point).
+LOWER_GROWTH = 2
 
-    A hypothesis is right-stripped, tokenized and split on whitespace.  A reference is
-    tokenized *twice* (sacreBLEU's ``_cache_references`` preprocesses each reference and its
-    TER ``_extract_reference_info`` preprocesses the result again), which differs from once
-    with ``normalized``: ``"Jim's."`` gives ``jim's .`` once and ``jim 's .`` twice.  Kept, so
-    that scores stay sacreBLEU's (the README says so).
 
-    Raises:
-        ValueError: a stream of another length than the hypotheses (at once), a segment without
-            any reference or with too many words (when reached), each named.
-    """
-    n = len(hypotheses)
-    for k, stream in enumerate(ref_streams):
-        if len(stream) != n:
-            raise stream_length_error(f"reference stream {k}", len(stream), n, n_streams=len(ref_streams))
+def _word_functions(
+    normalized: bool, no_punct: bool, asian_support: bool, case_sensitive: bool
+) -> tuple[Callable[[str], list[str]], Callable[[str], list[str]]]:
+    """The words of a hypothesis and of a reference, as sacreBLEU's TER preprocesses them (see
+    :func:`segment_words`)."""
     options = (normalized, no_punct, asian_support, case_sensitive)
 
     def once(sent: str) -> list[str]:
@@ -416,9 +400,77 @@ def segment_words(
 
     # Without normalized and no_punct the tokenizer only lowercases and splits, and lowercasing
     # lowercased text changes nothing (tests/test_ter.py checks every code point): once is twice.
-    ref_words_of = twice if normalized or no_punct else once
+    return once, (twice if normalized or no_punct else once)
+
+
+def check_segment_rules(
+    hypotheses: Sequence[str],
+    ref_streams: Sequence[Sequence[str | None]],
+    normalized: bool,
+    no_punct: bool,
+    asian_support: bool,
+    case_sensitive: bool,
+) -> None:
+    """Every segment's rules, checked before any segment is tokenized: the stream lengths, at
+    least one reference per segment and :data:`MAX_WORDS` (each error names the first segment
+    that breaks a rule, as a pass over the segments in order would meet it).
+
+    Cheap: a string has at most ``LOWER_GROWTH * len(s)`` words after tokenization (lowercasing
+    grows a string by at most that factor; tercom's normalizer only deletes characters or
+    inserts spaces; every word holds a character), so only a string longer than ``MAX_WORDS //
+    LOWER_GROWTH`` characters is tokenized here, to count its words.
+
+    Raises:
+        ValueError: as :func:`segment_words`.
+    """
+    n = len(hypotheses)
+    for k, stream in enumerate(ref_streams):
+        if len(stream) != n:
+            raise stream_length_error(f"reference stream {k}", len(stream), n, n_streams=len(ref_streams))
+    once, ref_words_of = _word_functions(normalized, no_punct, asian_support, case_sensitive)
+    short = MAX_WORDS // LOWER_GROWTH
+    for i, hyp in enumerate(hypotheses):
+        if len(hyp) > short:
+            check_words(len(once(hyp)), f"segment {i}: the hypothesis")
+        seen = False
+        for k, stream in enumerate(ref_streams):
+            ref = stream[i]
+            if ref is not None:
+                seen = True
+                if len(ref) > short:
+                    check_words(len(ref_words_of(ref)), f"segment {i}: the reference of stream {k}")
+        if not seen:
+            raise no_reference_error(i)
+
+
+def segment_words(
+    hypotheses: Sequence[str],
+    ref_streams: Sequence[Sequence[str | None]],
+    normalized: bool,
+    no_punct: bool,
+    asian_support: bool,
+    case_sensitive: bool,
+) -> Iterator[tuple[list[str], list[list[str]]]]:
+    """Each segment preprocessed as sacreBLEU's TER does, one at a time: ``(hypothesis words,
+    [words of each reference])`` (``None`` references left out).  Every segment is checked
+    first, before any is tokenized (:func:`check_segment_rules`).
+
+    A hypothesis is right-stripped, tokenized and split on whitespace.  A reference is
+    tokenized *twice* (sacreBLEU's ``_cache_references`` preprocesses each reference and its
+    TER ``_extract_reference_info`` preprocesses the result again), which differs from once
+    with ``normalized``: ``"Jim's."`` gives ``jim's .`` once and ``jim 's .`` twice.  Kept, so
+    that scores stay sacreBLEU's (the README says so).
+
+    Raises:
+        ValueError: a stream of another length than the hypotheses, a segment without any
+            reference or with too many words, each named; all at the call, before any work.
+    """
+    check_segment_rules(hypotheses, ref_streams, normalized, no_punct, asian_support, case_sensitive)
+    once, ref_words_of = _word_functions(normalized, no_punct, asian_support, case_sensitive)
 
     def segments() -> Iterator[tuple[list[str], list[list[str]]]]:
+        # The words yielded are checked again: they are what the kernels size their work by,
+        # and a caller's lists may have changed (another thread) since the first check.
         for i, hyp in enumerate(hypotheses):
             words = once(hyp)
             check_words(len(words), f"segment {i}: the hypothesis")
@@ -426,9 +478,8 @@ def segment_words(
             for k, stream in enumerate(ref_streams):
                 ref = stream[i]
                 if ref is not None:
-                    ref_words = ref_words_of(ref)
-                    check_words(len(ref_words), f"segment {i}: the reference of stream {k}")
-                    refs.append(ref_words)
+                    refs.append(ref_words_of(ref))
+                    check_words(len(refs[-1]), f"segment {i}: the reference of stream {k}")
             if not refs:
                 raise no_reference_error(i)
             yield words, refs
@@ -506,7 +557,10 @@ def ter_from_stats(num_edits: Any, ref_length: Any) -> Any:
 
 
 def check_sums(sums: Any, dtype: Any) -> np.ndarray:
-    """``sums`` as a 2-D array of 2 columns in ``dtype`` (None: float64).
+    """``sums`` as a 2-D array of 2 columns in ``dtype`` (None: float64).  For ``dtype=None``
+    (Python numbers) a matrix holding integers beyond 2**53 (an object array, or integer
+    array) comes back as an object array of Python numbers: sacreBLEU divides the Python int,
+    which a float64 would round, so both twins score it with :func:`ter_from_stats` on them.
 
     Raises:
         ValueError: another shape, or a ``dtype`` other than None, int64, float64, float32.
@@ -516,6 +570,8 @@ def check_sums(sums: Any, dtype: Any) -> np.ndarray:
         raise ValueError(f"TER statistics must have shape (m, 2) ([num_edits, ref_length] per row), got {arr.shape}")
     if dtype is not None and np.dtype(dtype).name not in SCORE_DTYPES:
         raise ValueError(f"dtype must be None, numpy.int64, numpy.float64 or numpy.float32, got {dtype!r}")
+    if dtype is None and (arr.dtype == object or (arr.dtype.kind in "iu" and arr.size and arr.max() > MAX_EXACT_COUNT)):
+        return np.array(arr.tolist(), dtype=object).reshape(arr.shape)
     return arr.astype(np.float64 if dtype is None else dtype, copy=False)
 
 
@@ -531,7 +587,10 @@ def ter_scores(sums: Any, dtype: Any = None) -> np.ndarray:
             float32 operations; values are rounded to float32 first).
 
     Returns:
-        float64 (m,): each row's :func:`ter_from_stats`, as a float.
+        ``(m,)``: each row's :func:`ter_from_stats`, in the type ``numpy.array`` gives
+        sacreBLEU's scores of the rows: float32 where every score of a float32 row is a numpy
+        float32, float64 otherwise (a Python float among them: the ``100.0`` or ``0.0`` of a row
+        without reference words).
 
     Raises:
         ValueError: not an (m, 2) array, or another ``dtype``.
@@ -539,6 +598,9 @@ def ter_scores(sums: Any, dtype: Any = None) -> np.ndarray:
     arr = check_sums(sums, dtype)
     out = np.empty(len(arr), dtype=np.float64)
     rows = arr.tolist() if dtype is None else arr
+    every_f32 = arr.dtype == np.float32
     for i, row in enumerate(rows):
-        out[i] = ter_from_stats(row[0], row[1])
-    return out
+        score = ter_from_stats(row[0], row[1])
+        every_f32 = every_f32 and isinstance(score, np.float32)
+        out[i] = score
+    return out.astype(np.float32) if every_f32 else out

@@ -852,11 +852,15 @@ def pairwise_ter(
             words, a bad ``workers``.
         TypeError: a candidate that is not a string, a dict or set, a bad option type.
     """
+    from ._ter_py import check_segment_rules
+
     metric = _ter_metric(normalized, no_punct, asian_support, case_sensitive, workers)
     sents = _strings(candidates, "candidates", "TER")
     n = len(sents)
     if not n:
         raise ValueError("candidates is empty")
+    # every candidate, as a hypothesis and as a reference, before the first block's work
+    check_segment_rules(sents, [sents], metric.normalized, metric.no_punct, metric.asian_support, metric.case_sensitive)
     out = np.empty((n, n), dtype=np.float64)
     rows = max(1, PAIRWISE_TER_BLOCK // n)
     for start in range(0, n, rows):

@@ -19,8 +19,8 @@ else:
     from ._lazy import numpy as np  # imported on first use (see rapidbleu._lazy)
 
 from . import _backend
-from ._errors import cached_references_error
-from ._inputs import check_references, preprocess
+from ._errors import MAX_EXACT_COUNT, cached_references_error
+from ._inputs import check_references, preprocess, stat_value
 from ._log import logger
 from ._metric import Metric, register
 from ._sacre_methods import SacreBLEUMethods
@@ -234,8 +234,8 @@ class BLEU(SacreBLEUMethods, Metric):
         if over.any():
             r, k = (int(v) for v in np.argwhere(over)[0])
             raise ValueError(
-                f"{what}: row {r} has more {k + 1}-gram matches ({rows[r, 2 + k].item()!r}) than "
-                f"{k + 1}-grams ({rows[r, 2 + n + k].item()!r})"
+                f"{what}: row {r} has more {k + 1}-gram matches ({stat_value(rows, r, 2 + k)!r}) than "
+                f"{k + 1}-grams ({stat_value(rows, r, 2 + n + k)!r})"
             )
 
     def scores_from_stats(self, sums: np.ndarray, dtype: Any = None) -> np.ndarray:
@@ -243,14 +243,17 @@ class BLEU(SacreBLEUMethods, Metric):
         ``compute_bleu`` computes it for a row held in ``dtype`` (None: Python ints;
         ``np.int64``; ``np.float32``: the bootstrap's float32 arithmetic), with this metric's
         smoothing and effective order (``rapidbleu._scoring_py.sacre_scores`` or its compiled
-        twin).
+        twin).  The rows are checked as :meth:`score_from_stats` checks its row
+        (:meth:`checked_sums`); with ``dtype=None`` counts of any size are scored (exactly as
+        sacreBLEU's Python ints), with int64 and float32 counts up to 2**53 - 1.
 
         Raises:
-            ValueError: a width other than ``2 + 2N``, a ``dtype`` other than
-                None/int64/float32.
+            ValueError: a width other than ``2 + 2N``, a negative, fractional or non-finite
+                count, more matches than n-grams, a count beyond 2**53 - 1 with a ``dtype``, a
+                ``dtype`` other than None/int64/float32.
         """
         return _backend.scoring.sacre_scores(
-            sums,
+            self.checked_sums(sums, dtype),
             self.max_ngram_order,
             self.smooth_method,
             self.smooth_value,
@@ -402,6 +405,7 @@ class BLEU(SacreBLEUMethods, Metric):
                 len(values) == 2 + 2 * n
                 and all(type(v) is int for v in values)
                 and min(values) >= 0
+                and max(values) <= MAX_EXACT_COUNT  # (larger ones: the checks of check_statistics)
                 and not any(map(gt, values[2 : 2 + n], values[2 + n :]))
             )
         except TypeError:

@@ -217,7 +217,7 @@ class CHRF(SacreMetricMethods, Metric):
 
     def score_from_stats(self, stats: Any) -> CHRFScore:
         """chrF of one row of (summed) statistics, on Python ints (sacreBLEU's corpus and
-        sentence arithmetic).
+        sentence arithmetic), of any size.
 
         Raises:
             ValueError: as :meth:`check_statistics`, or more than one row.
@@ -233,16 +233,21 @@ class CHRF(SacreMetricMethods, Metric):
         ``numpy.int64`` (approximate randomization) or ``numpy.float32`` (bootstrap resamples).
 
         Returns:
-            ``(m,)`` in the type of sacreBLEU's ``.score`` for such a row: float32 for
-            ``numpy.float32`` rows (its F-score stays in float32, so its bootstrap summaries
-            are float32 arithmetic), float64 otherwise; a numpy ``beta`` brings numpy's type
+            ``(m,)`` in the type ``numpy.array`` gives sacreBLEU's ``.score`` of the rows:
+            float32 for ``numpy.float32`` rows (its F-score stays in float32, so its bootstrap
+            summaries are float32 arithmetic) unless one of them is a Python float (``0.0``
+            without any match), float64 otherwise; a numpy ``beta`` brings numpy's type
             promotion (a ``numpy.float64`` beta keeps float32 rows in float64, see
             ``rapidbleu._chrf_py.scores_dtype``).
 
+        Counts of any size are scored with ``dtype=None`` (Python ints, as sacreBLEU), up to
+        2**63 - 1 with ``numpy.int64``.
+
         Raises:
-            ValueError: as :meth:`check_statistics`, or another dtype.
+            ValueError: as :meth:`check_statistics` (the rules of :meth:`score_from_stats`),
+                a value that ``dtype`` cannot hold (:meth:`checked_sums`), or another dtype.
         """
-        rows = self.check_statistics(sums).reshape(-1, 3 * self.order)
+        rows = self.checked_sums(sums, dtype)
         scores: np.ndarray = _backend.chrf.chrf_scores(
             rows, self.char_order, self.word_order, self.beta, self.eps_smoothing, dtype, self.workers
         )

@@ -49,6 +49,7 @@ from ._bootstrap import (
     ar_sums,
     bootstrap_ci,
     bootstrap_sums,
+    check_resample_range,
     estimate_ci,
     p_value,
     seed_from_env,
@@ -169,8 +170,9 @@ def paired_bs(
 
     Raises:
         ValueError: a matrix that is not valid statistics (``metric.check_statistics``: width,
-            negative counts, more matches than n-grams, named by row and column), systems of
-            another shape than the baseline, a bad ``SACREBLEU_SEED`` with ``seed="env"``.
+            negative counts, more matches than n-grams, named by row and column), one whose
+            resamples could sum beyond 2**53 - 1 (``n`` times a column's largest value), systems
+            of another shape than the baseline, a bad ``SACREBLEU_SEED`` with ``seed="env"``.
     """
     if seed == "env":
         seed = seed_from_env()[1]
@@ -285,11 +287,13 @@ def _checked(baseline_stats: Any, systems_stats: Sequence[Any], metric: Metric) 
     """Every matrix valid statistics of ``metric`` (``Metric.check_statistics``), all of one
     shape."""
     bl = metric.check_statistics(baseline_stats, "baseline statistics", nonempty=True)
+    check_resample_range(bl, metric, "baseline statistics")
     systems = []
     for i, s in enumerate(systems_stats):
         st = metric.check_statistics(s, f"statistics of system {i + 1}", nonempty=True)
         if st.shape != bl.shape:
             raise ValueError(f"system {i + 1} has statistics of shape {st.shape}, the baseline {bl.shape}")
+        check_resample_range(st, metric, f"statistics of system {i + 1}")
         systems.append(st)
     return bl, systems
 

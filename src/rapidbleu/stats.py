@@ -6,7 +6,8 @@ of the parts of a corpus add up to the statistics of the whole, and the sum scor
 (float for float) as one call on the whole corpus does.  This module makes that a public
 contract, for every metric of the protocol (``rapidbleu._metric``):
 
-* :func:`corpus_stats` (any sacreBLEU metric: ``BLEU`` by default, or the ``metric`` given) and
+* :func:`corpus_stats` (any metric: ``BLEU`` by default, or the ``metric`` given, by object or
+  name) and
   :func:`nltk_corpus_stats` (NLTK's ``corpus_bleu``) return a :class:`CorpusStats`;
 * ``a + b``, ``sum([a, b, c])`` and :func:`merge` add them (segments of ``b`` after those of
   ``a``), refusing statistics computed with another configuration;
@@ -45,6 +46,8 @@ from typing import Any
 
 import numpy as np
 
+from ._inputs import check_held, check_statistics_matrix
+from ._lazy import is_ndarray
 from ._metric import METRICS, Metric
 from ._nltk_style import NLTKBLEU, check_corpus_args, check_lengths, segments_checked_on_error, token_statistics
 from ._validate import check_style, resolve_workers
@@ -100,22 +103,23 @@ class CorpusStats:
         cls = _metric_class(metric_id)
         metric = cls.from_config(config)
         width = metric.aggregate_width() + 1
-        dtype = np.float64 if cls.stats_dtype == "float64" else np.int64
         raw = np.asarray(vector)
-        if (
-            cls.stats_dtype == "int64"
-            and raw.dtype.kind == "f"
-            and not (np.isfinite(raw).all() and np.array_equal(raw, np.floor(raw)))
-        ):
-            # (an infinite count reached the int64 cast)
-            raise ValueError("statistics must be whole counts (the vector holds fractional or non-finite values)")
-        vec = np.array(raw, dtype=dtype).reshape(-1)
-        if vec.shape != (width,):
+        if raw.size != width:
             raise ValueError(f"{metric_id} statistics with these settings have {width} values, got shape {raw.shape}")
-        if (vec < 0).any():
-            raise ValueError("statistics must be non-negative counts")
-        if cls.stats_dtype == "float64":
+        # the one statistics rule, on the vector as given (no cast before it: nothing wraps)
+        columns = (*metric.aggregate_columns(), "segments")
+        vec = check_statistics_matrix(
+            raw.reshape(-1) if is_ndarray(vector) else np.array(vector, dtype=object).reshape(-1),
+            columns,
+            cls.stats_dtype,
+            "statistics vector",
+        )
+        if cls.stats_dtype == "int64":
+            check_held(vec.reshape(1, -1), np.int64, columns, "statistics vector", "the vector's type")
+            vec = vec.astype(np.int64)
+        else:
             # float statistics (TER): the metric's own rules on the row, a whole segment count
+            vec = np.array(vec, dtype=np.float64)
             if vec[-1] != np.floor(vec[-1]):
                 raise ValueError(f"the segment count must be a whole number, got {vec[-1].item()!r}")
             if width - 1 == len(metric.stats_columns):
@@ -225,6 +229,9 @@ class CorpusStats:
             return self
         self._check_compatible(other)
         last = other._last if other.n_segments else self._last
+        if self.vector.dtype == np.int64:  # exact sums: past int64 the vector refuses them
+            total = [a + b for a, b in zip(self.vector.tolist(), other.vector.tolist(), strict=True)]
+            return CorpusStats(self.metric_id, self.config, total, last)
         return CorpusStats(self.metric_id, self.config, self.vector + other.vector, last)
 
     def __radd__(self, other: object) -> "CorpusStats":
@@ -373,17 +380,20 @@ def from_segment_stats(
 
 
 def corpus_stats(
-    hypotheses: Sequence[Any], references: Sequence[Sequence[Any]], metric: Metric | None = None, **bleu_kwargs: Any
+    hypotheses: Sequence[Any], references: Sequence[Sequence[Any]], metric: Metric | str | None = None, **options: Any
 ) -> CorpusStats:
-    """Statistics of a corpus (or of any part of one), for any sacreBLEU metric.
+    """Statistics of a corpus (or of any part of one), for any metric of the protocol.
 
     Args:
         hypotheses: n hypothesis strings.
         references: reference streams, each n strings (as ``corpus_score``).
-        metric: the metric to use (``rapidbleu.BLEU``, ...); otherwise a ``rapidbleu.BLEU`` is
-            made from ``bleu_kwargs`` (``tokenize``, ``lowercase``, ``smooth_method``,
-            ``smooth_value``, ``effective_order``, ``max_ngram_order``, ``force``,
-            ``trg_lang``, ``workers``).
+        metric: the metric to use: a metric object (``rapidbleu.BLEU(...)``, ``rapidbleu.CHRF(...)``,
+            ``rapidbleu.TER(...)``, ...), or the name of a registered metric (``"bleu"``,
+            ``"chrf"``, ``"ter"``, ``"nltk"``: ``rapidbleu._metric.METRICS``), made with
+            ``options``; None: ``"bleu"``.
+        **options: with a name or None, the metric's constructor arguments (BLEU:
+            ``tokenize``, ``lowercase``, ``smooth_method``, ...; chrF: ``char_order``,
+            ``word_order``, ``beta``, ...; TER: ``normalized``, ``no_punct``, ...).
 
     Returns:
         A :class:`CorpusStats`; ``.score()`` equals ``metric.corpus_score(hypotheses,
@@ -391,12 +401,13 @@ def corpus_stats(
 
     Raises:
         TypeError, ValueError: malformed input, as ``corpus_statistics``; an empty corpus
-        gives empty statistics (scoring those raises ``ValueError``).
+        gives empty statistics (scoring those raises ``ValueError``); an unknown metric name;
+        options given with a metric object, or options the metric does not take.
     """
-    if metric is None:
-        metric = METRICS["bleu"](**bleu_kwargs)
-    elif bleu_kwargs:
-        raise TypeError("give either a metric or BLEU settings, not both")
+    if metric is None or isinstance(metric, str):
+        metric = _metric_class("bleu" if metric is None else metric)(**options)
+    elif options:
+        raise TypeError("give either a metric object or a metric name with its options, not both")
     return of_metric(metric, metric.corpus_statistics(hypotheses, references))
 
 

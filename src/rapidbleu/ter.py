@@ -19,7 +19,7 @@ else:
 
 from . import _backend
 from ._errors import cached_references_error
-from ._inputs import check_references
+from ._inputs import check_references, stat_value
 from ._lazy import is_ndarray
 from ._metric import Metric, register
 from ._sacre_methods import SacreMetricMethods
@@ -127,10 +127,12 @@ class TER(SacreMetricMethods, Metric):
 
     def _check_rows(self, rows: np.ndarray, what: str) -> None:
         """A number of edits is a whole number (the reference length is a mean: any >= 0)."""
-        frac = rows[:, 0] != np.floor(rows[:, 0])
+        frac = np.asarray(rows[:, 0] % 1 != 0, dtype=bool)  # (an object array: Python ints past 2**53)
         if frac.any():
             r = int(np.flatnonzero(frac)[0])
-            raise ValueError(f"{what}: row {r}, column 0 (num_edits) is {rows[r, 0].item()!r}; edits are whole counts")
+            raise ValueError(
+                f"{what}: row {r}, column 0 (num_edits) is {stat_value(rows, r, 0)!r}; edits are whole counts"
+            )
 
     def _options(self) -> tuple[bool, bool, bool, bool]:
         """The four options as bools (the attributes keep the values given: sacreBLEU's
@@ -177,6 +179,8 @@ class TER(SacreMetricMethods, Metric):
         ``combine``, or a segment's row): ``100 * num_edits / ref_length`` (100 for edits
         against empty references, 0 for neither).
 
+        The values are divided as given (a Python int beyond 2**53 exactly, as sacreBLEU).
+
         Raises:
             ValueError: not one row of two finite numbers >= 0 with whole edits.
         """
@@ -186,7 +190,7 @@ class TER(SacreMetricMethods, Metric):
                 "statistics must be one row [num_edits, ref_length] (for a matrix, combine(stats)), "
                 f"got shape {row.shape}"
             )
-        edits, length = int(row[0]), float(row[1])
+        edits, length = row.tolist()
         return TERScore(ter_from_stats(edits, length), edits, length)
 
     def scores_from_stats(self, sums: np.ndarray, dtype: Any = None) -> np.ndarray:
@@ -194,15 +198,18 @@ class TER(SacreMetricMethods, Metric):
         the values are held in ``dtype`` (None: Python numbers; ``np.int64``; ``np.float64``;
         ``np.float32``: bootstrap resamples): ``rapidbleu._ter_py.ter_scores`` or its compiled
         twin.  float32 for ``np.float32`` rows (the type of sacreBLEU's ``.score`` there: its
-        formula stays in float32, so its bootstrap summaries are float32 arithmetic), float64
-        otherwise.
+        formula stays in float32, so its bootstrap summaries are float32 arithmetic) unless a
+        row has no reference words (its score is a Python float, and ``numpy.array`` of
+        sacreBLEU's scores a float64 array), float64 otherwise.
+
+        The rows are checked as :meth:`score_from_stats` checks its row (:meth:`checked_sums`:
+        finite numbers >= 0, whole edits, values that ``dtype`` holds).
 
         Raises:
-            ValueError: not ``(m, 2)``, or another ``dtype``.
+            ValueError: not ``(m, 2)``, a row :meth:`score_from_stats` refuses, a value beyond
+                ``dtype``, or another ``dtype``.
         """
-        scores: np.ndarray = _backend.ter.ter_scores(sums, dtype)
-        if dtype is not None and np.dtype(dtype) == np.float32:
-            return scores.astype(np.float32)  # exact: the kernels computed float32 values
+        scores: np.ndarray = _backend.ter.ter_scores(self.checked_sums(sums, dtype), dtype)
         return scores
 
     def get_signature(self) -> TERSignature:
