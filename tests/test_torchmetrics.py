@@ -170,6 +170,8 @@ def _theirs_sentence_level(cls_name: str, kw: tuple, n: int) -> tuple:
         {},
         {"n_word_order": 0, "beta": 1.0, "lowercase": True},
         {"n_char_order": 3, "n_word_order": 3, "whitespace": True},
+        {"beta": 0.5},
+        {"beta": 0.0, "n_word_order": 0},
     ],
 )
 def test_chrf_score_equals_torchmetrics(kw, backend):
@@ -215,8 +217,11 @@ def test_chrf_score_rules_that_differ_from_sacrebleu():
         CHRFScore(n_char_order=0)
     with pytest.raises(ValueError, match="n_word_order"):
         CHRFScore(n_word_order=-1)
-    with pytest.raises(ValueError, match="beta >= 1"):
-        CHRFScore(beta=0.5)
+    with pytest.raises(ValueError, match="Expected argument `beta` to be greater than 0") as ours_error:
+        CHRFScore(beta=-0.5)
+    with pytest.raises(ValueError) as their_error:
+        tmt.CHRFScore(beta=-0.5)
+    assert str(ours_error.value) == str(their_error.value)
 
 
 @pytest.mark.parametrize("kw", [{}, {"lowercase": False, "normalize": True}, {"no_punctuation": True}])

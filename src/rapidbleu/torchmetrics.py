@@ -48,8 +48,7 @@ sacreBLEU's: torchmetrics' chrF and TER are formulas of their own.
   the best one is chosen by sacreBLEU's float64 F-score with epsilon smoothing, torchmetrics'
   by its float32 one (they can differ only for references whose F-scores are within float32
   rounding or 1e-16 of each other); torchmetrics sums n-gram counts in float32, rapidbleu in
-  int64 (the same below 2**24 n-grams of an order); ``beta`` below 1 is refused (the best
-  reference is chosen with ``beta >= 1`` only).
+  int64 (the same below 2**24 n-grams of an order).
 * TER: torchmetrics up to 1.9.0 computes each segment's edits with the reference's words shifted
   toward the hypothesis (its ``_translation_edit_rate(target_words, pred_words)``), sacreBLEU the
   hypothesis's toward the reference: the shifts found differ, and an empty hypothesis has 0
@@ -464,7 +463,7 @@ class CHRFScore(TorchMetric):  # type: ignore[misc]  # (torchmetrics, an optiona
     Args:
         n_char_order: character n-gram orders 1..n (1..64; default 6).
         n_word_order: word n-gram orders 1..n (0..64; default 2, chrF++; 0 is chrF).
-        beta: recall's weight (>= 1 here; torchmetrics takes >= 0).
+        beta: recall's weight (>= 0, as torchmetrics).
         lowercase: lowercase before counting.
         whitespace: keep whitespace in character n-grams.
         return_sentence_level_score: ``compute()`` also returns each segment's score.
@@ -479,7 +478,7 @@ class CHRFScore(TorchMetric):  # type: ignore[misc]  # (torchmetrics, an optiona
 
     Raises:
         ValueError: ``n_char_order`` not an int >= 1, ``n_word_order`` not an int >= 0
-            (torchmetrics' messages), an order above 64, ``beta`` below 1.
+            (torchmetrics' messages), an order above 64, ``beta`` below 0 (torchmetrics' message).
     """
 
     is_differentiable = False
@@ -506,11 +505,8 @@ class CHRFScore(TorchMetric):  # type: ignore[misc]  # (torchmetrics, an optiona
             raise ValueError("Expected argument `n_char_order` to be an integer greater than or equal to 1.")
         if not _int_at_least(n_word_order, 0):
             raise ValueError("Expected argument `n_word_order` to be an integer greater than or equal to 0.")
-        if beta < 1:
-            raise ValueError(
-                f"beta={beta!r}: rapidbleu's CHRFScore takes beta >= 1 (the best of several references is "
-                "chosen by the chrF kernel, which needs beta >= 1)"
-            )
+        if beta < 0:
+            raise ValueError("Expected argument `beta` to be greater than 0.")
         self.n_char_order = n_char_order
         self.n_word_order = n_word_order
         self.beta = beta
