@@ -135,6 +135,9 @@ def test_line_count_mismatch(tmp_path):
     r = run("rapidbleu", ref, "-i", short)
     assert r.returncode == 1
     assert f"{short} has 2 lines but {ref} has 3".encode() in r.stderr
+    short.write_text("a\n", "utf-8")  # one line: singular
+    r = run("rapidbleu", ref, "-i", short)
+    assert f"{short} has 1 line but {ref} has 3 lines:".encode() in r.stderr
 
 
 def test_undecodable_bytes_name_the_line(tmp_path):

@@ -274,6 +274,11 @@ def test_nltk_last_segment_and_errors():
         nltk_corpus_stats(refs, hyps[:1])
     with pytest.raises(TypeError, match="NLTK-style"):
         corpus_stats(HYP[:3], [REF[:3]]).score(weights=(1,))
+    # max_ngram_order as everywhere else: an int (TypeError), 1..64 (ValueError)
+    with pytest.raises(TypeError, match="max_ngram_order must be an int, got float"):
+        nltk_corpus_stats(refs, hyps, 2.0)
+    with pytest.raises(ValueError, match="max_ngram_order must be <= 64"):
+        nltk_corpus_stats(refs, hyps, 65)
 
 
 def _ddp_worker(rank, world, port, path):

@@ -139,7 +139,7 @@ TRANSPOSE = (
 )
 
 
-def _count(n: int, unit: str) -> str:
+def counted(n: int, unit: str) -> str:
     """``n`` and ``unit`` (plural), singular for one: ``1 line``, ``1 hypothesis``."""
     if n != 1:
         return f"{n} {unit}"
@@ -154,7 +154,7 @@ def stream_length_error(
     given; as many as there are hypotheses suggests references held segment by segment, and
     the message then says so and how to transpose them (:data:`SEGMENT_MAJOR`, :data:`TRANSPOSE`)."""
     there = "there is" if n_hyps == 1 else "there are"
-    message = f"{what} has {_count(got, unit)} but {there} {_count(n_hyps, 'hypotheses')}"
+    message = f"{what} has {counted(got, unit)} but {there} {counted(n_hyps, 'hypotheses')}"
     if n_streams is not None and n_streams == n_hyps:
         message += f"; the references look like {SEGMENT_MAJOR}, but {TRANSPOSE}"
     return ValueError(message)
@@ -164,7 +164,7 @@ def streams_differ_error(k: int, got: int, expected: int) -> ValueError:
     """Reference streams of different lengths given without hypotheses (a metric's
     ``references=`` cache): stream ``k`` has ``got`` lines, stream 0 ``expected``."""
     return ValueError(
-        f"reference stream {k} has {_count(got, 'lines')} but reference stream 0 has {expected}; "
+        f"reference stream {k} has {counted(got, 'lines')} but reference stream 0 has {expected}; "
         f"if they are {SEGMENT_MAJOR}: {TRANSPOSE}"
     )
 
@@ -172,7 +172,7 @@ def streams_differ_error(k: int, got: int, expected: int) -> ValueError:
 def cached_references_error(n_hyps: int, n_segments: int, n_streams: int) -> ValueError:
     """A corpus call on cached references (``references=`` given to the metric) with another
     number of hypotheses than the references have segments."""
-    message = f"{_count(n_hyps, 'hypotheses')} but the cached references have {_count(n_segments, 'segments')}"
+    message = f"{counted(n_hyps, 'hypotheses')} but the cached references have {counted(n_segments, 'segments')}"
     if n_streams == n_hyps:
         message += f"; the cached references look like {SEGMENT_MAJOR}, but {TRANSPOSE}"
     return ValueError(message)

@@ -21,6 +21,7 @@ import stat
 from collections.abc import Iterator, Sequence
 from functools import partial
 
+from ._errors import counted
 from .textio import STDIN, InputError, LineReader
 
 #: Exit status for a line with the wrong number of tab-separated fields (sacreBLEU's).
@@ -196,7 +197,7 @@ def _length_error(systems: Sequence[Stream], refs: Sequence[Stream], counts: dic
         for ref in refs:
             if counts[id(ref)] != n_sys:
                 return InputError(
-                    f"{system.name} has {n_sys} lines but {ref.name} has {counts[id(ref)]}: "
+                    f"{system.name} has {counted(n_sys, 'lines')} but {ref.name} has {counted(counts[id(ref)], 'lines')}: "
                     "system and reference streams must have the same number of lines"
                 )
     return InputError("inputs of different lengths")  # not reached

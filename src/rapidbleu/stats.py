@@ -50,7 +50,7 @@ from ._inputs import check_held, check_statistics_matrix
 from ._lazy import is_ndarray
 from ._metric import METRICS, Metric
 from ._nltk_style import NLTKBLEU, check_corpus_args, check_lengths, segments_checked_on_error, token_statistics
-from ._validate import check_style, resolve_workers
+from ._validate import check_order, check_style, resolve_workers
 
 __all__ = [
     "ConfigMismatchError",
@@ -424,13 +424,12 @@ def nltk_corpus_stats(
     Raises:
         LengthMismatchError (a ``ValueError``): different numbers of hypotheses and reference
             lists; ValueError: a hypothesis without references (``NoReferencesError``),
-            ``max_ngram_order < 1``; TypeError: a ``None`` hypothesis, a dict or set.
+            ``max_ngram_order`` not in 1..64; TypeError: a ``None`` hypothesis, a dict or set,
+            ``max_ngram_order`` not an int.
     """
     resolve_workers(workers)
     # (checked at run time whatever the annotation says: callers are not type-checked)
-    if isinstance(max_ngram_order, bool) or not isinstance(max_ngram_order, (int, np.integer)) or max_ngram_order < 1:  # type: ignore[redundant-expr]
-        raise ValueError(f"max_ngram_order must be an integer >= 1, got {max_ngram_order!r}")
-    n = int(max_ngram_order)
+    n = check_order(max_ngram_order)
     check_corpus_args(list_of_references, hypotheses)
     check_lengths(list_of_references, hypotheses)
     with segments_checked_on_error(list_of_references, hypotheses):
