@@ -44,21 +44,21 @@ DIRECTIVES = {
 }
 
 
-#: Every compiled module, built from src/rapidbleu/<module>.pyx, with the files it includes or
-#: cimports (rebuild dependencies).  A new extension is one more entry here; MANIFEST.in already
-#: ships every src/rapidbleu/*.pyx/*.pxi/*.pxd/*.h, and .ci/run checks that the wheel holds each module and
-#: that it has a .pyi stub.
+#: Every compiled module, rapidbleu._core.<module> built from src/rapidbleu/_core/<module>.pyx, with
+#: the files it includes or cimports (rebuild dependencies; all in src/rapidbleu/_core/).  A new
+#: extension is one more entry here; MANIFEST.in already ships every .pyx/.pxi/.pxd/.h/.pyi there,
+#: and .ci/run checks that the wheel holds each module and that it has a .pyi stub.
 EXTENSIONS = {
-    "_stats_cy": [
-        *("_stats_strings.pxi", "_stats_tokens.pxi", "_stats_flat.pxi", "_stats_intl.pxi"),
-        *("_ngram.h", "_ngram_core.h", "_ngram_long.h", "_strtok.h", "_table.h", "_table.pxd", "_tok.h", "_uni.h"),
-        *("_compiler.h", "_pyint.h", "_pyapi.pxd", "_text.h", "_pytext.h", "_text.pxd"),
+    "bleu_stats_cy": [
+        *("bleu_stats_strings.pxi", "bleu_stats_tokens.pxi", "bleu_stats_flat.pxi", "bleu_stats_intl.pxi"),
+        *("bleu_ngram.h", "bleu_ngram_core.h", "bleu_ngram_long.h", "strtok.h", "tok.h", "uni.h"),
+        *("table.h", "table.pxd", "compiler.h", "pyint.h", "pyapi.pxd", "text.h", "pytext.h", "text.pxd"),
     ],
-    "_ids_cy": ["_pyint.h", "_pyapi.pxd"],
-    "_scoring_cy": ["_scoring_cy.pxd"],
-    "_sets_cy": ["_table.h", "_compiler.h", "_table.pxd", "_scoring_cy.pxd"],
-    "_chrf_cy": ["_chrf.h", "_table.h", "_text.h", "_pytext.h", "_text.pxd", "_tok.h", "_uni.h", "_compiler.h"],
-    "_ter_cy": ["_ter.h"],
+    "ids_cy": ["pyint.h", "pyapi.pxd"],
+    "bleu_scores_cy": ["bleu_scores_cy.pxd"],
+    "bleu_sets_cy": ["table.h", "compiler.h", "table.pxd", "bleu_scores_cy.pxd"],
+    "chrf_cy": ["chrf.h", "table.h", "text.h", "pytext.h", "text.pxd", "tok.h", "uni.h", "compiler.h"],
+    "ter_cy": ["ter.h"],
 }
 
 
@@ -95,17 +95,17 @@ def _extensions():
     try:
         from Cython.Build import cythonize
         from setuptools import Extension
-    except ImportError as exc:  # no Cython: pure-Python install (see _backend)
+    except ImportError as exc:  # no Cython: pure-Python install (see _core/backend.py)
         if STRICT:
             raise
         print(f"rapidbleu: Cython not available ({exc}); installing the pure-Python backend instead", file=sys.stderr)
         return []
     exts = [
         Extension(
-            f"rapidbleu.{module}",
-            sources=[f"src/rapidbleu/{module}.pyx"],
-            depends=[f"src/rapidbleu/{h}" for h in headers],
-            include_dirs=["src/rapidbleu"],
+            f"rapidbleu._core.{module}",
+            sources=[f"src/rapidbleu/_core/{module}.pyx"],
+            depends=[f"src/rapidbleu/_core/{h}" for h in headers],
+            include_dirs=["src/rapidbleu/_core"],
             extra_compile_args=_compile_args(),
             extra_link_args=_link_args(),
         )

@@ -19,7 +19,7 @@ from _common import check_backend, machine_info, read_lines, wmt23_dir, wmt23_fi
 from _common import median_time as timeit
 
 rapidbleu = check_backend()
-from rapidbleu import _backend  # noqa: E402
+from rapidbleu._core import backend as _backend  # noqa: E402
 
 BIG = 200_000
 
@@ -37,12 +37,12 @@ def load_wmt23(data):
 
 def with_backend(module, workers, fn):
     """Run fn with rapidbleu's statistics backend set to `module`."""
-    saved = _backend.stats
-    _backend.stats = module
+    saved = _backend.bleu_stats
+    _backend.bleu_stats = module
     try:
         return fn(workers)
     finally:
-        _backend.stats = saved
+        _backend.bleu_stats = saved
 
 
 def optional_tools():
@@ -113,10 +113,11 @@ def main():
 
     import sacrebleu
 
-    from rapidbleu import BLEU, _stats_py
+    from rapidbleu import BLEU
+    from rapidbleu._core import bleu_stats_py as _bleu_stats_py
 
     try:
-        from rapidbleu import _stats_cy
+        from rapidbleu._core import bleu_stats_cy as _bleu_stats_cy
     except ImportError as exc:
         sys.exit(f"compiled core not built ({exc}): pip install .")
 
@@ -133,7 +134,7 @@ def main():
         return with_backend(module, workers, lambda w: BLEU(workers=w).corpus_score(h, [r]).score)
 
     def rb_corpus_tok(tok, h, r):
-        return with_backend(_stats_cy, 1, lambda w: BLEU(tokenize=tok, workers=w).corpus_score(h, [r]).score)
+        return with_backend(_bleu_stats_cy, 1, lambda w: BLEU(tokenize=tok, workers=w).corpus_score(h, [r]).score)
 
     sb_cpu_of = {}
 
@@ -167,19 +168,19 @@ def main():
         record(corpus, "sacreBLEU corpus_score", sb_wall, sb_cpu, sb_score, sb_score, sb_wall, note)
 
         for tool, module, workers in (
-            ("rapidbleu cython, 1 thread", _stats_cy, 1),
-            (f"rapidbleu cython, all threads ({os.cpu_count()})", _stats_cy, -1),
-            ("rapidbleu python backend", _stats_py, 1),
+            ("rapidbleu cython, 1 thread", _bleu_stats_cy, 1),
+            (f"rapidbleu cython, all threads ({os.cpu_count()})", _bleu_stats_cy, -1),
+            ("rapidbleu python backend", _bleu_stats_py, 1),
         ):
             sub = None
-            if module is _stats_py and corpus == "large":
+            if module is _bleu_stats_py and corpus == "large":
                 sub = len(hyps)  # one WMT23 copy: a representative slice
             hh, rr = (h, r) if sub is None else (h[:sub], r[:sub])
-            k = 1 if module is _stats_py else runs
+            k = 1 if module is _bleu_stats_py else runs
             wall, cpu, score = timeit(lambda: rb_corpus(module, workers, hh, rr), k)
             if sub is not None:
                 wall, cpu = wall * n / sub, cpu * n / sub
-                score = rb_corpus(_stats_cy, 1, h, r)  # score check on the full corpus
+                score = rb_corpus(_bleu_stats_cy, 1, h, r)  # score check on the full corpus
             record(
                 corpus,
                 tool,
@@ -217,7 +218,7 @@ def main():
                 bleu = BLEU(tokenize="intl")
                 bleu.tokenizer.fast_path = None
                 bleu.tokenizer._cached = tokenize_intl  # its lru_cache would time dict lookups
-                return with_backend(_stats_cy, 1, lambda _workers: bleu.corpus_score(hyps, [refs]).score)
+                return with_backend(_bleu_stats_cy, 1, lambda _workers: bleu.corpus_score(hyps, [refs]).score)
 
             w, c, score = timeit(python_rules, runs)
             record(
@@ -254,8 +255,8 @@ def main():
             )
         )
         for tool, module, workers in (
-            ("rapidbleu sentence_scores, cython 1 thread", _stats_cy, 1),
-            ("rapidbleu sentence_scores, cython all threads", _stats_cy, -1),
+            ("rapidbleu sentence_scores, cython 1 thread", _bleu_stats_cy, 1),
+            ("rapidbleu sentence_scores, cython all threads", _bleu_stats_cy, -1),
         ):
             wall, cpu, scores = timeit(
                 lambda: with_backend(

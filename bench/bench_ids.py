@@ -50,7 +50,7 @@ check_backend()
 import numpy as np  # noqa: E402
 
 import rapidbleu  # noqa: E402
-from rapidbleu import _backend  # noqa: E402
+from rapidbleu._core import backend as _backend  # noqa: E402
 from rapidbleu.batch import pairwise_bleu, self_bleu, sentence_bleu_batch  # noqa: E402
 from rapidbleu.tokenizers import get_tokenizer  # noqa: E402
 
@@ -119,7 +119,7 @@ def main():
         f"- data: {os.path.relpath(d, ROOT)} ({len(H0)} distinct en pairs, 13a, {len(vocab)} ids), repeated to {n_seg} segments"
     )
     print(
-        f"- rapidbleu {rapidbleu.__version__}: stats core `{rapidbleu.backend}`, set kernels `{_backend.sets.NAME}`; "
+        f"- rapidbleu {rapidbleu.__version__}: stats core `{rapidbleu.backend}`, set kernels `{_backend.bleu_sets.NAME}`; "
         f"threads = {T}; Python {platform.python_version()}, {os.cpu_count()} CPUs; medians of {repeat} runs"
     )
     print(f"- fast-bleu: {'installed' if fast_bleu else 'not available: ' + FAST_BLEU_WHY}")

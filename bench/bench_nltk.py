@@ -10,7 +10,7 @@ of str (13a-tokenized once, outside the timings).  NLTK runs once per task, rapi
 ``--repeat`` times (median).  Prints a markdown table with the speed-ups in wall and CPU time,
 the targets (on wall time, meant for the compiled backend), whether the values agree, the
 machine's load average and the
-backend in use (``rapidbleu._backend.stats.NAME``).  Targets (issue 15): corpus 40x; sentence loop 50x
+backend in use (``rapidbleu._core.backend.bleu_stats.NAME``).  Targets (issue 15): corpus 40x; sentence loop 50x
 with one worker, 80x with two or more.
 """
 
@@ -32,7 +32,7 @@ check_backend()
 import nltk.translate.bleu_score as nltk_bleu  # noqa: E402
 
 import rapidbleu.nltk as rb  # noqa: E402
-from rapidbleu import _backend  # noqa: E402
+from rapidbleu._core import backend as _backend  # noqa: E402
 from rapidbleu.tokenizers import get_tokenizer  # noqa: E402
 
 TARGET_CORPUS = 40
@@ -81,7 +81,7 @@ def rapidbleu_times(refs, hyps, workers, repeat):
     sentence = median_timed(lambda: rb.sentence_bleu_batch(refs, hyps, smoothing_function=rf, workers=workers), repeat)[
         :2
     ]
-    core = timed(lambda: _backend.stats.token_stats(hyps, refs, 4, workers=workers))[0]
+    core = timed(lambda: _backend.bleu_stats.token_stats(hyps, refs, 4, workers=workers))[0]
     where = shown_path(Path(rapidbleu.__file__).parent.parent)
     return {"corpus": corpus, "sentence": sentence, "core": core, "where": f"rapidbleu from {where}"}
 
@@ -119,7 +119,7 @@ def main():
         return
     print(
         f"corpus: {len(hyps):,} segments ({len(hyps0):,} WMT23 pairs repeated), "
-        f"{n_tokens:,} tokens; backend: {_backend.stats.NAME}; workers: {args.workers}; "
+        f"{n_tokens:,} tokens; backend: {_backend.bleu_stats.NAME}; workers: {args.workers}; "
         f"rapidbleu runs: {repeat}; cpus: {os.cpu_count()}\n",
         flush=True,
     )
@@ -150,7 +150,7 @@ def main():
     print(f"sentence done: NLTK {t_nltk:.2f}s, rapidbleu {t_rb:.3f}s", flush=True)
 
     # where rapidbleu's time goes: the statistics (packing the str tokens + counting) vs scoring
-    t_core = timed(lambda: _backend.stats.token_stats(hyps, refs, 4, workers=args.workers))[0]
+    t_core = timed(lambda: _backend.bleu_stats.token_stats(hyps, refs, 4, workers=args.workers))[0]
 
     if args.baseline:
         cmd = [
@@ -186,7 +186,7 @@ def main():
             f"{target}x ({flag}) | {agree} |"
         )
     print(
-        f"\nbackend `{_backend.stats.NAME}`; inside one rapidbleu call, the statistics of the str "
+        f"\nbackend `{_backend.bleu_stats.NAME}`; inside one rapidbleu call, the statistics of the str "
         f"tokens (token_stats, order 4) take {t_core:.3f}s; load average at the end "
         f"{', '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} cpus)."
     )

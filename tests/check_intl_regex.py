@@ -7,7 +7,7 @@ from the installed module and must follow it.  Cheap (a few seconds):
     python tests/check_intl_regex.py [WMT23_DIR]
 
 Checks, with the compiled core required: the table against ``regex.match`` for every code
-point; every line of the WMT23 sample files plus edge strings through ``_stats_cy._tokenize``
+point; every line of the WMT23 sample files plus edge strings through ``bleu_stats_cy._tokenize``
 against sacreBLEU's ``intl`` tokenizer; one corpus BLEU against sacreBLEU's.
 """
 
@@ -21,7 +21,7 @@ import sacrebleu
 from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
 
 import rapidbleu
-from rapidbleu import _stats_cy as cy
+from rapidbleu._core import bleu_stats_cy as cy
 
 HERE = Path(__file__).resolve().parent
 

@@ -12,13 +12,13 @@ out like ``../shared/data/wmt23`` (``scores.tsv``, ``references/``, ``system-out
 import csv
 import importlib
 import os
-import site
 import re
+import site
 from pathlib import Path
 
 import pytest
 
-from rapidbleu import _backend
+from rapidbleu._core import backend as _backend
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_DIR = Path(__file__).resolve().parent / "data" / "wmt23"
@@ -233,6 +233,8 @@ def startup_hook_env(tmp_path_factory) -> dict[str, str]:
         f"import site\nsite.PREFIXES.append({str(prefix)!r})\n{add}{add}", encoding="utf-8"
     )
     return {"PYTHONPATH": os.pathsep.join(filter(None, [str(custom), os.environ.get("PYTHONPATH")]))}
+
+
 # Integration tests: tests that need a package the README's test command does not install
 # (torch, torchmetrics, Ray, TRL, the harnesses; the README's third command installs them).
 # Each is marked ``integration`` (a test, a parameter, or a whole file by ``pytestmark``) and

@@ -30,8 +30,8 @@ from hypothesis import strategies as st
 from sacrebleu.metrics import CHRF as SacreCHRF
 
 import rapidbleu
-from rapidbleu import _backend
-from rapidbleu import _chrf_py as py
+from rapidbleu._core import backend as _backend
+from rapidbleu._core import chrf_py as py
 
 FULL = os.environ.get("RAPIDBLEU_CHRF_FULL") == "1"
 needs_cy = pytest.mark.skipif(not HAVE_CYTHON and not REQUIRE_CYTHON, reason="compiled extension not built")
@@ -474,10 +474,10 @@ def test_huge_line_memory_is_bounded():
     """A 3 MB line of shuffled words (most high-order n-grams distinct) and its reference:
     the call's peak memory stays under 40 bytes per character of the two texts (about 26 is
     expected: ids and positions, counts and the pair table of one order at a time; see
-    _chrf.h), measured in a child process."""
+    chrf.h), measured in a child process."""
     code = r"""
 import random
-from rapidbleu import _chrf_cy
+from rapidbleu._core import chrf_cy
 rng = random.Random(1)
 words = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(2, 9))) for _ in range(20000)]
 hyp = " ".join(rng.choice(words) for _ in range(600_000))[:3_000_000]
@@ -488,7 +488,7 @@ def status(field):
 with open("/proc/self/clear_refs", "w") as fh:  # the peak from here on is the call's
     fh.write("5")
 before = status("VmRSS:")
-_chrf_cy.chrf_stats([hyp], [[ref]], 6, 2)
+chrf_cy.chrf_stats([hyp], [[ref]], 6, 2)
 print((status("VmHWM:") - before) / (len(hyp) + len(ref)))
 """
     if not Path("/proc/self/clear_refs").exists():

@@ -14,7 +14,8 @@ import pytest
 from conftest import HAVE_CYTHON, OFFICIAL_TOKENIZER, ROOT, SAMPLE_DIR, full_data_dir, systems
 
 import rapidbleu
-from rapidbleu import _backend, cli
+from rapidbleu import cli
+from rapidbleu._core import backend as _backend
 
 OURS = f"version:rapidbleu-{rapidbleu.__version__}"
 OURS_SHORT = f"v:rapidbleu-{rapidbleu.__version__}"
@@ -251,7 +252,7 @@ def test_metric_option_groups_are_sacrebleus(monkeypatch):
     type and action, and a dest the metric's constructor takes (``<metric_id>_<argument>``)."""
     import inspect
 
-    from rapidbleu._metric import METRICS
+    from rapidbleu._core.metric import METRICS
 
     theirs = {a.dest: a for a in _sacrebleu_parser(monkeypatch)._actions}
     ours = {a.dest: a for a in cli.build_parser()._actions}
@@ -500,7 +501,7 @@ def test_bad_backend_variable_still_raises_in_a_library():
 _NOT_BUILT = (
     "import sys\n"
     f"for m in {tuple(compiled for compiled, _twin, _docs in _backend.TWINS.values())!r}:\n"
-    "    sys.modules['rapidbleu.' + m] = None\n"
+    "    sys.modules['rapidbleu._core.' + m] = None\n"
 )
 
 
@@ -517,7 +518,7 @@ def test_pure_python_install_says_so_once_in_one_line(tmp_path):
     lines = r.stderr.splitlines()
     assert len(lines) == 1, r.stderr
     assert lines[0].startswith(
-        "rapidbleu: compiled core not available (rapidbleu._stats_cy was not compiled at install"
+        "rapidbleu: compiled core not available (rapidbleu._core.bleu_stats_cy was not compiled at install"
     )
     assert lines[0].endswith(
         "using the pure-Python backend (same results, slower). Set RAPIDBLEU_BACKEND=python to silence this warning."

@@ -21,7 +21,8 @@ import pytest
 from conftest import HAVE_CYTHON, REQUIRE_CYTHON
 
 import rapidbleu
-from rapidbleu import _backend, _threads
+from rapidbleu._core import backend as _backend
+from rapidbleu._core import threads as _threads
 
 needs_cy = pytest.mark.skipif(not HAVE_CYTHON and not REQUIRE_CYTHON, reason="compiled extension not built")
 
@@ -31,7 +32,7 @@ needs_cy = pytest.mark.skipif(not HAVE_CYTHON and not REQUIRE_CYTHON, reason="co
 _HARNESS = """
 import os, sys, threading, time
 import numpy as np
-from rapidbleu import _backend
+from rapidbleu._core import backend
 sys.setswitchinterval(1e-5)
 SECONDS = float(os.environ.get("RAPIDBLEU_RACE_SECONDS", "1"))
 CHECKS = (ValueError, IndexError, TypeError, OverflowError, RuntimeError)
@@ -102,7 +103,7 @@ def test_flat_stats_with_lengths_and_ids_changed_during_the_call():
             for f, i, v in ids:  # an id far outside the vocabulary's range, then back
                 f[i] = 10**12
                 f[i] = v
-        race(lambda: _backend.stats.flat_stats(flat, lens, [(rflat, rlens)], 4, workers=2), mutate)
+        race(lambda: backend.bleu_stats.flat_stats(flat, lens, [(rflat, rlens)], 4, workers=2), mutate)
     """)
 
 
@@ -119,7 +120,7 @@ def test_sets_kernels_with_lengths_and_ids_changed_during_the_call():
             lens[i] = v
             flat[j] = 10**12
             flat[j] = u
-        sets = _backend.sets
+        sets = backend.bleu_sets
         race(lambda: sets.self_stats(flat, lens, 4, 2), mutate)
         race(lambda: sets.pairwise_stats(flat[: int(lens[:200].sum())], lens[:200], 4, 2), mutate)
         race(lambda: sets.pairwise_scores(flat, lens, 4, "exp", None, True, 2), mutate)
@@ -144,8 +145,8 @@ def test_token_and_string_stats_with_lists_changed_during_the_call():
             shyps[n // 2] = long_tok * 10
             srefs[0][n // 2] = None
             srefs[0][n // 2] = "x"
-        race(lambda: _backend.stats.token_stats(hyps, refs, 4, workers=2), mutate)
-        race(lambda: _backend.stats.string_stats(shyps, srefs, 4, "13a", False, 2), mutate)
+        race(lambda: backend.bleu_stats.token_stats(hyps, refs, 4, workers=2), mutate)
+        race(lambda: backend.bleu_stats.string_stats(shyps, srefs, 4, "13a", False, 2), mutate)
     """)
 
 
@@ -165,7 +166,7 @@ def test_scorers_with_statistics_changed_during_the_call():
                     a[i, j] = big
                     a[i, j] = -big
                     a[i, j] = v
-        sc = _backend.scoring
+        sc = backend.bleu_scores
         race(lambda: sc.sacre_scores(stats, 4, "add-k", 1e10, True, np.int64, 2), mutate)
         race(lambda: sc.sacre_scores(f32, 4, "floor", None, True, np.float32, 2), mutate)
         race(lambda: sc.nltk_scores(stats, 4, (0.25,) * 4, 4, 0.1, 5, True, 2), mutate)
@@ -184,7 +185,7 @@ def test_chrf_kernels_with_inputs_changed_during_the_call():
         refs = [["tok%d a b d" % (i % 50) for i in range(n)], ["x y %d" % i for i in range(n)]]
         sents = hyps[:300]
         long_tok = "\u00fcn\u00efc\u00f6d\u00e9 \U0001f600" * 40
-        ch = _backend.chrf
+        ch = backend.chrf
         stats = ch.chrf_stats(hyps, refs, 6, 2, 2, False, False, False, 2)
         f32 = stats.astype(np.float32)
         def mutate():
@@ -227,7 +228,7 @@ def test_ter_kernels_with_inputs_changed_during_the_call():
         refs = [[" ".join("w%d" % ((i * 5 + j) % 11) for j in range(i % 25)) for i in range(n)]]
         sents = hyps[:40]
         long = "a b. c's " * 200
-        tk = _backend.ter
+        tk = backend.ter
         stats = tk.ter_stats(hyps, refs, False, False, False, False, 2)
         f32 = stats.astype(np.float32)
         words_h = [w for h in hyps[:60] for w in h.split()]
@@ -296,7 +297,7 @@ def test_one_segment_starts_no_thread(backend):
 def test_threads_never_exceed_the_chunks_of_work_or_the_cap():
     """Both runners (``run_chunks`` and the token pipeline's crew): at most one thread per chunk
     of ``MIN_CHUNK`` rows and at most ``MAX_THREADS``, whatever ``workers`` asks."""
-    stats, sets, scoring = (_backend.select("cython", k) for k in ("stats", "sets", "scoring"))
+    stats, sets, scoring = (_backend.select("cython", k) for k in ("bleu_stats", "bleu_sets", "bleu_scores"))
     rng = np.random.default_rng(3)
     chunks = 3  # 3 chunks of rows: at most 3 threads (and the cap)
     n = chunks * _threads.MIN_CHUNK

@@ -1,14 +1,14 @@
 """The compiled ``char``, ``zh`` and ``intl`` tokenizers against the Python ones, token for token.
 
 * their character tables: zh's ranges and intl's \\p{P}/\\p{S}/\\p{N} classes (built at run time
-  from the installed ``regex``) over every code point, and the generated header ``_uni.h`` up
+  from the installed ``regex``) over every code point, and the generated header ``uni.h`` up
   to date with its generator;
 * every distinct WMT23 line (the repository sample and, when present, the full selection in
   ``$RAPIDBLEU_WMT23_DIR`` or ``../shared/data/wmt23`` beside the repository) through the C
   hook ``_tokenize`` and the Python tokenizer;
 * property tests on random Unicode (astral, combining marks, whitespace, the zh range edges,
   punctuation/symbol/number runs);
-* the statistics matrix of ``_stats_cy.string_stats`` equal to ``_stats_py.string_stats`` for
+* the statistics matrix of ``bleu_stats_cy.string_stats`` equal to ``bleu_stats_py.string_stats`` for
   each tokenizer (the Python tokenizers are sacreBLEU's, see ``test_tokenizers.py``).
 """
 
@@ -22,16 +22,16 @@ from conftest import SAMPLE_DIR, text_files, wmt23_dir
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rapidbleu import _stats_py as py
+from rapidbleu._core import bleu_stats_py as py
 from rapidbleu.tokenizers import get_tokenizer
 from rapidbleu.tokenizers.tokenizer_char import tokenize_char
 from rapidbleu.tokenizers.tokenizer_intl import tokenize_intl
 from rapidbleu.tokenizers.tokenizer_zh import is_chinese_char, tokenize_zh
 
 try:
-    from rapidbleu import _stats_cy as cy
+    from rapidbleu._core import bleu_stats_cy as cy
 except ImportError as exc:  # pure-Python install
-    pytest.skip(f"rapidbleu._stats_cy is not built ({exc})", allow_module_level=True)
+    pytest.skip(f"rapidbleu._core.bleu_stats_cy is not built ({exc})", allow_module_level=True)
 
 regex = pytest.importorskip("regex")
 
@@ -307,9 +307,10 @@ def test_bleu_fast_path_equals_sacrebleu(name, monkeypatch):
     import logging
 
     sacrebleu = pytest.importorskip("sacrebleu")
-    from rapidbleu import BLEU, _backend
+    from rapidbleu import BLEU
+    from rapidbleu._core import backend as _backend
 
-    monkeypatch.setattr(_backend, "stats", cy)
+    monkeypatch.setattr(_backend, "bleu_stats", cy)
     logging.getLogger("sacrebleu").setLevel(logging.ERROR)
     folder = HERE / "data" / "wmt23"
     checked = 0

@@ -1,7 +1,7 @@
 """Token-id input, batched sentence scores, self-BLEU and pairwise matrices.
 
 Every score is compared for float equality (``==``, not approx) with sacreBLEU 2.6.0 or NLTK.
-Compiled-kernel comparisons skip when ``rapidbleu._sets_cy`` is not built.
+Compiled-kernel comparisons skip when ``rapidbleu._core.bleu_sets_cy`` is not built.
 """
 
 import importlib.util
@@ -20,15 +20,18 @@ from nltk.translate.bleu_score import SmoothingFunction
 from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
 
 import rapidbleu
-from rapidbleu import _backend, _scoring_py, _sets_py, _stats_py
+from rapidbleu._core import backend as _backend
+from rapidbleu._core import bleu_scores_py as _bleu_scores_py
+from rapidbleu._core import bleu_sets_py as _bleu_sets_py
+from rapidbleu._core import bleu_stats_py as _bleu_stats_py
 from rapidbleu.batch import pairwise_bleu, self_bleu, sentence_bleu_batch
 from rapidbleu.ids import corpus_bleu_ids, stats_ids
 
 # Every test here runs once per backend (conftest.backend).
 pytestmark = pytest.mark.usefixtures("backend")
 
-HAVE_CY = importlib.util.find_spec("rapidbleu._sets_cy") is not None
-needs_cy = pytest.mark.skipif(not HAVE_CY, reason="rapidbleu._sets_cy not built")
+HAVE_CY = importlib.util.find_spec("rapidbleu._core.bleu_sets_cy") is not None
+needs_cy = pytest.mark.skipif(not HAVE_CY, reason="rapidbleu._core.bleu_sets_cy not built")
 DATA = Path(__file__).resolve().parent / "data" / "wmt23"
 SM = SmoothingFunction()
 
@@ -250,15 +253,15 @@ def test_sentence_batch_nltk_style_equals_nltk():
 
 def naive_self_stats(seqs, order):
     n = len(seqs)
-    return _stats_py.token_stats(seqs, [[seqs[j] for j in range(n) if j != i] for i in range(n)], order)
+    return _bleu_stats_py.token_stats(seqs, [[seqs[j] for j in range(n) if j != i] for i in range(n)], order)
 
 
 def kernels():
-    mods = [_sets_py]
+    mods = [_bleu_sets_py]
     if HAVE_CY:
-        from rapidbleu import _sets_cy
+        from rapidbleu._core import bleu_sets_cy as _bleu_sets_cy
 
-        mods.append(_sets_cy)
+        mods.append(_bleu_sets_cy)
     return mods
 
 
@@ -349,10 +352,10 @@ def test_pairwise_equals_pair_loop_and_diagonal():
 )
 def test_pairwise_property(seqs, order, method):
     n = len(seqs)
-    want_st = _stats_py.token_stats(
+    want_st = _bleu_stats_py.token_stats(
         [seqs[i] for i in range(n) for _ in range(n)], [[seqs[j]] for _ in range(n) for j in range(n)], order
     ).reshape(n, n, -1)
-    want = _scoring_py.sacre_scores(want_st.reshape(n * n, -1), order, method, None, True).reshape(n, n)
+    want = _bleu_scores_py.sacre_scores(want_st.reshape(n * n, -1), order, method, None, True).reshape(n, n)
     for mod in kernels():
         assert np.array_equal(mod.pairwise_stats(*flat(seqs), order, 1), want_st)
         assert np.array_equal(mod.pairwise_scores(*flat(seqs), order, method, None, True, 2), want)
@@ -366,13 +369,13 @@ def test_pairwise_property(seqs, order, method):
 )
 def test_pairwise_blocks_equal_the_whole_table(seqs, order, rows):
     """A block of rows at a time (both twins) gives the rows of the whole pairwise table."""
-    want = _sets_py.pairwise_stats(*flat(seqs), order, 1)
+    want = _bleu_sets_py.pairwise_stats(*flat(seqs), order, 1)
     for mod in kernels():
         blocks = list(mod.pairwise_stats_blocks(*flat(seqs), order, 2, block_rows=rows))
         assert [start for start, _ in blocks] == list(range(0, len(seqs), rows))
         assert np.array_equal(np.concatenate([b for _, b in blocks]), want)
     with pytest.raises(ValueError, match="block_rows"):
-        next(_sets_py.pairwise_stats_blocks(*flat(seqs), order, 1, block_rows=0))
+        next(_bleu_sets_py.pairwise_stats_blocks(*flat(seqs), order, 1, block_rows=0))
 
 
 def test_pairwise_nltk_memory_is_the_output_plus_a_block(backend):
@@ -413,28 +416,28 @@ def test_pairwise_strings_wmt():
 
 @needs_cy
 def test_hash_collisions_never_match():
-    from rapidbleu import _sets_cy
+    from rapidbleu._core import bleu_sets_cy as _bleu_sets_cy
 
     rng = np.random.default_rng(8)
     seqs = [*rand_seqs(rng, 40, vocab=30), [2**62, -(2**62), 1, 2**32 + 1]]
-    want_self = _sets_py.self_stats(*flat(seqs), 4)
-    want_pair = _sets_py.pairwise_stats(*flat(seqs), 4)
+    want_self = _bleu_sets_py.self_stats(*flat(seqs), 4)
+    want_pair = _bleu_sets_py.pairwise_stats(*flat(seqs), 4)
     # mask 0: every key on one probe chain
-    assert np.array_equal(_sets_cy._self_stats_masked(*flat(seqs), 4, 1, 0), want_self)
-    assert np.array_equal(_sets_cy._pairwise_stats_masked(*flat(seqs), 4, 2, 0), want_pair)
+    assert np.array_equal(_bleu_sets_cy._self_stats_masked(*flat(seqs), 4, 1, 0), want_self)
+    assert np.array_equal(_bleu_sets_cy._pairwise_stats_masked(*flat(seqs), 4, 2, 0), want_pair)
 
 
 @needs_cy
 def test_workers_give_identical_results():
-    from rapidbleu import _sets_cy
+    from rapidbleu._core import bleu_sets_cy as _bleu_sets_cy
 
     rng = np.random.default_rng(10)
     seqs = rand_seqs(rng, 500, vocab=50, max_len=30)
-    a = _sets_cy.self_stats(*flat(seqs), 4, 1)
-    assert np.array_equal(a, _sets_cy.self_stats(*flat(seqs), 4, 2))
-    assert np.array_equal(a, _sets_py.self_stats(*flat(seqs), 4))
-    p1 = _sets_cy.pairwise_scores(*flat(seqs[:100]), 4, "exp", None, True, 1)
-    assert np.array_equal(p1, _sets_cy.pairwise_scores(*flat(seqs[:100]), 4, "exp", None, True, -1))
+    a = _bleu_sets_cy.self_stats(*flat(seqs), 4, 1)
+    assert np.array_equal(a, _bleu_sets_cy.self_stats(*flat(seqs), 4, 2))
+    assert np.array_equal(a, _bleu_sets_py.self_stats(*flat(seqs), 4))
+    p1 = _bleu_sets_cy.pairwise_scores(*flat(seqs[:100]), 4, "exp", None, True, 1)
+    assert np.array_equal(p1, _bleu_sets_cy.pairwise_scores(*flat(seqs[:100]), 4, "exp", None, True, -1))
 
 
 # ------------------------------------------------------------------- NLTK-style, every method
@@ -553,13 +556,13 @@ def test_nltk_style_custom_callable_refused_without_tokens():
 def test_method5_stats_are_five_orders(monkeypatch):
     """Methods 5 and 7 read the 5-gram precision: the kernels are asked for 5 orders."""
     orders = []
-    real = _backend.sets.self_stats
+    real = _backend.bleu_sets.self_stats
 
     def spy(ids, lens, order, workers=1):
         orders.append(order)
         return real(ids, lens, order, workers)
 
-    monkeypatch.setattr(_backend.sets, "self_stats", spy)
+    monkeypatch.setattr(_backend.bleu_sets, "self_stats", spy)
     seqs = [[1, 2, 3, 4, 5, 6], [1, 2, 3, 4, 5, 7], [2, 3]]
     self_bleu(seqs, weights=(0.5, 0.5), smoothing_function=SM.method5)
     self_bleu(seqs, weights=(0.5, 0.5), smoothing_function=SM.method1)
@@ -646,7 +649,7 @@ def test_generator_references_are_read_like_generator_hypotheses():
     ],
 )
 def test_sets_kernels_refuse_bad_flat_streams(flat_ids, lens, message):
-    """Both twins check the flat stream with the one rule (``_validate.check_flat_stream``)."""
+    """Both twins check the flat stream with the one rule (``validate.check_flat_stream``)."""
     for mod in kernels():
         for call in (mod.self_stats, mod.pairwise_stats):
             with pytest.raises(ValueError, match=message):

@@ -1,7 +1,7 @@
 """Ctrl-C stops a long call within a fraction of a second, with one thread or several.
 
 The compiled kernels run without the GIL, where no signal handler can run: the thread runner
-(``rapidbleu._threads.run_chunks``) hands them each chunk in short slices and the token
+(``rapidbleu._core.threads.run_chunks``) hands them each chunk in short slices and the token
 pipeline checks for signals between blocks, so ``KeyboardInterrupt`` is raised soon after the
 signal, and with threads once every thread has stopped.  Each call runs in a child process
 sized to take several seconds; SIGINT is sent while its kernel runs, and the child must report
@@ -38,7 +38,7 @@ _CHILD = r"""
 import sys, time, traceback
 import numpy as np
 import rapidbleu
-from rapidbleu import _backend
+from rapidbleu._core import backend
 from rapidbleu.batch import pairwise_bleu
 
 def lines(name):
@@ -92,7 +92,7 @@ for case in sys.argv[3:]:
         call()
     except KeyboardInterrupt:
         files = [f.filename.rsplit("/", 1)[-1] for f in traceback.extract_tb(sys.exc_info()[2])]
-        runner = [f for f in files if f in ("_threads.py", "_stats_tokens.pxi")]
+        runner = [f for f in files if f in ("threads.py", "bleu_stats_tokens.pxi")]
         where = runner[-1] if runner else files[-1]
         print("interrupted", case, round(time.perf_counter() - t0, 3), where, flush=True)
     else:
@@ -126,7 +126,7 @@ def test_ctrl_c_stops_every_long_call_soon():
             assert report[:2] == ["interrupted", case], f"{case}: {report} (the call ended before the signal?)"
             # raised in the runner (between slices or blocks, or waiting for the threads), i.e.
             # while the kernel ran
-            assert report[3] in ("_threads.py", "_stats_tokens.pxi"), report
+            assert report[3] in ("threads.py", "bleu_stats_tokens.pxi"), report
             if after > BOUND:
                 late.append((case, after))
         assert child.wait(timeout=60) == 0, child.stderr.read()

@@ -8,12 +8,12 @@ import random
 import numpy as np
 import pytest
 
-from rapidbleu import _stats_py as py
+from rapidbleu._core import bleu_stats_py as py
 
 try:
-    from rapidbleu import _stats_cy as cy
+    from rapidbleu._core import bleu_stats_cy as cy
 except ImportError as exc:  # pure-Python install
-    pytest.skip(f"rapidbleu._stats_cy is not built ({exc})", allow_module_level=True)
+    pytest.skip(f"rapidbleu._core.bleu_stats_cy is not built ({exc})", allow_module_level=True)
 
 FEW_BITS = 0xFFF0000000000000  # 12 bits of hash: many collisions, still fast enough
 
@@ -60,7 +60,7 @@ def test_long_token_segments(long_pair, mask):
         np.testing.assert_array_equal(got, expected)
 
 
-# The long path counts one order at a time (_ngram_long.h), the references in groups when
+# The long path counts one order at a time (bleu_ngram_long.h), the references in groups when
 # they are together more than twice as long as the hypothesis (the first hypothesis here, and
 # the shorter ones below): a reference that shares nothing with the hypothesis stops at
 # order 1, one that shares only tokens at order 2, an empty or a short one has no n-grams of

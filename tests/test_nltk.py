@@ -24,10 +24,10 @@ from nltk.translate import bleu_score as nltk_bleu  # noqa: E402
 from nltk.util import ngrams as nltk_ngrams  # noqa: E402
 
 import rapidbleu.nltk as rb  # noqa: E402
-from rapidbleu import _backend  # noqa: E402
 from rapidbleu import nltk as rnltk  # noqa: E402
-from rapidbleu._nltk_style import token_statistics  # noqa: E402
-from rapidbleu._validate import NoReferencesError  # noqa: E402
+from rapidbleu._core import backend as _backend  # noqa: E402
+from rapidbleu._core.nltk_style import token_statistics  # noqa: E402
+from rapidbleu._core.validate import NoReferencesError  # noqa: E402
 from rapidbleu.tokenizers import get_tokenizer  # noqa: E402
 
 # Every test here runs once per backend (conftest.backend).
@@ -509,18 +509,18 @@ def test_int_tokens_and_backend():
         [nb.sentence_bleu(r, h, smoothing_function=NLTK_CC.method3) for r, h in zip(refs, hyps, strict=False)],
         rb.sentence_bleu_batch(refs, hyps, smoothing_function=RB_CC.method3, workers=2),
     )
-    assert _backend.stats.NAME in ("python", "cython")
+    assert _backend.bleu_stats.NAME in ("python", "cython")
 
 
 def test_stats_come_from_core(monkeypatch):
     calls = []
-    real = _backend.stats.token_stats
+    real = _backend.bleu_stats.token_stats
 
     def spy(*args, **kwargs):
         calls.append(args[2] if len(args) > 2 else kwargs.get("max_ngram_order"))
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(_backend.stats, "token_stats", spy)
+    monkeypatch.setattr(_backend.bleu_stats, "token_stats", spy)
     rb.corpus_bleu([[REF1]], [HYP1], (0.2,) * 5)
     rb.sentence_bleu_batch([[REF1]], [HYP1], (0.5, 0.5), RB_CC.method5)
     assert calls == [5, 5]

@@ -81,6 +81,8 @@ def test_installed_distribution_puts_the_hook_at_the_top_of_site_packages():
     assert (top / "rapidbleu" / "__init__.py").is_file()
     assert (top / "_rapidbleu_startup.py").is_file()
     assert installed_startup_hook() == top / STARTUP_PTH
+
+
 def _build_tools():
     """setuptools and Cython (the build requirements) in this interpreter: skipped without
     them, unless ``RAPIDBLEU_REQUIRE_BUILD=1`` (``.ci/run``'s step 6 has them)."""
@@ -140,7 +142,7 @@ def test_a_failed_compile_installs_no_compiled_module_of_an_earlier_build(tmp_pa
     setup("-q", "bdist_wheel", "-d", str(tmp_path / "dist"))
     (wheel,) = (tmp_path / "dist").glob("rapidbleu-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
-    assert "rapidbleu/_stats_py.py" in names
+    assert "rapidbleu/_core/bleu_stats_py.py" in names
     assert [n for n in names if n.endswith((".so", ".pyd"))] == []
     assert list((build_lib / "rapidbleu").glob(f"*{suffix}")) == []
     # in place (what an editable install builds): the old modules in the package folder go too

@@ -1,5 +1,5 @@
 """The scoring layer: every statistics -> score formula exists once in Python
-(``rapidbleu._scoring_py``, the oracle) and once compiled (``rapidbleu._scoring_cy``).
+(``rapidbleu._core.bleu_scores_py``, the oracle) and once compiled (``rapidbleu._core.bleu_scores_cy``).
 
 The compiled twin must give the oracle's floats bit for bit on random statistics, on every
 interpreter (the builtin ``sum()`` changed in CPython 3.12), for every smoothing method,
@@ -20,9 +20,9 @@ import pytest
 from conftest import HAVE_CYTHON, REQUIRE_CYTHON
 
 import rapidbleu
-from rapidbleu import _backend
-from rapidbleu import _scoring_py as py
-from rapidbleu._validate import MAX_ORDER_LIMIT, resolve_workers
+from rapidbleu._core import backend as _backend
+from rapidbleu._core import bleu_scores_py as py
+from rapidbleu._core.validate import MAX_ORDER_LIMIT, resolve_workers
 
 needs_cy = pytest.mark.skipif(not HAVE_CYTHON and not REQUIRE_CYTHON, reason="compiled extension not built")
 SRC = Path(rapidbleu.__file__).resolve().parent  # the package under test (checkout or installed)
@@ -39,7 +39,7 @@ SACRE_METHODS = [
 
 
 def cy():
-    return _backend.select("cython", "scoring")
+    return _backend.select("cython", "bleu_scores")
 
 
 def random_rows(rng, m, N):
@@ -111,15 +111,16 @@ def test_sum_of_logs_follows_the_interpreter():
 
 @needs_cy
 def test_sacre_row_inside_pairwise_matches_oracle():
-    from rapidbleu import _sets_cy, _sets_py
+    from rapidbleu._core import bleu_sets_cy as _bleu_sets_cy
+    from rapidbleu._core import bleu_sets_py as _bleu_sets_py
 
     rng = np.random.default_rng(3)
     seqs = [rng.integers(0, 6, rng.integers(0, 12)).tolist() for _ in range(40)]
     lens = np.array([len(x) for x in seqs], dtype=np.int64)
     ids = np.array([t for x in seqs for t in x], dtype=np.int64)
     for method, value in SACRE_METHODS:
-        a = _sets_cy.pairwise_scores(ids, lens, 4, method, value, True, 2)
-        b = _sets_py.pairwise_scores(ids, lens, 4, method, value, True)
+        a = _bleu_sets_cy.pairwise_scores(ids, lens, 4, method, value, True, 2)
+        b = _bleu_sets_py.pairwise_scores(ids, lens, 4, method, value, True)
         assert np.array_equal(bits(a), bits(b)), method
 
 
@@ -326,8 +327,8 @@ def test_unreasonable_order_refused_before_any_work(backend, order):
         lambda: batch.pairwise_bleu(["a b c", "a b d"], max_ngram_order=order),
         lambda: batch.sentence_bleu_batch([[1, 2, 3]], [[1, 2, 3]], max_ngram_order=order),
         lambda: ids.stats_ids([[1, 2, 3]], [[1, 2, 3]], max_ngram_order=order),
-        lambda: _backend.stats.string_stats(["a"], [["a"]], order),
-        lambda: _backend.scoring.sacre_scores(np.zeros((1, 4), np.int64), order, "exp", None, False),
+        lambda: _backend.bleu_stats.string_stats(["a"], [["a"]], order),
+        lambda: _backend.bleu_scores.sacre_scores(np.zeros((1, 4), np.int64), order, "exp", None, False),
     ]
     if order:
         calls.append(lambda: nltk.corpus_bleu([[["a"]]], [["a"]], weights=(1 / order,) * min(order, 10**3)))

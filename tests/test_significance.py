@@ -15,8 +15,8 @@ import pytest
 from conftest import TINY_HYPS, TINY_OTHER, TINY_REFS, data_files, read
 
 import rapidbleu
-from rapidbleu import _bootstrap as B
 from rapidbleu import significance as S
+from rapidbleu._core import bootstrap as B
 
 sacrebleu = pytest.importorskip("sacrebleu")
 from sacrebleu.metrics import BLEU as SacreBLEU  # noqa: E402

@@ -7,8 +7,8 @@ import pytest
 from conftest import SAMPLE_DIR, read
 
 import rapidbleu
-from rapidbleu import _bootstrap as B
 from rapidbleu import significance as S
+from rapidbleu._core import bootstrap as B
 
 HYPS = [read(SAMPLE_DIR / f"generaltest2023.de-en.hyp.{s}.en") for s in ("ONLINE-W", "AIRC", "GTCOM_Peter")]
 REF = read(SAMPLE_DIR / "generaltest2023.de-en.ref.refA.en")

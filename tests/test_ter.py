@@ -31,7 +31,8 @@ from sacrebleu.significance import _bootstrap_resample as sacre_bootstrap
 from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer as SacreTercom
 
 import rapidbleu
-from rapidbleu import _backend, _ter_py
+from rapidbleu._core import backend as _backend
+from rapidbleu._core import ter_py as _ter_py
 from rapidbleu.metrics import lib_ter
 from rapidbleu.tokenizers.tokenizer_ter import TercomTokenizer
 
@@ -45,7 +46,7 @@ SIG_VERSION = f"version:rapidbleu-{rapidbleu.__version__}"
 #: The twins compared directly (without the backend fixture).
 TWINS = [_ter_py]
 if HAVE_CYTHON:
-    from rapidbleu import _ter_cy
+    from rapidbleu._core import ter_cy as _ter_cy
 
     TWINS.append(_ter_cy)
 

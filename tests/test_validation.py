@@ -91,12 +91,12 @@ def test_segment_major_references_on_every_entry_point(call):
         call()
 
 
-@pytest.mark.parametrize("kind", ["stats", "chrf", "ter"])
+@pytest.mark.parametrize("kind", ["bleu_stats", "chrf", "ter"])
 def test_segment_major_references_in_the_kernels(kind):
     """The kernels' own check of stream lengths says the same (one message, in ``_errors``)."""
-    from rapidbleu import _backend
+    from rapidbleu._core import backend as _backend
 
-    kernel = {"stats": "string_stats", "chrf": "chrf_stats", "ter": "ter_stats"}[kind]
+    kernel = {"bleu_stats": "string_stats", "chrf": "chrf_stats", "ter": "ter_stats"}[kind]
     with pytest.raises(ValueError, match=LAYOUT_WORDS):
         getattr(getattr(_backend, kind), kernel)(SYSTEM, SEGMENT_MAJOR)
 
@@ -235,7 +235,7 @@ def test_odd_unicode_and_huge_line():
 
 
 def test_check_references_returns_private_streams():
-    from rapidbleu._inputs import check_references
+    from rapidbleu._core.inputs import check_references
 
     s0, s1 = ["a", None, "c"], [None, "b", "c"]
     streams, num_refs = check_references((s0, s1), 3)
@@ -576,7 +576,7 @@ def test_nltk_statistics_are_checked_not_cast():
     was called "non-negative"), an aggregated row's NaN is named (``int(nan)`` failed), a
     float matrix is refused (its fractions were truncated)."""
     import rapidbleu.nltk
-    from rapidbleu._nltk_style import NLTKBLEU
+    from rapidbleu._core.nltk_style import NLTKBLEU
 
     st = np.array([[2**63 + 3, 5, 3, 2, 2**63 + 3, 2**63 + 2]], dtype=np.uint64)
     want = r"stats: row 0, column 0 \(hyp_len\) is 9223372036854775811, which numpy int64"
@@ -683,7 +683,7 @@ def test_workers_checked_before_any_work(bad, err, monkeypatch):
     """Every public constructor and function with a ``workers`` argument refuses a bad value at
     once (``BLEU(workers=0)`` used to raise only at the first scoring call), before a kernel
     runs; found by introspection, so a new entry point cannot be missed."""
-    from rapidbleu import _backend
+    from rapidbleu._core import backend as _backend
 
     callables = _public_callables_taking_workers()
     assert len(callables) >= 10

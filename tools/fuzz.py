@@ -13,7 +13,7 @@ so a failure prints the command that replays it) and is one of:
 * ``nltk``: ``corpus_bleu``/``sentence_bleu`` of random token sequences (ints, strs, mixed, bools
   and floats that compare equal to ints) with random weights, smoothing methods 0-7 and
   ``auto_reweigh``: the same float as NLTK, or the same exception type, on both backends;
-* ``kernels``: the compiled twin of each kernel (``_stats``, ``_ids``, ``_sets``, ``_scoring``)
+* ``kernels``: the compiled twin of each kernel (``bleu_stats``, ``ids``, ``bleu_sets``, ``bleu_scores``)
   against the Python one on random flat id streams, token lists and statistics, parameters at
   the edges (huge and tiny smoothing values, numpy scalars, counts near 2**53, lengths of -1):
   the same floats, or the same exception type and message;
@@ -205,7 +205,7 @@ def _check(what: str, want: tuple[Any, ...], got: tuple[Any, ...], any_error: bo
 @contextlib.contextmanager
 def backend(name: str) -> Iterator[None]:
     """Every kernel of one backend for the duration (as the tests' ``backend`` fixture)."""
-    from rapidbleu import _backend
+    from rapidbleu._core import backend as _backend
 
     saved = {kind: _backend.select(kind=kind) for kind in _backend.TWINS}
     try:
@@ -355,7 +355,7 @@ def _stats_rows(rng: random.Random, N: int) -> np.ndarray:
 
 
 def case_kernels(rng: random.Random) -> None:
-    from rapidbleu import _backend
+    from rapidbleu._core import backend as _backend
 
     py = {kind: _backend.select("python", kind) for kind in _backend.TWINS}
     cy = {kind: _backend.select("cython", kind) for kind in _backend.TWINS}
@@ -365,15 +365,15 @@ def case_kernels(rng: random.Random) -> None:
     n = rng.randint(0, 12)
     hyp = _flat_stream(rng, n, False)
     refs = [_flat_stream(rng, n, True) for _ in range(rng.randint(1, 3))]
-    calls.append(("stats", "flat_stats", lambda m: m.flat_stats(*hyp, refs, N, w)))
+    calls.append(("bleu_stats", "flat_stats", lambda m: m.flat_stats(*hyp, refs, N, w)))
     vocab = _vocab(rng)
     toks = [_tokens(rng, vocab) for _ in range(n)]
     trefs = [[_tokens(rng, vocab) for _ in range(rng.randint(1, 3))] for _ in range(n)]
-    calls.append(("stats", "token_stats", lambda m: m.token_stats(toks, trefs, N, w)))
+    calls.append(("bleu_stats", "token_stats", lambda m: m.token_stats(toks, trefs, N, w)))
     lines = [_line(rng) for _ in range(n)]
     rlines = [[_line(rng) for _ in range(n)]]
     tok, lower = rng.choice(["13a", "intl", "zh", "char", "none"]), rng.random() < 0.5
-    calls.append(("stats", "string_stats", lambda m: m.string_stats(lines, rlines, N, tok, lower, w)))
+    calls.append(("bleu_stats", "string_stats", lambda m: m.string_stats(lines, rlines, N, tok, lower, w)))
     ids = [[rng.randint(-3, 5) for _ in range(rng.randint(0, 8))] for _ in range(n)]
     clean = (rng.choice([None, 0, 1]), rng.choice([None, 2, [2, 3]]), rng.choice([None, [], [4], [-3, 4]]))
     calls.append(("ids", "pack_int_lists", lambda m: m.pack_int_lists(ids + [None] * (n % 2), n % 2 == 1)))
@@ -381,21 +381,21 @@ def case_kernels(rng: random.Random) -> None:
     flat_ids %= 6
     calls.append(("ids", "clean_flat", lambda m: m.clean_flat(flat_ids, lens_ids, *clean)))
     sflat, slens = _flat_stream(rng, n, False)
-    calls.append(("sets", "self_stats", lambda m: m.self_stats(sflat, slens, N, w)))
-    calls.append(("sets", "pairwise_stats", lambda m: m.pairwise_stats(sflat, slens, N, w)))
+    calls.append(("bleu_sets", "self_stats", lambda m: m.self_stats(sflat, slens, N, w)))
+    calls.append(("bleu_sets", "pairwise_stats", lambda m: m.pairwise_stats(sflat, slens, N, w)))
     method = rng.choice(["exp", "floor", "add-k", "none"])
     value = rng.choice(_EDGE_VALUES)
     eff = rng.random() < 0.5
-    calls.append(("sets", "pairwise_scores", lambda m: m.pairwise_scores(sflat, slens, N, method, value, eff, w)))
+    calls.append(("bleu_sets", "pairwise_scores", lambda m: m.pairwise_scores(sflat, slens, N, method, value, eff, w)))
     rows = _stats_rows(rng, N)
     dtype = rng.choice([None, np.int64, np.float32])
-    calls.append(("scoring", "sacre_scores", lambda m: m.sacre_scores(rows, N, method, value, eff, dtype, w)))
+    calls.append(("bleu_scores", "sacre_scores", lambda m: m.sacre_scores(rows, N, method, value, eff, dtype, w)))
     weights = tuple(rng.choice([0.25, 0.5, 1 / 3, -0.5, 2.0**51]) for _ in range(rng.randint(1, N)))
     if rng.random() < 0.5:
         weights = (0.25,) * min(4, N) if N >= 4 else weights
     nm, p1, p2 = rng.randint(0, 4), rng.choice(_NLTK_PARAMS), rng.choice(_NLTK_PARAMS)
     reweigh = rng.random() < 0.3
-    calls.append(("scoring", "nltk_scores", lambda m: m.nltk_scores(rows, N, weights, nm, p1, p2, reweigh, w)))
+    calls.append(("bleu_scores", "nltk_scores", lambda m: m.nltk_scores(rows, N, weights, nm, p1, p2, reweigh, w)))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for kind, name, call in calls:
@@ -478,7 +478,7 @@ def _given_back(what: str, ours: Any, theirs: Any, rows: list[list[Any]], dtype:
 def _twins(kind: str, calls: list[tuple[str, Callable[[Any], Any]]]) -> None:
     """Each call on the compiled twin of ``kind`` against the Python one: the same value, or
     the same exception type and message."""
-    from rapidbleu import _backend
+    from rapidbleu._core import backend as _backend
 
     py, cy = _backend.select("python", kind), _backend.select("cython", kind)
     for name, call in calls:
@@ -695,10 +695,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = ap.parse_args(argv)
     kinds = tuple(args.kinds)
-    from rapidbleu import _backend
+    from rapidbleu._core import backend as _backend
 
     try:
-        _backend.select("cython", "stats")
+        _backend.select("cython", "bleu_stats")
     except ImportError as exc:
         print(f"fuzz: the compiled core is not available ({exc})", file=sys.stderr)
         return 2

@@ -7,9 +7,10 @@ computed by a compiled core.
 
 from typing import TYPE_CHECKING
 
-from . import _backend, _log  # noqa: F401  (_log: rapidbleu's logger obeys sacreBLEU's level)
-from ._not_provided import NotProvidedError, not_provided
-from ._version import __version__
+from ._core import backend as _backend
+from ._core import log as _log  # noqa: F401  (_log: rapidbleu's logger obeys sacreBLEU's level)
+from ._core.not_provided import NotProvidedError, not_provided
+from ._core.version import __version__
 from .bleu import BLEU, corpus_bleu, raw_corpus_bleu, sentence_bleu
 from .chrf import CHRF, corpus_chrf, sentence_chrf
 from .score import BLEUScore, BLEUSignature, CHRFScore, TERScore, TERSignature
@@ -22,10 +23,10 @@ if TYPE_CHECKING:
 
 def __getattr__(name: str) -> str:
     """``backend``: ``"cython"`` or ``"python"``, which implementation computes the statistics
-    (chosen on first use, see ``rapidbleu._backend``).  sacreBLEU's test-set names
+    (chosen on first use, see ``rapidbleu._core.backend``).  sacreBLEU's test-set names
     (``DATASETS``, ``download_test_set``, ...) raise ``NotProvidedError`` saying so."""
     if name == "backend":
-        return _backend.stats.NAME
+        return _backend.bleu_stats.NAME
     error = not_provided("sacrebleu", name)
     if error is not None:
         raise error

@@ -38,14 +38,14 @@ from typing import Any
 
 import numpy as np
 
-from . import _backend
-from ._errors import stream_length_error
-from ._gc import without_gc
-from ._inputs import preprocess
-from ._nltk_style import NLTKBLEU, SmoothingFunction, resolve_smoothing, rows_named
-from ._scoring_py import check_smoothing
-from ._stats import MAX_NGRAM_ORDER
-from ._validate import MAX_ORDER_LIMIT, check_order, check_ordered, check_style, resolve_workers
+from ._core import backend as _backend
+from ._core.bleu_row import MAX_NGRAM_ORDER
+from ._core.bleu_scores_py import check_smoothing
+from ._core.errors import stream_length_error
+from ._core.inputs import preprocess
+from ._core.nltk_style import NLTKBLEU, SmoothingFunction, resolve_smoothing, rows_named
+from ._core.nogc import without_gc
+from ._core.validate import MAX_ORDER_LIMIT, check_order, check_ordered, check_style, resolve_workers
 from .ids import (
     IdCleaning,
     IdReferences,
@@ -77,7 +77,7 @@ Weights = Sequence[float] | None
 def _sacre_scores(
     stats: np.ndarray, order: int, smooth_method: str, smooth_value: float | None, effective_order: bool, workers: int
 ) -> np.ndarray:
-    return _backend.scoring.sacre_scores(stats, order, smooth_method, smooth_value, effective_order, None, workers)
+    return _backend.bleu_scores.sacre_scores(stats, order, smooth_method, smooth_value, effective_order, None, workers)
 
 
 # ----------------------------------------------------------------------- NLTK-style scoring
@@ -471,7 +471,7 @@ def self_bleu(
     its non-parallel variant keeps sentence i among its references; neither is done here.
 
     Computed without the O(n^2) scan: per n-gram the two largest counts over the set and the
-    sentence holding the largest (``rapidbleu._sets_py`` explains), equal to the naive loop.
+    sentence holding the largest (``rapidbleu._core.bleu_sets_py`` explains), equal to the naive loop.
 
     Strings are tokenized with ``tokenize`` (13a by default, as sacreBLEU would); Texygen and
     fast-bleu score text split on whitespace, so to reproduce their numbers pass token lists
@@ -510,13 +510,13 @@ def self_bleu(
         raise ValueError(f"self-BLEU needs at least 2 sentences (each is scored against the others), got {len(lens)}")
     if style == "sacrebleu":
         check_smoothing(smooth_method)
-        stats = _backend.sets.self_stats(flat, lens, order, workers)
+        stats = _backend.bleu_sets.self_stats(flat, lens, order, workers)
         return _sacre_scores(stats, order, smooth_method, smooth_value, effective_order, workers)
     if smoothing_function is None:
         smoothing_function = SmoothingFunction().method1
     metric = _nltk_metric(order, _nltk_weights(weights, order), smoothing_function, False, workers)
     with rows_named(lambda i: f"sentence {i}"):
-        return metric.scores_from_stats(_backend.sets.self_stats(flat, lens, metric.max_ngram_order, workers))
+        return metric.scores_from_stats(_backend.bleu_sets.self_stats(flat, lens, metric.max_ngram_order, workers))
 
 
 def _pair_name(start: int, n: int, k: int) -> str:
@@ -594,14 +594,16 @@ def pairwise_bleu(
         raise ValueError("candidates is empty")
     if style == "sacrebleu":
         check_smoothing(smooth_method)
-        out = _backend.sets.pairwise_scores(flat, lens, order, smooth_method, smooth_value, effective_order, workers)
+        out = _backend.bleu_sets.pairwise_scores(
+            flat, lens, order, smooth_method, smooth_value, effective_order, workers
+        )
     else:
         if smoothing_function is None:
             smoothing_function = SmoothingFunction().method1
         metric = _nltk_metric(order, _nltk_weights(weights, order), smoothing_function, False, workers)
         # a block of rows at a time: memory is the (n, n) scores and one block of statistics
         out = np.empty((n, n), dtype=np.float64)
-        for start, block in _backend.sets.pairwise_stats_blocks(flat, lens, metric.max_ngram_order, workers):
+        for start, block in _backend.bleu_sets.pairwise_stats_blocks(flat, lens, metric.max_ngram_order, workers):
             rows = len(block)
             with rows_named(functools.partial(_pair_name, start, n)):
                 out[start : start + rows] = metric.scores_from_stats(block.reshape(rows * n, -1)).reshape(rows, n)
@@ -727,7 +729,7 @@ def pairwise_chrf(
     Memory (compiled core): the ``(n, n)`` float64 output (8 n^2 bytes: 200 MB for 5,000
     candidates) plus, per thread, one block: a row of the matrix's statistics (``n`` rows of
     ``3 * (char_order + word_order)`` int64) and the candidates' unit ids of the order being
-    counted (4 bytes per character; ``_chrf.h``).  Each row of pairs is scored as soon as its
+    counted (4 bytes per character; ``chrf.h``).  Each row of pairs is scored as soon as its
     statistics are counted, so the ``(n, n, 3 * (char_order + word_order))`` table never exists.
 
     Args:
@@ -789,7 +791,7 @@ def sentence_ter_batch(
     case_sensitive).score``: the same float (tested against sacreBLEU's loop).  The fewest
     edits (insertions, deletions, substitutions, shifts of word blocks) over the segment's
     references, divided by the mean reference length (Snover et al. 2006; tercom's algorithm
-    as sacreBLEU runs it, ``rapidbleu._ter_py``).
+    as sacreBLEU runs it, ``rapidbleu._core.ter_py``).
 
     Args:
         hypotheses: n strings (a list, tuple or numpy array of strings).
@@ -806,7 +808,7 @@ def sentence_ter_batch(
         TypeError: a hypothesis or reference that is not a string, a dict or set instead of a
             sequence, an option that is not True/False (0/1).
         ValueError: mismatched stream lengths (named), a segment without any reference, a
-            segment longer than ``rapidbleu._ter_py.MAX_WORDS`` words, a bad ``workers``.
+            segment longer than ``rapidbleu._core.ter_py.MAX_WORDS`` words, a bad ``workers``.
     """
     metric = _ter_metric(normalized, no_punct, asian_support, case_sensitive, workers)
     return _sentence_scores(metric, hypotheses, references, reference_layout, "TER")
@@ -848,11 +850,11 @@ def pairwise_ter(
         workers: threads of the compiled core (1 serial, -1 all cores); same results.
 
     Raises:
-        ValueError: no candidates, a candidate longer than ``rapidbleu._ter_py.MAX_WORDS``
+        ValueError: no candidates, a candidate longer than ``rapidbleu._core.ter_py.MAX_WORDS``
             words, a bad ``workers``.
         TypeError: a candidate that is not a string, a dict or set, a bad option type.
     """
-    from ._ter_py import check_segment_rules
+    from ._core.ter_py import check_segment_rules
 
     metric = _ter_metric(normalized, no_punct, asian_support, case_sensitive, workers)
     sents = _strings(candidates, "candidates", "TER")

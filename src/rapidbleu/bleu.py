@@ -2,8 +2,8 @@
 
 Per-segment sufficient statistics come from the active backend (compiled or pure Python, see
 ``rapidbleu.backend``); everything after that (aggregation, smoothing, effective order,
-signatures) is computed in one place, the scoring layer ``rapidbleu._scoring_py`` (and its
-compiled twin, chosen by ``rapidbleu._backend``).
+signatures) is computed in one place, the scoring layer ``rapidbleu._core.bleu_scores_py`` (and its
+compiled twin, chosen by ``rapidbleu._core.backend``).
 """
 
 from __future__ import annotations
@@ -16,17 +16,17 @@ from typing import TYPE_CHECKING, Any, cast, overload
 if TYPE_CHECKING:
     import numpy as np
 else:
-    from ._lazy import numpy as np  # imported on first use (see rapidbleu._lazy)
+    from ._core.lazy import numpy as np  # imported on first use (see rapidbleu._core.lazy)
 
-from . import _backend
-from ._errors import MAX_EXACT_COUNT, cached_references_error
-from ._inputs import check_references, preprocess, stat_value
-from ._log import logger
-from ._metric import Metric, register
-from ._sacre_methods import SacreBLEUMethods
-from ._scoring_py import SMOOTH_DEFAULTS, bleu_from_stats, check_smoothing, split_row
-from ._stats import MAX_NGRAM_ORDER, stats_columns
-from ._validate import (
+from ._core import backend as _backend
+from ._core.bleu_row import MAX_NGRAM_ORDER, stats_columns
+from ._core.bleu_scores_py import SMOOTH_DEFAULTS, bleu_from_stats, check_smoothing, split_row
+from ._core.errors import MAX_EXACT_COUNT, cached_references_error
+from ._core.inputs import check_references, preprocess, stat_value
+from ._core.log import logger
+from ._core.metric import Metric, register
+from ._core.sacre_methods import SacreBLEUMethods
+from ._core.validate import (
     check_flag,
     check_hypotheses,
     check_hypotheses_counting,
@@ -97,7 +97,7 @@ class BLEU(SacreBLEUMethods, Metric):
             ``workers`` 0, or a ``smooth_value`` that is not a finite number >= 0.  The
             first two are also the exception types sacreBLEU raises there: an unknown
             smoothing method is an ``AssertionError`` too, an unknown tokenizer a ``KeyError``
-            (see ``rapidbleu._validate``).
+            (see ``rapidbleu._core.validate``).
     """
 
     metric_id = "bleu"
@@ -166,7 +166,7 @@ class BLEU(SacreBLEUMethods, Metric):
         self.n_bootstrap: int | None = None
         self.seed: str | None = None
 
-    # -- the metric protocol (rapidbleu._metric) --------------------------------------------
+    # -- the metric protocol (rapidbleu._core.metric) --------------------------------------------
     @property
     def stats_columns(self) -> tuple[str, ...]:
         """``("hyp_len", "ref_len", "matches_1", ..., "totals_N")``."""
@@ -242,7 +242,7 @@ class BLEU(SacreBLEUMethods, Metric):
         """float64 ``(m,)``: BLEU (0-100) of every row of summed statistics, as sacreBLEU's
         ``compute_bleu`` computes it for a row held in ``dtype`` (None: Python ints;
         ``np.int64``; ``np.float32``: the bootstrap's float32 arithmetic), with this metric's
-        smoothing and effective order (``rapidbleu._scoring_py.sacre_scores`` or its compiled
+        smoothing and effective order (``rapidbleu._core.bleu_scores_py.sacre_scores`` or its compiled
         twin).  The rows are checked as :meth:`score_from_stats` checks its row
         (:meth:`checked_sums`); with ``dtype=None`` counts of any size are scored (exactly as
         sacreBLEU's Python ints), with int64 and float32 counts up to 2**53 - 1.
@@ -252,7 +252,7 @@ class BLEU(SacreBLEUMethods, Metric):
                 count, more matches than n-grams, a count beyond 2**53 - 1 with a ``dtype``, a
                 ``dtype`` other than None/int64/float32.
         """
-        return _backend.scoring.sacre_scores(
+        return _backend.bleu_scores.sacre_scores(
             self.checked_sums(sums, dtype),
             self.max_ngram_order,
             self.smooth_method,
@@ -293,10 +293,10 @@ class BLEU(SacreBLEUMethods, Metric):
         return hyps_in, ref_streams, self.max_ngram_order, tok, low, self.workers
 
     def _segment_stats(self, hyps: list[str], ref_streams: list[list[str | None]]) -> np.ndarray:
-        return _backend.stats.string_stats(*self._core_args(hyps, ref_streams))
+        return _backend.bleu_stats.string_stats(*self._core_args(hyps, ref_streams))
 
     def _segment_totals(self, hyps: list[str], ref_streams: list[list[str | None]]) -> list[int]:
-        return _backend.stats.string_totals(*self._core_args(hyps, ref_streams))
+        return _backend.bleu_stats.string_totals(*self._core_args(hyps, ref_streams))
 
     def _checked_inputs(self, hypotheses: Any, references: Any) -> tuple[list[str], list[list[str | None]]]:
         """The hypotheses and reference streams of a corpus call, checked (and the cached
@@ -332,7 +332,7 @@ class BLEU(SacreBLEUMethods, Metric):
             segment; a column sum is the corpus statistics.
 
         Raises:
-            TypeError/ValueError: malformed input (see ``rapidbleu._validate``).
+            TypeError/ValueError: malformed input (see ``rapidbleu._core.validate``).
             RuntimeError: no references given and none cached.
         """
         return self._segment_stats(*self._checked_inputs(hypotheses, references))
@@ -370,7 +370,7 @@ class BLEU(SacreBLEUMethods, Metric):
             total: hypothesis n-grams per order.
             sys_len: hypothesis length (tokens); ref_len: effective reference length.
             smooth_method: ``none`` (default here, unlike ``BLEU()``), ``floor``, ``add-k``
-                or ``exp`` (see ``rapidbleu._scoring_py.bleu_from_stats``).
+                or ``exp`` (see ``rapidbleu._core.bleu_scores_py.bleu_from_stats``).
             smooth_value: for ``floor`` (default 0.1) and ``add-k`` (default 1).
             effective_order: average only over the orders with hypothesis n-grams.
             max_ngram_order: N.

@@ -6,18 +6,18 @@ mismatches and undecodable bytes end with a one-line message naming the file (an
 non-zero exit code (1; 17 for a line with the wrong number of tab-separated fields, as
 sacreBLEU) instead of a traceback or a silently truncated score.  So do the sacreBLEU options it
 does not implement (test sets: see ``UNSUPPORTED``), a SentencePiece model that cannot be
-downloaded, and a bad ``RAPIDBLEU_BACKEND`` (checked by ``rapidbleu._backend`` when the kernels
+downloaded, and a bad ``RAPIDBLEU_BACKEND`` (checked by ``rapidbleu._core.backend`` when the kernels
 are first needed).  Usage errors -- sacreBLEU's own (argparse's choices and types, ``-m foo``)
 and the option values refused here (:func:`check_values`) -- print argparse's usage line and one
 error line and exit with status 2, as sacreBLEU's usage errors do.
 
-Metrics come from the registry of the metric protocol (``rapidbleu._metric.METRICS``): ``-m``
+Metrics come from the registry of the metric protocol (``rapidbleu._core.metric.METRICS``): ``-m``
 offers every metric whose class has ``command_line = True``, each metric's options form one
 argument group (``METRIC_OPTIONS``) whose dests are prefixed ``<metric_id>_`` (sacreBLEU's
 grouping), and everything after that -- streaming, CIs, paired tests, the tables -- works on
 any metric through the protocol.
 
-Inputs are streamed: every file (or stdin) is read in lockstep (``rapidbleu._lockstep``), once,
+Inputs are streamed: every file (or stdin) is read in lockstep (``rapidbleu._core.lockstep``), once,
 ``CHUNK_LINES`` lines at a time (so pipes work), and only sums (or, for ``-ci``/``--paired-*``,
 per-segment statistics) are kept, so memory does not grow with the corpus; ``-sl`` prints each chunk's scores as it is scored.
 
@@ -45,14 +45,14 @@ from typing import TYPE_CHECKING, Any, Literal, TextIO
 if TYPE_CHECKING:
     import numpy as np
 else:
-    from ._lazy import numpy as np  # imported on first use: --help, --version and errors need none
+    from ._core.lazy import numpy as np  # imported on first use: --help, --version and errors need none
 
-from ._lockstep import Source, Stream, line_counts_differ, read_lockstep
-from ._log import logger
-from ._metric import METRICS, Metric
-from ._scoring_py import SMOOTH_DEFAULTS
-from ._validate import BackendFallbackWarning, resolve_workers
-from ._version import __version__
+from ._core.bleu_scores_py import SMOOTH_DEFAULTS
+from ._core.lockstep import Source, Stream, line_counts_differ, read_lockstep
+from ._core.log import logger
+from ._core.metric import METRICS, Metric
+from ._core.validate import BackendFallbackWarning, resolve_workers
+from ._core.version import __version__
 from .bleu import BLEU, warn_tokenized
 from .chrf import CHRF
 from .report import Color, print_results_table, print_single_results
@@ -738,7 +738,7 @@ def run(args: argparse.Namespace) -> None:
         for m, metric in by_name(metrics).items():
             score = metric.score_from_stats(sums[m][0])
             if n_bootstrap > 1:
-                from ._bootstrap import bootstrap_summary
+                from ._core.bootstrap import bootstrap_summary
 
                 metric.n_bootstrap = n_bootstrap
                 with _progress_bar(args, n_bootstrap) as bar:

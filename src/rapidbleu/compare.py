@@ -43,8 +43,8 @@ from typing import Any
 
 import numpy as np
 
-from ._inputs import preprocess
-from ._metric import METRICS, Metric
+from ._core.inputs import preprocess
+from ._core.metric import METRICS, Metric
 from .bleu import BLEU
 from .significance import DEFAULT_SAMPLES, bootstrap_ci, paired_ar, paired_bs, seed_from_env
 
@@ -324,7 +324,7 @@ class ComparisonReport:
     # -- rendering ------------------------------------------------------------------------
     def to_text(self) -> str:
         """A terminal summary: the same comparison as tables (tabulate), without plots."""
-        from ._compare_render import render_text
+        from ._core.compare_render import render_text
 
         return render_text(self)
 
@@ -335,7 +335,7 @@ class ComparisonReport:
             ImportError: matplotlib or Jinja2 missing (``pip install 'rapidbleu[report]'``).
         """
         require_report_extra()
-        from ._compare_render import render_html
+        from ._core.compare_render import render_html
 
         return render_html(self)
 

@@ -45,7 +45,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from . import _frames
+from ._core import engines as _engines
 from .stats import CorpusStats
 
 if TYPE_CHECKING:  # (the optional extra, not followed by mypy: these are Any to it)
@@ -104,21 +104,23 @@ def _with_rows(ddf: DataFrame, columns: list[str]) -> DataFrame:
 
 def _frame_inputs(pdf: pd.DataFrame, hypothesis: str, refs: list[str]) -> tuple[list[Any], list[list[Any]], list[int]]:
     rows: list[int] = pdf[_ROW].tolist()
-    hyps = _frames.column_list(pdf[hypothesis])
-    cols = [_frames.column_list(pdf[r]) for r in refs]
-    return hyps, _frames.as_streams(hyps, cols, _WHERE, rows), rows
+    hyps = _engines.column_list(pdf[hypothesis])
+    cols = [_engines.column_list(pdf[r]) for r in refs]
+    return hyps, _engines.as_streams(hyps, cols, _WHERE, rows), rows
 
 
-def _frame_part(pdf: pd.DataFrame, opts: _frames.ScoreOptions, hypothesis: str, refs: list[str]) -> _frames.Part | None:
+def _frame_part(
+    pdf: pd.DataFrame, opts: _engines.ScoreOptions, hypothesis: str, refs: list[str]
+) -> _engines.Part | None:
     hyps, streams, _ = _frame_inputs(pdf, hypothesis, refs)
-    return _frames.partition_stats(opts, hyps, streams)
+    return _engines.partition_stats(opts, hyps, streams)
 
 
-def _frame_sentences(pdf: pd.DataFrame, opts: _frames.ScoreOptions, hypothesis: str, refs: list[str]) -> pd.Series:
+def _frame_sentences(pdf: pd.DataFrame, opts: _engines.ScoreOptions, hypothesis: str, refs: list[str]) -> pd.Series:
     import pandas as pd
 
     hyps, streams, rows = _frame_inputs(pdf, hypothesis, refs)
-    scores = _frames.partition_sentence_scores(opts, hyps, streams, _WHERE, rows)
+    scores = _engines.partition_sentence_scores(opts, hyps, streams, _WHERE, rows)
     return pd.Series(scores, index=pdf.index, dtype="float64")
 
 
@@ -136,13 +138,13 @@ def corpus_stats(ddf: DataFrame, hypothesis: str, references: str | Sequence[str
     _require()
     import dask
 
-    opts = _frames.ScoreOptions(**options)
+    opts = _engines.ScoreOptions(**options)
     refs = _names(references)
     _check_columns(ddf, hypothesis, refs)
     parts = [
         dask.delayed(_frame_part)(d, opts, hypothesis, refs) for d in _with_rows(ddf, [hypothesis, *refs]).to_delayed()
     ]
-    return _frames.combine(opts, dask.compute(*parts))
+    return _engines.combine(opts, dask.compute(*parts))
 
 
 def corpus_score(
@@ -152,8 +154,8 @@ def corpus_score(
     constructor's options as keywords): ``rapidbleu.BLEUScore``/``CHRFScore`` (0-100), NLTK's
     float (0-1) with ``style="nltk"``; equal to the single-process score.  Errors as
     :func:`corpus_stats`, and ValueError for an unknown metric."""
-    opts = _frames.ScoreOptions(metric=metric, **options)
-    return _frames.score(opts, corpus_stats(ddf, hypothesis, references, metric=metric, **options))
+    opts = _engines.ScoreOptions(metric=metric, **options)
+    return _engines.score(opts, corpus_stats(ddf, hypothesis, references, metric=metric, **options))
 
 
 def corpus_bleu(ddf: DataFrame, hypothesis: str, references: str | Sequence[str], **options: Any) -> Any:
@@ -174,7 +176,7 @@ def sentence_score(
             match (``rapidbleu.nltk.SmoothingError``, naming the row).
     """
     _require()
-    opts = _frames.ScoreOptions(metric=metric, **options)
+    opts = _engines.ScoreOptions(metric=metric, **options)
     refs = _names(references)
     _check_columns(ddf, hypothesis, refs)
     return _with_rows(ddf, [hypothesis, *refs]).map_partitions(
@@ -198,17 +200,17 @@ def _pairs(seq: Iterable[Any], where: str = _WHERE) -> tuple[list[Any], list[lis
             raise TypeError(f"{where}bag elements must be (hypothesis, references) pairs") from None
         hyps.append(h)
         refs.append(r)
-    return hyps, _frames.as_streams(hyps, [refs], where)
+    return hyps, _engines.as_streams(hyps, [refs], where)
 
 
-def _bag_part(seq: Iterable[Any], opts: _frames.ScoreOptions) -> list[_frames.Part | None]:
+def _bag_part(seq: Iterable[Any], opts: _engines.ScoreOptions) -> list[_engines.Part | None]:
     hyps, streams = _pairs(seq)
-    return [_frames.partition_stats(opts, hyps, streams)]
+    return [_engines.partition_stats(opts, hyps, streams)]
 
 
-def _bag_sentences(seq: Iterable[Any], opts: _frames.ScoreOptions) -> list[float]:
+def _bag_sentences(seq: Iterable[Any], opts: _engines.ScoreOptions) -> list[float]:
     hyps, streams = _pairs(seq)
-    scores: list[float] = _frames.partition_sentence_scores(opts, hyps, streams).tolist()
+    scores: list[float] = _engines.partition_sentence_scores(opts, hyps, streams).tolist()
     return scores
 
 
@@ -216,9 +218,9 @@ def bag_corpus_stats(bag: Bag, **options: Any) -> CorpusStats:
     """Corpus statistics of a ``dask.bag`` of ``(hypothesis, references)`` pairs (references:
     a string or a list of strings); computed now.  Errors as :func:`corpus_stats`."""
     _require()
-    opts = _frames.ScoreOptions(**options)
+    opts = _engines.ScoreOptions(**options)
     parts = bag.map_partitions(_bag_part, opts).compute()
-    return _frames.combine(opts, parts)
+    return _engines.combine(opts, parts)
 
 
 def bag_corpus_score(bag: Bag, metric: str = "bleu", **options: Any) -> Any:
@@ -231,8 +233,8 @@ def bag_corpus_score(bag: Bag, metric: str = "bleu", **options: Any) -> Any:
             :func:`corpus_stats` (an empty bag, a pair without references, a non-string), an
             unknown metric.
     """
-    opts = _frames.ScoreOptions(metric=metric, **options)
-    return _frames.score(opts, bag_corpus_stats(bag, metric=metric, **options))
+    opts = _engines.ScoreOptions(metric=metric, **options)
+    return _engines.score(opts, bag_corpus_stats(bag, metric=metric, **options))
 
 
 def bag_corpus_bleu(bag: Bag, **options: Any) -> Any:
@@ -251,7 +253,7 @@ def bag_sentence_score(bag: Bag, metric: str = "bleu", **options: Any) -> Bag:
             :func:`bag_corpus_score`.
     """
     _require()
-    opts = _frames.ScoreOptions(metric=metric, **options)
+    opts = _engines.ScoreOptions(metric=metric, **options)
     return bag.map_partitions(_bag_sentences, opts)
 
 

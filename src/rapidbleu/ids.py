@@ -67,13 +67,13 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from . import _backend
-from ._errors import stream_length_error
-from ._gc import no_gc
-from ._inputs import num_refs_of
-from ._scoring_py import check_smoothing
-from ._stats import MAX_NGRAM_ORDER, n_columns
-from ._validate import (
+from ._core import backend as _backend
+from ._core.bleu_row import MAX_NGRAM_ORDER, n_columns
+from ._core.bleu_scores_py import check_smoothing
+from ._core.errors import stream_length_error
+from ._core.inputs import num_refs_of
+from ._core.nogc import no_gc
+from ._core.validate import (
     EmptyInputError,
     check_order,
     check_ordered,
@@ -565,7 +565,7 @@ def stats_ids(
 
 
 def stats_of_streams(data: IdStreams, order: int, workers: int) -> np.ndarray:
-    out = _backend.stats.flat_stats(data.hyp[0], data.hyp[1], data.ref_streams, order, workers)
+    out = _backend.bleu_stats.flat_stats(data.hyp[0], data.hyp[1], data.ref_streams, order, workers)
     return np.asarray(out, dtype=np.int64).reshape(data.n, n_columns(order))
 
 

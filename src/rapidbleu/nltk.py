@@ -13,7 +13,7 @@ Conventions (NLTK's):
 * ``weights`` is one tuple of per-order weights ``(w_1, ..., w_N)`` or a list of such tuples
   (then one score per tuple, all computed from one pass of statistics); the highest order
   computed is the longest tuple's length;
-* the clipped n-gram counts come from the compiled core (``rapidbleu._backend.stats``), after
+* the clipped n-gram counts come from the compiled core (``rapidbleu._core.backend.bleu_stats``), after
   the tokens are mapped to integer ids (one dictionary per call).
 
 The module also has the names NLTK's module gets from its imports: ``ngrams`` (as
@@ -66,7 +66,8 @@ from typing import Any, overload
 
 import numpy as np
 
-from ._nltk_style import (
+from ._core.bleu_scores_py import DEFAULT_WEIGHTS, Fraction, SmoothingError, brevity_penalty
+from ._core.nltk_style import (
     NLTKBLEU,
     EmptyCorpusError,
     LengthMismatchError,
@@ -88,8 +89,7 @@ from ._nltk_style import (
     stats_smoothing,
     token_statistics,
 )
-from ._scoring_py import DEFAULT_WEIGHTS, Fraction, SmoothingError, brevity_penalty
-from ._validate import NoReferencesError, resolve_workers
+from ._core.validate import NoReferencesError, resolve_workers
 
 __all__ = [
     "EmptyCorpusError",
@@ -313,7 +313,7 @@ def sentence_bleu_from_stats(
     ``[hyp_len, ref_len, matches_1..N, totals_1..N]`` (int): ``ref_len`` the closest reference
     length (ties to the shorter, NLTK's ``closest_ref_length``), ``matches_n`` the clipped
     n-gram matches, ``totals_n = max(0, hyp_len - n + 1)``.  That is what
-    ``rapidbleu._backend.stats.token_stats``, ``rapidbleu.ids.stats_ids``, the self-BLEU and
+    ``rapidbleu._core.backend.bleu_stats.token_stats``, ``rapidbleu.ids.stats_ids``, the self-BLEU and
     pairwise kernels of ``rapidbleu.batch`` and sacreBLEU's ``BLEU._extract_corpus_statistics``
     produce.  Then ``out[i] == nltk.translate.bleu_score.sentence_bleu(refs_i, hyp_i, weights,
     smoothing_function, auto_reweigh)``, the same float (tested).

@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import _frames
+from ._core import engines as _engines
 from .stats import CorpusStats
 
 if TYPE_CHECKING:
@@ -83,7 +83,7 @@ def _check_columns(ds: Dataset, hypothesis: str, refs: list[str]) -> None:
 def _inputs(batch: pa.Table, hypothesis: str, refs: list[str]) -> tuple[list[Any], list[list[Any]]]:
     hyps = batch.column(hypothesis).to_pylist()
     cols = [batch.column(r).to_pylist() for r in refs]
-    return hyps, _frames.as_streams(hyps, cols, _WHERE)
+    return hyps, _engines.as_streams(hyps, cols, _WHERE)
 
 
 def _row_error(exc: BaseException) -> Exception | None:
@@ -96,11 +96,11 @@ def _row_error(exc: BaseException) -> Exception | None:
     return TypeError(message) if kind == "TypeError" else ValueError(message)
 
 
-def _block_stats(batch: pa.Table, opts: _frames.ScoreOptions, hypothesis: str, refs: list[str]) -> pa.Table:
+def _block_stats(batch: pa.Table, opts: _engines.ScoreOptions, hypothesis: str, refs: list[str]) -> pa.Table:
     """One row of statistics for a block (no row for an empty one)."""
     import pyarrow as pa
 
-    part = _frames.partition_stats(opts, *_inputs(batch, hypothesis, refs))
+    part = _engines.partition_stats(opts, *_inputs(batch, hypothesis, refs))
     value = pa.float64() if opts.vector_type() == "double" else pa.int64()  # TER: float statistics
     if part is None:
         return pa.table({"vector": pa.array([], pa.list_(value)), "nrefs": pa.array([], pa.int64()),
@@ -116,11 +116,11 @@ def _block_stats(batch: pa.Table, opts: _frames.ScoreOptions, hypothesis: str, r
 
 
 def _block_sentences(
-    batch: pa.Table, opts: _frames.ScoreOptions, hypothesis: str, refs: list[str], column: str
+    batch: pa.Table, opts: _engines.ScoreOptions, hypothesis: str, refs: list[str], column: str
 ) -> pa.Table:
     import pyarrow as pa
 
-    scores = _frames.partition_sentence_scores(opts, *_inputs(batch, hypothesis, refs))
+    scores = _engines.partition_sentence_scores(opts, *_inputs(batch, hypothesis, refs))
     return batch.append_column(column, pa.array(scores, pa.float64()))
 
 
@@ -144,7 +144,7 @@ def corpus_stats(ds: Dataset, hypothesis: str, references: str | Sequence[str], 
             unwrapped from Ray's task error).
     """
     _require()
-    opts = _frames.ScoreOptions(**options)
+    opts = _engines.ScoreOptions(**options)
     refs = _names(references)
     _check_columns(ds, hypothesis, refs)
     stats = ds.select_columns(list(dict.fromkeys([hypothesis, *refs]))).map_batches(
@@ -166,10 +166,10 @@ def corpus_stats(ds: Dataset, hypothesis: str, references: str | Sequence[str], 
         raise cause from exc
     finally:
         execution.preserve_order = before
-    parts: list[_frames.Part | None] = [
+    parts: list[_engines.Part | None] = [
         (r["vector"], int(r["nrefs"]), None if r["last"] is None else tuple(int(v) for v in r["last"])) for r in rows
     ]
-    return _frames.combine(opts, parts)
+    return _engines.combine(opts, parts)
 
 
 def corpus_score(
@@ -179,16 +179,16 @@ def corpus_score(
     sacreBLEU's score object (``BLEUScore``, ``CHRFScore``, ``TERScore``; 0-100), NLTK's float
     (0-1; a list for several weight tuples) with ``style="nltk"``; equal to the single-process
     score.  Arguments and errors as :func:`corpus_stats`, and ValueError for an unknown metric."""
-    opts = _frames.ScoreOptions(metric=metric, **options)
-    return _frames.score(opts, corpus_stats(ds, hypothesis, references, metric=metric, **options))
+    opts = _engines.ScoreOptions(metric=metric, **options)
+    return _engines.score(opts, corpus_stats(ds, hypothesis, references, metric=metric, **options))
 
 
 def corpus_bleu(ds: Dataset, hypothesis: str, references: str | Sequence[str], **options: Any) -> Any:
     """Corpus BLEU of a Ray Dataset: a ``rapidbleu.BLEUScore`` (0-100) sacreBLEU style, NLTK's
     float (0-1; a list for several weight tuples) NLTK style; equal to the single-process score.
     Arguments and errors as :func:`corpus_stats` (``metric=`` as :func:`corpus_score`)."""
-    opts = _frames.ScoreOptions(**options)
-    return _frames.score(opts, corpus_stats(ds, hypothesis, references, **options))
+    opts = _engines.ScoreOptions(**options)
+    return _engines.score(opts, corpus_stats(ds, hypothesis, references, **options))
 
 
 def sentence_score(
@@ -220,7 +220,7 @@ def sentence_bleu(
             rows when the Dataset is computed.
     """
     _require()
-    opts = _frames.ScoreOptions(**options)
+    opts = _engines.ScoreOptions(**options)
     refs = _names(references)
     _check_columns(ds, hypothesis, refs)
     if column in ds.columns():

@@ -52,7 +52,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _frames
+from ._core import engines as _engines
 from .ids import TokenIds
 
 __all__ = [
@@ -302,7 +302,7 @@ class BLEUReward(SentenceReward):
             if nltk
             else {"smooth_method": smooth_method, "smooth_value": smooth_value, "max_ngram_order": max_ngram_order}
         )
-        self._opts = _frames.ScoreOptions(
+        self._opts = _engines.ScoreOptions(
             style=style,
             tokenize=tokenize,
             lowercase=lowercase,
@@ -321,7 +321,7 @@ class BLEUReward(SentenceReward):
             if nltk
             else {**bleu_options, "effective_order": True}
         )
-        from ._validate import resolve_workers
+        from ._core.validate import resolve_workers
         from .ids import id_cleaning
 
         resolve_workers(workers)
@@ -352,7 +352,7 @@ class BLEUReward(SentenceReward):
         streams = _streams(list(references), len(hyps), "references")
         if not hyps:
             return []
-        return self._scaled(_frames.partition_sentence_scores(self._opts, hyps, streams))
+        return self._scaled(_engines.partition_sentence_scores(self._opts, hyps, streams))
 
     def id_scores(self, completion_ids: Sequence[Sequence[int]], reference_ids: Sequence[Any]) -> list[float]:
         """Rewards of n token-id completions against reference ids (per completion one id
@@ -409,7 +409,7 @@ class CHRFReward(SentenceReward):
         whitespace: bool = False,
         eps_smoothing: bool = False,
     ) -> None:
-        self._opts = _frames.ScoreOptions(
+        self._opts = _engines.ScoreOptions(
             metric="chrf",
             lowercase=lowercase,
             char_order=char_order,
@@ -431,7 +431,7 @@ class CHRFReward(SentenceReward):
         hyps, streams = _text_streams(completions, references)
         if not hyps:
             return []
-        return [float(x) for x in _frames.partition_sentence_scores(self._opts, hyps, streams) / 100.0]
+        return [float(x) for x in _engines.partition_sentence_scores(self._opts, hyps, streams) / 100.0]
 
 
 #: :class:`TERReward`'s ways of turning a TER (percent, >= 0, lower is better) into a reward.
@@ -484,7 +484,7 @@ class TERReward(SentenceReward):
         if transform not in TER_TRANSFORMS:
             raise ValueError(f"transform must be one of {', '.join(TER_TRANSFORMS)}, got {transform!r}")
         self.transform = transform
-        self._opts = _frames.ScoreOptions(
+        self._opts = _engines.ScoreOptions(
             metric="ter",
             normalized=normalized,
             no_punct=no_punct,
@@ -508,7 +508,7 @@ class TERReward(SentenceReward):
         hyps, streams = _text_streams(completions, references)
         if not hyps:
             return []
-        ter = _frames.partition_sentence_scores(self._opts, hyps, streams)
+        ter = _engines.partition_sentence_scores(self._opts, hyps, streams)
         return [float(x) for x in TER_TRANSFORMS[self.transform](ter)]
 
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 if TYPE_CHECKING:
     import numpy as np
 
-from ._version import __version__
+from ._core.version import __version__
 
 #: The version written into signatures: says which tool produced the score.
 SIGNATURE_VERSION = f"rapidbleu-{__version__}"
@@ -183,7 +183,7 @@ class BLEUSignature(Signature):
 
     def __init__(self, args: dict[str, Any]) -> None:
         super().__init__(args)
-        from ._scoring_py import SMOOTH_DEFAULTS
+        from ._core.bleu_scores_py import SMOOTH_DEFAULTS
 
         self._abbr.update({"case": "c", "eff": "e", "tok": "tok", "smooth": "s"})
         smooth = args["smooth_method"]

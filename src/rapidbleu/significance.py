@@ -2,7 +2,7 @@
 
 Everything here works on the per-segment sufficient statistics of any metric
 (``Metric.corpus_statistics``: BLEU's int64 ``(n, 2 + 2N)``, chrF's, TER's) through the metric
-protocol (``rapidbleu._metric``), and reproduces sacreBLEU 2.x's ``significance`` module number
+protocol (``rapidbleu._core.metric``), and reproduces sacreBLEU 2.x's ``significance`` module number
 for number:
 
 * the same seeds (``SACREBLEU_SEED``, default ``12345``; ``none`` draws entropy from the OS),
@@ -22,7 +22,7 @@ Python BLEU function once per resample; here the draws are consumed in chunks of
 resample's sums are ``counts @ stats`` with ``counts`` the ``np.bincount`` of its indices, a
 randomisation trial's sums are one matrix product with the bool selector, all systems that
 share a seed share one stream of draws, and the scores of all resamples are computed at once.
-The resampling itself is in ``rapidbleu._bootstrap`` (which ``Metric.corpus_score`` also uses).
+The resampling itself is in ``rapidbleu._core.bootstrap`` (which ``Metric.corpus_score`` also uses).
 Working memory does not grow with the number of resamples, nor with segments times a chunk
 of resamples: indices are drawn one resample at a time (8 bytes per segment), chunks of
 counts are capped at ``_MAX_CHUNK_ELEMS`` values, and beside the statistics themselves the
@@ -43,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from ._bootstrap import (
+from ._core.bootstrap import (
     DEFAULT_SAMPLES,
     Progress,
     ar_sums,
@@ -54,8 +54,8 @@ from ._bootstrap import (
     p_value,
     seed_from_env,
 )
-from ._metric import Metric
-from ._validate import check_resamples
+from ._core.metric import Metric
+from ._core.validate import check_resamples
 
 __all__ = [
     "DEFAULT_SAMPLES",
@@ -158,7 +158,7 @@ def paired_bs(
     Args:
         baseline_stats: ``(n, k)`` statistics of the baseline (``metric.corpus_statistics``).
         systems_stats: statistics of each other system (same shape).
-        metric: the metric (any ``rapidbleu._metric.Metric``) used for all of them.
+        metric: the metric (any ``rapidbleu._core.metric.Metric``) used for all of them.
         n_samples: resamples (0 or less: the default, 1000).
         seed: an int, ``None`` (OS entropy), or ``"env"`` to read ``SACREBLEU_SEED``.
         n_jobs: threads for comparisons that do not share draws (only with OS entropy).

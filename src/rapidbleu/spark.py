@@ -25,7 +25,7 @@ UDF, one float per row, batch by batch through the metric's ``sentence_scores``
 References: one column name or several; each value a string, a null (no reference in that
 position) or an array of strings (one column of arrays holds all references of a row).
 
-Options (keyword arguments of every function, see ``rapidbleu._frames.ScoreOptions``):
+Options (keyword arguments of every function, see ``rapidbleu._core.engines.ScoreOptions``):
 ``metric`` (``"bleu"``, ``"chrf"``, ``"ter"``: sacreBLEU's metrics of the command line) and its
 constructor's options -- BLEU: ``tokenize``, ``lowercase``, ``smooth_method``,
 ``smooth_value``, ``effective_order``, ``max_ngram_order``; chrF: ``char_order``,
@@ -54,7 +54,7 @@ Example::
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from . import _frames
+from ._core import engines as _engines
 from .stats import CorpusStats
 
 # No `from __future__ import annotations` here: pandas_udf reads the UDF's annotations as types.
@@ -105,7 +105,7 @@ def corpus_stats(df: "DataFrame", hypothesis: str, references: str | Sequence[st
     _require()
     from pyspark.sql import functions as F
 
-    opts = _frames.ScoreOptions(**options)
+    opts = _engines.ScoreOptions(**options)
     refs = _names(references)
     _check_columns(df, hypothesis, refs)
     width, vtype = opts.vector_width(), opts.vector_type()
@@ -120,8 +120,8 @@ def corpus_stats(df: "DataFrame", hypothesis: str, references: str | Sequence[st
         for batch in batches:
             hyps = batch.column(0).to_pylist()
             cols = [batch.column(j).to_pylist() for j in range(1, batch.num_columns)]
-            parts.append(_frames.partition_stats(opts, hyps, _frames.as_streams(hyps, cols, "rapidbleu.spark: ")))
-        part = _frames.merge_parts(parts)
+            parts.append(_engines.partition_stats(opts, hyps, _engines.as_streams(hyps, cols, "rapidbleu.spark: ")))
+        part = _engines.merge_parts(parts)
         if part is None:
             return
         vector, nrefs, last = part
@@ -151,7 +151,7 @@ def corpus_stats(df: "DataFrame", hypothesis: str, references: str | Sequence[st
     vector = [row[c] for c in vcols]
     last = tuple(row["last"])
     part = (vector, row["nmin"] if row["nmin"] == row["nmax"] else -1, None if last[0] < 0 else last)
-    return _frames.combine(opts, [part])
+    return _engines.combine(opts, [part])
 
 
 def corpus_score(
@@ -169,8 +169,8 @@ def corpus_score(
     Raises:
         As :func:`corpus_stats`; ValueError: an unknown metric, or options it does not take.
     """
-    opts = _frames.ScoreOptions(metric=metric, **options)
-    return _frames.score(opts, corpus_stats(df, hypothesis, references, metric=metric, **options))
+    opts = _engines.ScoreOptions(metric=metric, **options)
+    return _engines.score(opts, corpus_stats(df, hypothesis, references, metric=metric, **options))
 
 
 def corpus_bleu(df: "DataFrame", hypothesis: str, references: str | Sequence[str], **options: Any) -> Any:
@@ -195,14 +195,14 @@ def sentence_score(hypothesis: str, references: str | Sequence[str], metric: str
     import pandas as pd
     from pyspark.sql import functions as F
 
-    opts = _frames.ScoreOptions(metric=metric, **options)
+    opts = _engines.ScoreOptions(metric=metric, **options)
     refs = _names(references)
 
     @F.pandas_udf("double")  # type: ignore[untyped-decorator]  # (pyspark is not followed by mypy)
     def _scores(hyp: pd.Series, ref: pd.DataFrame) -> pd.Series:
-        hyps = _frames.column_list(hyp)
-        cols = [_frames.column_list(ref.iloc[:, j]) for j in range(ref.shape[1])]
-        scores = _frames.partition_sentence_scores(opts, hyps, _frames.as_streams(hyps, cols, "rapidbleu.spark: "))
+        hyps = _engines.column_list(hyp)
+        cols = [_engines.column_list(ref.iloc[:, j]) for j in range(ref.shape[1])]
+        scores = _engines.partition_sentence_scores(opts, hyps, _engines.as_streams(hyps, cols, "rapidbleu.spark: "))
         return pd.Series(scores, index=hyp.index)
 
     # the references travel as one struct column (string or array fields)

@@ -4,7 +4,7 @@ A corpus score is a function of a handful of sums over the segments of a corpus 
 clipped matches and lengths, chrF's character n-gram counts, TER's edits), so the statistics
 of the parts of a corpus add up to the statistics of the whole, and the sum scores exactly
 (float for float) as one call on the whole corpus does.  This module makes that a public
-contract, for every metric of the protocol (``rapidbleu._metric``):
+contract, for every metric of the protocol (``rapidbleu._core.metric``):
 
 * :func:`corpus_stats` (any metric: ``BLEU`` by default, or the ``metric`` given, by object or
   name) and
@@ -46,11 +46,11 @@ from typing import Any
 
 import numpy as np
 
-from ._inputs import check_held, check_statistics_matrix
-from ._lazy import is_ndarray
-from ._metric import METRICS, Metric
-from ._nltk_style import NLTKBLEU, check_corpus_args, check_lengths, segments_checked_on_error, token_statistics
-from ._validate import check_order, check_style, resolve_workers
+from ._core.inputs import check_held, check_statistics_matrix
+from ._core.lazy import is_ndarray
+from ._core.metric import METRICS, Metric
+from ._core.nltk_style import NLTKBLEU, check_corpus_args, check_lengths, segments_checked_on_error, token_statistics
+from ._core.validate import check_order, check_style, resolve_workers
 
 __all__ = [
     "ConfigMismatchError",
@@ -389,7 +389,7 @@ def corpus_stats(
         references: reference streams, each n strings (as ``corpus_score``).
         metric: the metric to use: a metric object (``rapidbleu.BLEU(...)``, ``rapidbleu.CHRF(...)``,
             ``rapidbleu.TER(...)``, ...), or the name of a registered metric (``"bleu"``,
-            ``"chrf"``, ``"ter"``, ``"nltk"``: ``rapidbleu._metric.METRICS``), made with
+            ``"chrf"``, ``"ter"``, ``"nltk"``: ``rapidbleu._core.metric.METRICS``), made with
             ``options``; None: ``"bleu"``.
         **options: with a name or None, the metric's constructor arguments (BLEU:
             ``tokenize``, ``lowercase``, ``smooth_method``, ...; chrF: ``char_order``,

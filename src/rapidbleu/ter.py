@@ -1,10 +1,10 @@
 """TER, translation edit rate (Snover et al., AMTA 2006), with sacreBLEU 2.x's API and results.
 
 Per-segment statistics ``[num_edits, avg_ref_length]`` come from the active TER kernel
-(``rapidbleu._ter_py`` or its compiled twin ``_ter_cy``, chosen by ``rapidbleu._backend``);
-the score from statistics is ``rapidbleu._ter_py.ter_from_stats`` (and ``ter_scores`` for
+(``rapidbleu._core.ter_py`` or its compiled twin ``ter_cy``, chosen by ``rapidbleu._core.backend``);
+the score from statistics is ``rapidbleu._core.ter_py.ter_from_stats`` (and ``ter_scores`` for
 many rows).  The rules of the algorithm, where sacreBLEU's results depend on them, are stated
-in ``rapidbleu._ter_py``.
+in ``rapidbleu._core.ter_py``.
 """
 
 from __future__ import annotations
@@ -15,16 +15,16 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 if TYPE_CHECKING:
     import numpy as np
 else:
-    from ._lazy import numpy as np  # imported on first use (see rapidbleu._lazy)
+    from ._core.lazy import numpy as np  # imported on first use (see rapidbleu._core.lazy)
 
-from . import _backend
-from ._errors import cached_references_error
-from ._inputs import check_references, stat_value
-from ._lazy import is_ndarray
-from ._metric import Metric, register
-from ._sacre_methods import SacreMetricMethods
-from ._ter_py import ter_from_stats
-from ._validate import check_flag, check_hypotheses, no_reference_error, resolve_workers
+from ._core import backend as _backend
+from ._core.errors import cached_references_error
+from ._core.inputs import check_references, stat_value
+from ._core.lazy import is_ndarray
+from ._core.metric import Metric, register
+from ._core.sacre_methods import SacreMetricMethods
+from ._core.ter_py import ter_from_stats
+from ._core.validate import check_flag, check_hypotheses, no_reference_error, resolve_workers
 from .score import TERScore, TERSignature
 from .tokenizers.tokenizer_ter import TercomTokenizer
 
@@ -92,7 +92,7 @@ class TER(SacreMetricMethods, Metric):
         if references is not None:
             self._ref_cache, self.num_refs = check_references(references, None)
 
-    # -- the metric protocol (rapidbleu._metric) ------------------------------------------------
+    # -- the metric protocol (rapidbleu._core.metric) ------------------------------------------------
     @property
     def stats_columns(self) -> tuple[str, ...]:
         """``("num_edits", "ref_length")``: the fewest edits over a segment's references and
@@ -167,7 +167,7 @@ class TER(SacreMetricMethods, Metric):
 
         Raises:
             TypeError, ValueError: malformed input (named by stream and segment), a segment
-                longer than ``rapidbleu._ter_py.MAX_WORDS`` words.
+                longer than ``rapidbleu._core.ter_py.MAX_WORDS`` words.
             RuntimeError: no references given and none cached.
         """
         hyps, streams = self._streams(hypotheses, references)
@@ -196,7 +196,7 @@ class TER(SacreMetricMethods, Metric):
     def scores_from_stats(self, sums: np.ndarray, dtype: Any = None) -> np.ndarray:
         """``(m,)``: TER (0-100) of each row of summed statistics, as sacreBLEU computes it when
         the values are held in ``dtype`` (None: Python numbers; ``np.int64``; ``np.float64``;
-        ``np.float32``: bootstrap resamples): ``rapidbleu._ter_py.ter_scores`` or its compiled
+        ``np.float32``: bootstrap resamples): ``rapidbleu._core.ter_py.ter_scores`` or its compiled
         twin.  float32 for ``np.float32`` rows (the type of sacreBLEU's ``.score`` there: its
         formula stays in float32, so its bootstrap summaries are float32 arithmetic) unless a
         row has no reference words (its score is a Python float, and ``numpy.array`` of

@@ -103,9 +103,9 @@ from torch import Tensor
 from torchmetrics import Metric as TorchMetric
 from torchmetrics.utilities import dim_zero_cat
 
-from ._inputs import check_references
-from ._metric import Metric
-from ._validate import check_hypotheses
+from ._core.inputs import check_references
+from ._core.metric import Metric
+from ._core.validate import check_hypotheses
 from .bleu import BLEU
 from .chrf import CHRF
 from .ter import TER
@@ -202,7 +202,7 @@ class CorpusScore(TorchMetric):  # type: ignore[misc]  # (torchmetrics, an optio
 
     Args:
         scorer: a rapidbleu metric (``rapidbleu.BLEU(...)``; chrF and TER alike): it is used
-            only through the metric protocol (``rapidbleu._metric.Metric``): ``corpus_totals``
+            only through the metric protocol (``rapidbleu._core.metric.Metric``): ``corpus_totals``
             per batch, ``score_from_stats`` of the sum, ``aggregate_width`` and
             ``stats_dtype`` for the state (int64 counts; float64 for TER's statistics, whose
             cross-process sum is a float sum in the order torch adds).
@@ -689,7 +689,7 @@ class TranslationEditRate(TorchMetric):  # type: ignore[misc]  # (torchmetrics, 
 
         Raises:
             ValueError, TypeError: lengths that differ, a non-string, a segment of more than
-                ``rapidbleu._ter_py.MAX_WORDS`` words (before anything is added).
+                ``rapidbleu._core.ter_py.MAX_WORDS`` words (before anything is added).
         """
         hyps, streams = reference_streams(preds, target, flat_single=True)
         if not hyps:

@@ -14,9 +14,9 @@ from argparse import Namespace
 from collections.abc import Sequence
 from typing import IO, TYPE_CHECKING, Any, NoReturn
 
-from ._log import logger
-from ._not_provided import not_provided
-from ._scoring_py import my_log
+from ._core.bleu_scores_py import my_log
+from ._core.log import logger
+from ._core.not_provided import not_provided
 
 if TYPE_CHECKING:
     import numpy as np

@@ -3,13 +3,13 @@
 rapidbleu's own scoring does not call these (the kernels count n-grams); they exist for code
 that imports them from sacreBLEU's path.  The chrF ones (``extract_char_ngrams``,
 ``extract_all_char_ngrams``, ``extract_word_ngrams``) are the chrF oracle's own
-(``rapidbleu._chrf_py``).
+(``rapidbleu._core.chrf_py``).
 """
 
 from collections import Counter
 from itertools import islice
 
-from .._chrf_py import extract_all_char_ngrams, extract_char_ngrams, extract_word_ngrams
+from .._core.chrf_py import extract_all_char_ngrams, extract_char_ngrams, extract_word_ngrams
 
 
 def extract_all_word_ngrams(line: str, min_order: int, max_order: int) -> tuple[Counter[tuple[str, ...]], int]:

@@ -26,7 +26,7 @@ Quirks kept on purpose (they are in mteval-v14.pl and in sacreBLEU):
 * no unescaping of ``&amp;`` and friends (unlike ``13a``).
 
 Needs ``regex`` (a dependency of rapidbleu, as of sacreBLEU).  The compiled core runs the
-same rules in C (``rb_tok_intl`` in ``_tok.h``) with a class table that ``intl_class_table``
+same rules in C (``rb_tok_intl`` in ``tok.h``) with a class table that ``intl_class_table``
 builds from the installed ``regex`` the first time it is needed, so the C path follows the
 installed version exactly as these rules do.
 """
@@ -71,7 +71,7 @@ def tokenize_intl(line: str) -> str:
     return " ".join(line.split())
 
 
-#: ``intl_class_table``'s classes (the C core's codes, see ``_tok.h``).
+#: ``intl_class_table``'s classes (the C core's codes, see ``tok.h``).
 OTHER, PUNCT, SYMBOL, NUMBER = 0, 1, 2, 3
 _N_CODE_POINTS = 0x110000
 _table = None
@@ -118,7 +118,7 @@ class TokenizerIntl(BaseTokenizer):
     """mteval-v14 international tokenization, identical to sacreBLEU's ``intl`` (signature
     ``intl``).  Raises ``ImportError`` at construction if ``regex`` is missing."""
 
-    #: In the compiled core (rb_tok_intl in _tok.h, with ``intl_class_table()`` built from the
+    #: In the compiled core (rb_tok_intl in tok.h, with ``intl_class_table()`` built from the
     #: installed ``regex``); held to this class token for token by tests/test_fast_tokenizers.py.
     fast_path = "intl"
 

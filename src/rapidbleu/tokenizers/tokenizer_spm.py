@@ -26,7 +26,7 @@ import os
 import tempfile
 from functools import lru_cache
 
-from .._log import logger
+from .._core.log import logger
 from .base import BaseTokenizer
 
 _INSTALL = (

@@ -92,7 +92,7 @@ class TokenizerZh(BaseTokenizer):
     """Chinese tokenization, identical to sacreBLEU's ``zh`` (signature ``zh``): CJK
     characters split one by one, the rest tokenized with 13a's regular expressions."""
 
-    #: In the compiled core (rb_tok_zh in _tok.h, ranges generated from ZH_RANGES); held to
+    #: In the compiled core (rb_tok_zh in tok.h, ranges generated from ZH_RANGES); held to
     #: this class token for token by tests/test_fast_tokenizers.py.
     fast_path = "zh"
 

@@ -1,0 +1,180 @@
+"""Statistics of one set of sentences against itself, in pure Python: the oracle of
+``bleu_sets_cy`` and the fallback where the extension is not built.
+
+Both modules expose, with identical signatures and results:
+
+* ``self_stats(flat, lens, max_ngram_order, workers)`` -> int64 (n, 2 + 2N): row i is the
+  statistics of sentence i (hypothesis) against all the other sentences (references);
+* ``pairwise_stats(flat, lens, max_ngram_order, workers)`` -> int64 (n, n, 2 + 2N): [i, j] is
+  sentence i (hypothesis) against sentence j (the single reference);
+* ``pairwise_scores(flat, lens, max_ngram_order, smooth_method, smooth_value, effective_order,
+  workers)`` -> float64 (n, n) sacreBLEU sentence BLEU of each pair.
+
+The sentences are one flat id stream: ``flat`` int64 ids, ``lens`` int64 (n,) lengths that add
+up to ``len(flat)`` (the layout of ``rapidbleu.ids``; already cleaned).  ``workers`` is checked
+here and used by the compiled twin.
+
+Self-BLEU without the O(n^2) scan: for every n-gram g keep, over the whole set, the largest
+count ``top1[g]``, the sentence holding it ``arg[g]`` and the second largest ``top2[g]``
+(counting one value per sentence, so ties give ``top2 == top1``).  The clipping count of g
+against "all sentences but i" is ``top2[g]`` if ``arg[g] == i`` else ``top1[g]``.  The closest
+reference length comes from the sorted length array with one copy of ``len(i)`` removed.
+"""
+
+from collections import Counter
+from collections.abc import Iterator, Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from .bleu_row import closest_other_lengths, n_columns
+from .bleu_scores_py import sacre_scores
+from .validate import check_flat_stream, check_order, resolve_workers
+
+NAME = "python"
+
+
+def _counts(seq: Sequence[int], max_order: int) -> list[Counter[tuple[int, ...]]]:
+    toks = [int(t) for t in seq]
+    return [Counter(zip(*[toks[k:] for k in range(n)], strict=False)) for n in range(1, max_order + 1)]
+
+
+def _sentences(flat: npt.ArrayLike, lens: npt.ArrayLike, workers: int) -> list[list[int]]:
+    """The sentences of a flat stream, after the checks the compiled twin makes."""
+    resolve_workers(workers)
+    toks, L = check_flat_stream(flat, lens)
+    ends = np.cumsum(L).tolist()
+    values = toks.tolist()
+    return [values[e - m : e] for e, m in zip(ends, L.tolist(), strict=False)]
+
+
+def self_stats(flat: npt.ArrayLike, lens: npt.ArrayLike, max_ngram_order: int = 4, workers: int = 1) -> np.ndarray:
+    """Self-BLEU statistics: row i is sentence i against all the other sentences as references.
+
+    Args:
+        flat, lens: the n sentences as one flat int64 id stream and its lengths.
+        max_ngram_order: N (1..64).
+        workers: threads of the compiled twin (1 serial, -1 all cores); same results.
+
+    Returns:
+        int64 (n, 2 + 2N), the layout of ``rapidbleu._core.bleu_row``; clipping uses, per n-gram, the
+        largest count among the *other* sentences (top-1 unless sentence i holds it, then top-2),
+        and ref_len the closest length among the others (ties to the shorter).
+
+    Raises:
+        ValueError: lengths that do not tile ``flat``, a bad order; TypeError/ValueError: a bad
+            ``workers``.
+    """
+    max_order = check_order(max_ngram_order)
+    seqs = _sentences(flat, lens, workers)
+    n = len(seqs)
+    counts = [_counts(s, max_order) for s in seqs]
+    top1: list[dict[tuple[int, ...], int]] = [{} for _ in range(max_order)]
+    top2: list[dict[tuple[int, ...], int]] = [{} for _ in range(max_order)]
+    arg: list[dict[tuple[int, ...], int]] = [{} for _ in range(max_order)]
+    for i, cs in enumerate(counts):
+        for k in range(max_order):
+            t1, t2, a = top1[k], top2[k], arg[k]
+            for g, c in cs[k].items():
+                best = t1.get(g, 0)
+                if c > best:
+                    t2[g] = best
+                    t1[g] = c
+                    a[g] = i
+                elif c > t2.get(g, 0):
+                    t2[g] = c
+    lengths = np.array([len(s) for s in seqs], dtype=np.int64)
+    out = np.zeros((n, n_columns(max_order)), dtype=np.int64)
+    out[:, 0] = lengths
+    out[:, 1] = closest_other_lengths(lengths)
+    for i, cs in enumerate(counts):
+        for k in range(max_order):
+            t1, t2, a = top1[k], top2[k], arg[k]
+            m = 0
+            for g, c in cs[k].items():
+                clip = t2.get(g, 0) if a[g] == i else t1[g]
+                m += min(c, clip)
+            out[i, 2 + k] = m
+            out[i, 2 + max_order + k] = max(0, int(lengths[i]) - k)
+    return out
+
+
+def pairwise_stats(flat: npt.ArrayLike, lens: npt.ArrayLike, max_ngram_order: int = 4, workers: int = 1) -> np.ndarray:
+    """Statistics of every ordered pair: ``out[i, j]`` is sentence i (hypothesis) against
+    sentence j (single reference); int64 (n, n, 2 + 2N).  Arguments and errors as
+    :func:`self_stats`."""
+    max_order = check_order(max_ngram_order)
+    n = len(lens)  # type: ignore[arg-type]  # (a sized array-like; anything else fails here, as in C)
+    out = np.zeros((n, n, n_columns(max_order)), dtype=np.int64)
+    for start, block in pairwise_stats_blocks(flat, lens, max_order, workers, block_rows=max(n, 1)):
+        out[start : start + len(block)] = block
+    return out
+
+
+def pairwise_stats_blocks(
+    flat: npt.ArrayLike, lens: npt.ArrayLike, max_ngram_order: int = 4, workers: int = 1, block_rows: int | None = None
+) -> Iterator[tuple[int, np.ndarray]]:
+    """:func:`pairwise_stats` a block of rows at a time: yields ``(start, block)`` with
+    ``block[r, j]`` the statistics of sentence ``start + r`` against sentence ``j``, int64
+    ``(rows, n, 2 + 2N)``, so memory is one block (``block_rows`` rows; default
+    :func:`block_rows_for`: about 16 MB) instead of the whole ``n x n`` table.  The n-grams of
+    the set are collected once.  Arguments and errors as :func:`self_stats`."""
+    max_order = check_order(max_ngram_order)
+    seqs = _sentences(flat, lens, workers)
+    n = len(seqs)
+    counts = [_counts(s, max_order) for s in seqs]
+    lengths = [len(s) for s in seqs]
+    rows = block_rows_for(n, max_order, block_rows)
+    for start in range(0, n, rows):
+        stop = min(n, start + rows)
+        out = np.zeros((stop - start, n, n_columns(max_order)), dtype=np.int64)
+        for i in range(start, stop):
+            for j in range(n):
+                row = out[i - start, j]
+                row[0] = lengths[i]
+                row[1] = lengths[j]
+                for k in range(max_order):
+                    ref = counts[j][k]
+                    row[2 + k] = sum(min(c, ref.get(g, 0)) for g, c in counts[i][k].items())
+                    row[2 + max_order + k] = max(0, lengths[i] - k)
+        yield start, out
+
+
+#: Bytes of one block of :func:`pairwise_stats_blocks` by default.
+BLOCK_BYTES = 16 << 20
+
+
+def block_rows_for(n: int, max_order: int, block_rows: int | None = None) -> int:
+    """Rows per block: ``block_rows`` if given (>= 1), else as many as fit ``BLOCK_BYTES``.
+
+    Raises:
+        ValueError: ``block_rows`` < 1.
+    """
+    if block_rows is not None:
+        if int(block_rows) < 1:
+            raise ValueError(f"block_rows must be >= 1, got {block_rows}")
+        return int(block_rows)
+    return max(1, BLOCK_BYTES // max(1, n * n_columns(max_order) * 8))
+
+
+def pairwise_scores(
+    flat: npt.ArrayLike,
+    lens: npt.ArrayLike,
+    max_ngram_order: int,
+    smooth_method: str,
+    smooth_value: float | None,
+    effective_order: bool,
+    workers: int = 1,
+) -> np.ndarray:
+    """sacreBLEU sentence BLEU (0-100) of every ordered pair: float64 (n, n), ``[i, j]`` =
+    sentence i against sentence j; the scores of :func:`pairwise_stats` by
+    ``rapidbleu._core.bleu_scores_py.sacre_scores``.
+
+    Raises:
+        ValueError: as :func:`self_stats`, and an unknown smoothing method.
+    """
+    max_order = check_order(max_ngram_order)
+    st = pairwise_stats(flat, lens, max_order, workers)
+    n = st.shape[0]
+    rows = st.reshape(n * n, st.shape[2])  # (an empty set: 0 rows)
+    return sacre_scores(rows, max_order, smooth_method, smooth_value, effective_order).reshape(n, n)

@@ -1,0 +1,286 @@
+"""The metric protocol: what every metric is to the code that works on statistics.
+
+A metric is its per-segment **sufficient statistics** plus a **score from statistics**.  A sum
+of rows is a corpus; a bootstrap resample is an index plus a sum; shards merge by addition.  So
+everything that works on statistics -- the command line, confidence intervals and paired tests
+(``rapidbleu.significance``), mergeable :class:`~rapidbleu.stats.CorpusStats`, Spark and Dask,
+batches and the comparison report -- is written once, against :class:`Metric`, and serves
+every metric.
+
+One subclass per metric (``rapidbleu.BLEU``, ``rapidbleu.nltk.NLTKBLEU``, ...), each object one
+configuration:
+
+* options are validated once, in the constructor, before any work;
+* ``corpus_statistics`` runs the metric's statistics kernel (a compiled twin or its Python
+  oracle, chosen by ``rapidbleu._core.backend``) and returns an ``(n, k)`` matrix;
+* ``score_from_stats`` (one aggregated row -> a score object) and ``scores_from_stats`` (many
+  rows -> float64 scores, in the arithmetic sacreBLEU uses for values of a given dtype) run the
+  metric's scoring twin;
+* ``config``/``from_config`` turn the configuration into a plain dict and back (for
+  :class:`~rapidbleu.stats.CorpusStats`, pickles and engines), and ``get_signature`` gives the
+  sacreBLEU signature.
+
+:data:`METRICS` maps each ``metric_id`` to its class; a metric module registers its class with
+:func:`register` when it is imported.  How to add a metric: ``ARCHITECTURE.md``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from .bootstrap import bootstrap_summary
+from .inputs import check_held, check_statistics_matrix, column_sums
+from .lazy import is_ndarray
+from .validate import check_resamples, check_sentence_args
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ..score import Score, Signature
+
+#: ``metric_id`` -> metric class (filled by :func:`register` as metric modules are imported).
+METRICS: dict[str, type[Metric]] = {}
+
+
+def register(cls: type[Metric]) -> type[Metric]:
+    """Class decorator: add ``cls`` to :data:`METRICS` under its ``metric_id``."""
+    METRICS[cls.metric_id] = cls
+    return cls
+
+
+class Metric(ABC):
+    """One metric configuration, as every layer above the kernels sees it.
+
+    Subclasses set the class attributes and implement the abstract members; the base class
+    provides the corpus and sentence scores, the aggregation of rows and the statistics
+    validator on top of them.
+
+    Attributes:
+        metric_id: the metric's name on the command line (``-m``) and in ``CorpusStats``.
+        higher_is_better: ``False`` for error rates (TER).
+        stats_dtype: ``"int64"`` (counts) or ``"float64"`` (TER's average reference lengths).
+        command_line: offered by the command line's ``-m`` (sacreBLEU's metrics; not NLTK's).
+        num_refs: references per segment of the last corpus scored (``-1`` when it varies);
+            read by the signature.
+    """
+
+    metric_id: ClassVar[str]
+    higher_is_better: ClassVar[bool] = True
+    stats_dtype: ClassVar[str] = "int64"
+    command_line: ClassVar[bool] = True
+
+    num_refs: int
+    n_bootstrap: int | None = None
+    seed: str | None = None
+
+    # -- what a metric implements -----------------------------------------------------------
+    @property
+    @abstractmethod
+    def stats_columns(self) -> tuple[str, ...]:
+        """Names of the ``k`` columns of a statistics row, in order."""
+
+    @abstractmethod
+    def corpus_statistics(
+        self, hypotheses: Sequence[Any], references: Sequence[Sequence[Any]] | None = None
+    ) -> np.ndarray:
+        """Per-segment sufficient statistics, ``(n, k)`` of :attr:`stats_dtype`.
+
+        ``references`` are reference streams (the k-th reference of every segment, ``None``
+        where a segment has fewer), or None for the references given to the constructor.
+        Sets :attr:`num_refs`.
+        """
+
+    @abstractmethod
+    def score_from_stats(self, stats: Any) -> Score:
+        """The score object of one aggregated row (a column sum of statistics)."""
+
+    @abstractmethod
+    def scores_from_stats(self, sums: np.ndarray, dtype: Any = None) -> np.ndarray:
+        """``(m,)``: the score of each row of ``sums`` (``(m, k)``), computed as sacreBLEU
+        computes it from a row whose values are held in ``dtype``: ``None`` for Python numbers
+        (a corpus score), ``np.int64`` (approximate-randomisation trials), ``np.float32``
+        (bootstrap resamples, float32 arithmetic) or ``np.float64``.
+
+        The array has the type ``numpy.array`` gives sacreBLEU's ``.score`` of such rows:
+        float64 where one is a Python float (BLEU: ``math.exp``; chrF's ``0.0`` without a
+        match, TER's score without reference words), float32 where the formula stays in the
+        rows' float32 (chrF, TER).  The bootstrap and paired-test summaries (``rapidbleu._core.bootstrap``,
+        ``rapidbleu.significance``) keep that type, so they are float32 arithmetic exactly where
+        sacreBLEU's are.  The rows are checked by :meth:`checked_sums`: what
+        :meth:`score_from_stats` refuses, this refuses too."""
+
+    def score_scalars(self, scores: np.ndarray, dtype: Any = None) -> list[Any]:  # noqa: ARG002 -- CHRF's reads it
+        """The scores of :meth:`scores_from_stats` (rows held in ``dtype``) as the numbers
+        sacreBLEU's score objects hold for such rows, one per score: Python floats for a
+        float64 array (BLEU's ``math.exp``; corpus and sentence scores), numpy scalars of the
+        array's type otherwise (float32 for chrF's and TER's float32 resamples).  Bootstrap
+        summaries are computed on these, so ``Score._mean`` and ``Score._ci`` have sacreBLEU's
+        types (metrics whose numbers follow other rules override this: chrF with a numpy
+        ``beta``)."""
+        if scores.dtype.name == "float64":
+            values: list[Any] = scores.tolist()
+            return values
+        return list(scores)
+
+    @abstractmethod
+    def config(self) -> dict[str, Any]:
+        """Every setting the statistics and the score depend on, plus ``num_refs``: a dict
+        of plain values from which :meth:`from_config` rebuilds an equivalent metric.
+
+        Raises:
+            ValueError: the number of references is not known yet (no corpus scored).
+        """
+
+    @classmethod
+    @abstractmethod
+    def from_config(cls, config: dict[str, Any]) -> Metric:
+        """A metric with the settings of ``config`` (as :meth:`config` returns them)."""
+
+    @abstractmethod
+    def get_signature(self) -> Signature:
+        """sacreBLEU's reproducibility signature of this configuration.
+
+        Raises:
+            ValueError: the number of references is not known yet (no corpus scored).
+        """
+
+    # -- what the base class provides -------------------------------------------------------
+    def _seen_num_refs(self) -> int:
+        """:attr:`num_refs` for :meth:`config` and signatures.
+
+        Raises:
+            ValueError: no references seen yet (the number of references is unknown).
+        """
+        num_refs = getattr(self, "num_refs", None)
+        if num_refs is None:
+            raise ValueError("the metric has not seen references yet: the number of references is unknown")
+        return int(num_refs)
+
+    def aggregate_width(self) -> int:
+        """Length of an aggregated row (:meth:`combine`; a ``CorpusStats`` vector without its
+        segment count): the number of statistics columns unless the metric aggregates more."""
+        return len(self.stats_columns)
+
+    def combine(self, stats: Any, start: Sequence[Any] | None = None) -> list[Any]:
+        """The corpus row of per-segment rows ``(n, k)``: column sums, as sacreBLEU aggregates
+        them (exact Python ints for integer statistics, however large; for float statistics the
+        left-to-right float sums of ``sacrebleu.utils.sum_of_lists``), continuing from
+        ``start`` (the row of the segments before these, when a corpus is read chunk by chunk).
+        Rows other than an integer array (float statistics: a numeric array) are checked first
+        (:meth:`check_statistics`).
+
+        Raises:
+            ValueError: such rows that are not valid statistics."""
+        if not (is_ndarray(stats) and stats.dtype.kind in ("iu" if self.stats_dtype == "int64" else "iuf")):
+            stats = self.check_statistics(stats)  # (the kernels' integer matrices need no check)
+        return column_sums(stats, self.stats_dtype, start)
+
+    def sentence_metric(self) -> Metric:
+        """The configuration sacreBLEU's sentence-level scores use: the metric itself, unless
+        the metric changes for single sentences (BLEU: effective order on, as
+        ``sacrebleu.sentence_bleu`` and the command line's ``-sl``).  For sentence-score
+        columns (engines) and per-segment comparisons (the comparison report)."""
+        return self
+
+    def aggregate(self, stats: np.ndarray) -> list[Any]:
+        """The aggregated row that :class:`~rapidbleu.stats.CorpusStats` keeps for per-segment
+        rows: :meth:`combine` unless a metric needs more (NLTK style keeps its precision
+        denominators too)."""
+        return self.combine(stats)
+
+    def corpus_totals(
+        self,
+        hypotheses: Sequence[Any],
+        references: Sequence[Sequence[Any]] | None = None,
+        start: Sequence[Any] | None = None,
+    ) -> list[Any]:
+        """``combine(corpus_statistics(...), start)``: the corpus row (metrics may compute it
+        without the per-segment matrix).  Same arguments and errors as
+        :meth:`corpus_statistics`."""
+        return self.combine(self.corpus_statistics(hypotheses, references), start)
+
+    def check_statistics(self, stats: Any, what: str = "statistics", nonempty: bool = False) -> np.ndarray:
+        """The one validator of a statistics matrix (or one row) of this metric.
+
+        Returns the matrix as an array (integer dtypes kept, integral floats as int64 for
+        integer statistics; float64 for float statistics).
+
+        Raises:
+            ValueError: not 1-D/2-D, another number of columns, not numbers, a negative,
+                fractional (integer statistics) or non-finite value, no rows when
+                ``nonempty``, or a metric-specific rule broken (:meth:`_check_rows`); the first
+                offending row and column are named.
+        """
+        columns = self.stats_columns
+        arr = check_statistics_matrix(stats, columns, self.stats_dtype, what, nonempty, self._width_text())
+        self._check_rows(arr.reshape(-1, len(columns)), what)
+        return arr
+
+    def checked_sums(self, sums: Any, dtype: Any = None, what: str = "statistics") -> np.ndarray:
+        """The rows ``(m, k)`` that :meth:`scores_from_stats` scores in ``dtype``'s arithmetic:
+        :meth:`check_statistics` (the same rules as :meth:`score_from_stats`), and every value
+        one that numpy ``dtype`` holds (``rapidbleu._core.inputs.check_held``: int64 up to
+        2**63 - 1, float32 finite).
+
+        Raises:
+            ValueError: as :meth:`check_statistics`, or a value beyond ``dtype``.
+        """
+        rows = self.check_statistics(sums, what).reshape(-1, len(self.stats_columns))
+        check_held(rows, dtype, self.stats_columns, what)
+        return rows
+
+    def aggregate_columns(self) -> tuple[str, ...]:
+        """Names of the :meth:`aggregate_width` values of an aggregated row (the statistics
+        columns unless the metric aggregates more)."""
+        return self.stats_columns
+
+    def _width_text(self) -> str | None:
+        """What a wrong number of columns is told it needs (None: the column names)."""
+        return None
+
+    def _check_rows(self, rows: np.ndarray, what: str) -> None:  # noqa: B027 -- a hook: by default no extra rule
+        """Metric-specific consistency of valid-looking rows (BLEU: matches <= n-grams)."""
+
+    def corpus_score(
+        self, hypotheses: Sequence[Any], references: Sequence[Sequence[Any]] | None, n_bootstrap: int = 1
+    ) -> Score:
+        """The corpus score: statistics summed over all segments, then one score.
+
+        Args:
+            hypotheses: n hypotheses.
+            references: reference streams, each n entries (``None`` where a segment has fewer
+                references), or None for the cached references.
+            n_bootstrap: if > 1, also a 95% confidence interval from that many bootstrap
+                resamples (sacreBLEU's procedure and seed rules, ``SACREBLEU_SEED``).
+
+        Raises:
+            TypeError, ValueError: malformed input, with the stream and line named;
+                ``n_bootstrap`` not an int (a ``TypeError``).
+        """
+        n_bootstrap = check_resamples(n_bootstrap, "n_bootstrap")
+        if n_bootstrap <= 1:
+            return self.score_from_stats(self.corpus_totals(hypotheses, references))
+        stats = self.corpus_statistics(hypotheses, references)
+        result = self.score_from_stats(self.combine(stats))
+        self.n_bootstrap = n_bootstrap
+        self.seed, mean, ci = bootstrap_summary(stats, self, n_bootstrap)
+        return result.with_ci(mean, ci)
+
+    def sentence_score(self, hypothesis: Any, references: Sequence[Any]) -> Score:
+        """The score of one hypothesis against its references (a list, ``None`` entries
+        skipped).
+
+        Raises:
+            TypeError, ValueError: hypothesis not a string, references a bare string, or no
+                reference.
+        """
+        hyp, refs = check_sentence_args(hypothesis, references)
+        stats = self.corpus_statistics([hyp], [[r] for r in refs])
+        return self.score_from_stats(stats[0])
+
+    def sentence_scores(self, hypotheses: Sequence[Any], references: Sequence[Sequence[Any]]) -> np.ndarray:
+        """The sentence score of every segment in one call: float64 ``(n,)``; each equals
+        ``sentence_score(hypotheses[i], [stream[i] for stream in references]).score``."""
+        return self.scores_from_stats(self.corpus_statistics(hypotheses, references), None)

@@ -1,0 +1,487 @@
+/* TER's shift search and beamed edit distance in C, on words interned to int32 ids.
+ *
+ * The rules are those of the Python twin (src/rapidbleu/_core/ter_py.py, whose module documentation
+ * states them and where each comes from); this file follows it function for function:
+ *   rb_ter_beam      <- beam()               the columns of each row
+ *   rb_ter_frow      <- _forward()           one forward row (values, and moves when asked)
+ *   rb_ter_brow      <- backward_matrix()    one backward row
+ *   rb_ter_trace     <- trace_moves() + _alignment() + _next_error()
+ *   rb_ter_pair      <- translation_edit_rate()
+ *   rb_ter_segments  <- the loop of ter_stats() over segments and references
+ * Everything runs without the GIL on memory the caller owns (inputs, outputs) or that rb_ter_work
+ * owns (one work area per thread, grown as needed, freed by rb_ter_work_free).
+ */
+#ifndef RAPIDBLEU_TER_H
+#define RAPIDBLEU_TER_H
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RB_TER_MAX_SHIFT_SIZE 10
+#define RB_TER_MAX_SHIFT_DIST 50
+#define RB_TER_BEAM_WIDTH 25
+#define RB_TER_MAX_CANDIDATES 1000
+/* An unreachable cell.  Costs are at most n + m + shifts <= 2**19 + 1000 (MAX_WORDS each), and INF + INF
+ * still fits in an int32. */
+#define RB_TER_INF 0x3FFFFFFF
+
+#define RB_TER_OK 0
+#define RB_TER_ENOMEM 1
+#define RB_TER_EBROKEN 2 /* no move into a cell of the trace: cannot happen (the beam connects) */
+
+enum { RB_OP_NOP = 0, RB_OP_SUB = 1, RB_OP_INS = 2, RB_OP_DEL = 3, RB_OP_UNDEF = 4 };
+
+typedef struct {
+    void *block; /* one allocation, carved into the arrays below */
+    size_t cap;  /* its size in bytes */
+    int64_t *off;             /* n + 2: first cell of each row; off[n + 1] = cells */
+    int32_t *lo, *hi;         /* n + 1: the columns lo[i] <= j < hi[i] of row i */
+    int32_t *fwd, *bwd;       /* cells: forward and backward values */
+    uint8_t *ops;             /* cells: forward moves */
+    int32_t *words, *tmp;     /* n: current hypothesis; scratch for a shifted block */
+    int32_t *next_h, *next_r; /* n + 1, m + 1: first error at or after each position */
+    int32_t *align;           /* m */
+    uint8_t *err_h, *err_r;   /* n, m */
+    int32_t *row_a, *row_b;   /* width: two rows for a candidate's recomputed span */
+} rb_ter_work;
+
+static inline void rb_ter_work_init(rb_ter_work *w) { memset(w, 0, sizeof(*w)); }
+
+static inline void rb_ter_work_free(rb_ter_work *w) {
+    free(w->block);
+    memset(w, 0, sizeof(*w));
+}
+
+static inline size_t rb_ter_align8(size_t x) { return (x + 7) & ~(size_t)7; }
+
+/* The beam of an n x m matrix (n >= 1, m >= 1) into lo/hi (n + 1 each): the Python twin's
+ * beam(), in the same double arithmetic.  Rows 0 and n hold every column, m + 1. */
+static void rb_ter_beam(int64_t n, int64_t m, int32_t *lo, int32_t *hi) {
+    double ratio = (double)m / (double)n;
+    int64_t width = RB_TER_BEAM_WIDTH, i;
+    if ((double)RB_TER_BEAM_WIDTH < ratio / 2)
+        width = (int64_t)ceil(ratio / 2 + (double)RB_TER_BEAM_WIDTH);
+    lo[0] = 0;
+    hi[0] = (int32_t)(m + 1);
+    for (i = 1; i <= n; i++) {
+        int64_t diag = (int64_t)floor((double)i * ratio);
+        int64_t l = diag - width, h = diag + width;
+        lo[i] = (int32_t)(l > 0 ? l : 0);
+        hi[i] = (int32_t)(i == n || h > m + 1 ? m + 1 : h);
+    }
+}
+
+/* Size the work area for an n x m pair and lay the arrays out in it. */
+static int rb_ter_reserve(rb_ter_work *w, int64_t n, int64_t m) {
+    /* the beam first (into a temporary layout): it decides the number of cells */
+    size_t head = rb_ter_align8((size_t)(n + 2) * 8) + 2 * rb_ter_align8((size_t)(n + 1) * 4);
+    size_t need;
+    int64_t cells = 0, i;
+    char *p;
+    if (w->cap < head) {
+        void *b = realloc(w->block, head);
+        if (b == NULL)
+            return RB_TER_ENOMEM;
+        w->block = b;
+        w->cap = head;
+    }
+    p = (char *)w->block;
+    w->off = (int64_t *)p;
+    p += rb_ter_align8((size_t)(n + 2) * 8);
+    w->lo = (int32_t *)p;
+    p += rb_ter_align8((size_t)(n + 1) * 4);
+    w->hi = (int32_t *)p;
+    rb_ter_beam(n, m, w->lo, w->hi);
+    for (i = 0; i <= n; i++) {
+        w->off[i] = cells;
+        cells += w->hi[i] - w->lo[i];
+    }
+    w->off[n + 1] = cells;
+    need = head + 2 * rb_ter_align8((size_t)cells * 4) + rb_ter_align8((size_t)cells) +
+           2 * rb_ter_align8((size_t)n * 4) + rb_ter_align8((size_t)(n + 1) * 4) +
+           2 * rb_ter_align8((size_t)(m + 1) * 4) + rb_ter_align8((size_t)n) + rb_ter_align8((size_t)m) +
+           2 * rb_ter_align8((size_t)(m + 1) * 4);
+    if (w->cap < need) {
+        /* keep the head (off, lo, hi) across the move */
+        void *b = realloc(w->block, need);
+        if (b == NULL)
+            return RB_TER_ENOMEM;
+        w->block = b;
+        w->cap = need;
+    }
+    p = (char *)w->block;
+    w->off = (int64_t *)p;
+    p += rb_ter_align8((size_t)(n + 2) * 8);
+    w->lo = (int32_t *)p;
+    p += rb_ter_align8((size_t)(n + 1) * 4);
+    w->hi = (int32_t *)p;
+    p += rb_ter_align8((size_t)(n + 1) * 4);
+    w->fwd = (int32_t *)p;
+    p += rb_ter_align8((size_t)cells * 4);
+    w->bwd = (int32_t *)p;
+    p += rb_ter_align8((size_t)cells * 4);
+    w->ops = (uint8_t *)p;
+    p += rb_ter_align8((size_t)cells);
+    w->words = (int32_t *)p;
+    p += rb_ter_align8((size_t)n * 4);
+    w->tmp = (int32_t *)p;
+    p += rb_ter_align8((size_t)n * 4);
+    w->next_h = (int32_t *)p;
+    p += rb_ter_align8((size_t)(n + 1) * 4);
+    w->next_r = (int32_t *)p;
+    p += rb_ter_align8((size_t)(m + 1) * 4);
+    w->align = (int32_t *)p;
+    p += rb_ter_align8((size_t)(m + 1) * 4);
+    w->err_h = (uint8_t *)p;
+    p += rb_ter_align8((size_t)n);
+    w->err_r = (uint8_t *)p;
+    p += rb_ter_align8((size_t)m);
+    w->row_a = (int32_t *)p;
+    p += rb_ter_align8((size_t)(m + 1) * 4);
+    w->row_b = (int32_t *)p;
+    return RB_TER_OK;
+}
+
+/* One forward row: columns clo..chi-1 of `cur` from the previous row (`prev`, columns
+ * plo..phi-1, plo <= clo: the beam never moves left) and the hypothesis word consumed into this
+ * row.  The first cheapest of the diagonal, the vertical (hypothesis word without reference
+ * word) and the horizontal move (reference word without hypothesis word) wins; `ops` (may be
+ * NULL) gets the moves.  The columns split into runs where the same moves exist, so the inner
+ * loop has no bounds tests. */
+static inline void rb_ter_frow(const int32_t *prev, int32_t plo, int32_t phi, int32_t *cur, uint8_t *ops,
+                               int32_t clo, int32_t chi, int32_t word, const int32_t *ref) {
+    int32_t j = clo, best, c, mid_end;
+    uint8_t mv = RB_OP_UNDEF;
+    /* first column: no horizontal move */
+    best = RB_TER_INF;
+    if (j > plo && j <= phi) {
+        int32_t sub = word != ref[j - 1];
+        best = prev[j - 1 - plo] + sub;
+        mv = sub ? RB_OP_SUB : RB_OP_NOP;
+    }
+    if (j < phi) {
+        c = prev[j - plo] + 1;
+        if (c < best) {
+            best = c;
+            mv = RB_OP_DEL;
+        }
+    }
+    if (best >= RB_TER_INF) {
+        best = RB_TER_INF;
+        mv = RB_OP_UNDEF;
+    }
+    cur[0] = best;
+    if (ops != NULL)
+        ops[0] = mv;
+    /* every move exists: clo < j < phi */
+    mid_end = phi < chi ? phi : chi;
+    for (j = clo + 1; j < mid_end; j++) {
+        int32_t sub = word != ref[j - 1];
+        int32_t d = prev[j - 1 - plo] + sub, v = prev[j - plo] + 1, h = best + 1;
+        uint8_t m = sub ? RB_OP_SUB : RB_OP_NOP;
+        best = d;
+        if (v < best) {
+            best = v;
+            m = RB_OP_DEL;
+        }
+        if (h < best) {
+            best = h;
+            m = RB_OP_INS;
+        }
+        if (best >= RB_TER_INF) {
+            best = RB_TER_INF;
+            m = RB_OP_UNDEF;
+        }
+        cur[j - clo] = best;
+        if (ops != NULL)
+            ops[j - clo] = m;
+    }
+    /* j == phi: diagonal and horizontal; beyond: horizontal only */
+    for (j = mid_end > clo + 1 ? mid_end : clo + 1; j < chi; j++) {
+        uint8_t m = RB_OP_UNDEF;
+        int32_t h = best + 1;
+        best = RB_TER_INF;
+        if (j <= phi) {
+            int32_t sub = word != ref[j - 1];
+            best = prev[j - 1 - plo] + sub;
+            m = sub ? RB_OP_SUB : RB_OP_NOP;
+        }
+        if (h < best) {
+            best = h;
+            m = RB_OP_INS;
+        }
+        if (best >= RB_TER_INF) {
+            best = RB_TER_INF;
+            m = RB_OP_UNDEF;
+        }
+        cur[j - clo] = best;
+        if (ops != NULL)
+            ops[j - clo] = m;
+    }
+}
+
+/* One backward row (cheapest completion to the last cell): columns clo..chi-1 of `cur` from
+ * the next row (`nxt`, columns nlo..nhi-1), the hypothesis word consumed into the next row. */
+static inline void rb_ter_brow(const int32_t *nxt, int32_t nlo, int32_t nhi, int32_t *cur, int32_t clo, int32_t chi,
+                               int32_t word, const int32_t *ref, int64_t m) {
+    int32_t j, right = RB_TER_INF;
+    for (j = chi - 1; j >= clo; j--) {
+        int32_t best = j + 1 < chi ? right + 1 : RB_TER_INF, c;
+        if (j >= nlo && j < nhi) {
+            c = nxt[j - nlo] + 1;
+            if (c < best)
+                best = c;
+        }
+        if (j < m && j + 1 >= nlo && j + 1 < nhi) {
+            c = nxt[j + 1 - nlo] + (word != ref[j]);
+            if (c < best)
+                best = c;
+        }
+        if (best > RB_TER_INF)
+            best = RB_TER_INF;
+        cur[j - clo] = best;
+        right = best;
+    }
+}
+
+/* Forward rows from+1 .. n of the current hypothesis (row `from` already computed). */
+static void rb_ter_forward(rb_ter_work *w, int64_t from, int64_t n, const int32_t *ref) {
+    int64_t i;
+    for (i = from + 1; i <= n; i++)
+        rb_ter_frow(w->fwd + w->off[i - 1], w->lo[i - 1], w->hi[i - 1], w->fwd + w->off[i], w->ops + w->off[i],
+                    w->lo[i], w->hi[i], w->words[i - 1], ref);
+}
+
+/* Backward rows to-1 .. 0 (rows to .. n already computed). */
+static void rb_ter_backward(rb_ter_work *w, int64_t to, const int32_t *ref, int64_t m) {
+    int64_t i;
+    for (i = to - 1; i >= 0; i--)
+        rb_ter_brow(w->bwd + w->off[i + 1], w->lo[i + 1], w->hi[i + 1], w->bwd + w->off[i], w->lo[i], w->hi[i],
+                    w->words[i], ref, m);
+}
+
+/* The trace of the forward matrix, read back from the last cell, into the alignment (align:
+ * for each reference word the hypothesis position it follows), the error flags and the
+ * first-error-at-or-after tables. */
+static int rb_ter_trace(rb_ter_work *w, int64_t n, int64_t m) {
+    int64_t i = n, j = m, p;
+    while (i > 0 || j > 0) {
+        uint8_t mv = w->ops[w->off[i] + j - w->lo[i]];
+        if (mv == RB_OP_NOP || mv == RB_OP_SUB) {
+            uint8_t e = mv == RB_OP_SUB;
+            w->err_h[i - 1] = e;
+            w->err_r[j - 1] = e;
+            w->align[j - 1] = (int32_t)(i - 1);
+            i--;
+            j--;
+        } else if (mv == RB_OP_INS) {
+            w->err_r[j - 1] = 1;
+            w->align[j - 1] = (int32_t)(i - 1);
+            j--;
+        } else if (mv == RB_OP_DEL) {
+            w->err_h[i - 1] = 1;
+            i--;
+        } else {
+            return RB_TER_EBROKEN;
+        }
+    }
+    w->next_h[n] = (int32_t)n;
+    for (p = n - 1; p >= 0; p--)
+        w->next_h[p] = w->err_h[p] ? (int32_t)p : w->next_h[p + 1];
+    w->next_r[m] = (int32_t)m;
+    for (p = m - 1; p >= 0; p--)
+        w->next_r[p] = w->err_r[p] ? (int32_t)p : w->next_r[p + 1];
+    return RB_TER_OK;
+}
+
+/* The positions a..b-1 a shift may change and their new words (into tmp): the Python twin's
+ * changed_span() and shifted(). */
+static inline void rb_ter_shift_span(const int32_t *words, int64_t n, int64_t h, int64_t len, int64_t t, int64_t *a,
+                                     int64_t *b, int32_t *tmp) {
+    int64_t end = h + len, k = 0, p;
+    if (t < h) {
+        *a = t;
+        *b = end;
+        for (p = h; p < end; p++)
+            tmp[k++] = words[p];
+        for (p = t; p < h; p++)
+            tmp[k++] = words[p];
+    } else if (t > end) {
+        *a = h;
+        *b = t;
+        for (p = end; p < t; p++)
+            tmp[k++] = words[p];
+        for (p = h; p < end; p++)
+            tmp[k++] = words[p];
+    } else {
+        int64_t stop = len + t < n ? len + t : n;
+        *a = h;
+        *b = stop;
+        for (p = end; p < stop; p++)
+            tmp[k++] = words[p];
+        for (p = h; p < end; p++)
+            tmp[k++] = words[p];
+    }
+}
+
+/* Edit distance of the current hypothesis with the span a..b-1 replaced by tmp[0..b-a-1]:
+ * forward rows a+1..b from the unchanged row a, then the cheapest join with backward row b. */
+static int32_t rb_ter_candidate(rb_ter_work *w, int64_t a, int64_t b, const int32_t *ref) {
+    const int32_t *prev = w->fwd + w->off[a];
+    int32_t plo = w->lo[a], phi = w->hi[a], best = 2 * RB_TER_INF, j;
+    int32_t *cur = w->row_a, *other = w->row_b;
+    const int32_t *bw;
+    int64_t i;
+    for (i = a + 1; i <= b; i++) {
+        int32_t *t;
+        rb_ter_frow(prev, plo, phi, cur, NULL, w->lo[i], w->hi[i], w->tmp[i - 1 - a], ref);
+        prev = cur;
+        plo = w->lo[i];
+        phi = w->hi[i];
+        t = cur;
+        cur = other;
+        other = t;
+    }
+    bw = w->bwd + w->off[b];
+    for (j = 0; j < phi - plo; j++) {
+        int32_t v = prev[j] + bw[j];
+        if (v < best)
+            best = v;
+    }
+    return best;
+}
+
+/* The number of edits that turn hyp (n words) into ref (m words): shifts + beamed edit
+ * distance (the Python twin's translation_edit_rate). */
+static int rb_ter_pair(rb_ter_work *w, const int32_t *hyp, int64_t n, const int32_t *ref, int64_t m, int64_t *edits) {
+    int64_t shifts = 0, checked = 0, j, h, r;
+    int rc;
+    if (m == 0) {
+        *edits = n;
+        return RB_TER_OK;
+    }
+    if (n == m && (n == 0 || memcmp(hyp, ref, (size_t)n * sizeof(int32_t)) == 0)) {
+        *edits = 0;
+        return RB_TER_OK;
+    }
+    if (n == 0) {
+        *edits = m;
+        return RB_TER_OK;
+    }
+    rc = rb_ter_reserve(w, n, m);
+    if (rc != RB_TER_OK)
+        return rc;
+    memcpy(w->words, hyp, (size_t)n * sizeof(int32_t));
+    for (j = 0; j <= m; j++) {
+        w->fwd[j] = (int32_t)j;
+        w->ops[j] = RB_OP_INS;
+    }
+    rb_ter_forward(w, 0, n, ref);
+    for (j = w->lo[n]; j <= m; j++)
+        w->bwd[w->off[n] + j - w->lo[n]] = (int32_t)(m - j);
+    rb_ter_backward(w, n, ref, m);
+
+    for (;;) {
+        int32_t dist = w->fwd[w->off[n] + m - w->lo[n]];
+        int have = 0;
+        int64_t bg = 0, bl = 0, bh = 0, bt = 0, a, b;
+        rc = rb_ter_trace(w, n, m);
+        if (rc != RB_TER_OK)
+            return rc;
+        for (h = 0; h < n; h++) {
+            int32_t word_h = w->words[h];
+            if (w->next_h[h] >= h + RB_TER_MAX_SHIFT_SIZE)
+                continue; /* no block starting here holds a hypothesis error */
+            int64_t r_lo = h - RB_TER_MAX_SHIFT_DIST > 0 ? h - RB_TER_MAX_SHIFT_DIST : 0;
+            int64_t r_hi = h + RB_TER_MAX_SHIFT_DIST < m - 1 ? h + RB_TER_MAX_SHIFT_DIST : m - 1;
+            for (r = r_lo; r <= r_hi; r++) {
+                int64_t common, len;
+                if (word_h != ref[r] || w->next_r[r] >= r + RB_TER_MAX_SHIFT_SIZE)
+                    continue; /* no common block, or none holding a reference error */
+                common = 1;
+                while (common < RB_TER_MAX_SHIFT_SIZE && h + common < n && r + common < m &&
+                       w->words[h + common] == ref[r + common])
+                    common++;
+                for (len = 1; len <= common; len++) {
+                    int64_t prev_t = -1, off;
+                    if (w->next_h[h] >= h + len || w->next_r[r] >= r + len ||
+                        (h <= w->align[r] && w->align[r] < h + len))
+                        continue;
+                    for (off = -1; off < len; off++) {
+                        int64_t t = r + off == -1 ? 0 : (int64_t)w->align[r + off] + 1, gain;
+                        if (t == prev_t)
+                            continue;
+                        prev_t = t;
+                        checked++;
+                        if (t == h) {
+                            gain = 0; /* the identity */
+                        } else {
+                            rb_ter_shift_span(w->words, n, h, len, t, &a, &b, w->tmp);
+                            gain = (int64_t)dist - rb_ter_candidate(w, a, b, ref);
+                        }
+                        if (!have || gain > bg ||
+                            (gain == bg && (len > bl || (len == bl && (h < bh || (h == bh && t < bt)))))) {
+                            have = 1;
+                            bg = gain;
+                            bl = len;
+                            bh = h;
+                            bt = t;
+                        }
+                    }
+                    if (checked >= RB_TER_MAX_CANDIDATES) {
+                        *edits = shifts + dist;
+                        return RB_TER_OK;
+                    }
+                }
+            }
+        }
+        if (!have || bg <= 0) {
+            *edits = shifts + dist;
+            return RB_TER_OK;
+        }
+        /* apply the best shift; rows before its span (forward) and after it (backward) stay */
+        rb_ter_shift_span(w->words, n, bh, bl, bt, &a, &b, w->tmp);
+        memcpy(w->words + a, w->tmp, (size_t)(b - a) * sizeof(int32_t));
+        rb_ter_forward(w, a, n, ref);
+        rb_ter_backward(w, b, ref, m);
+        shifts++;
+    }
+}
+
+/* Rows order[start..end-1] of the statistics: for segment i, its references are
+ * ref_off[seg_off[i]] .. (one per k in seg_off[i] .. seg_off[i + 1] - 1, reference k being
+ * ref_ids[ref_off[k] .. ref_off[k + 1] - 1]); out[2i] = the fewest edits, out[2i + 1] = the
+ * mean reference length (the Python twin's ter_stats loop; sum / count is Python's int
+ * division, correctly rounded, below 2**53). */
+static int rb_ter_segments(const int32_t *hyp_ids, const int64_t *hyp_off, const int32_t *ref_ids,
+                           const int64_t *ref_off, const int64_t *seg_off, const int64_t *order, int64_t start,
+                           int64_t end, double *out) {
+    rb_ter_work w;
+    int64_t p, k;
+    int rc = RB_TER_OK;
+    rb_ter_work_init(&w);
+    for (p = start; p < end && rc == RB_TER_OK; p++) {
+        int64_t i = order[p];
+        const int32_t *hyp = hyp_ids + hyp_off[i];
+        int64_t n = hyp_off[i + 1] - hyp_off[i], best = -1, total = 0;
+        for (k = seg_off[i]; k < seg_off[i + 1]; k++) {
+            int64_t m = ref_off[k + 1] - ref_off[k], e;
+            total += m;
+            if (best == 0)
+                continue; /* no fewer edits are possible: only the length counts */
+            rc = rb_ter_pair(&w, hyp, n, ref_ids + ref_off[k], m, &e);
+            if (rc != RB_TER_OK)
+                break;
+            if (best < 0 || e < best)
+                best = e;
+        }
+        out[2 * i] = (double)best;
+        out[2 * i + 1] = (double)total / (double)(seg_off[i + 1] - seg_off[i]);
+    }
+    rb_ter_work_free(&w);
+    return rc;
+}
+
+#endif /* RAPIDBLEU_TER_H */
