@@ -106,7 +106,7 @@ def test_a_failed_compile_installs_no_compiled_module_of_an_earlier_build(tmp_pa
     shutil.copytree(
         ROOT / "src", tree / "src", ignore=shutil.ignore_patterns("*.so", "*.pyd", "*.c", "__pycache__", "*.html")
     )
-    pkg = tree / "src" / "rapidbleu"
+    pkg = tree / "src" / "rapidbleu" / "_core"  # (the compiled modules' package)
     modules = sorted(p.stem for p in pkg.glob("*.pyx"))
     assert len(modules) >= 6
     env = {k: v for k, v in os.environ.items() if k not in ("CIBUILDWHEEL", "RAPIDBLEU_SANITIZE", "LD_PRELOAD")}
@@ -119,9 +119,10 @@ def test_a_failed_compile_installs_no_compiled_module_of_an_earlier_build(tmp_pa
         ).stdout.strip()
     )
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
-    (build_lib / "rapidbleu").mkdir(parents=True)
+    built = build_lib / "rapidbleu" / "_core"
+    built.mkdir(parents=True)
     for m in modules:  # an earlier build's compiled modules, in build/ and in place
-        (build_lib / "rapidbleu" / f"{m}{suffix}").write_bytes(b"compiled from older sources")
+        (built / f"{m}{suffix}").write_bytes(b"compiled from older sources")
         (pkg / f"{m}{suffix}").write_bytes(b"compiled from older sources")
 
     def setup(*args):
@@ -144,7 +145,7 @@ def test_a_failed_compile_installs_no_compiled_module_of_an_earlier_build(tmp_pa
     names = zipfile.ZipFile(wheel).namelist()
     assert "rapidbleu/_core/bleu_stats_py.py" in names
     assert [n for n in names if n.endswith((".so", ".pyd"))] == []
-    assert list((build_lib / "rapidbleu").glob(f"*{suffix}")) == []
+    assert list(built.glob(f"*{suffix}")) == []
     # in place (what an editable install builds): the old modules in the package folder go too
     setup("build_ext", "--inplace")
     assert sorted(p.name for p in pkg.glob(f"*{suffix}")) == []
