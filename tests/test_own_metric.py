@@ -4,15 +4,18 @@ through the command line (``-m``), confidence intervals and the paired tests, ``
 Spark, Dask and Ray, the batch and pairwise functions, the reward functions, torchmetrics and
 the comparison report, and every number is the one the metric gives on its own.
 
-The engines run the metric on their workers: each ships this file to them as the engine's own
-users ship code (Spark's ``addPyFile``, Dask's ``upload_file``, ``PYTHONPATH`` for Ray), so the
-module imported there registers the metric as it does here.  This module imports nothing from
+The engines run the metric on their workers: the metric's class travels there by reference, so
+each test makes this file importable on the workers as the engine's users ship code (Spark's
+``addPyFile``, ``sys.path`` through Dask's ``Client.run``, Ray's ``working_dir``), and a worker
+that imports it has the metric registered as it is here.  This module imports nothing from
 ``conftest`` at the top for that reason (a worker imports this file alone).
 """
 
 import json
 import os
 import pickle
+import shutil
+import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any, ClassVar
@@ -306,8 +309,6 @@ def engine(module: str, switch: str) -> None:
 
 def test_spark():
     engine("pyspark", "RAPIDBLEU_REQUIRE_SPARK")
-    import sys
-
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     from pyspark.sql import SparkSession
@@ -337,7 +338,7 @@ def test_dask():
 
     cluster = LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None)
     with cluster, Client(cluster) as client:
-        client.upload_file(str(HERE))  # the metric's module, on every worker
+        client.run(sys.path.insert, 0, str(HERE.parent))  # the metric's module, on every worker
         with dask.config.set({"dataframe.convert-string": False}):
             ddf = dd.from_pandas(pd.DataFrame({"hyp": HYPS, "ref": REFS}), npartitions=3, sort=False)
         assert rbd.corpus_score(ddf, "hyp", "ref", metric="unigram_f1").score == own(HYPS, [REFS])
@@ -346,7 +347,7 @@ def test_dask():
 
 
 @pytest.mark.integration
-def test_ray(monkeypatch):
+def test_ray(tmp_path):
     from conftest import integration
 
     ray = integration("ray")
@@ -355,9 +356,14 @@ def test_ray(monkeypatch):
 
     import rapidbleu.ray as rbr
 
-    # the metric's module, on every worker (Ray's workers inherit the environment of ray.init)
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(p for p in (str(HERE.parent), os.environ.get("PYTHONPATH")) if p))
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
+    shutil.copy(HERE, tmp_path / HERE.name)  # the metric's module, on every worker (Ray's working_dir)
+    ray.init(
+        num_cpus=2,
+        include_dashboard=False,
+        log_to_driver=False,
+        logging_level=logging.ERROR,
+        runtime_env={"working_dir": str(tmp_path)},
+    )
     try:
         ray.data.DataContext.get_current().enable_progress_bars = False
         ds = ray.data.from_items(
