@@ -576,7 +576,7 @@ def test_nltk_statistics_are_checked_not_cast():
     was called "non-negative"), an aggregated row's NaN is named (``int(nan)`` failed), a
     float matrix is refused (its fractions were truncated)."""
     import rapidbleu.nltk
-    from rapidbleu._core.nltk_style import NLTKBLEU
+    from rapidbleu.nltk_bleu import NLTKBLEU
 
     st = np.array([[2**63 + 3, 5, 3, 2, 2**63 + 3, 2**63 + 2]], dtype=np.uint64)
     want = r"stats: row 0, column 0 \(hyp_len\) is 9223372036854775811, which numpy int64"

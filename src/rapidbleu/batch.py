@@ -43,9 +43,12 @@ from ._core.bleu_row import MAX_NGRAM_ORDER
 from ._core.bleu_scores_py import check_smoothing
 from ._core.errors import stream_length_error
 from ._core.inputs import preprocess
-from ._core.nltk_style import NLTKBLEU, SmoothingFunction, resolve_smoothing, rows_named
+from ._core.nltk_scores import rows_named
+from ._core.nltk_smoothing import SmoothingFunction
+from ._core.nltk_style import resolve_smoothing
+from ._core.nltk_style import weights_of as _nltk_weights
 from ._core.nogc import without_gc
-from ._core.validate import MAX_ORDER_LIMIT, check_order, check_ordered, check_style, resolve_workers
+from ._core.validate import check_order, check_ordered, check_style, resolve_workers
 from .ids import (
     IdCleaning,
     IdReferences,
@@ -59,6 +62,7 @@ from .ids import (
     stats_of_streams,
 )
 from .nltk import sentence_bleu_batch as nltk_sentence_bleu_batch
+from .nltk_bleu import NLTKBLEU
 
 __all__ = [
     "pairwise_bleu",
@@ -81,10 +85,6 @@ def _sacre_scores(
 
 
 # ----------------------------------------------------------------------- NLTK-style scoring
-
-
-def _uniform(order: int) -> tuple[float, ...]:
-    return (1.0 / order,) * order
 
 
 def _nltk_metric(order: int, weights: Any, smoothing_function: Any, auto_reweigh: bool, workers: int) -> NLTKBLEU:
@@ -193,19 +193,6 @@ def _text_ids(
             raise TypeError(f"{what}[{i}] is a {type(s).__name__}; expected a string or a list of string tokens")
         out.append(np.array([vocab.setdefault(t, len(vocab)) for t in toks], dtype=np.int64))
     return out
-
-
-def _nltk_weights(weights: Weights, order: int | None) -> tuple[float, ...]:
-    if weights is None:
-        return _uniform(order if order is not None else MAX_NGRAM_ORDER)
-    w = tuple(float(x) for x in weights)
-    if not w:
-        raise ValueError("weights must have at least one order")
-    if len(w) > MAX_ORDER_LIMIT:
-        raise ValueError(f"weights has {len(w)} entries (n-gram orders); rapidbleu supports at most {MAX_ORDER_LIMIT}")
-    if order is not None and len(w) != order:
-        raise ValueError(f"weights has {len(w)} orders but max_ngram_order={order}")
-    return w
 
 
 # ----------------------------------------------------------------------- public API

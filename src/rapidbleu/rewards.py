@@ -53,6 +53,7 @@ from typing import Any
 import numpy as np
 
 from ._core import engines as _engines
+from ._core.nltk_style import weights_for_order
 from .ids import TokenIds
 
 __all__ = [
@@ -293,10 +294,7 @@ class BLEUReward(SentenceReward):
                 )
             if max_ngram_order != 4:
                 # NLTK style counts orders by its weights: max_ngram_order=2 means BLEU-2
-                if weights is None:
-                    weights = (1.0 / max_ngram_order,) * max_ngram_order
-                elif len(weights) != max_ngram_order:
-                    raise ValueError(f"weights has {len(weights)} orders but max_ngram_order={max_ngram_order}")
+                weights = weights_for_order(weights, max_ngram_order)
         bleu_options: dict[str, Any] = (
             {}
             if nltk

@@ -23,10 +23,11 @@ from .errors import (
     hypothesis_length_error,
     lengths_overrun_error,
     lengths_sum_error,
+    no_reference_error,
     no_reference_stream_error,
     stream_length_error,
 )
-from .validate import check_order, no_reference_error, resolve_workers
+from .validate import check_order, resolve_workers
 
 #: Name of this backend, as reported by ``rapidbleu.backend``.
 NAME = "python"

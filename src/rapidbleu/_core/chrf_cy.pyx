@@ -22,7 +22,8 @@ from . import chrf_py as _twin
 from .chrf_py import (as_stats_matrix, best_reference, check_beta, check_orders, check_segments, check_sentences,
                        is_plain_beta, plain_arithmetic)
 from .threads import run_chunks
-from .validate import no_reference_error, resolve_workers
+from .errors import no_reference_error
+from .validate import resolve_workers
 
 NAME = "cython"
 

@@ -42,8 +42,8 @@ if TYPE_CHECKING:
 else:
     from .lazy import numpy as np  # imported on first use (see rapidbleu._core.lazy)
 
-from .errors import MAX_EXACT_COUNT, stream_length_error
-from .validate import MAX_ORDER_LIMIT, TooLargeError, no_reference_error, resolve_workers
+from .errors import MAX_EXACT_COUNT, TooLargeError, no_reference_error, stream_length_error
+from .validate import MAX_ORDER_LIMIT, resolve_workers
 
 NAME = "python"
 

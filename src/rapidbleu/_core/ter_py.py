@@ -70,8 +70,8 @@ else:
     from .lazy import numpy as np  # imported on first use (see rapidbleu._core.lazy)
 
 from ..tokenizers.tokenizer_ter import tercom_words
-from .errors import MAX_EXACT_COUNT, stream_length_error
-from .validate import no_reference_error, resolve_workers
+from .errors import MAX_EXACT_COUNT, no_reference_error, stream_length_error
+from .validate import resolve_workers
 
 #: Name of this backend, as reported by ``rapidbleu.backend``.
 NAME = "python"
