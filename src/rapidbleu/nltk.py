@@ -238,11 +238,10 @@ def corpus_bleu(
         TypeError: a ``None`` hypothesis (named by index), a dict or set instead of a list.
         SmoothingError: method 6 on fewer than 3 orders or a zero trigram precision.
     """
-    resolve_workers(workers)
     check_corpus_args(list_of_references, hypotheses)
     check_lengths(list_of_references, hypotheses)
     with segments_checked_on_error(list_of_references, hypotheses):
-        metric = NLTKBLEU(weights, smoothing_function, auto_reweigh, workers=workers)
+        metric = NLTKBLEU(weights, smoothing_function, auto_reweigh, workers=workers)  # checks workers too
         if metric.order == 0:  # NLTK: no precision at all counts as "no unigram match"
             check_segments(list_of_references, hypotheses)
             return metric.corpus_from_row([])

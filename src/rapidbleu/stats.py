@@ -55,7 +55,7 @@ from ._core.lazy import is_ndarray
 from ._core.metric import METRICS, Metric
 from ._core.nltk_inputs import check_corpus_args, check_lengths, segments_checked_on_error, token_statistics
 from ._core.nltk_smoothing import modified_precision
-from ._core.validate import check_order, check_style, resolve_workers
+from ._core.validate import check_order, check_style
 from .nltk_bleu import NLTKBLEU
 
 __all__ = [
@@ -421,14 +421,13 @@ def nltk_corpus_stats(
             ``max_ngram_order`` not in 1..64; TypeError: a ``None`` hypothesis, a dict or set,
             ``max_ngram_order`` not an int.
     """
-    resolve_workers(workers)
     # (checked at run time whatever the annotation says: callers are not type-checked)
     n = check_order(max_ngram_order)
+    nltk = NLTKBLEU(max_ngram_order=n, workers=workers)  # checks workers
     check_corpus_args(list_of_references, hypotheses)
     check_lengths(list_of_references, hypotheses)
     with segments_checked_on_error(list_of_references, hypotheses):
         st = token_statistics(list_of_references, hypotheses, n, workers=workers)
-    nltk = NLTKBLEU(max_ngram_order=n, workers=workers)
     last5 = None
     if len(hypotheses) and n < 5:  # the last segment's 5-gram precision (methods 5-7), from its tokens
         p5 = modified_precision(list_of_references[-1], hypotheses[-1], 5)

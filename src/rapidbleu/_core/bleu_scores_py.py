@@ -49,7 +49,7 @@ from .errors import (
     weights_count_error,
 )
 from .lazy import is_ndarray
-from .validate import check_order, check_smooth_value, resolve_workers
+from .validate import check_order, check_smooth_value
 
 NAME = "python"
 
@@ -274,13 +274,12 @@ def sacre_scores(
     Raises:
         ValueError: bad shape or dtype, a statistic outside 0 .. 2**53 - 1 (for ``dtype=None``
             only a negative or non-finite one: Python ints of any size are scored), unknown
-            smoothing, a ``smooth_value`` that is not a finite number >= 0, bad order or workers.
+            smoothing, a ``smooth_value`` that is not a finite number >= 0, a bad order.
         OverflowError: add-k on int64 rows taking a count past 2**53 - 1.
     """
     N = check_order(max_ngram_order)
     check_smoothing(smooth_method)
     check_smooth_value(smooth_value)
-    resolve_workers(workers)
     arr = check_matrix(stats, N, dtype, python_ints=True)
     check_addk_range(arr, N, smooth_method, smooth_value, dtype)
     out = np.empty(len(arr), dtype=np.float64)
@@ -643,7 +642,6 @@ def nltk_scores(
             (``reweigh`` with weights other than NLTK's default included) or workers.
     """
     N = check_order(max_ngram_order)
-    resolve_workers(workers)
     arr = check_matrix(stats, N, None)
     weight = check_nltk_weights(weights, N, method, reweigh)
     params = _Params(epsilon, k)

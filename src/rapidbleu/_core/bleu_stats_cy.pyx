@@ -40,7 +40,7 @@ from .errors import (hypothesis_length_error, lengths_overrun_error, lengths_sum
                       no_reference_stream_error, stream_length_error)
 from .bleu_row import n_columns
 from .threads import MIN_CHUNK, run_chunks, thread_count
-from .validate import check_order, resolve_workers
+from .validate import check_order
 from ..tokenizers import get_tokenizer
 
 cdef extern from *:

@@ -116,9 +116,13 @@ def resolve_workers(workers: Any) -> int:
     w = int(workers)
     if w == 0:
         raise ValueError("workers must be 1 (serial), k > 1 (threads) or negative (-1 = all cores), got 0")
-    if w < 0:
-        return max(1, (os.cpu_count() or 1) + 1 + w)
-    return w
+    return threads_of(w)
+
+
+def threads_of(workers: int) -> int:
+    """The threads a ``workers`` that :func:`resolve_workers` accepted stands for (its rule,
+    without its checks: where threads start, ``rapidbleu._core.threads.thread_count``)."""
+    return max(1, (os.cpu_count() or 1) + 1 + workers) if workers < 0 else workers
 
 
 def check_flat_stream(flat: npt.ArrayLike, lens: npt.ArrayLike) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
