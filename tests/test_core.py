@@ -270,11 +270,16 @@ def test_workers_give_identical_results():
 @pytest.mark.parametrize("mod", [py, pytest.param(cy, marks=needs_cy)], ids=["python", "cython"])
 @pytest.mark.parametrize(("bad", "err"), [(0, ValueError), (1.5, TypeError), (True, TypeError), (None, TypeError)])
 def test_bad_workers(mod, bad, err):
-    """Both twins refuse the same ``workers`` values with the same error (-2 means all cores
-    but one, as in joblib)."""
+    """The same ``workers`` values are refused with the same error on both backends, where they
+    enter (the twins trust the value checked there: test_validation's checks of every entry
+    point); -2 means all cores but one, as in joblib."""
+    import rapidbleu
+
     with pytest.raises(err):
-        mod.string_stats(["a"], [["a"]], workers=bad)
+        rapidbleu.BLEU(workers=bad)
     assert mod.string_stats(["a"], [["a"]], workers=-2).shape == (1, 10)
+    one = rapidbleu.BLEU().corpus_score(["a b c d"], [["a b c d"]]).score
+    assert rapidbleu.BLEU(workers=-2).corpus_score(["a b c d"], [["a b c d"]]).score == one
 
 
 # -- collisions ---------------------------------------------------------------------------

@@ -26,8 +26,8 @@ from nltk.util import ngrams as nltk_ngrams  # noqa: E402
 import rapidbleu.nltk as rb  # noqa: E402
 from rapidbleu import nltk as rnltk  # noqa: E402
 from rapidbleu._core import backend as _backend  # noqa: E402
-from rapidbleu._core.nltk_style import token_statistics  # noqa: E402
-from rapidbleu._core.validate import NoReferencesError  # noqa: E402
+from rapidbleu._core.errors import NoReferencesError  # noqa: E402
+from rapidbleu._core.nltk_inputs import token_statistics  # noqa: E402
 from rapidbleu.tokenizers import get_tokenizer  # noqa: E402
 
 # Every test here runs once per backend (conftest.backend).
@@ -590,7 +590,7 @@ def test_from_stats_errors():
         rb.sentence_bleu_from_stats(stats, smoothing_function=RB_CC.method5)
     with pytest.raises(ValueError, match="at least 5 orders"):
         rb.sentence_bleu_from_stats(stats, (0.5, 0.5), smoothing_function=NLTK_CC.method7)
-    with pytest.raises(ValueError, match="5 orders but stats hold only 4"):
+    with pytest.raises(ValueError, match="5 n-gram orders but the statistics hold only 4"):
         rb.sentence_bleu_from_stats(stats, (0.2,) * 5)
     with pytest.raises(ValueError, match="max_ngram_order=3"):
         rb.sentence_bleu_from_stats(stats, (0.5, 0.5), max_ngram_order=3)

@@ -1,9 +1,12 @@
 """What the package declares and ships: the license, the start-up hook that carries
 ``install_as_sacrebleu()`` into new processes (``.ci/run`` checks both in the wheel and the
-sdist), and what a build installs when it cannot compile the core."""
+sdist), what a build installs when it cannot compile the core, and how its modules import one
+another (ARCHITECTURE.md, "The layers")."""
 
+import ast
 import json
 import os
+import re
 import shutil
 import site
 import subprocess
@@ -149,3 +152,150 @@ def test_a_failed_compile_installs_no_compiled_module_of_an_earlier_build(tmp_pa
     # in place (what an editable install builds): the old modules in the package folder go too
     setup("build_ext", "--inplace")
     assert sorted(p.name for p in pkg.glob(f"*{suffix}")) == []
+
+
+# -- the import graph ----------------------------------------------------------------------
+
+PACKAGE = ROOT / "src" / "rapidbleu"
+
+#: The public modules that ``rapidbleu._core`` may import (ARCHITECTURE.md, "The layers"): those
+#: below the core, which import nothing of the package but the core and one another.
+BELOW_THE_CORE = ("rapidbleu.tokenizers", "rapidbleu.textio", "rapidbleu.metrics.helpers", "rapidbleu.utils")
+
+
+def _module_files() -> dict[str, Path]:
+    files = {}
+    for path in sorted(PACKAGE.rglob("*")):
+        if path.suffix in (".py", ".pyx") and path.is_file():
+            parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+            files[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return files
+
+
+def _absolute(module: str, path: Path, level: int, name: str | None) -> str:
+    """The module a ``from`` import names, from ``module`` (at ``path``) with ``level`` dots."""
+    if not level:
+        return name or ""
+    base = module.split(".")
+    if path.stem != "__init__":
+        base = base[:-1]
+    return ".".join(base[: len(base) - level + 1] + ([name] if name else []))
+
+
+def _type_checking_only(tree: ast.AST) -> set[int]:
+    """The nodes inside ``if TYPE_CHECKING:`` blocks (imports for annotations only)."""
+    skip = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and getattr(node.test, "id", getattr(node.test, "attr", None)) == "TYPE_CHECKING":
+            skip.update(id(inner) for stmt in node.body for inner in ast.walk(stmt))
+    return skip
+
+
+def _imports(module: str, path: Path) -> list[tuple[str, str | None]]:
+    """``(module, name)`` for each import of ``path`` (``name`` None for ``import module``),
+    every import of the file (those inside functions too) but those for annotations only.
+    Cython modules are read by their ``from ... import`` and ``import`` lines."""
+    found: list[tuple[str, str | None]] = []
+    text = path.read_text("utf-8")
+    if path.suffix == ".py":
+        tree = ast.parse(text)
+        skip = _type_checking_only(tree)
+        for node in ast.walk(tree):
+            if id(node) in skip:
+                continue
+            if isinstance(node, ast.Import):
+                found += [(alias.name, None) for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = _absolute(module, path, node.level, node.module)
+                found += [(base, alias.name) for alias in node.names]
+    else:
+        for m in re.finditer(r"^from\s+(\.*)([\w.]*)\s+import\s+(\([^)]*\)|[^\n]+)", text, re.MULTILINE):
+            base = _absolute(module, path, len(m.group(1)), m.group(2) or None)
+            names = m.group(3).strip("()").replace("\n", " ").split(",")
+            found += [(base, n.split(" as ")[0].strip()) for n in names if n.strip()]
+        found += [(m.group(1), None) for m in re.finditer(r"^import\s+([\w.]+)", text, re.MULTILINE)]
+    return [(base, name) for base, name in found if base == "rapidbleu" or base.startswith("rapidbleu.")]
+
+
+def _import_graph() -> tuple[dict[str, set[str]], list[str]]:
+    """Each module's imports of modules of the package, and the imports of private names."""
+    files = _module_files()
+    graph: dict[str, set[str]] = {m: set() for m in files}
+    private = []
+    for module, path in files.items():
+        for base, name in _imports(module, path):
+            target = f"{base}.{name}" if name and f"{base}.{name}" in files else base
+            if target != module:
+                graph[module].add(target)
+            is_private = name and target == base and name.startswith("_") and not name.startswith("__")
+            if is_private and target != module:
+                private.append(f"{module} imports {name} from {base}")
+    return graph, private
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import cycles: each strongly connected component of more than one module."""
+    order: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found = []
+
+    def visit(v: str) -> None:
+        order[v] = low[v] = len(order)
+        stack.append(v)
+        for w in graph[v]:
+            if w not in graph:
+                continue
+            if w not in order:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], order[w])
+        if low[v] == order[v]:
+            component = stack[stack.index(v) :]
+            del stack[stack.index(v) :]
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in graph:
+        if v not in order:
+            visit(v)
+    return found
+
+
+def test_modules_import_downwards_and_no_private_names():
+    """The package's modules import one another in one direction (lower modules never import
+    higher ones: no cycle, the package's ``__init__`` modules included), the core package imports
+    only the public modules below it, and no module imports another module's private
+    (``_underscored``) names; read from the sources, so every new import is checked."""
+    graph, private = _import_graph()
+    assert len(graph) > 50
+    assert "rapidbleu._core.errors" in graph["rapidbleu.bleu"] or "rapidbleu._core.errors" in graph["rapidbleu.ids"]
+    assert not _cycles(graph)
+    assert not private, private
+    upward = sorted(
+        f"{m} imports {t}"
+        for m, targets in graph.items()
+        if m.startswith("rapidbleu._core")
+        for t in targets
+        if not t.startswith("rapidbleu._core") and not t.startswith(BELOW_THE_CORE)
+    )
+    assert not upward, upward
+    below = sorted(
+        f"{m} imports {t}"
+        for m, targets in graph.items()
+        if m.startswith(BELOW_THE_CORE)
+        for t in targets
+        if not t.startswith(("rapidbleu._core", *BELOW_THE_CORE))
+    )
+    assert not below, below
+
+
+def test_the_import_graph_finds_what_it_forbids():
+    """The reader of the graph above sees relative, nested and Cython imports, and the cycle
+    finder finds a cycle (so the test above cannot pass by reading nothing)."""
+    graph, _ = _import_graph()
+    assert "rapidbleu._core.errors" in graph["rapidbleu._core.bleu_stats_cy"]  # a .pyx's relative import
+    assert "rapidbleu.tokenizers" in graph["rapidbleu._core.bleu_stats_py"]  # two dots
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert not _cycles({"a": {"b"}, "b": set()})

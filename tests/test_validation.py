@@ -580,7 +580,7 @@ def test_nltk_statistics_are_checked_not_cast():
     was called "non-negative"), an aggregated row's NaN is named (``int(nan)`` failed), a
     float matrix is refused (its fractions were truncated)."""
     import rapidbleu.nltk
-    from rapidbleu._core.nltk_style import NLTKBLEU
+    from rapidbleu.nltk_bleu import NLTKBLEU
 
     st = np.array([[2**63 + 3, 5, 3, 2, 2**63 + 3, 2**63 + 2]], dtype=np.uint64)
     want = r"stats: row 0, column 0 \(hyp_len\) is 9223372036854775811, which numpy int64"
@@ -698,6 +698,43 @@ def test_workers_checked_before_any_work(bad, err, monkeypatch):
         assert call is not None, f"{qualname} takes workers: add a call to _WORKERS_CALLS"
         with pytest.raises(err, match="workers"):
             call(fn, bad)
+
+
+def test_workers_checked_once_per_call(backend, monkeypatch):
+    """One check of ``workers`` per call, where it enters (the constructor or the function that
+    takes it): the kernels below trust it (each twin checked it again, and the thread runner a
+    third time)."""
+    import sys
+
+    from rapidbleu import batch, nltk
+    from rapidbleu._core import validate
+    from rapidbleu.stats import nltk_corpus_stats
+
+    calls = []
+
+    def counted(workers):
+        calls.append(workers)
+        return original(workers)
+
+    original = validate.resolve_workers
+    for name, module in list(sys.modules.items()):
+        if name.startswith("rapidbleu") and getattr(module, "resolve_workers", None) is original:
+            monkeypatch.setattr(module, "resolve_workers", counted)
+    entries = {
+        "BLEU": lambda: rapidbleu.BLEU(workers=2).corpus_score(HYPS, REFS),
+        "CHRF": lambda: rapidbleu.CHRF(workers=2).corpus_score(HYPS, REFS),
+        "TER": lambda: rapidbleu.TER(workers=2).corpus_score(HYPS, REFS),
+        "self_bleu": lambda: batch.self_bleu(["a b c", "a b d", "b c d"], style="sacrebleu", workers=2),
+        "pairwise_bleu": lambda: batch.pairwise_bleu(["a b c", "a b d"], workers=2),
+        "corpus_bleu": lambda: nltk.corpus_bleu([[["a", "b", "c", "d"]]], [["a", "b", "c", "d"]], workers=2),
+        "sentence_bleu_batch": lambda: nltk.sentence_bleu_batch([[["a", "b"]]], [["a", "b"]], workers=2),
+        "nltk_corpus_stats": lambda: nltk_corpus_stats([[["a", "b"]]], [["a", "b"]], workers=2),
+    }
+    for name, call in entries.items():
+        calls.clear()
+        call()
+        # (a CorpusStats rebuilds its metric from its settings, whose workers is the default 1)
+        assert [w for w in calls if w != 1] == [2], name
 
 
 def _resampling_calls() -> dict[str, Callable[[Any], Any]]:

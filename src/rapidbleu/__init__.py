@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 
 from ._core import backend as _backend
 from ._core import log as _log  # noqa: F401  (_log: rapidbleu's logger obeys sacreBLEU's level)
-from ._core.not_provided import NotProvidedError, not_provided
+from ._core.errors import BackendFallbackWarning, NotProvidedError
+from ._core.not_provided import not_provided
 from ._core.version import __version__
 from .bleu import BLEU, corpus_bleu, raw_corpus_bleu, sentence_bleu
 from .chrf import CHRF, corpus_chrf, sentence_chrf
@@ -47,6 +48,7 @@ __all__ = [
     "TER",
     "BLEUScore",
     "BLEUSignature",
+    "BackendFallbackWarning",
     "CHRFScore",
     "NotProvidedError",
     "TERScore",

@@ -51,9 +51,12 @@ from ._core.bleu_scores_py import check_smoothing
 from ._core.errors import stream_length_error
 from ._core.inputs import join_flat, preprocess, token_ids
 from ._core.metric import Metric
-from ._core.nltk_style import NLTKBLEU, SmoothingFunction, resolve_smoothing, rows_named
+from ._core.nltk_scores import rows_named
+from ._core.nltk_smoothing import SmoothingFunction
+from ._core.nltk_style import resolve_smoothing
+from ._core.nltk_style import weights_of as _nltk_weights
 from ._core.nogc import without_gc
-from ._core.validate import MAX_ORDER_LIMIT, check_keywords, check_order, check_ordered, check_style, resolve_workers
+from ._core.validate import check_keywords, check_order, check_ordered, check_style, resolve_workers
 from .bleu import BLEU
 from .chrf import CHRF, CHRFOptions
 from .ids import (
@@ -68,6 +71,7 @@ from .ids import (
     stats_of_streams,
 )
 from .nltk import sentence_bleu_batch as nltk_sentence_bleu_batch
+from .nltk_bleu import NLTKBLEU
 from .ter import TER, TEROptions
 
 if TYPE_CHECKING:
@@ -96,10 +100,6 @@ def _sacre_scores(
 
 
 # ----------------------------------------------------------------------- NLTK-style scoring
-
-
-def _uniform(order: int) -> tuple[float, ...]:
-    return (1.0 / order,) * order
 
 
 def _nltk_metric(order: int, weights: Any, smoothing_function: Any, auto_reweigh: bool, workers: int) -> NLTKBLEU:
@@ -209,19 +209,6 @@ def _token_lists(
             yield s
         else:
             raise TypeError(f"{what}[{i}] is a {type(s).__name__}; expected a string or a list of string tokens")
-
-
-def _nltk_weights(weights: Weights, order: int | None) -> tuple[float, ...]:
-    if weights is None:
-        return _uniform(order if order is not None else MAX_NGRAM_ORDER)
-    w = tuple(float(x) for x in weights)
-    if not w:
-        raise ValueError("weights must have at least one order")
-    if len(w) > MAX_ORDER_LIMIT:
-        raise ValueError(f"weights has {len(w)} entries (n-gram orders); rapidbleu supports at most {MAX_ORDER_LIMIT}")
-    if order is not None and len(w) != order:
-        raise ValueError(f"weights has {len(w)} orders but max_ngram_order={order}")
-    return w
 
 
 # ----------------------------------------------------------------------- any metric
@@ -619,15 +606,15 @@ def self_bleu(
         rapidbleu.nltk.SmoothingError: method 6 and a sentence with unigram but no trigram
             match against the others (NLTK's assertion).
     """
-    resolve_workers(workers)
     check_style(style)
     order = _resolve_order(max_ngram_order, weights, style)
-    flat, lens = _sentences_flat(sentences, "sentences", tokenize, lowercase, cleaning_of(cleaning, "self_bleu"))
-    if len(lens) < 2:
-        raise ValueError(f"self-BLEU needs at least 2 sentences (each is scored against the others), got {len(lens)}")
+    # the metric first: its constructor checks workers and the scoring options, before any work
     metric = _set_metric(
         style, order, weights, smoothing_function, smooth_method, smooth_value, effective_order, workers
     )
+    flat, lens = _sentences_flat(sentences, "sentences", tokenize, lowercase, cleaning_of(cleaning, "self_bleu"))
+    if len(lens) < 2:
+        raise ValueError(f"self-BLEU needs at least 2 sentences (each is scored against the others), got {len(lens)}")
     with rows_named(lambda i: f"sentence {i}"):
         return metric.scores_from_stats(_backend.bleu_sets.self_stats(flat, lens, metric.max_ngram_order, workers))
 
@@ -714,12 +701,14 @@ def pairwise_bleu(
         ValueError: no candidates, bad style or smoothing.
         TypeError, SmoothingError: as in :func:`self_bleu` (NLTK style).
     """
-    resolve_workers(workers)
     check_style(style)
     order = _resolve_order(max_ngram_order, weights, style)
+    # the metric first: its constructor checks workers and the scoring options, before any work
+    metric = _set_metric(
+        style, order, weights, smoothing_function, smooth_method, smooth_value, effective_order, workers
+    )
     flat, lens = _sentences_flat(candidates, "candidates", tokenize, lowercase, cleaning_of(cleaning, "pairwise_bleu"))
-    args = (style, order, weights, smoothing_function, smooth_method, smooth_value, effective_order, workers)
-    return _matrix(len(lens), lambda: _set_metric(*args).pairwise_id_scores(flat, lens), diagonal)
+    return _matrix(len(lens), lambda: metric.pairwise_id_scores(flat, lens), diagonal)
 
 
 # ----------------------------------------------------------------------- chrF

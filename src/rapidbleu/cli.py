@@ -48,42 +48,20 @@ else:
     from ._core.lazy import numpy as np  # imported on first use: --help, --version and errors need none
 
 from ._core.bleu_scores_py import SMOOTH_DEFAULTS
+from ._core.errors import USER_ERRORS, BackendFallbackWarning, CLIError, UsageError
 from ._core.lockstep import Source, Stream, line_counts_differ, read_lockstep
 from ._core.log import logger
 from ._core.metric import METRICS, Metric
-from ._core.validate import BackendFallbackWarning, resolve_workers
+from ._core.validate import resolve_workers
 from ._core.version import __version__
 from .bleu import BLEU, warn_tokenized
 from .chrf import CHRF
 from .report import Color, print_results_table, print_single_results
-from .textio import STDIN, InputError, LineReader, read_lines
+from .textio import STDIN, LineReader, read_lines
 from .tokenizers import available_tokenizers
-from .tokenizers.tokenizer_spm import ModelDownloadError
 from .utils import args_to_dict
 
 OUTPUT_FORMATS = ("json", "text", "latex")
-
-
-class CLIError(Exception):
-    """An error to report on stderr with an exit code (1 unless given)."""
-
-    def __init__(self, message: str, code: int = 1) -> None:
-        super().__init__(message)
-        self.code = code
-
-
-#: Exit status of a usage error: argparse's (sacreBLEU's for an unknown metric, a bad choice or
-#: a value of the wrong type).
-USAGE_CODE = 2
-
-
-class UsageError(CLIError):
-    """A command line that cannot mean anything: an option value out of range or options that
-    do not go together.  Reported as argparse reports its own usage errors (the usage line,
-    then ``rapidbleu: error: ...``) with exit status 2, as sacreBLEU's usage errors."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message, USAGE_CODE)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -936,7 +914,7 @@ def main(argv: list[str] | None = None) -> int:
             run(args)
     # Expected failures, each a one-line message: bad input or options, a missing optional
     # extra (ImportError), a SentencePiece model that is neither on disk nor downloadable.
-    except (CLIError, InputError, ValueError, TypeError, ImportError, ModelDownloadError, FileNotFoundError) as exc:
+    except USER_ERRORS as exc:
         if isinstance(exc, UsageError):  # as argparse reports its own: the usage line first
             build_parser().print_usage(sys.stderr)
         print(f"rapidbleu: error: {exc}", file=sys.stderr)

@@ -68,24 +68,7 @@ __all__ = [
 
 
 def _require() -> None:
-    try:
-        import dask
-        import dask.dataframe  # noqa: F401
-    except ImportError:
-        raise ImportError("rapidbleu.dask needs Dask: pip install 'rapidbleu[dask]'") from None
-
-
-def _names(references: str | Sequence[str]) -> list[str]:
-    names = [references] if isinstance(references, str) else list(references)
-    if not names or not all(isinstance(n, str) for n in names):
-        raise TypeError(f"references must be a column name or a list of column names, got {references!r}")
-    return names
-
-
-def _check_columns(ddf: DataFrame, hypothesis: str, refs: list[str]) -> None:
-    missing = [c for c in [hypothesis, *refs] if c not in ddf.columns]
-    if missing:
-        raise ValueError(f"no column {', '.join(map(repr, missing))} in the DataFrame (columns: {list(ddf.columns)})")
+    _engines.require("dask", ["dask", "dask.dataframe"], "Dask", "dask")
 
 
 #: The column that carries each row's position in the whole DataFrame to the partitions, so
@@ -139,12 +122,12 @@ def corpus_stats(ddf: DataFrame, hypothesis: str, references: str | Sequence[str
     import dask
 
     opts = _engines.ScoreOptions(**options)
-    refs = _names(references)
-    _check_columns(ddf, hypothesis, refs)
+    refs = _engines.column_names(references)
+    _engines.check_columns(ddf.columns, hypothesis, refs, "DataFrame")
     parts = [
         dask.delayed(_frame_part)(d, opts, hypothesis, refs) for d in _with_rows(ddf, [hypothesis, *refs]).to_delayed()
     ]
-    return _engines.combine(opts, dask.compute(*parts))
+    return CorpusStats(*_engines.combine(opts, dask.compute(*parts)))
 
 
 def corpus_score(
@@ -177,8 +160,8 @@ def sentence_score(
     """
     _require()
     opts = _engines.ScoreOptions(metric=metric, **options)
-    refs = _names(references)
-    _check_columns(ddf, hypothesis, refs)
+    refs = _engines.column_names(references)
+    _engines.check_columns(ddf.columns, hypothesis, refs, "DataFrame")
     return _with_rows(ddf, [hypothesis, *refs]).map_partitions(
         _frame_sentences, opts, hypothesis, refs, meta=(metric, "f8")
     )
@@ -220,7 +203,7 @@ def bag_corpus_stats(bag: Bag, **options: Any) -> CorpusStats:
     _require()
     opts = _engines.ScoreOptions(**options)
     parts = bag.map_partitions(_bag_part, opts).compute()
-    return _engines.combine(opts, parts)
+    return CorpusStats(*_engines.combine(opts, parts))
 
 
 def bag_corpus_score(bag: Bag, metric: str = "bleu", **options: Any) -> Any:

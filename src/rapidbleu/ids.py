@@ -70,21 +70,17 @@ import numpy as np
 from ._core import backend as _backend
 from ._core.bleu_row import MAX_NGRAM_ORDER, n_columns
 from ._core.bleu_scores_py import check_smoothing
-from ._core.errors import stream_length_error
+from ._core.errors import EmptyInputError, id_element_error, kind_of, stream_length_error, warn_all_empty
 from ._core.inputs import join_flat, num_refs_of
 from ._core.nogc import no_gc
 from ._core.validate import (
-    EmptyInputError,
     check_keywords,
     check_order,
     check_ordered,
     check_token_id,
     check_token_ids,
-    id_element_error,
-    kind_of,
     resolve_alias,
     resolve_workers,
-    warn_all_empty,
 )
 from .score import BLEUScore
 

@@ -66,30 +66,29 @@ from typing import Any, overload
 
 import numpy as np
 
-from ._core.bleu_scores_py import DEFAULT_WEIGHTS, Fraction, SmoothingError, brevity_penalty
-from ._core.nltk_style import (
-    NLTKBLEU,
-    EmptyCorpusError,
-    LengthMismatchError,
-    SmoothingCallable,
-    SmoothingFunction,
+from ._core.bleu_scores_py import DEFAULT_WEIGHTS, Fraction, brevity_penalty
+from ._core.errors import EmptyCorpusError, LengthMismatchError, NoReferencesError, SmoothingError
+from ._core.nltk_inputs import (
     Tokens,
     check_corpus_args,
     check_lengths,
-    check_nltk_stats,
     check_segments,
-    max_order,
-    modified_precision,
-    parse_weights,
-    resolve_smoothing,
-    rows_named,
     segments_checked_on_error,
-    sentence_scores_from_stats,
-    stats_order,
-    stats_smoothing,
     token_statistics,
 )
-from ._core.validate import NoReferencesError, resolve_workers
+from ._core.nltk_scores import check_nltk_stats, rows_named, sentence_scores_from_stats
+from ._core.nltk_smoothing import SmoothingCallable, SmoothingFunction, modified_precision
+from ._core.nltk_style import (
+    check_fifth_order,
+    check_weights_cover,
+    max_order,
+    parse_weights,
+    resolve_smoothing,
+    stats_order,
+    stats_smoothing,
+)
+from ._core.validate import resolve_workers
+from .nltk_bleu import NLTKBLEU
 
 __all__ = [
     "EmptyCorpusError",
@@ -239,11 +238,10 @@ def corpus_bleu(
         TypeError: a ``None`` hypothesis (named by index), a dict or set instead of a list.
         SmoothingError: method 6 on fewer than 3 orders or a zero trigram precision.
     """
-    resolve_workers(workers)
     check_corpus_args(list_of_references, hypotheses)
     check_lengths(list_of_references, hypotheses)
     with segments_checked_on_error(list_of_references, hypotheses):
-        metric = NLTKBLEU(weights, smoothing_function, auto_reweigh, workers=workers)
+        metric = NLTKBLEU(weights, smoothing_function, auto_reweigh, workers=workers)  # checks workers too
         if metric.order == 0:  # NLTK: no precision at all counts as "no unigram match"
             check_segments(list_of_references, hypotheses)
             return metric.corpus_from_row([])
@@ -251,7 +249,8 @@ def corpus_bleu(
             raise EmptyCorpusError("corpus_bleu: no hypotheses (NLTK raises ZeroDivisionError here)")
         stats = token_statistics(list_of_references, hypotheses, metric.max_ngram_order, workers=workers)
     tokens = (list_of_references[-1], hypotheses[-1])
-    return metric.corpus_from_row(metric.combine(stats), metric.tail(stats), tokens)
+    row = metric.aggregate(stats)
+    return metric.corpus_from_row(row[: metric.aggregate_width()], metric.last_segment(row), tokens)
 
 
 @overload
@@ -354,18 +353,10 @@ def sentence_bleu_from_stats(
     weight_list, several = parse_weights(weights)
     stats, N = check_nltk_stats(stats, max_ngram_order)
     K = max(len(w) for w in weight_list)
-    if K > N:
-        raise ValueError(f"weights have {K} orders but stats hold only {N}")
+    check_weights_cover(K, N)
     method, smoother = stats_smoothing(smoothing_function)
-    if method in (5, 7) and N < 5 and K > 0:
-        raise ValueError(
-            f"smoothing method {method} reads the 5-gram precision of each sentence (NLTK: "
-            f"modified_precision(references, hypothesis, 5)), but stats hold only {N} orders; "
-            "compute the statistics with at least 5 orders"
-        )
-    out = sentence_scores_from_stats(
-        stats, N, weight_list, method, smoother, auto_reweigh, workers=workers, stacklevel=2
-    )
+    check_fifth_order(method, N, K)
+    out = sentence_scores_from_stats(stats, N, weight_list, method, smoother, auto_reweigh, workers=workers)
     return out if several else out[:, 0]
 
 
@@ -421,6 +412,6 @@ def sentence_bleu_batch(
     tokens = None if method is not None else (list_of_references, hypotheses)
     with rows_named(lambda i: f"hypothesis {i}"):
         out = sentence_scores_from_stats(
-            stats, n_orders, weight_list, method, smoother, auto_reweigh, tokens=tokens, workers=workers, stacklevel=2
+            stats, n_orders, weight_list, method, smoother, auto_reweigh, tokens=tokens, workers=workers
         )
     return out if several else out[:, 0]

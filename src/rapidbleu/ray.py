@@ -60,24 +60,7 @@ _WHERE = "rapidbleu.ray: "
 
 
 def _require() -> None:
-    try:
-        import ray.data  # noqa: F401
-    except ImportError:
-        raise ImportError("rapidbleu.ray needs Ray Data: pip install 'rapidbleu[ray]'") from None
-
-
-def _names(references: str | Sequence[str]) -> list[str]:
-    names = [references] if isinstance(references, str) else list(references)
-    if not names or not all(isinstance(n, str) for n in names):
-        raise TypeError(f"references must be a column name or a list of column names, got {references!r}")
-    return names
-
-
-def _check_columns(ds: Dataset, hypothesis: str, refs: list[str]) -> None:
-    columns = ds.columns()
-    missing = [c for c in [hypothesis, *refs] if c not in columns]
-    if missing:
-        raise ValueError(f"no column {', '.join(map(repr, missing))} in the Dataset (columns: {columns})")
+    _engines.require("ray", ["ray.data"], "Ray Data", "ray")
 
 
 def _inputs(batch: pa.Table, hypothesis: str, refs: list[str]) -> tuple[list[Any], list[list[Any]]]:
@@ -103,14 +86,12 @@ def _block_stats(batch: pa.Table, opts: _engines.ScoreOptions, hypothesis: str, 
     part = _engines.partition_stats(opts, *_inputs(batch, hypothesis, refs))
     value = pa.float64() if opts.vector_type() == "double" else pa.int64()  # TER: float statistics
     if part is None:
-        return pa.table({"vector": pa.array([], pa.list_(value)), "nrefs": pa.array([], pa.int64()),
-                         "last": pa.array([], pa.list_(pa.int64()))})  # fmt: skip
-    vector, nrefs, last = part
+        return pa.table({"vector": pa.array([], pa.list_(value)), "nrefs": pa.array([], pa.int64())})
+    vector, nrefs = part
     return pa.table(
         {
             "vector": pa.array([np.asarray(vector).tolist()], pa.list_(value)),
             "nrefs": pa.array([int(nrefs)], pa.int64()),
-            "last": pa.array([None if last is None else list(last)], pa.list_(pa.int64())),
         }
     )
 
@@ -145,8 +126,8 @@ def corpus_stats(ds: Dataset, hypothesis: str, references: str | Sequence[str], 
     """
     _require()
     opts = _engines.ScoreOptions(**options)
-    refs = _names(references)
-    _check_columns(ds, hypothesis, refs)
+    refs = _engines.column_names(references)
+    _engines.check_columns(ds.columns(), hypothesis, refs, "Dataset")
     stats = ds.select_columns(list(dict.fromkeys([hypothesis, *refs]))).map_batches(
         partial(_block_stats, opts=opts, hypothesis=hypothesis, refs=refs),
         batch_size=None,  # a whole block per call: one row of statistics per block
@@ -166,10 +147,8 @@ def corpus_stats(ds: Dataset, hypothesis: str, references: str | Sequence[str], 
         raise cause from exc
     finally:
         execution.preserve_order = before
-    parts: list[_engines.Part | None] = [
-        (r["vector"], int(r["nrefs"]), None if r["last"] is None else tuple(int(v) for v in r["last"])) for r in rows
-    ]
-    return _engines.combine(opts, parts)
+    parts: list[_engines.Part | None] = [(r["vector"], int(r["nrefs"])) for r in rows]
+    return CorpusStats(*_engines.combine(opts, parts))
 
 
 def corpus_score(
@@ -221,8 +200,8 @@ def sentence_bleu(
     """
     _require()
     opts = _engines.ScoreOptions(**options)
-    refs = _names(references)
-    _check_columns(ds, hypothesis, refs)
+    refs = _engines.column_names(references)
+    _engines.check_columns(ds.columns(), hypothesis, refs, "Dataset")
     if column in ds.columns():
         raise ValueError(f"the Dataset already has a column {column!r}; choose another name with column=")
     return ds.map_batches(

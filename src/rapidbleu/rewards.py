@@ -59,7 +59,8 @@ import numpy as np
 
 from ._core import engines as _engines
 from ._core.metric import METRICS, Metric, RewardTransform
-from ._core.nltk_style import rows_named
+from ._core.nltk_scores import rows_named
+from ._core.nltk_style import weights_for_order
 from ._core.validate import check_keywords, resolve_workers
 from .chrf import CHRF, CHRFOptions
 from .ids import IdKeywords, cleaning_of
@@ -369,10 +370,7 @@ class BLEUReward(SentenceReward):
                 )
             if max_ngram_order != 4:
                 # NLTK style counts orders by its weights: max_ngram_order=2 means BLEU-2
-                if weights is None:
-                    weights = (1.0 / max_ngram_order,) * max_ngram_order
-                elif len(weights) != max_ngram_order:
-                    raise ValueError(f"weights has {len(weights)} orders but max_ngram_order={max_ngram_order}")
+                weights = weights_for_order(weights, max_ngram_order)
         bleu_options: dict[str, Any] = (
             {}
             if nltk

@@ -65,23 +65,7 @@ __all__ = ["corpus_bleu", "corpus_score", "corpus_stats", "sentence_bleu", "sent
 
 
 def _require() -> None:
-    try:
-        import pyspark  # noqa: F401
-    except ImportError:
-        raise ImportError("rapidbleu.spark needs PySpark: pip install 'rapidbleu[spark]'") from None
-
-
-def _names(references: str | Sequence[str]) -> list[str]:
-    names = [references] if isinstance(references, str) else list(references)
-    if not names or not all(isinstance(n, str) for n in names):
-        raise TypeError(f"references must be a column name or a list of column names, got {references!r}")
-    return names
-
-
-def _check_columns(df: "DataFrame", hypothesis: str, refs: list[str]) -> None:
-    missing = [c for c in [hypothesis, *refs] if c not in df.columns]
-    if missing:
-        raise ValueError(f"no column {', '.join(map(repr, missing))} in the DataFrame (columns: {df.columns})")
+    _engines.require("spark", ["pyspark"], "PySpark", "spark")
 
 
 def corpus_stats(df: "DataFrame", hypothesis: str, references: str | Sequence[str], **options: Any) -> CorpusStats:
@@ -106,11 +90,14 @@ def corpus_stats(df: "DataFrame", hypothesis: str, references: str | Sequence[st
     from pyspark.sql import functions as F
 
     opts = _engines.ScoreOptions(**options)
-    refs = _names(references)
-    _check_columns(df, hypothesis, refs)
-    width, vtype = opts.vector_width(), opts.vector_type()
+    refs = _engines.column_names(references)
+    _engines.check_columns(df.columns, hypothesis, refs, "DataFrame")
+    width, vtype, sums = opts.vector_width(), opts.vector_type(), opts.sums_width()
     vcols = [f"v{i}" for i in range(width)]
-    schema = ", ".join(["pid long", "nrefs long", "l0 long", "l1 long", "l2 long"] + [f"{c} {vtype}" for c in vcols])
+    # the sums and the segment count add up; the values between them are the last segment's
+    # (Metric.aggregate): those of the last partition, which Spark finds by its id
+    added, last = [*vcols[:sums], vcols[-1]], vcols[sums:-1]
+    schema = ", ".join(["pid long", "nrefs long"] + [f"{c} {vtype}" for c in vcols])
 
     def per_partition(batches: Iterable[Any]) -> Iterator[Any]:
         import pyarrow as pa
@@ -121,37 +108,30 @@ def corpus_stats(df: "DataFrame", hypothesis: str, references: str | Sequence[st
             hyps = batch.column(0).to_pylist()
             cols = [batch.column(j).to_pylist() for j in range(1, batch.num_columns)]
             parts.append(_engines.partition_stats(opts, hyps, _engines.as_streams(hyps, cols, "rapidbleu.spark: ")))
-        part = _engines.merge_parts(parts)
+        part = _engines.merge_parts(opts, parts)
         if part is None:
             return
-        vector, nrefs, last = part
-        last = last if last is not None else (-1, -1, -1)
-        data = {
-            "pid": [TaskContext.get().partitionId()],
-            "nrefs": [nrefs],
-            "l0": [last[0]],
-            "l1": [last[1]],
-            "l2": [last[2]],
-        }
+        vector, nrefs = part
+        data = {"pid": [TaskContext.get().partitionId()], "nrefs": [nrefs]}
         data.update({c: [v] for c, v in zip(vcols, vector.tolist(), strict=True)})
         yield pa.RecordBatch.from_pydict(data)
 
     # Positional, under unique names: a reference column may repeat or be the hypothesis column.
     columns = [F.col(hypothesis).alias("_hyp")] + [F.col(r).alias(f"_ref{k}") for k, r in enumerate(refs)]
     stats = df.select(*columns).mapInArrow(per_partition, schema)
+    last_of = [F.max_by(F.struct(*last), "pid").alias("last")] if last else []
     row = stats.agg(
-        *[F.sum(c).alias(c) for c in vcols],
+        *[F.sum(c).alias(c) for c in added],
+        *last_of,
         F.min("nrefs").alias("nmin"),
         F.max("nrefs").alias("nmax"),
-        F.max_by(F.struct("l0", "l1", "l2"), "pid").alias("last"),
         F.count("*").alias("parts"),
     ).collect()[0]
     if not row["parts"]:
         raise ValueError("no rows: the DataFrame is empty")
-    vector = [row[c] for c in vcols]
-    last = tuple(row["last"])
-    part = (vector, row["nmin"] if row["nmin"] == row["nmax"] else -1, None if last[0] < 0 else last)
-    return _engines.combine(opts, [part])
+    vector = [*(row[c] for c in vcols[:sums]), *(tuple(row["last"]) if last else ()), row[vcols[-1]]]
+    part = (vector, row["nmin"] if row["nmin"] == row["nmax"] else -1)
+    return CorpusStats(*_engines.combine(opts, [part]))
 
 
 def corpus_score(
@@ -196,7 +176,7 @@ def sentence_score(hypothesis: str, references: str | Sequence[str], metric: str
     from pyspark.sql import functions as F
 
     opts = _engines.ScoreOptions(metric=metric, **options)
-    refs = _names(references)
+    refs = _engines.column_names(references)
 
     @F.pandas_udf("double")  # type: ignore[untyped-decorator]  # (pyspark is not followed by mypy)
     def _scores(hyp: pd.Series, ref: pd.DataFrame) -> pd.Series:

@@ -25,32 +25,38 @@ metrics with float statistics, TER, whose merged sums are then float additions):
   segments]`` where ``ref_len`` is the closest reference length (ties to the shorter one);
 * other sacreBLEU metrics: their statistics columns (``Metric.stats_columns``), then
   ``segments``;
-* NLTK style, ``2 + 3N + 1`` values: the same, then ``denominators_1..N`` = the sum over
-  segments of ``max(1, totals_n)`` (NLTK's per-segment floor of the precision denominator),
-  then ``segments``.
+* NLTK style, ``2 + 3N + 4 + 1`` values: the same sums, then ``denominators_1..N`` = the sum
+  over segments of ``max(1, totals_n)`` (NLTK's per-segment floor of the precision
+  denominator), then four numbers of the *last* segment (``last_count``, its ``hyp_len``, its
+  5-gram matches and ``max(1, totals_5)``), then ``segments``.
 
-NLTK's smoothing methods 5, 6 and 7 also read the *last* segment of the corpus (its 5-gram
-precision, its length); a :class:`CorpusStats` carries those few numbers of its last segment
-and a merge keeps the right operand's, so ``a + b`` stays exact.  A vector does not carry them:
-after an all-reduce, methods 0-4 are exact, and methods 5-7 need a gather of the objects
-instead (``torch.distributed.all_gather_object`` then :func:`merge`).  A callable smoothing
-function that is not one of NLTK's methods needs the tokens themselves and is refused.
+The values after a metric's sums (``Metric.last_columns``: NLTK's smoothing methods 5, 6 and 7
+read the last segment of the corpus, its 5-gram precision and its length) are not sums: a
+merge keeps the right operand's (of its last non-empty part), so ``a + b`` stays exact.  A
+plain sum of vectors adds them too: after an all-reduce of several non-empty parts
+``last_count`` is their number, and methods 5-7 refuse the result (methods 0-4 are exact);
+gather the objects instead (``torch.distributed.all_gather_object`` then :func:`merge`).  A
+callable smoothing function that is not one of NLTK's methods needs the tokens themselves and
+is refused.
 
 Sources: the sums are Papineni et al. (2002)'s corpus-level micro-averages; the scores are
 computed by ``rapidbleu.BLEU.compute_bleu`` (sacreBLEU's formula) and by the same code as
 ``rapidbleu.nltk.corpus_bleu``.
 """
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
 
+from ._core.errors import ConfigMismatchError
 from ._core.inputs import check_held, check_statistics_matrix
 from ._core.lazy import is_ndarray
 from ._core.metric import METRICS, Metric
-from ._core.nltk_style import NLTKBLEU, check_corpus_args, check_lengths, segments_checked_on_error, token_statistics
-from ._core.validate import check_order, check_style, resolve_workers
+from ._core.nltk_inputs import check_corpus_args, check_lengths, segments_checked_on_error, token_statistics
+from ._core.nltk_smoothing import modified_precision
+from ._core.validate import check_order, check_style
+from .nltk_bleu import NLTKBLEU
 
 __all__ = [
     "ConfigMismatchError",
@@ -60,10 +66,6 @@ __all__ = [
     "merge",
     "nltk_corpus_stats",
 ]
-
-
-class ConfigMismatchError(ValueError):
-    """Statistics computed with different settings were merged (a ``ValueError``)."""
 
 
 def _freeze(config: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
@@ -90,24 +92,22 @@ class CorpusStats:
         config: ``dict`` of the settings (``Metric.config()``: for BLEU the tokenizer
             signature, lowercase, N, number of references, smoothing method and value,
             effective order; NLTK style: N).
-        vector: ``ndarray`` (layout in the module docstring), read-only.
+        vector: ``ndarray`` (layout in the module docstring: ``Metric.aggregate``'s row and the
+            segment count), read-only.
         n_segments: number of segments summed.
     """
 
-    __slots__ = ("_config", "_last", "metric_id", "vector")
-    _last: tuple[int, ...] | None
+    __slots__ = ("_config", "metric_id", "vector")
 
-    def __init__(
-        self, metric_id: str, config: dict[str, Any], vector: Any, last: tuple[int, ...] | None = None
-    ) -> None:
+    def __init__(self, metric_id: str, config: dict[str, Any], vector: Any) -> None:
         cls = _metric_class(metric_id)
         metric = cls.from_config(config)
-        width = metric.aggregate_width() + 1
+        columns = (*metric.aggregate_columns(), *metric.last_columns(), "segments")
+        width = len(columns)
         raw = np.asarray(vector)
         if raw.size != width:
             raise ValueError(f"{metric_id} statistics with these settings have {width} values, got shape {raw.shape}")
         # the one statistics rule, on the vector as given (no cast before it: nothing wraps)
-        columns = (*metric.aggregate_columns(), "segments")
         vec = check_statistics_matrix(
             raw.reshape(-1) if is_ndarray(vector) else np.array(vector, dtype=object).reshape(-1),
             columns,
@@ -128,13 +128,12 @@ class CorpusStats:
         self.metric_id = metric_id
         self._config = _freeze(config)
         self.vector = vec
-        # NLTK: (last segment's hyp_len, 5-gram matches, max(1, 5-gram total)) for methods 5-7
-        self._last = None if last is None else tuple(int(v) for v in last)
 
     # -- introspection ----------------------------------------------------------------------
     @property
     def style(self) -> str:
-        return "nltk" if self.metric_id == "nltk" else "sacrebleu"
+        """``"sacrebleu"`` or ``"nltk"``: the metric's (``Metric.style``)."""
+        return _metric_class(self.metric_id).style
 
     @property
     def config(self) -> dict[str, Any]:
@@ -156,7 +155,8 @@ class CorpusStats:
 
     @property
     def row(self) -> list[Any]:
-        """The aggregated row (the vector without its segment count), as Python numbers."""
+        """The aggregated row (``Metric.aggregate``: the vector without its segment count), as
+        Python numbers."""
         row: list[Any] = self.vector[:-1].tolist()
         return row
 
@@ -183,7 +183,7 @@ class CorpusStats:
         return [int(v) for v in self.vector[2 + n : 2 + 2 * n]]
 
     def __repr__(self) -> str:
-        if self.metric_id in ("bleu", "nltk"):
+        if self.metric.stats_columns[:2] == ("hyp_len", "ref_len"):  # BLEU's layout (both styles)
             return (
                 f"CorpusStats(style={self.style!r}, segments={self.n_segments}, hyp_len={self.hyp_len}, "
                 f"ref_len={self.ref_len}, matches={self.matches}, totals={self.totals}, config={self.config})"
@@ -198,14 +198,13 @@ class CorpusStats:
             and self.metric_id == other.metric_id
             and self._config == other._config
             and np.array_equal(self.vector, other.vector)
-            and self._last == other._last
         )
 
     __hash__ = None  # type: ignore[assignment]  # mutable-looking value object, compared by value
 
     # -- pickling (``__slots__`` and a read-only array) ---------------------------------------
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_rebuild, (self.metric_id, self.config, self.vector.tolist(), self._last))
+        return (_rebuild, (self.metric_id, self.config, self.vector.tolist()))
 
     # -- merging ----------------------------------------------------------------------------
     def _check_compatible(self, other: object) -> None:
@@ -228,11 +227,9 @@ class CorpusStats:
         if isinstance(other, int) and other == 0:  # sum() starts from 0
             return self
         self._check_compatible(other)
-        last = other._last if other.n_segments else self._last
-        if self.vector.dtype == np.int64:  # exact sums: past int64 the vector refuses them
-            total = [a + b for a, b in zip(self.vector.tolist(), other.vector.tolist(), strict=True)]
-            return CorpusStats(self.metric_id, self.config, total, last)
-        return CorpusStats(self.metric_id, self.config, self.vector + other.vector, last)
+        # exact integer sums (past int64 the vector refuses them), one float addition per value
+        total = self.metric.add_vectors(self.vector.tolist(), other.vector.tolist())
+        return CorpusStats(self.metric_id, self.config, total)
 
     def __radd__(self, other: object) -> "CorpusStats":
         if isinstance(other, int) and other == 0:
@@ -244,15 +241,16 @@ class CorpusStats:
     # -- vectors (all-reduce) --------------------------------------------------------------
     def from_vector(self, vector: Any) -> "CorpusStats":
         """Statistics with this object's settings and the given vector (e.g. the result of an
-        all-reduce sum of ``.vector`` over processes).  NLTK's last-segment numbers (methods
-        5-7) are not in the vector and are dropped.
+        all-reduce sum of ``.vector`` over processes).  The values after the sums (NLTK's last
+        segment, for methods 5-7) are as the vector holds them: a sum of several non-empty parts
+        holds no last segment (see the module docstring).
 
         Raises:
             ValueError: another length, negative or (for counts) fractional values; for float
                 statistics (TER) non-finite values, a fractional segment count or a row the
                 metric refuses (``Metric.check_statistics``: fractional edits).
         """
-        return CorpusStats(self.metric_id, self.config, vector, None)
+        return CorpusStats(self.metric_id, self.config, vector)
 
     # -- scores ----------------------------------------------------------------------------
     def score(self, weights: Any = None, smoothing_function: Any = None, auto_reweigh: bool = False) -> Any:
@@ -274,15 +272,8 @@ class CorpusStats:
         """
         if self.n_segments == 0:
             raise ValueError("no segments: the statistics are empty")
-        metric = self.metric
-        if isinstance(metric, NLTKBLEU):
-            return metric.with_scoring(weights, smoothing_function, auto_reweigh).corpus_from_row(self.row, self._last)
-        if weights is not None or smoothing_function is not None or auto_reweigh:
-            raise TypeError(
-                "sacreBLEU-style statistics are scored with the settings they were computed with; "
-                "weights/smoothing_function/auto_reweigh are for NLTK-style statistics"
-            )
-        return metric.score_from_stats(self.row)
+        given = {"weights": weights, "smoothing_function": smoothing_function, "auto_reweigh": auto_reweigh or None}
+        return self.metric.score_aggregate(self.row, **{k: v for k, v in given.items() if v is not None})
 
     def signature(self) -> Any:
         """sacreBLEU's signature (``BLEUSignature``, ...) of these statistics' settings.
@@ -293,8 +284,8 @@ class CorpusStats:
         return self.metric.get_signature()
 
 
-def _rebuild(metric_id: str, config: dict[str, Any], vector: Any, last: tuple[int, ...] | None) -> CorpusStats:
-    return CorpusStats(metric_id, config, vector, last)
+def _rebuild(metric_id: str, config: dict[str, Any], vector: Any) -> CorpusStats:
+    return CorpusStats(metric_id, config, vector)
 
 
 def merge(parts: Iterable[CorpusStats]) -> CorpusStats:
@@ -320,9 +311,12 @@ def merge(parts: Iterable[CorpusStats]) -> CorpusStats:
 # --------------------------------------------------------------------------------------------
 # Building statistics
 # --------------------------------------------------------------------------------------------
-def of_metric(metric: Metric, segment_stats: Any, last: tuple[int, ...] | None = None) -> CorpusStats:
+def of_metric(
+    metric: Metric, segment_stats: Any, aggregate: Callable[[np.ndarray], list[Any]] | None = None
+) -> CorpusStats:
     """A :class:`CorpusStats` of per-segment statistics computed by ``metric``: its aggregated
-    row (``Metric.combine``) and the number of rows, with ``metric.config()``.
+    row (``Metric.aggregate``, or ``aggregate`` of the checked rows when given) and the number
+    of rows, with ``metric.config()``.
 
     Raises:
         ValueError: statistics that are not the metric's (``Metric.check_statistics``), or a
@@ -330,8 +324,11 @@ def of_metric(metric: Metric, segment_stats: Any, last: tuple[int, ...] | None =
     """
     st = metric.check_statistics(segment_stats, "segment statistics")
     st = st.reshape(-1, len(metric.stats_columns))
-    row = metric.combine(st) if len(st) else [0] * metric.aggregate_width()
-    return CorpusStats(metric.metric_id, metric.config(), [*row, st.shape[0]], last)
+    if len(st):
+        row = (aggregate or metric.aggregate)(st)
+    else:
+        row = [0] * (metric.aggregate_width() + len(metric.last_columns()))
+    return CorpusStats(metric.metric_id, metric.config(), [*row, st.shape[0]])
 
 
 def from_segment_stats(
@@ -373,10 +370,7 @@ def from_segment_stats(
     if max_ngram_order is not None and int(max_ngram_order) != n:
         raise ValueError(f"max_ngram_order={max_ngram_order} but the statistics hold {n} orders")
     nltk = NLTKBLEU(max_ngram_order=n)
-    last = nltk.tail(st)
-    if last is None and last5 is not None and len(st):
-        last = (int(st[-1, 0]), int(last5[0]), max(1, int(last5[1])))
-    return of_metric(nltk, st, last)
+    return of_metric(nltk, st, lambda rows: nltk.aggregate(rows, last5))
 
 
 def corpus_stats(
@@ -427,13 +421,15 @@ def nltk_corpus_stats(
             ``max_ngram_order`` not in 1..64; TypeError: a ``None`` hypothesis, a dict or set,
             ``max_ngram_order`` not an int.
     """
-    resolve_workers(workers)
     # (checked at run time whatever the annotation says: callers are not type-checked)
     n = check_order(max_ngram_order)
+    nltk = NLTKBLEU(max_ngram_order=n, workers=workers)  # checks workers
     check_corpus_args(list_of_references, hypotheses)
     check_lengths(list_of_references, hypotheses)
     with segments_checked_on_error(list_of_references, hypotheses):
         st = token_statistics(list_of_references, hypotheses, n, workers=workers)
-    nltk = NLTKBLEU(max_ngram_order=n, workers=workers)
-    tokens = (list_of_references[-1], hypotheses[-1]) if len(hypotheses) else None
-    return of_metric(nltk, st, nltk.tail(st, tokens))
+    last5 = None
+    if len(hypotheses) and n < 5:  # the last segment's 5-gram precision (methods 5-7), from its tokens
+        p5 = modified_precision(list_of_references[-1], hypotheses[-1], 5)
+        last5 = (p5.numerator, p5.denominator)
+    return of_metric(nltk, st, lambda rows: nltk.aggregate(rows, last5))

@@ -18,13 +18,13 @@ else:
     from ._core.lazy import numpy as np  # imported on first use (see rapidbleu._core.lazy)
 
 from ._core import backend as _backend
-from ._core.errors import cached_references_error
+from ._core.errors import cached_references_error, no_reference_error
 from ._core.inputs import check_references, preprocess, stat_value
 from ._core.lazy import is_ndarray
 from ._core.metric import Metric, register
 from ._core.sacre_methods import SacreMetricMethods
 from ._core.ter_py import check_segment_rules, ter_from_stats
-from ._core.validate import check_flag, check_hypotheses, no_reference_error, resolve_workers
+from ._core.validate import check_flag, check_hypotheses, resolve_workers
 from .score import TERScore, TERSignature
 from .tokenizers.tokenizer_ter import TercomTokenizer
 

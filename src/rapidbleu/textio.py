@@ -13,17 +13,12 @@ import io
 import re
 from typing import Any
 
+from ._core.errors import InputError
+
+__all__ = ["STDIN", "InputError", "LineReader", "read_lines"]
+
 #: How messages name standard input (where a file's name would be).
 STDIN = "standard input"
-
-
-class InputError(Exception):
-    """An input could not be read as text, or its lines do not fit the others; the message names
-    the file (and line).  ``code``: the exit status the command line ends with (1 unless given)."""
-
-    def __init__(self, message: str, code: int = 1):
-        super().__init__(message)
-        self.code = code
 
 
 def read_lines(path: str, encoding: str = "utf-8") -> list[str]:

@@ -45,14 +45,11 @@ The rules every compiled kernel follows (checked under AddressSanitizer/UBSan by
 
 import contextlib
 import os
-import sys
-import types
-import warnings
 from collections.abc import Iterable
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from .validate import BackendChoiceError, BackendFallbackWarning, BackendUnavailableError
+from .errors import BackendChoiceError, BackendFallbackWarning, BackendUnavailableError, warn_outside
 
 if TYPE_CHECKING:
     # What the chosen modules look like: the pure-Python twins own the names and signatures
@@ -125,27 +122,12 @@ def select_twin(
                 "RAPIDBLEU_BACKEND=python"
             ) from exc
         if warn:
-            warnings.warn(
+            warn_outside(
                 f"rapidbleu: compiled core not available ({exc}); using the pure-Python backend "
                 "(same results, slower). Set RAPIDBLEU_BACKEND=python to silence this warning.",
                 BackendFallbackWarning,
-                stacklevel=_outside_stacklevel(),
             )
         return twin
-
-
-def _outside_stacklevel() -> int:
-    """``warnings.warn``'s stacklevel, for a call from :func:`select_twin`, of the first frame
-    outside the rapidbleu package: the warning points at the user's line that first needed a
-    kernel, wherever in the package that happened."""
-    # (plain strings, as co_filename holds them: pathlib's resolve() would follow links)
-    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep  # noqa: PTH100, PTH120
-    caller: types.FrameType | None
-    level, caller = 2, sys._getframe(2)  # 1: select_twin; 2: its caller
-    while caller is not None and os.path.abspath(caller.f_code.co_filename).startswith(package):  # noqa: PTH100
-        caller = caller.f_back
-        level += 1
-    return level
 
 
 #: The pairs of modules chosen by one rule: the compiled module, its pure-Python twin, and the

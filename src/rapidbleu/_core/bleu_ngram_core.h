@@ -237,28 +237,6 @@ static inline void rb_no_ext(rb_ext *ext, uint32_t from, uint32_t to) {
 /* Hypothesis entries inserted per chunk once a segment is long (see rb_segment). */
 #define RB_TAB_CHUNK ((size_t)1 << 15)
 
-/* Room for `need` entries at load <= 1/2: room for twice that when the table must grow (so
- * a table of n distinct entries is rehashed about log4(n / 2**15) times), but never more than
- * for `bound`, the most entries it can end with (so it never exceeds the table sized for
- * every token or n-gram being distinct). */
-static inline size_t rb_grow_target(size_t need, size_t bound) {
-    size_t target = 2 * need < bound ? 2 * need : bound;
-    return target > need ? target : need;
-}
-
-/* Make the token table hold `need` entries at load <= 1/2 (rehashing into a larger one). */
-static int rb_grow_ttab(rb_scratch *sc, size_t need, size_t bound, uint64_t tmask) {
-    if (2 * need <= sc->ttab_size) return 1;
-    unsigned shift;
-    size_t cap = rb_table_size(rb_grow_target(need, bound), &shift);
-    rb_tok_entry *t = rb_tok_rehash(sc->ttab, sc->ttab_size, cap, shift, tmask);
-    if (!t) return 0;
-    sc->ttab = t;
-    sc->ttab_cap = sc->ttab_size = cap;
-    sc->ttab_shift = shift;
-    return 1;
-}
-
 /* Insert the hypothesis tokens k0..k1-1 (ids into ids[k0..k1)). */
 static void rb_text_ids_range(rb_scratch *sc, const rb_text *t, size_t k0, size_t k1, uint32_t *ids) {
     if (t->kind == RB_KIND_INT64) {

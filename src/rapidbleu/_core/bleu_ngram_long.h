@@ -217,7 +217,8 @@ static RB_NOINLINE int rb_segment_long(rb_scratch *sc, const rb_text *hyp, const
     for (size_t k0 = 0; k0 < hl;) {
         size_t room = direct ? hl - k0 : sc->ttab_size / 2 > sc->next_id ? sc->ttab_size / 2 - sc->next_id : 0;
         if (room < RB_TAB_CHUNK / 8 && room < hl - k0) {
-            if (!rb_grow_ttab(sc, (size_t)sc->next_id + RB_TAB_CHUNK, hl, tmask)) goto done;
+            if (!rb_tok_room(&sc->ttab, &sc->ttab_cap, &sc->ttab_size, &sc->ttab_shift,
+                             (size_t)sc->next_id + RB_TAB_CHUNK, hl, tmask)) goto done;
             room = sc->ttab_size / 2 - sc->next_id;
         }
         size_t k1 = hl - k0 < room ? hl : k0 + room;

@@ -29,7 +29,7 @@ from . import bleu_scores_py as _twin
 from .bleu_scores_py import (LOG_ZERO as PY_LOG_ZERO, SMOOTH_DEFAULTS, check_addk_range, check_matrix,
                           check_nltk_weights, check_smoothing, is_plain_number, is_plain_smooth_value)
 from .threads import run_chunks
-from .validate import MAX_ORDER_LIMIT, check_order, check_smooth_value, resolve_workers
+from .validate import MAX_ORDER_LIMIT, check_order, check_smooth_value
 
 #: Fewest rows per thread when scoring statistics: a row takes well under a microsecond (the
 #: counting kernels' rows take microseconds, hence their smaller ``MIN_CHUNK``), so below this a
@@ -192,7 +192,6 @@ def sacre_scores(stats, max_ngram_order, smooth_method, smooth_value, effective_
     cdef double floor_num = 100.0 * sv
     cdef bint eff = bool(effective_order)
     cdef bint neu = NEUMAIER
-    resolve_workers(workers)
     arr = check_matrix(stats, N, dtype, python_ints=True)  # the call's own copy: read below without the GIL
     check_addk_range(arr, N, smooth_method, smooth_value, dtype)
     if arr.dtype == object or not is_plain_smooth_value(smooth_value):  # (object: Python ints past 2**53)
@@ -338,7 +337,6 @@ cdef double _nltk_row(const int64_t *row, int N, int K, const double *w, int met
 
 def nltk_scores(stats, max_ngram_order, weights, method, epsilon, k, reweigh, workers=1):
     cdef int N = check_order(max_ngram_order)
-    resolve_workers(workers)
     arr = check_matrix(stats, N, None)  # the call's own copy: read below without the GIL
     weight = check_nltk_weights(weights, N, method, reweigh)
     # parameters C reproduces exactly (see the module docstring); k near 0 would divide by 0

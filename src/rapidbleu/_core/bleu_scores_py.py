@@ -24,7 +24,6 @@ from __future__ import annotations
 import math
 import numbers
 import sys
-import warnings
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction as _Fraction
 from typing import TYPE_CHECKING, Any, SupportsInt, cast
@@ -38,16 +37,19 @@ else:
 from .bleu_row import MAX_NGRAM_ORDER
 from .errors import (
     MAX_EXACT_COUNT,
+    SmoothingError,
+    UnknownSmoothingError,
     addk_overflow_error,
     float_method_error,
     reweigh_weights_error,
     stats_dtype_error,
     stats_range_error,
     stats_shape_error,
+    warn_outside,
     weights_count_error,
 )
 from .lazy import is_ndarray
-from .validate import UnknownSmoothingError, check_order, check_smooth_value, resolve_workers
+from .validate import check_order, check_smooth_value
 
 NAME = "python"
 
@@ -67,7 +69,7 @@ ARRAY_DTYPES = ("int64", "float32")
 
 
 def check_smoothing(smooth_method: str) -> None:
-    """Raise :class:`~rapidbleu._core.validate.UnknownSmoothingError` (a ``ValueError``, and an
+    """Raise :class:`~rapidbleu._core.errors.UnknownSmoothingError` (a ``ValueError``, and an
     ``AssertionError`` as sacreBLEU's assert) unless ``smooth_method`` is one of sacreBLEU's
     four methods."""
     if smooth_method not in SMOOTH_DEFAULTS:
@@ -272,13 +274,12 @@ def sacre_scores(
     Raises:
         ValueError: bad shape or dtype, a statistic outside 0 .. 2**53 - 1 (for ``dtype=None``
             only a negative or non-finite one: Python ints of any size are scored), unknown
-            smoothing, a ``smooth_value`` that is not a finite number >= 0, bad order or workers.
+            smoothing, a ``smooth_value`` that is not a finite number >= 0, a bad order.
         OverflowError: add-k on int64 rows taking a count past 2**53 - 1.
     """
     N = check_order(max_ngram_order)
     check_smoothing(smooth_method)
     check_smooth_value(smooth_value)
-    resolve_workers(workers)
     arr = check_matrix(stats, N, dtype, python_ints=True)
     check_addk_range(arr, N, smooth_method, smooth_value, dtype)
     out = np.empty(len(arr), dtype=np.float64)
@@ -306,15 +307,6 @@ _TINY = sys.float_info.min  # method0's stand-in for a zero precision
 #: Smoothing methods whose formula is float arithmetic on the precisions (and so has a compiled
 #: twin); methods 5-7 combine exact Fractions and are computed here only.
 FLOAT_METHODS = (0, 1, 2, 3, 4)
-
-
-class SmoothingError(ValueError, AssertionError, IndexError):
-    """Smoothing method 6 cannot be applied (NLTK: ``AssertionError`` or ``IndexError``)."""
-
-    #: Set by the batch functions of ``rapidbleu.nltk``: the row the error is about, and the
-    #: message without the row (for callers that name the row another way).
-    row: int | None = None
-    reason: str | None = None
 
 
 #: NLTK's Fraction shows the numbers as given in ``repr``/``str`` where ``fractions.Fraction``
@@ -434,32 +426,33 @@ def _nltk_zero_order_text(order: int) -> str:
     )
 
 
-def warn_zero_order(order: int, stacklevel: int = 5, count_: int | None = None, n: int | None = None) -> None:
+def warn_zero_order(order: int, count_: int | None = None, n: int | None = None) -> None:
+    """NLTK's warning for an order without a match (method 0), at the user's line; for ``count_``
+    of ``n`` hypotheses of a batch, one warning that says how many."""
     if count_ is None:
         # NLTK's text and category, so that filters written for NLTK's warning apply.
-        warnings.warn(_nltk_zero_order_text(order), UserWarning, stacklevel=stacklevel)
+        warn_outside(_nltk_zero_order_text(order), UserWarning)
         return
     who = f"{count_} of {n} hypotheses have"
-    warnings.warn(
+    warn_outside(
         f"BLEU (NLTK convention): {who} no matching {order}-gram, so without smoothing the "
         f"{order}-gram precision is taken as sys.float_info.min and the score is close to 0 "
         "whatever the lower orders match. Use fewer orders or a SmoothingFunction method.",
         UserWarning,
-        stacklevel=stacklevel,
     )
 
 
 # NLTK's precisions p_n: a list of Fractions, which smoothing turns into floats in place.
 
 
-def nltk_method0(p_n: list[Any], warn: bool = True, stacklevel: int = 5) -> list[Any]:
+def nltk_method0(p_n: list[Any], warn: bool = True) -> list[Any]:
     out: list[Any] = []
     for i, p in enumerate(p_n):
         if p.numerator != 0:
             out.append(p)
         else:
             if warn:
-                warn_zero_order(i + 1, stacklevel)
+                warn_zero_order(i + 1)
             out.append(_TINY)
     return out
 
@@ -541,7 +534,6 @@ def nltk_from_counts(
     last_hyp_len: int,
     tokens: tuple[Any, Any] | None = None,
     warn: bool = True,
-    stacklevel: int = 5,
 ) -> list[float]:
     """Scores (a list, one per weight tuple) from counts, as NLTK combines them.
 
@@ -568,7 +560,7 @@ def nltk_from_counts(
         last_refs, last_hyp = tokens
         p_n = smoother(p_n, references=last_refs, hypothesis=last_hyp, hyp_len=hyp_len)
     elif method == 0:
-        p_n = nltk_method0(p_n, warn=warn, stacklevel=stacklevel)
+        p_n = nltk_method0(p_n, warn=warn)
     elif method == 1:
         p_n = nltk_method1(p_n, smoother.epsilon)
     elif method == 2:
@@ -650,7 +642,6 @@ def nltk_scores(
             (``reweigh`` with weights other than NLTK's default included) or workers.
     """
     N = check_order(max_ngram_order)
-    resolve_workers(workers)
     arr = check_matrix(stats, N, None)
     weight = check_nltk_weights(weights, N, method, reweigh)
     params = _Params(epsilon, k)

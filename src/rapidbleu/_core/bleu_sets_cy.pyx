@@ -23,7 +23,7 @@ from .bleu_sets_py import block_rows_for
 from .bleu_scores_py import is_plain_smooth_value
 from .bleu_row import closest_other_lengths
 from .threads import run_chunks
-from .validate import check_flat_stream, check_order, resolve_workers
+from .validate import check_flat_stream, check_order
 
 NAME = "cython"
 
@@ -184,7 +184,6 @@ def self_stats(flat, lens, max_ngram_order=4, workers=1):
 
 
 def _self_stats(flat, lengths, int max_order, workers, uint64_t mask):
-    resolve_workers(workers)
     cdef _Grams g = _prepare(flat, lengths, max_order, mask)
     cdef Py_ssize_t n = g.n, i, k, q, a, G = g.n_grams
     cdef int N = max_order
@@ -301,7 +300,6 @@ def pairwise_stats(flat, lens, max_ngram_order=4, workers=1):
 
 
 def _pairwise_stats(flat, lengths, int max_order, workers, uint64_t mask):
-    resolve_workers(workers)
     cdef _Grams g = _prepare(flat, lengths, max_order, mask)
     out = np.zeros((g.n, g.n, 2 + 2 * max_order), dtype=np.int64)
     _pair_block(g, _Ptrs(g), out, 0, g.n, workers)
@@ -310,7 +308,6 @@ def _pairwise_stats(flat, lengths, int max_order, workers, uint64_t mask):
 
 def pairwise_stats_blocks(flat, lens, max_ngram_order=4, workers=1, block_rows=None):
     cdef int max_order = check_order(max_ngram_order)
-    resolve_workers(workers)
     cdef _Grams g = _prepare(flat, lens, max_order, _FULL_MASK)
     cdef _Ptrs P = _Ptrs(g)
     cdef Py_ssize_t n = g.n, start, stop
@@ -352,7 +349,6 @@ def _pairwise_scores(flat, lengths, max_ngram_order, smooth_method, smooth_value
     cdef int code = method_code(smooth_method)
     cdef double sv = smooth_value_of(smooth_method, smooth_value)
     cdef bint eff = bool(effective_order)
-    resolve_workers(workers)
     if not is_plain_smooth_value(smooth_value):  # numpy scalars, huge ints: the Python formula
         return _twin.pairwise_scores(flat, lengths, max_order, smooth_method, smooth_value, effective_order, workers)
     cdef _Grams g = _prepare(flat, lengths, max_order, _FULL_MASK)

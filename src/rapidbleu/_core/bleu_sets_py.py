@@ -29,7 +29,7 @@ import numpy.typing as npt
 
 from .bleu_row import closest_other_lengths, n_columns
 from .bleu_scores_py import sacre_scores
-from .validate import check_flat_stream, check_order, resolve_workers
+from .validate import check_flat_stream, check_order
 
 NAME = "python"
 
@@ -41,7 +41,6 @@ def _counts(seq: Sequence[int], max_order: int) -> list[Counter[tuple[int, ...]]
 
 def _sentences(flat: npt.ArrayLike, lens: npt.ArrayLike, workers: int) -> list[list[int]]:
     """The sentences of a flat stream, after the checks the compiled twin makes."""
-    resolve_workers(workers)
     toks, L = check_flat_stream(flat, lens)
     ends = np.cumsum(L).tolist()
     values = toks.tolist()

@@ -36,11 +36,11 @@ from .pyapi cimport (PySequence_Fast_GET_SIZE, PySequence_Fast_ITEMS, PySequence
 from .table cimport rb_reserve
 from .text cimport rb_set_text, rb_text
 
-from .errors import (hypothesis_length_error, lengths_overrun_error, lengths_sum_error, no_reference_stream_error,
-                      stream_length_error)
+from .errors import (hypothesis_length_error, lengths_overrun_error, lengths_sum_error, no_reference_error,
+                      no_reference_stream_error, stream_length_error)
 from .bleu_row import n_columns
 from .threads import MIN_CHUNK, run_chunks, thread_count
-from .validate import check_order, no_reference_error, resolve_workers
+from .validate import check_order
 from ..tokenizers import get_tokenizer
 
 cdef extern from *:

@@ -6,7 +6,6 @@
 
 def _flat_stats(hyp_flat, hyp_lens, ref_streams, int max_ngram_order, workers, uint64_t mask):
     cdef Py_ssize_t n, K = len(ref_streams) + 1, i, k, t
-    resolve_workers(workers)
     # stream 0: the hypotheses; streams 1..K-1: the references
     flats = [np.ascontiguousarray(hyp_flat, dtype=np.int64)]
     lens = [np.array(hyp_lens, dtype=np.int64)]  # always a copy

@@ -23,10 +23,11 @@ from .errors import (
     hypothesis_length_error,
     lengths_overrun_error,
     lengths_sum_error,
+    no_reference_error,
     no_reference_stream_error,
     stream_length_error,
 )
-from .validate import check_order, no_reference_error, resolve_workers
+from .validate import check_order
 
 #: Name of this backend, as reported by ``rapidbleu.backend``.
 NAME = "python"
@@ -95,14 +96,13 @@ def string_stats(
             ``BLEU`` applies those itself and passes ``"none"``.
         lowercase: lowercase with Python's ``str.lower`` before tokenizing.
         workers: threads for the compiled backend (``rapidbleu._core.validate.resolve_workers``:
-            1 = serial, k > 1 threads, -1 = all cores); checked but unused here.
+            1 = serial, k > 1 threads, -1 = all cores), checked by the caller; unused here.
 
     Returns:
         int64 array of shape (n, 2 + 2N): ``[hyp_len, ref_len, matches_1..N, totals_1..N]`` per
         segment (see ``rapidbleu._core.bleu_row``).
     """
     max_ngram_order = check_order(max_ngram_order)
-    resolve_workers(workers)  # checked here too, so a bad value fails on both backends
     tok = get_tokenizer(tokenizer)
 
     def prep(line: str) -> list[str]:
@@ -183,7 +183,6 @@ def token_stats(
     if len(references) != n:
         raise stream_length_error("references", len(references), n, "segments")
     max_ngram_order = check_order(max_ngram_order)
-    resolve_workers(workers)  # checked here too, so a bad value fails on both backends
     out = np.zeros((n, n_columns(max_ngram_order)), dtype=np.int64)
     for i, (hyp, seg_refs) in enumerate(zip(hypotheses, references, strict=False)):
         refs = [_tokens(r) for r in seg_refs]
@@ -221,7 +220,6 @@ def flat_stats(
             not add up to their buffer, no reference stream, a segment without any reference.
     """
     max_ngram_order = check_order(max_ngram_order)
-    resolve_workers(workers)  # checked here too, so a bad value fails on both backends
     n = len(hyp_lens)
     streams = [(np.asarray(hyp_flat, dtype=np.int64), np.asarray(hyp_lens, dtype=np.int64))]
     for k, (f, lens) in enumerate(ref_streams):

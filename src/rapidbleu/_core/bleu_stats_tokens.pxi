@@ -435,7 +435,6 @@ def _token_stats(hypotheses, references, int max_ngram_order, workers, uint64_t 
     cdef Py_ssize_t n = len(hypotheses)
     if len(references) != n:
         raise stream_length_error("references", len(references), n, "segments")
-    resolve_workers(workers)
     out = np.empty((n, n_columns(max_ngram_order)), dtype=np.int64)  # the kernel fills every cell
     if n:
         _run_blocks(hypotheses, references, n, max_ngram_order, mask, workers, out)

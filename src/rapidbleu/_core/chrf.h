@@ -29,16 +29,7 @@
 
 #include "table.h"
 #include "text.h" /* rb_text: a str read in place (kinds 1, 2, 4 only here) */
-/* rb_is_space: Python's str.isspace(), the set str.split() splits on (the rest of tok.h, the
- * BLEU tokenizers, is not used here) */
-#if defined(__GNUC__) || defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-function"
-#include "tok.h"
-#pragma GCC diagnostic pop
-#else
-#include "tok.h"
-#endif
+#include "uni.h"  /* rb_is_space: Python's str.isspace(), the set str.split() splits on */
 
 enum { RB_CHRF_OK = 0, RB_CHRF_ENOMEM = 1, RB_CHRF_ETOOLONG = 2 };
 
@@ -213,22 +204,12 @@ static int rb_chrf_tok_reset(rb_chrf_scratch *sc, size_t expect) {
     return 1;
 }
 
-/* Room in the token table for `more` new entries at load <= 1/2 (doubling it as needed).
- * `tmask`: the mask its slots were computed with (~0 for words, whose stored key is the
- * masked hash; the scratch's mask for characters, keyed by the code point). */
-static int rb_chrf_tok_room(rb_chrf_scratch *sc, size_t more, uint64_t tmask) {
-    size_t need = (size_t)sc->next_id + more;
-    if (2 * need <= sc->ttab_size) return 1;
-    size_t cap = sc->ttab_size;
-    while (cap < 2 * need) cap *= 2;
-    unsigned shift = sc->ttab_shift;
-    for (size_t c = sc->ttab_size; c < cap; c *= 2) shift--;
-    rb_tok_entry *t = rb_tok_rehash(sc->ttab, sc->ttab_size, cap, shift, tmask);
-    if (!t) return 0;
-    sc->ttab = t;
-    sc->ttab_cap = sc->ttab_size = cap;
-    sc->ttab_shift = shift;
-    return 1;
+/* Room in the token table for `more` new entries, of at most `bound` entries in all
+ * (rb_tok_room).  `tmask`: the mask its slots were computed with (~0 for words, whose stored
+ * key is the masked hash; the scratch's mask for characters, keyed by the code point). */
+static int rb_chrf_tok_room(rb_chrf_scratch *sc, size_t more, size_t bound, uint64_t tmask) {
+    return rb_tok_room(&sc->ttab, &sc->ttab_cap, &sc->ttab_size, &sc->ttab_shift, (size_t)sc->next_id + more, bound,
+                       tmask);
 }
 
 /* An empty pair table for up to `expect` entries. */
@@ -265,7 +246,7 @@ static ptrdiff_t rb_chrf_char_ids(rb_chrf_scratch *sc, const rb_text *t, int ins
         for (size_t i0 = 0; i0 < n; i0 += chunk) {                                                     \
             const size_t i1 = n - i0 < chunk ? n : i0 + chunk;                                         \
             const size_t left = kmax - (size_t)sc->next_id;                                            \
-            if (insert && !rb_chrf_tok_room(sc, i1 - i0 < left ? i1 - i0 : left, mask)) return -1;     \
+            if (insert && !rb_chrf_tok_room(sc, i1 - i0 < left ? i1 - i0 : left, kmax, mask)) return -1;     \
             for (size_t i = i0; i < i1; i++) {                                                         \
                 const uint32_t c = d[i];                                                               \
                 if (!ws && rb_is_space(c)) continue;                                                   \
@@ -343,7 +324,7 @@ static ptrdiff_t rb_chrf_word_ids(rb_chrf_scratch *sc, size_t base, size_t n, in
                 cut = 1;
         }
         if (lookup) {
-            if (insert && !rb_chrf_tok_room(sc, 2, ~(uint64_t)0)) return -1;
+            if (insert && !rb_chrf_tok_room(sc, 2, (size_t)sc->next_id + n - start, ~(uint64_t)0)) return -1;
             ids[w] = rb_chrf_word_id(sc, base + start, cut, insert);
             if (cut < len) ids[w + 1] = rb_chrf_word_id(sc, base + start + cut, len - cut, insert);
         }

@@ -22,7 +22,7 @@ from . import chrf_py as _twin
 from .chrf_py import (as_stats_matrix, best_reference, check_beta, check_orders, check_segments, check_sentences,
                        is_plain_beta, option_values, plain_arithmetic)
 from .threads import run_chunks
-from .validate import no_reference_error, resolve_workers
+from .errors import no_reference_error
 
 NAME = "cython"
 
@@ -157,7 +157,6 @@ def _chrf_stats(hypotheses, ref_streams, char_order, word_order, beta, lowercase
     cdef int co, wo
     co, wo = check_orders(char_order, word_order)
     beta = check_beta(beta)
-    resolve_workers(workers)
     checked_hyps, checked_streams = check_segments(hypotheses, ref_streams)
     cdef list hyps = _lowered(checked_hyps, lowercase)
     cdef list streams = [_lowered(s, lowercase) for s in checked_streams]
@@ -196,7 +195,6 @@ def _chrf_stats_numpy_beta(hypotheses, ref_streams, char_order, word_order, beta
     own arithmetic (``chrf_py.best_reference``), as sacreBLEU chooses it."""
     co, wo = check_orders(char_order, word_order)
     check_beta(beta)
-    resolve_workers(workers)
     hyps, streams = check_segments(hypotheses, ref_streams)
     present = [[s[i] is not None for s in streams] for i in range(len(hyps))]
     for i, p in enumerate(present):
@@ -235,7 +233,6 @@ def chrf_scores(sums, options, dtype=None, workers=1):
     char_order, word_order, beta, _, _, eps_smoothing = option_values(options)
     co, wo = check_orders(char_order, word_order)
     beta = check_beta(beta)
-    resolve_workers(workers)
     if not plain_arithmetic(char_order, word_order, beta, eps_smoothing):  # numpy's (or a Fraction's)
         return _twin.chrf_scores(sums, options, dtype, workers)
     arr = as_stats_matrix(sums, co, wo, dtype)
@@ -290,7 +287,6 @@ def _pairwise(sentences, char_order, word_order, beta, lowercase, whitespace, ep
     cdef int co, wo
     co, wo = check_orders(char_order, word_order)
     beta = check_beta(beta)
-    resolve_workers(workers)
     cdef _Texts b = _sentences(sentences, co, wo, beta, lowercase, whitespace, eps_smoothing, mask)
     cdef Py_ssize_t n = b.n_seg
     cdef int64_t[:, :, ::1] sv

@@ -42,8 +42,8 @@ if TYPE_CHECKING:
 else:
     from .lazy import numpy as np  # imported on first use (see rapidbleu._core.lazy)
 
-from .errors import MAX_EXACT_COUNT, stream_length_error
-from .validate import MAX_ORDER_LIMIT, TooLargeError, no_reference_error, resolve_workers
+from .errors import MAX_EXACT_COUNT, TooLargeError, no_reference_error, stream_length_error
+from .validate import MAX_ORDER_LIMIT
 
 NAME = "python"
 
@@ -470,7 +470,6 @@ def chrf_stats(
     char_order, word_order, beta, lowercase, whitespace, eps_smoothing = option_values(options)
     char_order, word_order = check_orders(char_order, word_order)
     beta = check_beta(beta)
-    resolve_workers(workers)
     hyps, streams = check_segments(hypotheses, ref_streams)
     out = np.zeros((len(hyps), 3 * (char_order + word_order)), dtype=np.int64)
     for i, segment in enumerate(hyps):
@@ -536,7 +535,6 @@ def chrf_scores(sums: Any, options: CHRFOptions, dtype: Any = None, workers: int
     char_order, word_order, beta, _, _, eps_smoothing = option_values(options)
     co, wo = check_orders(char_order, word_order)
     beta = check_beta(beta)
-    resolve_workers(workers)
     arr = as_stats_matrix(sums, co, wo, dtype)
     order = char_order + word_order  # (as given: a numpy order is numpy arithmetic, as in sacreBLEU)
     kind = scores_dtype(beta, dtype, order, eps_smoothing)
@@ -553,7 +551,6 @@ def chrf_scores(sums: Any, options: CHRFOptions, dtype: Any = None, workers: int
 def _pairwise_grams(
     sentences: Sequence[str], char_order: int, word_order: int, lowercase: bool, whitespace: bool, workers: int
 ) -> list[list[Counter[Any]]]:
-    resolve_workers(workers)
     sents = check_sentences(sentences)
     if lowercase:
         sents = [s.lower() for s in sents]

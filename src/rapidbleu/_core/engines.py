@@ -1,26 +1,76 @@
 """What the Spark and Dask integrations run on each partition: plain Python lists in, integer
 statistics or float scores out (no Spark or Dask import here, so workers import little).
 
-Everything goes through the metric protocol (``rapidbleu._core.metric``): a partition's corpus
-statistics are ``(vector, num_refs, last)``: the metric's aggregated row and the segment count
-(the vector of ``rapidbleu.stats``), the number of references of its segments (``-1`` when it
-varies) and, NLTK style, the last segment's numbers for smoothing methods 5-7.  The driver
-combines them into one ``CorpusStats`` (:func:`combine`).
+Everything goes through the metric protocol (``rapidbleu._core.metric``), and no metric is named
+here: a partition's corpus statistics are ``(vector, num_refs)``: the metric's aggregated row
+(``Metric.aggregate``: its sums, then what it keeps of the last segment) and the segment count
+(the vector of ``rapidbleu.stats``), and the number of references of its segments (``-1`` when
+it varies).  The driver merges them in partition order (``Metric.add_vectors``, :func:`combine`)
+into the arguments of one ``rapidbleu.stats.CorpusStats``.
+
+The engines' front doors (``rapidbleu.spark``, ``.dask``, ``.ray``) also share their checks of
+the arguments here: :func:`column_names`, :func:`check_columns` and :func:`require`.
 """
 
 import copy
+import importlib
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
-from ..stats import CorpusStats
+from .bleu_scores_py import DEFAULT_WEIGHTS
+from .errors import missing_columns_error, missing_extra_error
 from .metric import METRICS, Metric
-from .nltk_style import METHODS, NLTKBLEU, SmoothingFunction, resolve_smoothing, rows_named
+from .nltk_scores import rows_named
+from .nltk_smoothing import SmoothingFunction
+from .nltk_style import method_number, resolve_smoothing
 from .validate import check_style
 
-Part = tuple[Any, int, tuple[int, ...] | None]
+#: What a partition gives back: its vector (``Metric.aggregate`` and the segment count) and its
+#: number of references per segment (``-1`` when it varies).
+Part = tuple[Any, int]
+
+
+# --------------------------------------------------------------------------------------------
+# The front doors' arguments
+# --------------------------------------------------------------------------------------------
+def require(door: str, modules: Sequence[str], needs: str, extra: str) -> None:
+    """Import ``modules`` (the optional dependencies of ``rapidbleu.<door>``).
+
+    Raises:
+        ImportError: one is missing, saying which extra installs them.
+    """
+    try:
+        for module in modules:
+            importlib.import_module(module)
+    except ImportError:
+        raise missing_extra_error(door, needs, extra) from None
+
+
+def column_names(references: str | Sequence[str]) -> list[str]:
+    """The reference column names: one name, or a non-empty list of names.
+
+    Raises:
+        TypeError: anything else.
+    """
+    names = [references] if isinstance(references, str) else list(references)
+    if not names or not all(isinstance(n, str) for n in names):
+        raise TypeError(f"references must be a column name or a list of column names, got {references!r}")
+    return names
+
+
+def check_columns(columns: Sequence[str], hypothesis: str, refs: Sequence[str], container: str) -> None:
+    """The hypothesis and reference columns are among ``columns`` (of a ``container``:
+    ``"DataFrame"``, ``"Dataset"``).
+
+    Raises:
+        ValueError: some are not, naming them and the columns there are.
+    """
+    missing = [c for c in [hypothesis, *refs] if c not in columns]
+    if missing:
+        raise missing_columns_error(missing, container, list(columns))
 
 
 class ScoreOptions:
@@ -74,9 +124,6 @@ class ScoreOptions:
                 known = ", ".join(m for m in METRICS if m != "nltk")
                 raise ValueError(f"metric must be one of {known}, got {metric!r}")
             self.metric_id = metric
-            #: the metric's class travels with the settings (pickled by reference): a worker
-            #: imports the module that defines it, and with it the metric, however registered
-            self.metric_class: type[Metric] = METRICS[metric]
             if metric == "bleu":
                 options["force"] = True
             if tokenize is not None:
@@ -90,20 +137,21 @@ class ScoreOptions:
             if options:
                 raise TypeError(f"unexpected NLTK-style options: {', '.join(sorted(options))}")
             self.metric_id = "nltk"
-            self.metric_class = NLTKBLEU
             self.smoothing = _smoothing_spec(smoothing_function)
             self.options = {
-                "weights": weights,
+                "weights": DEFAULT_WEIGHTS if weights is None else weights,
                 "auto_reweigh": bool(auto_reweigh),
                 "tokenize": tokenize,
                 "lowercase": self.lowercase,
             }
+        # the class itself, not its name: it pickles by reference, so a worker process unpickling
+        # these settings imports the metric's module, which registers it
+        self.metric_class = METRICS[self.metric_id]
         self.metric()  # checks every option now, on the driver
 
     def key(self) -> tuple[Any, ...]:
         smoothing = getattr(self, "smoothing", None)
-        spec = None if smoothing is None else _freeze_spec(smoothing)
-        return (self.metric_class, _freeze(self.options), spec)
+        return (self.metric_class, _freeze(self.options), None if smoothing is None else _freeze_spec(smoothing))
 
     def metric(self, sentence: bool = False) -> Metric:
         """The metric of these settings (cached per process); ``sentence``: the one sentence
@@ -114,8 +162,15 @@ class ScoreOptions:
         return _smoothing_function(getattr(self, "smoothing", None))
 
     def vector_width(self) -> int:
-        """Values of a partition's vector: the aggregated row and the segment count."""
-        return self.metric().aggregate_width() + 1
+        """Values of a partition's vector: the aggregated row (its sums and what it keeps of
+        the last segment) and the segment count."""
+        metric = self.metric()
+        return metric.aggregate_width() + len(metric.last_columns()) + 1
+
+    def sums_width(self) -> int:
+        """How many values of a partition's vector are sums (``Metric.aggregate_width``); the
+        others but the last (the segment count, a sum too) are the last segment's."""
+        return self.metric().aggregate_width()
 
     def vector_type(self) -> str:
         """``"long"`` (counts) or ``"double"`` (float statistics): the vector's SQL type."""
@@ -148,9 +203,7 @@ def _smoothing_spec(fn: Any) -> tuple[int, dict[str, Any]] | None:
     if fn is None:
         return None
     if isinstance(fn, str):
-        if fn not in METHODS:
-            raise ValueError(f"smoothing_function must be one of {', '.join(METHODS)}, got {fn!r}")
-        return int(fn[-1]), {}
+        return method_number(fn), {}
     method, owner = resolve_smoothing(fn)
     if method is None:
         raise TypeError(
@@ -171,17 +224,12 @@ def _smoothing_function(spec: tuple[int, dict[str, Any]] | None) -> Any:
 
 @lru_cache(maxsize=8)
 def _metric(key: tuple[Any, ...], sentence: bool) -> Metric:
-    cls: type[Metric] = key[0]
-    options, spec = key[1:]
+    metric_class: type[Metric]
+    metric_class, options, spec = key
     kwargs = dict(options)
-    if cls is NLTKBLEU:
-        weights = kwargs.pop("weights")
-        return NLTKBLEU(
-            weights if weights is not None else (0.25,) * 4,
-            _smoothing_function(None if spec is None else (spec[0], dict(spec[1]))),
-            **kwargs,
-        )
-    metric = cls(**kwargs)
+    if spec is not None:  # NLTK style: the smoothing method, rebuilt from its description
+        kwargs["smoothing_function"] = _smoothing_function((spec[0], dict(spec[1])))
+    metric = metric_class(**kwargs)
     return metric.sentence_metric() if sentence else metric
 
 
@@ -246,32 +294,39 @@ def column_list(series: Any) -> list[Any]:
     return values
 
 
-def merge_parts(parts: Sequence[Part | None]) -> Part | None:
+def merge_parts(opts: ScoreOptions, parts: Sequence[Part | None]) -> Part | None:
     """The ``Part`` of consecutive pieces of one partition (None if all are empty)."""
     present = [p for p in parts if p is not None]
     if not present:
         return None
-    vector = np.sum([p[0] for p in present], axis=0)
     nrefs = {p[1] for p in present}
-    return vector, (nrefs.pop() if len(nrefs) == 1 else -1), present[-1][2]
+    return np.asarray(_merged(opts.metric(), present)), (nrefs.pop() if len(nrefs) == 1 else -1)
+
+
+def _merged(metric: Metric, parts: Sequence[Part]) -> list[Any]:
+    """The vector of consecutive parts (``Metric.add_vectors``, left to right)."""
+    vectors: list[list[Any]] = [np.asarray(p[0]).tolist() for p in parts]
+    total = vectors[0]
+    for vector in vectors[1:]:
+        total = metric.add_vectors(total, vector)
+    return total
 
 
 # --------------------------------------------------------------------------------------------
 # Per partition
 # --------------------------------------------------------------------------------------------
 def partition_stats(opts: ScoreOptions, hyps: Sequence[str], streams: list[list[Any]]) -> Part | None:
-    """``(vector, num_refs, last)`` of one partition, or None when it has no rows."""
+    """``(vector, num_refs)`` of one partition, or None when it has no rows."""
     if not len(hyps):
         return None
     metric = opts.metric()
     st = metric.corpus_statistics(list(hyps), streams)
-    vector = [*metric.combine(st), st.shape[0]]
-    last = metric.tail(st) if isinstance(metric, NLTKBLEU) else None
-    return np.asarray(vector), int(metric.num_refs), last
+    return np.asarray([*metric.aggregate(st), st.shape[0]]), int(metric.num_refs)
 
 
-def combine(opts: ScoreOptions, parts: Sequence[Part | None]) -> CorpusStats:
-    """One ``CorpusStats`` from the partitions' results, in partition order.
+def combine(opts: ScoreOptions, parts: Sequence[Part | None]) -> tuple[str, dict[str, Any], list[Any]]:
+    """``(metric_id, config, vector)`` of the partitions' results merged in partition order:
+    the arguments of one ``rapidbleu.stats.CorpusStats``.
 
     The number of references is the partitions' common one, else ``-1`` (``nrefs:var``), as
     the metric finds it on the whole corpus.
@@ -283,15 +338,13 @@ def combine(opts: ScoreOptions, parts: Sequence[Part | None]) -> CorpusStats:
     if not present:
         raise ValueError("no rows: the DataFrame is empty")
     metric = opts.metric()
-    dtype = np.float64 if metric.stats_dtype == "float64" else np.int64
-    vector = np.sum([np.asarray(p[0], dtype=dtype) for p in present], axis=0)
     nrefs = {int(p[1]) for p in present}
     whole = copy.copy(metric)  # the cached metric is shared: the corpus's count goes on a copy
     whole.num_refs = nrefs.pop() if len(nrefs) == 1 else -1
-    return CorpusStats(metric.metric_id, whole.config(), vector, present[-1][2])
+    return metric.metric_id, whole.config(), _merged(metric, present)
 
 
-def score(opts: ScoreOptions, stats: CorpusStats) -> Any:
+def score(opts: ScoreOptions, stats: Any) -> Any:
     """The corpus score: a score object (sacreBLEU style) or NLTK's float(s)."""
     if opts.style == "sacrebleu":
         return stats.score()

@@ -1,13 +1,241 @@
-"""The messages of the kernels' errors, each written once: both twins of a kernel (the Python
-oracle and the compiled core) raise the exception these functions return, so a message cannot
-drift between backends.
+"""Every exception type, warning and error message of rapidbleu, each written once.
 
-Every function returns an exception instance (the caller raises it, so the traceback points at
-the check) and takes only what the message names.  The order limits and counts appear in the
-message as the caller gives them.
+* **Types.**  Where sacreBLEU or NLTK raises another exception type for the same mistake, the
+  error is an instance of both (a small subclass below: ``NoReferencesError`` is a
+  ``ValueError``, a ``KeyError`` as NLTK raises and a ``TypeError`` as sacreBLEU raises), so
+  ``except`` clauses written for them still catch it while the message stays ours.  The public
+  modules re-export the public ones under their usual names (``rapidbleu.nltk``'s,
+  ``rapidbleu.stats.ConfigMismatchError``, ``rapidbleu.BackendFallbackWarning``,
+  ``rapidbleu.textio.InputError``, ...).  :data:`USER_ERRORS` is what the command line reports
+  as one line.
+* **Warnings** point at the user's line: :func:`warn_outside` (the first frame outside the
+  package, however deep inside it the warning starts).
+* **Messages.**  Every function below returns an exception instance (the caller raises it, so
+  the traceback points at the check) and takes only what the message names: both twins of a
+  kernel (the Python oracle and the compiled core) raise what these return, and every entry
+  point that refuses the same mistake raises the same words.
+
+The checks themselves are in ``rapidbleu._core.validate`` (arguments) and
+``rapidbleu._core.inputs`` (inputs); this module imports nothing of the package.
 """
 
 from __future__ import annotations
+
+import os
+import sys
+import warnings
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from types import FrameType
+
+# ============================================================================================
+# Exception types
+# ============================================================================================
+
+
+class NoneHypothesisError(ValueError, TypeError):
+    """A hypothesis is ``None`` (sacreBLEU: a ``TypeError`` from deep inside the tokenizer)."""
+
+
+class UnknownSmoothingError(ValueError, AssertionError):
+    """``smooth_method`` is not one of sacreBLEU's four (sacreBLEU: ``AssertionError``)."""
+
+
+class UnknownTokenizerError(ValueError, KeyError):
+    """``tokenize`` names no known tokenizer (sacreBLEU: ``KeyError``)."""
+
+    # KeyError.__str__ would print the message quoted, as a dictionary key.
+    __str__ = BaseException.__str__
+
+
+class EmptyInputError(ValueError, IndexError):
+    """No hypotheses, or no references (sacreBLEU: an ``IndexError`` from indexing them)."""
+
+
+class BadSmoothValueError(ValueError, TypeError):
+    """``smooth_value`` that is not a finite number >= 0 (sacreBLEU: a ``TypeError`` for a
+    non-number from its arithmetic, or a nan/inf score)."""
+
+
+class TooLargeError(ValueError, OverflowError):
+    """An option too large for sacreBLEU's arithmetic (a chrF ``beta`` whose square overflows;
+    sacreBLEU: an ``OverflowError`` when it scores)."""
+
+
+class NoReferencesError(ValueError, KeyError, TypeError):
+    """A segment without any reference: a ``ValueError``; a ``KeyError`` as NLTK raises for an
+    empty list of references (from deep inside its n-gram counting) and a ``TypeError`` as
+    sacreBLEU raises when every reference of a segment is ``None``."""
+
+    # KeyError.__str__ would print the message quoted, as a dictionary key.
+    __str__ = BaseException.__str__
+
+
+class LengthMismatchError(ValueError, AssertionError):
+    """Different numbers of hypotheses and reference lists (NLTK: a bare ``assert``)."""
+
+
+class EmptyCorpusError(ValueError, ZeroDivisionError):
+    """``corpus_bleu`` of no hypotheses (NLTK: ``ZeroDivisionError`` from ``Fraction(0, 0)``)."""
+
+
+class SmoothingError(ValueError, AssertionError, IndexError):
+    """Smoothing method 6 cannot be applied (NLTK: ``AssertionError`` or ``IndexError``)."""
+
+    #: Set by the batch functions of ``rapidbleu.nltk``: the row the error is about, and the
+    #: message without the row (for callers that name the row another way).
+    row: int | None = None
+    reason: str | None = None
+
+
+class ConfigMismatchError(ValueError):
+    """Statistics computed with different settings were merged (a ``ValueError``)."""
+
+
+class BackendChoiceError(ValueError):
+    """``RAPIDBLEU_BACKEND`` (or a backend choice) is not ``auto``, ``cython`` or ``python``."""
+
+
+class BackendUnavailableError(ImportError):
+    """``RAPIDBLEU_BACKEND=cython`` but the compiled extension cannot be imported."""
+
+
+class NotProvidedError(ModuleNotFoundError):
+    """A sacreBLEU module or name that rapidbleu does not provide (test-set downloads).
+
+    A ``ModuleNotFoundError`` (hence an ``ImportError``): ``from sacrebleu import DATASETS`` and
+    ``import sacrebleu.dataset`` fail with this message instead of Python's generic one, and an
+    ``except ImportError`` written around an optional feature catches it.  Not an
+    ``AttributeError``, so ``hasattr(sacrebleu, "DATASETS")`` raises it too.
+    """
+
+
+class InputError(Exception):
+    """An input could not be read as text, or its lines do not fit the others; the message names
+    the file (and line).  ``code``: the exit status the command line ends with (1 unless given)."""
+
+    def __init__(self, message: str, code: int = 1):
+        super().__init__(message)
+        self.code = code
+
+
+class ModelDownloadError(RuntimeError):
+    """A SentencePiece model was not found locally and could not be downloaded."""
+
+
+class BackendFallbackWarning(RuntimeWarning):
+    """The compiled core is not available and the pure-Python backend runs (``auto`` mode): the
+    one warning of a pure-Python install, once per process."""
+
+
+class CLIError(Exception):
+    """An error of the command line to report on stderr with an exit code (1 unless given)."""
+
+    def __init__(self, message: str, code: int = 1) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+#: Exit status of a usage error: argparse's (sacreBLEU's for an unknown metric, a bad choice or
+#: a value of the wrong type).
+USAGE_CODE = 2
+
+
+class UsageError(CLIError):
+    """A command line that cannot mean anything: an option value out of range or options that
+    do not go together.  Reported as argparse reports its own usage errors (the usage line,
+    then ``rapidbleu: error: ...``) with exit status 2, as sacreBLEU's usage errors."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, USAGE_CODE)
+
+
+#: What the command line reports as one line (``rapidbleu: error: ...``, the error's ``code``
+#: or 1) instead of a traceback: its own :class:`CLIError`, an input that cannot be read
+#: (:class:`InputError`, a missing file), ``ValueError`` and ``TypeError`` (which every argument
+#: and input check raises; the dual-typed errors above are ``ValueError`` s), a missing optional
+#: extra or compiled core (``ImportError``) and a SentencePiece model that is neither on disk
+#: nor downloadable.  Anything else is a bug and keeps its traceback.
+USER_ERRORS: tuple[type[Exception], ...] = (
+    CLIError,
+    InputError,
+    ValueError,
+    TypeError,
+    ImportError,
+    ModelDownloadError,
+    FileNotFoundError,
+)
+
+
+# ============================================================================================
+# Warnings
+# ============================================================================================
+
+#: The package's folder, as frames name their files (plain strings, as ``co_filename`` holds
+#: them: pathlib's ``resolve()`` would follow links).
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep  # noqa: PTH100, PTH120
+
+
+def warn_outside(message: str, category: type[Warning] = UserWarning) -> None:
+    """``warnings.warn(message, category)`` pointing at the first frame outside the rapidbleu
+    package: the user's line, wherever inside the package (and however deep) the warning starts,
+    so no caller counts frames (``skip_file_prefixes`` from Python 3.12, a walk up the frames
+    before)."""
+    if sys.version_info >= (3, 12):
+        warnings.warn(message, category, skip_file_prefixes=(_PACKAGE_DIR,))
+        return
+    frame: FrameType | None = sys._getframe(1)  # 1: this function; 2: its caller
+    level = 2
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE_DIR):  # noqa: PTH100
+        frame = frame.f_back
+        level += 1
+    warnings.warn(message, category, stacklevel=level)
+
+
+def warn_all_empty(what: str, n: int, cleaning: str) -> None:
+    """Cleaning left every one of ``n`` hypotheses empty: one ``RuntimeWarning`` (every score
+    is 0, which as a reward or a metric is almost always a misconfigured special id)."""
+    warn_outside(
+        f"rapidbleu: cleaning the token ids ({cleaning}) left all {n} {what} empty, so every score is 0; "
+        "check the special ids against the model's generation config (an all-zero BLEU is almost always a bug)",
+        RuntimeWarning,
+    )
+
+
+# ============================================================================================
+# Messages
+# ============================================================================================
+
+
+def missing_extra_error(door: str, needs: str, extra: str) -> ImportError:
+    """An optional dependency of ``rapidbleu.<door>`` that is not installed."""
+    return ImportError(f"rapidbleu.{door} needs {needs}: pip install 'rapidbleu[{extra}]'")
+
+
+def missing_columns_error(missing: list[str], container: str, columns: list[str]) -> ValueError:
+    """Columns named for the hypotheses or references that the ``container`` (a DataFrame, a
+    Dataset) does not have."""
+    return ValueError(f"no column {', '.join(map(repr, missing))} in the {container} (columns: {columns})")
+
+
+def kind_of(x: object) -> str:
+    """How a message names the type of a value given: its class's name."""
+    return type(x).__name__
+
+
+def no_reference_error(i: int) -> NoReferencesError:
+    """The one message (and type) for a segment left without any reference."""
+    return NoReferencesError(f"segment {i} has no reference (each hypothesis needs at least one)")
+
+
+def id_element_error(what: str, j: int, token: object) -> TypeError:
+    """The one message for an id sequence holding something other than an integer: it names
+    the item (``None``, a float, ...) and its position."""
+    if token is None:
+        return TypeError(f"{what}[{j}] is None; token ids must be integers")
+    return TypeError(f"{what}[{j}] is a {kind_of(token)} ({token!r}); token ids must be integers")
+
 
 #: The largest count a statistics row may hold: every integer up to 2**53 is a float64 exactly,
 #: so the twins' arithmetic (Python ints and Fractions against C doubles) gives the same float
@@ -95,8 +323,55 @@ def float_method_error(method: object, methods: tuple[int, ...]) -> ValueError:
 
 
 def weights_count_error(n_weights: int, max_ngram_order: int) -> ValueError:
-    """NLTK weights for no order, or for more orders than the statistics have."""
-    return ValueError(f"weights must have 1 to {max_ngram_order} orders, got {n_weights}")
+    """NLTK weights for no order, or for more orders than the statistics hold (the one wording,
+    from the scoring kernels and every entry point that scores statistics)."""
+    if n_weights == 0:
+        return ValueError("weights must have at least one order")
+    return ValueError(f"weights have {n_weights} n-gram orders but the statistics hold only {max_ngram_order}")
+
+
+def weights_limit_error(n_weights: int, limit: int) -> ValueError:
+    """NLTK weights for more orders than rapidbleu counts (``limit``: ``MAX_ORDER_LIMIT``; NLTK
+    scores any number)."""
+    return ValueError(f"weights has {n_weights} entries (n-gram orders); rapidbleu supports at most {limit}")
+
+
+def weights_order_error(n_weights: int, max_ngram_order: int) -> ValueError:
+    """NLTK weights given with a ``max_ngram_order`` they do not have (where the order is BLEU-N,
+    N weights)."""
+    return ValueError(f"weights has {n_weights} orders but max_ngram_order={max_ngram_order}")
+
+
+def fifth_order_error(method: int, max_ngram_order: int) -> ValueError:
+    """NLTK's smoothing methods 5 and 7 on statistics of fewer than 5 orders: they read each
+    sentence's 5-gram precision, whatever the weights."""
+    return ValueError(
+        f"smoothing method {method} reads the 5-gram precision of each sentence (NLTK: "
+        f"modified_precision(references, hypothesis, 5)), but stats hold only {max_ngram_order} orders; "
+        "compute the statistics with at least 5 orders"
+    )
+
+
+def smoothing_name_error(name: object, names: tuple[str, ...]) -> ValueError:
+    """An NLTK smoothing method given by a name that is not ``method0``..``method7``."""
+    return ValueError(f"smoothing_function must be one of {', '.join(names)}, got {name!r}")
+
+
+def last_segment_error(method: int | None) -> ValueError:
+    """NLTK's smoothing methods 5-7 on an aggregated row without its last segment's numbers."""
+    return ValueError(
+        f"smoothing method{method} reads the last segment of the corpus, which statistics "
+        "rebuilt from a vector do not hold; merge CorpusStats objects instead"
+    )
+
+
+def scoring_options_error() -> TypeError:
+    """Scoring settings (NLTK's ``weights``, ``smoothing_function``, ``auto_reweigh``) given to
+    statistics whose metric is scored with the settings it was computed with."""
+    return TypeError(
+        "sacreBLEU-style statistics are scored with the settings they were computed with; "
+        "weights/smoothing_function/auto_reweigh are for NLTK-style statistics"
+    )
 
 
 def reweigh_weights_error(weights: tuple[float, ...]) -> ValueError:

@@ -22,9 +22,19 @@ from itertools import repeat
 from operator import add, is_not
 from typing import TYPE_CHECKING, Any
 
-from .errors import INT64_MAX, MAX_EXACT_COUNT, held_error, quote_stat, stream_length_error, streams_differ_error
+from .errors import (
+    INT64_MAX,
+    MAX_EXACT_COUNT,
+    EmptyInputError,
+    held_error,
+    kind_of,
+    no_reference_error,
+    quote_stat,
+    stream_length_error,
+    streams_differ_error,
+)
 from .lazy import is_ndarray
-from .validate import EmptyInputError, check_ordered, kind_of, no_reference_error
+from .validate import check_ordered
 
 if TYPE_CHECKING:
     import numpy as np

@@ -35,6 +35,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .bootstrap import bootstrap_summary
+from .errors import scoring_options_error
 from .inputs import check_held, check_statistics_matrix, column_sums
 from .lazy import is_ndarray
 from .validate import check_resamples, check_sentence_args
@@ -81,6 +82,7 @@ class Metric(ABC):
     Attributes:
         metric_id: the metric's name on the command line (``-m``) and in ``CorpusStats``.
         display_name: how messages name the metric (``"chrF"``: "chrF scores strings").
+        style: ``"sacrebleu"`` (0-100 scores, sacreBLEU's settings) or ``"nltk"`` (NLTK's BLEU).
         higher_is_better: ``False`` for error rates (TER).
         stats_dtype: ``"int64"`` (counts) or ``"float64"`` (TER's average reference lengths).
         command_line: offered by the command line's ``-m`` (sacreBLEU's metrics; not NLTK's).
@@ -91,6 +93,7 @@ class Metric(ABC):
 
     metric_id: ClassVar[str]
     display_name: ClassVar[str] = "the metric"
+    style: ClassVar[str] = "sacrebleu"
     higher_is_better: ClassVar[bool] = True
     stats_dtype: ClassVar[str] = "int64"
     command_line: ClassVar[bool] = True
@@ -209,11 +212,38 @@ class Metric(ABC):
         columns (engines) and per-segment comparisons (the comparison report)."""
         return self
 
+    def last_columns(self) -> tuple[str, ...]:
+        """Names of the values of a corpus's *last* segment that :meth:`aggregate` keeps after
+        the sums: none, unless the score reads the last segment (NLTK's smoothing methods 5-7)."""
+        return ()
+
     def aggregate(self, stats: np.ndarray) -> list[Any]:
-        """The aggregated row that :class:`~rapidbleu.stats.CorpusStats` keeps for per-segment
-        rows: :meth:`combine` unless a metric needs more (NLTK style keeps its precision
-        denominators too)."""
+        """The aggregated row that :class:`~rapidbleu.stats.CorpusStats` and the engines keep
+        for per-segment rows: the :meth:`aggregate_width` sums of :meth:`combine`, then the
+        :meth:`last_columns` values (none by default).  Parts merge by :meth:`add_vectors`."""
         return self.combine(stats)
+
+    def add_vectors(self, left: Sequence[Any], right: Sequence[Any]) -> list[Any]:
+        """The vector (an :meth:`aggregate` row, then the number of segments) of the corpus
+        whose segments are ``left``'s, then ``right``'s: the sums and the counts added (as
+        Python numbers: exact integers, one float addition per value), the
+        :meth:`last_columns` values ``right``'s unless it has no segments."""
+        k = self.aggregate_width()
+        sums = [a + b for a, b in zip(left[:k], right[:k], strict=True)]
+        last = list(right[k:-1] if right[-1] else left[k:-1])
+        return [*sums, *last, left[-1] + right[-1]]
+
+    def score_aggregate(self, row: Sequence[Any], **scoring: Any) -> Any:
+        """The corpus score of an :meth:`aggregate` row (``CorpusStats.score``):
+        :meth:`score_from_stats` of its sums.  ``scoring``: settings given when scoring, for a
+        metric scored with settings it was not computed with (NLTK style: ``weights``,
+        ``smoothing_function``, ``auto_reweigh``); the others take none.
+
+        Raises:
+            TypeError: scoring settings given to a metric that takes none."""
+        if scoring:
+            raise scoring_options_error()
+        return self.score_from_stats(list(row[: self.aggregate_width()]))
 
     def corpus_totals(
         self,

@@ -10,17 +10,9 @@ Names here are sacreBLEU's (``"sacrebleu.utils"``); each rapidbleu module that s
 sacreBLEU module asks :func:`not_provided` with its sacreBLEU name from its ``__getattr__``.
 """
 
+from .errors import NotProvidedError
+
 __all__ = ["NOT_PROVIDED", "NOT_PROVIDED_MODULES", "NotProvidedError", "not_provided"]
-
-
-class NotProvidedError(ModuleNotFoundError):
-    """A sacreBLEU module or name that rapidbleu does not provide (test-set downloads).
-
-    A ``ModuleNotFoundError`` (hence an ``ImportError``): ``from sacrebleu import DATASETS`` and
-    ``import sacrebleu.dataset`` fail with this message instead of Python's generic one, and an
-    ``except ImportError`` written around an optional feature catches it.  Not an
-    ``AttributeError``, so ``hasattr(sacrebleu, "DATASETS")`` raises it too.
-    """
 
 
 #: Where sacreBLEU itself runs: install_as_sacrebleu() sets RAPIDBLEU_AS_SACREBLEU, which every

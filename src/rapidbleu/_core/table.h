@@ -242,6 +242,26 @@ static inline int rb_pair_room(rb_pair_entry **tab, size_t *cap_alloc, size_t *s
     return 1;
 }
 
+/* Room in a token table for `need` entries at load <= 1/2, the one growth policy of every
+ * kernel's token table: when it must grow, rehash it (rb_tok_rehash, `mask` as its slots were
+ * computed with) into one with room for twice `need` (so a table of n distinct entries is
+ * rehashed about log4(n) times), but never more than for `bound`, the most entries it can end
+ * with (so it never exceeds the table sized for every token being distinct); *tab, *cap_alloc,
+ * *size, *shift describe the new one.  Returns 0 when out of memory (the table is kept). */
+static inline int rb_tok_room(rb_tok_entry **tab, size_t *cap_alloc, size_t *size, unsigned *shift, size_t need,
+                              size_t bound, uint64_t mask) {
+    if (2 * need <= *size) return 1;
+    size_t target = 2 * need < bound ? 2 * need : bound;
+    unsigned sh;
+    size_t cap = rb_table_size(target > need ? target : need, &sh);
+    rb_tok_entry *t = rb_tok_rehash(*tab, *size, cap, sh, mask);
+    if (!t) return 0;
+    *tab = t;
+    *cap_alloc = *size = cap;
+    *shift = sh;
+    return 1;
+}
+
 /* floor(h * n / 2**64): a slot in [0, n) from the high bits of h, for any n. */
 static inline size_t rb_range(uint64_t h, uint64_t n) {
 #if defined(__SIZEOF_INT128__)

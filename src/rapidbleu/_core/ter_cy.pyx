@@ -18,7 +18,6 @@ from . import ter_py as _twin
 from .ter_py import BEAM_WIDTH, MAX_SHIFT_CANDIDATES, MAX_SHIFT_DIST, MAX_SHIFT_SIZE, MAX_WORDS
 from .ter_py import check_sums, check_words, segment_words
 from .threads import run_chunks
-from .validate import resolve_workers
 
 NAME = "cython"
 
@@ -100,7 +99,6 @@ cdef const int64_t *_i64(object a):
 
 def ter_stats(hypotheses, ref_streams, normalized=False, no_punct=False, asian_support=False, case_sensitive=False,
               workers=1):
-    resolve_workers(workers)
     # Each segment's words become int32 ids as soon as it is tokenized (only the vocabulary
     # keeps strings); every segment is checked before the kernel runs.
     vocab = {}

@@ -70,8 +70,7 @@ else:
     from .lazy import numpy as np  # imported on first use (see rapidbleu._core.lazy)
 
 from ..tokenizers.tokenizer_ter import tercom_words
-from .errors import MAX_EXACT_COUNT, stream_length_error
-from .validate import no_reference_error, resolve_workers
+from .errors import MAX_EXACT_COUNT, no_reference_error, stream_length_error
 
 #: Name of this backend, as reported by ``rapidbleu.backend``.
 NAME = "python"
@@ -522,7 +521,6 @@ def ter_stats(
             naming the segment), or a bad ``workers``; all before any edit is computed.
         TypeError: a bad ``workers``.
     """
-    resolve_workers(workers)
     # every segment checked before any edit is computed
     segments = list(segment_words(hypotheses, ref_streams, normalized, no_punct, asian_support, case_sensitive))
     out = np.empty((len(segments), 2), dtype=np.float64)

@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
 
-from .validate import resolve_workers
+from .validate import threads_of
 
 #: Fewest rows per thread: below this, starting a thread costs more than it saves.
 MIN_CHUNK = 64
@@ -47,25 +47,22 @@ SLICE_SECONDS = 0.02
 _POLL_SECONDS = 0.05
 
 
-def thread_count(workers: object, chunks: int) -> int:
-    """Threads for a call with ``chunks`` pieces of work: ``workers`` resolved, but never more
-    than the chunks (a thread with nothing to do is not started) nor than :data:`MAX_THREADS`;
-    at least 1 (the calling thread alone).
-
-    Raises:
-        TypeError, ValueError: a bad ``workers`` (checked even when there is no work).
-    """
-    return max(1, min(resolve_workers(workers), chunks, MAX_THREADS))
+def thread_count(workers: int, chunks: int) -> int:
+    """Threads for a call with ``chunks`` pieces of work: ``workers`` (checked where it entered,
+    by :func:`~rapidbleu._core.validate.resolve_workers`) resolved, but never more than the
+    chunks (a thread with nothing to do is not started) nor than :data:`MAX_THREADS`; at least
+    1 (the calling thread alone)."""
+    return max(1, min(threads_of(int(workers)), chunks, MAX_THREADS))
 
 
-def run_chunks(run: Callable[[int, int], None], n: int, workers: object, min_chunk: int = MIN_CHUNK) -> None:
+def run_chunks(run: Callable[[int, int], None], n: int, workers: int, min_chunk: int = MIN_CHUNK) -> None:
     """Call ``run(start, end)`` on contiguous chunks covering ``range(n)``, each chunk in slices.
 
     Args:
         run: computes rows ``start .. end - 1``, whatever the bounds (a row's result must not
             depend on the rows computed with it); it should release the GIL.
         n: number of rows.
-        workers: as everywhere (:func:`~rapidbleu._core.validate.resolve_workers`); at most one
+        workers: as everywhere, checked (:func:`~rapidbleu._core.validate.resolve_workers`); at most one
             thread per ``min_chunk`` rows, and at most :data:`MAX_THREADS`, is started
             (:func:`thread_count`).
 
@@ -77,8 +74,7 @@ def run_chunks(run: Callable[[int, int], None], n: int, workers: object, min_chu
     raises only when no thread is still computing.
 
     Raises:
-        TypeError, ValueError: a bad ``workers`` (checked even when ``n`` is 0); whatever
-            ``run`` raises (the first chunk's error); ``KeyboardInterrupt``.
+        Whatever ``run`` raises (the first chunk's error); ``KeyboardInterrupt``.
     """
     w = thread_count(workers, n // max(1, min_chunk))
     if n <= 0:

@@ -48,17 +48,7 @@ static const unsigned char rb_ascii_class[128] = {
     /* DEL */ 0,
 };
 
-/* Python's str.isspace() (the set str.split() and str.rstrip() use) above ASCII.
- * U+200B and U+FEFF are deliberately absent: Python does not split on them. */
-static inline int rb_is_uspace(uint32_t c) {
-    if (c < 0x85) return 0;
-    return c == 0x85 || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) ||
-           c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
-}
-
-static inline int rb_is_space(uint32_t c) {
-    return c < 128 ? (int)(rb_ascii_class[c] & RB_C_SPACE) : rb_is_uspace(c);
-}
+/* rb_is_space, rb_is_uspace: Python's str.isspace() (uni.h, generated from Python). */
 
 static inline int rb_is_digit(uint32_t c) { return c - (uint32_t)'0' < 10u; }
 

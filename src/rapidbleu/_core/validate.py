@@ -1,12 +1,14 @@
-"""Input checks shared by every entry point, and the exception types they raise.
+"""Argument checks shared by every entry point: one function per check, one wording per mistake.
 
 sacreBLEU silently mis-scores some malformed inputs (``zip`` truncates streams of different
 lengths, a flat list of reference strings is read character by character); here each one raises
-an error that says what is wrong and where.
+an error that says what is wrong and where.  The exception types (those that are also
+sacreBLEU's or NLTK's type included) and the messages shared beyond one check are in
+``rapidbleu._core.errors``.
 
-Where sacreBLEU raises another exception type for the same mistake, the error is an instance of
-both (a small subclass below), so ``except`` clauses written for sacreBLEU still catch it while
-the message stays ours.  (``rapidbleu.nltk`` does the same for NLTK's types.)
+Each value is checked once, where it enters (``ARCHITECTURE.md``, "One validation contract"):
+a check returns the value in the form the code below it takes (``resolve_workers`` the number of
+threads, ``check_order`` an ``int``), and that form travels on unchecked.
 """
 
 from __future__ import annotations
@@ -20,9 +22,9 @@ from itertools import repeat
 from operator import is_
 from typing import TYPE_CHECKING, Any, TypeVar
 
-if TYPE_CHECKING:
-    from types import FrameType
+from .errors import BadSmoothValueError, EmptyInputError, NoneHypothesisError, kind_of, no_reference_error
 
+if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 else:
@@ -34,52 +36,6 @@ else:
 MAX_ORDER_LIMIT = 64
 
 _T = TypeVar("_T")
-
-
-class NoneHypothesisError(ValueError, TypeError):
-    """A hypothesis is ``None`` (sacreBLEU: a ``TypeError`` from deep inside the tokenizer)."""
-
-
-class UnknownSmoothingError(ValueError, AssertionError):
-    """``smooth_method`` is not one of sacreBLEU's four (sacreBLEU: ``AssertionError``)."""
-
-
-class UnknownTokenizerError(ValueError, KeyError):
-    """``tokenize`` names no known tokenizer (sacreBLEU: ``KeyError``)."""
-
-    # KeyError.__str__ would print the message quoted, as a dictionary key.
-    __str__ = BaseException.__str__
-
-
-class EmptyInputError(ValueError, IndexError):
-    """No hypotheses, or no references (sacreBLEU: an ``IndexError`` from indexing them)."""
-
-
-class BadSmoothValueError(ValueError, TypeError):
-    """``smooth_value`` that is not a finite number >= 0 (sacreBLEU: a ``TypeError`` for a
-    non-number from its arithmetic, or a nan/inf score)."""
-
-
-class TooLargeError(ValueError, OverflowError):
-    """An option too large for sacreBLEU's arithmetic (a chrF ``beta`` whose square overflows;
-    sacreBLEU: an ``OverflowError`` when it scores)."""
-
-
-class BackendChoiceError(ValueError):
-    """``RAPIDBLEU_BACKEND`` (or a backend choice) is not ``auto``, ``cython`` or ``python``."""
-
-
-class BackendUnavailableError(ImportError):
-    """``RAPIDBLEU_BACKEND=cython`` but the compiled extension cannot be imported."""
-
-
-class BackendFallbackWarning(RuntimeWarning):
-    """The compiled core is not available and the pure-Python backend runs (``auto`` mode): the
-    one warning of a pure-Python install, once per process."""
-
-
-def kind_of(x: object) -> str:
-    return type(x).__name__
 
 
 # --------------------------------------------------------------------------------------------
@@ -160,9 +116,13 @@ def resolve_workers(workers: Any) -> int:
     w = int(workers)
     if w == 0:
         raise ValueError("workers must be 1 (serial), k > 1 (threads) or negative (-1 = all cores), got 0")
-    if w < 0:
-        return max(1, (os.cpu_count() or 1) + 1 + w)
-    return w
+    return threads_of(w)
+
+
+def threads_of(workers: int) -> int:
+    """The threads a ``workers`` that :func:`resolve_workers` accepted stands for (its rule,
+    without its checks: where threads start, ``rapidbleu._core.threads.thread_count``)."""
+    return max(1, (os.cpu_count() or 1) + 1 + workers) if workers < 0 else workers
 
 
 def check_flat_stream(flat: npt.ArrayLike, lens: npt.ArrayLike) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
@@ -182,20 +142,6 @@ def check_flat_stream(flat: npt.ArrayLike, lens: npt.ArrayLike) -> tuple[npt.NDA
     if len(lengths) and (lengths.min() < 0 or lengths.max() > len(toks) or int(lengths.sum()) != len(toks)):
         raise ValueError(f"lens must be >= 0 and add up to len(flat) = {len(toks)}")
     return toks, lengths
-
-
-class NoReferencesError(ValueError, KeyError, TypeError):
-    """A segment without any reference: a ``ValueError``; a ``KeyError`` as NLTK raises for an
-    empty list of references (from deep inside its n-gram counting) and a ``TypeError`` as
-    sacreBLEU raises when every reference of a segment is ``None``."""
-
-    # KeyError.__str__ would print the message quoted, as a dictionary key.
-    __str__ = BaseException.__str__
-
-
-def no_reference_error(i: int) -> NoReferencesError:
-    """The one message (and type) for a segment left without any reference."""
-    return NoReferencesError(f"segment {i} has no reference (each hypothesis needs at least one)")
 
 
 def _as_list(hypotheses: Any, what: str) -> list[Any]:
@@ -429,35 +375,3 @@ def resolve_alias(name: str, value: object, alias: str, alias_value: object) -> 
     if value is not None and alias_value is not None:
         raise TypeError(f"give {name} or its alias {alias}, not both")
     return (value, name) if alias_value is None else (alias_value, alias)
-
-
-def id_element_error(what: str, j: int, token: object) -> TypeError:
-    """The one message for an id sequence holding something other than an integer: it names
-    the item (``None``, a float, ...) and its position."""
-    if token is None:
-        return TypeError(f"{what}[{j}] is None; token ids must be integers")
-    return TypeError(f"{what}[{j}] is a {kind_of(token)} ({token!r}); token ids must be integers")
-
-
-def _stacklevel_outside(package: str = (__package__ or "rapidbleu").partition(".")[0]) -> int:
-    """The ``stacklevel`` that makes a warning point at the first frame outside ``package``
-    (called from the function that warns)."""
-    frame: FrameType | None = sys._getframe(1)
-    level = 1
-    while frame is not None and (frame.f_globals.get("__name__") or "").startswith(package + "."):
-        frame = frame.f_back
-        level += 1
-    return level
-
-
-def warn_all_empty(what: str, n: int, cleaning: str) -> None:
-    """Cleaning left every one of ``n`` hypotheses empty: one ``RuntimeWarning`` (every score
-    is 0, which as a reward or a metric is almost always a misconfigured special id)."""
-    import warnings
-
-    warnings.warn(
-        f"rapidbleu: cleaning the token ids ({cleaning}) left all {n} {what} empty, so every score is 0; "
-        "check the special ids against the model's generation config (an all-zero BLEU is almost always a bug)",
-        RuntimeWarning,
-        stacklevel=_stacklevel_outside(),
-    )

@@ -25,7 +25,9 @@ from functools import lru_cache
 
 from .base import BaseTokenizer
 
-_RULES = (
+#: The four 13a rules (mteval-v13a.pl), written once: ``13a``, ``zh`` (``tokenizer_zh``) and
+#: sacreBLEU's ``TokenizerRegexp`` (``tokenizer_re``) apply them.
+RULES_13A = (
     (re.compile(r"([\{-\~\[-\` -\&\(-\+\:-\@\/])"), r" \1 "),
     (re.compile(r"([^0-9])([\.,])"), r"\1 \2 "),
     (re.compile(r"([\.,])([^0-9])"), r" \1 \2"),
@@ -43,7 +45,7 @@ def _unescape_and_join(line: str) -> str:
 def tokenize_13a(line: str) -> str:
     """Tokenize one segment with the 13a rules; returns tokens joined by single spaces."""
     line = f" {_unescape_and_join(line)} "
-    for pattern, repl in _RULES:
+    for pattern, repl in RULES_13A:
         line = pattern.sub(repl, line)
     return " ".join(line.split())
 

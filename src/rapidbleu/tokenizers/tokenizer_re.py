@@ -8,12 +8,12 @@ Unlike ``Tokenizer13a`` it neither unescapes HTML entities nor pads the line; th
 from functools import lru_cache
 
 from .base import BaseTokenizer
-from .tokenizer_13a import _RULES
+from .tokenizer_13a import RULES_13A
 
 
 @lru_cache(maxsize=2**16)
 def _apply_rules(line: str) -> str:
-    for pattern, repl in _RULES:
+    for pattern, repl in RULES_13A:
         line = pattern.sub(repl, line)
     return " ".join(line.split())
 

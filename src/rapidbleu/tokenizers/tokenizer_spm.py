@@ -26,6 +26,7 @@ import os
 import tempfile
 from functools import lru_cache
 
+from .._core.errors import ModelDownloadError
 from .._core.log import logger
 from .base import BaseTokenizer
 
@@ -51,10 +52,6 @@ SPM_MODELS = {
 SPM_MODELS["spm"] = SPM_MODELS["flores101"]
 
 _DEPRECATED_SPM = "Tokenizer 'spm' has been changed to 'flores101', and may be removed in the future."
-
-
-class ModelDownloadError(RuntimeError):
-    """A SentencePiece model was not found locally and could not be downloaded."""
 
 
 def sacrebleu_dir() -> str:

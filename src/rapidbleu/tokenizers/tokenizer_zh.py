@@ -32,7 +32,7 @@ import re
 from functools import lru_cache
 
 from .base import BaseTokenizer
-from .tokenizer_13a import _RULES as _RULES_13A
+from .tokenizer_13a import RULES_13A
 
 #: Code point ranges (inclusive) that sacreBLEU's ``zh`` splits character by character:
 #: sacreBLEU's table with its two mis-written astral ranges replaced by their effective bounds.
@@ -76,8 +76,8 @@ def is_chinese_char(ch: str) -> bool:
 # neither digits nor periods/commas for the remaining rules and collapse at the end; the tests
 # compare with sacreBLEU on random text to keep this honest.
 _SPLIT_TABLE = {cp: f" {chr(cp)} " for lo, hi in ZH_RANGES for cp in range(lo, hi + 1)}
-_SPLIT_TABLE.update((ord(ch), f" {ch} ") for ch in map(chr, range(128)) if _RULES_13A[0][0].fullmatch(ch))
-_CONTEXT_RULES = _RULES_13A[1:]
+_SPLIT_TABLE.update((ord(ch), f" {ch} ") for ch in map(chr, range(128)) if RULES_13A[0][0].fullmatch(ch))
+_CONTEXT_RULES = RULES_13A[1:]
 
 
 def tokenize_zh(line: str) -> str:

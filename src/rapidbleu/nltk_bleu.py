@@ -1,0 +1,393 @@
+"""NLTK-style BLEU on the metric protocol: ``nltk.translate.bleu_score``'s scores (0-1) from the
+statistics every other metric's layers work with.
+
+The metric behind ``style="nltk"`` of ``rapidbleu.stats`` (``nltk_corpus_stats``,
+``corpus_stats(metric="nltk")``), ``rapidbleu.batch``, the rewards and the Spark/Dask/Ray
+engines, and the corpus score of ``rapidbleu.nltk.corpus_bleu``.  Its aggregated row is the
+sums of BLEU's statistics and of NLTK's precision denominators, then the numbers of the last
+segment that smoothing methods 5-7 read (``Metric.aggregate``, :meth:`NLTKBLEU.last_columns`),
+so ``CorpusStats`` and the engines merge it as any other metric.
+
+Formulas: Papineni et al. (2002) and Chen and Cherry (2014), as NLTK 3.9/3.10's
+``nltk.translate.bleu_score`` implements them (``rapidbleu._core.bleu_scores_py`` holds them).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar, cast
+
+import numpy as np
+
+from ._core import backend as _backend
+from ._core.bleu_row import stats_columns
+from ._core.bleu_scores_py import DEFAULT_WEIGHTS, Fraction, nltk_from_counts
+from ._core.errors import last_segment_error, stream_length_error
+from ._core.inputs import check_statistics_matrix, exact_column_sums, join_flat, num_refs_of, preprocess, token_ids
+from ._core.metric import Metric, RewardTransform, register
+from ._core.nltk_inputs import token_statistics
+from ._core.nltk_scores import check_nltk_stats, rows_named, sentence_scores_from_stats
+from ._core.nltk_smoothing import SmoothingFunction, modified_precision
+from ._core.nltk_style import (
+    check_weights_cover,
+    max_order,
+    method_number,
+    parse_weights,
+    resolve_smoothing,
+    stats_order,
+    stats_smoothing,
+)
+from ._core.validate import resolve_workers
+from .tokenizers import get_tokenizer
+
+__all__ = ["NLTKBLEU"]
+
+
+def _tokens(text: Any, tokenizer: Callable[[str], str] | None, lowercase: bool) -> list[Any] | None:
+    """One segment as NLTK tokens: a string is lowercased (if asked) and split on whitespace,
+    after sacreBLEU's tokenizer when one is given; a token sequence is taken as it is."""
+    if text is None:
+        return None
+    if not isinstance(text, str):
+        return list(text)
+    if tokenizer is None:
+        return (text.lower() if lowercase else text).split()
+    return preprocess(text, tokenizer, lowercase).split()
+
+
+def _pair_name(start: int, n: int, k: int) -> str:
+    """Row ``k`` of a block of pairwise statistics that starts at candidate ``start``."""
+    return f"candidate {start + k // n} against candidate {k % n}"
+
+
+#: :meth:`NLTKBLEU.reward_transforms`: scores 0-1, higher is better, are rewards as they are.
+_SCORE_REWARDS: Mapping[str, RewardTransform] = {"score": lambda scores: scores}
+
+
+@register
+class NLTKBLEU(Metric):
+    """NLTK-style BLEU (``nltk.translate.bleu_score``'s scores, 0-1) on the metric protocol:
+    what ``rapidbleu.stats``, ``rapidbleu.batch`` and the Spark/Dask/Ray engines use for
+    ``style="nltk"``.
+
+    Args:
+        weights: one tuple of per-order weights or a list of them (NLTK's convention); the
+            longest sets the n-gram orders counted.
+        smoothing_function: ``None`` (method 0), a ``SmoothingFunction().methodK`` (ours or
+            NLTK's), or ``"method0"``..``"method7"``.
+        auto_reweigh: NLTK's ``auto_reweigh``.
+        max_ngram_order: count at least this many orders (statistics for other weights later).
+        tokenize: for text input: ``None`` splits on whitespace (``str.split()``); a sacreBLEU
+            tokenizer name tokenizes first (sacreBLEU's preprocessing), then splits on spaces.
+        lowercase: lowercase text input first.
+        workers: threads of the compiled core.
+
+    Raises:
+        ValueError: an unknown smoothing method name, weights beyond the order limit.
+
+    A smoothing callable that is not one of the ``SmoothingFunction`` methods reads tokens,
+    which statistics do not hold: scoring statistics with it raises ``TypeError``
+    (``rapidbleu.nltk.corpus_bleu`` passes the tokens).
+
+    ``config()`` holds only the number of orders counted: NLTK-style statistics are scored
+    with weights and smoothing given when scoring (as ``corpus_bleu`` takes them), see
+    :meth:`with_scoring`.  NLTK has no signature (``get_signature`` raises ``TypeError``).
+    """
+
+    metric_id = "nltk"
+    style: ClassVar[str] = "nltk"
+    command_line = False
+
+    #: What :meth:`aggregate` keeps of a corpus's last segment, after the sums: ``last_count``
+    #: (1: the next three are the last segment's; 0: unknown, the statistics count fewer than 5
+    #: orders; more: a plain sum of several parts' vectors, which holds no last segment), its
+    #: ``hyp_len``, 5-gram matches and ``max(1, totals_5)``: what smoothing methods 5-7 read.
+    LAST_COLUMNS: ClassVar[tuple[str, ...]] = ("last_count", "last_hyp_len", "last_matches_5", "last_denominator_5")
+
+    def __init__(
+        self,
+        weights: Any = DEFAULT_WEIGHTS,
+        smoothing_function: Any = None,
+        auto_reweigh: bool = False,
+        *,
+        max_ngram_order: int | None = None,
+        tokenize: str | None = None,
+        lowercase: bool = False,
+        workers: int = 1,
+    ) -> None:
+        resolve_workers(workers)
+        if isinstance(smoothing_function, str):
+            smoothing_function = getattr(SmoothingFunction(), f"method{method_number(smoothing_function)}")
+        self.weights = weights
+        self.weight_list, self.several = parse_weights(weights)
+        self.order = max_order(self.weight_list)
+        self.method, self.smoother = resolve_smoothing(smoothing_function)
+        self.smoothing_function = smoothing_function
+        self.auto_reweigh = bool(auto_reweigh)
+        self.max_ngram_order = max(stats_order(self.order, self.method), int(max_ngram_order or 0), 1)
+        self.tokenize = tokenize
+        self.tokenizer = None if tokenize is None else get_tokenizer(tokenize)
+        self.lowercase = bool(lowercase)
+        self.workers = workers
+        self.num_refs = 0
+
+    def with_scoring(self, weights: Any = None, smoothing_function: Any = None, auto_reweigh: bool = False) -> NLTKBLEU:
+        """A metric with these statistics settings (orders, tokenizer) and this scoring.
+
+        Raises:
+            ValueError: the weights need more orders than these statistics count.
+        """
+        weights = DEFAULT_WEIGHTS if weights is None else weights
+        other = NLTKBLEU(
+            weights,
+            smoothing_function,
+            auto_reweigh,
+            max_ngram_order=self.max_ngram_order,
+            tokenize=self.tokenize,
+            lowercase=self.lowercase,
+            workers=self.workers,
+        )
+        check_weights_cover(other.order, self.max_ngram_order)
+        other.max_ngram_order = self.max_ngram_order  # the layout of these statistics (methods 5, 7: a tail)
+        return other
+
+    # -- statistics -------------------------------------------------------------------------
+    @property
+    def stats_columns(self) -> tuple[str, ...]:
+        """``("hyp_len", "ref_len", "matches_1", ..., "totals_N")`` (``ref_len``: the closest
+        reference length, NLTK's ``closest_ref_length``)."""
+        return stats_columns(self.max_ngram_order)
+
+    def corpus_statistics(
+        self, hypotheses: Sequence[Any], references: Sequence[Sequence[Any]] | None = None
+    ) -> np.ndarray:
+        """Per-segment statistics ``(n, 2 + 2N)`` int64 of hypotheses against reference streams
+        (sacreBLEU's layout: the k-th reference of every segment, ``None`` where a segment has
+        fewer); each segment is a string (tokenized as the constructor says) or a token
+        sequence.
+
+        Raises:
+            ValueError: a segment without any reference, streams of another length.
+            TypeError: a ``None`` hypothesis.
+        """
+        if references is None:
+            raise TypeError("NLTK-style statistics need references (there is no cache)")
+        hyps = [_tokens(h, self.tokenizer, self.lowercase) for h in hypotheses]
+        for i, h in enumerate(hyps):
+            if h is None:
+                raise TypeError(f"hypothesis {i} is None")
+        streams = [list(s) for s in references]
+        for k, s in enumerate(streams):
+            if len(s) != len(hyps):
+                raise stream_length_error(f"reference stream {k}", len(s), len(hyps), n_streams=len(streams))
+        token_streams = [[_tokens(r, self.tokenizer, self.lowercase) for r in s] for s in streams]
+        refs = [[r for r in (s[i] for s in token_streams) if r is not None] for i in range(len(hyps))]
+        self.num_refs = num_refs_of(len(r) for r in refs)
+        checked = cast("list[list[Any]]", hyps)  # no None left (refused above)
+        return token_statistics(refs, checked, self.max_ngram_order, workers=self.workers)
+
+    def aggregate_row(self, stats: np.ndarray) -> list[int]:
+        """The additive corpus row ``[hyp_len, ref_len, matches_1..N, totals_1..N,
+        denominators_1..N]`` of checked integer rows: exact column sums, and the sums of NLTK's
+        per-segment precision denominators ``max(1, totals_n)``."""
+        st = np.asarray(stats).reshape(-1, 2 + 2 * self.max_ngram_order)
+        dens = np.maximum(st[:, 2 + self.max_ngram_order :], 1)
+        return exact_column_sums(st) + exact_column_sums(dens)
+
+    def aggregate_columns(self) -> tuple[str, ...]:
+        """:meth:`aggregate_row`'s names: the statistics columns, then ``denominators_1..N``."""
+        return (*self.stats_columns, *(f"denominators_{n}" for n in range(1, self.max_ngram_order + 1)))
+
+    def combine(self, stats: Any, start: Sequence[Any] | None = None) -> list[Any]:
+        """:meth:`aggregate_row` (plus ``start``); rows other than an integer array are checked
+        first (:meth:`check_statistics`).
+
+        Raises:
+            ValueError: such rows that are not valid statistics.
+        """
+        if not (isinstance(stats, np.ndarray) and stats.dtype.kind in "iu"):
+            stats = self.check_statistics(stats)
+        row = self.aggregate_row(stats)
+        return row if start is None else [int(x) + y for x, y in zip(start, row, strict=True)]
+
+    def aggregate_width(self) -> int:
+        """``2 + 3N``: :meth:`aggregate_row`."""
+        return 2 + 3 * self.max_ngram_order
+
+    def last_columns(self) -> tuple[str, ...]:
+        """:data:`LAST_COLUMNS`: the last segment's numbers that smoothing methods 5-7 read."""
+        return self.LAST_COLUMNS
+
+    def aggregate(self, stats: np.ndarray, last5: Sequence[int] | None = None) -> list[Any]:
+        """The aggregated row of per-segment rows: :meth:`combine` (``2 + 3N`` sums), then the
+        :data:`LAST_COLUMNS` of the last row: its 5-gram precision from the statistics when
+        they count 5 orders, else from ``last5`` (``(matches_5, totals_5)`` of the last
+        segment, from its tokens), else unknown (``last_count`` 0)."""
+        st = np.asarray(stats).reshape(-1, 2 + 2 * self.max_ngram_order)
+        last = [0, 0, 0, 0]
+        n = self.max_ngram_order
+        if len(st):
+            row = st[-1]
+            if n >= 5:
+                last = [1, int(row[0]), int(row[6]), max(1, int(row[6 + n]))]
+            elif last5 is not None:
+                last = [1, int(row[0]), int(last5[0]), max(1, int(last5[1]))]
+        return [*self.combine(st), *last]
+
+    def last_segment(self, row: Sequence[Any]) -> tuple[int, int, int] | None:
+        """``(hyp_len, matches_5, max(1, totals_5))`` of the last segment, from an aggregated row
+        (:meth:`aggregate`), or None where the row does not hold it."""
+        k = self.aggregate_width()
+        if len(row) < k + 4 or int(row[k]) != 1:
+            return None
+        return int(row[k + 1]), int(row[k + 2]), int(row[k + 3])
+
+    def score_aggregate(self, row: Sequence[Any], **scoring: Any) -> Any:
+        """NLTK's ``corpus_bleu`` of an aggregated row (:meth:`aggregate`) with the scoring
+        settings given (``weights``, ``smoothing_function``, ``auto_reweigh``, as
+        :meth:`with_scoring` takes them: default weights ``(0.25,) * 4``, method 0).
+
+        Raises:
+            ValueError: weights needing more orders than the statistics hold; methods 5-7
+                without the last segment's numbers.
+            TypeError: a smoothing callable that is not one of NLTK's methods, another setting.
+        """
+        scorer = self.with_scoring(**scoring)
+        return scorer.corpus_from_row(list(row[: self.aggregate_width()]), self.last_segment(row))
+
+    # -- scores -----------------------------------------------------------------------------
+    def corpus_from_row(
+        self, row: Sequence[int], tail: Sequence[int] | None = None, tokens: Any = None
+    ) -> float | list[float]:
+        """NLTK's ``corpus_bleu`` from an aggregated row (:meth:`combine`): a float in [0, 1]
+        (the int 0 when no unigram matches), or a list for a list of weight tuples.
+
+        ``tail``: :meth:`last_segment` of the corpus (smoothing methods 5-7); ``tokens``:
+        ``(last references, last hypothesis)`` for a custom smoothing callable
+        (``rapidbleu.nltk``).
+
+        Raises:
+            ValueError: methods 5-7 without the last segment's numbers.
+            SmoothingError: method 6 on fewer than 3 orders or a zero trigram precision.
+        """
+        order, n = self.order, self.max_ngram_order
+        if order == 0:  # NLTK: no precision at all counts as "no unigram match"
+            return [0] * len(self.weight_list) if self.several else 0
+        method, smoother = self.method, self.smoother
+        if method is None and tokens is None:
+            raise TypeError(
+                "a custom smoothing callable receives the tokens of the last segment, which "
+                "statistics do not hold; use one of SmoothingFunction's methods"
+            )
+        if method in (5, 6, 7) and tail is None and tokens is None:
+            raise last_segment_error(method)
+
+        def p5_last() -> Fraction:
+            if tail is not None:
+                return Fraction(tail[1], tail[2], _normalize=False)
+            return modified_precision(tokens[0], tokens[1], 5)
+
+        last_len = tail[0] if tail is not None else (len(tokens[1]) if tokens is not None else 0)
+        scores = nltk_from_counts(
+            [int(x) for x in row[2 : 2 + order]],
+            [int(x) for x in row[2 + 2 * n : 2 + 2 * n + order]],
+            int(row[0]),
+            int(row[1]),
+            self.weight_list,
+            method,
+            smoother,
+            self.auto_reweigh,
+            p5_last,
+            last_len,
+            tokens=tokens,
+        )
+        return scores if self.several else scores[0]
+
+    def score_from_stats(self, stats: Any) -> Any:
+        """NLTK's corpus score of an aggregated row (:meth:`combine`, ``2 + 3N`` whole counts of
+        any size; without the last segment's numbers: for methods 5-7 use
+        :meth:`score_aggregate`).
+
+        Raises:
+            ValueError: not one row of ``2 + 3N`` whole counts >= 0 (the first bad value named).
+        """
+        row = check_statistics_matrix(stats, self.aggregate_columns(), "int64", "statistics")
+        if row.ndim != 1:
+            raise ValueError(f"statistics must be one aggregated row (combine(stats)), got shape {row.shape}")
+        return self.corpus_from_row(row.tolist(), None)
+
+    def scores_from_stats(self, sums: np.ndarray, dtype: Any = None) -> np.ndarray:  # noqa: ARG002 -- the protocol
+        """NLTK's ``sentence_bleu`` of every per-segment row ``(n, 2 + 2N)``: float64 ``(n,)``
+        (``(n, W)`` for a list of W weight tuples).
+
+        Raises:
+            TypeError, ValueError: rows that ``rapidbleu.nltk.sentence_bleu_from_stats`` refuses
+                (not an integer array, not statistics of one hypothesis each, a count beyond
+                int64).
+        """
+        stats_smoothing(self.smoothing_function)  # a custom callable needs the tokens
+        out = sentence_scores_from_stats(
+            check_nltk_stats(sums, self.max_ngram_order)[0],
+            self.max_ngram_order,
+            self.weight_list,
+            self.method,
+            self.smoother,
+            self.auto_reweigh,
+            workers=self.workers,
+        )
+        return out if self.several else out[:, 0]
+
+    def sentence_scores(self, hypotheses: Sequence[Any], references: Sequence[Sequence[Any]]) -> np.ndarray:
+        """NLTK's ``sentence_bleu`` of every segment (reference streams as
+        :meth:`corpus_statistics` takes them)."""
+        return self.scores_from_stats(self.corpus_statistics(hypotheses, references))
+
+    def pairwise_id_scores(self, flat: np.ndarray, lens: np.ndarray) -> np.ndarray:
+        """``(n, n)`` float64: NLTK's ``sentence_bleu([s_j], s_i)`` of every ordered pair of n
+        token-id sequences stored end to end (``flat``, ``lens``: as
+        ``rapidbleu._core.inputs.join_flat`` gives them), one weight tuple.  The statistics
+        come from the set kernel a block of rows at a time (about 16 MB,
+        ``rapidbleu._core.bleu_sets_py.pairwise_stats_blocks``): memory is the output and one
+        block, never the ``(n, n, 2 + 2N)`` table.
+
+        Raises:
+            SmoothingError: method 6 on a pair without a trigram match (NLTK's assertion),
+                naming the pair (``candidate i against candidate j``).
+            TypeError: a custom smoothing callable (it needs the tokens).
+        """
+        n = len(lens)
+        out = np.empty((n, n), dtype=np.float64)
+        for start, block in _backend.bleu_sets.pairwise_stats_blocks(flat, lens, self.max_ngram_order, self.workers):
+            rows = len(block)
+            with rows_named(functools.partial(_pair_name, start, n)):
+                out[start : start + rows] = self.scores_from_stats(block.reshape(rows * n, -1)).reshape(rows, n)
+        return out
+
+    def pairwise_scores(self, candidates: Sequence[Any]) -> np.ndarray:
+        """``(n, n)`` float64: :meth:`pairwise_id_scores` of the candidates' tokens (strings
+        tokenized as :meth:`corpus_statistics` tokenizes them, token sequences as they are) as
+        ids of one vocabulary."""
+        toks = [_tokens(c, self.tokenizer, self.lowercase) for c in candidates]
+        for i, t in enumerate(toks):
+            if t is None:
+                raise TypeError(f"candidate {i} is None")
+        return self.pairwise_id_scores(*join_flat(token_ids(cast("list[list[Any]]", toks), {})))
+
+    @classmethod
+    def reward_transforms(cls) -> Mapping[str, RewardTransform]:
+        """NLTK's scores are 0-1 already: the reward is the score (``"score"``)."""
+        return _SCORE_REWARDS
+
+    def config(self) -> dict[str, Any]:
+        """``{"max_ngram_order": N}``: the orders the statistics count (the scoring settings
+        are given when scoring)."""
+        return {"max_ngram_order": int(self.max_ngram_order)}
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any]) -> NLTKBLEU:
+        return cls(max_ngram_order=int(config["max_ngram_order"]))
+
+    def get_signature(self) -> Any:
+        """Raises ``TypeError``: NLTK has no signature."""
+        raise TypeError("NLTK-style statistics have no sacreBLEU signature")
