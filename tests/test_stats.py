@@ -13,7 +13,7 @@ from nltk.translate import bleu_score as nltk_bleu
 import rapidbleu
 import rapidbleu.nltk as rb_nltk
 import rapidbleu.stats
-from rapidbleu._core.metric import METRICS
+from rapidbleu.registry import METRICS
 from rapidbleu.stats import ConfigMismatchError, corpus_stats, merge, nltk_corpus_stats
 
 HYP = read(SAMPLE_DIR / "generaltest2023.de-en.hyp.ONLINE-W.en")

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..stats import CorpusStats
-from .metric import METRICS, Metric
+from .metric import Metric
 from .nltk_style import METHODS, NLTKBLEU, SmoothingFunction, resolve_smoothing, rows_named
 from .validate import check_style
 
@@ -29,8 +29,8 @@ class ScoreOptions:
     Args:
         style: ``"sacrebleu"`` (0-100, ``rapidbleu.BLEU`` or the metric named by ``metric``)
             or ``"nltk"`` (0-1, ``rapidbleu.nltk``).
-        metric: sacreBLEU style: the metric's name (``"bleu"``, ``"chrf"``, ``"ter"``: every
-            registered metric but NLTK's BLEU, ``style="nltk"``; default BLEU).
+        metric: sacreBLEU style: the metric's name (``"bleu"``, ``"chrf"``, ``"ter"``, ...: every
+            metric of ``rapidbleu.registry`` but NLTK's BLEU, ``style="nltk"``; default BLEU).
         tokenize: sacreBLEU style: a sacreBLEU tokenizer name (default ``13a``).  NLTK style:
             ``None`` (default) splits on whitespace (``str.split()``); a tokenizer name
             tokenizes with it, then splits on spaces.
@@ -70,9 +70,11 @@ class ScoreOptions:
         if style == "sacrebleu":
             if weights is not None or smoothing_function is not None or auto_reweigh:
                 raise TypeError("weights/smoothing_function/auto_reweigh are NLTK-style options (style='nltk')")
-            if metric not in METRICS or metric == "nltk":
-                known = ", ".join(m for m in METRICS if m != "nltk")
-                raise ValueError(f"metric must be one of {known}, got {metric!r}")
+            # resolved here, on the driver: workers get the class with the options (pickled by
+            # reference), so a metric registered by the caller needs no registry there
+            self.metric_class = CorpusStats.metric_class(metric)
+            if self.metric_class is NLTKBLEU:
+                raise ValueError("metric='nltk' is NLTK's BLEU: give style='nltk' (and NLTK's options) instead")
             self.metric_id = metric
             if metric == "bleu":
                 options["force"] = True
@@ -87,6 +89,7 @@ class ScoreOptions:
             if options:
                 raise TypeError(f"unexpected NLTK-style options: {', '.join(sorted(options))}")
             self.metric_id = "nltk"
+            self.metric_class = NLTKBLEU
             self.smoothing = _smoothing_spec(smoothing_function)
             self.options = {
                 "weights": weights,
@@ -98,7 +101,7 @@ class ScoreOptions:
 
     def key(self) -> tuple[Any, ...]:
         smoothing = getattr(self, "smoothing", None)
-        return (self.metric_id, _freeze(self.options), None if smoothing is None else _freeze_spec(smoothing))
+        return (self.metric_class, _freeze(self.options), None if smoothing is None else _freeze_spec(smoothing))
 
     def metric(self, sentence: bool = False) -> Metric:
         """The metric of these settings (cached per process); ``sentence``: the one sentence
@@ -166,16 +169,17 @@ def _smoothing_function(spec: tuple[int, dict[str, Any]] | None) -> Any:
 
 @lru_cache(maxsize=8)
 def _metric(key: tuple[Any, ...], sentence: bool) -> Metric:
-    metric_id, options, spec = key
+    cls: type[Metric] = key[0]
+    options, spec = key[1:]
     kwargs = dict(options)
-    if metric_id == "nltk":
+    if cls is NLTKBLEU:
         weights = kwargs.pop("weights")
         return NLTKBLEU(
             weights if weights is not None else (0.25,) * 4,
             _smoothing_function(None if spec is None else (spec[0], dict(spec[1]))),
             **kwargs,
         )
-    metric = METRICS[metric_id](**kwargs)
+    metric = cls(**kwargs)
     return metric.sentence_metric() if sentence else metric
 
 

@@ -5,9 +5,15 @@ drift between backends.
 Every function returns an exception instance (the caller raises it, so the traceback points at
 the check) and takes only what the message names.  The order limits and counts appear in the
 message as the caller gives them.
+
+Also here: the message of an unknown metric id (``rapidbleu.registry`` and every part that
+takes a metric by name) and the command line's exception types (:class:`CLIError`,
+:class:`UsageError`).
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 #: The largest count a statistics row may hold: every integer up to 2**53 is a float64 exactly,
 #: so the twins' arithmetic (Python ints and Fractions against C doubles) gives the same float
@@ -176,3 +182,32 @@ def cached_references_error(n_hyps: int, n_segments: int, n_streams: int) -> Val
     if n_streams == n_hyps:
         message += f"; the cached references look like {SEGMENT_MAJOR}, but {TRANSPOSE}"
     return ValueError(message)
+
+
+def unknown_metric_error(metric_id: object, known: Iterable[str]) -> ValueError:
+    """A metric id that is not registered (``rapidbleu.registry``); ``known``: the ids that
+    would be accepted where it was given."""
+    return ValueError(f"unknown metric {metric_id!r}; known: {', '.join(known)}")
+
+
+class CLIError(Exception):
+    """An error the command line reports on stderr in one line, with an exit code (1 unless
+    given)."""
+
+    def __init__(self, message: str, code: int = 1) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+#: Exit status of a usage error: argparse's (sacreBLEU's for an unknown metric, a bad choice or
+#: a value of the wrong type).
+USAGE_CODE = 2
+
+
+class UsageError(CLIError):
+    """A command line that cannot mean anything: an option value out of range or options that
+    do not go together.  Reported as argparse reports its own usage errors (the usage line,
+    then ``rapidbleu: error: ...``) with exit status 2, as sacreBLEU's usage errors."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, USAGE_CODE)

@@ -21,10 +21,13 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence, Sized
 from contextlib import contextmanager
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
-import numpy as np
-import numpy.typing as npt
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+else:
+    from .lazy import numpy as np  # imported on first use: the registry lists NLTKBLEU for the command line
 
 from . import backend as _backend
 from .bleu_row import stats_columns
@@ -45,7 +48,7 @@ from .bleu_scores_py import (
 )
 from .errors import stream_length_error
 from .inputs import check_held, check_statistics_matrix, exact_column_sums, num_refs_of, preprocess
-from .metric import Metric, register
+from .metric import Metric
 from .validate import (
     MAX_ORDER_LIMIT,
     check_nltk_hypotheses,
@@ -536,7 +539,6 @@ def _tokens(text: Any, tokenizer: Callable[[str], str] | None, lowercase: bool) 
     return preprocess(text, tokenizer, lowercase).split()
 
 
-@register
 class NLTKBLEU(Metric):
     """NLTK-style BLEU (``nltk.translate.bleu_score``'s scores, 0-1) on the metric protocol:
     what ``rapidbleu.stats``, ``rapidbleu.batch`` and the Spark/Dask/Ray engines use for
