@@ -18,7 +18,9 @@ score from statistics, its settings; ``ARCHITECTURE.md`` lists the members) with
     registry.unregister("unigram_f1")
 
 On the command line it offers its :attr:`Metric.cli_options` under :attr:`Metric.cli_title`
-(when :attr:`Metric.command_line` is true).  Registration is per process: a metric used by
+(when :attr:`Metric.command_line` is true), turned into constructor arguments by
+:meth:`Metric.command_line_arguments`, with an optional check over each whole corpus
+(:meth:`Metric.command_line_watch`, a :class:`CorpusWatch`).  Registration is per process: a metric used by
 name in worker processes (``CorpusStats`` unpickled elsewhere) is registered there too, by the
 module that defines it.
 """
@@ -30,7 +32,7 @@ from types import MappingProxyType
 from typing import TypeVar
 
 from ._core.errors import unknown_metric_error
-from ._core.metric import CommandLineContext, CommandLineOption, Metric
+from ._core.metric import CommandLineContext, CommandLineOption, CorpusWatch, Metric
 from ._core.nltk_style import NLTKBLEU
 from .bleu import BLEU
 from .chrf import CHRF
@@ -40,6 +42,7 @@ __all__ = [
     "METRICS",
     "CommandLineContext",
     "CommandLineOption",
+    "CorpusWatch",
     "Metric",
     "SacreBLEUNames",
     "get",
