@@ -42,14 +42,43 @@ import warnings
 from collections.abc import Iterator
 from typing import TextIO
 
-from .._core.errors import CLIError, UsageError
+from .._core.errors import USAGE_CODE, CLIError, UsageError
 from .._core.validate import BackendChoiceError, BackendFallbackWarning, BackendUnavailableError, TooLargeError
 from ..textio import InputError
 from ..tokenizers.tokenizer_spm import ModelDownloadError
+from .inputs import CHUNK_LINES
 from .modes import run
-from .parser import build_parser, parse_args
+from .parser import (
+    OUTPUT_FORMATS,
+    UNSUPPORTED,
+    build_parser,
+    by_name,
+    check_metric_options,
+    check_unsupported,
+    check_values,
+    make_metrics,
+    parse_args,
+)
 
-__all__ = ["EXPECTED_ERRORS", "build_parser", "main", "parse_args"]
+# (the names of the single module this package was, kept)
+__all__ = [
+    "CHUNK_LINES",
+    "EXPECTED_ERRORS",
+    "OUTPUT_FORMATS",
+    "UNSUPPORTED",
+    "USAGE_CODE",
+    "CLIError",
+    "UsageError",
+    "build_parser",
+    "by_name",
+    "check_metric_options",
+    "check_unsupported",
+    "check_values",
+    "main",
+    "make_metrics",
+    "parse_args",
+    "run",
+]
 
 #: What ends a command with a one-line message instead of a traceback: rapidbleu's own error
 #: types for bad input, options and settings, and the two built-in ones its code raises for a
