@@ -763,7 +763,8 @@ def test_a_registered_metric_reaches_the_command_line_with_its_own_options(unigr
     finally:
         del os.environ["RAPIDBLEU_CHUNK_LINES"]
     assert cli.main([str(ref), "-i", str(hyp), "-m", "nope"]) == 2
-    assert "invalid choice: 'nope' (choose from 'bleu', 'chrf', 'ter', 'uf1')" in capsys.readouterr().err
+    assert "invalid choice: 'nope' (choose from 'bleu', 'chrf', 'ter', " in (err := capsys.readouterr().err)
+    assert "'uf1')" in err  # (and the metrics other test modules register)
 
 
 def test_registering_checks_the_metric(unigram_f1):
@@ -778,5 +779,5 @@ def test_registering_checks_the_metric(unigram_f1):
         registry.register(type("Other", (unigram_f1,), {}))
     with pytest.raises(ValueError, match="stores 'lowercase'; give it dest='uf2_<constructor argument>'"):
         registry.register(type("Bad", (unigram_f1,), {"metric_id": "uf2", "cli_options": ((("--lowercase",), {}),)}))
-    with pytest.raises(ValueError, match="unknown metric 'uf2'; known: bleu, chrf, ter, nltk, uf1"):
+    with pytest.raises(ValueError, match=r"unknown metric 'uf2'; known: bleu, chrf, ter, nltk, .*uf1$"):
         registry.get("uf2")

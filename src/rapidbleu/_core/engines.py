@@ -70,9 +70,9 @@ class ScoreOptions:
         if style == "sacrebleu":
             if weights is not None or smoothing_function is not None or auto_reweigh:
                 raise TypeError("weights/smoothing_function/auto_reweigh are NLTK-style options (style='nltk')")
-            # resolved here, on the driver: workers get the class with the options (pickled by
-            # reference), so a metric registered by the caller needs no registry there
-            self.metric_class = CorpusStats.metric_class(metric)
+            #: the metric's class travels with the settings (pickled by reference): a worker
+            #: imports the module that defines it, and with it the metric, however registered
+            self.metric_class: type[Metric] = CorpusStats.metric_class(metric)
             if self.metric_class is NLTKBLEU:
                 raise ValueError("metric='nltk' is NLTK's BLEU: give style='nltk' (and NLTK's options) instead")
             self.metric_id = metric
@@ -101,7 +101,8 @@ class ScoreOptions:
 
     def key(self) -> tuple[Any, ...]:
         smoothing = getattr(self, "smoothing", None)
-        return (self.metric_class, _freeze(self.options), None if smoothing is None else _freeze_spec(smoothing))
+        spec = None if smoothing is None else _freeze_spec(smoothing)
+        return (self.metric_class, _freeze(self.options), spec)
 
     def metric(self, sentence: bool = False) -> Metric:
         """The metric of these settings (cached per process); ``sentence``: the one sentence
