@@ -248,18 +248,19 @@ def test_every_sacrebleu_option_is_known(monkeypatch):
 
 
 def test_metric_option_groups_are_sacrebleus(monkeypatch):
-    """Every option of a metric's group (``cli.METRIC_OPTIONS``) has sacreBLEU's dest, default,
-    type and action, and a dest the metric's constructor takes (``<metric_id>_<argument>``)."""
+    """Every option of a metric's group (``Metric.cli_options`` of each command-line metric of
+    the registry, BLEU's included) has sacreBLEU's dest, default, type and action, and a dest
+    the metric's constructor takes (``<metric_id>_<argument>``)."""
     import inspect
 
-    from rapidbleu._core.metric import METRICS
+    from rapidbleu import registry
 
     theirs = {a.dest: a for a in _sacrebleu_parser(monkeypatch)._actions}
     ours = {a.dest: a for a in cli.build_parser()._actions}
     checked = 0
-    for metric_id, (_title, options) in cli.METRIC_OPTIONS.items():
-        params = inspect.signature(METRICS[metric_id]).parameters
-        for flags, _kwargs in options:
+    for metric_id in registry.metric_ids(command_line=True):
+        params = inspect.signature(registry.get(metric_id)).parameters
+        for flags, _kwargs in registry.get(metric_id).cli_options:
             mine = next(a for a in ours.values() if flags[0] in a.option_strings)
             want = theirs[mine.dest]
             assert (mine.option_strings, mine.default, mine.type, type(mine)) == (
@@ -270,7 +271,7 @@ def test_metric_option_groups_are_sacrebleus(monkeypatch):
             )
             assert mine.dest.removeprefix(f"{metric_id}_") in params, mine.dest
             checked += 1
-    assert checked >= 6
+    assert checked >= 15  # BLEU's 5, chrF's 6, TER's 4
 
 
 @pytest.mark.parametrize(
@@ -650,3 +651,133 @@ def test_usage_errors_exit_2_as_sacrebleus(options, words):
 def test_cli_valid_values_still_score(options, capsys):
     assert cli.main([SAMPLE_REF, "-i", SAMPLE_HYP, "-b", *options]) == 0
     assert float(capsys.readouterr().out) > 0
+
+
+class _UnigramF1(rapidbleu.registry.Metric):
+    """A metric of the test's own: unigram F1 (clipped matches against the first reference,
+    statistics [matches, hyp words, ref words]) with one option, ``--uf1-lowercase``, and a
+    corpus watch that logs the number of empty hypotheses."""
+
+    metric_id = "uf1"
+    cli_title = "Unigram F1 arguments"
+    cli_options = ((("--uf1-lowercase",), {"action": "store_true", "default": False, "help": "Lowercase."}),)
+
+    def __init__(self, lowercase: bool = False, workers: int = 1) -> None:
+        if not isinstance(lowercase, bool):
+            raise TypeError(f"lowercase must be a bool, got {lowercase!r}")
+        self.lowercase, self.workers, self.num_refs = lowercase, workers, -1
+
+    @classmethod
+    def command_line_watch(cls, values, context):  # noqa: ARG003 -- the hook's signature
+        return _EmptyLines()
+
+    @property
+    def stats_columns(self):
+        return ("matches", "hyp_len", "ref_len")
+
+    def corpus_statistics(self, hypotheses, references=None):
+        import collections
+
+        import numpy as np
+
+        def words(text):
+            return (text.lower() if self.lowercase else text).split()
+
+        self.num_refs = len(references)
+        rows = []
+        for hyp, ref in zip(hypotheses, references[0], strict=True):
+            h, r = collections.Counter(words(hyp)), collections.Counter(words(ref))
+            rows.append([sum((h & r).values()), sum(h.values()), sum(r.values())])
+        return np.array(rows, dtype=np.int64).reshape(-1, 3)
+
+    def score_from_stats(self, stats):
+        matches, hyp_len, ref_len = (int(v) for v in stats)
+        return rapidbleu.score.Score("UF1", 200.0 * matches / max(hyp_len + ref_len, 1))
+
+    def scores_from_stats(self, sums, dtype=None):  # noqa: ARG002 -- Python floats whatever the rows
+        import numpy as np
+
+        return np.array([self.score_from_stats(row).score for row in sums], dtype=np.float64)
+
+    def config(self):
+        return {"lowercase": self.lowercase, "num_refs": self.num_refs}
+
+    @classmethod
+    def from_config(cls, config):
+        metric = cls(config["lowercase"])
+        metric.num_refs = config["num_refs"]
+        return metric
+
+    def get_signature(self):
+        signature = rapidbleu.score.Signature({"num_refs": self.num_refs})
+        signature.update("case", "lc" if self.lowercase else "mixed")
+        return signature
+
+
+class _EmptyLines(rapidbleu.registry.CorpusWatch):
+    def __init__(self):
+        self.count = 0
+
+    def see(self, hypotheses):
+        self.count += sum(not h.strip() for h in hypotheses)
+
+    def done(self):
+        rapidbleu._core.log.logger.warning("%d empty hypotheses", self.count)
+
+
+@pytest.fixture
+def unigram_f1():
+    rapidbleu.registry.register(_UnigramF1)
+    yield _UnigramF1
+    rapidbleu.registry.unregister("uf1")
+
+
+def test_a_registered_metric_reaches_the_command_line_with_its_own_options(unigram_f1, tmp_path, capsys, caplog):
+    """One ``registry.register`` line puts a metric of the test's own on ``-m``, with its
+    option group in ``--help``, its options passed to its constructor, its corpus watch run
+    over the chunks (``RAPIDBLEU_CHUNK_LINES=2``), and every mode: a score, ``-ci``, tables,
+    paired tests, beside BLEU."""
+    ref, hyp, other = tmp_path / "ref", tmp_path / "hyp", tmp_path / "other"
+    ref.write_text("The cat sat\non the mat\nhello there\n", "utf-8")
+    hyp.write_text("the cat sat\n\nhello There you\n", "utf-8")
+    other.write_text("a cat\non a mat\nhello\n", "utf-8")
+    assert cli.main(["--help"]) == 0
+    assert "Unigram F1 arguments:\n  --uf1-lowercase" in capsys.readouterr().out
+    os.environ["RAPIDBLEU_CHUNK_LINES"] = "2"
+    try:
+        assert cli.main([str(ref), "-i", str(hyp), "-m", "uf1", "--uf1-lowercase", "-f", "text", "-w", "2"]) == 0
+        out = capsys.readouterr().out
+        # matches 3 + 0 + 2 over 3+3, 0+3, 3+2 words: 200 * 5 / 14
+        assert out.startswith("UF1|nrefs:1|case:lc|version:"), out
+        assert out.endswith(f" = {200 * 5 / 14:.2f}\n"), out
+        assert caplog.messages == ["1 empty hypotheses"]  # once, over both chunks
+        assert cli.main([str(ref), "-i", str(hyp), "-m", "uf1", "-b", "-w", "2"]) == 0
+        assert capsys.readouterr().out == f"{200 * 3 / 14:.2f}\n"  # (case kept: 'the', 'There' miss)
+        assert cli.main([str(ref), "-i", str(hyp), "-m", "uf1", "bleu", "-ci", "-cin", "20", "-q"]) == 0
+        got = json.loads(capsys.readouterr().out)
+        assert [g["name"] for g in got] == ["BLEU", "UF1"]
+        assert "μ = " in got[1]["confidence"]
+        for extra in ([], ["--paired-bs", "-pbsn", "20"], ["--paired-ar", "-parn", "20"]):
+            assert cli.main([str(ref), "-i", str(hyp), str(other), "-m", "bleu", "uf1", "-q", *extra]) == 0
+            assert "UF1" in capsys.readouterr().out
+    finally:
+        del os.environ["RAPIDBLEU_CHUNK_LINES"]
+    assert cli.main([str(ref), "-i", str(hyp), "-m", "nope"]) == 2
+    assert "invalid choice: 'nope' (choose from 'bleu', 'chrf', 'ter', " in (err := capsys.readouterr().err)
+    assert "'uf1')" in err  # (and the metrics other test modules register)
+
+
+def test_registering_checks_the_metric(unigram_f1):
+    """``registry.register`` refuses a class that is not a metric, a second class under a
+    taken id, and an option whose ``dest`` is not ``<metric_id>_...``; ``get`` names the ids."""
+    from rapidbleu import registry
+
+    assert registry.register(unigram_f1) is unigram_f1  # (again: nothing happens)
+    with pytest.raises(TypeError, match=r"subclass of rapidbleu\.registry\.Metric"):
+        registry.register(dict)
+    with pytest.raises(ValueError, match="'uf1' is already registered"):
+        registry.register(type("Other", (unigram_f1,), {}))
+    with pytest.raises(ValueError, match="stores 'lowercase'; give it dest='uf2_<constructor argument>'"):
+        registry.register(type("Bad", (unigram_f1,), {"metric_id": "uf2", "cli_options": ((("--lowercase",), {}),)}))
+    with pytest.raises(ValueError, match=r"unknown metric 'uf2'; known: bleu, chrf, ter, nltk, .*uf1$"):
+        registry.get("uf2")

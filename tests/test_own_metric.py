@@ -26,9 +26,9 @@ import pytest
 import rapidbleu
 from rapidbleu import batch, rewards
 from rapidbleu import stats as rstats
-from rapidbleu._core.metric import METRICS, Metric, register
 from rapidbleu.cli import main
 from rapidbleu.compare import comparison_report
+from rapidbleu.registry import METRICS, Metric, register
 from rapidbleu.score import Score, Signature
 from rapidbleu.significance import paired_ar, paired_bs
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
+from itertools import repeat
 from operator import gt
-from typing import TYPE_CHECKING, Any, cast, overload
+from typing import TYPE_CHECKING, Any, ClassVar, cast, overload
 
 if TYPE_CHECKING:
     import numpy as np
@@ -24,7 +25,7 @@ from ._core.bleu_scores_py import SMOOTH_DEFAULTS, bleu_from_stats, check_smooth
 from ._core.errors import MAX_EXACT_COUNT, cached_references_error
 from ._core.inputs import check_references, join_flat, preprocess, stat_value, token_ids
 from ._core.log import logger
-from ._core.metric import Metric, register
+from ._core.metric import CommandLineContext, CommandLineOption, CorpusWatch, Metric
 from ._core.sacre_methods import SacreBLEUMethods
 from ._core.validate import (
     check_flag,
@@ -37,6 +38,9 @@ from ._core.validate import (
 )
 from .score import BLEUScore, BLEUSignature
 from .tokenizers import DEFAULT_TOKENIZER, LANGUAGE_DEFAULTS, available_tokenizers, get_tokenizer, language_warning
+
+#: The ending of a hypothesis that looks tokenized (sacreBLEU's test: a space before a period).
+TOKENIZED_END = " ."
 
 
 def warn_tokenized(n_tokenized: int) -> None:
@@ -70,7 +74,21 @@ class _RebuiltTokenizer:
         )
 
 
-@register
+class _TokenizedWatch(CorpusWatch):
+    """The command line's count of hypotheses ending in :data:`TOKENIZED_END` over a corpus
+    read chunk by chunk, warned about once at the end (:func:`warn_tokenized`), as BLEU warns
+    about a corpus scored in one call."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def see(self, hypotheses: Sequence[str]) -> None:
+        self.count += sum(map(str.endswith, hypotheses, repeat(TOKENIZED_END)))
+
+    def done(self) -> None:
+        warn_tokenized(self.count)
+
+
 class BLEU(SacreBLEUMethods, Metric):
     """BLEU metric, a drop-in for ``sacrebleu.metrics.BLEU``.
 
@@ -112,6 +130,80 @@ class BLEU(SacreBLEUMethods, Metric):
     _TOKENIZER_MAP = LANGUAGE_DEFAULTS
     #: The signature class (``sacrebleu.BLEU._SIGNATURE_TYPE``).
     _SIGNATURE_TYPE = BLEUSignature
+
+    #: ``-m bleu`` (the default) with sacreBLEU's BLEU options: names, short forms, types,
+    #: defaults and dests ``bleu_<argument>`` (sacreBLEU's, as its flags have no prefix).
+    cli_title: ClassVar[str] = "BLEU related arguments"
+    cli_options: ClassVar[tuple[CommandLineOption, ...]] = (
+        (
+            ("--smooth-method", "-s"),
+            {
+                "choices": list(SMOOTH_DEFAULTS),
+                "default": "exp",
+                "dest": "bleu_smooth_method",
+                "help": "Smoothing method: exponential decay, floor (increment zero counts), add-k (increment "
+                "num/denom by k for n>1), or none. (Default: %(default)s)",
+            },
+        ),
+        (
+            ("--smooth-value", "-sv"),
+            {
+                "type": float,
+                "default": None,
+                "dest": "bleu_smooth_value",
+                "help": "The smoothing value. Only valid for floor and add-k. "
+                f"(Defaults: floor: {SMOOTH_DEFAULTS['floor']}, add-k: {SMOOTH_DEFAULTS['add-k']})",
+            },
+        ),
+        (
+            ("--tokenize", "-tok"),
+            {
+                "choices": available_tokenizers(),
+                "default": None,
+                "dest": "bleu_tokenize",
+                "help": "Tokenization method to use for BLEU. If not provided, defaults to `zh` for Chinese, "
+                "`ja-mecab` for Japanese, `ko-mecab` for Korean and `13a` (mteval) otherwise.",
+            },
+        ),
+        (
+            ("--lowercase", "-lc"),
+            {
+                "dest": "bleu_lowercase",
+                "action": "store_true",
+                "default": False,
+                "help": "If True, enables case-insensitivity. (Default: %(default)s)",
+            },
+        ),
+        (
+            ("--force",),
+            {
+                "default": False,
+                "action": "store_true",
+                "dest": "bleu_force",
+                "help": "Insist that your tokenized input is actually detokenized.",
+            },
+        ),
+    )
+
+    @classmethod
+    def command_line_arguments(cls, values: dict[str, Any], context: CommandLineContext) -> dict[str, Any]:
+        """sacreBLEU's command-line rules for BLEU: the target language of ``-l`` chooses the
+        tokenizer, ``-sl`` turns effective order on, and ``--force`` is left to the command
+        line when it reads the corpus chunk by chunk (it counts the tokenized-looking lines of
+        the whole corpus, :func:`warn_tokenized`); read whole, BLEU warns itself."""
+        return {
+            **values,
+            "force": values["force"] if context.whole_corpus else True,
+            "effective_order": context.sentence_level,
+            "trg_lang": context.trg_lang,
+            "workers": context.workers,
+        }
+
+    @classmethod
+    def command_line_watch(cls, values: dict[str, Any], context: CommandLineContext) -> CorpusWatch | None:
+        """Without ``--force``, the count of hypotheses that look tokenized over the whole
+        corpus (the chunks are scored with ``force=True``: :meth:`command_line_arguments`)."""
+        return None if values["force"] or context.whole_corpus else _TokenizedWatch()
 
     def __init__(
         self,
@@ -340,7 +432,7 @@ class BLEU(SacreBLEUMethods, Metric):
         if self._force:
             hyps = check_hypotheses(hypotheses)
         else:
-            hyps, tokenized = check_hypotheses_counting(hypotheses, " .")
+            hyps, tokenized = check_hypotheses_counting(hypotheses, TOKENIZED_END)
         if references is not None:
             streams = self._prepare_references(references, len(hyps))
         elif self._ref_cache is not None:

@@ -43,13 +43,12 @@ from ._core.chrf_py import (
 )
 from ._core.errors import cached_references_error
 from ._core.inputs import check_references
-from ._core.metric import Metric, register
+from ._core.metric import CommandLineOption, Metric
 from ._core.sacre_methods import SacreMetricMethods
 from ._core.validate import check_flag, check_hypotheses, resolve_workers
 from .score import CHRFScore, CHRFSignature
 
 
-@register
 class CHRF(SacreMetricMethods, Metric):
     """chrF / chrF++, a drop-in for ``sacrebleu.metrics.CHRF``.
 
@@ -81,8 +80,49 @@ class CHRF(SacreMetricMethods, Metric):
     display_name: ClassVar[str] = "chrF"
     higher_is_better: ClassVar[bool] = True
     stats_dtype: ClassVar[str] = "int64"
-    #: ``-m chrf`` with sacreBLEU's ``--chrf-*`` options (``rapidbleu.cli.METRIC_OPTIONS``).
+    #: ``-m chrf`` with sacreBLEU's ``--chrf-*`` options: names, short forms, types, defaults
+    #: and dests (``chrf_<argument>``) are sacreBLEU's.
     command_line: ClassVar[bool] = True
+    cli_title: ClassVar[str] = "chrF related arguments"
+    cli_options: ClassVar[tuple[CommandLineOption, ...]] = (
+        (
+            ("--chrf-char-order", "-cc"),
+            {"type": int, "default": CHAR_ORDER, "help": "Character n-gram order. (Default: %(default)s)"},
+        ),
+        (
+            ("--chrf-word-order", "-cw"),
+            {"type": int, "default": WORD_ORDER, "help": "Word n-gram order; 2 gives chrF++. (Default: %(default)s)"},
+        ),
+        (
+            ("--chrf-beta",),
+            {
+                "type": int,
+                "default": BETA,
+                "help": "Weight of recall relative to precision in the F-score. (Default: %(default)s)",
+            },
+        ),
+        (
+            ("--chrf-whitespace",),
+            {
+                "action": "store_true",
+                "default": False,
+                "help": "Keep whitespace in character n-grams. (Default: %(default)s)",
+            },
+        ),
+        (
+            ("--chrf-lowercase",),
+            {"action": "store_true", "default": False, "help": "Lowercase before scoring. (Default: %(default)s)"},
+        ),
+        (
+            ("--chrf-eps-smoothing",),
+            {
+                "action": "store_true",
+                "default": False,
+                "help": "Average the per-order F-scores with epsilon smoothing (chrF++.py, NLTK, Moses) "
+                "instead of effective-order smoothing. (Default: %(default)s)",
+            },
+        ),
+    )
 
     # sacreBLEU's class attributes
     CHAR_ORDER = CHAR_ORDER

@@ -43,8 +43,10 @@ from typing import Any
 
 import numpy as np
 
+from . import registry
+from ._core.errors import unknown_metric_error
 from ._core.inputs import preprocess
-from ._core.metric import METRICS, Metric
+from ._core.metric import Metric
 from .bleu import BLEU
 from .significance import DEFAULT_SAMPLES, bootstrap_ci, paired_ar, paired_bs, seed_from_env
 
@@ -392,8 +394,9 @@ def comparison_report(
         metric: the ``rapidbleu.BLEU`` to score with (default ``BLEU()``: 13a, exp smoothing).
         metrics: instead of ``metric``, the metrics to compare the systems with, in the order
             shown: metric objects (``rapidbleu.BLEU(...)``, ``rapidbleu.CHRF(word_order=2)``,
-            ...) or names of sacreBLEU's metrics with their default options (``"bleu"``,
-            ``"chrf"``, ``"ter"``).  Each gets its scores, intervals, p-values and sentence-level
+            ...) or names of the command line's metrics (``rapidbleu.registry.metric_ids(
+            command_line=True)``: ``"bleu"``, ``"chrf"``, ``"ter"``, ...) with their default
+            options.  Each gets its scores, intervals, p-values and sentence-level
             comparison; the n-gram precisions, brevity penalty, buckets and highlighted example
             segments are BLEU's and appear when a BLEU is among them.
         test: paired test against the baseline, ``"bs"`` (paired bootstrap resampling, Koehn
@@ -515,10 +518,10 @@ def _chosen_metrics(metric: BLEU | None, metrics: Sequence[Metric | str] | None)
     out: list[Metric] = []
     for m in metrics:
         if isinstance(m, str):
-            if m not in METRICS or not METRICS[m].command_line:
-                known = ", ".join(k for k, c in METRICS.items() if c.command_line)
-                raise ValueError(f"unknown metric {m!r}; choose from: {known}")
-            out.append(METRICS[m]())
+            known = registry.metric_ids(command_line=True)  # (NLTK's BLEU has no signature)
+            if m not in known:
+                raise unknown_metric_error(m, known)
+            out.append(registry.get(m)())
         elif isinstance(m, Metric):
             out.append(m)
         else:

@@ -1,6 +1,6 @@
-"""sacreBLEU's metrics (BLEU, chrF) and NLTK-style BLEU on Dask DataFrames and bags: corpus
-scores from per-partition statistics, and sentence scores per row (extra ``rapidbleu[dask]``:
-``dask[dataframe]``, ``distributed``).
+"""Any metric of ``rapidbleu.registry`` (sacreBLEU's, or one registered there) and NLTK-style BLEU
+on Dask DataFrames and bags: corpus scores from per-partition statistics, and sentence scores
+per row (extra ``rapidbleu[dask]``: ``dask[dataframe]``, ``distributed``).
 
 Corpus scores (:func:`corpus_score`, :func:`corpus_stats`; :func:`corpus_bleu` for BLEU): one
 task per partition turns its rows into the statistics vector of ``rapidbleu.stats`` (the

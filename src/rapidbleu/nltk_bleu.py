@@ -16,16 +16,19 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from ._core.lazy import numpy as np  # imported on first use: the registry lists NLTKBLEU for the command line
 
 from ._core import backend as _backend
 from ._core.bleu_row import stats_columns
 from ._core.bleu_scores_py import DEFAULT_WEIGHTS, Fraction, nltk_from_counts
 from ._core.errors import last_segment_error, stream_length_error
 from ._core.inputs import check_statistics_matrix, exact_column_sums, join_flat, num_refs_of, preprocess, token_ids
-from ._core.metric import Metric, RewardTransform, register
+from ._core.metric import Metric, RewardTransform
 from ._core.nltk_inputs import token_statistics
 from ._core.nltk_scores import check_nltk_stats, rows_named, sentence_scores_from_stats
 from ._core.nltk_smoothing import SmoothingFunction, modified_precision
@@ -65,7 +68,6 @@ def _pair_name(start: int, n: int, k: int) -> str:
 _SCORE_REWARDS: Mapping[str, RewardTransform] = {"score": lambda scores: scores}
 
 
-@register
 class NLTKBLEU(Metric):
     """NLTK-style BLEU (``nltk.translate.bleu_score``'s scores, 0-1) on the metric protocol:
     what ``rapidbleu.stats``, ``rapidbleu.batch`` and the Spark/Dask/Ray engines use for

@@ -58,12 +58,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ._core import engines as _engines
-from ._core.metric import METRICS, Metric, RewardTransform
+from ._core.metric import Metric, RewardTransform
 from ._core.nltk_scores import rows_named
 from ._core.nltk_style import weights_for_order
 from ._core.validate import check_keywords, resolve_workers
 from .chrf import CHRF, CHRFOptions
 from .ids import IdKeywords, cleaning_of
+from .registry import METRICS
 from .ter import TER, TEROptions
 
 if TYPE_CHECKING:

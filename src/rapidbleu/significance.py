@@ -66,6 +66,7 @@ __all__ = [
     "estimate_ci",
     "paired_ar",
     "paired_bs",
+    "progress_total",
     "seed_from_env",
 ]
 
@@ -298,6 +299,16 @@ def _checked(baseline_stats: Any, systems_stats: Sequence[Any], metric: Metric) 
     return bl, systems
 
 
+def progress_total(n_samples: int, n_systems: int, seed: int | None, n_metrics: int = 1) -> int:
+    """The count a paired test's ``progress`` callback reaches: ``n_samples`` resamples or trials
+    per stream of draws -- one stream shared by all ``n_systems`` systems compared with the
+    baseline when seeded (``seed`` an int, as :func:`seed_from_env` returns it), one per system
+    with OS entropy (``seed`` None) -- for each of ``n_metrics`` metrics (:func:`paired_bs`,
+    :func:`paired_ar`)."""
+    streams = 1 if seed is not None else max(n_systems, 1)
+    return n_samples * streams * n_metrics
+
+
 def _map_jobs(fn: Callable[[Any], Any], items: Sequence[Any], n_jobs: int) -> list[Any]:
     """``[fn(x) for x in items]``, on threads when ``n_jobs`` is not 1 (0 or less: one per item,
     sacreBLEU's ``n_jobs`` rule; never more threads than items)."""
@@ -375,8 +386,7 @@ class PairedTest:
     def progress_total(self) -> int:
         """Total the ``progress`` callback will count to: resamples or trials of each stream of
         draws (one stream shared by all systems when seeded, one per system otherwise)."""
-        streams = 1 if self._seed is not None else max(self.n_systems, 1)
-        return self.n_samples * streams * len(self.metrics)
+        return progress_total(self.n_samples, self.n_systems, self._seed, len(self.metrics))
 
     def __call__(self) -> tuple[dict[str, Any], dict[str, list[Any]]]:
         scores: dict[str, list[Any]] = {"System": [name for name, _ in self.named_systems]}

@@ -1,6 +1,6 @@
-"""sacreBLEU's metrics (BLEU, chrF) and NLTK-style BLEU on Spark DataFrames: corpus scores
-from per-partition statistics, and a sentence-score column (extra ``rapidbleu[spark]``:
-``pyspark>=4,<5``).
+"""Any metric of ``rapidbleu.registry`` (sacreBLEU's, or one registered there) and NLTK-style BLEU
+on Spark DataFrames: corpus scores from per-partition statistics, and a sentence-score column
+(extra ``rapidbleu[spark]``: ``pyspark>=4,<5``).
 
 Corpus scores (:func:`corpus_score`, :func:`corpus_stats`; :func:`corpus_bleu` for BLEU):
 every partition turns its rows into one row of statistics with ``mapInArrow`` (the
@@ -26,7 +26,7 @@ References: one column name or several; each value a string, a null (no referenc
 position) or an array of strings (one column of arrays holds all references of a row).
 
 Options (keyword arguments of every function, see ``rapidbleu._core.engines.ScoreOptions``):
-``metric`` (``"bleu"``, ``"chrf"``, ``"ter"``: sacreBLEU's metrics of the command line) and its
+``metric`` (``"bleu"``, ``"chrf"``, ``"ter"``, or any other id of ``rapidbleu.registry``) and its
 constructor's options -- BLEU: ``tokenize``, ``lowercase``, ``smooth_method``,
 ``smooth_value``, ``effective_order``, ``max_ngram_order``; chrF: ``char_order``,
 ``word_order``, ``beta``, ``lowercase``, ``whitespace``, ``eps_smoothing``; TER:

@@ -49,10 +49,11 @@ from typing import Any
 
 import numpy as np
 
+from . import registry
 from ._core.errors import ConfigMismatchError
 from ._core.inputs import check_held, check_statistics_matrix
 from ._core.lazy import is_ndarray
-from ._core.metric import METRICS, Metric
+from ._core.metric import Metric
 from ._core.nltk_inputs import check_corpus_args, check_lengths, segments_checked_on_error, token_statistics
 from ._core.nltk_smoothing import modified_precision
 from ._core.validate import check_order, check_style
@@ -70,13 +71,6 @@ __all__ = [
 
 def _freeze(config: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
     return tuple(sorted(config.items()))
-
-
-def _metric_class(metric_id: str) -> type[Metric]:
-    try:
-        return METRICS[metric_id]
-    except KeyError:
-        raise ValueError(f"unknown metric {metric_id!r}; known: {', '.join(METRICS)}") from None
 
 
 class CorpusStats:
@@ -100,7 +94,7 @@ class CorpusStats:
     __slots__ = ("_config", "metric_id", "vector")
 
     def __init__(self, metric_id: str, config: dict[str, Any], vector: Any) -> None:
-        cls = _metric_class(metric_id)
+        cls = self.metric_class(metric_id)
         metric = cls.from_config(config)
         columns = (*metric.aggregate_columns(), *metric.last_columns(), "segments")
         width = len(columns)
@@ -129,11 +123,21 @@ class CorpusStats:
         self._config = _freeze(config)
         self.vector = vec
 
+    @staticmethod
+    def metric_class(metric_id: str) -> type[Metric]:
+        """The class whose metrics score statistics of ``metric_id``: the one registered
+        (``rapidbleu.registry.get``).
+
+        Raises:
+            ValueError: no metric registered under ``metric_id``.
+        """
+        return registry.get(metric_id)
+
     # -- introspection ----------------------------------------------------------------------
     @property
     def style(self) -> str:
         """``"sacrebleu"`` or ``"nltk"``: the metric's (``Metric.style``)."""
-        return _metric_class(self.metric_id).style
+        return self.metric_class(self.metric_id).style
 
     @property
     def config(self) -> dict[str, Any]:
@@ -142,7 +146,7 @@ class CorpusStats:
     @property
     def metric(self) -> Metric:
         """A metric with these settings (``Metric.from_config``), which scores the vector."""
-        return _metric_class(self.metric_id).from_config(self.config)
+        return self.metric_class(self.metric_id).from_config(self.config)
 
     @property
     def max_ngram_order(self) -> int:
@@ -383,7 +387,7 @@ def corpus_stats(
         references: reference streams, each n strings (as ``corpus_score``).
         metric: the metric to use: a metric object (``rapidbleu.BLEU(...)``, ``rapidbleu.CHRF(...)``,
             ``rapidbleu.TER(...)``, ...), or the name of a registered metric (``"bleu"``,
-            ``"chrf"``, ``"ter"``, ``"nltk"``: ``rapidbleu._core.metric.METRICS``), made with
+            ``"chrf"``, ``"ter"``, ``"nltk"``, ...: ``rapidbleu.registry``), made with
             ``options``; None: ``"bleu"``.
         **options: with a name or None, the metric's constructor arguments (BLEU:
             ``tokenize``, ``lowercase``, ``smooth_method``, ...; chrF: ``char_order``,
@@ -399,7 +403,7 @@ def corpus_stats(
         options given with a metric object, or options the metric does not take.
     """
     if metric is None or isinstance(metric, str):
-        metric = _metric_class("bleu" if metric is None else metric)(**options)
+        metric = registry.get("bleu" if metric is None else metric)(**options)
     elif options:
         raise TypeError("give either a metric object or a metric name with its options, not both")
     return of_metric(metric, metric.corpus_statistics(hypotheses, references))

@@ -21,7 +21,7 @@ from ._core import backend as _backend
 from ._core.errors import cached_references_error, no_reference_error
 from ._core.inputs import check_references, preprocess, stat_value
 from ._core.lazy import is_ndarray
-from ._core.metric import Metric, register
+from ._core.metric import CommandLineOption, Metric
 from ._core.sacre_methods import SacreMetricMethods
 from ._core.ter_py import check_segment_rules, ter_from_stats
 from ._core.validate import check_flag, check_hypotheses, resolve_workers
@@ -44,7 +44,6 @@ class TEROptions(TypedDict, total=False):
 OPTIONS: tuple[str, ...] = tuple(TEROptions.__annotations__)
 
 
-@register
 class TER(SacreMetricMethods, Metric):
     """Translation edit rate (TER), a drop-in for ``sacrebleu.metrics.TER``.
 
@@ -75,8 +74,37 @@ class TER(SacreMetricMethods, Metric):
     higher_is_better = False
     #: [num_edits, average reference length]: floats.
     stats_dtype = "float64"
-    #: ``-m ter`` with sacreBLEU's ``--ter-*`` options (``rapidbleu.cli.METRIC_OPTIONS``).
+    #: ``-m ter`` with sacreBLEU's ``--ter-*`` options: names, types, defaults and dests
+    #: (``ter_<argument>``) are sacreBLEU's.
     command_line = True
+    cli_title: ClassVar[str] = "TER related arguments (the defaults are tercom's)"
+    cli_options: ClassVar[tuple[CommandLineOption, ...]] = (
+        (
+            ("--ter-case-sensitive",),
+            {"action": "store_true", "default": False, "help": "Keep the case. (Default: %(default)s)"},
+        ),
+        (
+            ("--ter-asian-support",),
+            {
+                "action": "store_true",
+                "default": False,
+                "help": "Split CJK characters with --ter-normalized, remove CJK and full-width "
+                "punctuation with --ter-no-punct. (Default: %(default)s)",
+            },
+        ),
+        (
+            ("--ter-no-punct",),
+            {"action": "store_true", "default": False, "help": "Remove punctuation. (Default: %(default)s)"},
+        ),
+        (
+            ("--ter-normalized",),
+            {
+                "action": "store_true",
+                "default": False,
+                "help": "Tercom's normalization: split off punctuation, unescape XML entities. (Default: %(default)s)",
+            },
+        ),
+    )
     #: sacreBLEU's attribute: the signature class.
     _SIGNATURE_TYPE: ClassVar[type[TERSignature]] = TERSignature
 

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from .bleu_scores_py import DEFAULT_WEIGHTS
-from .errors import missing_columns_error, missing_extra_error
+from .errors import missing_columns_error, missing_extra_error, unknown_metric_error
 from .metric import METRICS, Metric
 from .nltk_scores import rows_named
 from .nltk_smoothing import SmoothingFunction
@@ -79,8 +79,8 @@ class ScoreOptions:
     Args:
         style: ``"sacrebleu"`` (0-100, ``rapidbleu.BLEU`` or the metric named by ``metric``)
             or ``"nltk"`` (0-1, ``rapidbleu.nltk``).
-        metric: sacreBLEU style: the metric's name (``"bleu"``, ``"chrf"``, ``"ter"``: every
-            registered metric but NLTK's BLEU, ``style="nltk"``; default BLEU).
+        metric: sacreBLEU style: the metric's name (``"bleu"``, ``"chrf"``, ``"ter"``, ...: every
+            metric of ``rapidbleu.registry`` but NLTK's BLEU, ``style="nltk"``; default BLEU).
         tokenize: sacreBLEU style: a sacreBLEU tokenizer name (default ``13a``).  NLTK style:
             ``None`` (default) splits on whitespace (``str.split()``); a tokenizer name
             tokenizes with it, then splits on spaces.
@@ -120,9 +120,10 @@ class ScoreOptions:
         if style == "sacrebleu":
             if weights is not None or smoothing_function is not None or auto_reweigh:
                 raise TypeError("weights/smoothing_function/auto_reweigh are NLTK-style options (style='nltk')")
-            if metric not in METRICS or metric == "nltk":
-                known = ", ".join(m for m in METRICS if m != "nltk")
-                raise ValueError(f"metric must be one of {known}, got {metric!r}")
+            if metric == "nltk":
+                raise ValueError("metric='nltk' is NLTK's BLEU: give style='nltk' (and NLTK's options) instead")
+            if metric not in METRICS:
+                raise unknown_metric_error(metric, [m for m in METRICS if m != "nltk"])
             self.metric_id = metric
             if metric == "bleu":
                 options["force"] = True

@@ -16,7 +16,9 @@
   point that refuses the same mistake raises the same words.
 
 The checks themselves are in ``rapidbleu._core.validate`` (arguments) and
-``rapidbleu._core.inputs`` (inputs); this module imports nothing of the package.
+``rapidbleu._core.inputs`` (inputs); this module imports nothing of the package.  Also here:
+the message of an unknown metric id (``rapidbleu.registry`` and every part that takes a metric
+by name).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from __future__ import annotations
 import os
 import sys
 import warnings
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -152,18 +155,21 @@ class UsageError(CLIError):
 
 
 #: What the command line reports as one line (``rapidbleu: error: ...``, the error's ``code``
-#: or 1) instead of a traceback: its own :class:`CLIError`, an input that cannot be read
-#: (:class:`InputError`, a missing file), ``ValueError`` and ``TypeError`` (which every argument
-#: and input check raises; the dual-typed errors above are ``ValueError`` s), a missing optional
-#: extra or compiled core (``ImportError``) and a SentencePiece model that is neither on disk
-#: nor downloadable.  Anything else is a bug and keeps its traceback.
+#: or 1) instead of a traceback: rapidbleu's own types for bad input, options and settings
+#: (:class:`CLIError` and :class:`UsageError`, which the command line's checks raise for every
+#: value it refuses; :class:`InputError`, a file that cannot be read; a bad backend choice or a
+#: missing compiled core; an option too large to score) and the built-in types its code raises
+#: for a missing optional extra (``ImportError``, with the ``pip install`` line) and a
+#: SentencePiece model that is neither on disk nor downloadable (:class:`ModelDownloadError`,
+#: ``FileNotFoundError``).  Anything else is a bug and keeps its traceback.
 USER_ERRORS: tuple[type[Exception], ...] = (
     CLIError,
     InputError,
-    ValueError,
-    TypeError,
-    ImportError,
     ModelDownloadError,
+    BackendChoiceError,
+    BackendUnavailableError,
+    TooLargeError,
+    ImportError,
     FileNotFoundError,
 )
 
@@ -451,3 +457,9 @@ def cached_references_error(n_hyps: int, n_segments: int, n_streams: int) -> Val
     if n_streams == n_hyps:
         message += f"; the cached references look like {SEGMENT_MAJOR}, but {TRANSPOSE}"
     return ValueError(message)
+
+
+def unknown_metric_error(metric_id: object, known: Iterable[str]) -> ValueError:
+    """A metric id that is not registered (``rapidbleu.registry``); ``known``: the ids that
+    would be accepted where it was given."""
+    return ValueError(f"unknown metric {metric_id!r}; known: {', '.join(known)}")

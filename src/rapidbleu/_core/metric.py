@@ -24,14 +24,22 @@ configuration:
   ``reward_transforms`` turns sentence scores into rewards for ``rapidbleu.rewards``: the base
   class provides all three, a metric with faster kernels overrides them.
 
-:data:`METRICS` maps each ``metric_id`` to its class; a metric module registers its class with
-:func:`register` when it is imported.  How to add a metric: ``ARCHITECTURE.md``.
+The command line comes with the class too: :attr:`Metric.cli_title` and
+:attr:`Metric.cli_options` are the metric's argument group (sacreBLEU's flags and argparse's
+keywords), and :meth:`Metric.command_line_arguments` turns its parsed values into constructor
+arguments (and :meth:`Metric.command_line_watch` into a check over the whole corpus).
+
+The classes are listed by ``rapidbleu.registry``, which imports the metric modules (this module
+knows none of them) and keeps its table in :data:`METRICS` here, so that the layers below the
+registry that take a metric by id (the engines) read it without importing upwards.  How to add
+a metric: ``ARCHITECTURE.md``.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .bootstrap import bootstrap_summary
@@ -47,15 +55,47 @@ if TYPE_CHECKING:
 else:
     from .lazy import numpy as np  # imported on first use (see rapidbleu._core.lazy)
 
-#: ``metric_id`` -> metric class (filled by :func:`register` as metric modules are imported).
+#: One option of a metric's command-line group: its flags (``("--chrf-char-order", "-cc")``)
+#: and the keyword arguments of ``argparse``'s ``add_argument`` (``type``, ``default``, ``dest``,
+#: ``help``, ...).
+CommandLineOption = tuple[tuple[str, ...], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class CommandLineContext:
+    """What the command line tells every metric besides the metric's own options.
+
+    Attributes:
+        workers: ``--workers`` (threads of the compiled core).
+        sentence_level: ``-sl`` (a score per segment).
+        trg_lang: the target language of ``-l SRC-TRG`` (``""`` without ``-l``).
+        whole_corpus: the inputs are read whole (``--report``), not chunk by chunk.
+    """
+
+    workers: int = 1
+    sentence_level: bool = False
+    trg_lang: str = ""
+    whole_corpus: bool = False
+
+
+class CorpusWatch(ABC):
+    """What a metric checks over a whole corpus that the command line reads chunk by chunk
+    (:meth:`Metric.command_line_watch`), one per system: :meth:`see` gets the hypotheses of
+    each chunk, in order, and :meth:`done` is called once after the last chunk (BLEU: sacreBLEU's
+    warning about 100 hypotheses that look tokenized, counted over the whole corpus)."""
+
+    @abstractmethod
+    def see(self, hypotheses: Sequence[str]) -> None:
+        """Take note of one chunk of hypotheses (strings, already checked)."""
+
+    @abstractmethod
+    def done(self) -> None:
+        """The corpus has been read: report (log, warn) what was noticed."""
+
+
+#: ``metric_id`` -> metric class, in registration order: the registry's table.  Written only by
+#: ``rapidbleu.registry.register``/``unregister``; read here, below the registry, by id.
 METRICS: dict[str, type[Metric]] = {}
-
-
-def register(cls: type[Metric]) -> type[Metric]:
-    """Class decorator: add ``cls`` to :data:`METRICS` under its ``metric_id``."""
-    METRICS[cls.metric_id] = cls
-    return cls
-
 
 #: A reward transform: float64 sentence scores ``(n,)`` -> rewards ``(n,)``, higher is better.
 RewardTransform = Callable[["np.ndarray"], "np.ndarray"]
@@ -86,6 +126,10 @@ class Metric(ABC):
         higher_is_better: ``False`` for error rates (TER).
         stats_dtype: ``"int64"`` (counts) or ``"float64"`` (TER's average reference lengths).
         command_line: offered by the command line's ``-m`` (sacreBLEU's metrics; not NLTK's).
+        cli_title: the heading of the metric's argument group in ``--help``.
+        cli_options: the options of that group (:data:`CommandLineOption`), in ``--help``
+            order; each ``dest`` (given, or argparse's from the long flag) is
+            ``<metric_id>_<constructor argument>``, sacreBLEU's grouping.
         num_refs: references per segment of the last corpus scored (``-1`` when it varies);
             read by the signature.
         pairwise_block: pairs per block of the default :meth:`pairwise_scores`.
@@ -97,6 +141,8 @@ class Metric(ABC):
     higher_is_better: ClassVar[bool] = True
     stats_dtype: ClassVar[str] = "int64"
     command_line: ClassVar[bool] = True
+    cli_title: ClassVar[str] = ""
+    cli_options: ClassVar[tuple[CommandLineOption, ...]] = ()
 
     num_refs: int
     n_bootstrap: int | None = None
@@ -175,6 +221,27 @@ class Metric(ABC):
         """
 
     # -- what the base class provides -------------------------------------------------------
+    @classmethod
+    def command_line_arguments(cls, values: dict[str, Any], context: CommandLineContext) -> dict[str, Any]:
+        """The constructor arguments of a command line: ``values`` are the parsed options of
+        :attr:`cli_options` (keyed by constructor argument: the ``dest`` without its
+        ``<metric_id>_`` prefix), ``context`` the options every metric sees.  By default the
+        values and ``workers``; a metric whose constructor takes no ``workers``, or that reads
+        ``-sl``/``-l``, overrides this (BLEU)."""
+        return {**values, "workers": context.workers}
+
+    @classmethod
+    def command_line_watch(
+        cls,
+        values: dict[str, Any],  # noqa: ARG003 -- the hook's signature (BLEU reads them)
+        context: CommandLineContext,  # noqa: ARG003
+    ) -> CorpusWatch | None:
+        """What the metric checks over each system's whole corpus when the command line reads it
+        chunk by chunk (``context.whole_corpus`` false), given the same ``values`` and
+        ``context`` as :meth:`command_line_arguments`: a new :class:`CorpusWatch`, or None
+        (the default) when there is nothing to check."""
+        return None
+
     def _seen_num_refs(self) -> int:
         """:attr:`num_refs` for :meth:`config` and signatures.
 

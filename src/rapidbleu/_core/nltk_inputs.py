@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterator, Sequence, Sized
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from .lazy import numpy as np  # imported on first use: the registry lists NLTKBLEU for the command line
 
 from . import backend as _backend
 from .errors import LengthMismatchError

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import numpy.typing as npt
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+else:
+    from .lazy import numpy as np  # imported on first use: the registry lists NLTKBLEU for the command line
 
 from . import backend as _backend
 from .bleu_row import stats_columns

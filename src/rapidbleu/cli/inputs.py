@@ -1,0 +1,92 @@
+"""Opening the command line's inputs: the reference files (or one file of tab-separated
+references), the systems (files, or tab-separated systems on standard input), read in lockstep
+by ``rapidbleu._core.lockstep``."""
+
+from __future__ import annotations
+
+import os
+
+from .._core.errors import CLIError
+from .._core.lockstep import Source, Stream, read_lockstep
+from .._core.log import logger
+from ..textio import STDIN, LineReader
+
+#: Lines read from every input per step of the streaming loop (``RAPIDBLEU_CHUNK_LINES``
+#: overrides it): memory holds this many lines of each input, never the whole corpus.
+CHUNK_LINES = 20000
+
+
+def chunk_lines() -> int:
+    """:data:`CHUNK_LINES`, or ``RAPIDBLEU_CHUNK_LINES``.
+
+    Raises:
+        CLIError: ``RAPIDBLEU_CHUNK_LINES`` is not a positive integer.
+    """
+    value = os.environ.get("RAPIDBLEU_CHUNK_LINES", "")
+    if not value:
+        return CHUNK_LINES
+    try:
+        n = int(value)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise CLIError(f"RAPIDBLEU_CHUNK_LINES must be a positive integer, got {value!r}")
+    return n
+
+
+def open_refs(paths: list[str], num_refs: int, encoding: str) -> list[Stream]:
+    """One stream per reference: a file each, or the ``num_refs`` tab-separated fields of one
+    file (``-nr``).
+
+    Raises:
+        CLIError: no reference file; several files with ``-nr`` above 1.
+    """
+    if not paths:
+        raise CLIError(
+            "no reference files: give them as positional arguments before -i/--input "
+            "(rapidbleu does not download test sets)"
+        )
+    if num_refs != 1 and len(paths) > 1:
+        raise CLIError("--num-refs reads tab-separated references from a single file; give only one reference file")
+    if num_refs == 1:
+        return [Stream(path, Source(LineReader(path, encoding))) for path in paths]
+    src = Source(LineReader(paths[0], encoding), num_refs, "refs")
+    return [Stream(f"{paths[0]} (reference field {j + 1})", src, j) for j in range(num_refs)]
+
+
+def open_systems(paths: list[str] | None, encoding: str, paired: bool = False) -> list[Stream]:
+    """One stream per system: the files of ``-i``, each once (with ``paired``, the baseline
+    given again is skipped), or standard input, whose first line fixes the number of
+    tab-separated systems (sacreBLEU's rule).
+
+    Raises:
+        CLIError: empty standard input; a file given twice.
+    """
+    if paths is None:
+        reader = LineReader(None, encoding)
+        first = reader.read(1)
+        if not first:
+            raise CLIError(f"{STDIN}: is empty (give the system output on standard input or with -i)")
+        n = len(first[0].split("\t"))
+        src = Source(reader, n, "stdin", first=first[0])
+        return [Stream(f"System {i + 1}", src, i) for i in range(n)]
+    streams: list[Stream] = []
+    for path in paths:
+        names = [s.name for s in streams]
+        if paired and names and path == names[0]:
+            logger.info("Ignoring %r as it was also given as the baseline.", path)
+            continue
+        if path in names:
+            raise CLIError(f"{path!r} already used to name a system; give each system file once")
+        streams.append(Stream(path, Source(LineReader(path, encoding))))
+    return streams
+
+
+def read_whole(refs: list[Stream], systems: list[Stream]) -> tuple[list[list[str]], list[list[str]]]:
+    """All lines of the reference and system streams (same checks and errors as streaming)."""
+    ref_lines: list[list[str]] = [[] for _ in refs]
+    sys_lines: list[list[str]] = [[] for _ in systems]
+    for ref_chunk, sys_chunks in read_lockstep(refs, systems, chunk_lines()):
+        for acc, chunk in zip(ref_lines + sys_lines, ref_chunk + sys_chunks, strict=False):
+            acc.extend(chunk)
+    return ref_lines, sys_lines
