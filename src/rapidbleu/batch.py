@@ -814,11 +814,6 @@ def sentence_ter_batch(
     return _sentence_scores(metric, hypotheses, references, reference_layout, "TER")
 
 
-#: Pairs per kernel call of :func:`pairwise_ter` (rows of the matrix are scored in blocks of
-#: about this many pairs, so memory beyond the output does not grow with n^2).
-PAIRWISE_TER_BLOCK = 4096
-
-
 @without_gc
 def pairwise_ter(
     candidates: Sequence[str] | np.ndarray,
@@ -837,10 +832,9 @@ def pairwise_ter(
     reference), ``sacrebleu.sentence_ter(c_i, [c_j], ...).score``; not symmetric (the
     reference's length divides).  MBR picks ``argmin_i out[i].mean()``.
 
-    Each pair is an edit-rate computation (no statistics are shared between pairs), so the
-    matrix costs n^2 sentence TERs; they run in the compiled kernel, ``workers`` threads, in
-    blocks of rows of about :data:`PAIRWISE_TER_BLOCK` pairs: memory is the output plus one
-    block's strings and statistics.
+    Each sentence is tokenized and its words interned once (as a hypothesis and as a
+    reference); the n^2 edit-rate computations then run in the compiled kernel, ``workers``
+    threads, on word ids.  Memory is the output plus the sentences' words.
 
     Args:
         candidates: n strings (a list, tuple or numpy array of strings).
@@ -854,21 +848,14 @@ def pairwise_ter(
             words, a bad ``workers``.
         TypeError: a candidate that is not a string, a dict or set, a bad option type.
     """
-    from ._core.ter_py import check_segment_rules
-
     metric = _ter_metric(normalized, no_punct, asian_support, case_sensitive, workers)
     sents = _strings(candidates, "candidates", "TER")
-    n = len(sents)
-    if not n:
+    if not sents:
         raise ValueError("candidates is empty")
-    # every candidate, as a hypothesis and as a reference, before the first block's work
-    check_segment_rules(sents, [sents], metric.normalized, metric.no_punct, metric.asian_support, metric.case_sensitive)
-    out = np.empty((n, n), dtype=np.float64)
-    rows = max(1, PAIRWISE_TER_BLOCK // n)
-    for start in range(0, n, rows):
-        stop = min(n, start + rows)
-        hyps = [h for h in sents[start:stop] for _ in range(n)]
-        out[start:stop] = metric.sentence_scores(hyps, [sents * (stop - start)]).reshape(stop - start, n)
+    # every candidate is checked, as a hypothesis and as a reference, before any work
+    out: np.ndarray = _backend.ter.ter_pairwise_scores(
+        sents, metric.normalized, metric.no_punct, metric.asian_support, metric.case_sensitive, metric.workers
+    )
     if diagonal is not None:
         np.fill_diagonal(out, diagonal)
     return out
