@@ -12,7 +12,8 @@ Documentation is the twin's.
 import numpy as np
 
 from cpython.object cimport PyObject
-from libc.stdint cimport int32_t, int64_t, uint8_t
+from cpython.unicode cimport PyUnicode_FromKindAndData
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t
 from libc.stdlib cimport free, malloc
 
 from .text cimport rb_set_text, rb_text
@@ -46,8 +47,15 @@ cdef extern from "ter.h" nogil:
 cdef extern from "ter_tok.h" nogil:
     ctypedef struct rb_tercom_buf:
         pass
+    ctypedef struct rb_ter_slot:
+        int64_t start
+        int64_t len
+        int64_t id
     ctypedef struct rb_ter_vocab:
-        pass
+        rb_ter_slot *slots
+        size_t cap
+        size_t count
+        uint32_t *chars
     ctypedef struct rb_ter_ids:
         int32_t *ids
         int64_t len
@@ -123,10 +131,12 @@ cdef class _Words:
         free(self.texts)
         free(self.words.ids)
 
-    cdef int64_t tokenize(self, list strings, twice, off, int opts) except -2:
+    cdef int64_t tokenize(self, list strings, twice, off, int opts, list vocab_out=None) except -2:
         """Tokenize and intern ``strings`` (``twice[k]``: text k is a reference) into ``off``
-        (``n + 1`` int64); returns -1, or the index of a text of more than MAX_WORDS words."""
+        (``n + 1`` int64); returns -1, or the index of a text of more than MAX_WORDS words.
+        With ``vocab_out``, the words (``str``) of the ids are appended to it (tests)."""
         cdef Py_ssize_t n = len(strings), k
+        cdef size_t q
         cdef rb_tercom_buf buf
         cdef rb_ter_vocab vocab
         cdef const uint8_t[::1] tw = twice
@@ -149,7 +159,13 @@ cdef class _Words:
             rc = rb_ter_tokenize_texts(&vocab, &buf, &self.words, self.texts, <size_t> n, opts,
                                        &tw[0] if n else NULL, max_words, &o[0], &where)
             rb_tercom_buf_free(&buf)
-            rb_ter_vocab_free(&vocab)
+        if vocab_out is not None and rc == RB_TERTOK_OK:
+            vocab_out.extend([None] * vocab.count)
+            for q in range(vocab.cap):
+                if vocab.slots[q].id >= 0:
+                    vocab_out[vocab.slots[q].id] = PyUnicode_FromKindAndData(
+                        4, &vocab.chars[vocab.slots[q].start], vocab.slots[q].len)
+        rb_ter_vocab_free(&vocab)
         if rc == RB_TERTOK_TOOLONG:
             return where
         if rc == RB_TERTOK_ENOMEM:
@@ -185,6 +201,21 @@ def _lowered(list strings, bint case_sensitive):
         return strings
     lower = str.lower
     return [lower(s) for s in strings]
+
+
+def _tokenize(strings, normalized=False, no_punct=False, asian_support=False, case_sensitive=False,
+              reference=False):
+    """The compiled tokenizer's words of each string, as ``ter_stats`` computes them (a hypothesis,
+    or with ``reference`` a reference: tokenized twice): a test hook."""
+    texts = _lowered(list(strings), case_sensitive)
+    twice = np.full(len(texts), 1 if reference else 0, dtype=np.uint8)
+    off = np.empty(len(texts) + 1, dtype=np.int64)
+    vocab = []
+    cdef _Words words = _Words()
+    if words.tokenize(texts, twice, off, _options(normalized, no_punct, asian_support), vocab) >= 0:
+        raise ValueError("too many words")
+    ids = np.frombuffer(<bytes> (<char *> words.words.ids)[:4 * words.words.len], dtype=np.int32) if words.words.len else []
+    return [[vocab[x] for x in ids[off[k]:off[k + 1]]] for k in range(len(texts))]
 
 
 def ter_stats(hypotheses, ref_streams, normalized=False, no_punct=False, asian_support=False, case_sensitive=False,
