@@ -1,6 +1,6 @@
 """Benchmark of TER where segments are short: pairwise TER and TER per WMT23 output, one run.
 
-    python bench/bench_ter_short.py [--data DIR] [--n 1000] [--runs 3] [--every-long 20]
+    python bench/bench_ter_short.py [--data DIR] [--n 1000] [--runs 3] [--pairwise-runs 1] [--every-long 20]
 
 * **pairwise TER, n x n** (default 1,000 x 1,000): the first n hypotheses of WMT23 he-en
   ONLINE-B (English sentences, an MBR-like candidate set).  rapidbleu:
@@ -13,7 +13,8 @@
   taking minutes on a whole output), reference A; both tools on the same segments,
   ``corpus_score``, each score checked float for float.
 
-Every figure is the median of ``--runs`` runs of the tool (CPU time of this process, the steadier
+Every figure is the median of ``--runs`` runs of the tool (``--pairwise-runs``, default 1, for
+the matrix: about half a minute of CPU per run for each tool) (CPU time of this process, the steadier
 number on a shared machine; wall time too); ratios are ratios of those medians, measured in the
 same run.
 """
@@ -38,7 +39,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", default=None, help="WMT23 folder (default: $RAPIDBLEU_WMT23_DIR, ../shared/data/wmt23)")
     ap.add_argument("--n", type=int, default=1000, help="candidates of the pairwise matrix")
-    ap.add_argument("--runs", type=int, default=3, help="runs of each tool (medians)")
+    ap.add_argument("--runs", type=int, default=3, help="runs of each tool per WMT23 output (medians)")
+    ap.add_argument("--pairwise-runs", type=int, default=1, help="runs of each tool on the pairwise matrix")
     ap.add_argument("--every-long", type=int, default=20, help="en-de: every K-th segment")
     ap.add_argument("--skip-pairwise", action="store_true")
     args = ap.parse_args()
@@ -59,9 +61,9 @@ def main():
         n = len(sents)
         rows = list(range(0, n, 200))
         ter = sacrebleu.TER()
-        ow, oc, got = median_time(lambda: pairwise_ter(sents, workers=1), args.runs)
+        ow, oc, got = median_time(lambda: pairwise_ter(sents, workers=1), args.pairwise_runs)
         sw, sc, want = median_time(
-            lambda: [[ter.sentence_score(sents[i], [r]).score for r in sents] for i in rows], args.runs
+            lambda: [[ter.sentence_score(sents[i], [r]).score for r in sents] for i in rows], args.pairwise_runs
         )
         scale = n / len(rows)
         if got[rows].tolist() != want:
