@@ -1,4 +1,4 @@
-"""The compiled ``char``, ``zh`` and ``intl`` tokenizers against the Python ones, token for token.
+"""The compiled ``char``, ``zh``, ``intl`` and tercom (TER's) tokenizers against the Python ones, token for token.
 
 * their character tables: zh's ranges and intl's \\p{P}/\\p{S}/\\p{N} classes (built at run time
   from the installed ``regex``) over every code point, and the generated header ``uni.h`` up
@@ -340,3 +340,97 @@ def test_intl_fast_path_with_any_regex_version(monkeypatch):
     assert get_tokenizer("intl").fast_path == "intl"
     monkeypatch.setattr(tokenizer_intl._regex, "__version__", "0.0.0-other")
     assert get_tokenizer("intl").fast_path == "intl"
+
+
+# -- tercom (TER's tokenizer): ter_cy's C normalizer against tokenizer_ter -------------------
+
+from rapidbleu.tokenizers.tokenizer_ter import tercom_words  # noqa: E402 -- the section's own oracle
+
+try:
+    from rapidbleu._core import ter_cy
+except ImportError:  # pragma: no cover -- built together with bleu_stats_cy
+    ter_cy = None
+
+#: (normalized, no_punct, asian_support, case_sensitive): all 16.
+TERCOM_OPTIONS = [tuple(bool(b >> k & 1) for k in range(4)) for b in range(16)]
+
+
+def _tercom_py(text, options, reference):
+    """What ``ter_stats`` tokenizes: the right-stripped segment, once (a hypothesis) or, for a
+    reference, its words joined by single spaces and tokenized again (sacreBLEU's two passes)."""
+    words = tercom_words(text.rstrip(), *options)
+    return tercom_words(" ".join(words), *options) if reference else words
+
+
+def _tercom_check(texts, options, forms=(False, True)):
+    for reference in forms:
+        got = ter_cy._tokenize(texts, *options, reference=reference)
+        want = [_tercom_py(t, options, reference) for t in texts]
+        bad = [(t, g, w) for t, g, w in zip(texts, got, want, strict=True) if g != w]
+        assert not bad, (options, reference, len(bad), bad[0][0][:200])
+
+
+@pytest.mark.parametrize(
+    "options",
+    [(False, False, False, False), (True, False, True, True), (False, True, True, True), (True, True, True, False)],
+)
+def test_tercom_every_code_point(options):
+    """Every code point as a word of its own (a space, split off, deleted or kept, under
+    options that pad, delete, both, and lowercase), and between a digit and a letter and before
+    a period (``1{c}a{c}.``: a period, comma, dash or digit it is taken for shows), in batches
+    under TER's word limit; as a hypothesis (the second pass of references is tested below)."""
+    alone = " ".join(map(chr, range(0x110000)))
+    texts = [alone[i : i + (1 << 18)] for i in range(0, len(alone), 1 << 18)]
+    for start in range(0, 0x110000, 1 << 15):
+        texts.append(" ".join(f"1{chr(c)}a{chr(c)}." for c in range(start, min(0x110000, start + (1 << 15)))))
+    _tercom_check(texts, options, forms=(False,))
+
+
+def test_tercom_code_points_in_context():
+    """The context rules (possessive, period/comma beside a non-digit, dash after a digit,
+    ``&...;`` entities, newlines) act on ASCII; every ASCII character and every pair of them in
+    the contexts, and 20,000 random code points beyond ASCII (their only roles there: a
+    non-digit, a space, a CJK or punctuation character), under all 16 option sets."""
+    import random
+
+    ascii_chars = [chr(c) for c in range(128)]
+    rng = random.Random(29)
+    others = [chr(c) for c in rng.sample(range(128, 0x110000), 20000)]
+    contexts = ("1{}.", ".{}1", "{}'s ", "a{}-", "5{}-5", "{}\n-x", "&amp{};", "'s{}", ",{}")
+    texts = [" ".join(ctx.format(c) for c in ascii_chars + others) for ctx in contexts]
+    texts += ["".join(a + b for a in ascii_chars for b in ascii_chars)]
+    for options in TERCOM_OPTIONS:
+        _tercom_check(texts, options)
+
+
+def test_tercom_wmt23_sample_lines():
+    lines = []
+    for path in text_files(SAMPLE_DIR):
+        with open(path, encoding="utf-8", newline="") as f:
+            lines += f.read().split("\n")
+    lines = list(dict.fromkeys(lines))
+    assert lines, "no WMT23 data (tests/data/wmt23)"
+    for options in TERCOM_OPTIONS:
+        _tercom_check(lines, options)
+
+
+_TERCOM_EDGE = [
+    *_EDGE,
+    *"'s\n-&;.,?:;!\"()一龥㐀ㇰ⺀㌀豈︰㈀ア　、。〈】〔〟｡･・．，？：；！＂（）ΣσςİI",
+    "&quot;",
+    "&lt;",
+    "&gt;",
+    "\n-",
+    "'s ",
+    "'s",
+    "'s\n",
+]
+
+
+@_SETTINGS
+@given(
+    text=st.lists(st.one_of(st.sampled_from(_TERCOM_EDGE), st.characters(codec=None)), max_size=40).map("".join),
+    options=st.sampled_from(TERCOM_OPTIONS),
+)
+def test_tercom_random_text(text, options):
+    _tercom_check([text], options)

@@ -861,10 +861,9 @@ def pairwise_ter(
     reference), ``sacrebleu.sentence_ter(c_i, [c_j], ...).score``; not symmetric (the
     reference's length divides).  MBR picks ``argmin_i out[i].mean()``.
 
-    Each pair is an edit-rate computation (no statistics are shared between pairs), so the
-    matrix costs n^2 sentence TERs; they run in the compiled kernel, ``workers`` threads, in
-    blocks of rows of about ``rapidbleu.TER.pairwise_block`` pairs (``TER.pairwise_scores``):
-    memory is the output plus one block's strings and statistics.
+    Each candidate is tokenized and its words interned once (as a hypothesis and as a
+    reference, ``TER.pairwise_scores``); the n^2 edit-rate computations then run in the compiled
+    kernel, ``workers`` threads, on word ids: memory is the output plus the candidates' words.
 
     Args:
         candidates: n strings (a list, tuple or numpy array of strings).

@@ -23,7 +23,7 @@ from ._core.inputs import check_references, preprocess, stat_value
 from ._core.lazy import is_ndarray
 from ._core.metric import CommandLineOption, Metric
 from ._core.sacre_methods import SacreMetricMethods
-from ._core.ter_py import check_segment_rules, ter_from_stats
+from ._core.ter_py import ter_from_stats
 from ._core.validate import check_flag, check_hypotheses, resolve_workers
 from .score import TERScore, TERSignature
 from .tokenizers.tokenizer_ter import TercomTokenizer
@@ -256,15 +256,16 @@ class TER(SacreMetricMethods, Metric):
     def pairwise_scores(self, candidates: Sequence[str]) -> np.ndarray:
         """``(n, n)``: sentence TER of candidate i against candidate j as its single reference
         (``sentence_score(c_i, [c_j]).score``; not symmetric: the reference's length divides).
-        Every candidate is checked (as a hypothesis and as a reference) before the first
-        pair's work; then :meth:`Metric.pairwise_scores`' blocks of rows (each pair is an
-        edit-rate computation of its own, n^2 sentence TERs in the compiled kernel).
+        Every candidate is checked (as a hypothesis and as a reference) before any work, then
+        tokenized and its words interned once as a hypothesis and once as a reference; the n^2
+        edit-rate computations run on word ids (``ter_pairwise_scores`` of the backend's twin,
+        ``workers`` threads in the compiled one).  Memory: the output and the candidates' words.
 
         Raises:
             ValueError: a candidate longer than ``rapidbleu._core.ter_py.MAX_WORDS`` words.
         """
-        check_segment_rules(candidates, [candidates], *self._options())
-        return super().pairwise_scores(candidates)
+        out: np.ndarray = _backend.ter.ter_pairwise_scores(candidates, *self._options(), self.workers)
+        return out
 
     def get_signature(self) -> TERSignature:
         """The reproducibility signature (needs a scored corpus for the number of references).

@@ -146,7 +146,7 @@ TWINS = {
         "chrf_py",
         ("chrf_stats", "chrf_scores", "chrf_pairwise_stats", "chrf_pairwise_scores"),
     ),
-    "ter": ("ter_cy", "ter_py", ("ter_stats", "ter_scores", "translation_edit_rate")),
+    "ter": ("ter_cy", "ter_py", ("ter_stats", "ter_scores", "ter_pairwise_scores", "translation_edit_rate")),
 }
 
 _warned = False

@@ -450,35 +450,63 @@ static int rb_ter_pair(rb_ter_work *w, const int32_t *hyp, int64_t n, const int3
     }
 }
 
-/* Rows order[start..end-1] of the statistics: for segment i, its references are
- * ref_off[seg_off[i]] .. (one per k in seg_off[i] .. seg_off[i + 1] - 1, reference k being
- * ref_ids[ref_off[k] .. ref_off[k + 1] - 1]); out[2i] = the fewest edits, out[2i + 1] = the
- * mean reference length (the Python twin's ter_stats loop; sum / count is Python's int
- * division, correctly rounded, below 2**53). */
-static int rb_ter_segments(const int32_t *hyp_ids, const int64_t *hyp_off, const int32_t *ref_ids,
-                           const int64_t *ref_off, const int64_t *seg_off, const int64_t *order, int64_t start,
-                           int64_t end, double *out) {
+/* Rows order[start..end-1] of the statistics: segment i is the texts seg[i] .. seg[i + 1] - 1,
+ * its hypothesis first and then its references, text k being ids[off[k] .. off[k + 1] - 1];
+ * out[2i] = the fewest edits, out[2i + 1] = the mean reference length (the Python twin's
+ * ter_stats loop; sum / count is Python's int division, correctly rounded, below 2**53). */
+static int rb_ter_segments(const int32_t *ids, const int64_t *off, const int64_t *seg, const int64_t *order,
+                           int64_t start, int64_t end, double *out) {
     rb_ter_work w;
     int64_t p, k;
     int rc = RB_TER_OK;
     rb_ter_work_init(&w);
     for (p = start; p < end && rc == RB_TER_OK; p++) {
-        int64_t i = order[p];
-        const int32_t *hyp = hyp_ids + hyp_off[i];
-        int64_t n = hyp_off[i + 1] - hyp_off[i], best = -1, total = 0;
-        for (k = seg_off[i]; k < seg_off[i + 1]; k++) {
-            int64_t m = ref_off[k + 1] - ref_off[k], e;
+        int64_t i = order[p], h = seg[i];
+        const int32_t *hyp = ids + off[h];
+        int64_t n = off[h + 1] - off[h], best = -1, total = 0;
+        for (k = h + 1; k < seg[i + 1]; k++) {
+            int64_t m = off[k + 1] - off[k], e;
             total += m;
             if (best == 0)
                 continue; /* no fewer edits are possible: only the length counts */
-            rc = rb_ter_pair(&w, hyp, n, ref_ids + ref_off[k], m, &e);
+            rc = rb_ter_pair(&w, hyp, n, ids + off[k], m, &e);
             if (rc != RB_TER_OK)
                 break;
             if (best < 0 || e < best)
                 best = e;
         }
         out[2 * i] = (double)best;
-        out[2 * i + 1] = (double)total / (double)(seg_off[i + 1] - seg_off[i]);
+        out[2 * i + 1] = (double)total / (double)(seg[i + 1] - h - 1);
+    }
+    rb_ter_work_free(&w);
+    return rc;
+}
+
+/* Rows start..end-1 of the pairwise sentence-TER matrix of n sentences: out[i * n + j] is the
+ * TER of hypothesis text i (ids[off[i] .. off[i + 1] - 1]) against reference text ref0 + j, the
+ * Python twin's ter_from_stats of (edits, m): 100 * (edits / m), 100.0 when m is 0 and there
+ * are edits, else 0.0 (double division of integers below 2**53: Python's, correctly rounded). */
+static int rb_ter_pairwise(const int32_t *ids, const int64_t *off, int64_t n, int64_t ref0, int64_t start, int64_t end,
+                           double *out) {
+    rb_ter_work w;
+    int64_t i, j;
+    int rc = RB_TER_OK;
+    rb_ter_work_init(&w);
+    for (i = start; i < end && rc == RB_TER_OK; i++) {
+        const int32_t *hyp = ids + off[i];
+        int64_t nh = off[i + 1] - off[i];
+        for (j = 0; j < n; j++) {
+            int64_t r = ref0 + j, m = off[r + 1] - off[r], e;
+            double score;
+            rc = rb_ter_pair(&w, hyp, nh, ids + off[r], m, &e);
+            if (rc != RB_TER_OK)
+                break;
+            if (m > 0)
+                score = 100.0 * ((double)e / (double)m);
+            else
+                score = e > 0 ? 100.0 * 1.0 : 100.0 * 0.0;
+            out[i * n + j] = score;
+        }
     }
     rb_ter_work_free(&w);
     return rc;

@@ -1,4 +1,4 @@
-"""Type stub of ``rapidbleu._core.ter_cy`` (built from ``ter_cy.pyx`` and ``ter.h``): the functions,
+"""Type stub of ``rapidbleu._core.ter_cy`` (built from ``ter_cy.pyx``, ``ter.h`` and ``ter_tok.h``): the functions,
 signatures and results of ``rapidbleu._core.ter_py``, whose docstrings document both."""
 
 from collections.abc import Hashable, Sequence
@@ -18,4 +18,12 @@ def ter_stats(
     workers: int = 1,
 ) -> np.ndarray: ...
 def ter_scores(sums: Any, dtype: Any = None) -> np.ndarray: ...
+def ter_pairwise_scores(
+    sentences: Sequence[str],
+    normalized: bool = False,
+    no_punct: bool = False,
+    asian_support: bool = False,
+    case_sensitive: bool = False,
+    workers: int = 1,
+) -> np.ndarray: ...
 def translation_edit_rate(words_hyp: Sequence[Hashable], words_ref: Sequence[Hashable]) -> tuple[int, int]: ...

@@ -1,22 +1,26 @@
 """Compiled twin of ``rapidbleu._core.ter_py``: the same functions, signatures and results.
 
-Segments are tokenized and checked in Python (``ter_py.segment_words``: tercom's normalizer is
-a few regular-expression passes, a small part of TER's cost), every word interned to an int32
-id as its segment is read, with the GIL held (one dict per call), and the shift search and beamed
-edit distance (``ter.h``) run in C with the GIL released, over chunks of segments
-(``rapidbleu._core.threads.run_chunks``).  Each thread owns its work area; inputs and outputs are
-arrays this call made.  Documentation is the twin's.
+Segments are checked in Python (``ter_py.check_segment_rules``, on private copies of the lists)
+and lowercased there (``str.lower``, exactly Python's: sacreBLEU's first step), with the GIL
+held; then, with the GIL released, tercom's normalizer runs on their code points and every word
+is interned to an int32 id (``ter_tok.h``, one vocabulary per call), and the shift search and
+beamed edit distance (``ter.h``) run over chunks of segments (``rapidbleu._core.threads.run_chunks``).
+Each thread owns its work area; inputs are strings this call holds, outputs arrays it made.
+Documentation is the twin's.
 """
-
-from array import array
 
 import numpy as np
 
-from libc.stdint cimport int32_t, int64_t
+from cpython.object cimport PyObject
+from cpython.unicode cimport PyUnicode_FromKindAndData
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t
+from libc.stdlib cimport free, malloc
+
+from .text cimport rb_set_text, rb_text
 
 from . import ter_py as _twin
 from .ter_py import BEAM_WIDTH, MAX_SHIFT_CANDIDATES, MAX_SHIFT_DIST, MAX_SHIFT_SIZE, MAX_WORDS
-from .ter_py import check_sums, check_words, segment_words
+from .ter_py import check_segment_rules, check_sums, check_words
 from .threads import run_chunks
 
 NAME = "cython"
@@ -34,9 +38,39 @@ cdef extern from "ter.h" nogil:
     void rb_ter_work_init(rb_ter_work *w)
     void rb_ter_work_free(rb_ter_work *w)
     int rb_ter_pair(rb_ter_work *w, const int32_t *hyp, int64_t n, const int32_t *ref, int64_t m, int64_t *edits)
-    int rb_ter_segments(const int32_t *hyp_ids, const int64_t *hyp_off, const int32_t *ref_ids,
-                        const int64_t *ref_off, const int64_t *seg_off, const int64_t *order,
+    int rb_ter_segments(const int32_t *ids, const int64_t *off, const int64_t *seg, const int64_t *order,
                         int64_t start, int64_t end, double *out)
+    int rb_ter_pairwise(const int32_t *ids, const int64_t *off, int64_t n, int64_t ref0, int64_t start,
+                        int64_t end, double *out)
+
+cdef extern from "ter_tok.h" nogil:
+    ctypedef struct rb_tercom_buf:
+        pass
+    ctypedef struct rb_ter_slot:
+        int64_t start
+        int64_t len
+        int64_t id
+    ctypedef struct rb_ter_vocab:
+        rb_ter_slot *slots
+        size_t cap
+        size_t count
+        uint32_t *chars
+    ctypedef struct rb_ter_ids:
+        int32_t *ids
+        int64_t len
+        int64_t cap
+    int RB_TERCOM_NORMALIZED
+    int RB_TERCOM_NO_PUNCT
+    int RB_TERCOM_ASIAN
+    int RB_TERTOK_OK
+    int RB_TERTOK_ENOMEM
+    int RB_TERTOK_TOOLONG
+    void rb_tercom_buf_init(rb_tercom_buf *b)
+    void rb_tercom_buf_free(rb_tercom_buf *b)
+    void rb_ter_vocab_init(rb_ter_vocab *v)
+    void rb_ter_vocab_free(rb_ter_vocab *v)
+    int rb_ter_tokenize_texts(rb_ter_vocab *v, rb_tercom_buf *b, rb_ter_ids *a, const rb_text *texts, size_t n,
+                              int opts, const uint8_t *twice, int64_t max_words, int64_t *off, int64_t *where)
 
 # The C limits are the Python twin's (one set of rules); costs fit in int32 below MAX_WORDS.
 assert (RB_TER_MAX_SHIFT_SIZE, RB_TER_MAX_SHIFT_DIST, RB_TER_BEAM_WIDTH, RB_TER_MAX_CANDIDATES) == (
@@ -66,75 +100,191 @@ def _spread(Py_ssize_t n):
     return (np.arange(n, dtype=np.int64) * stride) % max(n, 1)
 
 
-cdef class _Segments:
-    """The interned corpus and its output; ``run(start, end)`` computes rows
-    ``order[start:end]`` with the GIL released."""
-
-    cdef object _keep
-    cdef const int32_t *hyp_ids
-    cdef const int64_t *hyp_off
-    cdef const int32_t *ref_ids
-    cdef const int64_t *ref_off
-    cdef const int64_t *seg_off
-    cdef const int64_t *order
-    cdef double *out
-
-    def run(self, Py_ssize_t start, Py_ssize_t end):
-        cdef int rc
-        with nogil:
-            rc = rb_ter_segments(self.hyp_ids, self.hyp_off, self.ref_ids, self.ref_off, self.seg_off, self.order,
-                                 start, end, self.out)
-        _raise_rc(rc)
-
-
 cdef const int32_t *_i32(object a):
     cdef const int32_t[::1] v = a
     return &v[0] if v.shape[0] else NULL
 
 
-cdef const int64_t *_i64(object a):
-    cdef const int64_t[::1] v = a
-    return &v[0] if v.shape[0] else NULL
+cdef class _Words:
+    """Texts tokenized and interned (``ter_tok.h``): text k's word ids are
+    ``ids[off[k]:off[k + 1]]``.  ``_keep`` holds the strings the texts point into (the call's
+    own list) and the arrays the kernels read."""
+
+    cdef rb_text *texts
+    cdef rb_ter_ids words
+    cdef Py_ssize_t n_texts
+    cdef const int64_t *off
+    cdef const int64_t *seg
+    cdef const int64_t *order
+    cdef int64_t n_sent, ref0
+    cdef double *out
+    cdef object _keep
+
+    def __cinit__(self):
+        self.texts = NULL
+        self.words.ids = NULL
+        self.words.len = 0
+        self.words.cap = 0
+
+    def __dealloc__(self):
+        free(self.texts)
+        free(self.words.ids)
+
+    cdef int64_t tokenize(self, list strings, twice, off, int opts, list vocab_out=None) except -2:
+        """Tokenize and intern ``strings`` (``twice[k]``: text k is a reference) into ``off``
+        (``n + 1`` int64); returns -1, or the index of a text of more than MAX_WORDS words.
+        With ``vocab_out``, the words (``str``) of the ids are appended to it (tests)."""
+        cdef Py_ssize_t n = len(strings), k
+        cdef size_t q
+        cdef rb_tercom_buf buf
+        cdef rb_ter_vocab vocab
+        cdef const uint8_t[::1] tw = twice
+        cdef int64_t[::1] o = off
+        cdef int64_t where = -1, max_words = MAX_WORDS
+        cdef int rc
+        self.texts = <rb_text *> malloc(max(1, n) * sizeof(rb_text))
+        if self.texts == NULL:
+            raise MemoryError()
+        for k in range(n):
+            rc = rb_set_text(&self.texts[k], <PyObject *> strings[k])
+            if rc == -1:
+                raise TypeError(f"TER: a segment is a {type(strings[k]).__name__}, expected str")
+            if rc != 0:
+                return -2
+        self.n_texts = n
+        rb_tercom_buf_init(&buf)
+        rb_ter_vocab_init(&vocab)
+        with nogil:
+            rc = rb_ter_tokenize_texts(&vocab, &buf, &self.words, self.texts, <size_t> n, opts,
+                                       &tw[0] if n else NULL, max_words, &o[0], &where)
+            rb_tercom_buf_free(&buf)
+        if vocab_out is not None and rc == RB_TERTOK_OK:
+            vocab_out.extend([None] * vocab.count)
+            for q in range(vocab.cap):
+                if vocab.slots[q].id >= 0:
+                    vocab_out[vocab.slots[q].id] = PyUnicode_FromKindAndData(
+                        4, &vocab.chars[vocab.slots[q].start], vocab.slots[q].len)
+        rb_ter_vocab_free(&vocab)
+        if rc == RB_TERTOK_TOOLONG:
+            return where
+        if rc == RB_TERTOK_ENOMEM:
+            raise MemoryError("rapidbleu: out of memory in TER's tokenizer")
+        if rc != RB_TERTOK_OK:
+            raise RuntimeError(f"rapidbleu: TER's tokenizer failed (code {rc}); please report this")
+        self.off = &o[0]
+        return -1
+
+    def run(self, Py_ssize_t start, Py_ssize_t end):
+        """Statistics of the segments ``order[start:end]``, with the GIL released."""
+        cdef int rc
+        with nogil:
+            rc = rb_ter_segments(self.words.ids, self.off, self.seg, self.order, start, end, self.out)
+        _raise_rc(rc)
+
+    def run_pairwise(self, Py_ssize_t start, Py_ssize_t end):
+        """Rows ``start:end`` of the pairwise matrix, with the GIL released."""
+        cdef int rc
+        with nogil:
+            rc = rb_ter_pairwise(self.words.ids, self.off, self.n_sent, self.ref0, start, end, self.out)
+        _raise_rc(rc)
+
+
+cdef int _options(bint normalized, bint no_punct, bint asian_support):
+    return ((RB_TERCOM_NORMALIZED if normalized else 0) | (RB_TERCOM_NO_PUNCT if no_punct else 0)
+            | (RB_TERCOM_ASIAN if asian_support else 0))
+
+
+def _lowered(list strings, bint case_sensitive):
+    """``strings`` lowercased as sacreBLEU's first step does (``str.lower``), unless case-sensitive."""
+    if case_sensitive:
+        return strings
+    lower = str.lower
+    return [lower(s) for s in strings]
+
+
+def _tokenize(strings, normalized=False, no_punct=False, asian_support=False, case_sensitive=False,
+              reference=False):
+    """The compiled tokenizer's words of each string, as ``ter_stats`` computes them (a hypothesis,
+    or with ``reference`` a reference: tokenized twice): a test hook."""
+    texts = _lowered(list(strings), case_sensitive)
+    twice = np.full(len(texts), 1 if reference else 0, dtype=np.uint8)
+    off = np.empty(len(texts) + 1, dtype=np.int64)
+    vocab = []
+    cdef _Words words = _Words()
+    if words.tokenize(texts, twice, off, _options(normalized, no_punct, asian_support), vocab) >= 0:
+        raise ValueError("too many words")
+    ids = np.frombuffer(<bytes> (<char *> words.words.ids)[:4 * words.words.len], dtype=np.int32) if words.words.len else []
+    return [[vocab[x] for x in ids[off[k]:off[k + 1]]] for k in range(len(texts))]
 
 
 def ter_stats(hypotheses, ref_streams, normalized=False, no_punct=False, asian_support=False, case_sensitive=False,
               workers=1):
-    # Each segment's words become int32 ids as soon as it is tokenized (only the vocabulary
-    # keeps strings); every segment is checked before the kernel runs.
-    vocab = {}
-    intern = vocab.setdefault
-    hyp_ids, ref_ids = array("i"), array("i")
-    hyp_len, ref_len, n_refs = array("q"), array("q"), array("q")
-    for words, refs in segment_words(hypotheses, ref_streams, normalized, no_punct, asian_support, case_sensitive):
-        hyp_ids.extend([intern(w, len(vocab)) for w in words])
-        hyp_len.append(len(words))
-        for ref_words in refs:
-            ref_ids.extend([intern(w, len(vocab)) for w in ref_words])
-            ref_len.append(len(ref_words))
-        n_refs.append(len(refs))
-    cdef Py_ssize_t n = len(hyp_len)
-    hyp_off = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(np.frombuffer(hyp_len, dtype=np.int64), out=hyp_off[1:])
-    seg_off = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(np.frombuffer(n_refs, dtype=np.int64), out=seg_off[1:])
-    ref_off = np.zeros(len(ref_len) + 1, dtype=np.int64)
-    np.cumsum(np.frombuffer(ref_len, dtype=np.int64), out=ref_off[1:])
-    hyp_arr = np.frombuffer(hyp_ids, dtype=np.int32)
-    ref_arr = np.frombuffer(ref_ids, dtype=np.int32)
+    hyps = list(hypotheses)
+    streams = [list(s) for s in ref_streams]
+    # every segment checked, on the lists this call holds, before any is tokenized
+    check_segment_rules(hyps, streams, normalized, no_punct, asian_support, case_sensitive)
+    cdef Py_ssize_t n = len(hyps), i
+    cdef list texts
+    if len(streams) == 1 and None not in streams[0]:
+        texts = [None] * (2 * n)
+        texts[0::2] = hyps
+        texts[1::2] = streams[0]
+        seg = np.arange(0, 2 * n + 1, 2, dtype=np.int64)
+    else:
+        texts = []
+        seg = np.empty(n + 1, dtype=np.int64)
+        for i in range(n):
+            seg[i] = len(texts)
+            texts.append(hyps[i])
+            texts.extend([s[i] for s in streams if s[i] is not None])
+        seg[n] = len(texts)
+    texts = _lowered(texts, case_sensitive)
+    twice = np.ones(len(texts), dtype=np.uint8)
+    twice[seg[:n]] = 0
+    off = np.empty(len(texts) + 1, dtype=np.int64)
+    cdef _Words words = _Words()
+    cdef int64_t bad = words.tokenize(texts, twice, off, _options(normalized, no_punct, asian_support))
+    if bad >= 0:  # (the checks before make this unreachable)
+        i = int(np.searchsorted(seg, bad, side="right")) - 1
+        check_words(MAX_WORDS + 1, f"segment {i}: " + ("the hypothesis" if bad == seg[i] else "a reference"))
     order = _spread(n)
     out = np.empty((n, 2), dtype=np.float64)
     cdef double[:, ::1] out_v = out
-    cdef _Segments seg = _Segments()
-    seg._keep = (hyp_ids, ref_ids, hyp_arr, ref_arr, hyp_off, ref_off, seg_off, order, out)
-    seg.hyp_ids = _i32(hyp_arr)
-    seg.hyp_off = _i64(hyp_off)
-    seg.ref_ids = _i32(ref_arr)
-    seg.ref_off = _i64(ref_off)
-    seg.seg_off = _i64(seg_off)
-    seg.order = _i64(order)
+    cdef const int64_t[::1] seg_v = seg
+    cdef const int64_t[::1] order_v = order
+    words._keep = (texts, twice, off, seg, order, out)
     if n:
-        seg.out = &out_v[0, 0]
-        run_chunks(seg.run, n, workers, _MIN_TER_CHUNK)
+        words.seg = &seg_v[0]
+        words.order = &order_v[0]
+        words.out = &out_v[0, 0]
+        run_chunks(words.run, n, workers, _MIN_TER_CHUNK)
+    return out
+
+
+def ter_pairwise_scores(sentences, normalized=False, no_punct=False, asian_support=False, case_sensitive=False,
+                        workers=1):
+    sents = list(sentences)
+    check_segment_rules(sents, [sents], normalized, no_punct, asian_support, case_sensitive)
+    cdef Py_ssize_t n = len(sents)
+    cdef list texts = _lowered(sents, case_sensitive)
+    cdef bint twice_differs = normalized or no_punct  # else a reference's words are its words once
+    if twice_differs:
+        texts = texts + texts
+    twice = np.zeros(len(texts), dtype=np.uint8)
+    twice[n:] = 1
+    off = np.empty(len(texts) + 1, dtype=np.int64)
+    cdef _Words words = _Words()
+    cdef int64_t bad = words.tokenize(texts, twice, off, _options(normalized, no_punct, asian_support))
+    if bad >= 0:  # (the checks before make this unreachable)
+        check_words(MAX_WORDS + 1, f"sentence {bad % max(n, 1)}")
+    out = np.empty((n, n), dtype=np.float64)
+    cdef double[:, ::1] out_v = out
+    words._keep = (texts, twice, off, out)
+    words.n_sent = n
+    words.ref0 = n if twice_differs else 0
+    if n:
+        words.out = &out_v[0, 0]
+        run_chunks(words.run_pairwise, n, workers, 1)
     return out
 
 

@@ -1,7 +1,7 @@
 """TER (Snover et al., AMTA 2006) as sacreBLEU 2.x computes it, in Python: the oracle of ``ter_cy``.
 
 Both twins have the same functions (:func:`ter_stats`, :func:`ter_scores`,
-:func:`translation_edit_rate`) with the same signatures and results; the docstrings here
+:func:`ter_pairwise_scores`, :func:`translation_edit_rate`) with the same signatures and results; the docstrings here
 document both (``rapidbleu._core.backend`` copies them onto the compiled functions).
 
 **The algorithm** (tercom's, with sacreBLEU's choices; every rule below changes results):
@@ -533,6 +533,44 @@ def ter_stats(
             best = min(best, edits)
         out[i, 0] = best
         out[i, 1] = total / len(seg)
+    return out
+
+
+def ter_pairwise_scores(
+    sentences: Sequence[str],
+    normalized: bool = False,
+    no_punct: bool = False,
+    asian_support: bool = False,
+    case_sensitive: bool = False,
+    workers: int = 1,
+) -> np.ndarray:
+    """The pairwise sentence-TER matrix of n sentences, each tokenized once as a hypothesis and
+    once as a reference (:func:`segment_words`' rules) and its words compared for every pair.
+
+    Args:
+        sentences: n strings.
+        normalized, no_punct, asian_support, case_sensitive: the tokenizer's switches.
+        workers: threads for the compiled twin (checked where it enters: ``TER(workers=...)``);
+            computed serially here.
+
+    Returns:
+        float64 array (n, n): ``out[i, j]`` is sentence i's TER (0-100) against sentence j as
+        its one reference, :func:`ter_from_stats` of :func:`translation_edit_rate`'s
+        ``(edits, length)``: sacreBLEU's ``sentence_score(s_i, [s_j]).score``.
+
+    Raises:
+        ValueError: a sentence of more than :data:`MAX_WORDS` words (named), before any edit is
+            computed.
+    """
+    sents = list(sentences)
+    check_segment_rules(sents, [sents], normalized, no_punct, asian_support, case_sensitive)
+    once, ref_words_of = _word_functions(normalized, no_punct, asian_support, case_sensitive)
+    hyps = [once(s) for s in sents]
+    refs = hyps if ref_words_of is once else [ref_words_of(s) for s in sents]
+    out = np.empty((len(sents), len(sents)), dtype=np.float64)
+    for i, words in enumerate(hyps):
+        for j, ref_words in enumerate(refs):
+            out[i, j] = ter_from_stats(*translation_edit_rate(words, ref_words))
     return out
 
 
