@@ -58,6 +58,7 @@ if TYPE_CHECKING:
     # What the chosen modules look like: the pure-Python twins own the names and signatures
     # (the compiled twins' stubs repeat them; tests/test_scoring.py compares the two).  A new
     # TWINS entry adds its Python twin here and to __all__.
+    from . import aggregate_py as aggregate
     from . import bleu_scores_py as bleu_scores
     from . import bleu_sets_py as bleu_sets
     from . import bleu_stats_py as bleu_stats
@@ -165,6 +166,7 @@ TWINS = {
         ("chrf_stats", "chrf_scores", "chrf_pairwise_stats", "chrf_pairwise_scores"),
     ),
     "ter": ("ter_cy", "ter_py", ("ter_stats", "ter_scores", "translation_edit_rate")),
+    "aggregate": ("aggregate_cy", "aggregate_py", ("ngram_stats", "chrf_row_scores")),
 }
 
 _warned = False
@@ -206,4 +208,15 @@ def __getattr__(name: str) -> ModuleType:
     return module
 
 
-__all__ = ["TWINS", "bleu_scores", "bleu_sets", "bleu_stats", "chrf", "ids", "select", "select_twin", "ter"]
+__all__ = [
+    "TWINS",
+    "aggregate",
+    "bleu_scores",
+    "bleu_sets",
+    "bleu_stats",
+    "chrf",
+    "ids",
+    "select",
+    "select_twin",
+    "ter",
+]
