@@ -110,19 +110,18 @@ def reference_weights(weights: Any, log_probs: Any, m: int) -> tuple[np.ndarray,
     raw = weights if weights is not None else log_probs
     if hasattr(raw, "detach"):  # a torch tensor (mbrs' reference_lprobs)
         raw = raw.detach().cpu().numpy()
-    arr = np.asarray(raw)
-    if arr.ndim != 1 or arr.shape[0] != m:
-        raise ValueError(f"{name} must hold one number per pseudo-reference ({m}), got shape {arr.shape}")
-    if arr.dtype.kind not in "iuf":
-        for j, value in enumerate(arr.tolist()):
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise TypeError(f"{name}[{j}] is a {type(value).__name__}; expected a real number")
-    arr = arr.astype(np.float64)
+    values = raw.tolist() if isinstance(raw, np.ndarray) else list(raw)
+    if np.ndim(raw) != 1 or len(values) != m:
+        raise ValueError(f"{name} must hold one number per pseudo-reference ({m}), got shape {np.shape(raw)}")
+    for j, value in enumerate(values):
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+            raise TypeError(f"{name}[{j}] is a {type(value).__name__}; expected a real number")
+    arr = np.asarray(values, dtype=np.float64)
     if name == "weights":
         bad = np.flatnonzero(~np.isfinite(arr) | (arr < 0))
         if bad.size:
             j = int(bad[0])
-            raise ValueError(f"weights[{j}] is {arr[j]!r}: weights must be finite and >= 0")
+            raise ValueError(f"weights[{j}] is {float(arr[j])!r}: weights must be finite and >= 0")
         divisor = math.fsum(arr.tolist())
         if not divisor > 0:
             raise ValueError("weights are all zero: at least one pseudo-reference needs a positive weight")
@@ -130,7 +129,7 @@ def reference_weights(weights: Any, log_probs: Any, m: int) -> tuple[np.ndarray,
     bad = np.flatnonzero(np.isnan(arr) | (arr == np.inf))
     if bad.size:
         j = int(bad[0])
-        raise ValueError(f"log_probs[{j}] is {arr[j]!r}: log-probabilities must be finite or -inf")
+        raise ValueError(f"log_probs[{j}] is {float(arr[j])!r}: log-probabilities must be finite or -inf")
     if np.all(arr == -np.inf):
         raise ValueError("log_probs are all -inf: at least one pseudo-reference needs a probability above 0")
     v = np.exp(arr - arr.max())
