@@ -1,6 +1,6 @@
 """Chooses every kernel: compiled (Cython) or its pure-Python twin, by one rule.
 
-Six pairs of twins in ``rapidbleu._core``, each named by its metric (same names, signatures and
+Seven pairs of twins in ``rapidbleu._core``, each named by its metric (same names, signatures and
 results; the Python twin owns the documentation and is the oracle the tests compare against):
 
 * ``bleu_stats`` (``bleu_stats_cy`` / ``bleu_stats_py``): BLEU's per-segment sufficient
@@ -14,6 +14,8 @@ results; the Python twin owns the documentation and is the oracle the tests comp
   matrices.
 * ``ter`` (``ter_cy`` / ``ter_py``): TER's statistics (shifts and beamed edit distance) and
   scores.
+* ``aggregate`` (``aggregate_cy`` / ``aggregate_py``): reference-aggregated n-gram statistics
+  (MBR decoding: chrF, chrF++ and BLEU against the mean of pseudo-references' counts).
 
 Each is chosen on first use (``rapidbleu._core.backend.bleu_stats`` etc.) by
 ``RAPIDBLEU_BACKEND``:
@@ -179,8 +181,8 @@ def _twin_module(name: str) -> ModuleType:
 
 
 def select(choice: str | None = None, kind: str = "bleu_stats") -> ModuleType:
-    """The module of ``kind`` (``bleu_stats``, ``ids``, ``bleu_sets``, ``bleu_scores``, ``chrf`` or
-    ``ter``; see :data:`TWINS`) for ``choice`` (default: ``$RAPIDBLEU_BACKEND`` or auto).
+    """The module of ``kind`` (``bleu_stats``, ``ids``, ``bleu_sets``, ``bleu_scores``, ``chrf``,
+    ``ter`` or ``aggregate``; see :data:`TWINS`) for ``choice`` (default: ``$RAPIDBLEU_BACKEND`` or auto).
 
     The first fallback from a missing extension warns once (``RuntimeWarning``).
 
