@@ -236,7 +236,7 @@ def startup_hook_env(tmp_path_factory) -> dict[str, str]:
 
 
 # Integration tests: tests that need a package the README's test command does not install
-# (torch, torchmetrics, Ray, TRL, the harnesses; the README's third command installs them).
+# (torch, torchmetrics, Ray, TRL, the harnesses; CONTRIBUTING.md's integrations command installs them).
 # Each is marked ``integration`` (a test, a parameter, or a whole file by ``pytestmark``) and
 # skips where its package is missing, unless the package's switch is set: .ci/run runs the
 # README's test command with none of them installed, then installs them and runs

@@ -9,7 +9,7 @@ on real WMT23 segments (two references, one missing) and adversarial ones: the s
 and type, its name and the signature, the sentence scores, and for some the bootstrap interval
 (``Score._mean``/``_ci``, values and types).  For every value refused, the test checks our error
 (type and message) and what sacreBLEU does with the value (it fails, or scores something that
-means nothing), which is why it is refused (README, "Option values").  Every test runs once per
+means nothing), which is why it is refused (docs/exactness.md, "Option values").  Every test runs once per
 backend.
 """
 
