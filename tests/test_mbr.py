@@ -156,6 +156,15 @@ def test_aggregate_bleu_token_ids_equal_strings(backend):
     assert mbr.aggregate_bleu(arrays, [ids(r) for r in R]).tolist() == mbr.aggregate_bleu(H, R).tolist()
 
 
+def test_no_hypotheses_and_empty_segments(backend):
+    """No hypothesis: an empty array; empty strings: sacreBLEU's 0 (no n-gram on either side)."""
+    assert mbr.aggregate_chrf([], R).shape == (0,)
+    assert mbr.aggregate_bleu([], R).shape == (0,)
+    assert mbr.aggregate_chrf(["", " "], ["", ""]).tolist() == [0.0, 0.0]
+    assert mbr.aggregate_bleu([""], [""]).tolist() == [0.0]
+    assert mbr.aggregate_chrf(["ab"], ["ab"], char_order=0, word_order=2).tolist() == [100.0]
+
+
 def test_log_probs_are_a_softmax():
     v, d = mbr.reference_weights(None, [0.0, math.log(3.0), -math.inf], 3)
     assert (v / d).tolist() == pytest.approx([0.25, 0.75, 0.0], rel=1e-15)
