@@ -376,7 +376,7 @@ def bigline_child(mb, wo, text):
     del words
     before = _reset_peak()
     t = time.perf_counter()
-    _chrf_cy.chrf_stats([hyp], [[ref]], 6, wo)
+    _chrf_cy.chrf_stats([hyp], [[ref]], {"char_order": 6, "word_order": wo})
     wall = time.perf_counter() - t
     grown = _peak() - before
     print(json.dumps([grown / 1e6, grown / (len(hyp) + len(ref)), wall]))

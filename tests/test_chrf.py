@@ -237,7 +237,7 @@ def test_long_lines(backend):
     hyps = [shuffled, repeated, "short one"]
     refs = [[ref, repeated[:5000], "short two"], [repeated, None, shuffled[:20000]]]
     for opts in ({"word_order": 2}, {"whitespace": True, "char_order": 7}):
-        want = py.chrf_stats(hyps, refs, **opts)
+        want = py.chrf_stats(hyps, refs, opts)
         assert rapidbleu.CHRF(**opts).corpus_statistics(hyps, refs).tolist() == want.tolist()
 
 
@@ -277,18 +277,9 @@ options = st.fixed_dictionaries(
 @given(corpora(), options)
 def test_kernels_agree_with_each_other_and_sacrebleu(corpus, opts):
     hyps, refs = corpus
-    want = py.chrf_stats(hyps, refs, **opts)
-    assert cy().chrf_stats(hyps, refs, **opts, workers=2).tolist() == want.tolist()
-    masked = cy()._chrf_stats_masked(
-        hyps,
-        refs,
-        *(opts[k] for k in ("char_order", "word_order", "beta")),
-        opts["lowercase"],
-        opts["whitespace"],
-        opts["eps_smoothing"],
-        1,
-        0,
-    )
+    want = py.chrf_stats(hyps, refs, opts)
+    assert cy().chrf_stats(hyps, refs, opts, workers=2).tolist() == want.tolist()
+    masked = cy()._chrf_stats_masked(hyps, refs, opts, 1, 0)
     assert masked.tolist() == want.tolist()  # every hash equal: collisions never change a count
     assert SacreCHRF(**opts)._extract_corpus_statistics(hyps, refs) == want.tolist()
 
@@ -315,8 +306,9 @@ def test_score_kernels_agree_bit_for_bit(dtype, eps):
     for beta in (0, 0.0, 0.01, 0.5, 1, 2, 3, 7, 1.5, 2.75, 10.1, np.float32(0.5), np.float64(2)):
         for co, wo in ((6, 0), (6, 2), (1, 0), (0, 2), (9, 3)):
             rows = random_rows(rng, 400, co + wo)
-            want = py.chrf_scores(rows, co, wo, beta, eps, dtype)
-            got = cy().chrf_scores(rows, co, wo, beta, eps, dtype, 2)
+            opts = {"char_order": co, "word_order": wo, "beta": beta, "eps_smoothing": eps}
+            want = py.chrf_scores(rows, opts, dtype)
+            got = cy().chrf_scores(rows, opts, dtype, 2)
             assert got.dtype == want.dtype
             assert got.tobytes() == want.tobytes(), (beta, co, wo, dtype, eps)
 
@@ -350,11 +342,9 @@ def test_pairwise_matrix_is_sentence_chrf_of_each_pair(backend, opts):
     kernel = _backend.chrf
     theirs = SacreCHRF(**opts)
     want = [[theirs.sentence_score(h, [r]).score for r in PAIRWISE] for h in PAIRWISE]
-    got = kernel.chrf_pairwise_scores(PAIRWISE, **opts, workers=2)
+    got = kernel.chrf_pairwise_scores(PAIRWISE, opts, workers=2)
     assert got.tolist() == want
-    stats = kernel.chrf_pairwise_stats(
-        PAIRWISE, opts.get("char_order", 6), opts.get("word_order", 0), opts.get("lowercase", False)
-    )
+    stats = kernel.chrf_pairwise_stats(PAIRWISE, opts)
     n = len(PAIRWISE)
     pairs = rapidbleu.CHRF(**opts).corpus_statistics([h for h in PAIRWISE for _ in PAIRWISE], [PAIRWISE * n])
     assert stats.reshape(n * n, -1).tolist() == pairs.tolist()
@@ -452,11 +442,12 @@ print((hwm() - before) / 2**20, out.shape)
 def test_workers_do_not_change_results():
     hyps = _sample("generaltest2023.en-de.hyp.ONLINE-M.de", 200) * 2
     refs = [_sample("generaltest2023.en-de.ref.refA.de", 200) * 2]
-    one = cy().chrf_stats(hyps, refs, 6, 2)
+    chrfpp = {"char_order": 6, "word_order": 2}
+    one = cy().chrf_stats(hyps, refs, chrfpp)
     for workers in (2, 3, -1):
-        assert np.array_equal(cy().chrf_stats(hyps, refs, 6, 2, workers=workers), one)
+        assert np.array_equal(cy().chrf_stats(hyps, refs, chrfpp, workers=workers), one)
     sums = np.repeat(one, 50, axis=0)
-    assert np.array_equal(cy().chrf_scores(sums, 6, 2, workers=2), cy().chrf_scores(sums, 6, 2))
+    assert np.array_equal(cy().chrf_scores(sums, chrfpp, workers=2), cy().chrf_scores(sums, chrfpp))
 
 
 @needs_cy
@@ -465,8 +456,8 @@ def test_colliding_hashes_never_change_a_count():
     hyps = [*_sample("generaltest2023.cs-uk.hyp.ONLINE-Y.uk", 40), "".join(rng.choice("abc d") for _ in range(3000))]
     refs = [[*_sample("generaltest2023.cs-uk.ref.refA.uk", 40), "".join(rng.choice("abc d") for _ in range(2000))]]
     for mask in (0, 0xFFF0000000000000):
-        got = cy()._chrf_stats_masked(hyps, refs, 6, 2, 2, False, False, False, 1, mask)
-        assert got.tolist() == py.chrf_stats(hyps, refs, 6, 2).tolist()
+        got = cy()._chrf_stats_masked(hyps, refs, {"char_order": 6, "word_order": 2}, 1, mask)
+        assert got.tolist() == py.chrf_stats(hyps, refs, {"char_order": 6, "word_order": 2}).tolist()
 
 
 @needs_cy
@@ -488,7 +479,7 @@ def status(field):
 with open("/proc/self/clear_refs", "w") as fh:  # the peak from here on is the call's
     fh.write("5")
 before = status("VmRSS:")
-chrf_cy.chrf_stats([hyp], [[ref]], 6, 2)
+chrf_cy.chrf_stats([hyp], [[ref]], {"char_order": 6, "word_order": 2})
 print((status("VmHWM:") - before) / (len(hyp) + len(ref)))
 """
     if not Path("/proc/self/clear_refs").exists():
@@ -720,4 +711,4 @@ def test_bad_inputs_are_named(backend):
     with pytest.raises(RuntimeError, match="no references"):
         metric.corpus_score(["a"], None)
     with pytest.raises(TypeError, match=r"references\[0\]\[0\] is a bytes"):
-        _backend.chrf.chrf_stats(["a"], [[b"a"]])
+        _backend.chrf.chrf_stats(["a"], [[b"a"]], {})

@@ -186,7 +186,7 @@ def test_chrf_kernels_with_inputs_changed_during_the_call():
         sents = hyps[:300]
         long_tok = "\u00fcn\u00efc\u00f6d\u00e9 \U0001f600" * 40
         ch = backend.chrf
-        stats = ch.chrf_stats(hyps, refs, 6, 2, 2, False, False, False, 2)
+        stats = ch.chrf_stats(hyps, refs, {"char_order": 6, "word_order": 2}, 2)
         f32 = stats.astype(np.float32)
         def mutate():
             hyps[n // 2] = long_tok
@@ -203,12 +203,12 @@ def test_chrf_kernels_with_inputs_changed_during_the_call():
                     a[i, j] = big
                     a[i, j] = -big
                     a[i, j] = v
-        race(lambda: ch.chrf_stats(hyps, refs, 6, 2, 2, False, True, False, 2), mutate)
-        race(lambda: ch.chrf_scores(stats, 6, 2, 2, False, None, 2), mutate)
-        race(lambda: ch.chrf_scores(stats, 6, 2, 3, True, np.int64, 2), mutate)
-        race(lambda: ch.chrf_scores(f32, 6, 2, 2, False, np.float32, 2), mutate)
-        race(lambda: ch.chrf_pairwise_stats(sents, 6, 2, True, False, 2), mutate)
-        race(lambda: ch.chrf_pairwise_scores(sents, 6, 0, 2, False, False, True, 2), mutate)
+        race(lambda: ch.chrf_stats(hyps, refs, {"char_order": 6, "word_order": 2, "whitespace": True}, 2), mutate)
+        race(lambda: ch.chrf_scores(stats, {"char_order": 6, "word_order": 2}, None, 2), mutate)
+        race(lambda: ch.chrf_scores(stats, {"char_order": 6, "word_order": 2, "beta": 3, "eps_smoothing": True}, np.int64, 2), mutate)
+        race(lambda: ch.chrf_scores(f32, {"char_order": 6, "word_order": 2}, np.float32, 2), mutate)
+        race(lambda: ch.chrf_pairwise_stats(sents, {"char_order": 6, "word_order": 2, "lowercase": True}, 2), mutate)
+        race(lambda: ch.chrf_pairwise_scores(sents, {"eps_smoothing": True}, 2), mutate)
         race(lambda: rapidbleu.CHRF(word_order=2, workers=2).corpus_score(hyps, refs), mutate)
         race(lambda: rapidbleu.CHRF(workers=2).scores_from_stats(stats), mutate)
     """)

@@ -675,7 +675,7 @@ def test_sentence_ter_batch_is_sacrebleus_loop(backend):
 def test_pairwise_ter_is_sacrebleus_loop(backend, monkeypatch):
     from rapidbleu import batch
 
-    monkeypatch.setattr(batch, "PAIRWISE_TER_BLOCK", 40)  # blocks of 2 rows of 14 pairs
+    monkeypatch.setattr(rapidbleu.TER, "pairwise_block", 40)  # blocks of 2 rows of 14 pairs
     with ter_reference.memoized():
         for opts in ({}, {"normalized": True, "no_punct": True}):
             theirs = SacreTER(**opts)

@@ -11,6 +11,9 @@ import sacrebleu
 from conftest import TINY_HYPS, TINY_REFS
 
 import rapidbleu
+import rapidbleu.batch
+import rapidbleu.ids
+import rapidbleu.rewards
 from rapidbleu import significance as rsig
 from rapidbleu.ids import corpus_bleu_ids
 from rapidbleu.nltk import NLTKBLEU
@@ -97,8 +100,9 @@ def test_segment_major_references_in_the_kernels(kind):
     from rapidbleu._core import backend as _backend
 
     kernel = {"bleu_stats": "string_stats", "chrf": "chrf_stats", "ter": "ter_stats"}[kind]
+    options = ({},) if kind == "chrf" else ()  # (chrF's kernels take its options as one value)
     with pytest.raises(ValueError, match=LAYOUT_WORDS):
-        getattr(getattr(_backend, kind), kernel)(SYSTEM, SEGMENT_MAJOR)
+        getattr(getattr(_backend, kind), kernel)(SYSTEM, SEGMENT_MAJOR, *options)
 
 
 @pytest.mark.parametrize("name", ["BLEU", "CHRF", "TER"])
@@ -722,3 +726,27 @@ def test_number_of_resamples_must_be_an_int(bad: object) -> None:
     ok = rapidbleu.CHRF()
     assert "μ = " in str(ok.corpus_score(HYPS, REFS, n_bootstrap=np.int64(3)))  # numpy ints are ints
     assert "bs:3|" in str(ok.get_signature())
+
+
+@pytest.mark.parametrize(
+    ("door", "call"),
+    [
+        ("pairwise_chrf", lambda kw: rapidbleu.batch.pairwise_chrf(["a b"], **kw)),
+        ("pairwise_ter", lambda kw: rapidbleu.batch.pairwise_ter(["a b"], **kw)),
+        ("sentence_bleu_batch", lambda kw: rapidbleu.batch.sentence_bleu_batch([[1, 2]], [[1, 2]], **kw)),
+        ("self_bleu", lambda kw: rapidbleu.batch.self_bleu([[1, 2], [1, 3]], **kw)),
+        ("pairwise_bleu", lambda kw: rapidbleu.batch.pairwise_bleu([[1, 2], [1, 3]], **kw)),
+        ("stats_ids", lambda kw: rapidbleu.ids.stats_ids([[1, 2]], [[1, 2]], **kw)),
+        ("corpus_bleu_ids", lambda kw: rapidbleu.ids.corpus_bleu_ids([[1, 2]], [[1, 2]], **kw)),
+        ("clean_ids", lambda kw: rapidbleu.ids.clean_ids([1, 2], **kw)),
+        ("to_id_lists", lambda kw: rapidbleu.ids.to_id_lists([[1, 2]], **kw)),
+        ("CHRFReward.__init__", lambda kw: rapidbleu.rewards.CHRFReward(**kw)),
+        ("TERReward.__init__", lambda kw: rapidbleu.rewards.TERReward(**kw)),
+        ("BLEUReward.__init__", lambda kw: rapidbleu.rewards.BLEUReward(**kw)),
+    ],
+)
+def test_options_by_name_refuse_an_unknown_one_naming_the_door(door, call):
+    """The doors that take a metric's options or the id-cleaning keywords by name (declared once,
+    as a TypedDict) refuse a misspelt one as Python refuses an unknown keyword, naming the door."""
+    with pytest.raises(TypeError, match=rf"^{re.escape(door)}\(\) got an unexpected keyword argument 'pad_token'$"):
+        call({"pad_token": 0})

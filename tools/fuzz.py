@@ -577,21 +577,18 @@ def case_chrf(rng: random.Random) -> None:
                 _check(f"chrf[{name}] {opts} n_bootstrap={n_bootstrap}", want, _outcome(run(rapidbleu)))
                 _given_back(f"chrf[{name}] {opts}", rapidbleu.CHRF(**opts), sacrebleu.CHRF(**opts), rows, dtype, rng)
         checked = _outcome(lambda: rapidbleu.CHRF(**opts).checked_sums(rows, dtype) if rows else None)
-        args = (char_order, word_order, opts["beta"], opts["lowercase"], opts["whitespace"], opts["eps_smoothing"], w)
         sents = hyps + [r for s in streams for r in s if r is not None]
         calls: list[tuple[str, Callable[[Any], Any]]] = [
-            ("chrf_stats", lambda m: m.chrf_stats(hyps, streams, *args)),
-            ("chrf_pairwise_stats", lambda m: m.chrf_pairwise_stats(sents, char_order, word_order, *args[3:5], w)),
-            ("chrf_pairwise_scores", lambda m: m.chrf_pairwise_scores(sents, *args)),
+            ("chrf_stats", lambda m: m.chrf_stats(hyps, streams, opts, w)),
+            ("chrf_pairwise_stats", lambda m: m.chrf_pairwise_stats(sents, opts, w)),
+            ("chrf_pairwise_scores", lambda m: m.chrf_pairwise_scores(sents, opts, w)),
         ]
         if checked[0] == "value" and checked[1] is not None:
             rows_checked = checked[1]
             calls.append(
                 (
                     "chrf_scores",
-                    lambda m: m.chrf_scores(
-                        rows_checked, char_order, word_order, opts["beta"], opts["eps_smoothing"], dtype, w
-                    ),
+                    lambda m: m.chrf_scores(rows_checked, opts, dtype, w),
                 )
             )
         _twins("chrf", calls)

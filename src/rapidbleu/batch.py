@@ -1,10 +1,16 @@
-"""BLEU, chrF and TER inside training and decoding loops: batched sentence scores, self-BLEU,
-pairwise matrices.
+"""Metrics inside training and decoding loops: batched sentence scores, self-BLEU, pairwise
+matrices.
 
-chrF (:func:`sentence_chrf_batch`, :func:`pairwise_chrf`) is sacreBLEU's (0-100,
-``rapidbleu.CHRF``: character n-grams, chrF++ with ``word_order=2``) on strings, and so is TER
-(:func:`sentence_ter_batch`, :func:`pairwise_ter`; 0-100 and lower is better,
-``rapidbleu.TER``); the rest of this docstring is about BLEU.
+Two functions take any metric of the protocol (``rapidbleu._core.metric.Metric``: ``BLEU()``,
+``CHRF()``, ``TER()``, a metric of one's own) on strings: :func:`sentence_batch` (every
+segment's sentence score in one call) and :func:`pairwise` (the ``(n, n)`` matrix of one set of
+candidates, each against each: the utility or cost matrix of minimum-Bayes-risk decoding).  The
+metric's own entry points are front doors to them: chrF (:func:`sentence_chrf_batch`,
+:func:`pairwise_chrf`) is sacreBLEU's (0-100, ``rapidbleu.CHRF``: character n-grams, chrF++
+with ``word_order=2``) on strings, and so is TER (:func:`sentence_ter_batch`,
+:func:`pairwise_ter`; 0-100 and lower is better, ``rapidbleu.TER``); BLEU's
+(:func:`sentence_bleu_batch`, :func:`pairwise_bleu`, :func:`self_bleu`) take token ids and NLTK's
+scoring too, and the rest of this docstring is about them.
 
 Two families of scores, never mixed:
 
@@ -32,9 +38,10 @@ BLEU: Papineni, Roukos, Ward and Zhu (2002).  Self-BLEU: Zhu et al. (2018), "Tex
 Benchmarking Platform for Text Generation Models", SIGIR.
 """
 
-import functools
+from __future__ import annotations
+
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -42,29 +49,37 @@ from ._core import backend as _backend
 from ._core.bleu_row import MAX_NGRAM_ORDER
 from ._core.bleu_scores_py import check_smoothing
 from ._core.errors import stream_length_error
-from ._core.inputs import preprocess
+from ._core.inputs import join_flat, preprocess, token_ids
+from ._core.metric import Metric
 from ._core.nltk_style import NLTKBLEU, SmoothingFunction, resolve_smoothing, rows_named
 from ._core.nogc import without_gc
-from ._core.validate import MAX_ORDER_LIMIT, check_order, check_ordered, check_style, resolve_workers
+from ._core.validate import MAX_ORDER_LIMIT, check_keywords, check_order, check_ordered, check_style, resolve_workers
+from .bleu import BLEU
+from .chrf import CHRF, CHRFOptions
 from .ids import (
     IdCleaning,
+    IdKeywords,
     IdReferences,
     IdStream,
     IdStreams,
-    TokenIds,
-    id_cleaning,
+    cleaning_of,
     id_stream,
     is_arraylike,
-    join_flat,
     stats_of_streams,
 )
 from .nltk import sentence_bleu_batch as nltk_sentence_bleu_batch
+from .ter import TER, TEROptions
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = [
+    "pairwise",
     "pairwise_bleu",
     "pairwise_chrf",
     "pairwise_ter",
     "self_bleu",
+    "sentence_batch",
     "sentence_bleu_batch",
     "sentence_chrf_batch",
     "sentence_ter_batch",
@@ -174,25 +189,26 @@ def _text_ids(
     """Strings -> tokenizer -> ids, or string-token lists -> ids, through one vocabulary."""
     from .tokenizers import get_tokenizer
 
-    form = _text_form(sentences)
+    tok = get_tokenizer(tokenize) if _text_form(sentences) == "str" else None
+    return token_ids(_token_lists(sentences, what, tok, lowercase), {} if vocab is None else vocab)
 
-    tok = get_tokenizer(tokenize) if form == "str" else None
-    vocab = {} if vocab is None else vocab
-    out = []
-    toks: Sequence[str]
+
+def _token_lists(
+    sentences: Sequence[Any], what: str, tok: Callable[[str], str] | None, lowercase: bool
+) -> Iterable[Sequence[str]]:
+    """Each sentence's tokens: strings preprocessed (``tok`` given), string-token lists as they
+    are; one form throughout."""
     for i, s in enumerate(sentences):
         if isinstance(s, str):
             if tok is None:
                 raise TypeError(f"{what}[{i}] is a string but {what}[0] is a token list: use one form")
-            toks = preprocess(s, tok, lowercase).split()
+            yield preprocess(s, tok, lowercase).split()
         elif isinstance(s, Sequence) and all(isinstance(t, str) for t in s):
             if tok is not None:
                 raise TypeError(f"{what}[{i}] is a token list but {what}[0] is a string: use one form")
-            toks = s
+            yield s
         else:
             raise TypeError(f"{what}[{i}] is a {type(s).__name__}; expected a string or a list of string tokens")
-        out.append(np.array([vocab.setdefault(t, len(vocab)) for t in toks], dtype=np.int64))
-    return out
 
 
 def _nltk_weights(weights: Weights, order: int | None) -> tuple[float, ...]:
@@ -208,7 +224,124 @@ def _nltk_weights(weights: Weights, order: int | None) -> tuple[float, ...]:
     return w
 
 
-# ----------------------------------------------------------------------- public API
+# ----------------------------------------------------------------------- any metric
+
+
+def _strings(sentences: Any, what: str, metric: str) -> list[str]:
+    """A list of strings from a list, tuple or numpy array of strings (``metric`` names the
+    metric in the error).
+
+    Raises:
+        TypeError: a single string, a mapping or set, an item that is not a ``str`` (named).
+    """
+    if isinstance(sentences, (str, bytes)):
+        raise TypeError(f"{what} must be a list of strings, got a single string; wrap it in a list")
+    check_ordered(sentences, what)
+    out = list(_text_arrays(sentences))
+    for i, s in enumerate(out):
+        if not isinstance(s, str):
+            raise TypeError(f"{what}[{i}] is a {type(s).__name__}; {metric} scores strings")
+    return out
+
+
+def _check_metric(metric: object) -> Metric:
+    if not isinstance(metric, Metric):
+        raise TypeError(
+            f"metric must be a rapidbleu metric object (rapidbleu.BLEU(), rapidbleu.CHRF(), rapidbleu.TER(), ...), "
+            f"got {type(metric).__name__}"
+        )
+    return metric
+
+
+def _matrix(n: int, scores: Callable[[], np.ndarray], diagonal: float | None) -> np.ndarray:
+    """The pairwise scheme, for every metric and input form: no candidates is an error, then
+    the ``(n, n)`` scores, their diagonal overwritten when ``diagonal`` is given."""
+    if n == 0:
+        raise ValueError("candidates is empty")
+    out = scores()
+    if diagonal is not None:
+        np.fill_diagonal(out, diagonal)
+    return out
+
+
+def _sentence_batch(metric: Metric, hypotheses: Any, references: Any, reference_layout: str | None) -> np.ndarray:
+    hyps = _strings(hypotheses, "hypotheses", metric.display_name)
+    check_ordered(references, "references")
+    references = _text_arrays(references)
+    if reference_layout is not None:
+        hyps, references = _reference_streams(hyps, references, reference_layout)
+    streams = (
+        [references] if isinstance(references, (list, tuple)) and isinstance(_first(references), str) else references
+    )
+    return metric.sentence_scores(hyps, streams)
+
+
+def _pairwise(metric: Metric, candidates: Any, diagonal: float | None) -> np.ndarray:
+    sents = _strings(candidates, "candidates", metric.display_name)
+    return _matrix(len(sents), lambda: metric.pairwise_scores(sents), diagonal)
+
+
+@without_gc
+def sentence_batch(
+    hypotheses: Sequence[str] | np.ndarray,
+    references: Sequence[str | None] | Sequence[Sequence[str | None]] | np.ndarray,
+    *,
+    metric: Metric,
+    reference_layout: str | None = None,
+) -> np.ndarray:
+    """The sentence score of every segment in one call, for any metric: ``out[i] ==
+    metric.sentence_score(hyp_i, refs_i).score`` (the metric's ``sentence_scores``, its
+    kernels' batch); float64 ``(n,)`` (wider only where the metric's scores are, as a chrF with a
+    numpy ``beta``).
+
+    Args:
+        hypotheses: n strings (a list, tuple or numpy array of strings).
+        references: one stream (n strings) or a list of K streams (``references[k][i]``;
+            ``None`` = no k-th reference for segment i); with
+            ``reference_layout="per_hypothesis"``, n lists of references instead
+            (``references[i][k]``, NLTK's layout).
+        metric: a metric object of the protocol (``rapidbleu.BLEU(...)``, ``rapidbleu.CHRF(...)``,
+            ``rapidbleu.TER(...)``, ...), with its options and ``workers``; scored as it is
+            configured (for sacreBLEU's sentence BLEU: ``BLEU(effective_order=True)``).
+        reference_layout: ``"streams"`` or ``None`` (default: sacreBLEU's layout, above) or
+            ``"per_hypothesis"``.
+
+    Raises:
+        TypeError: a hypothesis or reference that is not a string, a dict or set instead of a
+            sequence, ``metric`` not a metric object.
+        ValueError: mismatched stream lengths (named), a segment without any reference, and
+            what the metric refuses.
+    """
+    return _sentence_batch(_check_metric(metric), hypotheses, references, reference_layout)
+
+
+@without_gc
+def pairwise(candidates: Sequence[str] | np.ndarray, *, metric: Metric, diagonal: float | None = None) -> np.ndarray:
+    """The pairwise sentence-score matrix of one set of candidates, for any metric (the
+    utility, or cost, matrix of minimum-Bayes-risk decoding): float64 ``(n, n)``, ``out[i, j] ==
+    metric.sentence_score(c_i, [c_j]).score``, candidate i the hypothesis and candidate j its
+    single reference (not symmetric in general).  MBR picks ``argmax_i out[i].mean()`` (or
+    ``argmin`` for an error rate, ``metric.higher_is_better`` False).
+
+    Computed by ``metric.pairwise_scores`` (the protocol): the metric's pairwise kernel where it
+    has one (BLEU, chrF), else blocks of rows through its batch of sentence scores (memory: the
+    output and one block).
+
+    Args:
+        candidates: n strings (a list, tuple or numpy array of strings).
+        metric: a metric object of the protocol, with its options and ``workers``.
+        diagonal: a value for every ``out[i, i]`` (e.g. ``0.0`` or ``np.nan`` to leave the
+            self-pair out of an MBR mean), or None to keep the computed ones.
+
+    Raises:
+        ValueError: no candidates, and what the metric refuses.
+        TypeError: a candidate that is not a string, a dict or set, ``metric`` not a metric
+            object.
+    """
+    return _pairwise(_check_metric(metric), candidates, diagonal)
+
+
+# ----------------------------------------------------------------------- BLEU
 
 
 @without_gc
@@ -221,19 +354,13 @@ def sentence_bleu_batch(
     max_ngram_order: int = MAX_NGRAM_ORDER,
     workers: int = 1,
     *,
-    pad_token_id: int | None = None,
-    eos_token_id: TokenIds = None,
-    decoder_start_token_id: int | None = None,
-    bos_token_id: int | None = None,
-    special_ids: TokenIds = None,
-    pad_id: int | None = None,
-    eos_id: TokenIds = None,
     tokenize: str = "13a",
     lowercase: bool = False,
     weights: Weights = None,
     smoothing_function: Callable[..., Any] | None = None,
     auto_reweigh: bool = False,
     reference_layout: str | None = None,
+    **cleaning: Unpack[IdKeywords],
 ) -> np.ndarray:
     """Sentence BLEU of every segment in one call: float64 array of shape (n,).
 
@@ -260,8 +387,10 @@ def sentence_bleu_batch(
             wrong references.
         smooth_method, smooth_value, effective_order, max_ngram_order: sacreBLEU's.
         workers: threads of the compiled core (1 serial, -1 all cores); same results.
-        pad_token_id, eos_token_id, decoder_start_token_id, bos_token_id, special_ids: id
-            cleaning (see ``rapidbleu.ids``; ``pad_id``, ``eos_id``: aliases).
+        cleaning: the special ids of token-id input, ``rapidbleu.ids.IdKeywords``
+            (``pad_token_id``, ``eos_token_id``, ``decoder_start_token_id``, ``bos_token_id``,
+            ``special_ids``; ``pad_id``, ``eos_id``: aliases), cleaned as ``rapidbleu.ids``
+            says.
         tokenize, lowercase: for string input.
         weights, smoothing_function, auto_reweigh: NLTK-style scoring.
 
@@ -278,9 +407,7 @@ def sentence_bleu_batch(
     """
     resolve_workers(workers)
     order = check_order(max_ngram_order)
-    cleaning = id_cleaning(
-        pad_token_id, eos_token_id, decoder_start_token_id, bos_token_id, special_ids, pad_id=pad_id, eos_id=eos_id
-    )
+    rule = cleaning_of(cleaning, "sentence_bleu_batch")
     nltk_style = weights is not None or smoothing_function is not None
     if not nltk_style:
         check_smoothing(smooth_method)
@@ -290,8 +417,6 @@ def sentence_bleu_batch(
     if reference_layout is not None or nltk_style:
         hypotheses, references = _reference_streams(hypotheses, references, reference_layout)
     if isinstance(hypotheses, (list, tuple)) and hypotheses and isinstance(_first(hypotheses), str) and not nltk_style:
-        from .bleu import BLEU
-
         streams = references
         if isinstance(_first(references), str):
             streams = [references]  # one stream of strings
@@ -305,10 +430,9 @@ def sentence_bleu_batch(
             max_ngram_order=order,
             workers=workers,
         )
-        stats = bleu.corpus_statistics(hypotheses, streams)
-        return _sacre_scores(stats, order, smooth_method, smooth_value, effective_order, workers)
+        return bleu.sentence_scores(hypotheses, streams)
 
-    data = _id_data(hypotheses, references, tokenize, lowercase, cleaning)
+    data = _id_data(hypotheses, references, tokenize, lowercase, rule)
     if not nltk_style:
         stats = stats_of_streams(data, order, workers)
         return _sacre_scores(stats, order, smooth_method, smooth_value, effective_order, workers)
@@ -448,16 +572,10 @@ def self_bleu(
     smooth_method: str = "exp",
     smooth_value: float | None = None,
     effective_order: bool = True,
-    pad_token_id: int | None = None,
-    eos_token_id: TokenIds = None,
-    decoder_start_token_id: int | None = None,
-    bos_token_id: int | None = None,
-    special_ids: TokenIds = None,
-    pad_id: int | None = None,
-    eos_id: TokenIds = None,
     tokenize: str = "13a",
     lowercase: bool = False,
     workers: int = 1,
+    **cleaning: Unpack[IdKeywords],
 ) -> np.ndarray:
     """Self-BLEU of each sentence: BLEU of sentence i against all the other sentences.
 
@@ -487,7 +605,9 @@ def self_bleu(
         smoothing_function: NLTK-style, ``SmoothingFunction().methodK`` (rapidbleu.nltk's or
             NLTK's, K = 0..7; default ``method1``, epsilon 0.1).  Methods 5 and 7 make the
             statistics 5 orders deep whatever N (they read the 5-gram precision).
+        tokenize, lowercase: for string input.
         workers: threads (1 serial, -1 all cores); same results.
+        cleaning: the special ids of token-id input (``rapidbleu.ids.IdKeywords``).
 
     Returns:
         float64 array (n,): 0-1 (NLTK style) or 0-100 (sacreBLEU style).
@@ -502,26 +622,42 @@ def self_bleu(
     resolve_workers(workers)
     check_style(style)
     order = _resolve_order(max_ngram_order, weights, style)
-    cleaning = id_cleaning(
-        pad_token_id, eos_token_id, decoder_start_token_id, bos_token_id, special_ids, pad_id=pad_id, eos_id=eos_id
-    )
-    flat, lens = _sentences_flat(sentences, "sentences", tokenize, lowercase, cleaning)
+    flat, lens = _sentences_flat(sentences, "sentences", tokenize, lowercase, cleaning_of(cleaning, "self_bleu"))
     if len(lens) < 2:
         raise ValueError(f"self-BLEU needs at least 2 sentences (each is scored against the others), got {len(lens)}")
-    if style == "sacrebleu":
-        check_smoothing(smooth_method)
-        stats = _backend.bleu_sets.self_stats(flat, lens, order, workers)
-        return _sacre_scores(stats, order, smooth_method, smooth_value, effective_order, workers)
-    if smoothing_function is None:
-        smoothing_function = SmoothingFunction().method1
-    metric = _nltk_metric(order, _nltk_weights(weights, order), smoothing_function, False, workers)
+    metric = _set_metric(
+        style, order, weights, smoothing_function, smooth_method, smooth_value, effective_order, workers
+    )
     with rows_named(lambda i: f"sentence {i}"):
         return metric.scores_from_stats(_backend.bleu_sets.self_stats(flat, lens, metric.max_ngram_order, workers))
 
 
-def _pair_name(start: int, n: int, k: int) -> str:
-    """Row ``k`` of a block of pairwise statistics that starts at candidate ``start``."""
-    return f"candidate {start + k // n} against candidate {k % n}"
+def _set_metric(
+    style: str,
+    order: int,
+    weights: Weights,
+    smoothing_function: Callable[..., Any] | None,
+    smooth_method: str,
+    smooth_value: float | None,
+    effective_order: bool,
+    workers: int,
+) -> BLEU | NLTKBLEU:
+    """The metric :func:`self_bleu` and :func:`pairwise_bleu` score a set of token ids with:
+    sacreBLEU's BLEU (the ids as tokens) or NLTK style (``method1`` unless another smoothing is
+    given, as Texygen)."""
+    if style == "sacrebleu":
+        return BLEU(
+            tokenize="none",
+            force=True,
+            smooth_method=smooth_method,
+            smooth_value=smooth_value,
+            effective_order=effective_order,
+            max_ngram_order=order,
+            workers=workers,
+        )
+    if smoothing_function is None:
+        smoothing_function = SmoothingFunction().method1
+    return _nltk_metric(order, _nltk_weights(weights, order), smoothing_function, False, workers)
 
 
 def _resolve_order(max_ngram_order: int | None, weights: Weights, style: str) -> int:
@@ -544,16 +680,10 @@ def pairwise_bleu(
     weights: Weights = None,
     smoothing_function: Callable[..., Any] | None = None,
     diagonal: float | None = None,
-    pad_token_id: int | None = None,
-    eos_token_id: TokenIds = None,
-    decoder_start_token_id: int | None = None,
-    bos_token_id: int | None = None,
-    special_ids: TokenIds = None,
-    pad_id: int | None = None,
-    eos_id: TokenIds = None,
     tokenize: str = "13a",
     lowercase: bool = False,
     workers: int = 1,
+    **cleaning: Unpack[IdKeywords],
 ) -> np.ndarray:
     """Pairwise sentence-BLEU matrix (the MBR utility matrix): float64 array (n, n).
 
@@ -576,7 +706,9 @@ def pairwise_bleu(
 
     Args:
         candidates: n sentences (strings, string-token lists, or ids as in ``rapidbleu.ids``).
+        tokenize, lowercase: for string input.
         workers: threads over row chunks (1 serial, -1 all cores); same results.
+        cleaning: the special ids of token-id input (``rapidbleu.ids.IdKeywords``).
 
     Raises:
         ValueError: no candidates, bad style or smoothing.
@@ -585,60 +717,12 @@ def pairwise_bleu(
     resolve_workers(workers)
     check_style(style)
     order = _resolve_order(max_ngram_order, weights, style)
-    cleaning = id_cleaning(
-        pad_token_id, eos_token_id, decoder_start_token_id, bos_token_id, special_ids, pad_id=pad_id, eos_id=eos_id
-    )
-    flat, lens = _sentences_flat(candidates, "candidates", tokenize, lowercase, cleaning)
-    n = len(lens)
-    if n == 0:
-        raise ValueError("candidates is empty")
-    if style == "sacrebleu":
-        check_smoothing(smooth_method)
-        out = _backend.bleu_sets.pairwise_scores(
-            flat, lens, order, smooth_method, smooth_value, effective_order, workers
-        )
-    else:
-        if smoothing_function is None:
-            smoothing_function = SmoothingFunction().method1
-        metric = _nltk_metric(order, _nltk_weights(weights, order), smoothing_function, False, workers)
-        # a block of rows at a time: memory is the (n, n) scores and one block of statistics
-        out = np.empty((n, n), dtype=np.float64)
-        for start, block in _backend.bleu_sets.pairwise_stats_blocks(flat, lens, metric.max_ngram_order, workers):
-            rows = len(block)
-            with rows_named(functools.partial(_pair_name, start, n)):
-                out[start : start + rows] = metric.scores_from_stats(block.reshape(rows * n, -1)).reshape(rows, n)
-    if diagonal is not None:
-        np.fill_diagonal(out, diagonal)
-    return out
+    flat, lens = _sentences_flat(candidates, "candidates", tokenize, lowercase, cleaning_of(cleaning, "pairwise_bleu"))
+    args = (style, order, weights, smoothing_function, smooth_method, smooth_value, effective_order, workers)
+    return _matrix(len(lens), lambda: _set_metric(*args).pairwise_id_scores(flat, lens), diagonal)
 
 
 # ----------------------------------------------------------------------- chrF
-
-
-def _chrf_metric(
-    char_order: int, word_order: int, beta: float, lowercase: bool, whitespace: bool, eps_smoothing: bool, workers: int
-) -> Any:
-    """The ``rapidbleu.CHRF`` of these options (its constructor checks them all)."""
-    from .chrf import CHRF
-
-    return CHRF(char_order, word_order, beta, lowercase, whitespace, eps_smoothing, workers=workers)
-
-
-def _strings(sentences: Any, what: str, metric: str = "chrF") -> list[str]:
-    """A list of strings from a list, tuple or numpy array of strings (``metric`` names the
-    metric in the error).
-
-    Raises:
-        TypeError: a single string, a mapping or set, an item that is not a ``str`` (named).
-    """
-    if isinstance(sentences, (str, bytes)):
-        raise TypeError(f"{what} must be a list of strings, got a single string; wrap it in a list")
-    check_ordered(sentences, what)
-    out = list(_text_arrays(sentences))
-    for i, s in enumerate(out):
-        if not isinstance(s, str):
-            raise TypeError(f"{what}[{i}] is a {type(s).__name__}; {metric} scores strings")
-    return out
 
 
 @without_gc
@@ -682,38 +766,17 @@ def sentence_chrf_batch(
         ValueError: mismatched stream lengths (named), a segment without any reference, an
             option out of range (orders 0-64 and not both 0, ``beta`` a number >= 0, ``workers``).
     """
-    metric = _chrf_metric(char_order, word_order, beta, lowercase, whitespace, eps_smoothing, workers)
-    return _sentence_scores(metric, hypotheses, references, reference_layout, "chrF")
-
-
-def _sentence_scores(
-    metric: Any, hypotheses: Any, references: Any, reference_layout: str | None, name: str
-) -> np.ndarray:
-    """``metric.sentence_scores`` of strings in sacreBLEU's or NLTK's reference layout."""
-    hyps = _strings(hypotheses, "hypotheses", name)
-    check_ordered(references, "references")
-    references = _text_arrays(references)
-    if reference_layout is not None:
-        hyps, references = _reference_streams(hyps, references, reference_layout)
-    streams = (
-        [references] if isinstance(references, (list, tuple)) and isinstance(_first(references), str) else references
-    )
-    out: np.ndarray = metric.sentence_scores(hyps, streams)
-    return out
+    metric = CHRF(char_order, word_order, beta, lowercase, whitespace, eps_smoothing, workers=workers)
+    return _sentence_batch(metric, hypotheses, references, reference_layout)
 
 
 @without_gc
 def pairwise_chrf(
     candidates: Sequence[str] | np.ndarray,
     *,
-    char_order: int = 6,
-    word_order: int = 0,
-    beta: float = 2,
-    lowercase: bool = False,
-    whitespace: bool = False,
-    eps_smoothing: bool = False,
     diagonal: float | None = None,
     workers: int = 1,
+    **options: Unpack[CHRFOptions],
 ) -> np.ndarray:
     """Pairwise sentence-chrF matrix (the usual MBR utility matrix): float64 array (n, n), 0-100.
 
@@ -734,42 +797,22 @@ def pairwise_chrf(
 
     Args:
         candidates: n strings (a list, tuple or numpy array of strings).
-        char_order, word_order, beta, lowercase, whitespace, eps_smoothing: ``rapidbleu.CHRF``'s
-            options.
         diagonal: a value for every ``out[i, i]``, or None to keep the computed ones.
         workers: threads over row chunks (1 serial, -1 all cores); same results.
+        options: ``rapidbleu.CHRF``'s options by name (``rapidbleu.chrf.CHRFOptions``:
+            ``char_order``, ``word_order``, ``beta``, ``lowercase``, ``whitespace``,
+            ``eps_smoothing``; each missing one has ``CHRF``'s default).
 
     Raises:
         ValueError: no candidates, an option out of range (as :func:`sentence_chrf_batch`).
-        TypeError: a candidate that is not a string, a dict or set, a bad option type.
+        TypeError: a candidate that is not a string, a dict or set, a bad option type, an
+            unknown keyword.
     """
-    metric = _chrf_metric(char_order, word_order, beta, lowercase, whitespace, eps_smoothing, workers)
-    sents = _strings(candidates, "candidates")
-    if not sents:
-        raise ValueError("candidates is empty")
-    out: np.ndarray = _backend.chrf.chrf_pairwise_scores(
-        sents,
-        metric.char_order,
-        metric.word_order,
-        metric.beta,
-        metric.lowercase,
-        metric.whitespace,
-        metric.eps_smoothing,
-        workers,
-    )
-    if diagonal is not None:
-        np.fill_diagonal(out, diagonal)
-    return out
+    check_keywords(options, CHRFOptions, "pairwise_chrf")
+    return _pairwise(CHRF(**options, workers=workers), candidates, diagonal)
 
 
 # ----------------------------------------------------------------------- TER
-
-
-def _ter_metric(normalized: bool, no_punct: bool, asian_support: bool, case_sensitive: bool, workers: int) -> Any:
-    """The ``rapidbleu.TER`` of these options (its constructor checks them all)."""
-    from .ter import TER
-
-    return TER(normalized, no_punct, asian_support, case_sensitive, workers=workers)
 
 
 @without_gc
@@ -810,25 +853,17 @@ def sentence_ter_batch(
         ValueError: mismatched stream lengths (named), a segment without any reference, a
             segment longer than ``rapidbleu._core.ter_py.MAX_WORDS`` words, a bad ``workers``.
     """
-    metric = _ter_metric(normalized, no_punct, asian_support, case_sensitive, workers)
-    return _sentence_scores(metric, hypotheses, references, reference_layout, "TER")
-
-
-#: Pairs per kernel call of :func:`pairwise_ter` (rows of the matrix are scored in blocks of
-#: about this many pairs, so memory beyond the output does not grow with n^2).
-PAIRWISE_TER_BLOCK = 4096
+    metric = TER(normalized, no_punct, asian_support, case_sensitive, workers=workers)
+    return _sentence_batch(metric, hypotheses, references, reference_layout)
 
 
 @without_gc
 def pairwise_ter(
     candidates: Sequence[str] | np.ndarray,
     *,
-    normalized: bool = False,
-    no_punct: bool = False,
-    asian_support: bool = False,
-    case_sensitive: bool = False,
     diagonal: float | None = None,
     workers: int = 1,
+    **options: Unpack[TEROptions],
 ) -> np.ndarray:
     """Pairwise sentence-TER matrix (an MBR cost matrix): float64 array (n, n), 0-100, lower is
     better.
@@ -839,36 +874,23 @@ def pairwise_ter(
 
     Each pair is an edit-rate computation (no statistics are shared between pairs), so the
     matrix costs n^2 sentence TERs; they run in the compiled kernel, ``workers`` threads, in
-    blocks of rows of about :data:`PAIRWISE_TER_BLOCK` pairs: memory is the output plus one
-    block's strings and statistics.
+    blocks of rows of about ``rapidbleu.TER.pairwise_block`` pairs (``TER.pairwise_scores``):
+    memory is the output plus one block's strings and statistics.
 
     Args:
         candidates: n strings (a list, tuple or numpy array of strings).
-        normalized, no_punct, asian_support, case_sensitive: ``rapidbleu.TER``'s options.
         diagonal: a value for every ``out[i, i]``, or None to keep the computed ones (0.0 for
             a candidate against itself).
         workers: threads of the compiled core (1 serial, -1 all cores); same results.
+        options: ``rapidbleu.TER``'s options by name (``rapidbleu.ter.TEROptions``:
+            ``normalized``, ``no_punct``, ``asian_support``, ``case_sensitive``; each off
+            unless given).
 
     Raises:
         ValueError: no candidates, a candidate longer than ``rapidbleu._core.ter_py.MAX_WORDS``
             words, a bad ``workers``.
-        TypeError: a candidate that is not a string, a dict or set, a bad option type.
+        TypeError: a candidate that is not a string, a dict or set, a bad option type, an
+            unknown keyword.
     """
-    from ._core.ter_py import check_segment_rules
-
-    metric = _ter_metric(normalized, no_punct, asian_support, case_sensitive, workers)
-    sents = _strings(candidates, "candidates", "TER")
-    n = len(sents)
-    if not n:
-        raise ValueError("candidates is empty")
-    # every candidate, as a hypothesis and as a reference, before the first block's work
-    check_segment_rules(sents, [sents], metric.normalized, metric.no_punct, metric.asian_support, metric.case_sensitive)
-    out = np.empty((n, n), dtype=np.float64)
-    rows = max(1, PAIRWISE_TER_BLOCK // n)
-    for start in range(0, n, rows):
-        stop = min(n, start + rows)
-        hyps = [h for h in sents[start:stop] for _ in range(n)]
-        out[start:stop] = metric.sentence_scores(hyps, [sents * (stop - start)]).reshape(stop - start, n)
-    if diagonal is not None:
-        np.fill_diagonal(out, diagonal)
-    return out
+    check_keywords(options, TEROptions, "pairwise_ter")
+    return _pairwise(TER(**options, workers=workers), candidates, diagonal)

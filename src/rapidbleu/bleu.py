@@ -22,7 +22,7 @@ from ._core import backend as _backend
 from ._core.bleu_row import MAX_NGRAM_ORDER, stats_columns
 from ._core.bleu_scores_py import SMOOTH_DEFAULTS, bleu_from_stats, check_smoothing, split_row
 from ._core.errors import MAX_EXACT_COUNT, cached_references_error
-from ._core.inputs import check_references, preprocess, stat_value
+from ._core.inputs import check_references, join_flat, preprocess, stat_value, token_ids
 from ._core.log import logger
 from ._core.metric import Metric, register
 from ._core.sacre_methods import SacreBLEUMethods
@@ -101,6 +101,7 @@ class BLEU(SacreBLEUMethods, Metric):
     """
 
     metric_id = "bleu"
+    display_name = "BLEU"
 
     SMOOTH_DEFAULTS = SMOOTH_DEFAULTS
     TOKENIZER_DEFAULT = DEFAULT_TOKENIZER
@@ -261,6 +262,41 @@ class BLEU(SacreBLEUMethods, Metric):
             dtype,
             self.workers,
         )
+
+    def pairwise_id_scores(self, flat: np.ndarray, lens: np.ndarray) -> np.ndarray:
+        """``(n, n)`` float64: sentence BLEU (0-100) of sequence i against sequence j as its
+        single reference, of n token-id sequences stored end to end (``flat``: int64 ids one
+        after the other, ``lens``: each sequence's length, as
+        ``rapidbleu._core.inputs.join_flat`` gives them), with this metric's smoothing,
+        effective order and N.  Each pair is scored in the set kernel as soon as its statistics
+        are counted (``rapidbleu._core.bleu_sets_py.pairwise_scores``): memory is the output.
+
+        Raises:
+            ValueError: a malformed stream (lengths that do not add up to ``flat``).
+        """
+        out: np.ndarray = _backend.bleu_sets.pairwise_scores(
+            flat,
+            lens,
+            self.max_ngram_order,
+            self.smooth_method,
+            self.smooth_value,
+            bool(self.effective_order),
+            self.workers,
+        )
+        return out
+
+    def pairwise_scores(self, candidates: Sequence[str]) -> np.ndarray:
+        """``(n, n)`` float64: ``sentence_score(c_i, [c_j]).score`` of every ordered pair (the
+        protocol's ``Metric.pairwise_scores``): the candidates preprocessed as
+        :meth:`corpus_statistics` preprocesses them (lowercase, this tokenizer), their tokens as
+        ids of one vocabulary, then :meth:`pairwise_id_scores`.
+
+        Raises:
+            TypeError: a candidate that is not a string.
+        """
+        sents = check_hypotheses(candidates, "candidates")
+        tok, low = self.tokenizer, bool(self.lowercase)
+        return self.pairwise_id_scores(*join_flat(token_ids((preprocess(s, tok, low).split() for s in sents), {})))
 
     # -- statistics -------------------------------------------------------------------------
     def _prepare_references(self, references: Any, n_hyps: int | None) -> list[list[str | None]]:

@@ -27,6 +27,7 @@ from ._core.chrf_py import (
     CHAR_ORDER,
     PUNCTUATION,
     WORD_ORDER,
+    CHRFOptions,
     check_beta,
     check_orders,
     check_rows,
@@ -77,6 +78,7 @@ class CHRF(SacreMetricMethods, Metric):
     """
 
     metric_id: ClassVar[str] = "chrf"
+    display_name: ClassVar[str] = "chrF"
     higher_is_better: ClassVar[bool] = True
     stats_dtype: ClassVar[str] = "int64"
     #: ``-m chrf`` with sacreBLEU's ``--chrf-*`` options (``rapidbleu.cli.METRIC_OPTIONS``).
@@ -119,6 +121,19 @@ class CHRF(SacreMetricMethods, Metric):
         if references is not None:
             self._ref_cache = self._prepare_references(references, None)
 
+    @property
+    def options(self) -> CHRFOptions:
+        """The six options, as checked by the constructor: the one value the chrF kernels take
+        (``rapidbleu._core.chrf_py.CHRFOptions``)."""
+        return CHRFOptions(
+            char_order=self.char_order,
+            word_order=self.word_order,
+            beta=self.beta,
+            lowercase=self.lowercase,
+            whitespace=self.whitespace,
+            eps_smoothing=self.eps_smoothing,
+        )
+
     # -- the metric protocol ---------------------------------------------------------------
     @property
     def stats_columns(self) -> tuple[str, ...]:
@@ -133,16 +148,7 @@ class CHRF(SacreMetricMethods, Metric):
         Raises:
             ValueError: no references seen yet (the number of references is unknown).
         """
-        num_refs = self._seen_num_refs()
-        return {
-            "char_order": self.char_order,
-            "word_order": self.word_order,
-            "beta": self.beta,
-            "lowercase": self.lowercase,
-            "whitespace": self.whitespace,
-            "eps_smoothing": self.eps_smoothing,
-            "num_refs": num_refs,
-        }
+        return {**self.options, "num_refs": self._seen_num_refs()}
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> CHRF:
@@ -176,17 +182,7 @@ class CHRF(SacreMetricMethods, Metric):
         return hyps, self._ref_cache
 
     def _kernel_stats(self, hyps: list[str], streams: list[list[str | None]]) -> np.ndarray:
-        stats: np.ndarray = _backend.chrf.chrf_stats(
-            hyps,
-            streams,
-            self.char_order,
-            self.word_order,
-            self.beta,
-            self.lowercase,
-            self.whitespace,
-            self.eps_smoothing,
-            self.workers,
-        )
+        stats: np.ndarray = _backend.chrf.chrf_stats(hyps, streams, self.options, self.workers)
         return stats
 
     def corpus_statistics(
@@ -248,10 +244,21 @@ class CHRF(SacreMetricMethods, Metric):
                 a value that ``dtype`` cannot hold (:meth:`checked_sums`), or another dtype.
         """
         rows = self.checked_sums(sums, dtype)
-        scores: np.ndarray = _backend.chrf.chrf_scores(
-            rows, self.char_order, self.word_order, self.beta, self.eps_smoothing, dtype, self.workers
-        )
+        scores: np.ndarray = _backend.chrf.chrf_scores(rows, self.options, dtype, self.workers)
         return scores
+
+    def pairwise_scores(self, candidates: Sequence[str]) -> np.ndarray:
+        """``(n, n)``: sentence chrF of candidate i against candidate j as its single reference
+        (``sentence_score(c_i, [c_j]).score``), from the kernel's pairwise matrix: each row of
+        pairs is scored as soon as its statistics are counted (memory: the output and, per
+        thread, one row's statistics and the candidates' unit ids; ``chrf.h``).  float64 (or
+        wider for a numpy ``beta``, as sacreBLEU's scores).
+
+        Raises:
+            TypeError: a candidate that is not a ``str``.
+        """
+        out: np.ndarray = _backend.chrf.chrf_pairwise_scores(candidates, self.options, self.workers)
+        return out
 
     def score_scalars(self, scores: np.ndarray, dtype: Any = None) -> list[Any]:
         """As ``Metric.score_scalars``; with a numpy (or ``Fraction``) ``beta`` each score is
@@ -386,3 +393,6 @@ def sentence_chrf(
     counts)."""
     metric = _compat_metric(char_order, word_order, beta, remove_whitespace, eps_smoothing)
     return cast(CHRFScore, metric.sentence_score(hypothesis, references))
+
+
+__all__ = ["CHRF", "CHRFOptions", "CHRFScore", "CHRFSignature", "corpus_chrf", "sentence_chrf"]

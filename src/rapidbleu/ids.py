@@ -63,7 +63,7 @@ Papineni, Roukos, Ward and Zhu (2002), smoothing methods from Chen and Cherry (2
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TypedDict
 
 import numpy as np
 
@@ -71,10 +71,11 @@ from ._core import backend as _backend
 from ._core.bleu_row import MAX_NGRAM_ORDER, n_columns
 from ._core.bleu_scores_py import check_smoothing
 from ._core.errors import stream_length_error
-from ._core.inputs import num_refs_of
+from ._core.inputs import join_flat, num_refs_of
 from ._core.nogc import no_gc
 from ._core.validate import (
     EmptyInputError,
+    check_keywords,
     check_order,
     check_ordered,
     check_token_id,
@@ -88,9 +89,21 @@ from ._core.validate import (
 from .score import BLEUScore
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from .bleu import BLEU
 
-__all__ = ["IdCleaning", "IdStreams", "clean_ids", "corpus_bleu_ids", "id_cleaning", "stats_ids", "to_id_lists"]
+__all__ = [
+    "IdCleaning",
+    "IdKeywords",
+    "IdNames",
+    "IdStreams",
+    "clean_ids",
+    "corpus_bleu_ids",
+    "id_cleaning",
+    "stats_ids",
+    "to_id_lists",
+]
 
 #: What a stream may be (see the module docstring): a list of id sequences, a padded 2-D
 #: array, a (CPU or GPU) tensor, ...; checked at run time, ``Any`` for type checkers.
@@ -104,6 +117,26 @@ _INT64_MAX = 2**63 - 1
 
 
 # ----------------------------------------------------------------------- the cleaning rule
+
+
+class IdNames(TypedDict, total=False):
+    """The special ids by Hugging Face's names (module docstring): the cleaning keywords of every
+    entry point that takes token ids (``**cleaning: Unpack[IdKeywords]``), checked by
+    :func:`id_cleaning`; none given is no cleaning."""
+
+    pad_token_id: int | None
+    eos_token_id: TokenIds
+    decoder_start_token_id: int | None
+    bos_token_id: int | None
+    special_ids: TokenIds
+
+
+class IdKeywords(IdNames, total=False):
+    """:class:`IdNames` and the aliases ``pad_id`` (of ``pad_token_id``) and ``eos_id`` (of
+    ``eos_token_id``)."""
+
+    pad_id: int | None
+    eos_id: TokenIds
 
 
 class IdCleaning(NamedTuple):
@@ -179,6 +212,21 @@ def id_cleaning(
     return IdCleaning(pad, tuple(sorted(set(eos))), tuple(sorted(set(drop_ids))), ", ".join(parts))
 
 
+def cleaning_of(keywords: IdKeywords, where: str) -> IdCleaning:
+    """:func:`id_cleaning` of the cleaning keywords an entry point ``where`` took as
+    ``**cleaning`` (a keyword that is not one of :class:`IdKeywords` refused as Python refuses
+    it).
+
+    Raises:
+        TypeError: an unknown keyword, and as :func:`id_cleaning`.
+        OverflowError: as :func:`id_cleaning`.
+    """
+    if not keywords:
+        return _NO_CLEANING  # the common call, every step of a training loop
+    check_keywords(keywords, IdKeywords, where)
+    return id_cleaning(**keywords)
+
+
 # ----------------------------------------------------------------------- input forms
 
 
@@ -241,30 +289,19 @@ def _check_dtype(arr: np.ndarray, what: str) -> np.ndarray:
     )
 
 
-def clean_ids(
-    seq: Any,
-    pad_id: int | None = None,
-    eos_id: TokenIds = None,
-    *,
-    pad_token_id: int | None = None,
-    eos_token_id: TokenIds = None,
-    decoder_start_token_id: int | None = None,
-    bos_token_id: int | None = None,
-    special_ids: TokenIds = None,
-) -> np.ndarray:
+def clean_ids(seq: Any, pad_id: int | None = None, eos_id: TokenIds = None, **cleaning: Unpack[IdNames]) -> np.ndarray:
     """One id sequence cleaned by the rule of the module docstring: int64 1-D array.
 
     Raises:
         TypeError: non-integer ids or special ids; ValueError: not 1-D; OverflowError: an id
             outside int64.
     """
-    cleaning = id_cleaning(
-        pad_token_id, eos_token_id, decoder_start_token_id, bos_token_id, special_ids, pad_id=pad_id, eos_id=eos_id
-    )
+    check_keywords(cleaning, IdNames, "clean_ids")
+    rule = id_cleaning(**cleaning, pad_id=pad_id, eos_id=eos_id)
     arr = _as_int_array(seq, "seq")
     if arr.ndim != 1:
         raise ValueError(f"seq is a {arr.ndim}-D array of shape {arr.shape}; expected 1-D")
-    flat, _ = cleaning.apply(arr, np.array([arr.size], dtype=np.int64))
+    flat, _ = rule.apply(arr, np.array([arr.size], dtype=np.int64))
     return np.ascontiguousarray(flat, dtype=np.int64)
 
 
@@ -272,14 +309,6 @@ def _split(flat: np.ndarray, lens: np.ndarray) -> list[np.ndarray | None]:
     """Sequences stored end to end as a list of arrays (``None`` where the length is -1)."""
     ends = np.cumsum(np.maximum(lens, 0)).tolist()
     return [None if ln < 0 else flat[e - ln : e] for ln, e in zip(lens.tolist(), ends, strict=False)]
-
-
-def join_flat(seqs: Sequence[np.ndarray | None]) -> tuple[np.ndarray, np.ndarray]:
-    """The inverse of :func:`_split`."""
-    lens = np.fromiter((-1 if s is None else len(s) for s in seqs), dtype=np.int64, count=len(seqs))
-    parts = [s for s in seqs if s is not None and len(s)]
-    flat = np.concatenate(parts).astype(np.int64, copy=False) if parts else np.zeros(0, dtype=np.int64)
-    return np.ascontiguousarray(flat), lens
 
 
 def _warn_if_all_emptied(lens_before: np.ndarray, lens_after: np.ndarray, what: str, cleaning: IdCleaning) -> None:
@@ -489,15 +518,7 @@ def _split_reference_streams(references: IdReferences) -> tuple[list[Any], bool]
 
 
 def to_id_lists(
-    x: IdStream,
-    pad_id: int | None = None,
-    eos_id: TokenIds = None,
-    *,
-    pad_token_id: int | None = None,
-    eos_token_id: TokenIds = None,
-    decoder_start_token_id: int | None = None,
-    bos_token_id: int | None = None,
-    special_ids: TokenIds = None,
+    x: IdStream, pad_id: int | None = None, eos_id: TokenIds = None, **cleaning: Unpack[IdNames]
 ) -> list[np.ndarray]:
     """One stream (list of sequences or 2-D array) as cleaned int64 1-D arrays (see module doc).
 
@@ -506,10 +527,9 @@ def to_id_lists(
         ValueError: an array of 3 or more dimensions.
         OverflowError: an id outside int64.
     """
-    cleaning = id_cleaning(
-        pad_token_id, eos_token_id, decoder_start_token_id, bos_token_id, special_ids, pad_id=pad_id, eos_id=eos_id
-    )
-    flat, lens = id_stream(x, "sentences", cleaning)
+    check_keywords(cleaning, IdNames, "to_id_lists")
+    rule = id_cleaning(**cleaning, pad_id=pad_id, eos_id=eos_id)
+    flat, lens = id_stream(x, "sentences", rule)
     return _split(flat, lens)  # type: ignore[return-value]  # (a stream without None has no length -1)
 
 
@@ -517,24 +537,19 @@ def stats_ids(
     hypotheses: IdStream,
     references: IdReferences,
     *,
-    pad_token_id: int | None = None,
-    eos_token_id: TokenIds = None,
-    decoder_start_token_id: int | None = None,
-    bos_token_id: int | None = None,
-    special_ids: TokenIds = None,
-    pad_id: int | None = None,
-    eos_id: TokenIds = None,
     max_ngram_order: int = MAX_NGRAM_ORDER,
     workers: int = 1,
+    **cleaning: Unpack[IdKeywords],
 ) -> np.ndarray:
     """Per-segment BLEU sufficient statistics of token ids.
 
     Args:
         hypotheses: one stream of n id sequences (see the module docstring for the forms).
         references: one stream (one reference each) or a list of K streams.
-        pad_token_id, eos_token_id, decoder_start_token_id, bos_token_id, special_ids: the
-            cleaning (module docstring); none given = no cleaning.  ``pad_id`` and ``eos_id``
-            are aliases of the first two.
+        cleaning: the special ids, :class:`IdKeywords` (``pad_token_id``, ``eos_token_id``,
+            ``decoder_start_token_id``, ``bos_token_id``, ``special_ids``; the module docstring
+            says how they clean); none given = no cleaning.  ``pad_id`` and ``eos_id`` are
+            aliases of the first two.
         max_ngram_order: N >= 1.
         workers: threads of the compiled core (1 = serial, -1 = all cores); same result.
 
@@ -556,11 +571,9 @@ def stats_ids(
     """
     resolve_workers(workers)
     order = check_order(max_ngram_order)
-    cleaning = id_cleaning(
-        pad_token_id, eos_token_id, decoder_start_token_id, bos_token_id, special_ids, pad_id=pad_id, eos_id=eos_id
-    )
+    rule = cleaning_of(cleaning, "stats_ids")
     with no_gc():
-        data = IdStreams(hypotheses, references, cleaning=cleaning)
+        data = IdStreams(hypotheses, references, cleaning=rule)
         return stats_of_streams(data, order, workers)
 
 
@@ -589,18 +602,12 @@ def corpus_bleu_ids(
     hypotheses: IdStream,
     references: IdReferences,
     *,
-    pad_token_id: int | None = None,
-    eos_token_id: TokenIds = None,
-    decoder_start_token_id: int | None = None,
-    bos_token_id: int | None = None,
-    special_ids: TokenIds = None,
-    pad_id: int | None = None,
-    eos_id: TokenIds = None,
     smooth_method: str = "exp",
     smooth_value: float | None = None,
     effective_order: bool = False,
     max_ngram_order: int = MAX_NGRAM_ORDER,
     workers: int = 1,
+    **cleaning: Unpack[IdKeywords],
 ) -> BLEUScore:
     """Corpus BLEU (0-100) of token ids, sacreBLEU's ``corpus_bleu`` on the id strings.
 
@@ -616,12 +623,10 @@ def corpus_bleu_ids(
     """
     resolve_workers(workers)
     order = check_order(max_ngram_order)
-    cleaning = id_cleaning(
-        pad_token_id, eos_token_id, decoder_start_token_id, bos_token_id, special_ids, pad_id=pad_id, eos_id=eos_id
-    )
+    rule = cleaning_of(cleaning, "corpus_bleu_ids")
     bleu = _bleu_object(smooth_method, smooth_value, effective_order, order, workers)
     with no_gc():
-        data = IdStreams(hypotheses, references, cleaning=cleaning)
+        data = IdStreams(hypotheses, references, cleaning=rule)
         stats = stats_of_streams(data, order, workers)
     bleu.num_refs = data.num_refs
     return bleu.score_from_stats(stats.sum(axis=0))

@@ -350,40 +350,16 @@ def _metric_of(metric: Any) -> Metric:
     return metric.sentence_metric()
 
 
-def _pairwise_self(metric: Any, sents: list[Any], workers: int) -> np.ndarray | None:
-    """The ``(n, n)`` matrix of a set against itself from the pairwise kernels (chrF, and
-    sacreBLEU-style BLEU), or None for other metrics."""
-    from .bleu import BLEU
-    from .chrf import CHRF
-
-    if type(metric) is CHRF and all(isinstance(s, str) for s in sents):
-        b = metric.beta if is_plain_beta(metric.beta) else None
-        if b is None:
-            return None
-        out: np.ndarray = _backend.chrf.chrf_pairwise_scores(
-            sents,
-            metric.char_order,
-            metric.word_order,
-            b,
-            metric.lowercase,
-            metric.whitespace,
-            metric.eps_smoothing,
-            workers,
-        )
+def _pairwise_self(metric: Any, sents: list[Any]) -> np.ndarray:
+    """The ``(n, n)`` matrix of a set against itself: the protocol's ``pairwise_scores``
+    (BLEU's and chrF's pairwise kernels, blocks of sentence scores otherwise), or BLEU's
+    ``pairwise_id_scores`` for token sequences (the caller checked the metric is BLEU)."""
+    if all(isinstance(s, str) for s in sents):
+        out: np.ndarray = metric.pairwise_scores(sents)
         return out
-    if type(metric) is BLEU:
-        flat, offsets = _ids(_token_seqs(sents, "hypotheses", metric), {})
-        scores: np.ndarray = _backend.bleu_sets.pairwise_scores(
-            flat,
-            np.diff(offsets),
-            metric.max_ngram_order,
-            metric.smooth_method,
-            metric.smooth_value,
-            metric.effective_order,
-            workers,
-        )
-        return scores
-    return None
+    flat, offsets = _ids(_token_seqs(sents, "hypotheses", metric), {})
+    scores: np.ndarray = metric.pairwise_id_scores(flat, np.diff(offsets))
+    return scores
 
 
 def expected_utility(
@@ -395,7 +371,6 @@ def expected_utility(
     log_probs: Any = None,
     keep_matrix: bool = True,
     block_pairs: int = BLOCK_PAIRS,
-    workers: int = 1,
 ) -> MBRResult:
     """MBR's expected utilities in one call: the utility matrix, its weighted row means, the
     choice.
@@ -405,8 +380,9 @@ def expected_utility(
     ``sacrebleu.sentence_bleu``), ``expected[i] = sum_j p_j utilities[i, j]`` with ``p`` the
     weights (the module docstring), ``best`` its first argmax (argmin for TER, where lower is
     better).  For one set against itself (``pseudo_references`` None or the very same list),
-    chrF and BLEU use the pairwise kernels; otherwise pairs are scored a block of about
-    ``block_pairs`` at a time through the metric's sentence scores.
+    the metric's ``pairwise_scores`` (the pairwise kernels of chrF and BLEU); otherwise pairs
+    are scored a block of about ``block_pairs`` at a time through its sentence scores.  Threads:
+    the metric's own ``workers``.
 
     Args:
         hypotheses: n >= 1 sentences: strings; token ids or string-token lists for BLEU.
@@ -417,8 +393,7 @@ def expected_utility(
         weights, log_probs: the pseudo-references' weights (module docstring).
         keep_matrix: return the ``(n, m)`` matrix (8 n m bytes); False keeps only the
             expected utilities (memory: one block).
-        block_pairs: pairs per block (>= 1).
-        workers: threads of the kernels (1 serial, -1 all cores); same results.
+        block_pairs: pairs per block (>= 1) of hypotheses against other pseudo-references.
 
     Returns:
         :class:`MBRResult` ``(utilities, expected, best)``: float64 ``(n, m)`` or None, float64
@@ -430,7 +405,6 @@ def expected_utility(
         ValueError: no hypothesis or no pseudo-reference, bad weights, ``block_pairs`` < 1.
     """
     m_obj = _metric_of(metric)
-    w = resolve_workers(workers)
     if type(block_pairs) is not int or block_pairs < 1:
         raise ValueError(f"block_pairs must be an int >= 1, got {block_pairs!r}")
     same = pseudo_references is None or pseudo_references is hypotheses
@@ -449,10 +423,11 @@ def expected_utility(
             bad = next(i for i, s in enumerate(hyps + refs) if not isinstance(s, str))
             where = f"hypotheses[{bad}]" if bad < n else f"pseudo_references[{bad - n}]"
             raise TypeError(f"{where} is a {type((hyps + refs)[bad]).__name__}; only BLEU scores token sequences")
-    matrix = _pairwise_self(m_obj, hyps, w) if same else None
-    if matrix is None and not text:
-        matrix = _pairwise_self(m_obj, hyps + refs, w)
-        matrix = None if matrix is None else np.ascontiguousarray(matrix[:n, n:])
+    matrix = None
+    if same:
+        matrix = _pairwise_self(m_obj, hyps)
+    elif not text:  # token ids (BLEU): the pairs of hypotheses with pseudo-references
+        matrix = np.ascontiguousarray(_pairwise_self(m_obj, hyps + refs)[:n, n:])
     if matrix is not None:
         expected = matrix @ v / d
         return MBRResult(matrix if keep_matrix else None, expected, _choose(m_obj, expected))

@@ -32,10 +32,15 @@ Scores, 0-1:
   ``tokenize=``); e.g. BLEU-2 with Chen and Cherry's method 4, as RL papers report it:
   ``BLEUReward(style="nltk", weights=(0.5, 0.5), smoothing_function="method4")``.
 
+Any metric of the protocol answers the same calls on text: ``SentenceReward(metric)``
+(``rapidbleu.CHRF(word_order=2)``, ``rapidbleu.TER()``, a metric of one's own) turns the
+metric's sentence scores into rewards by one of the metric's ``reward_transforms()`` (scores in
+percent: ``score / 100``; an error rate: ``-score / 100`` and two more, see :class:`TERReward`).
 :class:`CHRFReward` (sentence chrF / chrF++ / 100, 0-1) and :class:`TERReward` (from sentence
-TER, sign-aware: lower TER is a higher reward, see its ``transform``) answer the same calls on
-text; verl's module-level hooks take ``metric: chrf`` / ``metric: ter`` among their options
-(for OpenRLHF, expose ``CHRFReward(...).reward_func`` as ``reward_func``).
+TER, sign-aware: lower TER is a higher reward, see its ``transform``) are that with their
+metric's options by name; verl's module-level hooks take ``metric: chrf`` / ``metric: ter`` (any
+registered metric, with its constructor's options) among their options (for OpenRLHF, expose
+``CHRFReward(...).reward_func`` as ``reward_func``).
 
 On ids (``use_ids=True``, TRL) the same scores are computed on token ids, cleaned as
 ``rapidbleu.ids`` documents (``pad_token_id``, ``eos_token_id``, ``bos_token_id``,
@@ -48,12 +53,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ._core import engines as _engines
-from .ids import TokenIds
+from ._core.metric import METRICS, Metric, RewardTransform
+from ._core.nltk_style import rows_named
+from ._core.validate import check_keywords, resolve_workers
+from .chrf import CHRF, CHRFOptions
+from .ids import IdKeywords, cleaning_of
+from .ter import TER, TEROptions
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = [
     "REWARDS",
@@ -65,6 +78,7 @@ __all__ = [
     "compute_score",
     "compute_score_batch",
     "reward_func",
+    "reward_of",
 ]
 
 #: A completion as TRL passes it: a string, or a conversation (a list of message dicts).
@@ -120,20 +134,63 @@ def _streams(references: Sequence[Any], n: int, what: str, ids: bool = False) ->
 
 class SentenceReward:
     """The reward-function conventions of TRL, verl and OpenRLHF around one batch computation:
-    a subclass implements :meth:`scores` (and :meth:`id_scores` when it scores token ids), one
-    float per completion, higher is better.  :class:`BLEUReward`, :class:`CHRFReward` and
-    :class:`TERReward` are the ones there are.
+    one float per completion, higher is better.
+
+    ``SentenceReward(metric)`` rewards any metric of the protocol (a ``rapidbleu.BLEU``,
+    ``rapidbleu.CHRF``, ``rapidbleu.TER`` object, a metric of one's own): a batch of completion
+    strings is scored by the metric's sentence configuration (``metric.sentence_metric()``:
+    sacreBLEU's sentence BLEU has effective order) in one ``sentence_scores`` call, and the
+    float64 scores become rewards by ``transform``.  :class:`BLEUReward`, :class:`CHRFReward`
+    and :class:`TERReward` are this with their metric's options by name; a subclass may instead
+    implement :meth:`scores` (and :meth:`id_scores` when it scores token ids).
 
     Args:
+        metric: a metric object (``rapidbleu._core.metric.Metric``), or None for a subclass
+            that implements :meth:`scores`.
+        transform: how scores become rewards: the name of one of the metric's
+            ``reward_transforms()`` (default: its first; ``"scaled"``, ``score / 100``, for
+            scores in percent; ``"negative"``, ``-score / 100``, for an error rate) or a
+            callable on the float64 scores ``(n,)``.
         reference_key: TRL: the dataset column with the references.
         use_ids: TRL: score ``completion_ids`` against reference ids in ``reference_key``.
         special_tokens: OpenRLHF: strings removed from the decoded response.
-        name: the name TRL logs (``__name__``).
+        name: the name TRL logs (``__name__``); default the metric's ``metric_id``.
+
+    Raises:
+        TypeError: ``metric`` neither a metric object nor None; no ``name`` without a metric.
+        ValueError: an unknown ``transform`` name.
     """
 
     def __init__(
-        self, *, reference_key: str = "reference", use_ids: bool = False, special_tokens: Sequence[str] = (), name: str
+        self,
+        metric: Metric | None = None,
+        *,
+        transform: str | RewardTransform | None = None,
+        reference_key: str = "reference",
+        use_ids: bool = False,
+        special_tokens: Sequence[str] = (),
+        name: str | None = None,
     ) -> None:
+        if metric is not None and not isinstance(metric, Metric):
+            raise TypeError(f"metric must be a rapidbleu metric object or None, got {type(metric).__name__}")
+        if name is None:
+            if metric is None:
+                raise TypeError(f"{type(self).__name__} needs a name= (the name TRL logs)")
+            name = metric.metric_id
+        self.metric = metric
+        self.transform = transform
+        self._transform: RewardTransform | None = None
+        if metric is not None:
+            transforms = metric.reward_transforms()
+            if transform is None:
+                self.transform = transform = next(iter(transforms))
+            if isinstance(transform, str):
+                if transform not in transforms:
+                    raise ValueError(f"transform must be one of {', '.join(transforms)}, got {transform!r}")
+                self._transform = transforms[transform]
+            else:
+                self._transform = transform
+            self._sentence_metric = metric.sentence_metric()
         self.reference_key = reference_key
         self.use_ids = bool(use_ids)
         self.special_tokens = tuple(special_tokens)
@@ -144,8 +201,29 @@ class SentenceReward:
 
     def scores(self, completions: Sequence[str], references: Sequence[References]) -> list[float]:
         """Rewards (higher is better) of n completion strings against their references (per
-        completion a string or a list of strings)."""
-        raise NotImplementedError(f"{type(self).__name__} must define scores()")
+        completion a string or a list of strings): the metric's sentence scores in one call of
+        its kernels, then ``transform``.
+
+        Raises:
+            ValueError: lengths that differ, a completion without references, and what the
+                metric refuses (an error about one completion names it, ``completions[i]``).
+            TypeError: a completion or reference that is not a string.
+            NotImplementedError: no metric, and a subclass that does not define ``scores``.
+        """
+        if self.metric is None:
+            raise NotImplementedError(f"{type(self).__name__} must define scores() or be given a metric")
+        hyps = list(completions)
+        streams = _streams(list(references), len(hyps), "references")
+        if not hyps:
+            return []
+        with rows_named(lambda i: f"completions[{i}]"):
+            scores = self._sentence_metric.sentence_scores(hyps, streams)
+        return self._rewards(scores)
+
+    def _rewards(self, scores: np.ndarray) -> list[float]:
+        """``transform`` of float64 sentence scores, as Python floats."""
+        assert self._transform is not None  # (set whenever a metric is)
+        return [float(x) for x in self._transform(np.asarray(scores, dtype=np.float64))]
 
     def id_scores(self, completion_ids: Sequence[Sequence[int]], reference_ids: Sequence[Any]) -> list[float]:  # noqa: ARG002 -- the hook's signature; this default refuses ids
         """Rewards (0-1) of n token-id completions against reference ids."""
@@ -254,9 +332,10 @@ class BLEUReward(SentenceReward):
             whitespace tokens unless ``tokenize`` names a tokenizer; ``smoothing_function``
             ``"method0"``..``"method7"`` or a ``SmoothingFunction`` method; NLTK style with
             ``max_ngram_order=k`` and no ``weights`` means uniform weights over k orders).
-        pad_token_id, eos_token_id, bos_token_id, special_ids: id cleaning for ``use_ids``.
         workers: threads of the compiled core for ids (1 = the calling thread; -1 = every
             core); text is scored in the calling thread.
+        cleaning: id cleaning for ``use_ids``, ``rapidbleu.ids.IdKeywords`` (``pad_token_id``,
+            ``eos_token_id``, ``bos_token_id``, ``special_ids``, ...).
 
     Raises:
         ValueError, TypeError: unknown style, tokenizer or smoothing, options of the other
@@ -279,11 +358,8 @@ class BLEUReward(SentenceReward):
         weights: Sequence[float] | None = None,
         smoothing_function: str | Callable[..., Any] | None = None,
         auto_reweigh: bool = False,
-        pad_token_id: int | None = None,
-        eos_token_id: TokenIds = None,
-        bos_token_id: int | None = None,
-        special_ids: TokenIds = None,
         workers: int = 1,
+        **cleaning: Unpack[IdKeywords],
     ) -> None:
         nltk = style == "nltk"
         if nltk:
@@ -302,7 +378,7 @@ class BLEUReward(SentenceReward):
             if nltk
             else {"smooth_method": smooth_method, "smooth_value": smooth_value, "max_ngram_order": max_ngram_order}
         )
-        self._opts = _engines.ScoreOptions(
+        opts = _engines.ScoreOptions(
             style=style,
             tokenize=tokenize,
             lowercase=lowercase,
@@ -315,44 +391,23 @@ class BLEUReward(SentenceReward):
         self._id_options: dict[str, Any] = (
             {
                 "weights": weights if weights is not None else (0.25,) * 4,
-                "smoothing_function": self._opts.smoothing_function(),
+                "smoothing_function": opts.smoothing_function(),
                 "auto_reweigh": auto_reweigh,
             }
             if nltk
             else {**bleu_options, "effective_order": True}
         )
-        from ._core.validate import resolve_workers
-        from .ids import id_cleaning
-
         resolve_workers(workers)
-        id_cleaning(pad_token_id, eos_token_id, None, bos_token_id, special_ids)  # checks them now
-        super().__init__(reference_key=reference_key, use_ids=use_ids, special_tokens=special_tokens, name=name)
+        cleaning_of(cleaning, "BLEUReward.__init__")  # checks them now
+        super().__init__(
+            opts.metric(), reference_key=reference_key, use_ids=use_ids, special_tokens=special_tokens, name=name
+        )
         self.style = style
         self.workers = workers
-        self._cleaning: dict[str, Any] = {
-            "pad_token_id": pad_token_id,
-            "eos_token_id": eos_token_id,
-            "bos_token_id": bos_token_id,
-            "special_ids": special_ids,
-        }
+        self._cleaning = cleaning
 
     def __repr__(self) -> str:
         return f"BLEUReward(style={self.style!r}, name={self.__name__!r})"
-
-    # -- the batch computation --------------------------------------------------------------
-    def scores(self, completions: Sequence[str], references: Sequence[References]) -> list[float]:
-        """Rewards of n completion strings against their references (per completion a string or
-        a list of strings), in one call of the compiled core.
-
-        Raises:
-            ValueError: lengths that differ, a completion without references.
-            TypeError: a completion or reference that is not a string.
-        """
-        hyps = list(completions)
-        streams = _streams(list(references), len(hyps), "references")
-        if not hyps:
-            return []
-        return self._scaled(_engines.partition_sentence_scores(self._opts, hyps, streams))
 
     def id_scores(self, completion_ids: Sequence[Sequence[int]], reference_ids: Sequence[Any]) -> list[float]:
         """Rewards of n token-id completions against reference ids (per completion one id
@@ -368,17 +423,7 @@ class BLEUReward(SentenceReward):
             return []
         streams = _streams(list(reference_ids), len(hyps), "reference ids", ids=True)
         out = sentence_bleu_batch(hyps, streams, workers=self.workers, **self._id_options, **self._cleaning)
-        return self._scaled(out)
-
-    def _scaled(self, scores: np.ndarray) -> list[float]:
-        if self._opts.style == "sacrebleu":
-            scores = scores / 100.0
-        return [float(x) for x in scores]
-
-
-def _text_streams(completions: Sequence[str], references: Sequence[References]) -> tuple[list[str], list[list[Any]]]:
-    hyps = list(completions)
-    return hyps, _streams(list(references), len(hyps), "references")
+        return self._rewards(out)
 
 
 class CHRFReward(SentenceReward):
@@ -389,11 +434,12 @@ class CHRFReward(SentenceReward):
     Args:
         reference_key, special_tokens, name: as :class:`SentenceReward` (``name`` default
             ``"chrf"``).
-        char_order, word_order, beta, lowercase, whitespace, eps_smoothing: as
-            ``rapidbleu.CHRF`` (``word_order=2`` is chrF++).
+        options: ``rapidbleu.CHRF``'s options by name (``rapidbleu.chrf.CHRFOptions``:
+            ``char_order``, ``word_order``, ``beta``, ``lowercase``, ``whitespace``,
+            ``eps_smoothing``; ``word_order=2`` is chrF++).
 
     Raises:
-        TypeError, ValueError: options ``rapidbleu.CHRF`` refuses.
+        TypeError, ValueError: options ``rapidbleu.CHRF`` refuses, an unknown keyword.
     """
 
     def __init__(
@@ -402,44 +448,15 @@ class CHRFReward(SentenceReward):
         reference_key: str = "reference",
         special_tokens: Sequence[str] = (),
         name: str = "chrf",
-        char_order: int = 6,
-        word_order: int = 0,
-        beta: int | float = 2,
-        lowercase: bool = False,
-        whitespace: bool = False,
-        eps_smoothing: bool = False,
+        **options: Unpack[CHRFOptions],
     ) -> None:
-        self._opts = _engines.ScoreOptions(
-            metric="chrf",
-            lowercase=lowercase,
-            char_order=char_order,
-            word_order=word_order,
-            beta=beta,
-            whitespace=whitespace,
-            eps_smoothing=eps_smoothing,
-        )
-        super().__init__(reference_key=reference_key, special_tokens=special_tokens, name=name)
-
-    def scores(self, completions: Sequence[str], references: Sequence[References]) -> list[float]:
-        """chrF / 100 of n completion strings against their references (per completion a
-        string or a list of strings), in one call of the compiled core.
-
-        Raises:
-            ValueError: lengths that differ, a completion without references.
-            TypeError: a completion or reference that is not a string.
-        """
-        hyps, streams = _text_streams(completions, references)
-        if not hyps:
-            return []
-        return [float(x) for x in _engines.partition_sentence_scores(self._opts, hyps, streams) / 100.0]
+        check_keywords(options, CHRFOptions, "CHRFReward.__init__")
+        super().__init__(CHRF(**options), reference_key=reference_key, special_tokens=special_tokens, name=name)
 
 
-#: :class:`TERReward`'s ways of turning a TER (percent, >= 0, lower is better) into a reward.
-TER_TRANSFORMS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
-    "negative": lambda ter: 0.0 - ter / 100.0,  # 0.0 for TER 0 (-(0.0) would be -0.0)
-    "complement": lambda ter: 1.0 - ter / 100.0,
-    "clipped": lambda ter: np.maximum(0.0, 1.0 - ter / 100.0),
-}
+#: :class:`TERReward`'s ways of turning a TER (percent, >= 0, lower is better) into a reward
+#: (``rapidbleu.TER.reward_transforms()``: every error rate's).
+TER_TRANSFORMS: Mapping[str, RewardTransform] = TER.reward_transforms()
 
 
 class TERReward(SentenceReward):
@@ -462,11 +479,13 @@ class TERReward(SentenceReward):
     Args:
         reference_key, special_tokens, name: as :class:`SentenceReward` (``name`` default
             ``"ter"``).
-        transform: ``"negative"``, ``"complement"`` or ``"clipped"``.
-        normalized, no_punct, asian_support, case_sensitive: as ``rapidbleu.TER``.
+        transform: ``"negative"``, ``"complement"`` or ``"clipped"`` (:data:`TER_TRANSFORMS`).
+        options: ``rapidbleu.TER``'s options by name (``rapidbleu.ter.TEROptions``:
+            ``normalized``, ``no_punct``, ``asian_support``, ``case_sensitive``).
 
     Raises:
-        ValueError: an unknown ``transform``; TypeError: options ``rapidbleu.TER`` refuses.
+        ValueError: an unknown ``transform``; TypeError: options ``rapidbleu.TER`` refuses, an
+            unknown keyword.
     """
 
     def __init__(
@@ -476,40 +495,16 @@ class TERReward(SentenceReward):
         special_tokens: Sequence[str] = (),
         name: str = "ter",
         transform: str = "negative",
-        normalized: bool = False,
-        no_punct: bool = False,
-        asian_support: bool = False,
-        case_sensitive: bool = False,
+        **options: Unpack[TEROptions],
     ) -> None:
-        if transform not in TER_TRANSFORMS:
-            raise ValueError(f"transform must be one of {', '.join(TER_TRANSFORMS)}, got {transform!r}")
-        self.transform = transform
-        self._opts = _engines.ScoreOptions(
-            metric="ter",
-            normalized=normalized,
-            no_punct=no_punct,
-            asian_support=asian_support,
-            case_sensitive=case_sensitive,
+        check_keywords(options, TEROptions, "TERReward.__init__")
+        metric = TER(**options)
+        super().__init__(
+            metric, transform=transform, reference_key=reference_key, special_tokens=special_tokens, name=name
         )
-        super().__init__(reference_key=reference_key, special_tokens=special_tokens, name=name)
 
     def __repr__(self) -> str:
         return f"TERReward(transform={self.transform!r}, name={self.__name__!r})"
-
-    def scores(self, completions: Sequence[str], references: Sequence[References]) -> list[float]:
-        """Rewards (``transform`` of sentence TER) of n completion strings against their
-        references (per completion a string or a list of strings), in one call of the compiled
-        core.
-
-        Raises:
-            ValueError: lengths that differ, a completion without references.
-            TypeError: a completion or reference that is not a string.
-        """
-        hyps, streams = _text_streams(completions, references)
-        if not hyps:
-            return []
-        ter = _engines.partition_sentence_scores(self._opts, hyps, streams)
-        return [float(x) for x in TER_TRANSFORMS[self.transform](ter)]
 
 
 # -------------------------------------------------------------------------- module-level hooks
@@ -519,13 +514,33 @@ REWARDS: dict[str, type[SentenceReward]] = {"bleu": BLEUReward, "chrf": CHRFRewa
 _VERL_EXTRAS = ("reward_router_address", "reward_model_tokenizer")
 
 
+#: :class:`SentenceReward`'s own options, which the hooks do not hand to a metric's constructor.
+_REWARD_OPTIONS = ("transform", "reference_key", "special_tokens", "name")
+
+
+def reward_of(metric: str = "bleu", **options: Any) -> SentenceReward:
+    """The reward of a registered metric by its ``metric_id``: its class in :data:`REWARDS`
+    with ``options``, else ``SentenceReward(METRICS[metric](**metric_options), **reward_options)``
+    (``transform``, ``reference_key``, ``special_tokens``, ``name`` are the reward's; the rest
+    go to the metric's constructor).  What the module-level hooks build from verl's options.
+
+    Raises:
+        ValueError: a metric that is not registered (NLTK style is ``BLEUReward``'s
+            ``style="nltk"``), and what the reward or the metric refuses.
+        TypeError: an unknown option.
+    """
+    if metric in REWARDS:
+        return REWARDS[metric](**options)
+    if metric not in METRICS or metric == "nltk":
+        known = [*REWARDS, *(m for m in METRICS if m not in REWARDS and m != "nltk")]
+        raise ValueError(f"metric must be one of {', '.join(known)}, got {metric!r}")
+    reward = {k: options.pop(k) for k in _REWARD_OPTIONS if k in options}
+    return SentenceReward(METRICS[metric](**options), **reward)
+
+
 @lru_cache(maxsize=16)
 def _cached(options: tuple[tuple[str, Any], ...]) -> SentenceReward:
-    kwargs = dict(options)
-    metric = kwargs.pop("metric", "bleu")
-    if metric not in REWARDS:
-        raise ValueError(f"metric must be one of {', '.join(REWARDS)}, got {metric!r}")
-    return REWARDS[metric](**kwargs)
+    return reward_of(**dict(options))
 
 
 def _reward(options: dict[str, Any]) -> SentenceReward:
@@ -538,7 +553,8 @@ def compute_score(
 ) -> float:
     """verl's ``custom_reward_function``: sentence BLEU (0-1) of ``solution_str`` against
     ``ground_truth``; ``reward_kwargs`` (from verl's config) are :class:`BLEUReward` options, or
-    with ``metric: chrf`` / ``metric: ter`` those of :class:`CHRFReward` / :class:`TERReward`.
+    with ``metric: chrf`` / ``metric: ter`` those of :class:`CHRFReward` / :class:`TERReward`,
+    or with any other registered metric its reward's (:func:`reward_of`).
 
     Raises:
         TypeError: an unknown option; ValueError: an unknown metric, and as

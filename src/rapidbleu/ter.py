@@ -10,7 +10,7 @@ in ``rapidbleu._core.ter_py``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, TypedDict, cast
 
 if TYPE_CHECKING:
     import numpy as np
@@ -19,17 +19,29 @@ else:
 
 from ._core import backend as _backend
 from ._core.errors import cached_references_error
-from ._core.inputs import check_references, stat_value
+from ._core.inputs import check_references, preprocess, stat_value
 from ._core.lazy import is_ndarray
 from ._core.metric import Metric, register
 from ._core.sacre_methods import SacreMetricMethods
-from ._core.ter_py import ter_from_stats
+from ._core.ter_py import check_segment_rules, ter_from_stats
 from ._core.validate import check_flag, check_hypotheses, no_reference_error, resolve_workers
 from .score import TERScore, TERSignature
 from .tokenizers.tokenizer_ter import TercomTokenizer
 
+
+class TEROptions(TypedDict, total=False):
+    """TER's options by name, as :class:`TER` takes them: the keywords of the entry points that
+    build a ``TER`` (``**options: Unpack[TEROptions]``; a missing one is off, TER's default).
+    What each option means: :class:`TER`."""
+
+    normalized: bool
+    no_punct: bool
+    asian_support: bool
+    case_sensitive: bool
+
+
 #: TER's options, in the order of ``TER(...)``'s arguments.
-OPTIONS = ("normalized", "no_punct", "asian_support", "case_sensitive")
+OPTIONS: tuple[str, ...] = tuple(TEROptions.__annotations__)
 
 
 @register
@@ -59,6 +71,7 @@ class TER(SacreMetricMethods, Metric):
     """
 
     metric_id = "ter"
+    display_name = "TER"
     higher_is_better = False
     #: [num_edits, average reference length]: floats.
     stats_dtype = "float64"
@@ -212,6 +225,19 @@ class TER(SacreMetricMethods, Metric):
         scores: np.ndarray = _backend.ter.ter_scores(self.checked_sums(sums, dtype), dtype)
         return scores
 
+    def pairwise_scores(self, candidates: Sequence[str]) -> np.ndarray:
+        """``(n, n)``: sentence TER of candidate i against candidate j as its single reference
+        (``sentence_score(c_i, [c_j]).score``; not symmetric: the reference's length divides).
+        Every candidate is checked (as a hypothesis and as a reference) before the first
+        pair's work; then :meth:`Metric.pairwise_scores`' blocks of rows (each pair is an
+        edit-rate computation of its own, n^2 sentence TERs in the compiled kernel).
+
+        Raises:
+            ValueError: a candidate longer than ``rapidbleu._core.ter_py.MAX_WORDS`` words.
+        """
+        check_segment_rules(candidates, [candidates], *self._options())
+        return super().pairwise_scores(candidates)
+
     def get_signature(self) -> TERSignature:
         """The reproducibility signature (needs a scored corpus for the number of references).
 
@@ -238,7 +264,7 @@ class TER(SacreMetricMethods, Metric):
 
     def _preprocess_segment(self, sent: str) -> str:
         """Right-strip and tokenize one segment (tokens joined by single spaces)."""
-        return self.tokenizer(sent.rstrip())
+        return preprocess(sent, self.tokenizer, False)
 
     def _extract_reference_info(self, refs: Sequence[str]) -> dict[str, Any]:
         """``{"ref_words": [[token, ...], ...]}``: each reference preprocessed and split."""
@@ -299,4 +325,4 @@ def sentence_ter(
     return cast(TERScore, metric.sentence_score(hypothesis, references))
 
 
-__all__ = ["TER", "TERScore", "TERSignature", "corpus_ter", "sentence_ter"]
+__all__ = ["TER", "TEROptions", "TERScore", "TERSignature", "corpus_ter", "sentence_ter"]

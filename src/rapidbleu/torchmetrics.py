@@ -103,7 +103,7 @@ from torch import Tensor
 from torchmetrics import Metric as TorchMetric
 from torchmetrics.utilities import dim_zero_cat
 
-from ._core.inputs import check_references
+from ._core.inputs import check_references, preprocess
 from ._core.metric import Metric
 from ._core.validate import check_hypotheses
 from .bleu import BLEU
@@ -451,6 +451,27 @@ def _with_references(streams: list[list[str | None]], n: int) -> list[int]:
     return scored
 
 
+def _checked_batch(preds: Preds, target: Target) -> tuple[list[str], list[list[str | None]], list[int]] | None:
+    """One update of torchmetrics' chrF or TER (its input rules, ``flat_single``): ``(hypotheses,
+    reference streams, the indexes of the predictions with a reference)``, every string checked
+    as rapidbleu's metrics check them before anything is added; None for an empty batch.
+
+    Raises:
+        ValueError, TypeError: lengths that differ, a non-string.
+    """
+    hyps, streams = reference_streams(preds, target, flat_single=True)
+    if not hyps:
+        return None
+    hyps = check_hypotheses(hyps)
+    return hyps, streams, _with_references(streams, len(hyps))
+
+
+def _with_sentences(corpus: Tensor, sentences: list[Tensor] | None) -> Tensor | tuple[Tensor, Tensor]:
+    """``compute()``'s value: the corpus score, and with ``return_sentence_level_score`` (a
+    list state of per-update segment scores) the segment scores concatenated too."""
+    return corpus if sentences is None else (corpus, dim_zero_cat(sentences))
+
+
 def _int_at_least(value: object, low: int) -> bool:
     """Whether an argument is an int of at least ``low`` (torchmetrics' check of orders)."""
     return isinstance(value, int) and value >= low
@@ -535,12 +556,11 @@ class CHRFScore(TorchMetric):  # type: ignore[misc]  # (torchmetrics, an optiona
         Raises:
             ValueError, TypeError: lengths that differ, a non-string (before anything is added).
         """
-        hyps, streams = reference_streams(preds, target, flat_single=True)
-        if not hyps:
+        batch = _checked_batch(preds, target)
+        if batch is None:
             return
-        hyps = check_hypotheses(hyps)
+        hyps, streams, scored = batch
         rows = np.zeros((len(hyps), self.scorer.aggregate_width()), dtype=np.int64)
-        scored = _with_references(streams, len(hyps))
         if scored:
             rows[scored] = self.scorer.corpus_statistics(
                 [hyps[i] for i in scored], [[stream[i] for i in scored] for stream in streams]
@@ -570,10 +590,7 @@ class CHRFScore(TorchMetric):  # type: ignore[misc]  # (torchmetrics, an optiona
     def compute(self) -> Tensor | tuple[Tensor, Tensor]:
         """The corpus chrF (float32 0-dim, 0-1), and with ``return_sentence_level_score`` the
         segment scores (float32 ``(n,)``) too."""
-        corpus = self._scores(self.stats.to(torch.float32).unsqueeze(0))[0]
-        if self.sentence_chrf_score is not None:
-            return corpus, dim_zero_cat(self.sentence_chrf_score)
-        return corpus
+        return _with_sentences(self._scores(self.stats.to(torch.float32).unsqueeze(0))[0], self.sentence_chrf_score)
 
 
 def _ter_value(edits: np.float32, length: np.float32) -> np.float32:
@@ -650,7 +667,7 @@ class TranslationEditRate(TorchMetric):  # type: ignore[misc]  # (torchmetrics, 
     def _words(self, text: str) -> str:
         """torchmetrics' ``_preprocess_sentence``: right-stripped, tokenized once (the words
         joined by single spaces)."""
-        return self.scorer.tokenizer(text.rstrip())
+        return preprocess(text, self.scorer.tokenizer, False)
 
     def _segments(self, hyps: list[str], streams: list[list[str | None]]) -> tuple[np.ndarray, np.ndarray]:
         """Per segment the fewest edits over its references and the float32 average reference
@@ -691,12 +708,10 @@ class TranslationEditRate(TorchMetric):  # type: ignore[misc]  # (torchmetrics, 
             ValueError, TypeError: lengths that differ, a non-string, a segment of more than
                 ``rapidbleu._core.ter_py.MAX_WORDS`` words (before anything is added).
         """
-        hyps, streams = reference_streams(preds, target, flat_single=True)
-        if not hyps:
+        batch = _checked_batch(preds, target)  # checked as TER checks them, before any work
+        if batch is None:
             return
-        hyps = check_hypotheses(hyps)
-        _with_references(streams, len(hyps))  # checked as TER checks them, before any work
-        edits, lengths = self._segments(hyps, streams)
+        edits, lengths = self._segments(*batch[:2])
         total_edits = np.float32(self.total_num_edits.item())
         total_len = np.float32(self.total_tgt_len.item())
         for e, length in zip(edits, lengths, strict=True):  # float32 sums in torchmetrics' order
@@ -714,6 +729,4 @@ class TranslationEditRate(TorchMetric):  # type: ignore[misc]  # (torchmetrics, 
         TERs (float32 ``(n,)``) too."""
         value = _ter_value(np.float32(self.total_num_edits.item()), np.float32(self.total_tgt_len.item()))
         corpus = torch.tensor(value, dtype=torch.float32, device=self.total_num_edits.device)
-        if self.sentence_ter is not None:
-            return corpus, dim_zero_cat(self.sentence_ter)
-        return corpus
+        return _with_sentences(corpus, self.sentence_ter)

@@ -20,7 +20,7 @@ from .text cimport rb_set_text, rb_text
 
 from . import chrf_py as _twin
 from .chrf_py import (as_stats_matrix, best_reference, check_beta, check_orders, check_segments, check_sentences,
-                       is_plain_beta, plain_arithmetic)
+                       is_plain_beta, option_values, plain_arithmetic)
 from .threads import run_chunks
 from .validate import no_reference_error, resolve_workers
 
@@ -220,30 +220,27 @@ def _stats_any_beta(hypotheses, ref_streams, char_order, word_order, beta, lower
                                   eps_smoothing, workers, mask)
 
 
-def chrf_stats(hypotheses, ref_streams, char_order=6, word_order=0, beta=2, lowercase=False, whitespace=False,
-               eps_smoothing=False, workers=1):
-    return _stats_any_beta(hypotheses, ref_streams, char_order, word_order, beta, lowercase, whitespace,
-                           eps_smoothing, workers, _FULL_MASK)
+def chrf_stats(hypotheses, ref_streams, options, workers=1):
+    return _stats_any_beta(hypotheses, ref_streams, *option_values(options), workers, _FULL_MASK)
 
 
-def _chrf_stats_masked(hypotheses, ref_streams, char_order, word_order, beta, lowercase, whitespace, eps_smoothing,
-                       workers, mask):
+def _chrf_stats_masked(hypotheses, ref_streams, options, workers, mask):
     """``chrf_stats`` with ``mask`` ANDed into every hash (the tests set 0: every key on one
     probe chain, to show that collisions never change a count)."""
-    return _stats_any_beta(hypotheses, ref_streams, char_order, word_order, beta, lowercase, whitespace,
-                           eps_smoothing, workers, mask)
+    return _stats_any_beta(hypotheses, ref_streams, *option_values(options), workers, mask)
 
 
-def chrf_scores(sums, char_order=6, word_order=0, beta=2, eps_smoothing=False, dtype=None, workers=1):
+def chrf_scores(sums, options, dtype=None, workers=1):
     cdef int co, wo
+    char_order, word_order, beta, _, _, eps_smoothing = option_values(options)
     co, wo = check_orders(char_order, word_order)
     beta = check_beta(beta)
     resolve_workers(workers)
     if not plain_arithmetic(char_order, word_order, beta, eps_smoothing):  # numpy's (or a Fraction's)
-        return _twin.chrf_scores(sums, char_order, word_order, beta, eps_smoothing, dtype, workers)
+        return _twin.chrf_scores(sums, options, dtype, workers)
     arr = as_stats_matrix(sums, co, wo, dtype)
     if arr.dtype == object:  # Python ints beyond 2**53 - 1: sacreBLEU's exact divisions, in Python
-        return _twin.chrf_scores(arr, co, wo, beta, eps_smoothing, dtype, workers)
+        return _twin.chrf_scores(arr, options, dtype, workers)
     cdef double factor, one_plus
     factor, one_plus = _factors(beta)
     cdef int order = co + wo
@@ -313,17 +310,17 @@ def _pairwise(sentences, char_order, word_order, beta, lowercase, whitespace, ep
     return out
 
 
-def chrf_pairwise_stats(sentences, char_order=6, word_order=0, lowercase=False, whitespace=False, workers=1):
+def chrf_pairwise_stats(sentences, options, workers=1):
+    char_order, word_order, _, lowercase, whitespace, _ = option_values(options)
     return _pairwise(sentences, char_order, word_order, 2, lowercase, whitespace, False, workers, False, _FULL_MASK)
 
 
-def chrf_pairwise_scores(sentences, char_order=6, word_order=0, beta=2, lowercase=False, whitespace=False,
-                         eps_smoothing=False, workers=1):
+def chrf_pairwise_scores(sentences, options, workers=1):
+    char_order, word_order, beta, lowercase, whitespace, eps_smoothing = option_values(options)
     co, wo = check_orders(char_order, word_order)
     if not is_plain_beta(check_beta(beta)):  # the statistics from C, the scores by the Python formula
         stats = _pairwise(sentences, co, wo, 2, lowercase, whitespace, False, workers, False, _FULL_MASK)
         n = stats.shape[0]
-        return _twin.chrf_scores(stats.reshape(n * n, 3 * (co + wo)), co, wo, beta, eps_smoothing, None,
-                                 workers).reshape(n, n)
+        return _twin.chrf_scores(stats.reshape(n * n, 3 * (co + wo)), options, None, workers).reshape(n, n)
     return _pairwise(sentences, char_order, word_order, beta, lowercase, whitespace, eps_smoothing, workers, True,
                      _FULL_MASK)

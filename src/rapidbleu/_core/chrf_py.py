@@ -35,7 +35,7 @@ from __future__ import annotations
 import numbers
 from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 if TYPE_CHECKING:
     import numpy as np
@@ -61,6 +61,34 @@ EPS = 1e-16
 #: The numpy types sacreBLEU holds statistics in besides Python ints: ``int64`` in approximate
 #: randomization trials, ``float32`` in bootstrap resamples.
 ARRAY_DTYPES = ("int64", "float32")
+
+
+class CHRFOptions(TypedDict, total=False):
+    """chrF's options by name, as ``rapidbleu.CHRF`` takes them (``rapidbleu.chrf`` exports this
+    type): the keywords of the entry points that build a ``CHRF`` (``**options:
+    Unpack[CHRFOptions]``, a missing one has CHRF's default), and the one value the kernels take
+    (``CHRF.options``: every key, checked once by the constructor; :func:`option_values` reads
+    it).  What each option means: ``rapidbleu.CHRF``."""
+
+    char_order: int
+    word_order: int
+    beta: float
+    lowercase: bool
+    whitespace: bool
+    eps_smoothing: bool
+
+
+def option_values(options: CHRFOptions) -> tuple[Any, Any, Any, bool, bool, bool]:
+    """``(char_order, word_order, beta, lowercase, whitespace, eps_smoothing)`` of ``options``
+    (sacreBLEU's default for a missing one): how both twins read their options."""
+    return (
+        options.get("char_order", CHAR_ORDER),
+        options.get("word_order", WORD_ORDER),
+        options.get("beta", BETA),
+        options.get("lowercase", False),
+        options.get("whitespace", False),
+        options.get("eps_smoothing", False),
+    )
 
 
 # ------------------------------------------------------------------------------------------
@@ -413,15 +441,7 @@ def check_sentences(sentences: Any) -> list[str]:
 
 
 def chrf_stats(
-    hypotheses: Sequence[str],
-    ref_streams: Sequence[Sequence[str | None]],
-    char_order: int = CHAR_ORDER,
-    word_order: int = WORD_ORDER,
-    beta: int | float = BETA,
-    lowercase: bool = False,
-    whitespace: bool = False,
-    eps_smoothing: bool = False,
-    workers: int = 1,
+    hypotheses: Sequence[str], ref_streams: Sequence[Sequence[str | None]], options: CHRFOptions, workers: int = 1
 ) -> np.ndarray:
     """Per-segment chrF statistics, each against the segment's best reference.
 
@@ -429,11 +449,11 @@ def chrf_stats(
         hypotheses: n ``str``.
         ref_streams: reference streams, each n ``str`` or ``None`` (no reference in this
             stream for that segment); every segment needs at least one reference.
-        char_order, word_order: the n-gram orders (0..64 each, not both 0).
-        beta: recall's weight, which (with ``eps_smoothing``) chooses the best reference.
-        lowercase: ``str.lower()`` hypotheses and references first.
-        whitespace: keep whitespace in character n-grams.
-        eps_smoothing: the scoring rule that chooses the best reference (see :func:`f_score`).
+        options: :class:`CHRFOptions` (:func:`option_values`): ``char_order``, ``word_order``
+            (the n-gram orders, 0..64 each, not both 0); ``beta``, recall's weight, and
+            ``eps_smoothing``, the scoring rule (:func:`f_score`), which choose the best
+            reference; ``lowercase`` (``str.lower()`` hypotheses and references first);
+            ``whitespace`` (keep whitespace in character n-grams).
         workers: threads of the compiled twin (checked here, computed serially).
 
     Returns:
@@ -447,6 +467,7 @@ def chrf_stats(
         ValueError: a stream of another length than the hypotheses, a segment without any
             reference, a bad order or beta, a bad ``workers``.
     """
+    char_order, word_order, beta, lowercase, whitespace, eps_smoothing = option_values(options)
     char_order, word_order = check_orders(char_order, word_order)
     beta = check_beta(beta)
     resolve_workers(workers)
@@ -490,20 +511,13 @@ def as_stats_matrix(stats: Any, char_order: int, word_order: int, dtype: Any) ->
     return arr.astype(np.int64 if dtype is None else dtype, copy=False)
 
 
-def chrf_scores(
-    sums: Any,
-    char_order: int = CHAR_ORDER,
-    word_order: int = WORD_ORDER,
-    beta: int | float = BETA,
-    eps_smoothing: bool = False,
-    dtype: Any = None,
-    workers: int = 1,
-) -> np.ndarray:
+def chrf_scores(sums: Any, options: CHRFOptions, dtype: Any = None, workers: int = 1) -> np.ndarray:
     """sacreBLEU's chrF (0-100) of every row of summed statistics.
 
     Args:
         sums: (m, 3 * (char_order + word_order)) statistics, one corpus (or segment) per row.
-        char_order, word_order, beta, eps_smoothing: as :func:`chrf_stats`.
+        options: as :func:`chrf_stats` (its ``char_order``, ``word_order``, ``beta`` and
+            ``eps_smoothing``).
         dtype: the number type sacreBLEU holds the row in: ``None`` Python ints (corpus and
             sentence scores; counts of any size), ``numpy.int64`` (approximate randomization),
             ``numpy.float32`` (bootstrap resamples; values are rounded to float32 first).
@@ -519,6 +533,7 @@ def chrf_scores(
     Raises:
         ValueError: bad shape or dtype, bad orders, beta or workers.
     """
+    char_order, word_order, beta, _, _, eps_smoothing = option_values(options)
     co, wo = check_orders(char_order, word_order)
     beta = check_beta(beta)
     resolve_workers(workers)
@@ -545,17 +560,12 @@ def _pairwise_grams(
     return [segment_ngrams(s, char_order, word_order, whitespace) for s in sents]
 
 
-def chrf_pairwise_stats(
-    sentences: Sequence[str],
-    char_order: int = CHAR_ORDER,
-    word_order: int = WORD_ORDER,
-    lowercase: bool = False,
-    whitespace: bool = False,
-    workers: int = 1,
-) -> np.ndarray:
+def chrf_pairwise_stats(sentences: Sequence[str], options: CHRFOptions, workers: int = 1) -> np.ndarray:
     """Statistics of every ordered pair of one set of sentences (the utility matrix of MBR
     decoding): ``out[i, j]`` is sentence i (hypothesis) against sentence j (its single
     reference), the diagonal included.
+
+    ``options`` as :func:`chrf_stats` (its ``beta`` and ``eps_smoothing`` choose nothing here).
 
     Returns:
         int64 (n, n, 3 * (char_order + word_order)), rows as :func:`chrf_stats`'.
@@ -563,6 +573,7 @@ def chrf_pairwise_stats(
     Raises:
         TypeError: a sentence that is not a ``str``; ValueError: bad orders or workers.
     """
+    char_order, word_order, _, lowercase, whitespace, _ = option_values(options)
     char_order, word_order = check_orders(char_order, word_order)
     grams = _pairwise_grams(sentences, char_order, word_order, lowercase, whitespace, workers)
     n = len(grams)
@@ -573,23 +584,15 @@ def chrf_pairwise_stats(
     return out
 
 
-def chrf_pairwise_scores(
-    sentences: Sequence[str],
-    char_order: int = CHAR_ORDER,
-    word_order: int = WORD_ORDER,
-    beta: int | float = BETA,
-    lowercase: bool = False,
-    whitespace: bool = False,
-    eps_smoothing: bool = False,
-    workers: int = 1,
-) -> np.ndarray:
+def chrf_pairwise_scores(sentences: Sequence[str], options: CHRFOptions, workers: int = 1) -> np.ndarray:
     """Sentence chrF (0-100) of every ordered pair: (n, n) float64 (or wider for a numpy
     ``beta``: :func:`scores_dtype`), ``[i, j]`` = sentence i against sentence j as its single
-    reference (``CHRF(...).sentence_score(s[i], [s[j]])``).
+    reference (``CHRF(**options).sentence_score(s[i], [s[j]])``).
 
     Raises:
         as :func:`chrf_pairwise_stats`, and a bad ``beta``.
     """
+    char_order, word_order, beta, lowercase, whitespace, eps_smoothing = option_values(options)
     char_order, word_order = check_orders(char_order, word_order)
     beta = check_beta(beta)
     grams = _pairwise_grams(sentences, char_order, word_order, lowercase, whitespace, workers)

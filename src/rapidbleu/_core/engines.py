@@ -74,6 +74,9 @@ class ScoreOptions:
                 known = ", ".join(m for m in METRICS if m != "nltk")
                 raise ValueError(f"metric must be one of {known}, got {metric!r}")
             self.metric_id = metric
+            #: the metric's class travels with the settings (pickled by reference): a worker
+            #: imports the module that defines it, and with it the metric, however registered
+            self.metric_class: type[Metric] = METRICS[metric]
             if metric == "bleu":
                 options["force"] = True
             if tokenize is not None:
@@ -87,6 +90,7 @@ class ScoreOptions:
             if options:
                 raise TypeError(f"unexpected NLTK-style options: {', '.join(sorted(options))}")
             self.metric_id = "nltk"
+            self.metric_class = NLTKBLEU
             self.smoothing = _smoothing_spec(smoothing_function)
             self.options = {
                 "weights": weights,
@@ -98,7 +102,8 @@ class ScoreOptions:
 
     def key(self) -> tuple[Any, ...]:
         smoothing = getattr(self, "smoothing", None)
-        return (self.metric_id, _freeze(self.options), None if smoothing is None else _freeze_spec(smoothing))
+        spec = None if smoothing is None else _freeze_spec(smoothing)
+        return (self.metric_class, _freeze(self.options), spec)
 
     def metric(self, sentence: bool = False) -> Metric:
         """The metric of these settings (cached per process); ``sentence``: the one sentence
@@ -166,16 +171,17 @@ def _smoothing_function(spec: tuple[int, dict[str, Any]] | None) -> Any:
 
 @lru_cache(maxsize=8)
 def _metric(key: tuple[Any, ...], sentence: bool) -> Metric:
-    metric_id, options, spec = key
+    cls: type[Metric] = key[0]
+    options, spec = key[1:]
     kwargs = dict(options)
-    if metric_id == "nltk":
+    if cls is NLTKBLEU:
         weights = kwargs.pop("weights")
         return NLTKBLEU(
             weights if weights is not None else (0.25,) * 4,
             _smoothing_function(None if spec is None else (spec[0], dict(spec[1]))),
             **kwargs,
         )
-    metric = METRICS[metric_id](**kwargs)
+    metric = cls(**kwargs)
     return metric.sentence_metric() if sentence else metric
 
 

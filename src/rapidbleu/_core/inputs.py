@@ -2,6 +2,8 @@
 
 * :func:`preprocess` -- sacreBLEU's preprocessing of one segment (lowercase, right-strip,
   tokenize), the one copy every caller uses;
+* :func:`token_ids`, :func:`join_flat` -- string tokens as integer ids through one vocabulary,
+  sequences stored end to end (how BLEU's set kernels take text);
 * :func:`num_refs_of` -- references per segment from their counts (``-1`` when it varies, an
   error naming the first segment without any);
 * :func:`check_statistics_matrix` -- the one validator of a statistics matrix, for any metric
@@ -35,9 +37,11 @@ __all__ = [
     "check_statistics_matrix",
     "column_sums",
     "exact_column_sums",
+    "join_flat",
     "num_refs_of",
     "preprocess",
     "stat_value",
+    "token_ids",
 ]
 
 
@@ -48,6 +52,22 @@ def preprocess(line: str, tokenizer: Callable[[str], str], lowercase: bool) -> s
     if lowercase:
         line = line.lower()
     return tokenizer(line.rstrip())
+
+
+def token_ids(token_lists: Iterable[Sequence[Any]], vocab: dict[Any, int]) -> list[np.ndarray]:
+    """Each sequence of (hashable) tokens as an int64 array of ids: a token's id is its index in
+    ``vocab``, which grows as new tokens come (so sequences mapped through one ``vocab`` share
+    their ids, and n-grams of ids are n-grams of tokens)."""
+    return [np.array([vocab.setdefault(t, len(vocab)) for t in toks], dtype=np.int64) for toks in token_lists]
+
+
+def join_flat(seqs: Sequence[np.ndarray | None]) -> tuple[np.ndarray, np.ndarray]:
+    """Sequences stored end to end: ``(flat, lens)``, int64 ids one after the other and each
+    sequence's length (-1 for ``None``: no sequence)."""
+    lens = np.fromiter((-1 if s is None else len(s) for s in seqs), dtype=np.int64, count=len(seqs))
+    parts = [s for s in seqs if s is not None and len(s)]
+    flat = np.concatenate(parts).astype(np.int64, copy=False) if parts else np.zeros(0, dtype=np.int64)
+    return np.ascontiguousarray(flat), lens
 
 
 def num_refs_of(counts: Iterable[int] | np.ndarray) -> int:

@@ -18,7 +18,11 @@ configuration:
   metric's scoring twin;
 * ``config``/``from_config`` turn the configuration into a plain dict and back (for
   :class:`~rapidbleu.stats.CorpusStats`, pickles and engines), and ``get_signature`` gives the
-  sacreBLEU signature.
+  sacreBLEU signature;
+* ``sentence_scores`` (a batch of sentence scores) and ``pairwise_scores`` (the ``(n, n)``
+  matrix of one set of candidates, each against each) serve ``rapidbleu.batch``, and
+  ``reward_transforms`` turns sentence scores into rewards for ``rapidbleu.rewards``: the base
+  class provides all three, a metric with faster kernels overrides them.
 
 :data:`METRICS` maps each ``metric_id`` to its class; a metric module registers its class with
 :func:`register` when it is imported.  How to add a metric: ``ARCHITECTURE.md``.
@@ -27,7 +31,7 @@ configuration:
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .bootstrap import bootstrap_summary
@@ -39,6 +43,8 @@ if TYPE_CHECKING:
     import numpy as np
 
     from ..score import Score, Signature
+else:
+    from .lazy import numpy as np  # imported on first use (see rapidbleu._core.lazy)
 
 #: ``metric_id`` -> metric class (filled by :func:`register` as metric modules are imported).
 METRICS: dict[str, type[Metric]] = {}
@@ -50,6 +56,21 @@ def register(cls: type[Metric]) -> type[Metric]:
     return cls
 
 
+#: A reward transform: float64 sentence scores ``(n,)`` -> rewards ``(n,)``, higher is better.
+RewardTransform = Callable[["np.ndarray"], "np.ndarray"]
+
+#: Rewards of scores in percent where higher is better (BLEU, chrF): ``score / 100`` (0-1).
+PERCENT_REWARDS: Mapping[str, RewardTransform] = {"scaled": lambda scores: scores / 100.0}
+
+#: Rewards of an error rate in percent (TER: 0 at best, unbounded above), higher is better;
+#: ``"negative"`` (the default) keeps the ordering of every score, ``"clipped"`` is 0-1.
+ERROR_RATE_REWARDS: Mapping[str, RewardTransform] = {
+    "negative": lambda rate: 0.0 - rate / 100.0,  # 0.0 for a rate of 0 (-(0.0) would be -0.0)
+    "complement": lambda rate: 1.0 - rate / 100.0,
+    "clipped": lambda rate: np.maximum(0.0, 1.0 - rate / 100.0),
+}
+
+
 class Metric(ABC):
     """One metric configuration, as every layer above the kernels sees it.
 
@@ -59,14 +80,17 @@ class Metric(ABC):
 
     Attributes:
         metric_id: the metric's name on the command line (``-m``) and in ``CorpusStats``.
+        display_name: how messages name the metric (``"chrF"``: "chrF scores strings").
         higher_is_better: ``False`` for error rates (TER).
         stats_dtype: ``"int64"`` (counts) or ``"float64"`` (TER's average reference lengths).
         command_line: offered by the command line's ``-m`` (sacreBLEU's metrics; not NLTK's).
         num_refs: references per segment of the last corpus scored (``-1`` when it varies);
             read by the signature.
+        pairwise_block: pairs per block of the default :meth:`pairwise_scores`.
     """
 
     metric_id: ClassVar[str]
+    display_name: ClassVar[str] = "the metric"
     higher_is_better: ClassVar[bool] = True
     stats_dtype: ClassVar[str] = "int64"
     command_line: ClassVar[bool] = True
@@ -74,6 +98,7 @@ class Metric(ABC):
     num_refs: int
     n_bootstrap: int | None = None
     seed: str | None = None
+    pairwise_block: ClassVar[int] = 4096
 
     # -- what a metric implements -----------------------------------------------------------
     @property
@@ -284,3 +309,37 @@ class Metric(ABC):
         """The sentence score of every segment in one call: float64 ``(n,)``; each equals
         ``sentence_score(hypotheses[i], [stream[i] for stream in references]).score``."""
         return self.scores_from_stats(self.corpus_statistics(hypotheses, references), None)
+
+    def pairwise_scores(self, candidates: Sequence[Any]) -> np.ndarray:
+        """The sentence score of every ordered pair of one set of candidates: float64 ``(n,
+        n)``, ``out[i, j] == sentence_score(candidates[i], [candidates[j]]).score`` (candidate i
+        the hypothesis, candidate j its single reference; the diagonal included): the utility
+        (or cost) matrix of minimum-Bayes-risk decoding.  Candidates are segments as
+        :meth:`corpus_statistics` takes hypotheses (strings).
+
+        This default scores blocks of rows of about :attr:`pairwise_block` pairs through
+        :meth:`sentence_scores` (n^2 sentence scores; memory: the output and one block's
+        statistics, never the ``(n, n, k)`` table); a metric with a pairwise kernel overrides
+        it (BLEU, chrF).
+
+        Raises:
+            TypeError, ValueError: as :meth:`sentence_scores` for a candidate.
+        """
+        sents = list(candidates)
+        n = len(sents)
+        out = np.empty((n, n), dtype=np.float64)
+        rows = max(1, self.pairwise_block // max(n, 1))
+        for start in range(0, n, rows):
+            stop = min(n, start + rows)
+            hyps = [c for c in sents[start:stop] for _ in range(n)]
+            out[start:stop] = self.sentence_scores(hyps, [sents * (stop - start)]).reshape(stop - start, n)
+        return out
+
+    @classmethod
+    def reward_transforms(cls) -> Mapping[str, RewardTransform]:
+        """How sentence scores become rewards (``rapidbleu.rewards``; higher is better): name ->
+        transform of the float64 scores, the first one the default.  Scores in percent:
+        :data:`PERCENT_REWARDS` (``score / 100``), or for an error rate (``higher_is_better``
+        False) :data:`ERROR_RATE_REWARDS` (``-score / 100`` first); a metric on another scale
+        overrides this (NLTK style, 0-1: the score itself)."""
+        return PERCENT_REWARDS if cls.higher_is_better else ERROR_RATE_REWARDS

@@ -18,8 +18,9 @@ Formulas: Papineni et al. (2002) and Chen and Cherry (2014), as NLTK 3.9/3.10's
 
 from __future__ import annotations
 
+import functools
 import sys
-from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence, Sized
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence, Sized
 from contextlib import contextmanager
 from typing import Any, cast
 
@@ -44,8 +45,16 @@ from .bleu_scores_py import (
     warn_zero_order,
 )
 from .errors import stream_length_error
-from .inputs import check_held, check_statistics_matrix, exact_column_sums, num_refs_of, preprocess
-from .metric import Metric, register
+from .inputs import (
+    check_held,
+    check_statistics_matrix,
+    exact_column_sums,
+    join_flat,
+    num_refs_of,
+    preprocess,
+    token_ids,
+)
+from .metric import Metric, RewardTransform, register
 from .validate import (
     MAX_ORDER_LIMIT,
     check_nltk_hypotheses,
@@ -536,6 +545,15 @@ def _tokens(text: Any, tokenizer: Callable[[str], str] | None, lowercase: bool) 
     return preprocess(text, tokenizer, lowercase).split()
 
 
+def _pair_name(start: int, n: int, k: int) -> str:
+    """Row ``k`` of a block of pairwise statistics that starts at candidate ``start``."""
+    return f"candidate {start + k // n} against candidate {k % n}"
+
+
+#: :meth:`NLTKBLEU.reward_transforms`: scores 0-1, higher is better, are rewards as they are.
+_SCORE_REWARDS: Mapping[str, RewardTransform] = {"score": lambda scores: scores}
+
+
 @register
 class NLTKBLEU(Metric):
     """NLTK-style BLEU (``nltk.translate.bleu_score``'s scores, 0-1) on the metric protocol:
@@ -792,6 +810,42 @@ class NLTKBLEU(Metric):
         """NLTK's ``sentence_bleu`` of every segment (reference streams as
         :meth:`corpus_statistics` takes them)."""
         return self.scores_from_stats(self.corpus_statistics(hypotheses, references))
+
+    def pairwise_id_scores(self, flat: np.ndarray, lens: np.ndarray) -> np.ndarray:
+        """``(n, n)`` float64: NLTK's ``sentence_bleu([s_j], s_i)`` of every ordered pair of n
+        token-id sequences stored end to end (``flat``, ``lens``: as
+        ``rapidbleu._core.inputs.join_flat`` gives them), one weight tuple.  The statistics
+        come from the set kernel a block of rows at a time (about 16 MB,
+        ``rapidbleu._core.bleu_sets_py.pairwise_stats_blocks``): memory is the output and one
+        block, never the ``(n, n, 2 + 2N)`` table.
+
+        Raises:
+            SmoothingError: method 6 on a pair without a trigram match (NLTK's assertion),
+                naming the pair (``candidate i against candidate j``).
+            TypeError: a custom smoothing callable (it needs the tokens).
+        """
+        n = len(lens)
+        out = np.empty((n, n), dtype=np.float64)
+        for start, block in _backend.bleu_sets.pairwise_stats_blocks(flat, lens, self.max_ngram_order, self.workers):
+            rows = len(block)
+            with rows_named(functools.partial(_pair_name, start, n)):
+                out[start : start + rows] = self.scores_from_stats(block.reshape(rows * n, -1)).reshape(rows, n)
+        return out
+
+    def pairwise_scores(self, candidates: Sequence[Any]) -> np.ndarray:
+        """``(n, n)`` float64: :meth:`pairwise_id_scores` of the candidates' tokens (strings
+        tokenized as :meth:`corpus_statistics` tokenizes them, token sequences as they are) as
+        ids of one vocabulary."""
+        toks = [_tokens(c, self.tokenizer, self.lowercase) for c in candidates]
+        for i, t in enumerate(toks):
+            if t is None:
+                raise TypeError(f"candidate {i} is None")
+        return self.pairwise_id_scores(*join_flat(token_ids(cast("list[list[Any]]", toks), {})))
+
+    @classmethod
+    def reward_transforms(cls) -> Mapping[str, RewardTransform]:
+        """NLTK's scores are 0-1 already: the reward is the score (``"score"``)."""
+        return _SCORE_REWARDS
 
     def config(self) -> dict[str, Any]:
         """``{"max_ngram_order": N}``: the orders the statistics count (the scoring settings

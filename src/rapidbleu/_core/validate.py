@@ -315,6 +315,20 @@ def check_ordered(x: object, what: str) -> None:
         raise TypeError(f"{what} must be an ordered sequence (a list or tuple), got a {kind_of(x)}")
 
 
+def check_keywords(given: Iterable[str], allowed: Any, where: str) -> None:
+    """Keyword arguments taken through ``**options`` (typed by the ``TypedDict`` ``allowed``:
+    ``rapidbleu.chrf.CHRFOptions``, ``rapidbleu.ids.IdKeywords``, ...) refused as Python refuses
+    an unknown keyword of ``where``.
+
+    Raises:
+        TypeError: a name that is not a key of ``allowed`` (Python's own message).
+    """
+    keys = allowed.__required_keys__ | allowed.__optional_keys__
+    for name in given:
+        if name not in keys:
+            raise TypeError(f"{where}() got an unexpected keyword argument {name!r}")
+
+
 def check_style(style: str) -> None:
     """The scoring convention of a batch, engine or statistics call.
 
