@@ -130,9 +130,9 @@ static inline double rb_agg_lookup(const rb_agg_table *t, const int64_t *ref_uni
     }
 }
 
-/* Rows start .. end - 1 of the (n, 3 * max_order) output, against the tables of orders
- * 1 .. max_order. */
-static int rb_agg_rows(const rb_agg_table *tables, int max_order, const int64_t *ref_units, const int64_t *units,
+/* The three columns of order k of rows start .. end - 1 of the (n, 3 * max_order) output,
+ * against that order's table t (one table alive at a time: memory is one order's). */
+static int rb_agg_rows(const rb_agg_table *t, int k, int max_order, const int64_t *ref_units, const int64_t *units,
                        const int64_t *off, int64_t start, int64_t end, double *out) {
     int64_t longest = 0;
     for (int64_t i = start; i < end; i++)
@@ -149,8 +149,7 @@ static int rb_agg_rows(const rb_agg_table *tables, int max_order, const int64_t 
         const int64_t *u = units + off[r];
         const int64_t len = off[r + 1] - off[r];
         double *row = out + (size_t)r * 3 * (size_t)max_order;
-        for (int k = 1; k <= max_order; k++) {
-            const rb_agg_table *t = &tables[k - 1];
+        {
             const int64_t c = len - k + 1;
             double match = 0.0;
             if (c > 0) {

@@ -2,8 +2,8 @@
 
 Same functions, signatures and results as the Python twin (whose docstrings
 ``rapidbleu._core.backend`` copies here).  The inputs are copied into arrays the call owns;
-``aggregate.h`` builds one table per order from the pseudo-references (without the GIL), then
-counts the hypotheses on contiguous chunks, one chunk and one scratch space per thread
+``aggregate.h`` builds the table of one order at a time from the pseudo-references (without
+the GIL), then counts that order of the hypotheses on contiguous chunks, one chunk and one scratch space per thread
 (``rapidbleu._core.threads.run_chunks``), so the result does not depend on ``workers``.
 Compiler directives are set in ``setup.py`` only.
 """
@@ -11,7 +11,6 @@ Compiler directives are set in ``setup.py`` only.
 import numpy as np
 
 from libc.stdint cimport int64_t
-from libc.stdlib cimport calloc, free
 
 from .threads import run_chunks
 from .validate import resolve_workers
@@ -27,36 +26,33 @@ cdef extern from "aggregate.h" nogil:
     int rb_agg_build(rb_agg_table *t, const int64_t *units, const int64_t *off, int64_t m, const double *v,
                      double d, int k)
     void rb_agg_table_free(rb_agg_table *t)
-    int rb_agg_rows(const rb_agg_table *tables, int max_order, const int64_t *ref_units, const int64_t *units,
+    int rb_agg_rows(const rb_agg_table *t, int k, int max_order, const int64_t *ref_units, const int64_t *units,
                     const int64_t *off, int64_t start, int64_t end, double *out)
     double rb_agg_chrf_f(const double *row, int order, double factor, double one_plus, int eps_smoothing)
 
 
 cdef class _Tables:
-    """The per-order tables of one call and the arrays they read (owned by the call)."""
-    cdef rb_agg_table *tables
-    cdef int max_order
+    """The table of the order being counted and the arrays it reads (owned by the call)."""
+    cdef rb_agg_table table
+    cdef bint built
+    cdef int k, max_order
     cdef const int64_t[::1] ref_units
     cdef const int64_t[::1] hyp_units
     cdef const int64_t[::1] hyp_off
     cdef double[:, ::1] out
 
     def __cinit__(self):
-        self.tables = NULL
-        self.max_order = 0
+        self.built = False
 
     def __dealloc__(self):
-        cdef int k
-        if self.tables != NULL:
-            for k in range(self.max_order):
-                rb_agg_table_free(&self.tables[k])
-            free(self.tables)
+        if self.built:
+            rb_agg_table_free(&self.table)
 
     def run(self, Py_ssize_t start, Py_ssize_t end):
         cdef int rc
         with nogil:
-            rc = rb_agg_rows(self.tables, self.max_order, &self.ref_units[0], &self.hyp_units[0], &self.hyp_off[0],
-                             start, end, &self.out[0, 0])
+            rc = rb_agg_rows(&self.table, self.k, self.max_order, &self.ref_units[0], &self.hyp_units[0],
+                             &self.hyp_off[0], start, end, &self.out[0, 0])
         if rc == RB_AGG_ENOMEM:
             raise MemoryError("rapidbleu: out of memory while counting a hypothesis's n-grams")
 
@@ -74,23 +70,22 @@ def ngram_stats(hyp_units, hyp_offsets, ref_units, ref_offsets, ref_weights, div
     t.ref_units = ru
     t.hyp_units = np.append(np.asarray(hyp_units, dtype=np.int64), 0)
     t.hyp_off = np.array(hyp_offsets, dtype=np.int64)
+    t.max_order = order
     cdef Py_ssize_t n = t.hyp_off.shape[0] - 1
     out = np.zeros((n, 3 * order), dtype=np.float64)
     if n == 0:
         return out
     t.out = out
-    t.tables = <rb_agg_table *> calloc(order, sizeof(rb_agg_table))
-    if t.tables == NULL:
-        raise MemoryError("rapidbleu: out of memory while aggregating the references' n-grams")
-    with nogil:
-        for k in range(order):
-            rc = rb_agg_build(&t.tables[k], &ru[0], &roff[0], m, &v[0], d, k + 1)
-            if rc != RB_AGG_OK:
-                break
-            t.max_order = k + 1
-    if rc != RB_AGG_OK:
-        raise MemoryError("rapidbleu: out of memory while aggregating the references' n-grams")
-    run_chunks(t.run, n, workers)
+    for k in range(1, order + 1):
+        with nogil:
+            rc = rb_agg_build(&t.table, &ru[0], &roff[0], m, &v[0], d, k)
+        if rc != RB_AGG_OK:
+            raise MemoryError("rapidbleu: out of memory while aggregating the references' n-grams")
+        t.built = True
+        t.k = k
+        run_chunks(t.run, n, workers)
+        t.built = False
+        rb_agg_table_free(&t.table)
     return out
 
 
