@@ -35,6 +35,11 @@ RUNS = [
     ("report", ["bench_report.py"], ["bench_report.py", "--segments", "500", "--runs", "1"]),
     ("chrf", ["bench_chrf.py"], ["bench_chrf.py", "--runs", "2", "--bigline", "2", "--sentence-part", "1000"]),
     ("ter", ["bench_ter.py"], ["bench_ter.py", "--quick", "--skip-python"]),
+    (
+        "mbr",
+        ["bench_mbr.py"],
+        ["bench_mbr.py", "--runs", "1", "--size", "256", "--sources", "50", "--part", "3", "--fastchrf-part", "20"],
+    ),
 ]
 
 

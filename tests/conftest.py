@@ -254,6 +254,7 @@ INTEGRATIONS = {
     "lm_eval": "RAPIDBLEU_REQUIRE_HARNESSES",
     "sockeye": "RAPIDBLEU_REQUIRE_HARNESSES",
     "joeynmt": "RAPIDBLEU_REQUIRE_HARNESSES",
+    "mbrs": "RAPIDBLEU_REQUIRE_MBRS",
 }
 
 #: A skip reason that names a missing integration package.

@@ -9,7 +9,8 @@ Naming:
   twin (the oracle, which owns the documentation), ``<metric>[_<job>]_cy.pyx`` the compiled one
   with its stub ``.pyi`` beside it, its C in ``<metric>*.h`` (``bleu_stats_*``, ``bleu_sets_*``,
   ``bleu_scores_*``, ``bleu_ngram*.h``, ``chrf_*``, ``ter_*``, ``ids_*``; ``bleu_row`` is BLEU's
-  statistics row layout); ``backend.TWINS`` names each pair by the same key;
+  statistics row layout; ``aggregate_*`` with ``aggregate.h``, reference aggregation for chrF
+  and BLEU alike, is named by its job); ``backend.TWINS`` names each pair by the same key;
 * what several kernels share has no metric prefix: the hash tables (``table.h``/``.pxd``), the
   str readers (``text.h``/``.pxd``, ``pytext.h``), the tokenizers' C (``tok.h``, ``strtok.h``,
   ``uni.h``), ``compiler.h``, ``pyint.h``, ``pyapi.pxd``;

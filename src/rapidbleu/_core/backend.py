@@ -1,6 +1,6 @@
 """Chooses every kernel: compiled (Cython) or its pure-Python twin, by one rule.
 
-Six pairs of twins in ``rapidbleu._core``, each named by its metric (same names, signatures and
+Seven pairs of twins in ``rapidbleu._core``, each named by its metric (same names, signatures and
 results; the Python twin owns the documentation and is the oracle the tests compare against):
 
 * ``bleu_stats`` (``bleu_stats_cy`` / ``bleu_stats_py``): BLEU's per-segment sufficient
@@ -14,6 +14,8 @@ results; the Python twin owns the documentation and is the oracle the tests comp
   matrices.
 * ``ter`` (``ter_cy`` / ``ter_py``): TER's statistics (shifts and beamed edit distance) and
   scores.
+* ``aggregate`` (``aggregate_cy`` / ``aggregate_py``): reference-aggregated n-gram statistics
+  (MBR decoding: chrF, chrF++ and BLEU against the mean of pseudo-references' counts).
 
 Each is chosen on first use (``rapidbleu._core.backend.bleu_stats`` etc.) by
 ``RAPIDBLEU_BACKEND``:
@@ -55,6 +57,7 @@ if TYPE_CHECKING:
     # What the chosen modules look like: the pure-Python twins own the names and signatures
     # (the compiled twins' stubs repeat them; tests/test_scoring.py compares the two).  A new
     # TWINS entry adds its Python twin here and to __all__.
+    from . import aggregate_py as aggregate
     from . import bleu_scores_py as bleu_scores
     from . import bleu_sets_py as bleu_sets
     from . import bleu_stats_py as bleu_stats
@@ -147,6 +150,7 @@ TWINS = {
         ("chrf_stats", "chrf_scores", "chrf_pairwise_stats", "chrf_pairwise_scores"),
     ),
     "ter": ("ter_cy", "ter_py", ("ter_stats", "ter_scores", "ter_pairwise_scores", "translation_edit_rate")),
+    "aggregate": ("aggregate_cy", "aggregate_py", ("ngram_stats", "chrf_row_scores")),
 }
 
 _warned = False
@@ -159,8 +163,8 @@ def _twin_module(name: str) -> ModuleType:
 
 
 def select(choice: str | None = None, kind: str = "bleu_stats") -> ModuleType:
-    """The module of ``kind`` (``bleu_stats``, ``ids``, ``bleu_sets``, ``bleu_scores``, ``chrf`` or
-    ``ter``; see :data:`TWINS`) for ``choice`` (default: ``$RAPIDBLEU_BACKEND`` or auto).
+    """The module of ``kind`` (``bleu_stats``, ``ids``, ``bleu_sets``, ``bleu_scores``, ``chrf``,
+    ``ter`` or ``aggregate``; see :data:`TWINS`) for ``choice`` (default: ``$RAPIDBLEU_BACKEND`` or auto).
 
     The first fallback from a missing extension warns once (``RuntimeWarning``).
 
@@ -188,4 +192,15 @@ def __getattr__(name: str) -> ModuleType:
     return module
 
 
-__all__ = ["TWINS", "bleu_scores", "bleu_sets", "bleu_stats", "chrf", "ids", "select", "select_twin", "ter"]
+__all__ = [
+    "TWINS",
+    "aggregate",
+    "bleu_scores",
+    "bleu_sets",
+    "bleu_stats",
+    "chrf",
+    "ids",
+    "select",
+    "select_twin",
+    "ter",
+]
