@@ -733,8 +733,51 @@ def test_workers_checked_once_per_call(backend, monkeypatch):
     for name, call in entries.items():
         calls.clear()
         call()
-        # (a CorpusStats rebuilds its metric from its settings, whose workers is the default 1)
-        assert [w for w in calls if w != 1] == [2], name
+        assert calls == [2], (name, calls)
+
+
+def test_smoothing_checked_once_per_call(backend, monkeypatch):
+    """One check of ``smooth_method`` per call, where it enters (``BLEU(...)``, the function
+    that takes it, or ``BLEU.compute_bleu``): the scoring twins below trust it (they checked it
+    again for every corpus, sentence and matrix of statistics)."""
+    import sys
+
+    from rapidbleu import batch, stats
+    from rapidbleu._core import bleu_scores_py
+
+    calls = []
+
+    def counted(smooth_method):
+        calls.append(smooth_method)
+        return original(smooth_method)
+
+    original = bleu_scores_py.check_smoothing
+    for name, module in list(sys.modules.items()):
+        if name.startswith("rapidbleu") and getattr(module, "check_smoothing", None) is original:
+            monkeypatch.setattr(module, "check_smoothing", counted)
+    bleu = lambda: rapidbleu.BLEU(smooth_method="floor")  # noqa: E731
+    st = stats.corpus_stats(HYPS, REFS, smooth_method="floor")
+    ids = [[1, 2, 3], [1, 2, 4]]
+    entries = {
+        "corpus_score": lambda: bleu().corpus_score(HYPS, REFS),
+        "corpus_score n_bootstrap": lambda: bleu().corpus_score(HYPS, REFS, n_bootstrap=3),
+        "sentence_score": lambda: bleu().sentence_score("a b c", ["a b c"]),
+        "sentence_scores": lambda: bleu().sentence_scores(HYPS, REFS),
+        "compute_bleu": lambda: rapidbleu.BLEU.compute_bleu([2, 1, 0, 0], [3, 2, 1, 0], 3, 3, "floor"),
+        "_compute_score_from_stats": lambda: bleu()._compute_score_from_stats([3, 3, 2, 1, 0, 0, 3, 2, 1, 0]),
+        "sentence_bleu_batch": lambda: batch.sentence_bleu_batch(HYPS, REFS[0], smooth_method="floor"),
+        "sentence_bleu_batch ids": lambda: batch.sentence_bleu_batch(ids, ids, smooth_method="floor"),
+        "self_bleu": lambda: batch.self_bleu(ids, style="sacrebleu", smooth_method="floor"),
+        "pairwise_bleu": lambda: batch.pairwise_bleu(ids, smooth_method="floor"),
+        "corpus_bleu_ids": lambda: corpus_bleu_ids(ids, [ids], smooth_method="floor"),
+        "corpus_stats": lambda: stats.corpus_stats(HYPS, REFS, smooth_method="floor"),
+        # (a CorpusStats holds settings, not a metric: score() rebuilds one from them)
+        "CorpusStats.score": st.score,
+    }
+    for name, call in entries.items():
+        calls.clear()
+        call()
+        assert calls == ["floor"], (name, calls)
 
 
 def _resampling_calls() -> dict[str, Callable[[Any], Any]]:

@@ -396,8 +396,6 @@ def sentence_bleu_batch(
     order = check_order(max_ngram_order)
     rule = cleaning_of(cleaning, "sentence_bleu_batch")
     nltk_style = weights is not None or smoothing_function is not None
-    if not nltk_style:
-        check_smoothing(smooth_method)
     check_ordered(hypotheses, "hypotheses")
     check_ordered(references, "references")
     hypotheses, references = _text_arrays(hypotheses), _text_arrays(references)
@@ -419,6 +417,8 @@ def sentence_bleu_batch(
         )
         return bleu.sentence_scores(hypotheses, streams)
 
+    if not nltk_style:  # (the string form's BLEU(...) checked it)
+        check_smoothing(smooth_method)
     data = _id_data(hypotheses, references, tokenize, lowercase, rule)
     if not nltk_style:
         stats = stats_of_streams(data, order, workers)

@@ -514,6 +514,24 @@ class BLEU(SacreBLEUMethods, Metric):
             ValueError: ``smooth_value`` not a finite number >= 0.
         """
         check_smooth_value(smooth_value)
+        check_smoothing(smooth_method)
+        return BLEU._score_of_counts(
+            correct, total, sys_len, ref_len, smooth_method, smooth_value, effective_order, max_ngram_order
+        )
+
+    @staticmethod
+    def _score_of_counts(
+        correct: Any,
+        total: Any,
+        sys_len: int,
+        ref_len: int,
+        smooth_method: str,
+        smooth_value: float | None,
+        effective_order: bool,
+        max_ngram_order: int,
+    ) -> BLEUScore:
+        """:meth:`compute_bleu` of options checked where they entered (``BLEU(...)`` or
+        :meth:`compute_bleu`)."""
         score, counts, totals, precisions, bp = bleu_from_stats(
             correct, total, sys_len, ref_len, smooth_method, smooth_value, effective_order, max_ngram_order
         )
@@ -547,10 +565,9 @@ class BLEU(SacreBLEUMethods, Metric):
                 )
             self.check_statistics(stats)
         sys_len, ref_len, correct, total = split_row(stats, n)
-        score, counts, totals, precisions, bp = bleu_from_stats(
+        return self._score_of_counts(
             correct, total, sys_len, ref_len, self.smooth_method, self.smooth_value, self.effective_order, n
         )
-        return BLEUScore(score, counts, totals, precisions, bp, sys_len, ref_len)
 
     def sentence_score(self, hypothesis: str, references: Sequence[str]) -> BLEUScore:
         """BLEU (0-100) of one hypothesis against its references (a list of strings).

@@ -69,7 +69,6 @@ import numpy as np
 
 from ._core import backend as _backend
 from ._core.bleu_row import MAX_NGRAM_ORDER, n_columns
-from ._core.bleu_scores_py import check_smoothing
 from ._core.errors import EmptyInputError, id_element_error, kind_of, stream_length_error, warn_all_empty
 from ._core.inputs import join_flat, num_refs_of
 from ._core.nogc import no_gc
@@ -583,7 +582,6 @@ def _bleu_object(
 ) -> BLEU:
     from .bleu import BLEU
 
-    check_smoothing(smooth_method)
     return BLEU(
         tokenize="none",
         smooth_method=smooth_method,

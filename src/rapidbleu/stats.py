@@ -93,9 +93,10 @@ class CorpusStats:
 
     __slots__ = ("_config", "metric_id", "vector")
 
-    def __init__(self, metric_id: str, config: dict[str, Any], vector: Any) -> None:
+    def __init__(self, metric_id: str, config: dict[str, Any], vector: Any, metric: Metric | None = None) -> None:
         cls = self.metric_class(metric_id)
-        metric = cls.from_config(config)
+        if metric is None:  # (settings from elsewhere: a pickle, a merge; checked here)
+            metric = cls.from_config(config)
         columns = (*metric.aggregate_columns(), *metric.last_columns(), "segments")
         width = len(columns)
         raw = np.asarray(vector)
@@ -332,7 +333,7 @@ def of_metric(
         row = (aggregate or metric.aggregate)(st)
     else:
         row = [0] * (metric.aggregate_width() + len(metric.last_columns()))
-    return CorpusStats(metric.metric_id, metric.config(), [*row, st.shape[0]])
+    return CorpusStats(metric.metric_id, metric.config(), [*row, st.shape[0]], metric)
 
 
 def from_segment_stats(

@@ -27,7 +27,7 @@ from libc.stdint cimport int64_t
 
 from . import bleu_scores_py as _twin
 from .bleu_scores_py import (LOG_ZERO as PY_LOG_ZERO, SMOOTH_DEFAULTS, check_addk_range, check_matrix,
-                          check_nltk_weights, check_smoothing, is_plain_number, is_plain_smooth_value)
+                          check_nltk_weights, is_plain_number, is_plain_smooth_value)
 from .threads import run_chunks
 from .validate import MAX_ORDER_LIMIT, check_order, check_smooth_value
 
@@ -64,7 +64,7 @@ if MAX_N != MAX_ORDER_LIMIT or LOG_ZERO != PY_LOG_ZERO:
 
 
 cdef int method_code(smooth_method) except -1:
-    check_smoothing(smooth_method)
+    """The code of a method checked where it entered (``check_smoothing``)."""
     return _METHODS[smooth_method]
 
 

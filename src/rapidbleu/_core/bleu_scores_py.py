@@ -122,10 +122,9 @@ def bleu_from_stats(
     Quirks kept on purpose: no match at all gives exactly 0.0 before any smoothing; a perfect
     match gives 100.00000000000004 (the mean of four logs of 100 is not exactly log 100).
 
-    Raises:
-        UnknownSmoothingError: (a ``ValueError``) an unknown ``smooth_method``.
+    ``smooth_method`` is trusted: checked (:func:`check_smoothing`) where it entered, by
+    ``BLEU(...)``, ``BLEU.compute_bleu`` or the function that took it.
     """
-    check_smoothing(smooth_method)
     # A copy in the caller's container type: numpy arrays keep their dtype (add-k on int64
     # truncates, float32 stays float32, as in sacreBLEU's significance tests); anything else
     # becomes a list of the caller's numbers (Python arithmetic, sacreBLEU's corpus scores).
@@ -273,12 +272,12 @@ def sacre_scores(
 
     Raises:
         ValueError: bad shape or dtype, a statistic outside 0 .. 2**53 - 1 (for ``dtype=None``
-            only a negative or non-finite one: Python ints of any size are scored), unknown
-            smoothing, a ``smooth_value`` that is not a finite number >= 0, a bad order.
+            only a negative or non-finite one: Python ints of any size are scored), a
+            ``smooth_value`` that is not a finite number >= 0, a bad order (``smooth_method``
+            is trusted, as in :func:`bleu_from_stats`).
         OverflowError: add-k on int64 rows taking a count past 2**53 - 1.
     """
     N = check_order(max_ngram_order)
-    check_smoothing(smooth_method)
     check_smooth_value(smooth_value)
     arr = check_matrix(stats, N, dtype, python_ints=True)
     check_addk_range(arr, N, smooth_method, smooth_value, dtype)

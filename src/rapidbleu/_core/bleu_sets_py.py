@@ -170,7 +170,7 @@ def pairwise_scores(
     ``rapidbleu._core.bleu_scores_py.sacre_scores``.
 
     Raises:
-        ValueError: as :func:`self_stats`, and an unknown smoothing method.
+        ValueError: as :func:`self_stats` (``smooth_method`` is trusted: checked where it entered).
     """
     max_order = check_order(max_ngram_order)
     st = pairwise_stats(flat, lens, max_order, workers)

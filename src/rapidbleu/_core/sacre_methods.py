@@ -130,22 +130,22 @@ class SacreBLEUMethods(SacreMetricMethods):
     lowercase: bool
     tokenizer: BaseTokenizer
     num_refs: int
-    compute_bleu: Callable[..., Any]
+    _score_of_counts: Callable[..., Any]  # compute_bleu of checked options
 
     def _compute_score_from_stats(self, stats: Sequence[Any] | np.ndarray) -> Any:
         """``BLEUScore`` from one aggregated row, computed as sacreBLEU computes it: the values
         keep their type (Python ints, numpy ``int64`` or ``float32``), so float32 bootstrap
-        sums give sacreBLEU's float32 precisions."""
+        sums give sacreBLEU's float32 precisions.  The options were checked by ``BLEU(...)``."""
         n = self.max_ngram_order
-        return self.compute_bleu(
-            correct=stats[2 : 2 + n],
-            total=stats[2 + n :],
-            sys_len=int(stats[0]),
-            ref_len=int(stats[1]),
-            smooth_method=self.smooth_method,
-            smooth_value=self.smooth_value,
-            effective_order=self.effective_order,
-            max_ngram_order=n,
+        return self._score_of_counts(
+            stats[2 : 2 + n],
+            stats[2 + n :],
+            int(stats[0]),
+            int(stats[1]),
+            self.smooth_method,
+            self.smooth_value,
+            self.effective_order,
+            n,
         )
 
     # -- one segment at a time (Python) -------------------------------------------------------
