@@ -57,9 +57,9 @@ EXTENSIONS = {
     "ids_cy": ["pyint.h", "pyapi.pxd"],
     "bleu_scores_cy": ["bleu_scores_cy.pxd"],
     "bleu_sets_cy": ["table.h", "compiler.h", "table.pxd", "bleu_scores_cy.pxd"],
-    "chrf_cy": ["chrf.h", "table.h", "text.h", "pytext.h", "text.pxd", "tok.h", "uni.h", "compiler.h"],
+    "chrf_cy": ["chrf.h", "chrf_score.h", "table.h", "text.h", "pytext.h", "text.pxd", "tok.h", "uni.h", "compiler.h"],
     "ter_cy": ["ter.h", "ter_tok.h", "tok.h", "uni.h", "compiler.h", "text.h", "pytext.h", "text.pxd"],
-    "aggregate_cy": ["aggregate.h"],
+    "aggregate_cy": ["aggregate.h", "chrf_score.h"],
 }
 
 

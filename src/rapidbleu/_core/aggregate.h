@@ -10,9 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chrf_score.h" /* rb_chrf_add, rb_chrf_score: chrF of a row */
+
 #define RB_AGG_OK 0
 #define RB_AGG_ENOMEM 1
-#define RB_AGG_EPS 1e-16
 
 typedef struct {
     int64_t key; /* 1 + the n-gram's first unit's index in the reference units; 0: empty */
@@ -197,32 +198,12 @@ static int rb_agg_rows(const rb_agg_table *t, int k, int max_order, const int64_
 /* chrF of one aggregated row (aggregate_py.chrf_row_scores: chrf_py.f_score with the
  * hypothesis count of an order 0 where the aggregated reference has none). */
 static double rb_agg_chrf_f(const double *row, int order, double factor, double one_plus, int eps_smoothing) {
-    double score = 0.0, avg_prec = 0.0, avg_rec = 0.0;
-    int effective = 0;
+    rb_chrf_sum s = {0.0, 0.0, 0.0, 0};
     for (int k = 0; k < order; k++) {
-        const double r = row[3 * k + 1], m = row[3 * k + 2];
-        const double h = r == 0.0 ? 0.0 : row[3 * k];
-        const double prec = h > 0 ? m / h : RB_AGG_EPS;
-        const double rec = r > 0 ? m / r : RB_AGG_EPS;
-        const double denom = factor * prec + rec;
-        score += denom > 0 ? one_plus * prec * rec / denom : RB_AGG_EPS;
-        if (h > 0 && r > 0) {
-            avg_prec += prec;
-            avg_rec += rec;
-            effective++;
-        }
+        const double r = row[3 * k + 1];
+        rb_chrf_add(&s, r == 0.0 ? 0.0 : row[3 * k], r, row[3 * k + 2], factor, one_plus);
     }
-    if (eps_smoothing) return 100.0 * score / (double)order;
-    if (effective) {
-        avg_prec /= (double)effective;
-        avg_rec /= (double)effective;
-    } else {
-        avg_prec = avg_rec = 0.0;
-    }
-    if (avg_prec + avg_rec == 0.0) return 0.0;
-    score = one_plus * avg_prec * avg_rec;
-    score /= factor * avg_prec + avg_rec;
-    return 100.0 * score;
+    return rb_chrf_score(&s, order, factor, one_plus, eps_smoothing);
 }
 
 #endif

@@ -9,7 +9,7 @@ functions).  Inputs arrive already validated by ``rapidbleu._core.validate``.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -71,6 +71,21 @@ def _row(
         out[2 + max_order + n] = max(0, hyp_len - n)
 
 
+def _rows(
+    segments: Iterable[tuple[Any, list[list[Any]]]], prep: Callable[[Any], list[Any]], n: int, max_order: int
+) -> np.ndarray:
+    """The (n, 2 + 2N) statistics of n segments, each a raw hypothesis and its prepared
+    references (refused when it has none), the hypothesis prepared by ``prep`` after that check."""
+    out = np.zeros((n, n_columns(max_order)), dtype=np.int64)
+    for i, (hyp, refs) in enumerate(segments):
+        if not refs:
+            raise no_reference_error(i)
+        row = [0] * n_columns(max_order)
+        _row(prep(hyp), refs, max_order, row)
+        out[i] = row
+    return out
+
+
 def string_stats(
     hypotheses: Sequence[str],
     references: Sequence[Sequence[str | None]],
@@ -114,15 +129,11 @@ def string_stats(
     for k, stream in enumerate(references):
         if len(stream) != n:
             raise stream_length_error(f"reference stream {k}", len(stream), n, n_streams=len(references))
-    out = np.zeros((n, n_columns(max_ngram_order)), dtype=np.int64)
-    for i, hyp in enumerate(hypotheses):
-        refs = [prep(r) for r in (stream[i] for stream in references) if r is not None]
-        if not refs:
-            raise no_reference_error(i)
-        row = [0] * n_columns(max_ngram_order)
-        _row(prep(hyp), refs, max_ngram_order, row)
-        out[i] = row
-    return out
+    segments = (
+        (hyp, [prep(r) for r in (stream[i] for stream in references) if r is not None])
+        for i, hyp in enumerate(hypotheses)
+    )
+    return _rows(segments, prep, n, max_ngram_order)
 
 
 def string_totals(
@@ -183,15 +194,8 @@ def token_stats(
     if len(references) != n:
         raise stream_length_error("references", len(references), n, "segments")
     max_ngram_order = check_order(max_ngram_order)
-    out = np.zeros((n, n_columns(max_ngram_order)), dtype=np.int64)
-    for i, (hyp, seg_refs) in enumerate(zip(hypotheses, references, strict=False)):
-        refs = [_tokens(r) for r in seg_refs]
-        if not refs:
-            raise no_reference_error(i)
-        row = [0] * n_columns(max_ngram_order)
-        _row(_tokens(hyp), refs, max_ngram_order, row)
-        out[i] = row
-    return out
+    segments = ((hyp, [_tokens(r) for r in seg_refs]) for hyp, seg_refs in zip(hypotheses, references, strict=False))
+    return _rows(segments, _tokens, n, max_ngram_order)
 
 
 def flat_stats(

@@ -27,6 +27,7 @@
 #ifndef RAPIDBLEU_CHRF_H
 #define RAPIDBLEU_CHRF_H
 
+#include "chrf_score.h" /* rb_chrf_add, rb_chrf_score: the score of a row */
 #include "table.h"
 #include "text.h" /* rb_text: a str read in place (kinds 1, 2, 4 only here) */
 #include "uni.h"  /* rb_is_space: Python's str.isspace(), the set str.split() splits on */
@@ -94,37 +95,13 @@ static inline size_t rb_chrf_cols(const rb_chrf_scratch *sc) {
 /* ------------------------------------------------------------------------------------------
  * The score of one row (sacreBLEU's CHRF._compute_f_score; see chrf_py.f_score)
  * ---------------------------------------------------------------------------------------- */
-#define RB_CHRF_EPS 1e-16
-
 /* On Python ints (and numpy int64, whose divisions give the same doubles for counts below
- * 2**53): `factor` is float(beta ** 2), `one_plus` float(1 + beta ** 2), the numbers Python
- * multiplies by. */
+ * 2**53): the formula of chrf_score.h on each count converted to double. */
 static double rb_chrf_f_int(const int64_t *row, int order, double factor, double one_plus, int eps_smoothing) {
-    double score = 0.0, avg_prec = 0.0, avg_rec = 0.0;
-    int effective = 0;
-    for (int k = 0; k < order; k++) {
-        const int64_t h = row[3 * k], r = row[3 * k + 1], m = row[3 * k + 2];
-        const double prec = h > 0 ? (double)m / (double)h : RB_CHRF_EPS;
-        const double rec = r > 0 ? (double)m / (double)r : RB_CHRF_EPS;
-        const double denom = factor * prec + rec;
-        score += denom > 0 ? one_plus * prec * rec / denom : RB_CHRF_EPS;
-        if (h > 0 && r > 0) {
-            avg_prec += prec;
-            avg_rec += rec;
-            effective++;
-        }
-    }
-    if (eps_smoothing) return 100.0 * score / (double)order;
-    if (effective) {
-        avg_prec /= (double)effective;
-        avg_rec /= (double)effective;
-    } else {
-        avg_prec = avg_rec = 0.0;
-    }
-    if (avg_prec + avg_rec == 0.0) return 0.0;
-    score = one_plus * avg_prec * avg_rec;
-    score /= factor * avg_prec + avg_rec;
-    return 100.0 * score;
+    rb_chrf_sum s = {0.0, 0.0, 0.0, 0};
+    for (int k = 0; k < order; k++)
+        rb_chrf_add(&s, (double)row[3 * k], (double)row[3 * k + 1], (double)row[3 * k + 2], factor, one_plus);
+    return rb_chrf_score(&s, order, factor, one_plus, eps_smoothing);
 }
 
 /* A number in sacreBLEU's float32 arithmetic: a Python float (f32 = 0) or a numpy float32

@@ -93,13 +93,18 @@ cdef class _Texts:
             raise MemoryError()
         return 0
 
-    def run_rows(self, Py_ssize_t start, Py_ssize_t end):
-        """Rows start..end-1, with the GIL released; one scratch space per call."""
+    cdef rb_chrf_scratch *new_scratch(self) except NULL:
+        """A scratch space for these options (the caller frees it: rb_chrf_scratch_free, free)."""
         cdef rb_chrf_scratch *sc = <rb_chrf_scratch *> malloc(sizeof(rb_chrf_scratch))
-        cdef int rc
         if sc == NULL:
             raise MemoryError()
         rb_chrf_scratch_init(sc, self.char_order, self.word_order, self.whitespace, self.mask)
+        return sc
+
+    def run_rows(self, Py_ssize_t start, Py_ssize_t end):
+        """Rows start..end-1, with the GIL released; one scratch space per call."""
+        cdef rb_chrf_scratch *sc = self.new_scratch()
+        cdef int rc
         with nogil:
             rc = rb_chrf_rows(sc, self.texts, self.off, <size_t> start, <size_t> end, self.factor, self.one_plus,
                               self.eps_smoothing, self.out_rows)
@@ -109,11 +114,8 @@ cdef class _Texts:
 
     def run_pairwise(self, Py_ssize_t start, Py_ssize_t end):
         """Pairwise rows start..end-1 (every sentence against every sentence)."""
-        cdef rb_chrf_scratch *sc = <rb_chrf_scratch *> malloc(sizeof(rb_chrf_scratch))
+        cdef rb_chrf_scratch *sc = self.new_scratch()
         cdef int rc
-        if sc == NULL:
-            raise MemoryError()
-        rb_chrf_scratch_init(sc, self.char_order, self.word_order, self.whitespace, self.mask)
         with nogil:
             rc = rb_chrf_pairwise(sc, self.texts, <size_t> self.n_seg, <size_t> start, <size_t> end, self.factor,
                                   self.one_plus, self.eps_smoothing, self.out_rows, self.out_scores)

@@ -73,6 +73,31 @@ static void rb_ter_beam(int64_t n, int64_t m, int32_t *lo, int32_t *hi) {
     }
 }
 
+/* The work area at least `need` bytes (its contents kept). */
+static int rb_ter_grow(rb_ter_work *w, size_t need) {
+    void *b;
+    if (w->cap >= need)
+        return RB_TER_OK;
+    b = realloc(w->block, need);
+    if (b == NULL)
+        return RB_TER_ENOMEM;
+    w->block = b;
+    w->cap = need;
+    return RB_TER_OK;
+}
+
+/* The head of the work area for n hypothesis words: off (n + 2), lo and hi (n + 1 each), each
+ * 8-aligned; returns where the rest of the layout starts. */
+static char *rb_ter_lay_head(rb_ter_work *w, int64_t n) {
+    char *p = (char *)w->block;
+    w->off = (int64_t *)p;
+    p += rb_ter_align8((size_t)(n + 2) * 8);
+    w->lo = (int32_t *)p;
+    p += rb_ter_align8((size_t)(n + 1) * 4);
+    w->hi = (int32_t *)p;
+    return p + rb_ter_align8((size_t)(n + 1) * 4);
+}
+
 /* Size the work area for an n x m pair and lay the arrays out in it. */
 static int rb_ter_reserve(rb_ter_work *w, int64_t n, int64_t m) {
     /* the beam first (into a temporary layout): it decides the number of cells */
@@ -80,19 +105,9 @@ static int rb_ter_reserve(rb_ter_work *w, int64_t n, int64_t m) {
     size_t need;
     int64_t cells = 0, i;
     char *p;
-    if (w->cap < head) {
-        void *b = realloc(w->block, head);
-        if (b == NULL)
-            return RB_TER_ENOMEM;
-        w->block = b;
-        w->cap = head;
-    }
-    p = (char *)w->block;
-    w->off = (int64_t *)p;
-    p += rb_ter_align8((size_t)(n + 2) * 8);
-    w->lo = (int32_t *)p;
-    p += rb_ter_align8((size_t)(n + 1) * 4);
-    w->hi = (int32_t *)p;
+    if (rb_ter_grow(w, head) != RB_TER_OK)
+        return RB_TER_ENOMEM;
+    rb_ter_lay_head(w, n);
     rb_ter_beam(n, m, w->lo, w->hi);
     for (i = 0; i <= n; i++) {
         w->off[i] = cells;
@@ -103,21 +118,9 @@ static int rb_ter_reserve(rb_ter_work *w, int64_t n, int64_t m) {
            2 * rb_ter_align8((size_t)n * 4) + rb_ter_align8((size_t)(n + 1) * 4) +
            2 * rb_ter_align8((size_t)(m + 1) * 4) + rb_ter_align8((size_t)n) + rb_ter_align8((size_t)m) +
            2 * rb_ter_align8((size_t)(m + 1) * 4);
-    if (w->cap < need) {
-        /* keep the head (off, lo, hi) across the move */
-        void *b = realloc(w->block, need);
-        if (b == NULL)
-            return RB_TER_ENOMEM;
-        w->block = b;
-        w->cap = need;
-    }
-    p = (char *)w->block;
-    w->off = (int64_t *)p;
-    p += rb_ter_align8((size_t)(n + 2) * 8);
-    w->lo = (int32_t *)p;
-    p += rb_ter_align8((size_t)(n + 1) * 4);
-    w->hi = (int32_t *)p;
-    p += rb_ter_align8((size_t)(n + 1) * 4);
+    if (rb_ter_grow(w, need) != RB_TER_OK) /* realloc keeps the head (off, lo, hi) */
+        return RB_TER_ENOMEM;
+    p = rb_ter_lay_head(w, n);
     w->fwd = (int32_t *)p;
     p += rb_ter_align8((size_t)cells * 4);
     w->bwd = (int32_t *)p;
