@@ -23,6 +23,7 @@ from conftest import HAVE_CYTHON, REQUIRE_CYTHON
 import rapidbleu
 from rapidbleu._core import backend as _backend
 from rapidbleu._core import threads as _threads
+from rapidbleu._core.validate import resolve_workers
 
 needs_cy = pytest.mark.skipif(not HAVE_CYTHON and not REQUIRE_CYTHON, reason="compiled extension not built")
 
@@ -334,5 +335,7 @@ def test_thread_count_rule():
     assert _threads.thread_count(2000, 10**6) == _threads.MAX_THREADS
     assert _threads.thread_count(1, 10**6) == 1
     assert _threads.thread_count(2, 10**6) == min(2, _threads.MAX_THREADS)
+    assert _threads.thread_count(-1, 10**6) == min(os.cpu_count() or 1, _threads.MAX_THREADS)
+    # workers is checked where it enters (resolve_workers), once; the thread rule trusts it
     with pytest.raises(ValueError):  # noqa: PT011 -- checks the type only
-        _threads.thread_count(0, 10)
+        resolve_workers(0)
