@@ -147,33 +147,44 @@ static int rb_ter_reserve(rb_ter_work *w, int64_t n, int64_t m) {
     return RB_TER_OK;
 }
 
-/* One forward row: columns clo..chi-1 of `cur` from the previous row (`prev`, columns
- * plo..phi-1, plo <= clo: the beam never moves left) and the hypothesis word consumed into this
- * row.  The first cheapest of the diagonal, the vertical (hypothesis word without reference
- * word) and the horizontal move (reference word without hypothesis word) wins; `ops` (may be
- * NULL) gets the moves.  The columns split into runs where the same moves exist, so the inner
- * loop has no bounds tests. */
-static inline void rb_ter_frow(const int32_t *prev, int32_t plo, int32_t phi, int32_t *cur, uint8_t *ops,
-                               int32_t clo, int32_t chi, int32_t word, const int32_t *ref) {
-    int32_t j = clo, best, c, mid_end;
-    uint8_t mv = RB_OP_UNDEF;
-    /* first column: no horizontal move */
-    best = RB_TER_INF;
-    if (j > plo && j <= phi) {
-        int32_t sub = word != ref[j - 1];
-        best = prev[j - 1 - plo] + sub;
-        mv = sub ? RB_OP_SUB : RB_OP_NOP;
+/* The rule of one forward cell: the first cheapest of the diagonal move (cost d, move dm: NOP or
+ * SUB), the vertical move (v: a hypothesis word without reference word) and the horizontal move
+ * (h: a reference word without hypothesis word), a move that does not exist costing RB_TER_INF;
+ * an unreachable cell is RB_TER_INF with move UNDEF.  Returns the cost, the move into *mv. */
+static inline int32_t rb_ter_cell(int32_t d, uint8_t dm, int32_t v, int32_t h, uint8_t *mv) {
+    int32_t best = d;
+    uint8_t m = dm;
+    if (v < best) {
+        best = v;
+        m = RB_OP_DEL;
     }
-    if (j < phi) {
-        c = prev[j - plo] + 1;
-        if (c < best) {
-            best = c;
-            mv = RB_OP_DEL;
-        }
+    if (h < best) {
+        best = h;
+        m = RB_OP_INS;
     }
     if (best >= RB_TER_INF) {
         best = RB_TER_INF;
-        mv = RB_OP_UNDEF;
+        m = RB_OP_UNDEF;
+    }
+    *mv = m;
+    return best;
+}
+
+/* One forward row: columns clo..chi-1 of `cur` from the previous row (`prev`, columns
+ * plo..phi-1, plo <= clo: the beam never moves left) and the hypothesis word consumed into this
+ * row, each cell by rb_ter_cell; `ops` (may be NULL) gets the moves.  The columns split into
+ * runs where the same moves exist (the first column has no horizontal move, the columns from
+ * phi on no vertical one), so the inner loop has no bounds tests. */
+static inline void rb_ter_frow(const int32_t *prev, int32_t plo, int32_t phi, int32_t *cur, uint8_t *ops,
+                               int32_t clo, int32_t chi, int32_t word, const int32_t *ref) {
+    int32_t j = clo, best, mid_end;
+    uint8_t mv;
+    {
+        int has_diag = j > plo && j <= phi;
+        int32_t sub = has_diag ? word != ref[j - 1] : 0;
+        best = rb_ter_cell(has_diag ? prev[j - 1 - plo] + sub : RB_TER_INF,
+                           has_diag ? (sub ? RB_OP_SUB : RB_OP_NOP) : RB_OP_UNDEF,
+                           j < phi ? prev[j - plo] + 1 : RB_TER_INF, RB_TER_INF, &mv);
     }
     cur[0] = best;
     if (ops != NULL)
@@ -182,46 +193,19 @@ static inline void rb_ter_frow(const int32_t *prev, int32_t plo, int32_t phi, in
     mid_end = phi < chi ? phi : chi;
     for (j = clo + 1; j < mid_end; j++) {
         int32_t sub = word != ref[j - 1];
-        int32_t d = prev[j - 1 - plo] + sub, v = prev[j - plo] + 1, h = best + 1;
-        uint8_t m = sub ? RB_OP_SUB : RB_OP_NOP;
-        best = d;
-        if (v < best) {
-            best = v;
-            m = RB_OP_DEL;
-        }
-        if (h < best) {
-            best = h;
-            m = RB_OP_INS;
-        }
-        if (best >= RB_TER_INF) {
-            best = RB_TER_INF;
-            m = RB_OP_UNDEF;
-        }
+        best = rb_ter_cell(prev[j - 1 - plo] + sub, sub ? RB_OP_SUB : RB_OP_NOP, prev[j - plo] + 1, best + 1, &mv);
         cur[j - clo] = best;
         if (ops != NULL)
-            ops[j - clo] = m;
+            ops[j - clo] = mv;
     }
     /* j == phi: diagonal and horizontal; beyond: horizontal only */
     for (j = mid_end > clo + 1 ? mid_end : clo + 1; j < chi; j++) {
-        uint8_t m = RB_OP_UNDEF;
-        int32_t h = best + 1;
-        best = RB_TER_INF;
-        if (j <= phi) {
-            int32_t sub = word != ref[j - 1];
-            best = prev[j - 1 - plo] + sub;
-            m = sub ? RB_OP_SUB : RB_OP_NOP;
-        }
-        if (h < best) {
-            best = h;
-            m = RB_OP_INS;
-        }
-        if (best >= RB_TER_INF) {
-            best = RB_TER_INF;
-            m = RB_OP_UNDEF;
-        }
+        int32_t sub = j <= phi ? word != ref[j - 1] : 0;
+        best = rb_ter_cell(j <= phi ? prev[j - 1 - plo] + sub : RB_TER_INF,
+                           j <= phi ? (sub ? RB_OP_SUB : RB_OP_NOP) : RB_OP_UNDEF, RB_TER_INF, best + 1, &mv);
         cur[j - clo] = best;
         if (ops != NULL)
-            ops[j - clo] = m;
+            ops[j - clo] = mv;
     }
 }
 
