@@ -728,6 +728,17 @@ def test_workers_checked_once_per_call(backend, monkeypatch):
         "pairwise_bleu": lambda: batch.pairwise_bleu(["a b c", "a b d"], workers=2),
         "corpus_bleu": lambda: nltk.corpus_bleu([[["a", "b", "c", "d"]]], [["a", "b", "c", "d"]], workers=2),
         "sentence_bleu_batch": lambda: nltk.sentence_bleu_batch([[["a", "b"]]], [["a", "b"]], workers=2),
+        "sentence_bleu_batch custom": lambda: nltk.sentence_bleu_batch(
+            [[["a", "b"]]], [["a", "b"]], smoothing_function=lambda p, **kw: p, workers=2
+        ),
+        "batch.sentence_bleu_batch strings": lambda: batch.sentence_bleu_batch(HYPS, REFS[0], workers=2),
+        "batch.sentence_bleu_batch ids": lambda: batch.sentence_bleu_batch([[1, 2]], [[1, 2]], workers=2),
+        "batch.sentence_bleu_batch nltk": lambda: batch.sentence_bleu_batch(
+            [[1, 2]], [[1, 2]], weights=(0.5, 0.5), workers=2
+        ),
+        "batch.sentence_bleu_batch custom": lambda: batch.sentence_bleu_batch(
+            [[1, 2]], [[1, 2]], smoothing_function=lambda p, **kw: p, workers=2
+        ),
         "nltk_corpus_stats": lambda: nltk_corpus_stats([[["a", "b"]]], [["a", "b"]], workers=2),
     }
     for name, call in entries.items():
@@ -778,6 +789,47 @@ def test_smoothing_checked_once_per_call(backend, monkeypatch):
         calls.clear()
         call()
         assert calls == ["floor"], (name, calls)
+
+
+def test_smooth_value_checked_once_per_call(backend, monkeypatch):
+    """One check of ``smooth_value`` per call, where it enters (``BLEU(...)``, the function that
+    takes it, or ``BLEU.compute_bleu``): the scoring twins below trust it (they checked it
+    again for every matrix of statistics)."""
+    import sys
+
+    from rapidbleu import batch, mbr, stats
+    from rapidbleu._core import validate
+
+    calls = []
+
+    def counted(smooth_value):
+        calls.append(smooth_value)
+        return original(smooth_value)
+
+    original = validate.check_smooth_value
+    for name, module in list(sys.modules.items()):
+        if name.startswith("rapidbleu") and getattr(module, "check_smooth_value", None) is original:
+            monkeypatch.setattr(module, "check_smooth_value", counted)
+    bleu = lambda: rapidbleu.BLEU(smooth_method="floor", smooth_value=0.2)  # noqa: E731
+    ids = [[1, 2, 3], [1, 2, 4]]
+    kw = {"smooth_method": "floor", "smooth_value": 0.2}
+    entries = {
+        "corpus_score": lambda: bleu().corpus_score(HYPS, REFS),
+        "corpus_score n_bootstrap": lambda: bleu().corpus_score(HYPS, REFS, n_bootstrap=3),
+        "sentence_scores": lambda: bleu().sentence_scores(HYPS, REFS),
+        "compute_bleu": lambda: rapidbleu.BLEU.compute_bleu([2, 1, 0, 0], [3, 2, 1, 0], 3, 3, **kw),
+        "sentence_bleu_batch": lambda: batch.sentence_bleu_batch(HYPS, REFS[0], **kw),
+        "sentence_bleu_batch ids": lambda: batch.sentence_bleu_batch(ids, ids, **kw),
+        "self_bleu": lambda: batch.self_bleu(ids, style="sacrebleu", **kw),
+        "pairwise_bleu": lambda: batch.pairwise_bleu(ids, **kw),
+        "corpus_bleu_ids": lambda: corpus_bleu_ids(ids, [ids], **kw),
+        "corpus_stats": lambda: stats.corpus_stats(HYPS, REFS, **kw),
+        "aggregate_bleu": lambda: mbr.aggregate_bleu(HYPS, REFS[0], **kw),
+    }
+    for name, call in entries.items():
+        calls.clear()
+        call()
+        assert calls == [0.2], (name, calls)
 
 
 def _resampling_calls() -> dict[str, Callable[[Any], Any]]:

@@ -47,10 +47,10 @@ import numpy as np
 
 from ._core import backend as _backend
 from ._core.bleu_row import MAX_NGRAM_ORDER
-from ._core.bleu_scores_py import check_smoothing
 from ._core.errors import stream_length_error
 from ._core.inputs import join_flat, preprocess, token_ids
 from ._core.metric import Metric
+from ._core.nltk_batch import sentence_bleu_rows
 from ._core.nltk_scores import rows_named
 from ._core.nltk_smoothing import SmoothingFunction
 from ._core.nltk_style import resolve_smoothing
@@ -70,7 +70,6 @@ from .ids import (
     is_arraylike,
     stats_of_streams,
 )
-from .nltk import sentence_bleu_batch as nltk_sentence_bleu_batch
 from .nltk_bleu import NLTKBLEU
 from .ter import TER, TEROptions
 
@@ -93,10 +92,18 @@ __all__ = [
 Weights = Sequence[float] | None
 
 
-def _sacre_scores(
-    stats: np.ndarray, order: int, smooth_method: str, smooth_value: float | None, effective_order: bool, workers: int
-) -> np.ndarray:
-    return _backend.bleu_scores.sacre_scores(stats, order, smooth_method, smooth_value, effective_order, None, workers)
+def _sacre_scores(stats: np.ndarray, bleu: BLEU) -> np.ndarray:
+    """sacreBLEU's sentence BLEU of statistics rows the package computed (valid by
+    construction), with the options ``bleu`` checked."""
+    return _backend.bleu_scores.sacre_scores(
+        stats,
+        bleu.max_ngram_order,
+        bleu.smooth_method,
+        bleu.smooth_value,
+        bool(bleu.effective_order),
+        None,
+        bleu.workers,
+    )
 
 
 # ----------------------------------------------------------------------- NLTK-style scoring
@@ -392,20 +399,13 @@ def sentence_bleu_batch(
         SmoothingError: NLTK method 6 on a sentence without a trigram match (as NLTK),
             naming it (``hypothesis i``).
     """
-    resolve_workers(workers)
     order = check_order(max_ngram_order)
     rule = cleaning_of(cleaning, "sentence_bleu_batch")
     nltk_style = weights is not None or smoothing_function is not None
-    check_ordered(hypotheses, "hypotheses")
-    check_ordered(references, "references")
-    hypotheses, references = _text_arrays(hypotheses), _text_arrays(references)
-    if reference_layout is not None or nltk_style:
-        hypotheses, references = _reference_streams(hypotheses, references, reference_layout)
-    if isinstance(hypotheses, (list, tuple)) and hypotheses and isinstance(_first(hypotheses), str) and not nltk_style:
-        streams = references
-        if isinstance(_first(references), str):
-            streams = [references]  # one stream of strings
-        bleu = BLEU(
+    # the metric first: its constructor checks workers and the scoring options, before any work
+    metric: BLEU | NLTKBLEU | None
+    if not nltk_style:
+        metric = BLEU(
             tokenize=tokenize,
             lowercase=lowercase,
             force=True,
@@ -415,30 +415,41 @@ def sentence_bleu_batch(
             max_ngram_order=order,
             workers=workers,
         )
-        return bleu.sentence_scores(hypotheses, streams)
+    else:
+        w = _nltk_weights(weights, None)
+        method, _ = resolve_smoothing(smoothing_function)
+        if method is None:  # a custom smoothing callable reads each pair's tokens: no metric
+            resolve_workers(workers)
+            metric = None
+        else:
+            metric = _nltk_metric(len(w), w, smoothing_function, auto_reweigh, workers)
+    check_ordered(hypotheses, "hypotheses")
+    check_ordered(references, "references")
+    hypotheses, references = _text_arrays(hypotheses), _text_arrays(references)
+    if reference_layout is not None or nltk_style:
+        hypotheses, references = _reference_streams(hypotheses, references, reference_layout)
+    strings = isinstance(hypotheses, (list, tuple)) and len(hypotheses) > 0 and isinstance(_first(hypotheses), str)
+    if isinstance(metric, BLEU) and strings:
+        streams = references
+        if isinstance(_first(references), str):
+            streams = [references]  # one stream of strings
+        return metric.sentence_scores(hypotheses, streams)
 
-    if not nltk_style:  # (the string form's BLEU(...) checked it)
-        check_smoothing(smooth_method)
     data = _id_data(hypotheses, references, tokenize, lowercase, rule)
-    if not nltk_style:
-        stats = stats_of_streams(data, order, workers)
-        return _sacre_scores(stats, order, smooth_method, smooth_value, effective_order, workers)
-
-    w = _nltk_weights(weights, None)
-    method, _ = resolve_smoothing(smoothing_function)
-    if method is None:  # a custom smoothing callable reads each pair's tokens
+    if isinstance(metric, BLEU):
+        return _sacre_scores(stats_of_streams(data, order, workers), metric)
+    if metric is None:
         return np.asarray(
-            nltk_sentence_bleu_batch(
+            sentence_bleu_rows(
                 [[r.tolist() for r in refs] for refs in data.refs],
                 [h.tolist() for h in data.hyps],
-                weights=w,
-                smoothing_function=smoothing_function,
-                auto_reweigh=auto_reweigh,
-                workers=workers,
+                w,
+                smoothing_function,
+                auto_reweigh,
+                workers,
             ),
             dtype=np.float64,
         )
-    metric = _nltk_metric(len(w), w, smoothing_function, auto_reweigh, workers)
     with rows_named(lambda i: f"hypothesis {i}"):
         return metric.scores_from_stats(stats_of_streams(data, metric.max_ngram_order, workers))
 

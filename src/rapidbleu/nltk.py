@@ -68,6 +68,7 @@ import numpy as np
 
 from ._core.bleu_scores_py import DEFAULT_WEIGHTS, Fraction, brevity_penalty
 from ._core.errors import EmptyCorpusError, LengthMismatchError, NoReferencesError, SmoothingError
+from ._core.nltk_batch import sentence_bleu_rows
 from ._core.nltk_inputs import (
     Tokens,
     check_corpus_args,
@@ -76,15 +77,12 @@ from ._core.nltk_inputs import (
     segments_checked_on_error,
     token_statistics,
 )
-from ._core.nltk_scores import check_nltk_stats, rows_named, sentence_scores_from_stats
+from ._core.nltk_scores import check_nltk_stats, sentence_scores_from_stats
 from ._core.nltk_smoothing import SmoothingCallable, SmoothingFunction, modified_precision
 from ._core.nltk_style import (
     check_fifth_order,
     check_weights_cover,
-    max_order,
     parse_weights,
-    resolve_smoothing,
-    stats_order,
     stats_smoothing,
 )
 from ._core.validate import resolve_workers
@@ -393,25 +391,4 @@ def sentence_bleu_batch(
             fails, as the loop would at that sentence); filter such sentences first.
     """
     resolve_workers(workers)
-    check_corpus_args(list_of_references, hypotheses)
-    check_lengths(list_of_references, hypotheses)
-    with segments_checked_on_error(list_of_references, hypotheses):
-        weight_list, several = parse_weights(weights)
-        n, W = len(hypotheses), len(weight_list)
-        shape = (n, W) if several else (n,)
-        order = max_order(weight_list)
-        if order == 0 or n == 0:
-            if order == 0:
-                check_segments(list_of_references, hypotheses)
-            return np.zeros(shape, dtype=np.float64)
-        method, smoother = resolve_smoothing(smoothing_function)
-        n_orders = stats_order(order, method)
-        stats = token_statistics(list_of_references, hypotheses, n_orders, workers=workers)
-    # The scoring of sentence_bleu_from_stats (same implementation, called directly so that
-    # warnings point at the caller); a callable smoother gets each pair's tokens.
-    tokens = None if method is not None else (list_of_references, hypotheses)
-    with rows_named(lambda i: f"hypothesis {i}"):
-        out = sentence_scores_from_stats(
-            stats, n_orders, weight_list, method, smoother, auto_reweigh, tokens=tokens, workers=workers
-        )
-    return out if several else out[:, 0]
+    return sentence_bleu_rows(list_of_references, hypotheses, weights, smoothing_function, auto_reweigh, workers)

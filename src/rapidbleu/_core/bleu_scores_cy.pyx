@@ -29,7 +29,7 @@ from . import bleu_scores_py as _twin
 from .bleu_scores_py import (LOG_ZERO as PY_LOG_ZERO, SMOOTH_DEFAULTS, check_addk_range, check_matrix,
                           check_nltk_weights, is_plain_number, is_plain_smooth_value)
 from .threads import run_chunks
-from .validate import MAX_ORDER_LIMIT, check_order, check_smooth_value
+from .validate import MAX_ORDER_LIMIT, check_order
 
 #: Fewest rows per thread when scoring statistics: a row takes well under a microsecond (the
 #: counting kernels' rows take microseconds, hence their smaller ``MIN_CHUNK``), so below this a
@@ -69,7 +69,7 @@ cdef int method_code(smooth_method) except -1:
 
 
 cdef double smooth_value_of(smooth_method, smooth_value) except? -1.0:
-    check_smooth_value(smooth_value)
+    """The value of a smoothing checked where it entered (``check_smooth_value``)."""
     if smooth_value is None:
         smooth_value = SMOOTH_DEFAULTS[smooth_method]
     return 0.0 if smooth_value is None else float(smooth_value)

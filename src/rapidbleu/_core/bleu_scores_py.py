@@ -49,7 +49,7 @@ from .errors import (
     weights_count_error,
 )
 from .lazy import is_ndarray
-from .validate import check_order, check_smooth_value
+from .validate import check_order
 
 NAME = "python"
 
@@ -272,13 +272,12 @@ def sacre_scores(
 
     Raises:
         ValueError: bad shape or dtype, a statistic outside 0 .. 2**53 - 1 (for ``dtype=None``
-            only a negative or non-finite one: Python ints of any size are scored), a
-            ``smooth_value`` that is not a finite number >= 0, a bad order (``smooth_method``
-            is trusted, as in :func:`bleu_from_stats`).
+            only a negative or non-finite one: Python ints of any size are scored), a bad
+            order (``smooth_method`` and ``smooth_value`` are trusted, as in
+            :func:`bleu_from_stats`: checked where they entered).
         OverflowError: add-k on int64 rows taking a count past 2**53 - 1.
     """
     N = check_order(max_ngram_order)
-    check_smooth_value(smooth_value)
     arr = check_matrix(stats, N, dtype, python_ints=True)
     check_addk_range(arr, N, smooth_method, smooth_value, dtype)
     out = np.empty(len(arr), dtype=np.float64)
