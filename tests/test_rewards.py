@@ -192,7 +192,7 @@ def test_openrlhf_reward_func(tmp_path):
 def test_errors():
     with pytest.raises(ValueError):  # noqa: PT011 -- checks the type only
         BLEUReward(style="bleurt")
-    with pytest.raises(TypeError, match="NLTK-style options"):
+    with pytest.raises(TypeError, match=r"weights: NLTK-style BLEU options \(style='nltk'\); BLEU takes none"):
         BLEUReward(weights=(0.5, 0.5))
     with pytest.raises(ValueError):  # noqa: PT011 -- checks the type only
         BLEUReward(smooth_method="nope")

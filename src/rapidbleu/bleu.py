@@ -260,6 +260,12 @@ class BLEU(SacreBLEUMethods, Metric):
         self.seed: str | None = None
 
     # -- the metric protocol (rapidbleu._core.metric) --------------------------------------------
+    @classmethod
+    def engine_options(cls, options: dict[str, Any]) -> dict[str, Any]:
+        """The options as given, with ``force=True``: the engines and rewards score text as it
+        comes, without sacreBLEU's tokenized-input warning for each partition or batch."""
+        return {"force": True, **options}
+
     @property
     def stats_columns(self) -> tuple[str, ...]:
         """``("hyp_len", "ref_len", "matches_1", ..., "totals_N")``."""

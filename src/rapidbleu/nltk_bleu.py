@@ -99,6 +99,8 @@ class NLTKBLEU(Metric):
 
     metric_id = "nltk"
     style: ClassVar[str] = "nltk"
+    restyles: ClassVar[str | None] = "bleu"
+    display_name = "NLTK-style BLEU"
     command_line = False
 
     #: What :meth:`aggregate` keeps of a corpus's last segment, after the sums: ``last_count``
@@ -133,6 +135,39 @@ class NLTKBLEU(Metric):
         self.lowercase = bool(lowercase)
         self.workers = workers
         self.num_refs = 0
+
+    @classmethod
+    def engine_options(cls, options: dict[str, Any]) -> dict[str, Any]:
+        """The options as given, the smoothing function as one that pickles with rapidbleu
+        alone (an NLTK ``SmoothingFunction`` method becomes rapidbleu's, with the same
+        ``epsilon``, ``alpha`` and ``k``; a method name stays a name).
+
+        Raises:
+            TypeError: a custom smoothing callable (it reads each pair's tokens, which the
+                statistics do not hold)."""
+        out = dict(options)
+        fn = out.get("smoothing_function")
+        if fn is not None and not isinstance(fn, str):
+            method, owner = resolve_smoothing(fn)
+            if method is None:
+                raise TypeError(
+                    "a custom smoothing callable needs each pair's tokens and is not supported here; "
+                    "use one of SmoothingFunction's methods"
+                )
+            out["smoothing_function"] = (
+                None
+                if owner is None
+                else getattr(SmoothingFunction(epsilon=owner.epsilon, alpha=owner.alpha, k=owner.k), f"method{method}")
+            )
+        return out
+
+    def scoring_settings(self) -> dict[str, Any]:
+        """This metric's ``weights``, ``smoothing_function`` and ``auto_reweigh``."""
+        return {
+            "weights": self.weights,
+            "smoothing_function": self.smoothing_function,
+            "auto_reweigh": self.auto_reweigh,
+        }
 
     def with_scoring(self, weights: Any = None, smoothing_function: Any = None, auto_reweigh: bool = False) -> NLTKBLEU:
         """A metric with these statistics settings (orders, tokenizer) and this scoring.

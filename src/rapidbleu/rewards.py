@@ -377,20 +377,23 @@ class BLEUReward(SentenceReward):
             if nltk
             else {"smooth_method": smooth_method, "smooth_value": smooth_value, "max_ngram_order": max_ngram_order}
         )
+        given: dict[str, Any] = {
+            "weights": weights,
+            "smoothing_function": smoothing_function,
+            "auto_reweigh": auto_reweigh or None,
+        }
         opts = _engines.ScoreOptions(
             style=style,
             tokenize=tokenize,
             lowercase=lowercase,
-            weights=weights,
-            smoothing_function=smoothing_function,
-            auto_reweigh=auto_reweigh,
+            **{k: v for k, v in given.items() if v is not None},
             **bleu_options,
         )
         # the same settings for token ids (rapidbleu.batch.sentence_bleu_batch's arguments)
         self._id_options: dict[str, Any] = (
             {
                 "weights": weights if weights is not None else (0.25,) * 4,
-                "smoothing_function": opts.smoothing_function(),
+                "smoothing_function": opts.options.get("smoothing_function"),
                 "auto_reweigh": auto_reweigh,
             }
             if nltk

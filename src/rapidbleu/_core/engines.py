@@ -14,18 +14,16 @@ the arguments here: :func:`column_names`, :func:`check_columns` and :func:`requi
 
 import copy
 import importlib
+import inspect
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
-from .bleu_scores_py import DEFAULT_WEIGHTS
 from .errors import missing_columns_error, missing_extra_error, unknown_metric_error
 from .metric import METRICS, Metric
 from .nltk_scores import rows_named
-from .nltk_smoothing import SmoothingFunction
-from .nltk_style import method_number, resolve_smoothing
 from .validate import check_style
 
 #: What a partition gives back: its vector (``Metric.aggregate`` and the segment count) and its
@@ -74,93 +72,54 @@ def check_columns(columns: Sequence[str], hypothesis: str, refs: Sequence[str], 
 
 
 class ScoreOptions:
-    """Settings of a distributed computation (picklable, checked on the driver).
+    """Settings of a distributed computation (picklable, checked on the driver): a metric of
+    the registry and its constructor's keywords (``Metric.engine_options``).
 
     Args:
-        style: ``"sacrebleu"`` (0-100, ``rapidbleu.BLEU`` or the metric named by ``metric``)
-            or ``"nltk"`` (0-1, ``rapidbleu.nltk``).
-        metric: sacreBLEU style: the metric's name (``"bleu"``, ``"chrf"``, ``"ter"``, ...: every
-            metric of ``rapidbleu.registry`` but NLTK's BLEU, ``style="nltk"``; default BLEU).
-        tokenize: sacreBLEU style: a sacreBLEU tokenizer name (default ``13a``).  NLTK style:
-            ``None`` (default) splits on whitespace (``str.split()``); a tokenizer name
-            tokenizes with it, then splits on spaces.
-        lowercase: lowercase the text first (BLEU, chrF; TER has ``case_sensitive``).
-        weights, smoothing_function, auto_reweigh: NLTK style, as ``rapidbleu.nltk``; the
-            smoothing function is ``None``, ``"method0"``..``"method7"`` or a
-            ``SmoothingFunction`` method (rapidbleu's or NLTK's).
-        **options: the metric's other options, as its constructor takes them (BLEU:
+        style: ``"sacrebleu"`` (0-100: the metric named by ``metric``) or another metric's
+            style (``"nltk"``: NLTK's BLEU, 0-1): the registered metric of that style that
+            restyles ``metric`` (``Metric.restyles``).
+        metric: the metric's id (``"bleu"``, ``"chrf"``, ``"ter"``, ...: ``rapidbleu.registry``;
+            default BLEU).
+        **options: the metric's constructor's keywords (BLEU: ``tokenize``, ``lowercase``,
             ``smooth_method``, ``smooth_value``, ``effective_order`` for the corpus score --
             sentence scores use effective order, as ``sacrebleu.sentence_bleu`` -- and
-            ``max_ngram_order``; chrF: ``char_order``, ``word_order``, ``beta``,
+            ``max_ngram_order``; chrF: ``char_order``, ``word_order``, ``beta``, ``lowercase``,
             ``whitespace``, ``eps_smoothing``; TER: ``normalized``, ``no_punct``,
-            ``asian_support``, ``case_sensitive``, and no ``tokenize`` or ``lowercase``).
+            ``asian_support``, ``case_sensitive``; NLTK style: ``weights``,
+            ``smoothing_function`` (``None``, ``"method0"``..``"method7"`` or a
+            ``SmoothingFunction`` method, rapidbleu's or NLTK's), ``auto_reweigh``,
+            ``tokenize`` (``None``: ``str.split()``) and ``lowercase``).  ``tokenize=None`` and
+            ``lowercase=False`` are left out (each metric's default).
 
     Raises:
-        ValueError: unknown style, metric, smoothing method or tokenizer; a metric other than
-            BLEU with ``style="nltk"``; an option value the metric refuses.
-        TypeError: options of the other style, a custom smoothing callable (it needs the
-            tokens; not supported here).
+        ValueError: unknown style or metric, a metric the style does not have; an option
+            value the metric refuses.
+        TypeError: an option the metric does not take (naming the style that takes it), a
+            custom smoothing callable (it needs the tokens; not supported here).
     """
 
-    def __init__(
-        self,
-        style: str = "sacrebleu",
-        metric: str = "bleu",
-        tokenize: str | None = None,
-        lowercase: bool = False,
-        weights: Any = None,
-        smoothing_function: Any = None,
-        auto_reweigh: bool = False,
-        **options: Any,
-    ) -> None:
+    def __init__(self, style: str = "sacrebleu", metric: str = "bleu", **options: Any) -> None:
         check_style(style)
         self.style = style
-        self.tokenize = tokenize
-        self.lowercase = bool(lowercase)
-        if style == "sacrebleu":
-            if weights is not None or smoothing_function is not None or auto_reweigh:
-                raise TypeError("weights/smoothing_function/auto_reweigh are NLTK-style options (style='nltk')")
-            if metric == "nltk":
-                raise ValueError("metric='nltk' is NLTK's BLEU: give style='nltk' (and NLTK's options) instead")
-            if metric not in METRICS:
-                raise unknown_metric_error(metric, [m for m in METRICS if m != "nltk"])
-            self.metric_id = metric
-            if metric == "bleu":
-                options["force"] = True
-            if tokenize is not None:
-                options["tokenize"] = tokenize
-            if self.lowercase:  # (the metrics' default is off; TER has case_sensitive instead)
-                options["lowercase"] = True
-            self.options = options
-        else:
-            if metric != "bleu":
-                raise ValueError(f"style='nltk' is NLTK's BLEU; metric={metric!r} is sacreBLEU style only")
-            if options:
-                raise TypeError(f"unexpected NLTK-style options: {', '.join(sorted(options))}")
-            self.metric_id = "nltk"
-            self.smoothing = _smoothing_spec(smoothing_function)
-            self.options = {
-                "weights": DEFAULT_WEIGHTS if weights is None else weights,
-                "auto_reweigh": bool(auto_reweigh),
-                "tokenize": tokenize,
-                "lowercase": self.lowercase,
-            }
+        self.metric_id = _metric_of_style(style, metric)
+        self.metric_class = METRICS[self.metric_id]
+        given = {k: v for k, v in options.items() if not (k == "tokenize" and v is None)}
+        if given.get("lowercase") is False:
+            del given["lowercase"]
+        _check_keywords(self.metric_class, given)
         # the class itself, not its name: it pickles by reference, so a worker process unpickling
         # these settings imports the metric's module, which registers it
-        self.metric_class = METRICS[self.metric_id]
+        self.options = self.metric_class.engine_options(given)
         self.metric()  # checks every option now, on the driver
 
     def key(self) -> tuple[Any, ...]:
-        smoothing = getattr(self, "smoothing", None)
-        return (self.metric_class, _freeze(self.options), None if smoothing is None else _freeze_spec(smoothing))
+        return (self.metric_class, _freeze(self.options))
 
     def metric(self, sentence: bool = False) -> Metric:
         """The metric of these settings (cached per process); ``sentence``: the one sentence
         scores use (``Metric.sentence_metric``: BLEU with effective order on)."""
         return _metric(self.key(), sentence)
-
-    def smoothing_function(self) -> Any:
-        return _smoothing_function(getattr(self, "smoothing", None))
 
     def vector_width(self) -> int:
         """Values of a partition's vector: the aggregated row (its sums and what it keeps of
@@ -178,59 +137,65 @@ class ScoreOptions:
         return "double" if self.metric().stats_dtype == "float64" else "long"
 
 
-def _freeze(options: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
-    return tuple(
-        sorted(
-            (k, tuple(map(tuple, v)) if k == "weights" and _nested(v) else (tuple(v) if isinstance(v, list) else v))
-            for k, v in options.items()
-        )
-    )
+def _metric_of_style(style: str, metric: str) -> str:
+    """The id of the registered metric ``metric`` in ``style``.
+
+    Raises:
+        ValueError: an unknown metric, or one the style does not have."""
+    if metric not in METRICS:
+        raise unknown_metric_error(metric, [m for m, c in METRICS.items() if c.restyles is None])
+    cls = METRICS[metric]
+    if cls.style != "sacrebleu":  # a metric restyled: named by its style, not its id
+        raise ValueError(f"metric={metric!r} is {cls.display_name}: give style={cls.style!r} instead")
+    if style == "sacrebleu":
+        return metric
+    for other_id, other in METRICS.items():
+        if other.style == style and other.restyles == metric:
+            return other_id
+    raise ValueError(f"style={style!r} has no {cls.display_name}: metric={metric!r} is sacreBLEU style only")
 
 
-def _nested(v: Any) -> bool:
-    try:
-        v[0][0]
-    except (TypeError, IndexError, KeyError):
-        return False
-    return True
+def _accepts(cls: type[Metric]) -> tuple[set[str], bool]:
+    """The keyword names of ``cls``'s constructor, and whether it takes any (``**``)."""
+    params = inspect.signature(cls).parameters.values()
+    names = {p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+    return names, any(p.kind == p.VAR_KEYWORD for p in params)
 
 
-def _freeze_spec(spec: tuple[int, dict[str, Any]]) -> tuple[Any, ...]:
-    return spec[0], tuple(sorted(spec[1].items()))
+def _check_keywords(cls: type[Metric], options: dict[str, Any]) -> None:
+    """Every option is a keyword of ``cls``'s constructor.
+
+    Raises:
+        TypeError: some are not, naming the style whose metric takes them, if one does."""
+    names, any_name = _accepts(cls)
+    unknown = sorted(set(options) - names)
+    if not unknown or any_name:
+        return
+    family = cls.restyles or cls.metric_id
+    for other in METRICS.values():
+        if other is not cls and (other.restyles or other.metric_id) == family and set(unknown) <= _accepts(other)[0]:
+            raise TypeError(
+                f"{', '.join(unknown)}: {other.display_name} options (style={other.style!r}); "
+                f"{cls.display_name} takes none of them"
+            )
+    raise TypeError(f"{cls.display_name} takes no option {', '.join(unknown)}")
 
 
-def _smoothing_spec(fn: Any) -> tuple[int, dict[str, Any]] | None:
-    """A picklable description ``(method, parameters)`` of an NLTK smoothing function."""
-    if fn is None:
-        return None
-    if isinstance(fn, str):
-        return method_number(fn), {}
-    method, owner = resolve_smoothing(fn)
-    if method is None:
-        raise TypeError(
-            "a custom smoothing callable needs each pair's tokens and is not supported here; "
-            "use one of SmoothingFunction's methods"
-        )
-    if owner is None:
-        return None
-    return method, {"epsilon": owner.epsilon, "alpha": owner.alpha, "k": owner.k}
-
-
-def _smoothing_function(spec: tuple[int, dict[str, Any]] | None) -> Any:
-    if spec is None:
-        return None
-    method, params = spec
-    return getattr(SmoothingFunction(**params), f"method{method}")
+def _freeze(value: Any) -> Any:
+    """A hashable equivalent of an option value (lists and tuples as tuples, dicts as sorted
+    items), for the per-process cache of metrics."""
+    if isinstance(value, dict):
+        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
+    if isinstance(value, (list, tuple)):
+        return tuple(_freeze(v) for v in value)
+    return value
 
 
 @lru_cache(maxsize=8)
 def _metric(key: tuple[Any, ...], sentence: bool) -> Metric:
     metric_class: type[Metric]
-    metric_class, options, spec = key
-    kwargs = dict(options)
-    if spec is not None:  # NLTK style: the smoothing method, rebuilt from its description
-        kwargs["smoothing_function"] = _smoothing_function((spec[0], dict(spec[1])))
-    metric = metric_class(**kwargs)
+    metric_class, options = key
+    metric = metric_class(**dict(options))  # (lists as tuples: the constructors take either)
     return metric.sentence_metric() if sentence else metric
 
 
@@ -346,10 +311,9 @@ def combine(opts: ScoreOptions, parts: Sequence[Part | None]) -> tuple[str, dict
 
 
 def score(opts: ScoreOptions, stats: Any) -> Any:
-    """The corpus score: a score object (sacreBLEU style) or NLTK's float(s)."""
-    if opts.style == "sacrebleu":
-        return stats.score()
-    return stats.score(opts.options["weights"], opts.smoothing_function(), opts.options["auto_reweigh"])
+    """The corpus score with the metric's own scoring (``Metric.scoring_settings``): a score
+    object (sacreBLEU style) or NLTK's float(s)."""
+    return stats.score(**opts.metric().scoring_settings())
 
 
 def partition_sentence_scores(

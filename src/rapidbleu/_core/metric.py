@@ -123,6 +123,9 @@ class Metric(ABC):
         metric_id: the metric's name on the command line (``-m``) and in ``CorpusStats``.
         display_name: how messages name the metric (``"chrF"``: "chrF scores strings").
         style: ``"sacrebleu"`` (0-100 scores, sacreBLEU's settings) or ``"nltk"`` (NLTK's BLEU).
+        restyles: the ``metric_id`` this metric gives in another style (NLTK's BLEU:
+            ``"bleu"``, so ``style="nltk"`` with the engines' default ``metric="bleu"`` names
+            it); ``None`` for a metric of its own.
         higher_is_better: ``False`` for error rates (TER).
         stats_dtype: ``"int64"`` (counts) or ``"float64"`` (TER's average reference lengths).
         command_line: offered by the command line's ``-m`` (sacreBLEU's metrics; not NLTK's).
@@ -138,6 +141,7 @@ class Metric(ABC):
     metric_id: ClassVar[str]
     display_name: ClassVar[str] = "the metric"
     style: ClassVar[str] = "sacrebleu"
+    restyles: ClassVar[str | None] = None
     higher_is_better: ClassVar[bool] = True
     stats_dtype: ClassVar[str] = "int64"
     command_line: ClassVar[bool] = True
@@ -299,6 +303,23 @@ class Metric(ABC):
         sums = [a + b for a, b in zip(left[:k], right[:k], strict=True)]
         last = list(right[k:-1] if right[-1] else left[k:-1])
         return [*sums, *last, left[-1] + right[-1]]
+
+    @classmethod
+    def engine_options(cls, options: dict[str, Any]) -> dict[str, Any]:
+        """The constructor keywords of this metric when the engines (Spark, Dask, Ray) and the
+        reward functions name it with ``options`` (the caller's keywords; ``tokenize`` and
+        ``lowercase`` among them when given): by default the options as given.  The values
+        travel to the workers, so they must pickle; the constructor checks them.
+
+        Raises:
+            TypeError: an option the metric cannot take there."""
+        return dict(options)
+
+    def scoring_settings(self) -> dict[str, Any]:
+        """The settings :meth:`score_aggregate` takes to score with this metric's own
+        configuration: none, unless its statistics do not hold its scoring (NLTK style:
+        ``weights``, ``smoothing_function``, ``auto_reweigh``)."""
+        return {}
 
     def score_aggregate(self, row: Sequence[Any], **scoring: Any) -> Any:
         """The corpus score of an :meth:`aggregate` row (``CorpusStats.score``):
