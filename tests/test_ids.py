@@ -361,6 +361,34 @@ def test_pairwise_property(seqs, order, method):
         assert np.array_equal(mod.pairwise_scores(*flat(seqs), order, method, None, True, 2), want)
 
 
+@settings(max_examples=50, deadline=None)
+@given(
+    seqs=st.lists(st.lists(st.integers(0, 4), max_size=8), min_size=1, max_size=8),
+    order=st.integers(1, 5),
+    method=st.sampled_from(["exp", "floor", "add-k", "none"]),
+    data=st.data(),
+)
+def test_cross_scores_of_a_split_stream(seqs, order, method, data):
+    """``hypotheses=k``: the first k sentences against the others, only those pairs: the
+    block ``[:k, k:]`` of the whole matrix, bit for bit in both twins."""
+    k = data.draw(st.integers(0, len(seqs)))
+    whole = _bleu_sets_py.pairwise_scores(*flat(seqs), order, method, None, True)
+    for mod in kernels():
+        got = mod.pairwise_scores(*flat(seqs), order, method, None, True, 2, hypotheses=k)
+        assert got.shape == (k, len(seqs) - k)
+        assert np.array_equal(got, whole[:k, k:])
+
+
+@pytest.mark.parametrize("bad", [-1, 4, 1.0, None])
+def test_split_outside_the_stream_is_refused(bad):
+    for mod in kernels():
+        if bad is None:  # (None: the whole set against itself)
+            assert mod.pairwise_scores(*flat([[1], [2], [3]]), 4, "exp", None, True).shape == (3, 3)
+            continue
+        with pytest.raises(ValueError, match=r"hypotheses must be an int from 0 to the 3 sentences"):
+            mod.pairwise_scores(*flat([[1], [2], [3]]), 4, "exp", None, True, 1, hypotheses=bad)
+
+
 @settings(max_examples=30, deadline=None)
 @given(
     seqs=st.lists(st.lists(st.integers(0, 4), max_size=8), min_size=1, max_size=9),

@@ -38,6 +38,7 @@ _CHILD = r"""
 import sys, time, traceback
 import numpy as np
 import rapidbleu
+import rapidbleu.nltk
 from rapidbleu._core import backend
 from rapidbleu.batch import pairwise_bleu
 

@@ -229,9 +229,8 @@ def _close_to_mbrs(got, want, rel):
 @pytest.mark.integration
 @pytest.mark.parametrize("word_order", [0, 2])
 def test_aggregate_chrf_equals_mbrs(backend, word_order):
-    import torch
-
     metric_chrf, _ = _mbrs_metrics()
+    torch = integration("torch")
     metric = metric_chrf(metric_chrf.Config(word_order=word_order, num_workers=1))
     gen = torch.Generator().manual_seed(0)
     for cands in candidate_sets("en-de", size=20, count=2):
@@ -246,9 +245,8 @@ def test_aggregate_chrf_equals_mbrs(backend, word_order):
 
 @pytest.mark.integration
 def test_aggregate_bleu_equals_mbrs(backend):
-    import torch
-
     _, metric_bleu = _mbrs_metrics()
+    torch = integration("torch")
     metric = metric_bleu(metric_bleu.Config(num_workers=1))
     gen = torch.Generator().manual_seed(1)
     for cands in candidate_sets("de-en", size=20, count=2):
@@ -291,6 +289,17 @@ def test_expected_utility_matrix_is_sentence_scores(backend, ours, theirs, optio
         assert lean.utilities is None
         np.testing.assert_allclose(lean.expected, res.expected, rtol=1e-12)
         assert lean.best == res.best
+
+
+@pytest.mark.parametrize(("ours", "theirs", "options"), METRICS)
+def test_cross_scores_are_sentence_scores(backend, ours, theirs, options):
+    """``Metric.cross_scores``: every hypothesis against every reference alone, float for
+    float sacreBLEU's ``sentence_score`` (BLEU's kernel, blocks of sentence scores otherwise)."""
+    sacre = theirs(**({"effective_order": True} if theirs is sacrebleu.BLEU else {}), **options)
+    metric = ours(**options).sentence_metric()
+    got = metric.cross_scores(H, R[:3])
+    assert got.shape == (len(H), 3)
+    assert got.tolist() == [[sacre.sentence_score(h, [r]).score for r in R[:3]] for h in H]
 
 
 def test_expected_utility_token_ids(backend):

@@ -255,7 +255,6 @@ def test_reward_functions():
     assert rewards.compute_score("d", HYPS[1], REFS[1], None, metric="unigram_f1") == want[1]
     batch_scores = rewards.compute_score_batch(["d"] * 6, HYPS, REFS, None, metric="unigram_f1")
     assert [float(x) for x in batch_scores] == want
-    assert reward.reward_func(HYPS, [""] * len(HYPS), REFS)["rewards"].tolist() == pytest.approx(want)  # OpenRLHF
     halved = rewards.reward_of("unigram_f1", transform=lambda s: s / 200, name="half")
     assert halved.__name__ == "half"
     assert halved.scores(HYPS, REFS) == [w / 2 for w in want]
@@ -274,6 +273,18 @@ def test_comparison_report():
     assert "UF1" in report.to_text()
     by_name = comparison_report([HYPS, OTHER], [REFS], metrics=["unigram_f1"], n_samples=100, n_bootstrap=100)
     assert [m.metric_id for m in by_name.metrics] == ["unigram_f1"]
+
+
+@pytest.mark.integration
+def test_reward_functions_openrlhf():
+    """OpenRLHF's ``reward_func`` returns torch tensors: with torch installed."""
+    from conftest import integration
+
+    integration("torch")
+    metric = UnigramF1()
+    want = [metric.sentence_score(h, [r]).score / 100 for h, r in zip(HYPS, REFS, strict=True)]
+    got = rewards.SentenceReward(metric).reward_func(HYPS, [""] * len(HYPS), REFS)
+    assert got["rewards"].tolist() == pytest.approx(want)
 
 
 # -------------------------------------------------------------------------- torchmetrics

@@ -685,6 +685,27 @@ def test_pairwise_ter_is_sacrebleus_loop(backend):
             assert np.array_equal(got, want, equal_nan=True)
 
 
+def test_cross_ter_is_sacrebleus_loop(backend):
+    """``TER.cross_scores``: hypotheses against other references (each tokenized once as what it
+    is), float for float sacreBLEU's ``sentence_score``, under options that tokenize a
+    reference differently from a hypothesis too."""
+    hyps, refs = PAIRWISE[: len(PAIRWISE) // 2], PAIRWISE[len(PAIRWISE) // 2 :][::-1]
+    with ter_reference.memoized():
+        for opts in ({}, {"normalized": True, "no_punct": True}, {"asian_support": True, "case_sensitive": True}):
+            theirs = SacreTER(**opts)
+            want = [[theirs.sentence_score(h, [r]).score for r in refs] for h in hyps]
+            assert rapidbleu.TER(**opts).cross_scores(hyps, refs).tolist() == want
+            assert rapidbleu.TER(**opts, workers=2).cross_scores(hyps, refs[:1]).tolist() == [w[:1] for w in want]
+            assert rapidbleu.TER(**opts).cross_scores(hyps, []).shape == (len(hyps), 0)
+
+
+def test_cross_ter_refuses_a_long_reference_by_name(backend):
+    from rapidbleu._core.ter_py import MAX_WORDS
+
+    with pytest.raises(ValueError, match="reference 1"):
+        rapidbleu.TER().cross_scores(["a b"], ["a", "w " * (MAX_WORDS + 1)])
+
+
 def test_ter_batch_errors():
     from rapidbleu.batch import pairwise_ter, sentence_ter_batch
 

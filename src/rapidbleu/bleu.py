@@ -361,16 +361,19 @@ class BLEU(SacreBLEUMethods, Metric):
             self.workers,
         )
 
-    def pairwise_id_scores(self, flat: np.ndarray, lens: np.ndarray) -> np.ndarray:
+    def pairwise_id_scores(self, flat: np.ndarray, lens: np.ndarray, hypotheses: int | None = None) -> np.ndarray:
         """``(n, n)`` float64: sentence BLEU (0-100) of sequence i against sequence j as its
         single reference, of n token-id sequences stored end to end (``flat``: int64 ids one
         after the other, ``lens``: each sequence's length, as
         ``rapidbleu._core.inputs.join_flat`` gives them), with this metric's smoothing,
-        effective order and N.  Each pair is scored in the set kernel as soon as its statistics
-        are counted (``rapidbleu._core.bleu_sets_py.pairwise_scores``): memory is the output.
+        effective order and N.  With ``hypotheses=k``: ``(k, n - k)``, the first k sequences
+        against the others (``[i, j]``: sequence i against sequence ``k + j``), only those
+        pairs counted.  Each pair is scored in the set kernel as soon as its statistics are
+        counted (``rapidbleu._core.bleu_sets_py.pairwise_scores``): memory is the output.
 
         Raises:
-            ValueError: a malformed stream (lengths that do not add up to ``flat``).
+            ValueError: a malformed stream (lengths that do not add up to ``flat``),
+                ``hypotheses`` outside 0..n.
         """
         out: np.ndarray = _backend.bleu_sets.pairwise_scores(
             flat,
@@ -380,6 +383,7 @@ class BLEU(SacreBLEUMethods, Metric):
             self.smooth_value,
             bool(self.effective_order),
             self.workers,
+            hypotheses,
         )
         return out
 
@@ -395,6 +399,21 @@ class BLEU(SacreBLEUMethods, Metric):
         sents = check_hypotheses(candidates, "candidates")
         tok, low = self.tokenizer, bool(self.lowercase)
         return self.pairwise_id_scores(*join_flat(token_ids((preprocess(s, tok, low).split() for s in sents), {})))
+
+    def cross_scores(self, hypotheses: Sequence[str], references: Sequence[str]) -> np.ndarray:
+        """``(n, m)`` float64: ``sentence_score(h_i, [r_j]).score`` of every hypothesis
+        against every reference (the protocol's ``Metric.cross_scores``): the sentences
+        preprocessed once each, as :meth:`pairwise_scores` does, their tokens as ids of one
+        vocabulary, then :meth:`pairwise_id_scores` of the hypotheses against the references.
+
+        Raises:
+            TypeError: a hypothesis or reference that is not a string.
+        """
+        hyps = check_hypotheses(hypotheses, "hypotheses")
+        refs = check_hypotheses(references, "references")
+        tok, low = self.tokenizer, bool(self.lowercase)
+        tokens = (preprocess(s, tok, low).split() for s in [*hyps, *refs])
+        return self.pairwise_id_scores(*join_flat(token_ids(tokens, {})), hypotheses=len(hyps))
 
     # -- statistics -------------------------------------------------------------------------
     def _prepare_references(self, references: Any, n_hyps: int | None) -> list[list[str | None]]:

@@ -362,6 +362,20 @@ def _pairwise_self(metric: Any, sents: list[Any]) -> np.ndarray:
     return scores
 
 
+def _cross(metric: Any, hyps: list[Any], refs: list[Any], text: bool) -> np.ndarray:
+    """The ``(len(hyps), len(refs))`` utilities of hypotheses against other pseudo-references:
+    the protocol's ``cross_scores`` (BLEU's kernel; blocks of sentence scores otherwise), or
+    for token sequences BLEU's ``pairwise_id_scores`` of the hypotheses against the
+    pseudo-references (only those pairs)."""
+    if text:
+        out: np.ndarray = metric.cross_scores(hyps, refs)
+        return out
+    seqs = _token_seqs(hyps, "hypotheses", metric) + _token_seqs(refs, "pseudo_references", metric)
+    flat, offsets = _ids(seqs, {})
+    scores: np.ndarray = metric.pairwise_id_scores(flat, np.diff(offsets), hypotheses=len(hyps))
+    return scores
+
+
 def expected_utility(
     hypotheses: Sequence[Any],
     pseudo_references: Sequence[Any] | None = None,
@@ -380,9 +394,10 @@ def expected_utility(
     ``sacrebleu.sentence_bleu``), ``expected[i] = sum_j p_j utilities[i, j]`` with ``p`` the
     weights (the module docstring), ``best`` its first argmax (argmin for TER, where lower is
     better).  For one set against itself (``pseudo_references`` None or the very same list),
-    the metric's ``pairwise_scores`` (the pairwise kernels of chrF and BLEU); otherwise pairs
-    are scored a block of about ``block_pairs`` at a time through its sentence scores.  Threads:
-    the metric's own ``workers``.
+    the metric's ``pairwise_scores`` (the pairwise kernels of BLEU, chrF and TER); otherwise
+    blocks of about ``block_pairs`` pairs (whole rows) through its ``cross_scores`` (BLEU's
+    kernel, which counts only the pairs of hypotheses with pseudo-references, on token ids
+    too; blocks of sentence scores otherwise).  Threads: the metric's own ``workers``.
 
     Args:
         hypotheses: n >= 1 sentences: strings; token ids or string-token lists for BLEU.
@@ -423,12 +438,8 @@ def expected_utility(
             bad = next(i for i, s in enumerate(hyps + refs) if not isinstance(s, str))
             where = f"hypotheses[{bad}]" if bad < n else f"pseudo_references[{bad - n}]"
             raise TypeError(f"{where} is a {type((hyps + refs)[bad]).__name__}; only BLEU scores token sequences")
-    matrix = None
     if same:
         matrix = _pairwise_self(m_obj, hyps)
-    elif not text:  # token ids (BLEU): the pairs of hypotheses with pseudo-references
-        matrix = np.ascontiguousarray(_pairwise_self(m_obj, hyps + refs)[:n, n:])
-    if matrix is not None:
         expected = matrix @ v / d
         return MBRResult(matrix if keep_matrix else None, expected, _choose(m_obj, expected))
     out = np.empty((n, m), dtype=np.float64) if keep_matrix else None
@@ -436,8 +447,7 @@ def expected_utility(
     rows = max(1, block_pairs // m)
     for start in range(0, n, rows):
         block = hyps[start : start + rows]
-        pair_hyps = [h for h in block for _ in range(m)]
-        scores = m_obj.sentence_scores(pair_hyps, [refs * len(block)]).astype(np.float64).reshape(len(block), m)
+        scores = _cross(m_obj, block, refs, text).astype(np.float64, copy=False)
         if out is not None:
             out[start : start + len(block)] = scores
         expected[start : start + len(block)] = scores @ v / d

@@ -267,6 +267,20 @@ class TER(SacreMetricMethods, Metric):
         out: np.ndarray = _backend.ter.ter_pairwise_scores(candidates, *self._options(), self.workers)
         return out
 
+    def cross_scores(self, hypotheses: Sequence[str], references: Sequence[str]) -> np.ndarray:
+        """``(n, m)``: sentence TER of every hypothesis against every reference alone
+        (``sentence_score(h_i, [r_j]).score``, the protocol's ``Metric.cross_scores``): each
+        sentence checked before any work, then tokenized and interned once (a hypothesis as a
+        hypothesis, a reference as a reference), the n m edit rates on word ids.
+
+        Raises:
+            ValueError: a sentence longer than ``rapidbleu._core.ter_py.MAX_WORDS`` words.
+        """
+        out: np.ndarray = _backend.ter.ter_pairwise_scores(
+            hypotheses, *self._options(), self.workers, references=references
+        )
+        return out
+
     def get_signature(self) -> TERSignature:
         """The reproducibility signature (needs a scored corpus for the number of references).
 

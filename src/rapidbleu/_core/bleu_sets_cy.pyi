@@ -24,6 +24,7 @@ def pairwise_scores(
     smooth_value: float | None,
     effective_order: bool,
     workers: int = 1,
+    hypotheses: int | None = None,
 ) -> np.ndarray: ...
 
 # Test hooks (tests/test_ids.py): every hash ANDed with ``mask``.

@@ -19,7 +19,7 @@ from .table cimport (rb_pair_clear, rb_pair_entry, rb_pair_find, rb_table_size, 
                       rb_tok_find_int)
 
 from . import bleu_sets_py as _twin
-from .bleu_sets_py import block_rows_for
+from .bleu_sets_py import block_rows_for, check_split
 from .bleu_scores_py import is_plain_smooth_value
 from .bleu_row import closest_other_lengths
 from .threads import run_chunks
@@ -340,22 +340,29 @@ def _pair_block(_Grams g, _Ptrs P, out, Py_ssize_t start, Py_ssize_t stop, worke
     run_chunks(work, stop - start, workers, 1)
 
 
-def pairwise_scores(flat, lens, max_ngram_order, smooth_method, smooth_value, effective_order, workers=1):
-    return _pairwise_scores(flat, lens, max_ngram_order, smooth_method, smooth_value, effective_order, workers)
+def pairwise_scores(flat, lens, max_ngram_order, smooth_method, smooth_value, effective_order, workers=1,
+                    hypotheses=None):
+    return _pairwise_scores(flat, lens, max_ngram_order, smooth_method, smooth_value, effective_order, workers,
+                            hypotheses)
 
 
-def _pairwise_scores(flat, lengths, max_ngram_order, smooth_method, smooth_value, effective_order, workers):
+def _pairwise_scores(flat, lengths, max_ngram_order, smooth_method, smooth_value, effective_order, workers,
+                     hypotheses):
     cdef int max_order = check_order(max_ngram_order)
     cdef int code = method_code(smooth_method)
     cdef double sv = smooth_value_of(smooth_method, smooth_value)
     cdef bint eff = bool(effective_order)
     if not is_plain_smooth_value(smooth_value):  # numpy scalars, huge ints: the Python formula
-        return _twin.pairwise_scores(flat, lengths, max_order, smooth_method, smooth_value, effective_order, workers)
+        return _twin.pairwise_scores(flat, lengths, max_order, smooth_method, smooth_value, effective_order, workers,
+                                     hypotheses)
     cdef _Grams g = _prepare(flat, lengths, max_order, _FULL_MASK)
     cdef _Ptrs P = _Ptrs(g)
     cdef Py_ssize_t n = g.n
+    # rows: the hypotheses; columns: the references, from col0 on (the same set when None)
+    cdef Py_ssize_t rows = n if hypotheses is None else check_split(hypotheses, n)
+    cdef Py_ssize_t col0 = 0 if hypotheses is None else rows
     cdef int N = max_order
-    out = np.zeros((n, n), dtype=np.float64)
+    out = np.zeros((rows, n - col0), dtype=np.float64)
     cdef double[:, ::1] o = out
     cdef int64_t[:, ::1] off = g.off, nu = g.nu
     cdef int64_t[::1] lens = g.lengths
@@ -365,13 +372,14 @@ def _pairwise_scores(flat, lengths, max_ngram_order, smooth_method, smooth_value
         cdef int64_t row[2 + 2 * MAX_N]
         with nogil:
             for i in range(lo, hi):
-                for j in range(n):
+                for j in range(col0, n):
                     _pair_row(row, i, j, N, P.U, P.C, off, nu, lens)
-                    o[i, j] = sacre_row(row, N, code, sv, eff)
+                    o[i, j - col0] = sacre_row(row, N, code, sv, eff)
 
-    run_chunks(work, n, workers, 1)
+    run_chunks(work, rows, workers, 1)
     if not np.isfinite(out).all():  # an overflow or infinity (huge smooth_value): the formula decides
-        return _twin.pairwise_scores(flat, lengths, max_order, smooth_method, smooth_value, effective_order, workers)
+        return _twin.pairwise_scores(flat, lengths, max_order, smooth_method, smooth_value, effective_order, workers,
+                                     hypotheses)
     return out
 
 

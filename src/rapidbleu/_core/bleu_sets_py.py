@@ -8,7 +8,9 @@ Both modules expose, with identical signatures and results:
 * ``pairwise_stats(flat, lens, max_ngram_order, workers)`` -> int64 (n, n, 2 + 2N): [i, j] is
   sentence i (hypothesis) against sentence j (the single reference);
 * ``pairwise_scores(flat, lens, max_ngram_order, smooth_method, smooth_value, effective_order,
-  workers)`` -> float64 (n, n) sacreBLEU sentence BLEU of each pair.
+  workers, hypotheses=None)`` -> float64 (n, n) sacreBLEU sentence BLEU of each pair; with
+  ``hypotheses=k``, float64 (k, n - k): the first k sentences (hypotheses) against the others
+  (references), as MBR scores hypotheses against pseudo-references.
 
 The sentences are one flat id stream: ``flat`` int64 ids, ``lens`` int64 (n,) lengths that add
 up to ``len(flat)`` (the layout of ``rapidbleu.ids``; already cleaned).  ``workers`` is checked
@@ -129,14 +131,14 @@ def pairwise_stats_blocks(
         out = np.zeros((stop - start, n, n_columns(max_order)), dtype=np.int64)
         for i in range(start, stop):
             for j in range(n):
-                row = out[i - start, j]
-                row[0] = lengths[i]
-                row[1] = lengths[j]
-                for k in range(max_order):
-                    ref = counts[j][k]
-                    row[2 + k] = sum(min(c, ref.get(g, 0)) for g, c in counts[i][k].items())
-                    row[2 + max_order + k] = max(0, lengths[i] - k)
+                out[i - start, j] = _pair_row(counts, lengths, i, j, max_order)
         yield start, out
+
+
+def _pair_row(counts: list[list[Counter[tuple[int, ...]]]], lengths: list[int], i: int, j: int, N: int) -> list[int]:
+    """The statistics of sentence i (hypothesis) against sentence j (its single reference)."""
+    matches = [sum(min(c, counts[j][k].get(g, 0)) for g, c in counts[i][k].items()) for k in range(N)]
+    return [lengths[i], lengths[j], *matches, *(max(0, lengths[i] - k) for k in range(N))]
 
 
 #: Bytes of one block of :func:`pairwise_stats_blocks` by default.
@@ -164,16 +166,41 @@ def pairwise_scores(
     smooth_value: float | None,
     effective_order: bool,
     workers: int = 1,
+    hypotheses: int | None = None,
 ) -> np.ndarray:
     """sacreBLEU sentence BLEU (0-100) of every ordered pair: float64 (n, n), ``[i, j]`` =
     sentence i against sentence j; the scores of :func:`pairwise_stats` by
-    ``rapidbleu._core.bleu_scores_py.sacre_scores``.
+    ``rapidbleu._core.bleu_scores_py.sacre_scores``.  With ``hypotheses=k`` (0 <= k <= n): float64
+    ``(k, n - k)``, ``[i, j]`` = sentence i against sentence ``k + j``, the first k sentences
+    being hypotheses and the others references (only those pairs are counted).
 
     Raises:
-        ValueError: as :func:`self_stats` (``smooth_method`` is trusted: checked where it entered).
+        ValueError: as :func:`self_stats`, ``hypotheses`` outside 0..n (``smooth_method`` and
+            ``smooth_value`` are trusted: checked where they entered).
     """
     max_order = check_order(max_ngram_order)
-    st = pairwise_stats(flat, lens, max_order, workers)
-    n = st.shape[0]
-    rows = st.reshape(n * n, st.shape[2])  # (an empty set: 0 rows)
-    return sacre_scores(rows, max_order, smooth_method, smooth_value, effective_order).reshape(n, n)
+    if hypotheses is None:
+        st = pairwise_stats(flat, lens, max_order, workers)
+        n = st.shape[0]
+        rows = st.reshape(n * n, st.shape[2])  # (an empty set: 0 rows)
+        return sacre_scores(rows, max_order, smooth_method, smooth_value, effective_order).reshape(n, n)
+    seqs = _sentences(flat, lens, workers)
+    k = check_split(hypotheses, len(seqs))
+    counts = [_counts(s, max_order) for s in seqs]
+    lengths = [len(s) for s in seqs]
+    cross = np.array(
+        [_pair_row(counts, lengths, i, j, max_order) for i in range(k) for j in range(k, len(seqs))], dtype=np.int64
+    ).reshape(k * (len(seqs) - k), n_columns(max_order))
+    scores = sacre_scores(cross, max_order, smooth_method, smooth_value, effective_order)
+    return scores.reshape(k, len(seqs) - k)
+
+
+def check_split(hypotheses: object, n: int) -> int:
+    """``hypotheses`` of :func:`pairwise_scores`: an int from 0 to ``n`` (the sentences of the
+    stream), the number of its leading sentences that are hypotheses.
+
+    Raises:
+        ValueError: anything else (both twins: the compiled one indexes by it)."""
+    if type(hypotheses) is not int or not 0 <= hypotheses <= n:
+        raise ValueError(f"hypotheses must be an int from 0 to the {n} sentences of the stream, got {hypotheses!r}")
+    return hypotheses

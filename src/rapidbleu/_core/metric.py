@@ -435,22 +435,37 @@ class Metric(ABC):
         (or cost) matrix of minimum-Bayes-risk decoding.  Candidates are segments as
         :meth:`corpus_statistics` takes hypotheses (strings).
 
-        This default scores blocks of rows of about :attr:`pairwise_block` pairs through
-        :meth:`sentence_scores` (n^2 sentence scores; memory: the output and one block's
-        statistics, never the ``(n, n, k)`` table); a metric with a pairwise kernel overrides
-        it (BLEU, chrF).
+        This default is :meth:`cross_scores` of the set against itself; a metric with a
+        pairwise kernel overrides it (BLEU, chrF, TER).
 
         Raises:
             TypeError, ValueError: as :meth:`sentence_scores` for a candidate.
         """
         sents = list(candidates)
-        n = len(sents)
-        out = np.empty((n, n), dtype=np.float64)
-        rows = max(1, self.pairwise_block // max(n, 1))
+        return self.cross_scores(sents, sents)
+
+    def cross_scores(self, hypotheses: Sequence[Any], references: Sequence[Any]) -> np.ndarray:
+        """The sentence score of every hypothesis against every reference, each reference
+        alone: float64 ``(n, m)``, ``out[i, j] == sentence_score(hypotheses[i],
+        [references[j]]).score`` (MBR's utility matrix of hypotheses against
+        pseudo-references).
+
+        This default scores blocks of rows of about :attr:`pairwise_block` pairs through
+        :meth:`sentence_scores` (n m sentence scores; memory: the output and one block's
+        statistics, never the ``(n, m, k)`` table); a metric with a kernel for it overrides it
+        (BLEU, TER).
+
+        Raises:
+            TypeError, ValueError: as :meth:`sentence_scores` for a hypothesis or reference.
+        """
+        hyps, refs = list(hypotheses), list(references)
+        n, m = len(hyps), len(refs)
+        out = np.empty((n, m), dtype=np.float64)
+        rows = max(1, self.pairwise_block // max(m, 1))
         for start in range(0, n, rows):
             stop = min(n, start + rows)
-            hyps = [c for c in sents[start:stop] for _ in range(n)]
-            out[start:stop] = self.sentence_scores(hyps, [sents * (stop - start)]).reshape(stop - start, n)
+            pairs = [h for h in hyps[start:stop] for _ in range(m)]
+            out[start:stop] = self.sentence_scores(pairs, [refs * (stop - start)]).reshape(stop - start, m)
         return out
 
     @classmethod

@@ -469,8 +469,8 @@ static int rb_ter_segments(const int32_t *ids, const int64_t *off, const int64_t
     return rc;
 }
 
-/* Rows start..end-1 of the pairwise sentence-TER matrix of n sentences: out[i * n + j] is the
- * TER of hypothesis text i (ids[off[i] .. off[i + 1] - 1]) against reference text ref0 + j, the
+/* Rows start..end-1 of a sentence-TER matrix of n columns: out[i * n + j] is the TER of
+ * hypothesis text i (ids[off[i] .. off[i + 1] - 1]) against reference text ref0 + j, the
  * Python twin's ter_from_stats of (edits, m): 100 * (edits / m), 100.0 when m is 0 and there
  * are edits, else 0.0 (double division of integers below 2**53: Python's, correctly rounded). */
 static int rb_ter_pairwise(const int32_t *ids, const int64_t *off, int64_t n, int64_t ref0, int64_t start, int64_t end,

@@ -25,5 +25,6 @@ def ter_pairwise_scores(
     asian_support: bool = False,
     case_sensitive: bool = False,
     workers: int = 1,
+    references: Sequence[str] | None = None,
 ) -> np.ndarray: ...
 def translation_edit_rate(words_hyp: Sequence[Hashable], words_ref: Sequence[Hashable]) -> tuple[int, int]: ...

@@ -20,7 +20,7 @@ from .text cimport rb_set_text, rb_text
 
 from . import ter_py as _twin
 from .ter_py import BEAM_WIDTH, MAX_SHIFT_CANDIDATES, MAX_SHIFT_DIST, MAX_SHIFT_SIZE, MAX_WORDS
-from .ter_py import check_segment_rules, check_sums, check_words
+from .ter_py import check_cross_rules, check_segment_rules, check_sums, check_words
 from .threads import run_chunks
 
 NAME = "cython"
@@ -116,7 +116,7 @@ cdef class _Words:
     cdef const int64_t *off
     cdef const int64_t *seg
     cdef const int64_t *order
-    cdef int64_t n_sent, ref0
+    cdef int64_t n_cols, ref0
     cdef double *out
     cdef object _keep
 
@@ -185,7 +185,7 @@ cdef class _Words:
         """Rows ``start:end`` of the pairwise matrix, with the GIL released."""
         cdef int rc
         with nogil:
-            rc = rb_ter_pairwise(self.words.ids, self.off, self.n_sent, self.ref0, start, end, self.out)
+            rc = rb_ter_pairwise(self.words.ids, self.off, self.n_cols, self.ref0, start, end, self.out)
         _raise_rc(rc)
 
 
@@ -262,14 +262,22 @@ def ter_stats(hypotheses, ref_streams, normalized=False, no_punct=False, asian_s
 
 
 def ter_pairwise_scores(sentences, normalized=False, no_punct=False, asian_support=False, case_sensitive=False,
-                        workers=1):
+                        workers=1, references=None):
     sents = list(sentences)
-    check_segment_rules(sents, [sents], normalized, no_punct, asian_support, case_sensitive)
-    cdef Py_ssize_t n = len(sents)
+    others = None if references is None else list(references)
+    check_cross_rules(sents, others, normalized, no_punct, asian_support, case_sensitive)
+    cdef Py_ssize_t n = len(sents), m
     cdef list texts = _lowered(sents, case_sensitive)
     cdef bint twice_differs = normalized or no_punct  # else a reference's words are its words once
-    if twice_differs:
-        texts = texts + texts
+    if others is not None:  # the hypotheses, then the references (tokenized as references)
+        m = len(others)
+        texts = texts + _lowered(others, case_sensitive)
+        ref0 = n
+    else:
+        m = n
+        if twice_differs:
+            texts = texts + texts
+        ref0 = n if twice_differs else 0
     twice = np.zeros(len(texts), dtype=np.uint8)
     twice[n:] = 1
     off = np.empty(len(texts) + 1, dtype=np.int64)
@@ -277,12 +285,12 @@ def ter_pairwise_scores(sentences, normalized=False, no_punct=False, asian_suppo
     cdef int64_t bad = words.tokenize(texts, twice, off, _options(normalized, no_punct, asian_support))
     if bad >= 0:  # (the checks before make this unreachable)
         check_words(MAX_WORDS + 1, f"sentence {bad % max(n, 1)}")
-    out = np.empty((n, n), dtype=np.float64)
+    out = np.empty((n, m), dtype=np.float64)
     cdef double[:, ::1] out_v = out
     words._keep = (texts, twice, off, out)
-    words.n_sent = n
-    words.ref0 = n if twice_differs else 0
-    if n:
+    words.n_cols = m  # (each row: one hypothesis against m references)
+    words.ref0 = ref0
+    if n and m:
         words.out = &out_v[0, 0]
         run_chunks(words.run_pairwise, n, workers, 1)
     return out

@@ -543,35 +543,69 @@ def ter_pairwise_scores(
     asian_support: bool = False,
     case_sensitive: bool = False,
     workers: int = 1,
+    references: Sequence[str] | None = None,
 ) -> np.ndarray:
     """The pairwise sentence-TER matrix of n sentences, each tokenized once as a hypothesis and
-    once as a reference (:func:`segment_words`' rules) and its words compared for every pair.
+    once as a reference (:func:`segment_words`' rules) and its words compared for every pair;
+    with ``references`` (m strings), the n sentences (hypotheses) against them, each sentence
+    tokenized once as what it is.
 
     Args:
         sentences: n strings.
         normalized, no_punct, asian_support, case_sensitive: the tokenizer's switches.
         workers: threads for the compiled twin (checked where it enters: ``TER(workers=...)``);
             computed serially here.
+        references: None (the sentences against themselves) or m strings.
 
     Returns:
-        float64 array (n, n): ``out[i, j]`` is sentence i's TER (0-100) against sentence j as
-        its one reference, :func:`ter_from_stats` of :func:`translation_edit_rate`'s
-        ``(edits, length)``: sacreBLEU's ``sentence_score(s_i, [s_j]).score``.
+        float64 array (n, n), or (n, m) with ``references``: ``out[i, j]`` is sentence i's TER
+        (0-100) against sentence (or reference) j as its one reference, :func:`ter_from_stats`
+        of :func:`translation_edit_rate`'s ``(edits, length)``: sacreBLEU's
+        ``sentence_score(s_i, [r_j]).score``.
 
     Raises:
         ValueError: a sentence of more than :data:`MAX_WORDS` words (named), before any edit is
             computed.
     """
     sents = list(sentences)
-    check_segment_rules(sents, [sents], normalized, no_punct, asian_support, case_sensitive)
+    others = None if references is None else list(references)
+    check_cross_rules(sents, others, normalized, no_punct, asian_support, case_sensitive)
     once, ref_words_of = _word_functions(normalized, no_punct, asian_support, case_sensitive)
     hyps = [once(s) for s in sents]
-    refs = hyps if ref_words_of is once else [ref_words_of(s) for s in sents]
-    out = np.empty((len(sents), len(sents)), dtype=np.float64)
+    if others is None:
+        refs = hyps if ref_words_of is once else [ref_words_of(s) for s in sents]
+    else:
+        refs = [ref_words_of(s) for s in others]
+    out = np.empty((len(hyps), len(refs)), dtype=np.float64)
     for i, words in enumerate(hyps):
         for j, ref_words in enumerate(refs):
             out[i, j] = ter_from_stats(*translation_edit_rate(words, ref_words))
     return out
+
+
+def check_cross_rules(
+    sentences: Sequence[str],
+    references: Sequence[str] | None,
+    normalized: bool,
+    no_punct: bool,
+    asian_support: bool,
+    case_sensitive: bool,
+) -> None:
+    """:func:`ter_pairwise_scores`' sentences (and references) within :data:`MAX_WORDS` words,
+    checked before any is tokenized for scoring (as :func:`check_segment_rules`).
+
+    Raises:
+        ValueError: the first sentence (``sentence i``), then reference (``reference j``), that
+            is too long."""
+    if references is None:
+        check_segment_rules(sentences, [sentences], normalized, no_punct, asian_support, case_sensitive)
+        return
+    once, ref_words_of = _word_functions(normalized, no_punct, asian_support, case_sensitive)
+    short = MAX_WORDS // LOWER_GROWTH
+    for what, texts, words_of in (("sentence", sentences, once), ("reference", references, ref_words_of)):
+        for i, text in enumerate(texts):
+            if len(text) > short:
+                check_words(len(words_of(text)), f"{what} {i}")
 
 
 #: The numpy types statistics may be held in, besides Python numbers (``dtype=None``).
