@@ -45,6 +45,7 @@ typedef struct {
     int32_t *align;           /* m */
     uint8_t *err_h, *err_r;   /* n, m */
     int32_t *row_a, *row_b;   /* width: two rows for a candidate's recomputed span */
+    int64_t bvalid;           /* backward rows bvalid .. n hold the current hypothesis's values */
 } rb_ter_work;
 
 static inline void rb_ter_work_init(rb_ter_work *w) { memset(w, 0, sizeof(*w)); }
@@ -241,12 +242,16 @@ static void rb_ter_forward(rb_ter_work *w, int64_t from, int64_t n, const int32_
                     w->lo[i], w->hi[i], w->words[i - 1], ref);
 }
 
-/* Backward rows to-1 .. 0 (rows to .. n already computed). */
+/* Backward rows down to row `to` (rows bvalid .. n already hold the current hypothesis's
+ * values): computed when a candidate first needs them, so rows no candidate reads are never
+ * computed (the values are the same whenever they are computed). */
 static void rb_ter_backward(rb_ter_work *w, int64_t to, const int32_t *ref, int64_t m) {
     int64_t i;
-    for (i = to - 1; i >= 0; i--)
+    for (i = w->bvalid - 1; i >= to; i--)
         rb_ter_brow(w->bwd + w->off[i + 1], w->lo[i + 1], w->hi[i + 1], w->bwd + w->off[i], w->lo[i], w->hi[i],
                     w->words[i], ref, m);
+    if (to < w->bvalid)
+        w->bvalid = to;
 }
 
 /* The trace of the forward matrix, read back from the last cell, into the alignment (align:
@@ -314,13 +319,15 @@ static inline void rb_ter_shift_span(const int32_t *words, int64_t n, int64_t h,
 }
 
 /* Edit distance of the current hypothesis with the span a..b-1 replaced by tmp[0..b-a-1]:
- * forward rows a+1..b from the unchanged row a, then the cheapest join with backward row b. */
-static int32_t rb_ter_candidate(rb_ter_work *w, int64_t a, int64_t b, const int32_t *ref) {
+ * forward rows a+1..b from the unchanged row a, then the cheapest join with backward row b
+ * (computed first if no candidate has needed it yet). */
+static int32_t rb_ter_candidate(rb_ter_work *w, int64_t a, int64_t b, const int32_t *ref, int64_t m) {
     const int32_t *prev = w->fwd + w->off[a];
     int32_t plo = w->lo[a], phi = w->hi[a], best = 2 * RB_TER_INF, j;
     int32_t *cur = w->row_a, *other = w->row_b;
     const int32_t *bw;
     int64_t i;
+    rb_ter_backward(w, b, ref, m);
     for (i = a + 1; i <= b; i++) {
         int32_t *t;
         rb_ter_frow(prev, plo, phi, cur, NULL, w->lo[i], w->hi[i], w->tmp[i - 1 - a], ref);
@@ -368,7 +375,7 @@ static int rb_ter_pair(rb_ter_work *w, const int32_t *hyp, int64_t n, const int3
     rb_ter_forward(w, 0, n, ref);
     for (j = w->lo[n]; j <= m; j++)
         w->bwd[w->off[n] + j - w->lo[n]] = (int32_t)(m - j);
-    rb_ter_backward(w, n, ref, m);
+    w->bvalid = n; /* the other backward rows: when a candidate needs them */
 
     for (;;) {
         int32_t dist = w->fwd[w->off[n] + m - w->lo[n]];
@@ -406,7 +413,7 @@ static int rb_ter_pair(rb_ter_work *w, const int32_t *hyp, int64_t n, const int3
                             gain = 0; /* the identity */
                         } else {
                             rb_ter_shift_span(w->words, n, h, len, t, &a, &b, w->tmp);
-                            gain = (int64_t)dist - rb_ter_candidate(w, a, b, ref);
+                            gain = (int64_t)dist - rb_ter_candidate(w, a, b, ref, m);
                         }
                         if (!have || gain > bg ||
                             (gain == bg && (len > bl || (len == bl && (h < bh || (h == bh && t < bt)))))) {
@@ -432,7 +439,8 @@ static int rb_ter_pair(rb_ter_work *w, const int32_t *hyp, int64_t n, const int3
         rb_ter_shift_span(w->words, n, bh, bl, bt, &a, &b, w->tmp);
         memcpy(w->words + a, w->tmp, (size_t)(b - a) * sizeof(int32_t));
         rb_ter_forward(w, a, n, ref);
-        rb_ter_backward(w, b, ref, m);
+        if (w->bvalid < b) /* rows from b on are unchanged; those above are the old hypothesis's */
+            w->bvalid = b;
         shifts++;
     }
 }
