@@ -358,3 +358,72 @@ def test_trl_grpo_step_with_a_tiny_random_model(tmp_path):
             assert out == [-t / 100 for t in _sacre_ter(hyps, refs)]
         assert log[f"rewards/{name}/mean"] == pytest.approx(sum(out) / len(out), rel=1e-5)
     assert "torch" in sys.modules
+
+
+# -- consensus (MBR) rewards: completions of one prompt against one another ------------------
+def _consensus_want(texts, groups, score, include_self=False):
+    want = []
+    for i, (t, g) in enumerate(zip(texts, groups, strict=True)):
+        others = [texts[j] for j in range(len(texts)) if groups[j] == g and (include_self or j != i)]
+        want.append(sum(score(t, o) for o in others) / len(others) if others else 0.0)
+    return want
+
+
+def test_consensus_reward_groups_completions_by_prompt():
+    from rapidbleu.rewards import ConsensusReward
+
+    texts = [HYP[0], REF[0], REF2[0], HYP[1], REF[1], HYP[2]]
+    prompts = ["p0", "p0", "p0", "p1", "p1", "p2"]  # (TRL repeats each prompt; p2 has one completion)
+    chrf = sacrebleu.CHRF()
+    want = _consensus_want(texts, prompts, lambda h, r: chrf.sentence_score(h, [r]).score / 100)
+    reward = ConsensusReward()
+    assert reward.__name__ == "chrf_consensus"
+    assert reward(prompts=prompts, completions=texts, trainer_state=None) == pytest.approx(want, rel=1e-12, abs=0)
+    assert want[-1] == 0.0
+    conversational = [[{"role": "user", "content": p}] for p in prompts]
+    completions = [[{"role": "assistant", "content": t}] for t in texts]
+    assert reward(prompts=conversational, completions=completions) == reward(prompts=prompts, completions=texts)
+    whole = ConsensusReward(include_self=True).group_scores(texts, prompts)
+    assert whole == pytest.approx(
+        _consensus_want(texts, prompts, lambda h, r: chrf.sentence_score(h, [r]).score / 100, True), rel=1e-12
+    )
+
+
+def test_consensus_reward_of_ter_and_bleu():
+    import rapidbleu
+    from rapidbleu.rewards import ConsensusReward
+
+    texts, prompts = [HYP[3], REF[3], REF2[3], HYP[4], REF[4]], ["a", "a", "a", "b", "b"]
+    ter, bleu = sacrebleu.TER(), sacrebleu.BLEU(effective_order=True)
+    got = ConsensusReward(rapidbleu.TER()).group_scores(texts, prompts)
+    assert got == pytest.approx(_consensus_want(texts, prompts, lambda h, r: -ter.sentence_score(h, [r]).score / 100))
+    got = ConsensusReward(rapidbleu.BLEU()).group_scores(texts, prompts)
+    assert got == pytest.approx(_consensus_want(texts, prompts, lambda h, r: bleu.sentence_score(h, [r]).score / 100))
+
+
+def test_consensus_reward_errors():
+    from rapidbleu.rewards import ConsensusReward
+
+    reward = ConsensusReward()
+    with pytest.raises(TypeError, match="against the others of their prompt"):
+        reward.compute_score("d", "a b", "a b")
+    with pytest.raises(ValueError, match="3 completions but 2 prompts"):
+        reward.group_scores(["a", "b", "c"], ["p", "p"])
+    with pytest.raises(TypeError, match=r"completions\[1\] is a int"):
+        reward.group_scores(["a", 1], ["p", "p"])
+    with pytest.raises(TypeError, match="needs prompts and completions"):
+        reward(completions=["a"])
+    with pytest.raises(TypeError, match="metric must be a rapidbleu metric"):
+        ConsensusReward("chrf")
+
+
+@pytest.mark.integration
+def test_consensus_reward_openrlhf():
+    integration("torch")
+    from rapidbleu.rewards import ConsensusReward
+
+    reward = ConsensusReward()
+    prompts = ["q1 ", "q1 ", "q2 ", "q2 "]
+    responses = [HYP[5], REF[5], HYP[6], REF[6]]
+    got = reward.reward_func([p + r for p, r in zip(prompts, responses, strict=True)], prompts, None)
+    assert got["rewards"].tolist() == pytest.approx(reward.group_scores(responses, prompts), rel=1e-6)

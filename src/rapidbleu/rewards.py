@@ -42,6 +42,10 @@ metric's options by name; verl's module-level hooks take ``metric: chrf`` / ``me
 registered metric, with its constructor's options) among their options (for OpenRLHF, expose
 ``CHRFReward(...).reward_func`` as ``reward_func``).
 
+Without references: :class:`ConsensusReward` (any metric, chrF by default) rewards each completion
+by its minimum-Bayes-risk expected utility against the other completions of its prompt
+(``rapidbleu.mbr.expected_utility`` of each group), in TRL's and OpenRLHF's calls.
+
 On ids (``use_ids=True``, TRL) the same scores are computed on token ids, cleaned as
 ``rapidbleu.ids`` documents (``pad_token_id``, ``eos_token_id``, ``bos_token_id``,
 ``special_ids``).  Every score of a batch comes from one call of
@@ -64,6 +68,7 @@ from ._core.nltk_style import weights_for_order
 from ._core.validate import check_keywords, resolve_workers
 from .chrf import CHRF, CHRFOptions
 from .ids import IdKeywords, cleaning_of
+from .mbr import expected_utility
 from .registry import METRICS
 from .ter import TER, TEROptions
 
@@ -75,6 +80,7 @@ __all__ = [
     "TER_TRANSFORMS",
     "BLEUReward",
     "CHRFReward",
+    "ConsensusReward",
     "SentenceReward",
     "TERReward",
     "compute_score",
@@ -517,6 +523,132 @@ _VERL_EXTRAS = ("reward_router_address", "reward_model_tokenizer")
 
 
 #: :class:`SentenceReward`'s own options, which the hooks do not hand to a metric's constructor.
+class ConsensusReward(SentenceReward):
+    """Reference-free rewards for the group of completions sampled for one prompt (GRPO's
+    ``num_generations``, RLOO's samples): each completion's minimum-Bayes-risk expected utility
+    against the *other* completions of its prompt, ``mean_{j != i} u(c_i, c_j)``, with ``u`` the
+    metric's sentence score (``rapidbleu.mbr.expected_utility`` of the group: the pairwise
+    kernels), then ``transform`` (a completion that agrees with its siblings scores high).
+    Completions belong to the same group when their prompts are equal (TRL repeats each prompt
+    once per completion; OpenRLHF passes the prompt of each query).
+
+    Args:
+        metric: a metric object (default ``rapidbleu.CHRF()``; BLEU, TER or one's own).
+        transform, special_tokens, name: as :class:`SentenceReward` (``name`` default
+            ``"<metric_id>_consensus"``).
+        include_self: average over the whole group, the completion against itself included
+            (``expected_utility``'s plain row mean) instead of over the others.
+
+    A group of one completion (no other to agree with) gets the transform of 0.
+
+    Raises:
+        TypeError: ``metric`` not a metric object; (when called) the verl conventions, which do
+            not say which responses share a prompt.
+    """
+
+    def __init__(
+        self,
+        metric: Metric | None = None,
+        *,
+        transform: str | RewardTransform | None = None,
+        special_tokens: Sequence[str] = (),
+        include_self: bool = False,
+        name: str | None = None,
+    ) -> None:
+        if metric is None:
+            metric = CHRF()
+        if not isinstance(metric, Metric):
+            raise TypeError(f"metric must be a rapidbleu metric object, got {type(metric).__name__}")
+        super().__init__(
+            metric, transform=transform, special_tokens=special_tokens, name=name or f"{metric.metric_id}_consensus"
+        )
+        self.include_self = bool(include_self)
+
+    def group_scores(self, completions: Sequence[str], prompts: Sequence[Any]) -> list[float]:
+        """Rewards of n completion strings, grouped by their prompts (``prompts[i]`` the prompt
+        of ``completions[i]``, any values comparable for equality: strings, conversations).
+
+        Raises:
+            ValueError: lengths that differ.
+            TypeError: a completion that is not a string, a prompt that cannot be compared.
+        """
+        texts = list(completions)
+        for i, text in enumerate(texts):
+            if not isinstance(text, str):
+                raise TypeError(f"completions[{i}] is a {type(text).__name__}, expected a string")
+        keys = [_prompt_key(p) for p in prompts]
+        if len(keys) != len(texts):
+            raise ValueError(f"{len(texts)} completions but {len(keys)} prompts")
+        groups: dict[Any, list[int]] = {}
+        for i, key in enumerate(keys):
+            groups.setdefault(key, []).append(i)
+        scores = np.zeros(len(texts), dtype=np.float64)
+        for members in groups.values():
+            if len(members) == 1 and not self.include_self:
+                continue  # (no other completion: 0)
+            result = expected_utility([texts[i] for i in members], metric=self._sentence_metric)
+            utilities = result.utilities
+            assert utilities is not None  # (keep_matrix: the default)
+            if self.include_self:
+                agree = result.expected
+            else:
+                agree = (utilities.sum(axis=1) - np.diag(utilities)) / (len(members) - 1)
+            scores[members] = agree
+        return self._rewards(scores)
+
+    def __call__(
+        self,
+        prompts: Sequence[Any] | None = None,
+        completions: Sequence[Completion] | None = None,
+        completion_ids: Sequence[Sequence[int]] | None = None,  # noqa: ARG002 -- TRL's call
+        **kwargs: Any,
+    ) -> list[float]:
+        """TRL's reward-function call: ``(prompts=..., completions=..., **columns)`` -> one float
+        per completion, the completions grouped by their prompts (no reference column read)."""
+        if prompts is None or completions is None:
+            raise TypeError(f"{type(self).__name__} needs prompts and completions (TRL passes both)")
+        texts = [completion_text(c, f"completions[{i}]") for i, c in enumerate(completions)]
+        return self.group_scores(texts, prompts)
+
+    def reward_func(
+        self,
+        queries: Sequence[str],
+        prompts: Sequence[str],
+        labels: Sequence[References] | None = None,  # noqa: ARG002 -- OpenRLHF's call
+    ) -> dict[str, Any]:
+        """OpenRLHF's ``reward_func(queries, prompts, labels)`` (labels unused): the responses
+        grouped by their prompts, as :meth:`SentenceReward.reward_func` returns them."""
+        import torch
+
+        scores = self.group_scores(self.responses(queries, prompts), prompts)
+        rewards = torch.tensor(scores, dtype=torch.float32)
+        return {"rewards": rewards, "scores": rewards, "extra_logs": {self.__name__: rewards.mean()}}
+
+    def scores(self, completions: Sequence[str], references: Sequence[References]) -> list[float]:  # noqa: ARG002 -- the base class's hook
+        """Refused: consensus rewards need the group of each completion, not references."""
+        raise TypeError(
+            f"{type(self).__name__} scores completions against the others of their prompt: call it with "
+            "prompts (TRL, OpenRLHF) or use group_scores(completions, prompts); verl's calls do not say the groups"
+        )
+
+
+def _prompt_key(prompt: Any) -> Any:
+    """A hashable stand-in for a prompt (a conversation: its messages' items)."""
+    if isinstance(prompt, str):
+        return prompt
+    if isinstance(prompt, Mapping):
+        return tuple(sorted((k, _prompt_key(v)) for k, v in prompt.items()))
+    if isinstance(prompt, (list, tuple)):
+        return tuple(_prompt_key(p) for p in prompt)
+    try:
+        hash(prompt)
+    except TypeError as error:
+        raise TypeError(
+            f"a prompt is a {type(prompt).__name__}, which cannot be compared to group completions"
+        ) from error
+    return prompt
+
+
 _REWARD_OPTIONS = ("transform", "reference_key", "special_tokens", "name")
 
 
