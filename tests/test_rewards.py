@@ -19,7 +19,15 @@ import sacrebleu
 from conftest import SAMPLE_DIR, integration, read
 from nltk.translate import bleu_score as nltk_bleu
 
-from rapidbleu.rewards import BLEUReward, CHRFReward, TERReward, compute_score, compute_score_batch, reward_func
+from rapidbleu.rewards import (
+    BLEUReward,
+    CHRFReward,
+    ConsensusReward,
+    TERReward,
+    compute_score,
+    compute_score_batch,
+    reward_func,
+)
 
 HYP = read(SAMPLE_DIR / "generaltest2023.de-en.hyp.ONLINE-W.en")[:40]
 REF = read(SAMPLE_DIR / "generaltest2023.de-en.ref.refA.en")[:40]
@@ -333,6 +341,7 @@ def test_trl_grpo_step_with_a_tiny_random_model(tmp_path):
         recorded(BLEUReward)(style="nltk", weights=(0.5, 0.5), smoothing_function="method4", name="bleu2"),
         recorded(CHRFReward)(word_order=2),
         recorded(TERReward)(),
+        recorded(ConsensusReward)(),
     ]
     args = GRPOConfig(
         output_dir=str(tmp_path), per_device_train_batch_size=4, num_generations=2, max_completion_length=6,
@@ -341,7 +350,7 @@ def test_trl_grpo_step_with_a_tiny_random_model(tmp_path):
     trainer = GRPOTrainer(model=model, reward_funcs=rewards, args=args, train_dataset=data, processing_class=tok)
     trainer.train()
 
-    assert [c[0] for c in calls] == ["bleu", "bleu2", "chrf", "ter"]
+    assert [c[0] for c in calls] == ["bleu", "bleu2", "chrf", "ter", "chrf_consensus"]
     log = trainer.state.log_history[0]
     for name, kwargs, out in calls:
         assert {"prompts", "completions", "completion_ids", "reference", "trainer_state"} <= set(kwargs)
@@ -354,6 +363,9 @@ def test_trl_grpo_step_with_a_tiny_random_model(tmp_path):
             assert out == _nltk(hyps, refs, (0.5, 0.5), M4)
         elif name == "chrf":
             assert out == _sacre_chrf(hyps, refs, word_order=2)
+        elif name == "chrf_consensus":  # (each prompt's num_generations=2 completions: one another)
+            want = _consensus_want(hyps, kwargs["prompts"], _chrf_reward)
+            assert out == pytest.approx(want, rel=1e-12, abs=0)
         else:
             assert out == [-t / 100 for t in _sacre_ter(hyps, refs)]
         assert log[f"rewards/{name}/mean"] == pytest.approx(sum(out) / len(out), rel=1e-5)
@@ -361,6 +373,10 @@ def test_trl_grpo_step_with_a_tiny_random_model(tmp_path):
 
 
 # -- consensus (MBR) rewards: completions of one prompt against one another ------------------
+def _chrf_reward(hypothesis, reference):
+    return sacrebleu.CHRF().sentence_score(hypothesis, [reference]).score / 100
+
+
 def _consensus_want(texts, groups, score, include_self=False):
     want = []
     for i, (t, g) in enumerate(zip(texts, groups, strict=True)):
@@ -370,8 +386,6 @@ def _consensus_want(texts, groups, score, include_self=False):
 
 
 def test_consensus_reward_groups_completions_by_prompt():
-    from rapidbleu.rewards import ConsensusReward
-
     texts = [HYP[0], REF[0], REF2[0], HYP[1], REF[1], HYP[2]]
     prompts = ["p0", "p0", "p0", "p1", "p1", "p2"]  # (TRL repeats each prompt; p2 has one completion)
     chrf = sacrebleu.CHRF()
@@ -391,7 +405,6 @@ def test_consensus_reward_groups_completions_by_prompt():
 
 def test_consensus_reward_of_ter_and_bleu():
     import rapidbleu
-    from rapidbleu.rewards import ConsensusReward
 
     texts, prompts = [HYP[3], REF[3], REF2[3], HYP[4], REF[4]], ["a", "a", "a", "b", "b"]
     ter, bleu = sacrebleu.TER(), sacrebleu.BLEU(effective_order=True)
@@ -402,8 +415,6 @@ def test_consensus_reward_of_ter_and_bleu():
 
 
 def test_consensus_reward_errors():
-    from rapidbleu.rewards import ConsensusReward
-
     reward = ConsensusReward()
     with pytest.raises(TypeError, match="against the others of their prompt"):
         reward.compute_score("d", "a b", "a b")
@@ -420,8 +431,6 @@ def test_consensus_reward_errors():
 @pytest.mark.integration
 def test_consensus_reward_openrlhf():
     integration("torch")
-    from rapidbleu.rewards import ConsensusReward
-
     reward = ConsensusReward()
     prompts = ["q1 ", "q1 ", "q2 ", "q2 "]
     responses = [HYP[5], REF[5], HYP[6], REF[6]]
