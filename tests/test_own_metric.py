@@ -24,7 +24,7 @@ import numpy as np
 import pytest
 
 import rapidbleu
-from rapidbleu import batch, rewards
+from rapidbleu import batch, mbr, rewards
 from rapidbleu import stats as rstats
 from rapidbleu.cli import main
 from rapidbleu.compare import comparison_report
@@ -240,6 +240,12 @@ def test_sentence_batch_and_pairwise_matrix(monkeypatch):
         batch.pairwise([], metric=metric)
     with pytest.raises(TypeError, match=r"candidates\[1\] is a int; unigram F1 scores strings"):
         batch.pairwise(["a", 1], metric=metric)
+    # hypotheses against other references, and MBR's expected utilities over them
+    cross = metric.cross_scores(HYPS, OTHER[:3])
+    assert cross.tolist() == [[metric.sentence_score(a, [b]).score for b in OTHER[:3]] for a in HYPS]
+    res = mbr.expected_utility(HYPS, OTHER[:3], metric=metric, weights=[1, 2, 1])
+    assert res.utilities.tolist() == cross.tolist()
+    assert res.best == int(np.argmax(cross @ np.array([0.25, 0.5, 0.25])))
 
 
 # -------------------------------------------------------------------------- rewards
@@ -258,6 +264,10 @@ def test_reward_functions():
     halved = rewards.reward_of("unigram_f1", transform=lambda s: s / 200, name="half")
     assert halved.__name__ == "half"
     assert halved.scores(HYPS, REFS) == [w / 2 for w in want]
+    consensus = rewards.ConsensusReward(metric)(prompts=["p"] * 3 + ["q"] * 3, completions=HYPS)
+    pairs = [[metric.sentence_score(a, [b]).score / 100 for b in HYPS] for a in HYPS]
+    group = [[0, 1, 2]] * 3 + [[3, 4, 5]] * 3
+    assert consensus == pytest.approx([sum(pairs[i][j] for j in g if j != i) / 2 for i, g in enumerate(group)])
 
 
 # -------------------------------------------------------------------------- report
