@@ -62,7 +62,7 @@ import math
 from array import array
 from bisect import bisect_left
 from collections.abc import Callable, Hashable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
     import numpy as np
@@ -426,8 +426,17 @@ def check_segment_rules(
     for k, stream in enumerate(ref_streams):
         if len(stream) != n:
             raise stream_length_error(f"reference stream {k}", len(stream), n, n_streams=len(ref_streams))
-    once, ref_words_of = _word_functions(normalized, no_punct, asian_support, case_sensitive)
     short = MAX_WORDS // LOWER_GROWTH
+    if (
+        ref_streams
+        and max(map(len, hypotheses), default=0) <= short
+        and all(
+            None not in stream and max(map(len, cast("Sequence[str]", stream)), default=0) <= short
+            for stream in ref_streams
+        )
+    ):
+        return  # the common case, in C loops: every text short, every segment with references
+    once, ref_words_of = _word_functions(normalized, no_punct, asian_support, case_sensitive)
     for i, hyp in enumerate(hypotheses):
         if len(hyp) > short:
             check_words(len(once(hyp)), f"segment {i}: the hypothesis")
