@@ -302,6 +302,36 @@ def test_cross_scores_are_sentence_scores(backend, ours, theirs, options):
     assert got.tolist() == [[sacre.sentence_score(h, [r]).score for r in R[:3]] for h in H]
 
 
+@pytest.mark.parametrize("metric", [rapidbleu.BLEU, rapidbleu.CHRF, rapidbleu.TER])
+def test_cross_scores_refuse_what_is_not_a_list_of_strings(metric):
+    """Every metric's ``cross_scores`` names the hypothesis or reference as given (not a
+    position in an internal list of pairs), refuses a bare string and an empty side."""
+    m = metric()
+    with pytest.raises(TypeError, match=r"hypotheses\[3\] is a int"):
+        m.cross_scores(["a", "b", "c", 5], ["x", "y", "z"])
+    with pytest.raises(TypeError, match=r"references\[2\] is a int"):
+        m.cross_scores(["a", "b", "c"], ["x", "y", 5])
+    with pytest.raises(TypeError, match=r"references\[1\] is None"):
+        m.cross_scores(["a"], ["x", None])
+    with pytest.raises(TypeError, match="single str"):
+        m.cross_scores("abc", ["abc"])
+    with pytest.raises(ValueError, match="references is empty"):
+        m.cross_scores(["a", "b"], [])
+
+
+def test_token_forms_are_one_for_hypotheses_and_pseudo_references():
+    bleu = rapidbleu.BLEU()
+    with pytest.raises(TypeError, match=r"pseudo_references\[0\] is string but the hypotheses are ids"):
+        mbr.expected_utility([[1, 2, 3]], ["1 2 3"], metric=bleu)
+    with pytest.raises(TypeError, match=r"pseudo_references\[0\] is tokens but the hypotheses are string"):
+        mbr.aggregate_bleu(["a b"], [["a", "b"]])
+    # an empty sequence fits any form, first or not
+    got = mbr.expected_utility([[], ["a", "b"]], [["a", "b"]], metric=bleu)
+    assert got.utilities.tolist() == mbr.expected_utility(["", "a b"], ["a b"], metric=bleu).utilities.tolist()
+    with pytest.raises(TypeError, match=r"pseudo_references\[0\] is a NoneType; expected a string"):
+        mbr.expected_utility(["a"], [None], metric=rapidbleu.CHRF())
+
+
 def test_expected_utility_token_ids(backend):
     sets = [[1, 2, 3, 4], [1, 2, 5], [7, 8, 1, 2, 3], []]
     refs = [[1, 2, 3], [2, 3, 4, 5]]

@@ -364,8 +364,8 @@ def test_trl_grpo_step_with_a_tiny_random_model(tmp_path):
         elif name == "chrf":
             assert out == _sacre_chrf(hyps, refs, word_order=2)
         elif name == "chrf_consensus":  # (each prompt's num_generations=2 completions: one another)
-            want = _consensus_want(hyps, kwargs["prompts"], _chrf_reward)
-            assert out == pytest.approx(want, rel=1e-12, abs=0)
+            want = _consensus_want(hyps, kwargs["prompts"], _chrf_score)
+            assert out == want
         else:
             assert out == [-t / 100 for t in _sacre_ter(hyps, refs)]
         assert log[f"rewards/{name}/mean"] == pytest.approx(sum(out) / len(out), rel=1e-5)
@@ -373,34 +373,36 @@ def test_trl_grpo_step_with_a_tiny_random_model(tmp_path):
 
 
 # -- consensus (MBR) rewards: completions of one prompt against one another ------------------
-def _chrf_reward(hypothesis, reference):
-    return sacrebleu.CHRF().sentence_score(hypothesis, [reference]).score / 100
+def _chrf_score(hypothesis, reference):
+    return sacrebleu.CHRF().sentence_score(hypothesis, [reference]).score
 
 
-def _consensus_want(texts, groups, score, include_self=False):
+def _consensus_want(texts, groups, score, include_self=False, transform=lambda u: u / 100):
+    """The definition: the transform of each completion's mean utility over the others of its
+    prompt (over the whole group with ``include_self``)."""
     want = []
     for i, (t, g) in enumerate(zip(texts, groups, strict=True)):
         others = [texts[j] for j in range(len(texts)) if groups[j] == g and (include_self or j != i)]
-        want.append(sum(score(t, o) for o in others) / len(others) if others else 0.0)
+        want.append(transform(sum(score(t, o) for o in others) / len(others)))
     return want
 
 
 def test_consensus_reward_groups_completions_by_prompt():
-    texts = [HYP[0], REF[0], REF2[0], HYP[1], REF[1], HYP[2]]
-    prompts = ["p0", "p0", "p0", "p1", "p1", "p2"]  # (TRL repeats each prompt; p2 has one completion)
-    chrf = sacrebleu.CHRF()
-    want = _consensus_want(texts, prompts, lambda h, r: chrf.sentence_score(h, [r]).score / 100)
+    texts = [HYP[0], REF[0], REF2[0], HYP[1], REF[1]]
+    prompts = ["p0", "p0", "p1", "p0", "p1"]  # (TRL repeats each prompt; a group need not be contiguous)
+    want = _consensus_want(texts, prompts, _chrf_score)
     reward = ConsensusReward()
     assert reward.__name__ == "chrf_consensus"
-    assert reward(prompts=prompts, completions=texts, trainer_state=None) == pytest.approx(want, rel=1e-12, abs=0)
-    assert want[-1] == 0.0
+    assert reward(prompts=prompts, completions=texts, trainer_state=None) == want  # (the mean of the others)
+    with pytest.raises(ValueError, match=r"completions\[5\] is the only completion of its prompt"):
+        reward(prompts=[*prompts, "p2"], completions=[*texts, HYP[2]])
+    alone = ConsensusReward(include_self=True)(prompts=["p2"], completions=[HYP[2]])
+    assert alone == [_chrf_score(HYP[2], HYP[2]) / 100]
     conversational = [[{"role": "user", "content": p}] for p in prompts]
     completions = [[{"role": "assistant", "content": t}] for t in texts]
     assert reward(prompts=conversational, completions=completions) == reward(prompts=prompts, completions=texts)
     whole = ConsensusReward(include_self=True).group_scores(texts, prompts)
-    assert whole == pytest.approx(
-        _consensus_want(texts, prompts, lambda h, r: chrf.sentence_score(h, [r]).score / 100, True), rel=1e-12
-    )
+    assert whole == pytest.approx(_consensus_want(texts, prompts, _chrf_score, True), rel=1e-12)
 
 
 def test_consensus_reward_of_ter_and_bleu():
@@ -409,9 +411,10 @@ def test_consensus_reward_of_ter_and_bleu():
     texts, prompts = [HYP[3], REF[3], REF2[3], HYP[4], REF[4]], ["a", "a", "a", "b", "b"]
     ter, bleu = sacrebleu.TER(), sacrebleu.BLEU(effective_order=True)
     got = ConsensusReward(rapidbleu.TER()).group_scores(texts, prompts)
-    assert got == pytest.approx(_consensus_want(texts, prompts, lambda h, r: -ter.sentence_score(h, [r]).score / 100))
+    ter_score = lambda h, r: ter.sentence_score(h, [r]).score  # noqa: E731
+    assert got == _consensus_want(texts, prompts, ter_score, transform=lambda u: -u / 100)
     got = ConsensusReward(rapidbleu.BLEU()).group_scores(texts, prompts)
-    assert got == pytest.approx(_consensus_want(texts, prompts, lambda h, r: bleu.sentence_score(h, [r]).score / 100))
+    assert got == _consensus_want(texts, prompts, lambda h, r: bleu.sentence_score(h, [r]).score)
 
 
 def test_consensus_reward_errors():
@@ -426,6 +429,10 @@ def test_consensus_reward_errors():
         reward(completions=["a"])
     with pytest.raises(TypeError, match="metric must be a rapidbleu metric"):
         ConsensusReward("chrf")
+    with pytest.raises(TypeError, match="prompts is a single str"):
+        reward(prompts="abc", completions=["x y", "x y", "x z"])
+    with pytest.raises(TypeError, match="include_self"):
+        ConsensusReward(include_self="no")
 
 
 @pytest.mark.integration

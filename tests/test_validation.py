@@ -882,3 +882,33 @@ def test_options_by_name_refuse_an_unknown_one_naming_the_door(door, call):
     as a TypedDict) refuse a misspelt one as Python refuses an unknown keyword, naming the door."""
     with pytest.raises(TypeError, match=rf"^{re.escape(door)}\(\) got an unexpected keyword argument 'pad_token'$"):
         call({"pad_token": 0})
+
+
+def test_nltk_style_batch_options_are_checked_not_ignored():
+    """``sentence_bleu_batch`` in NLTK style: a smoothing method by name (as the engines and
+    rewards take it), ``max_ngram_order=k`` as BLEU-k, and the options of the other style or
+    weights that are no per-order numbers refused before any work, not ignored."""
+    from nltk.translate.bleu_score import SmoothingFunction as NLTKSmoothing
+    from nltk.translate.bleu_score import sentence_bleu
+
+    from rapidbleu.batch import sentence_bleu_batch
+
+    sf = NLTKSmoothing()
+    hyp, ref = "a b c d", "a b d c"
+    want2 = sentence_bleu([ref.split()], hyp.split(), (0.5, 0.5), smoothing_function=sf.method1)
+    assert sentence_bleu_batch([hyp], [ref], smoothing_function=sf.method1, max_ngram_order=2).tolist() == [want2]
+    want = sentence_bleu([ref.split()], hyp.split(), smoothing_function=sf.method4)
+    assert sentence_bleu_batch([hyp], [ref], smoothing_function="method4").tolist() == [want]
+    for bad, message in [
+        ({"smoothing_function": sf.method1, "smooth_method": "floor"}, "sacreBLEU-style options"),
+        ({"weights": (0.5, 0.5), "effective_order": False}, "sacreBLEU-style options"),
+        ({"auto_reweigh": True}, "auto_reweigh is an NLTK-style option"),
+        ({"weights": "0.5"}, "weights must be a tuple of per-order weights"),
+        ({"weights": {1: 0.5}}, "got a dict"),
+        ({"smoothing_function": 4}, "smoothing_function must be callable or a method's name"),
+        ({"smoothing_function": "method9"}, "method9"),
+    ]:
+        with pytest.raises((TypeError, ValueError), match=message):
+            sentence_bleu_batch([hyp], [ref], **bad)
+    with pytest.raises(TypeError, match="weights must be a tuple"):
+        rapidbleu.nltk_bleu.NLTKBLEU(weights="0.5")

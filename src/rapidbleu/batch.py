@@ -53,7 +53,7 @@ from ._core.metric import Metric
 from ._core.nltk_batch import sentence_bleu_rows
 from ._core.nltk_scores import rows_named
 from ._core.nltk_smoothing import SmoothingFunction
-from ._core.nltk_style import resolve_smoothing
+from ._core.nltk_style import method_number, resolve_smoothing
 from ._core.nltk_style import weights_of as _nltk_weights
 from ._core.nogc import without_gc
 from ._core.validate import check_keywords, check_order, check_ordered, check_style, resolve_workers
@@ -379,14 +379,17 @@ def sentence_bleu_batch(
             that both layouts would read (n lists of n references each, n >= 2: as many
             hypotheses as references per hypothesis), where a guess could score against the
             wrong references.
-        smooth_method, smooth_value, effective_order, max_ngram_order: sacreBLEU's.
+        smooth_method, smooth_value, effective_order: sacreBLEU's (not NLTK style).
+        max_ngram_order: N; NLTK style, BLEU-N (uniform weights over N orders, or N weights).
         workers: threads of the compiled core (1 serial, -1 all cores); same results.
         cleaning: the special ids of token-id input, ``rapidbleu.ids.IdKeywords``
             (``pad_token_id``, ``eos_token_id``, ``decoder_start_token_id``, ``bos_token_id``,
             ``special_ids``; ``pad_id``, ``eos_id``: aliases), cleaned as ``rapidbleu.ids``
             says.
         tokenize, lowercase: for string input.
-        weights, smoothing_function, auto_reweigh: NLTK-style scoring.
+        weights, smoothing_function, auto_reweigh: NLTK-style scoring (``smoothing_function``
+            a ``SmoothingFunction`` method, a method's name ``"method0"``..``"method7"``, or a
+            callable).
 
     Warns:
         RuntimeWarning: id cleaning left every hypothesis empty (every score 0).
@@ -395,7 +398,9 @@ def sentence_bleu_batch(
         ValueError: unknown smoothing, mismatched stream lengths (named), bad shapes, an
             unknown ``reference_layout``, references both layouts would read (NLTK-style,
             without ``reference_layout``).
-        TypeError: mixed or non-integer input, a dict or set instead of a sequence.
+        TypeError: mixed or non-integer input, a dict or set instead of a sequence, options of
+            the other style (``smooth_method``, ``smooth_value``, ``effective_order`` with
+            NLTK style; ``auto_reweigh`` without), weights that are a string or a mapping.
         SmoothingError: NLTK method 6 on a sentence without a trigram match (as NLTK),
             naming it (``hypothesis i``).
     """
@@ -405,6 +410,8 @@ def sentence_bleu_batch(
     # the metric first: its constructor checks workers and the scoring options, before any work
     metric: BLEU | NLTKBLEU | None
     if not nltk_style:
+        if auto_reweigh:
+            raise TypeError("auto_reweigh is an NLTK-style option (with weights= or smoothing_function=)")
         metric = BLEU(
             tokenize=tokenize,
             lowercase=lowercase,
@@ -416,7 +423,17 @@ def sentence_bleu_batch(
             workers=workers,
         )
     else:
-        w = _nltk_weights(weights, None)
+        if smooth_method != "exp" or smooth_value is not None or effective_order is not True:
+            raise TypeError(
+                "smooth_method/smooth_value/effective_order are sacreBLEU-style options; NLTK style "
+                "(weights=, smoothing_function=) smooths with smoothing_function"
+            )
+        if isinstance(smoothing_function, str):  # a method's name, as the engines and rewards take it
+            smoothing_function = getattr(SmoothingFunction(), f"method{method_number(smoothing_function)}")
+        elif smoothing_function is not None and not callable(smoothing_function):
+            raise TypeError(f"smoothing_function must be callable or a method's name, got {smoothing_function!r}")
+        # BLEU-k for max_ngram_order=k: uniform weights over k orders, or k weights
+        w = _nltk_weights(weights, order if weights is None or order != MAX_NGRAM_ORDER else None)
         method, _ = resolve_smoothing(smoothing_function)
         if method is None:  # a custom smoothing callable reads each pair's tokens: no metric
             resolve_workers(workers)

@@ -242,10 +242,22 @@ def aggregate_chrf(
 
 def _token_seqs(sentences: Any, what: str, bleu: Any) -> list[Sequence[Any]]:
     """Strings tokenized by the BLEU's tokenizer (lowercased if asked), string-token lists
-    as given, or token ids (ints); one form for the whole list."""
+    as given, or token ids (ints); one form for the whole list (an empty sequence fits any)."""
+    return _token_form(sentences, what, bleu)[0]
+
+
+def _token_form(
+    sentences: Any, what: str, bleu: Any, form: str | None = None
+) -> tuple[list[Sequence[Any]], str | None]:
+    """:func:`_token_seqs` and the form of the list (``"string"``, ``"tokens"``, ``"ids"``; None
+    if every item is empty), which must be ``form`` when that is given.
+
+    Raises:
+        TypeError: an item of no form, or of another form than the items before it (or than
+            ``form``, the hypotheses')."""
     items = _sequence(sentences, what)
     out: list[Sequence[Any]] = []
-    form = None
+    given = form
     seq: list[Any]
     for i, s in enumerate(items):
         if isinstance(s, str):
@@ -260,11 +272,20 @@ def _token_seqs(sentences: Any, what: str, bleu: Any) -> list[Sequence[Any]]:
             raise TypeError(
                 f"{what}[{i}] is a {type(s).__name__}; expected a string, a list of string tokens or token ids"
             )
-        form = form or kind
-        if kind != form and len(seq) > 0:
-            raise TypeError(f"{what}[{i}] is {kind} but an earlier item is {form}: use one form")
+        if kind == "string" or len(seq) > 0:  # (an empty list or array fits any form)
+            if form is not None and kind != form:
+                earlier = "the hypotheses are" if given is not None and form == given else "an earlier item is"
+                raise TypeError(f"{what}[{i}] is {kind} but {earlier} {form}: use one form")
+            form = kind
         out.append(seq)
-    return out
+    return out, form
+
+
+def _token_sets(hypotheses: Any, pseudo_references: Any, bleu: Any) -> tuple[list[Sequence[Any]], list[Sequence[Any]]]:
+    """The hypotheses' and the pseudo-references' token sequences, both of one form."""
+    hyps, form = _token_form(hypotheses, "hypotheses", bleu)
+    refs, _ = _token_form(pseudo_references, "pseudo_references", bleu, form)
+    return hyps, refs
 
 
 def _bleu(options: dict[str, Any]) -> Any:
@@ -323,8 +344,7 @@ def aggregate_bleu(
         }
     )
     w = resolve_workers(workers)
-    hyps = _token_seqs(hypotheses, "hypotheses", bleu)
-    refs = _token_seqs(pseudo_references, "pseudo_references", bleu)
+    hyps, refs = _token_sets(hypotheses, pseudo_references, bleu)
     _pseudo_references(refs)
     v, d = reference_weights(weights, log_probs, len(refs))
     vocab: dict[Any, int] = {}
@@ -370,8 +390,8 @@ def _cross(metric: Any, hyps: list[Any], refs: list[Any], text: bool) -> np.ndar
     if text:
         out: np.ndarray = metric.cross_scores(hyps, refs)
         return out
-    seqs = _token_seqs(hyps, "hypotheses", metric) + _token_seqs(refs, "pseudo_references", metric)
-    flat, offsets = _ids(seqs, {})
+    hyp_seqs, ref_seqs = _token_sets(hyps, refs, metric)
+    flat, offsets = _ids(hyp_seqs + ref_seqs, {})
     scores: np.ndarray = metric.pairwise_id_scores(flat, np.diff(offsets), hypotheses=len(hyps))
     return scores
 
@@ -437,7 +457,11 @@ def expected_utility(
         if type(m_obj) is not BLEU:
             bad = next(i for i, s in enumerate(hyps + refs) if not isinstance(s, str))
             where = f"hypotheses[{bad}]" if bad < n else f"pseudo_references[{bad - n}]"
-            raise TypeError(f"{where} is a {type((hyps + refs)[bad]).__name__}; only BLEU scores token sequences")
+            item = (hyps + refs)[bad]
+            why = (
+                "only BLEU scores token sequences" if isinstance(item, (Sequence, np.ndarray)) else "expected a string"
+            )
+            raise TypeError(f"{where} is a {type(item).__name__}; {why}")
     if same:
         matrix = _pairwise_self(m_obj, hyps)
         expected = matrix @ v / d

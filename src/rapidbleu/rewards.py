@@ -65,7 +65,7 @@ from ._core import engines as _engines
 from ._core.metric import Metric, RewardTransform
 from ._core.nltk_scores import rows_named
 from ._core.nltk_style import weights_for_order
-from ._core.validate import check_keywords, resolve_workers
+from ._core.validate import check_flag, check_keywords, resolve_workers
 from .chrf import CHRF, CHRFOptions
 from .ids import IdKeywords, cleaning_of
 from .mbr import expected_utility
@@ -539,11 +539,11 @@ class ConsensusReward(SentenceReward):
         include_self: average over the whole group, the completion against itself included
             (``expected_utility``'s plain row mean) instead of over the others.
 
-    A group of one completion (no other to agree with) gets the transform of 0.
-
     Raises:
-        TypeError: ``metric`` not a metric object; (when called) the verl conventions, which do
-            not say which responses share a prompt.
+        TypeError: ``metric`` not a metric object, ``include_self`` not True/False; (when
+            called) the verl conventions, which do not say which responses share a prompt.
+        ValueError: (when called) a prompt with a single completion and ``include_self``
+            False: it has no other completion to agree with (sample at least two per prompt).
     """
 
     def __init__(
@@ -562,16 +562,21 @@ class ConsensusReward(SentenceReward):
         super().__init__(
             metric, transform=transform, special_tokens=special_tokens, name=name or f"{metric.metric_id}_consensus"
         )
-        self.include_self = bool(include_self)
+        self.include_self = bool(check_flag(include_self, "include_self"))
 
     def group_scores(self, completions: Sequence[str], prompts: Sequence[Any]) -> list[float]:
         """Rewards of n completion strings, grouped by their prompts (``prompts[i]`` the prompt
         of ``completions[i]``, any values comparable for equality: strings, conversations).
 
         Raises:
-            ValueError: lengths that differ.
-            TypeError: a completion that is not a string, a prompt that cannot be compared.
+            ValueError: lengths that differ, a prompt with one completion (without
+                ``include_self``).
+            TypeError: a bare string, a completion that is not a string, a prompt that cannot
+                be compared.
         """
+        for what, value in (("completions", completions), ("prompts", prompts)):
+            if isinstance(value, (str, bytes)):
+                raise TypeError(f"{what} is a single {type(value).__name__}: give one per completion (a list)")
         texts = list(completions)
         for i, text in enumerate(texts):
             if not isinstance(text, str):
@@ -585,15 +590,20 @@ class ConsensusReward(SentenceReward):
         scores = np.zeros(len(texts), dtype=np.float64)
         for members in groups.values():
             if len(members) == 1 and not self.include_self:
-                continue  # (no other completion: 0)
+                raise ValueError(
+                    f"completions[{members[0]}] is the only completion of its prompt: a consensus reward needs at "
+                    "least two per prompt (TRL's num_generations >= 2), or include_self=True"
+                )
+        for members in groups.values():
             result = expected_utility([texts[i] for i in members], metric=self._sentence_metric)
             utilities = result.utilities
             assert utilities is not None  # (keep_matrix: the default)
             if self.include_self:
-                agree = result.expected
-            else:
-                agree = (utilities.sum(axis=1) - np.diag(utilities)) / (len(members) - 1)
-            scores[members] = agree
+                scores[members] = result.expected
+            else:  # each row's mean over the others (the diagonal left out, not subtracted)
+                k = len(members)
+                others = utilities[~np.eye(k, dtype=bool)].reshape(k, k - 1)
+                scores[members] = others.sum(axis=1) / (k - 1)
         return self._rewards(scores)
 
     def __call__(
@@ -637,7 +647,7 @@ def _prompt_key(prompt: Any) -> Any:
     if isinstance(prompt, str):
         return prompt
     if isinstance(prompt, Mapping):
-        return tuple(sorted((k, _prompt_key(v)) for k, v in prompt.items()))
+        return ("mapping", tuple(sorted(((repr(k), _prompt_key(v)) for k, v in prompt.items()), key=repr)))
     if isinstance(prompt, (list, tuple)):
         return tuple(_prompt_key(p) for p in prompt)
     try:

@@ -262,9 +262,11 @@ class TER(SacreMetricMethods, Metric):
         ``workers`` threads in the compiled one).  Memory: the output and the candidates' words.
 
         Raises:
-            ValueError: a candidate longer than ``rapidbleu._core.ter_py.MAX_WORDS`` words.
+            TypeError: a bare string, a candidate that is not a string (named).
+            ValueError: no candidates, a candidate longer than ``rapidbleu._core.ter_py.MAX_WORDS`` words.
         """
-        out: np.ndarray = _backend.ter.ter_pairwise_scores(candidates, *self._options(), self.workers)
+        sents = check_hypotheses(candidates, "candidates")
+        out: np.ndarray = _backend.ter.ter_pairwise_scores(sents, *self._options(), self.workers)
         return out
 
     def cross_scores(self, hypotheses: Sequence[str], references: Sequence[str]) -> np.ndarray:
@@ -274,11 +276,12 @@ class TER(SacreMetricMethods, Metric):
         hypothesis, a reference as a reference), the n m edit rates on word ids.
 
         Raises:
-            ValueError: a sentence longer than ``rapidbleu._core.ter_py.MAX_WORDS`` words.
+            TypeError: a bare string, a sentence that is not a string (named).
+            ValueError: no hypotheses or references, a sentence longer than
+                ``rapidbleu._core.ter_py.MAX_WORDS`` words.
         """
-        out: np.ndarray = _backend.ter.ter_pairwise_scores(
-            hypotheses, *self._options(), self.workers, references=references
-        )
+        hyps, refs = check_hypotheses(hypotheses, "hypotheses"), check_hypotheses(references, "references")
+        out: np.ndarray = _backend.ter.ter_pairwise_scores(hyps, *self._options(), self.workers, references=refs)
         return out
 
     def get_signature(self) -> TERSignature:

@@ -168,6 +168,7 @@ def _check_keywords(cls: type[Metric], options: dict[str, Any]) -> None:
     Raises:
         TypeError: some are not, naming the style whose metric takes them, if one does."""
     names, any_name = _accepts(cls)
+    names.discard("references")  # (the rows' columns, not a setting: a cache of references has no place here)
     unknown = sorted(set(options) - names)
     if not unknown or any_name:
         return

@@ -46,7 +46,7 @@ from .bootstrap import bootstrap_summary
 from .errors import scoring_options_error
 from .inputs import check_held, check_statistics_matrix, column_sums
 from .lazy import is_ndarray
-from .validate import check_resamples, check_sentence_args
+from .validate import check_hypotheses, check_resamples, check_sentence_args
 
 if TYPE_CHECKING:
     import numpy as np
@@ -439,10 +439,12 @@ class Metric(ABC):
         pairwise kernel overrides it (BLEU, chrF, TER).
 
         Raises:
-            TypeError, ValueError: as :meth:`sentence_scores` for a candidate.
+            TypeError: a bare string, a candidate that is not a string (named:
+                ``candidates[i]``); a metric whose segments are not strings overrides this.
+            ValueError: no candidates, and what :meth:`sentence_scores` refuses.
         """
-        sents = list(candidates)
-        return self.cross_scores(sents, sents)
+        sents = check_hypotheses(candidates, "candidates")
+        return self._blocks_of_rows(sents, sents)
 
     def cross_scores(self, hypotheses: Sequence[Any], references: Sequence[Any]) -> np.ndarray:
         """The sentence score of every hypothesis against every reference, each reference
@@ -456,9 +458,18 @@ class Metric(ABC):
         (BLEU, TER).
 
         Raises:
-            TypeError, ValueError: as :meth:`sentence_scores` for a hypothesis or reference.
+            TypeError: a bare string, a hypothesis or reference that is not a string (named:
+                ``references[j]``); a metric whose segments are not strings overrides this.
+            ValueError: no hypotheses or no references, and what :meth:`sentence_scores`
+                refuses.
         """
-        hyps, refs = list(hypotheses), list(references)
+        return self._blocks_of_rows(
+            check_hypotheses(hypotheses, "hypotheses"), check_hypotheses(references, "references")
+        )
+
+    def _blocks_of_rows(self, hyps: list[Any], refs: list[Any]) -> np.ndarray:
+        """``(n, m)`` sentence scores of checked hypotheses against checked references, blocks
+        of whole rows of about :attr:`pairwise_block` pairs through :meth:`sentence_scores`."""
         n, m = len(hyps), len(refs)
         out = np.empty((n, m), dtype=np.float64)
         rows = max(1, self.pairwise_block // max(m, 1))

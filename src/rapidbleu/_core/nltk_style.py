@@ -13,7 +13,7 @@ the engines -- reads these arguments here, so a rule has one wording (the messag
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence, Set
 from typing import Any
 
 from .bleu_row import MAX_NGRAM_ORDER
@@ -36,13 +36,29 @@ def parse_weights(weights: Any) -> tuple[list[Sequence[float]], bool]:
     """NLTK's reading of ``weights``: ``(list of weight tuples, several scores wanted)``.
 
     ``weights`` counts as a list of tuples when ``weights[0][0]`` exists, else as one tuple.
+
+    Raises:
+        TypeError: a string, a mapping or a set (NLTK indexes the weights: no per-order
+            numbers there).
     """
+    check_weights_type(weights)
     try:
         weights[0][0]
     except (TypeError, IndexError):
         weights = [weights]
     weights = list(weights)
     return weights, len(weights) != 1
+
+
+def check_weights_type(weights: Any) -> None:
+    """Weights are a sequence (of numbers, or of tuples): not a string, a mapping or a set.
+
+    Raises:
+        TypeError: naming what was given."""
+    if isinstance(weights, (str, bytes, Mapping, Set)):
+        raise TypeError(
+            f"weights must be a tuple of per-order weights (or a list of such tuples), got a {type(weights).__name__}"
+        )
 
 
 def check_weights_limit(n_weights: int) -> None:
@@ -124,6 +140,7 @@ def weights_of(weights: Any, order: int | None) -> tuple[float, ...]:
     """
     if weights is None:
         return uniform_weights(order if order is not None else MAX_NGRAM_ORDER)
+    check_weights_type(weights)
     w = tuple(float(x) for x in weights)
     if not w:
         raise weights_count_error(0, 0)

@@ -163,9 +163,7 @@ def _name_bad_hypothesis(hyps: list[Any], what: str) -> None:
     for i, h in enumerate(hyps):
         if not isinstance(h, str):
             if h is None:
-                raise NoneHypothesisError(
-                    f"{what}[{i}] is None (every hypothesis must be a string; use '' for an empty output)"
-                )
+                raise NoneHypothesisError(f"{what}[{i}] is None (every one must be a string; use '' for an empty one)")
             raise TypeError(f"{what}[{i}] is a {kind_of(h)}, expected str")
 
 
