@@ -35,7 +35,10 @@ BOUND = 1.5
 # The child: for each case, size the input so that the call takes about FULL_SECONDS, say
 # "start", make the call, and report where and when the KeyboardInterrupt was raised.
 _CHILD = r"""
-import sys, time, traceback
+import signal, sys, time, traceback
+# Ctrl-C's default handler, whatever the launcher left: a process started in the background by
+# a non-interactive shell inherits SIGINT ignored, and Python then installs no handler
+signal.signal(signal.SIGINT, signal.default_int_handler)
 import numpy as np
 import rapidbleu
 import rapidbleu.nltk
