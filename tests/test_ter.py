@@ -247,6 +247,58 @@ def test_random_pairs_with_moved_blocks_equal_sacrebleus(backend):
         assert _backend.ter.translation_edit_rate(hyp, ref) == memo.translation_edit_rate(hyp, ref), (hyp, ref)
 
 
+def _near(rnd, ref, vocab, moves, edits):
+    """A hypothesis near ``ref``: blocks of it moved, then words substituted, deleted, inserted."""
+    hyp = _moved(rnd, ref, moves, 0, vocab)
+    for _ in range(edits):
+        op = rnd.randrange(3)
+        if op == 0 and hyp:
+            hyp[rnd.randrange(len(hyp))] = rnd.choice(vocab)
+        elif op == 1 and hyp:
+            del hyp[rnd.randrange(len(hyp))]
+        else:
+            hyp.insert(rnd.randint(0, len(hyp)), rnd.choice(vocab))
+    return hyp
+
+
+#: Pairs where the beam leaves cells out and the bit-vector matrix of ``ter.h`` must give way
+#: to the cell-by-cell one (a path of the whole matrix leaves the beam), or must not.
+BEAM_CASES = {
+    "5 of 60 from the end (the best path leaves the beam)": ([f"w{i}" for i in range(55, 60)], [f"w{i}" for i in range(60)]),
+    "60 vs the last 5": ([f"w{i}" for i in range(60)], [f"w{i}" for i in range(55, 60)]),
+    "40 vs 64, 30 words apart": ([f"w{i}" for i in range(30, 64)] + ["x"] * 6, [f"w{i}" for i in range(64)]),
+    "64 words, 2 blocks swapped": (
+        [f"w{i}" for i in range(32, 64)] + [f"w{i}" for i in range(32)],
+        [f"w{i}" for i in range(64)],
+    ),
+    "65 words (beyond one machine word)": ([f"w{i % 7}" for i in range(65)], [f"w{i % 5}" for i in range(65)]),
+}
+
+
+@pytest.mark.parametrize("case", list(BEAM_CASES), ids=list(BEAM_CASES))
+def test_pairs_where_the_beam_cuts_equal_sacrebleus(backend, case):
+    words_hyp, words_ref = BEAM_CASES[case]
+    expected = ter_reference.memo().translation_edit_rate(words_hyp, words_ref)
+    assert _backend.ter.translation_edit_rate(words_hyp, words_ref) == expected
+
+
+@pytest.mark.skipif(not HAVE_CYTHON, reason="compiled extension not built")
+@given(st.integers(0, 2**32 - 1), st.integers(0, 70), st.integers(-30, 30), st.sampled_from([1, 2, 3, 5, 10, 64]))
+@settings(max_examples=400, deadline=None)
+def test_bit_vectors_equal_the_cell_by_cell_matrix(seed, n_ref, n_diff, n_vocab):
+    """``ter.h`` computes pairs of at most 64 reference words in bit vectors, checking the cells
+    at the beam's edges (and computing the pair cell by cell where the beam changes a value):
+    edits equal the cell-by-cell computation's on near and far pairs, beam cut or not."""
+    rnd = random.Random(seed)
+    vocab = [f"w{i}" for i in range(n_vocab)]
+    ref = [rnd.choice(vocab) for _ in range(n_ref)]
+    if rnd.random() < 0.6 and ref:
+        hyp = _near(rnd, ref, vocab, rnd.randint(1, 4), rnd.randint(0, max(1, n_ref // 3)))
+    else:
+        hyp = [rnd.choice(vocab) for _ in range(max(0, n_ref + n_diff))]
+    assert _ter_cy.translation_edit_rate(hyp, ref) == _ter_cy._edit_rate_cells(hyp, ref), (hyp, ref)
+
+
 @pytest.mark.skipif(len(TWINS) < 2, reason="compiled extension not built")
 @given(st.integers(0, 2**32 - 1), st.integers(0, 200), st.integers(0, 200), st.sampled_from([2, 4, 8, 50]))
 @settings(max_examples=20, deadline=None)

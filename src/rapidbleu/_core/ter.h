@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler.h"
+
 #define RB_TER_MAX_SHIFT_SIZE 10
 #define RB_TER_MAX_SHIFT_DIST 50
 #define RB_TER_BEAM_WIDTH 25
@@ -45,8 +47,23 @@ typedef struct {
     int32_t *align;           /* m */
     uint8_t *err_h, *err_r;   /* n, m */
     int32_t *row_a, *row_b;   /* width: two rows for a candidate's recomputed span */
+    int32_t *src;             /* n: the source position of each word of a shifted span */
     int64_t bvalid;           /* backward rows bvalid .. n hold the current hypothesis's values */
+    /* The full-beam case in bit vectors (rb_ter_pair_bits; NULL otherwise), bit k for column
+     * k + 1: forward row i's deltas along the row (fvp: D[i][k+1] - D[i][k] = +1, fvn: -1) and
+     * from the row above (fhp: D[i][k+1] - D[i-1][k+1] = +1, fhn: -1); backward row i's deltas
+     * along the reversed reference (bvp, bvn: B[i][m-k-1] - B[i][m-k] = +1, -1), n + 1 each. */
+    uint64_t *fvp, *fvn, *fhp, *fhn, *bvp, *bvn;
+    uint64_t *eqf, *eqr, *teq; /* n: each word's columns in the reference (reversed: eqr); a span's */
+    int32_t *pkey;             /* RB_TER_PEQ: the reference's distinct words (-1: empty slot) */
+    uint64_t *pf, *pr;         /* RB_TER_PEQ: their columns, forward and reversed */
+    int full;                  /* the beam holds every cell (no cell of it needs checking) */
+    uint64_t errwin;           /* the reference positions r with an error in r .. r + 9 */
 } rb_ter_work;
+
+/* The most reference words of the bit-vector case, and its table of distinct reference words. */
+#define RB_TER_BITS 64
+#define RB_TER_PEQ 128
 
 static inline void rb_ter_work_init(rb_ter_work *w) { memset(w, 0, sizeof(*w)); }
 
@@ -118,7 +135,7 @@ static int rb_ter_reserve(rb_ter_work *w, int64_t n, int64_t m) {
     need = head + 2 * rb_ter_align8((size_t)cells * 4) + rb_ter_align8((size_t)cells) +
            2 * rb_ter_align8((size_t)n * 4) + rb_ter_align8((size_t)(n + 1) * 4) +
            2 * rb_ter_align8((size_t)(m + 1) * 4) + rb_ter_align8((size_t)n) + rb_ter_align8((size_t)m) +
-           2 * rb_ter_align8((size_t)(m + 1) * 4);
+           2 * rb_ter_align8((size_t)(m + 1) * 4) + rb_ter_align8((size_t)n * 4);
     if (rb_ter_grow(w, need) != RB_TER_OK) /* realloc keeps the head (off, lo, hi) */
         return RB_TER_ENOMEM;
     p = rb_ter_lay_head(w, n);
@@ -145,7 +162,94 @@ static int rb_ter_reserve(rb_ter_work *w, int64_t n, int64_t m) {
     w->row_a = (int32_t *)p;
     p += rb_ter_align8((size_t)(m + 1) * 4);
     w->row_b = (int32_t *)p;
+    p += rb_ter_align8((size_t)(m + 1) * 4);
+    w->src = (int32_t *)p;
+    w->fvp = NULL;
     return RB_TER_OK;
+}
+
+/* Whether the beam of an n x m matrix (n, m >= 1) holds every cell: rb_ter_beam's bounds, in
+ * its arithmetic, at the rows where they are tightest (floor(i * ratio) grows with i). */
+static int rb_ter_beam_full(int64_t n, int64_t m) {
+    double ratio = (double)m / (double)n;
+    int64_t width = RB_TER_BEAM_WIDTH;
+    if (n < 2)
+        return 1; /* rows 0 and n hold every column */
+    if ((double)RB_TER_BEAM_WIDTH < ratio / 2)
+        width = (int64_t)ceil(ratio / 2 + (double)RB_TER_BEAM_WIDTH);
+    return (int64_t)floor((double)(n - 1) * ratio) - width <= 0 && (int64_t)floor(ratio) + width >= m + 1;
+}
+
+/* Size the work area of the bit-vector case (n hypothesis words, m <= RB_TER_BITS reference
+ * words) and lay its arrays out: no matrix, two words of bits per row and direction. */
+static int rb_ter_reserve_bits(rb_ter_work *w, int64_t n, int64_t m) {
+    size_t i32n = rb_ter_align8((size_t)n * 4), u64row = (size_t)(n + 1) * 8, need;
+    char *p;
+    need = 3 * i32n + 3 * rb_ter_align8((size_t)(n + 1) * 4) + 2 * rb_ter_align8((size_t)(m + 1) * 4) +
+           rb_ter_align8((size_t)n) + rb_ter_align8((size_t)m) + 6 * u64row + 3 * (size_t)n * 8 + RB_TER_PEQ * 4 +
+           2 * RB_TER_PEQ * 8;
+    if (rb_ter_grow(w, need) != RB_TER_OK)
+        return RB_TER_ENOMEM;
+    p = (char *)w->block;
+    w->fvp = (uint64_t *)p;
+    w->fvn = w->fvp + (n + 1);
+    w->fhp = w->fvn + (n + 1);
+    w->fhn = w->fhp + (n + 1);
+    w->bvp = w->fhn + (n + 1);
+    w->bvn = w->bvp + (n + 1);
+    w->eqf = w->bvn + (n + 1);
+    w->eqr = w->eqf + n;
+    w->teq = w->eqr + n;
+    w->pf = w->teq + n;
+    w->pr = w->pf + RB_TER_PEQ;
+    p = (char *)(w->pr + RB_TER_PEQ);
+    w->pkey = (int32_t *)p;
+    p += RB_TER_PEQ * 4;
+    w->words = (int32_t *)p;
+    p += i32n;
+    w->tmp = (int32_t *)p;
+    p += i32n;
+    w->src = (int32_t *)p;
+    p += i32n;
+    w->next_h = (int32_t *)p;
+    p += rb_ter_align8((size_t)(n + 1) * 4);
+    w->next_r = (int32_t *)p;
+    p += rb_ter_align8((size_t)(m + 1) * 4);
+    w->align = (int32_t *)p;
+    p += rb_ter_align8((size_t)(m + 1) * 4);
+    w->err_h = (uint8_t *)p;
+    p += rb_ter_align8((size_t)n);
+    w->err_r = (uint8_t *)p;
+    p += rb_ter_align8((size_t)m);
+    w->lo = (int32_t *)p;
+    p += rb_ter_align8((size_t)(n + 1) * 4);
+    w->hi = (int32_t *)p;
+    rb_ter_beam(n, m, w->lo, w->hi);
+    w->full = rb_ter_beam_full(n, m);
+    w->off = NULL;
+    w->fwd = w->bwd = w->row_a = w->row_b = NULL;
+    w->ops = NULL;
+    return RB_TER_OK;
+}
+
+/* One row of the edit distance in bit vectors (Hyyro 2003, "A bit-vector algorithm for
+ * computing Levenshtein and Damerau edit distances", for the distance between whole strings):
+ * from the previous row's deltas along the row (vp, vn) and the columns `eq` where the row's
+ * hypothesis word equals the reference word, the new row's (*ovp, *ovn) and the deltas from
+ * the previous row (*ohp, *ohn, may be NULL); `mask` holds the m columns.  The values are those
+ * of rb_ter_cell's recurrence over the whole matrix (tests/test_ter.py compares them). */
+static RB_ALWAYS_INLINE void rb_ter_bits_row(uint64_t eq, uint64_t vp, uint64_t vn, uint64_t mask, uint64_t *ovp,
+                                             uint64_t *ovn, uint64_t *ohp, uint64_t *ohn) {
+    uint64_t x = eq | vn;
+    uint64_t d0 = (((x & vp) + vp) ^ vp) | x;
+    uint64_t hp = vn | ~(d0 | vp), hn = vp & d0, hp1;
+    if (ohp != NULL) {
+        *ohp = hp & mask;
+        *ohn = hn & mask;
+    }
+    hp1 = (hp << 1) | 1; /* column 0 is one edit more in each row */
+    *ovp = ((hn << 1) | ~(d0 | hp1)) & mask;
+    *ovn = d0 & hp1 & mask;
 }
 
 /* The rule of one forward cell: the first cheapest of the diagonal move (cost d, move dm: NOP or
@@ -254,71 +358,217 @@ static void rb_ter_backward(rb_ter_work *w, int64_t to, const int32_t *ref, int6
         w->bvalid = to;
 }
 
-/* The trace of the forward matrix, read back from the last cell, into the alignment (align:
- * for each reference word the hypothesis position it follows), the error flags and the
- * first-error-at-or-after tables. */
-static int rb_ter_trace(rb_ter_work *w, int64_t n, int64_t m) {
-    int64_t i = n, j = m, p;
-    while (i > 0 || j > 0) {
-        uint8_t mv = w->ops[w->off[i] + j - w->lo[i]];
-        if (mv == RB_OP_NOP || mv == RB_OP_SUB) {
-            uint8_t e = mv == RB_OP_SUB;
-            w->err_h[i - 1] = e;
-            w->err_r[j - 1] = e;
-            w->align[j - 1] = (int32_t)(i - 1);
-            i--;
-            j--;
-        } else if (mv == RB_OP_INS) {
-            w->err_r[j - 1] = 1;
-            w->align[j - 1] = (int32_t)(i - 1);
-            j--;
-        } else if (mv == RB_OP_DEL) {
-            w->err_h[i - 1] = 1;
-            i--;
-        } else {
-            return RB_TER_EBROKEN;
-        }
+/* One move of a trace, read back from cell (*i, *j): the alignment (align: for each reference
+ * word the hypothesis position it follows) and the error flags; the cell moves back. */
+static RB_ALWAYS_INLINE void rb_ter_trace_move(rb_ter_work *w, uint8_t mv, int64_t *i, int64_t *j) {
+    if (mv == RB_OP_NOP || mv == RB_OP_SUB) {
+        uint8_t e = mv == RB_OP_SUB;
+        w->err_h[*i - 1] = e;
+        w->err_r[*j - 1] = e;
+        w->align[*j - 1] = (int32_t)(*i - 1);
+        --*i;
+        --*j;
+    } else if (mv == RB_OP_INS) {
+        w->err_r[*j - 1] = 1;
+        w->align[*j - 1] = (int32_t)(*i - 1);
+        --*j;
+    } else {
+        w->err_h[*i - 1] = 1;
+        --*i;
     }
+}
+
+/* The first-error-at-or-after tables of a trace's error flags (and, in the bit-vector case,
+ * errwin: the reference positions where a block of at most RB_TER_MAX_SHIFT_SIZE words can
+ * start and hold an error). */
+static void rb_ter_next_errors(rb_ter_work *w, int64_t n, int64_t m) {
+    int64_t p;
+    uint64_t win = 0;
     w->next_h[n] = (int32_t)n;
     for (p = n - 1; p >= 0; p--)
         w->next_h[p] = w->err_h[p] ? (int32_t)p : w->next_h[p + 1];
     w->next_r[m] = (int32_t)m;
-    for (p = m - 1; p >= 0; p--)
+    for (p = m - 1; p >= 0; p--) {
         w->next_r[p] = w->err_r[p] ? (int32_t)p : w->next_r[p + 1];
+        if (w->fvp != NULL && w->next_r[p] < p + RB_TER_MAX_SHIFT_SIZE)
+            win |= (uint64_t)1 << p;
+    }
+    w->errwin = win;
+}
+
+/* The next reference position of a set of them (bits), -1 when none is left. */
+static RB_ALWAYS_INLINE int64_t rb_ter_next_bit(uint64_t *set) {
+    int64_t r;
+    if (*set == 0)
+        return -1;
+    r = rb_ctz64(*set);
+    *set &= *set - 1;
+    return r;
+}
+
+/* The trace of the forward matrix, read back from the last cell, into the alignment, the error
+ * flags and the first-error-at-or-after tables. */
+static int rb_ter_trace(rb_ter_work *w, int64_t n, int64_t m) {
+    int64_t i = n, j = m;
+    while (i > 0 || j > 0) {
+        uint8_t mv = w->ops[w->off[i] + j - w->lo[i]];
+        if (mv > RB_OP_DEL)
+            return RB_TER_EBROKEN;
+        rb_ter_trace_move(w, mv, &i, &j);
+    }
+    rb_ter_next_errors(w, n, m);
     return RB_TER_OK;
 }
 
-/* The positions a..b-1 a shift may change and their new words (into tmp): the Python twin's
- * changed_span() and shifted(). */
-static inline void rb_ter_shift_span(const int32_t *words, int64_t n, int64_t h, int64_t len, int64_t t, int64_t *a,
-                                     int64_t *b, int32_t *tmp) {
+/* The delta of column j >= 1 in a pair of delta vectors: +1, -1 or 0. */
+static RB_ALWAYS_INLINE int32_t rb_ter_delta(uint64_t p, uint64_t q, int64_t j) {
+    return (int32_t)((p >> (j - 1)) & 1) - (int32_t)((q >> (j - 1)) & 1);
+}
+
+/* The sum of the deltas of columns 1..c (0 <= c <= 64) of a pair of delta vectors. */
+static RB_ALWAYS_INLINE int32_t rb_ter_prefix(uint64_t p, uint64_t q, int64_t c) {
+    uint64_t low = c >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << c) - 1;
+    return (int32_t)rb_popcount64(p & low) - (int32_t)rb_popcount64(q & low);
+}
+
+/* The bit-vector case computes the matrix over every cell, as if there were no beam (the values
+ * U).  Where the beam leaves cells out, U equals the beamed values on every cell of the beam iff
+ * U obeys rb_ter_cell's recurrence there with the cells outside the beam unreachable (the
+ * recurrence determines the values, row by row); only the cells of the beam with a neighbour
+ * outside it can break that, so those are checked as each row is computed, and a pair where one
+ * fails is computed again cell by cell.  Forward row i (values D[i][0] = i + the deltas) has
+ * such cells at its first column and at the columns beyond the previous row's last; backward
+ * row i (B[i][m] = n - i + the reversed deltas) at the columns before the next row's first and
+ * at its last column. */
+
+/* Whether U of forward cell (i, j) is the beamed value: rows i - 1 (pvp, pvn) and i (cvp, cvn),
+ * `eq` the columns of hypothesis word i - 1. */
+static int rb_ter_fcell_ok(const rb_ter_work *w, int64_t i, int64_t j, uint64_t pvp, uint64_t pvn, uint64_t cvp,
+                           uint64_t cvn, uint64_t eq) {
+    int32_t plo = w->lo[i - 1], phi = w->hi[i - 1], clo = w->lo[i], best = RB_TER_INF, c;
+    int32_t base = (int32_t)(i - 1);
+    if (j > plo && j <= phi) { /* diagonal */
+        c = base + rb_ter_prefix(pvp, pvn, j - 1) + !((eq >> (j - 1)) & 1);
+        best = c < best ? c : best;
+    }
+    if (j >= plo && j < phi) { /* vertical */
+        c = base + rb_ter_prefix(pvp, pvn, j) + 1;
+        best = c < best ? c : best;
+    }
+    if (j > clo) { /* horizontal */
+        c = (int32_t)i + rb_ter_prefix(cvp, cvn, j - 1) + 1;
+        best = c < best ? c : best;
+    }
+    return best == (int32_t)i + rb_ter_prefix(cvp, cvn, j);
+}
+
+/* Whether forward row i (from row i - 1, word columns eq) holds the beamed values. */
+static int rb_ter_frow_ok(const rb_ter_work *w, int64_t i, uint64_t pvp, uint64_t pvn, uint64_t cvp, uint64_t cvn,
+                          uint64_t eq) {
+    int64_t j, clo = w->lo[i], chi = w->hi[i], from = w->hi[i - 1];
+    if (clo > 0 && !rb_ter_fcell_ok(w, i, clo, pvp, pvn, cvp, cvn, eq))
+        return 0;
+    for (j = from > clo + 1 ? from : clo + 1; j < chi; j++)
+        if (!rb_ter_fcell_ok(w, i, j, pvp, pvn, cvp, cvn, eq))
+            return 0;
+    return 1;
+}
+
+/* The backward value of cell (i, j) from row i's reversed deltas. */
+static RB_ALWAYS_INLINE int32_t rb_ter_bvalue(uint64_t vp, uint64_t vn, int64_t n, int64_t m, int64_t i, int64_t j) {
+    return (int32_t)(n - i) + rb_ter_prefix(vp, vn, m - j);
+}
+
+/* Whether U of backward cell (i, j) is the beamed value (rb_ter_brow's recurrence). */
+static int rb_ter_bcell_ok(const rb_ter_work *w, int64_t i, int64_t j, int64_t n, int64_t m) {
+    int64_t chi = w->hi[i], nlo = w->lo[i + 1], nhi = w->hi[i + 1];
+    uint64_t cvp = w->bvp[i], cvn = w->bvn[i], nvp = w->bvp[i + 1], nvn = w->bvn[i + 1];
+    int32_t best = RB_TER_INF, c;
+    if (j + 1 < chi) { /* horizontal */
+        c = rb_ter_bvalue(cvp, cvn, n, m, i, j + 1) + 1;
+        best = c < best ? c : best;
+    }
+    if (j >= nlo && j < nhi) { /* vertical */
+        c = rb_ter_bvalue(nvp, nvn, n, m, i + 1, j) + 1;
+        best = c < best ? c : best;
+    }
+    if (j < m && j + 1 >= nlo && j + 1 < nhi) { /* diagonal */
+        c = rb_ter_bvalue(nvp, nvn, n, m, i + 1, j + 1) + !((w->eqf[i] >> j) & 1);
+        best = c < best ? c : best;
+    }
+    return best == rb_ter_bvalue(cvp, cvn, n, m, i, j);
+}
+
+/* Whether backward row i (from row i + 1) holds the beamed values: its columns before the next
+ * row's first, and its last column. */
+static int rb_ter_brow_ok(const rb_ter_work *w, int64_t i, int64_t n, int64_t m) {
+    int64_t clo = w->lo[i], chi = w->hi[i], nlo = w->lo[i + 1], j;
+    for (j = clo; j < nlo && j < chi - 1; j++)
+        if (!rb_ter_bcell_ok(w, i, j, n, m))
+            return 0;
+    return rb_ter_bcell_ok(w, i, chi - 1, n, m);
+}
+
+/* The same trace in the bit-vector case: each cell's move is rb_ter_cell's (the first cheapest
+ * of the diagonal, vertical and horizontal moves within the beam), from the values of the cells
+ * before it, read off the deltas; `dist` is the last cell's value. */
+static void rb_ter_trace_bits(rb_ter_work *w, int64_t n, int64_t m, int32_t dist) {
+    int64_t i = n, j = m;
+    int32_t cur = dist;
+    while (i > 0 || j > 0) {
+        uint8_t mv;
+        if (i == 0) {
+            mv = RB_OP_INS;
+            cur -= 1;
+        } else if (j == 0) {
+            mv = RB_OP_DEL;
+            cur -= 1;
+        } else {
+            int32_t plo = w->lo[i - 1], phi = w->hi[i - 1];
+            int32_t sub = !((w->eqf[i - 1] >> (j - 1)) & 1);
+            int32_t left = cur - rb_ter_delta(w->fvp[i], w->fvn[i], j);
+            int32_t up = cur - rb_ter_delta(w->fhp[i], w->fhn[i], j);
+            int32_t diag = up - rb_ter_delta(w->fvp[i - 1], w->fvn[i - 1], j);
+            (void)rb_ter_cell(j > plo && j <= phi ? diag + sub : RB_TER_INF, sub ? RB_OP_SUB : RB_OP_NOP,
+                              j < phi ? up + 1 : RB_TER_INF, j > w->lo[i] ? left + 1 : RB_TER_INF, &mv);
+            cur = mv == RB_OP_INS ? left : mv == RB_OP_DEL ? up : diag;
+        }
+        rb_ter_trace_move(w, mv, &i, &j);
+    }
+    rb_ter_next_errors(w, n, m);
+}
+
+/* The positions a..b-1 a shift may change and the source position of each of their new words
+ * (into src): the Python twin's changed_span() and shifted(). */
+static inline void rb_ter_shift_src(int64_t n, int64_t h, int64_t len, int64_t t, int64_t *a, int64_t *b,
+                                    int32_t *src) {
     int64_t end = h + len, k = 0, p;
     if (t < h) {
         *a = t;
         *b = end;
         for (p = h; p < end; p++)
-            tmp[k++] = words[p];
+            src[k++] = (int32_t)p;
         for (p = t; p < h; p++)
-            tmp[k++] = words[p];
+            src[k++] = (int32_t)p;
     } else if (t > end) {
         *a = h;
         *b = t;
         for (p = end; p < t; p++)
-            tmp[k++] = words[p];
+            src[k++] = (int32_t)p;
         for (p = h; p < end; p++)
-            tmp[k++] = words[p];
+            src[k++] = (int32_t)p;
     } else {
         int64_t stop = len + t < n ? len + t : n;
         *a = h;
         *b = stop;
         for (p = end; p < stop; p++)
-            tmp[k++] = words[p];
+            src[k++] = (int32_t)p;
         for (p = h; p < end; p++)
-            tmp[k++] = words[p];
+            src[k++] = (int32_t)p;
     }
 }
 
-/* Edit distance of the current hypothesis with the span a..b-1 replaced by tmp[0..b-a-1]:
+/* Edit distance of the current hypothesis with the span a..b-1 replaced by the words at src:
  * forward rows a+1..b from the unchanged row a, then the cheapest join with backward row b
  * (computed first if no candidate has needed it yet). */
 static int32_t rb_ter_candidate(rb_ter_work *w, int64_t a, int64_t b, const int32_t *ref, int64_t m) {
@@ -330,7 +580,7 @@ static int32_t rb_ter_candidate(rb_ter_work *w, int64_t a, int64_t b, const int3
     rb_ter_backward(w, b, ref, m);
     for (i = a + 1; i <= b; i++) {
         int32_t *t;
-        rb_ter_frow(prev, plo, phi, cur, NULL, w->lo[i], w->hi[i], w->tmp[i - 1 - a], ref);
+        rb_ter_frow(prev, plo, phi, cur, NULL, w->lo[i], w->hi[i], w->words[w->src[i - 1 - a]], ref);
         prev = cur;
         plo = w->lo[i];
         phi = w->hi[i];
@@ -347,11 +597,116 @@ static int32_t rb_ter_candidate(rb_ter_work *w, int64_t a, int64_t b, const int3
     return best;
 }
 
+/* Forward rows from+1 .. n of the current hypothesis in bit vectors (row `from` computed);
+ * 0 where a row is not the beamed one (the pair is computed cell by cell instead). */
+static int rb_ter_forward_bits(rb_ter_work *w, int64_t from, int64_t n, uint64_t mask) {
+    int64_t i;
+    for (i = from + 1; i <= n; i++) {
+        rb_ter_bits_row(w->eqf[i - 1], w->fvp[i - 1], w->fvn[i - 1], mask, &w->fvp[i], &w->fvn[i], &w->fhp[i],
+                        &w->fhn[i]);
+        if (!w->full && !rb_ter_frow_ok(w, i, w->fvp[i - 1], w->fvn[i - 1], w->fvp[i], w->fvn[i], w->eqf[i - 1]))
+            return 0;
+    }
+    return 1;
+}
+
+/* The candidate's edit distance in the bit-vector case (rb_ter_candidate's join): row b of the
+ * forward values from row a over the span's words, plus backward row b, at their cheapest
+ * column of the beam; backward rows run over the reversed strings (row i from row i + 1 and
+ * word i).  -1 where a row is not the beamed one. */
+static int32_t rb_ter_candidate_bits(rb_ter_work *w, int64_t a, int64_t b, int64_t n, int64_t m, uint64_t mask) {
+    uint64_t vp = w->fvp[a], vn = w->fvn[a], bvp, bvn;
+    int64_t i, j, jlo, jhi;
+    int32_t f, bk, best;
+    for (i = w->bvalid - 1; i >= b; i--) {
+        rb_ter_bits_row(w->eqr[i], w->bvp[i + 1], w->bvn[i + 1], mask, &w->bvp[i], &w->bvn[i], NULL, NULL);
+        w->bvalid = i;
+        if (!w->full && !rb_ter_brow_ok(w, i, n, m))
+            return -1;
+    }
+    for (i = a + 1; i <= b; i++) {
+        uint64_t pvp = vp, pvn = vn, eq = w->eqf[w->src[i - 1 - a]];
+        rb_ter_bits_row(eq, pvp, pvn, mask, &vp, &vn, NULL, NULL);
+        if (!w->full && !rb_ter_frow_ok(w, i, pvp, pvn, vp, vn, eq))
+            return -1;
+    }
+    /* forward row b: D[b][j] = b + the deltas of columns 1..j; backward row b: B[b][j] =
+     * n - b + the reversed deltas of columns 1..m - j; over the beam's columns jlo..jhi-1 */
+    bvp = w->bvp[b];
+    bvn = w->bvn[b];
+    jlo = w->lo[b];
+    jhi = w->hi[b];
+    f = (int32_t)b + rb_ter_prefix(vp, vn, jlo);
+    bk = rb_ter_bvalue(bvp, bvn, n, m, b, jlo);
+    best = f + bk;
+    for (j = jlo + 1; j < jhi; j++) {
+        f += rb_ter_delta(vp, vn, j);
+        bk -= rb_ter_delta(bvp, bvn, m - j + 1);
+        if (f + bk < best)
+            best = f + bk;
+    }
+    return best;
+}
+
+/* The words (and in the bit-vector case their columns) of the span a..b-1 after a shift: the
+ * words at src, through tmp. */
+static void rb_ter_apply_shift(rb_ter_work *w, int64_t a, int64_t b) {
+    int64_t k;
+    for (k = 0; k < b - a; k++)
+        w->tmp[k] = w->words[w->src[k]];
+    memcpy(w->words + a, w->tmp, (size_t)(b - a) * sizeof(int32_t));
+    if (w->fvp != NULL) {
+        uint64_t *eq[2] = {w->eqf, w->eqr};
+        int e;
+        for (e = 0; e < 2; e++) {
+            for (k = 0; k < b - a; k++)
+                w->teq[k] = eq[e][w->src[k]];
+            memcpy(eq[e] + a, w->teq, (size_t)(b - a) * sizeof(uint64_t));
+        }
+    }
+}
+
+/* Set up the bit-vector case: each hypothesis word's columns in the reference (forward and
+ * reversed), through a small table of the reference's distinct words; rows 0 and n. */
+static void rb_ter_setup_bits(rb_ter_work *w, const int32_t *hyp, int64_t n, const int32_t *ref, int64_t m,
+                              uint64_t mask) {
+    int64_t k;
+    memset(w->pkey, 0xFF, RB_TER_PEQ * sizeof(int32_t));
+    for (k = 0; k < m; k++) {
+        uint32_t q = ((uint32_t)ref[k] * 0x9E3779B1u) >> 25; /* 7 bits: RB_TER_PEQ slots */
+        while (w->pkey[q] != -1 && w->pkey[q] != ref[k])
+            q = (q + 1) & (RB_TER_PEQ - 1);
+        if (w->pkey[q] == -1) {
+            w->pkey[q] = ref[k];
+            w->pf[q] = w->pr[q] = 0;
+        }
+        w->pf[q] |= (uint64_t)1 << k;
+        w->pr[q] |= (uint64_t)1 << (m - 1 - k);
+    }
+    for (k = 0; k < n; k++) {
+        uint32_t q = ((uint32_t)hyp[k] * 0x9E3779B1u) >> 25;
+        while (w->pkey[q] != -1 && w->pkey[q] != hyp[k])
+            q = (q + 1) & (RB_TER_PEQ - 1);
+        w->eqf[k] = w->pkey[q] == -1 ? 0 : w->pf[q];
+        w->eqr[k] = w->pkey[q] == -1 ? 0 : w->pr[q];
+    }
+    w->fvp[0] = mask; /* D[0][j] = j */
+    w->fvn[0] = 0;
+    w->fhp[0] = w->fhn[0] = 0;
+    w->bvp[n] = mask; /* B[n][j] = m - j */
+    w->bvn[n] = 0;
+}
+
 /* The number of edits that turn hyp (n words) into ref (m words): shifts + beamed edit
- * distance (the Python twin's translation_edit_rate). */
-static int rb_ter_pair(rb_ter_work *w, const int32_t *hyp, int64_t n, const int32_t *ref, int64_t m, int64_t *edits) {
+ * distance (the Python twin's translation_edit_rate).  The matrix is computed cell by cell
+ * (rb_ter_cell), or, where the reference has at most RB_TER_BITS words, in bit vectors
+ * (rb_ter_bits_row, a row at a time: the same values, moves and results, or, where the beam
+ * would change a value, the pair again cell by cell); `cells` forces the first (tests). */
+static int rb_ter_pair_in(rb_ter_work *w, const int32_t *hyp, int64_t n, const int32_t *ref, int64_t m, int64_t *edits,
+                          int cells) {
     int64_t shifts = 0, checked = 0, j, h, r;
-    int rc;
+    uint64_t mask = 0;
+    int rc, bits;
     if (m == 0) {
         *edits = n;
         return RB_TER_OK;
@@ -364,35 +719,60 @@ static int rb_ter_pair(rb_ter_work *w, const int32_t *hyp, int64_t n, const int3
         *edits = m;
         return RB_TER_OK;
     }
-    rc = rb_ter_reserve(w, n, m);
-    if (rc != RB_TER_OK)
-        return rc;
-    memcpy(w->words, hyp, (size_t)n * sizeof(int32_t));
-    for (j = 0; j <= m; j++) {
-        w->fwd[j] = (int32_t)j;
-        w->ops[j] = RB_OP_INS;
+    bits = !cells && m <= RB_TER_BITS;
+    if (bits) {
+        mask = m == 64 ? ~(uint64_t)0 : ((uint64_t)1 << m) - 1;
+        if (rb_ter_reserve_bits(w, n, m) != RB_TER_OK)
+            return RB_TER_ENOMEM;
+        memcpy(w->words, hyp, (size_t)n * sizeof(int32_t));
+        rb_ter_setup_bits(w, hyp, n, ref, m, mask);
+        if (!rb_ter_forward_bits(w, 0, n, mask))
+            return rb_ter_pair_in(w, hyp, n, ref, m, edits, 1);
+    } else {
+        rc = rb_ter_reserve(w, n, m);
+        if (rc != RB_TER_OK)
+            return rc;
+        memcpy(w->words, hyp, (size_t)n * sizeof(int32_t));
+        for (j = 0; j <= m; j++) {
+            w->fwd[j] = (int32_t)j;
+            w->ops[j] = RB_OP_INS;
+        }
+        rb_ter_forward(w, 0, n, ref);
+        for (j = w->lo[n]; j <= m; j++)
+            w->bwd[w->off[n] + j - w->lo[n]] = (int32_t)(m - j);
     }
-    rb_ter_forward(w, 0, n, ref);
-    for (j = w->lo[n]; j <= m; j++)
-        w->bwd[w->off[n] + j - w->lo[n]] = (int32_t)(m - j);
     w->bvalid = n; /* the other backward rows: when a candidate needs them */
 
     for (;;) {
-        int32_t dist = w->fwd[w->off[n] + m - w->lo[n]];
+        int32_t dist;
         int have = 0;
         int64_t bg = 0, bl = 0, bh = 0, bt = 0, a, b;
-        rc = rb_ter_trace(w, n, m);
-        if (rc != RB_TER_OK)
-            return rc;
+        if (bits) {
+            dist = (int32_t)n + (int32_t)rb_popcount64(w->fvp[n]) - (int32_t)rb_popcount64(w->fvn[n]);
+            rb_ter_trace_bits(w, n, m, dist);
+        } else {
+            dist = w->fwd[w->off[n] + m - w->lo[n]];
+            rc = rb_ter_trace(w, n, m);
+            if (rc != RB_TER_OK)
+                return rc;
+        }
         for (h = 0; h < n; h++) {
             int32_t word_h = w->words[h];
             if (w->next_h[h] >= h + RB_TER_MAX_SHIFT_SIZE)
                 continue; /* no block starting here holds a hypothesis error */
             int64_t r_lo = h - RB_TER_MAX_SHIFT_DIST > 0 ? h - RB_TER_MAX_SHIFT_DIST : 0;
             int64_t r_hi = h + RB_TER_MAX_SHIFT_DIST < m - 1 ? h + RB_TER_MAX_SHIFT_DIST : m - 1;
-            for (r = r_lo; r <= r_hi; r++) {
+            /* the positions r of the window, ascending, where a common block holding a reference
+             * error starts: in the bit-vector case, the set bits of word h's columns */
+            uint64_t starts = 0;
+            if (bits && r_lo <= r_hi) {
+                uint64_t upto = r_hi >= 63 ? ~(uint64_t)0 : ((uint64_t)1 << (r_hi + 1)) - 1;
+                starts = w->eqf[h] & w->errwin & upto & ~(((uint64_t)1 << r_lo) - 1);
+            }
+            for (r = bits ? rb_ter_next_bit(&starts) : r_lo; bits ? r >= 0 : r <= r_hi;
+                 r = bits ? rb_ter_next_bit(&starts) : r + 1) {
                 int64_t common, len;
-                if (word_h != ref[r] || w->next_r[r] >= r + RB_TER_MAX_SHIFT_SIZE)
+                if (!bits && (word_h != ref[r] || w->next_r[r] >= r + RB_TER_MAX_SHIFT_SIZE))
                     continue; /* no common block, or none holding a reference error */
                 common = 1;
                 while (common < RB_TER_MAX_SHIFT_SIZE && h + common < n && r + common < m &&
@@ -412,8 +792,12 @@ static int rb_ter_pair(rb_ter_work *w, const int32_t *hyp, int64_t n, const int3
                         if (t == h) {
                             gain = 0; /* the identity */
                         } else {
-                            rb_ter_shift_span(w->words, n, h, len, t, &a, &b, w->tmp);
-                            gain = (int64_t)dist - rb_ter_candidate(w, a, b, ref, m);
+                            int32_t d;
+                            rb_ter_shift_src(n, h, len, t, &a, &b, w->src);
+                            d = bits ? rb_ter_candidate_bits(w, a, b, n, m, mask) : rb_ter_candidate(w, a, b, ref, m);
+                            if (d < 0) /* a row the beam changes: the pair cell by cell */
+                                return rb_ter_pair_in(w, hyp, n, ref, m, edits, 1);
+                            gain = (int64_t)dist - d;
                         }
                         if (!have || gain > bg ||
                             (gain == bg && (len > bl || (len == bl && (h < bh || (h == bh && t < bt)))))) {
@@ -436,13 +820,21 @@ static int rb_ter_pair(rb_ter_work *w, const int32_t *hyp, int64_t n, const int3
             return RB_TER_OK;
         }
         /* apply the best shift; rows before its span (forward) and after it (backward) stay */
-        rb_ter_shift_span(w->words, n, bh, bl, bt, &a, &b, w->tmp);
-        memcpy(w->words + a, w->tmp, (size_t)(b - a) * sizeof(int32_t));
-        rb_ter_forward(w, a, n, ref);
+        rb_ter_shift_src(n, bh, bl, bt, &a, &b, w->src);
+        rb_ter_apply_shift(w, a, b);
+        if (bits) {
+            if (!rb_ter_forward_bits(w, a, n, mask))
+                return rb_ter_pair_in(w, hyp, n, ref, m, edits, 1);
+        } else
+            rb_ter_forward(w, a, n, ref);
         if (w->bvalid < b) /* rows from b on are unchanged; those above are the old hypothesis's */
             w->bvalid = b;
         shifts++;
     }
+}
+
+static int rb_ter_pair(rb_ter_work *w, const int32_t *hyp, int64_t n, const int32_t *ref, int64_t m, int64_t *edits) {
+    return rb_ter_pair_in(w, hyp, n, ref, m, edits, 0);
 }
 
 /* Rows order[start..end-1] of the statistics: segment i is the texts seg[i] .. seg[i + 1] - 1,

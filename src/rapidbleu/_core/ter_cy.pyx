@@ -1,8 +1,11 @@
 """Compiled twin of ``rapidbleu._core.ter_py``: the same functions, signatures and results.
 
-Segments are checked in Python (``ter_py.check_segment_rules``, on private copies of the lists)
-and lowercased there (``str.lower``, exactly Python's: sacreBLEU's first step), with the GIL
-held; then, with the GIL released, tercom's normalizer runs on their code points and every word
+Segments are checked in Python (``ter_py.check_segment_rules``, on private copies of the lists),
+with the GIL held, and the few that hold a code point whose lowercase is not one code point of
+its own (U+0130, U+03A3, or any beyond U+FFFF) are lowercased there by ``str.lower``; then, with
+the GIL released, every other segment is lowercased in C from a table of ``str.lower``'s own
+single-code-point lowercases (exactly Python's: sacreBLEU's first step), tercom's normalizer
+runs on their code points and every word
 is interned to an int32 id (``ter_tok.h``, one vocabulary per call), and the shift search and
 beamed edit distance (``ter.h``) run over chunks of segments (``rapidbleu._core.threads.run_chunks``).
 Each thread owns its work area; inputs are strings this call holds, outputs arrays it made.
@@ -37,7 +40,8 @@ cdef extern from "ter.h" nogil:
     int RB_TER_INF
     void rb_ter_work_init(rb_ter_work *w)
     void rb_ter_work_free(rb_ter_work *w)
-    int rb_ter_pair(rb_ter_work *w, const int32_t *hyp, int64_t n, const int32_t *ref, int64_t m, int64_t *edits)
+    int rb_ter_pair_in(rb_ter_work *w, const int32_t *hyp, int64_t n, const int32_t *ref, int64_t m, int64_t *edits,
+                       int cells)
     int rb_ter_segments(const int32_t *ids, const int64_t *off, const int64_t *seg, const int64_t *order,
                         int64_t start, int64_t end, double *out)
     int rb_ter_pairwise(const int32_t *ids, const int64_t *off, int64_t n, int64_t ref0, int64_t start,
@@ -46,15 +50,10 @@ cdef extern from "ter.h" nogil:
 cdef extern from "ter_tok.h" nogil:
     ctypedef struct rb_tercom_buf:
         pass
-    ctypedef struct rb_ter_slot:
-        int64_t start
-        int64_t len
-        int64_t id
     ctypedef struct rb_ter_vocab:
-        rb_ter_slot *slots
-        size_t cap
         size_t count
         uint32_t *chars
+        int64_t *start
     ctypedef struct rb_ter_ids:
         int32_t *ids
         int64_t len
@@ -69,8 +68,10 @@ cdef extern from "ter_tok.h" nogil:
     void rb_tercom_buf_free(rb_tercom_buf *b)
     void rb_ter_vocab_init(rb_ter_vocab *v)
     void rb_ter_vocab_free(rb_ter_vocab *v)
+    int rb_tercom_lowers_in_c(const rb_text *t, const int32_t *lower)
     int rb_ter_tokenize_texts(rb_ter_vocab *v, rb_tercom_buf *b, rb_ter_ids *a, const rb_text *texts, size_t n,
-                              int opts, const uint8_t *twice, int64_t max_words, int64_t *off, int64_t *where)
+                              int opts, const int32_t *lower, const uint8_t *twice, int64_t max_words,
+                              int64_t *off, int64_t *where)
 
 # The C limits are the Python twin's (one set of rules); costs fit in int32 below MAX_WORDS.
 assert (RB_TER_MAX_SHIFT_SIZE, RB_TER_MAX_SHIFT_DIST, RB_TER_BEAM_WIDTH, RB_TER_MAX_CANDIDATES) == (
@@ -79,6 +80,30 @@ assert 2 * MAX_WORDS + MAX_SHIFT_CANDIDATES < RB_TER_INF
 
 #: Fewest segments per thread: a segment costs from microseconds to milliseconds.
 _MIN_TER_CHUNK = 16
+
+
+#: Step 1's table (ter_tok.h): the running interpreter's single-code-point lowercase of every
+#: code point below 0x10000, -1 where ``str.lower`` must do it; built on first use (about 2 ms).
+_LOWER = None
+
+
+def _lower_table():
+    """The table of ``rb_tercom_lowers_in_c`` (int32, 0x10000 entries), from ``str.lower`` itself."""
+    global _LOWER
+    if _LOWER is None:
+        cps = np.arange(0x10000, dtype=np.uint32)
+        context = (0x3A3,)  # Python's final-sigma rule: its lowercase depends on its neighbours
+        multi = tuple(c for c in (0x130,) if len(chr(c).lower()) != 1)
+        cps[list(context + multi)] = ord("a")
+        text = cps.tobytes().decode("utf-32-le", "surrogatepass").lower()
+        if len(text) != 0x10000:  # a Unicode version with other multi-code-point lowercases
+            multi = tuple(c for c in range(0x10000) if len(chr(c).lower()) != 1)
+            cps[list(multi)] = ord("a")
+            text = cps.tobytes().decode("utf-32-le", "surrogatepass").lower()
+        table = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32).astype(np.int32)
+        table[list(context + multi)] = -1
+        _LOWER = table
+    return _LOWER
 
 
 cdef int _raise_rc(int rc) except -1:
@@ -130,10 +155,13 @@ cdef class _Words:
         free(self.texts)
         free(self.words.ids)
 
-    cdef int64_t tokenize(self, list strings, twice, off, int opts, list vocab_out=None) except -2:
-        """Tokenize and intern ``strings`` (``twice[k]``: text k is a reference) into ``off``
-        (``n + 1`` int64); returns -1, or the index of a text of more than MAX_WORDS words.
-        With ``vocab_out``, the words (``str``) of the ids are appended to it (tests)."""
+    cdef int64_t tokenize(self, list strings, twice, off, int opts, bint case_sensitive,
+                          list vocab_out=None) except -2:
+        """Lowercase (unless ``case_sensitive``), tokenize and intern ``strings`` (``twice[k]``:
+        text k is a reference) into ``off`` (``n + 1`` int64); returns -1, or the index of a text
+        of more than MAX_WORDS words.  A text the C table cannot lowercase is replaced in
+        ``strings`` (the call's own list, which keeps it alive) by its ``str.lower``.  With
+        ``vocab_out``, the words (``str``) of the ids are appended to it (tests)."""
         cdef Py_ssize_t n = len(strings), k
         cdef size_t q
         cdef rb_tercom_buf buf
@@ -142,6 +170,11 @@ cdef class _Words:
         cdef int64_t[::1] o = off
         cdef int64_t where = -1, max_words = MAX_WORDS
         cdef int rc
+        cdef const int32_t[::1] table
+        cdef const int32_t *lower = NULL
+        if not case_sensitive:
+            table = _lower_table()
+            lower = &table[0]
         self.texts = <rb_text *> malloc(max(1, n) * sizeof(rb_text))
         if self.texts == NULL:
             raise MemoryError()
@@ -151,19 +184,21 @@ cdef class _Words:
                 raise TypeError(f"TER: a segment is a {type(strings[k]).__name__}, expected str")
             if rc != 0:
                 return -2
+            if lower != NULL and not rb_tercom_lowers_in_c(&self.texts[k], lower):
+                strings[k] = str.lower(strings[k])  # sacreBLEU's first step, exactly Python's
+                if rb_set_text(&self.texts[k], <PyObject *> strings[k]) != 0:
+                    return -2
         self.n_texts = n
         rb_tercom_buf_init(&buf)
         rb_ter_vocab_init(&vocab)
         with nogil:
-            rc = rb_ter_tokenize_texts(&vocab, &buf, &self.words, self.texts, <size_t> n, opts,
+            rc = rb_ter_tokenize_texts(&vocab, &buf, &self.words, self.texts, <size_t> n, opts, lower,
                                        &tw[0] if n else NULL, max_words, &o[0], &where)
             rb_tercom_buf_free(&buf)
         if vocab_out is not None and rc == RB_TERTOK_OK:
-            vocab_out.extend([None] * vocab.count)
-            for q in range(vocab.cap):
-                if vocab.slots[q].id >= 0:
-                    vocab_out[vocab.slots[q].id] = PyUnicode_FromKindAndData(
-                        4, &vocab.chars[vocab.slots[q].start], vocab.slots[q].len)
+            for q in range(vocab.count):
+                vocab_out.append(PyUnicode_FromKindAndData(
+                    4, &vocab.chars[vocab.start[q]], vocab.start[q + 1] - vocab.start[q]))
         rb_ter_vocab_free(&vocab)
         if rc == RB_TERTOK_TOOLONG:
             return where
@@ -194,24 +229,16 @@ cdef int _options(bint normalized, bint no_punct, bint asian_support):
             | (RB_TERCOM_ASIAN if asian_support else 0))
 
 
-def _lowered(list strings, bint case_sensitive):
-    """``strings`` lowercased as sacreBLEU's first step does (``str.lower``), unless case-sensitive."""
-    if case_sensitive:
-        return strings
-    lower = str.lower
-    return [lower(s) for s in strings]
-
-
 def _tokenize(strings, normalized=False, no_punct=False, asian_support=False, case_sensitive=False,
               reference=False):
     """The compiled tokenizer's words of each string, as ``ter_stats`` computes them (a hypothesis,
     or with ``reference`` a reference: tokenized twice): a test hook."""
-    texts = _lowered(list(strings), case_sensitive)
+    texts = list(strings)
     twice = np.full(len(texts), 1 if reference else 0, dtype=np.uint8)
     off = np.empty(len(texts) + 1, dtype=np.int64)
     vocab = []
     cdef _Words words = _Words()
-    if words.tokenize(texts, twice, off, _options(normalized, no_punct, asian_support), vocab) >= 0:
+    if words.tokenize(texts, twice, off, _options(normalized, no_punct, asian_support), case_sensitive, vocab) >= 0:
         raise ValueError("too many words")
     ids = np.frombuffer(<bytes> (<char *> words.words.ids)[:4 * words.words.len], dtype=np.int32) if words.words.len else []
     return [[vocab[x] for x in ids[off[k]:off[k + 1]]] for k in range(len(texts))]
@@ -238,12 +265,11 @@ def ter_stats(hypotheses, ref_streams, normalized=False, no_punct=False, asian_s
             texts.append(hyps[i])
             texts.extend([s[i] for s in streams if s[i] is not None])
         seg[n] = len(texts)
-    texts = _lowered(texts, case_sensitive)
     twice = np.ones(len(texts), dtype=np.uint8)
     twice[seg[:n]] = 0
     off = np.empty(len(texts) + 1, dtype=np.int64)
     cdef _Words words = _Words()
-    cdef int64_t bad = words.tokenize(texts, twice, off, _options(normalized, no_punct, asian_support))
+    cdef int64_t bad = words.tokenize(texts, twice, off, _options(normalized, no_punct, asian_support), case_sensitive)
     if bad >= 0:  # (the checks before make this unreachable)
         i = int(np.searchsorted(seg, bad, side="right")) - 1
         check_words(MAX_WORDS + 1, f"segment {i}: " + ("the hypothesis" if bad == seg[i] else "a reference"))
@@ -267,11 +293,11 @@ def ter_pairwise_scores(sentences, normalized=False, no_punct=False, asian_suppo
     others = None if references is None else list(references)
     check_cross_rules(sents, others, normalized, no_punct, asian_support, case_sensitive)
     cdef Py_ssize_t n = len(sents), m
-    cdef list texts = _lowered(sents, case_sensitive)
+    cdef list texts = sents
     cdef bint twice_differs = normalized or no_punct  # else a reference's words are its words once
     if others is not None:  # the hypotheses, then the references (tokenized as references)
         m = len(others)
-        texts = texts + _lowered(others, case_sensitive)
+        texts = texts + others
         ref0 = n
     else:
         m = n
@@ -282,7 +308,7 @@ def ter_pairwise_scores(sentences, normalized=False, no_punct=False, asian_suppo
     twice[n:] = 1
     off = np.empty(len(texts) + 1, dtype=np.int64)
     cdef _Words words = _Words()
-    cdef int64_t bad = words.tokenize(texts, twice, off, _options(normalized, no_punct, asian_support))
+    cdef int64_t bad = words.tokenize(texts, twice, off, _options(normalized, no_punct, asian_support), case_sensitive)
     if bad >= 0:  # (the checks before make this unreachable)
         check_words(MAX_WORDS + 1, f"sentence {bad % max(n, 1)}")
     out = np.empty((n, m), dtype=np.float64)
@@ -297,6 +323,16 @@ def ter_pairwise_scores(sentences, normalized=False, no_punct=False, asian_suppo
 
 
 def translation_edit_rate(words_hyp, words_ref):
+    return _edit_rate(words_hyp, words_ref, False)
+
+
+def _edit_rate_cells(words_hyp, words_ref):
+    """``translation_edit_rate`` with the matrix computed cell by cell even where ``ter.h``
+    would use bit vectors (a test hook: the two ways must agree)."""
+    return _edit_rate(words_hyp, words_ref, True)
+
+
+def _edit_rate(words_hyp, words_ref, bint cells):
     check_words(len(words_hyp), "the hypothesis")
     check_words(len(words_ref), "the reference")
     vocab = {}
@@ -311,7 +347,7 @@ def translation_edit_rate(words_hyp, words_ref):
     cdef int64_t n = len(hyp), m = len(ref)
     rb_ter_work_init(&work)
     with nogil:
-        rc = rb_ter_pair(&work, hp, n, rp, m, &edits)
+        rc = rb_ter_pair_in(&work, hp, n, rp, m, &edits, cells)
         rb_ter_work_free(&work)
     _raise_rc(rc)
     return int(edits), int(m)

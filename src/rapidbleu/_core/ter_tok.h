@@ -3,7 +3,10 @@
  * The rules are those of rapidbleu.tokenizers.tokenizer_ter (whose module documentation numbers
  * the steps, each one pass of Python's re.sub or str.replace, left to right, non-overlapping);
  * rb_tercom follows it pass for pass on a buffer of code points:
- *   step 1 (lowercasing)  done by the caller (str.lower, exactly Python's), before this file
+ *   step 1 (lowercasing)  str.lower, exactly Python's: by the caller for a text with a code
+ *                         point whose lowercase is not one code point of its own (below), in
+ *                         the copy of rb_ter_tokenize_texts for every other text (a table of the
+ *                         running interpreter's single-code-point lowercases, built by the caller)
  *   step 2a               rb_replace (tok.h), the six replacements in order
  *   step 2b               rb_tercom_western, then the five context rules, one pass each
  *   step 2c + 3           rb_tercom_last: every later pass acts on one character at a time (pad
@@ -59,6 +62,28 @@ static inline int rb_tercom_is_asian_punct(uint32_t c) {
 /* Step 3's ASCII punctuation: . , ? : ; ! " ( ) */
 static inline int rb_tercom_is_punct(uint32_t c) {
     return c == '.' || c == ',' || c == '?' || c == ':' || c == ';' || c == '!' || c == '"' || c == '(' || c == ')';
+}
+
+/* Step 1's table: lower[c] for every code point c < 0x10000 is the code point of chr(c).lower(),
+ * or -1 where that is not one code point that depends on c alone (U+0130, whose lowercase is two
+ * code points, and U+03A3, whose lowercase depends on its neighbours: Python's final-sigma
+ * rule).  A text can be lowercased with it iff rb_tercom_lowers_in_c: a text of kind 1 (no such
+ * code point below 0x100), or of kind 2 without such a code point; texts of kind 4 are left to
+ * str.lower.  The table leaves a lowercased text as it is (every code point of a lowercase is its
+ * own lowercase: tests/test_ter.py), so a text the caller lowercased may pass through it again. */
+static inline int rb_tercom_lowers_in_c(const rb_text *t, const int32_t *lower) {
+    size_t i;
+    if (t->kind == 1)
+        return 1;
+    if (t->kind != 2)
+        return 0;
+    {
+        const uint16_t *p = (const uint16_t *)t->data;
+        for (i = 0; i < t->len; i++)
+            if (lower[p[i]] < 0)
+                return 0;
+    }
+    return 1;
 }
 
 /* Two buffers the passes write into in turn, grown as needed. */
@@ -266,11 +291,12 @@ static int rb_tercom(rb_tercom_buf *b, size_t n, int opts, const uint32_t **out,
 /* ---------------------------------------------------------------------------------------------
  * Interning */
 
+/* The table: open addressing over 8-byte slots (a tag of the word's hash and its id), at most
+ * half full, so that a corpus's vocabulary stays in the cache; the words' code points end to
+ * end in id order (word id k is chars[start[k] .. start[k + 1]]). */
 typedef struct {
-    uint64_t hash;
-    int64_t start; /* of the word in chars */
-    int64_t len;
-    int64_t id;    /* -1: empty slot */
+    uint32_t tag; /* the high half of the word's hash */
+    int32_t id;   /* -1: empty slot */
 } rb_ter_slot;
 
 typedef struct {
@@ -278,6 +304,8 @@ typedef struct {
     size_t cap, count; /* cap: a power of two */
     uint32_t *chars;   /* the distinct words, end to end */
     size_t nchars, chars_cap;
+    int64_t *start;    /* count + 1: where each word starts in chars */
+    size_t start_cap;
 } rb_ter_vocab;
 
 static inline void rb_ter_vocab_init(rb_ter_vocab *v) { memset(v, 0, sizeof(*v)); }
@@ -285,19 +313,26 @@ static inline void rb_ter_vocab_init(rb_ter_vocab *v) { memset(v, 0, sizeof(*v))
 static inline void rb_ter_vocab_free(rb_ter_vocab *v) {
     free(v->slots);
     free(v->chars);
+    free(v->start);
     memset(v, 0, sizeof(*v));
 }
 
+/* FNV-1a over the code points, then a finalizer (MurmurHash3's) that spreads every bit. */
 static inline uint64_t rb_ter_hash(const uint32_t *s, size_t n) {
-    uint64_t h = 0x9E3779B97F4A7C15ull ^ (uint64_t)n;
+    uint64_t h = 0xCBF29CE484222325ull ^ (uint64_t)n;
     size_t i;
-    for (i = 0; i < n; i++) {
-        h ^= s[i];
-        h *= 0x100000001B3ull;
-        h ^= h >> 29;
-    }
-    return h ^ (h >> 32);
+    for (i = 0; i < n; i++)
+        h = (h ^ s[i]) * 0x100000001B3ull;
+    h ^= h >> 33;
+    h *= 0xFF51AFD7ED558CCDull;
+    h ^= h >> 33;
+    h *= 0xC4CEB9FE1A85EC53ull;
+    return h ^ (h >> 33);
 }
+
+/* The slot of a hash in a table of cap slots (its low bits), and its tag (its high half). */
+static inline size_t rb_ter_home(uint64_t h, size_t cap) { return (size_t)h & (cap - 1); }
+static inline uint32_t rb_ter_tag(uint64_t h) { return (uint32_t)(h >> 32); }
 
 static int rb_ter_vocab_grow(rb_ter_vocab *v) {
     size_t cap = v->cap ? 2 * v->cap : 1024, i;
@@ -307,8 +342,10 @@ static int rb_ter_vocab_grow(rb_ter_vocab *v) {
     for (i = 0; i < cap; i++)
         s[i].id = -1;
     for (i = 0; i < v->cap; i++) {
-        if (v->slots[i].id >= 0) {
-            size_t k = (size_t)v->slots[i].hash & (cap - 1);
+        int32_t id = v->slots[i].id;
+        if (id >= 0) {
+            uint64_t h = rb_ter_hash(v->chars + v->start[id], (size_t)(v->start[id + 1] - v->start[id]));
+            size_t k = rb_ter_home(h, cap);
             while (s[k].id >= 0)
                 k = (k + 1) & (cap - 1);
             s[k] = v->slots[i];
@@ -323,18 +360,32 @@ static int rb_ter_vocab_grow(rb_ter_vocab *v) {
 /* The id of word s[0..n) (a new one, count, if unseen), into *id. */
 static int rb_ter_intern(rb_ter_vocab *v, const uint32_t *s, size_t n, int32_t *id) {
     uint64_t h = rb_ter_hash(s, n);
+    uint32_t tag = rb_ter_tag(h);
     size_t k;
     if (2 * (v->count + 1) > v->cap) {
         int rc = rb_ter_vocab_grow(v);
         if (rc != RB_TERTOK_OK)
             return rc;
     }
-    k = (size_t)h & (v->cap - 1);
+    if (v->count + 2 > v->start_cap) {
+        size_t cap = 2 * v->start_cap + 1024;
+        int64_t *p = (int64_t *)realloc(v->start, cap * sizeof(int64_t));
+        if (p == NULL)
+            return RB_TERTOK_ENOMEM;
+        v->start = p;
+        v->start_cap = cap;
+        if (v->count == 0)
+            v->start[0] = 0;
+    }
+    k = rb_ter_home(h, v->cap);
     while (v->slots[k].id >= 0) {
-        rb_ter_slot *e = &v->slots[k];
-        if (e->hash == h && (size_t)e->len == n && memcmp(v->chars + e->start, s, n * 4) == 0) {
-            *id = (int32_t)e->id;
-            return RB_TERTOK_OK;
+        const rb_ter_slot *e = &v->slots[k];
+        if (e->tag == tag) {
+            int64_t a = v->start[e->id];
+            if ((size_t)(v->start[e->id + 1] - a) == n && memcmp(v->chars + a, s, n * 4) == 0) {
+                *id = e->id;
+                return RB_TERTOK_OK;
+            }
         }
         k = (k + 1) & (v->cap - 1);
     }
@@ -347,11 +398,10 @@ static int rb_ter_intern(rb_ter_vocab *v, const uint32_t *s, size_t n, int32_t *
         v->chars_cap = cap;
     }
     memcpy(v->chars + v->nchars, s, n * 4);
-    v->slots[k].hash = h;
-    v->slots[k].start = (int64_t)v->nchars;
-    v->slots[k].len = (int64_t)n;
-    v->slots[k].id = (int64_t)v->count;
     v->nchars += n;
+    v->slots[k].tag = tag;
+    v->slots[k].id = (int32_t)v->count;
+    v->start[v->count + 1] = (int64_t)v->nchars;
     *id = (int32_t)v->count++;
     return RB_TERTOK_OK;
 }
@@ -415,11 +465,14 @@ static size_t rb_ter_join_words(const uint32_t *s, size_t n, uint32_t *d) {
     return w;
 }
 
-/* Texts[0..n) tokenized (right-stripped, tercom's normalizer with opts, twice where twice[k]),
- * their words interned into v and appended to a; off[k] .. off[k + 1] are text k's ids (off: n + 1).
- * A text of more than max_words words stops the work: RB_TERTOK_TOOLONG, its index in *where. */
+/* Texts[0..n) tokenized (lowercased with the table `lower` unless it is NULL, right-stripped,
+ * tercom's normalizer with opts, twice where twice[k]), their words interned into v and appended
+ * to a; off[k] .. off[k + 1] are text k's ids (off: n + 1).  With `lower`, a text for which
+ * rb_tercom_lowers_in_c is false must be lowercased already (str.lower).  A text of more than
+ * max_words words stops the work: RB_TERTOK_TOOLONG, its index in *where. */
 static int rb_ter_tokenize_texts(rb_ter_vocab *v, rb_tercom_buf *b, rb_ter_ids *a, const rb_text *texts, size_t n,
-                                 int opts, const uint8_t *twice, int64_t max_words, int64_t *off, int64_t *where) {
+                                 int opts, const int32_t *lower, const uint8_t *twice, int64_t max_words,
+                                 int64_t *off, int64_t *where) {
     size_t k;
     int rc;
     off[0] = a->len;
@@ -431,16 +484,26 @@ static int rb_ter_tokenize_texts(rb_ter_vocab *v, rb_tercom_buf *b, rb_ter_ids *
         int pass;
         if ((rc = rb_tercom_reserve(b, len + 8)) != RB_TERTOK_OK)
             return rc;
-        if (t->kind == 1) {
+        if (t->kind == 1 && lower != NULL) {
+            const uint8_t *p = (const uint8_t *)t->data;
+            for (i = 0; i < len; i++)
+                b->a[i] = (uint32_t)lower[p[i]];
+        } else if (t->kind == 1) {
             const uint8_t *p = (const uint8_t *)t->data;
             for (i = 0; i < len; i++)
                 b->a[i] = p[i];
+        } else if (t->kind == 2 && lower != NULL) {
+            const uint16_t *p = (const uint16_t *)t->data;
+            for (i = 0; i < len; i++) {
+                int32_t c = lower[p[i]];
+                b->a[i] = c >= 0 ? (uint32_t)c : p[i]; /* -1: the caller lowercased the text */
+            }
         } else if (t->kind == 2) {
             const uint16_t *p = (const uint16_t *)t->data;
             for (i = 0; i < len; i++)
                 b->a[i] = p[i];
         } else if (t->kind == 4) {
-            memcpy(b->a, t->data, len * 4);
+            memcpy(b->a, t->data, len * 4); /* lowercased by the caller (str.lower) if at all */
         } else {
             return RB_TERTOK_EKIND;
         }
