@@ -379,9 +379,13 @@ def column_sums(stats: Any, dtype: str, start: Sequence[Any] | None = None) -> l
         return sums if start is None else [int(x) + y for x, y in zip(start, sums, strict=True)]
     # (an object array holds Python ints beyond 2**53: summed from the int 0 as Python's sum()
     # does, they stay exact ints until a float joins them)
-    empty: list[Any] = [0] * a.shape[1] if a.dtype.kind == "O" else [0.0] * a.shape[1]
-    total = empty if start is None else list(start)
-    for row in a.tolist():
-        for j, v in enumerate(row):
-            total[j] += v
-    return total
+    if a.dtype.kind == "O" or (start is not None and not all(type(x) is float for x in start)):
+        total = [0] * a.shape[1] if start is None else list(start)
+        for row in a.tolist():
+            for j, v in enumerate(row):
+                total[j] += v
+        return total
+    # float rows: the same additions in the same order (add.accumulate adds one row at a time,
+    # in double precision, as Python's floats do), without a Python loop
+    first = np.zeros((1, a.shape[1])) if start is None else np.asarray([start], dtype=np.float64)
+    return [float(x) for x in np.add.accumulate(np.concatenate([first, a.astype(np.float64)]), axis=0)[-1]]

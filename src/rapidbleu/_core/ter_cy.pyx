@@ -1,10 +1,10 @@
 """Compiled twin of ``rapidbleu._core.ter_py``: the same functions, signatures and results.
 
 Segments are checked in Python (``ter_py.check_segment_rules``, on private copies of the lists),
-with the GIL held, and the few that hold a code point whose lowercase is not one code point of
-its own (U+0130, U+03A3, or any beyond U+FFFF) are lowercased there by ``str.lower``; then, with
-the GIL released, every other segment is lowercased in C from a table of ``str.lower``'s own
-single-code-point lowercases (exactly Python's: sacreBLEU's first step), tercom's normalizer
+with the GIL held; then, with the GIL released, each is lowercased in C from a table of
+``str.lower``'s own single-code-point lowercases (exactly Python's: sacreBLEU's first step) but
+for the few that hold a code point the table cannot lowercase (U+0130, U+03A3, any beyond
+U+FFFF), which ``str.lower`` lowercases when the tokenizer stops at them; tercom's normalizer
 runs on their code points and every word
 is interned to an int32 id (``ter_tok.h``, one vocabulary per call), and the shift search and
 beamed edit distance (``ter.h``) run over chunks of segments (``rapidbleu._core.threads.run_chunks``).
@@ -68,10 +68,10 @@ cdef extern from "ter_tok.h" nogil:
     void rb_tercom_buf_free(rb_tercom_buf *b)
     void rb_ter_vocab_init(rb_ter_vocab *v)
     void rb_ter_vocab_free(rb_ter_vocab *v)
-    int rb_tercom_lowers_in_c(const rb_text *t, const int32_t *lower)
-    int rb_ter_tokenize_texts(rb_ter_vocab *v, rb_tercom_buf *b, rb_ter_ids *a, const rb_text *texts, size_t n,
-                              int opts, const int32_t *lower, const uint8_t *twice, int64_t max_words,
-                              int64_t *off, int64_t *where)
+    int RB_TERTOK_LOWER
+    int rb_ter_tokenize_texts(rb_ter_vocab *v, rb_tercom_buf *b, rb_ter_ids *a, const rb_text *texts, size_t start,
+                              size_t n, int opts, const int32_t *lower, const uint8_t *lowered,
+                              const uint8_t *twice, int64_t max_words, int64_t *off, int64_t *where)
 
 # The C limits are the Python twin's (one set of rules); costs fit in int32 below MAX_WORDS.
 assert (RB_TER_MAX_SHIFT_SIZE, RB_TER_MAX_SHIFT_DIST, RB_TER_BEAM_WIDTH, RB_TER_MAX_CANDIDATES) == (
@@ -88,7 +88,7 @@ _LOWER = None
 
 
 def _lower_table():
-    """The table of ``rb_tercom_lowers_in_c`` (int32, 0x10000 entries), from ``str.lower`` itself."""
+    """Step 1's table of ``ter_tok.h`` (int32, 0x10000 entries), from ``str.lower`` itself."""
     global _LOWER
     if _LOWER is None:
         cps = np.arange(0x10000, dtype=np.uint32)
@@ -160,8 +160,9 @@ cdef class _Words:
         """Lowercase (unless ``case_sensitive``), tokenize and intern ``strings`` (``twice[k]``:
         text k is a reference) into ``off`` (``n + 1`` int64); returns -1, or the index of a text
         of more than MAX_WORDS words.  A text the C table cannot lowercase is replaced in
-        ``strings`` (the call's own list, which keeps it alive) by its ``str.lower``.  With
-        ``vocab_out``, the words (``str``) of the ids are appended to it (tests)."""
+        ``strings`` (the call's own list, which keeps it alive) by its ``str.lower`` and
+        tokenized again.  With ``vocab_out``, the words (``str``) of the ids are appended to it
+        (tests)."""
         cdef Py_ssize_t n = len(strings), k
         cdef size_t q
         cdef rb_tercom_buf buf
@@ -172,6 +173,9 @@ cdef class _Words:
         cdef int rc
         cdef const int32_t[::1] table
         cdef const int32_t *lower = NULL
+        cdef size_t start = 0
+        lowered_arr = np.zeros(max(1, n), dtype=np.uint8)
+        cdef uint8_t[::1] lowered = lowered_arr
         if not case_sensitive:
             table = _lower_table()
             lower = &table[0]
@@ -184,17 +188,27 @@ cdef class _Words:
                 raise TypeError(f"TER: a segment is a {type(strings[k]).__name__}, expected str")
             if rc != 0:
                 return -2
-            if lower != NULL and not rb_tercom_lowers_in_c(&self.texts[k], lower):
-                strings[k] = str.lower(strings[k])  # sacreBLEU's first step, exactly Python's
-                if rb_set_text(&self.texts[k], <PyObject *> strings[k]) != 0:
-                    return -2
         self.n_texts = n
         rb_tercom_buf_init(&buf)
         rb_ter_vocab_init(&vocab)
-        with nogil:
-            rc = rb_ter_tokenize_texts(&vocab, &buf, &self.words, self.texts, <size_t> n, opts, lower,
-                                       &tw[0] if n else NULL, max_words, &o[0], &where)
-            rb_tercom_buf_free(&buf)
+        while True:
+            with nogil:
+                rc = rb_ter_tokenize_texts(&vocab, &buf, &self.words, self.texts, start, <size_t> n, opts, lower,
+                                           &lowered[0], &tw[0] if n else NULL, max_words, &o[0], &where)
+            if rc != RB_TERTOK_LOWER:
+                break
+            # a text the table cannot lowercase: sacreBLEU's first step, exactly Python's, then
+            # the tokenizer again from that text
+            k = where
+            strings[k] = str.lower(strings[k])
+            if rb_set_text(&self.texts[k], <PyObject *> strings[k]) != 0:
+                rb_tercom_buf_free(&buf)
+                rb_ter_vocab_free(&vocab)
+                return -2
+            lowered[k] = 1
+            self.words.len = o[k]
+            start = k
+        rb_tercom_buf_free(&buf)
         if vocab_out is not None and rc == RB_TERTOK_OK:
             for q in range(vocab.count):
                 vocab_out.append(PyUnicode_FromKindAndData(

@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler.h"
 #include "text.h"
 #include "tok.h"
 
@@ -38,6 +39,7 @@ enum { RB_TERCOM_NORMALIZED = 1, RB_TERCOM_NO_PUNCT = 2, RB_TERCOM_ASIAN = 4 };
 #define RB_TERTOK_ENOMEM 1
 #define RB_TERTOK_EKIND 2     /* a text of another kind than a str's: cannot happen */
 #define RB_TERTOK_TOOLONG 3   /* more words than the limit: the caller names the text */
+#define RB_TERTOK_LOWER 4     /* a text the table cannot lowercase: the caller lowercases it */
 
 /* Step 2b's class a: {|}~ [\]^_` space!"#$%& ()*+ :;<=>?@ / (13a's, RB_C_A of tok.h). */
 static inline int rb_tercom_is_western(uint32_t c) { return c < 128 && (rb_ascii_class[c] & RB_C_A); }
@@ -67,24 +69,10 @@ static inline int rb_tercom_is_punct(uint32_t c) {
 /* Step 1's table: lower[c] for every code point c < 0x10000 is the code point of chr(c).lower(),
  * or -1 where that is not one code point that depends on c alone (U+0130, whose lowercase is two
  * code points, and U+03A3, whose lowercase depends on its neighbours: Python's final-sigma
- * rule).  A text can be lowercased with it iff rb_tercom_lowers_in_c: a text of kind 1 (no such
- * code point below 0x100), or of kind 2 without such a code point; texts of kind 4 are left to
- * str.lower.  The table leaves a lowercased text as it is (every code point of a lowercase is its
- * own lowercase: tests/test_ter.py), so a text the caller lowercased may pass through it again. */
-static inline int rb_tercom_lowers_in_c(const rb_text *t, const int32_t *lower) {
-    size_t i;
-    if (t->kind == 1)
-        return 1;
-    if (t->kind != 2)
-        return 0;
-    {
-        const uint16_t *p = (const uint16_t *)t->data;
-        for (i = 0; i < t->len; i++)
-            if (lower[p[i]] < 0)
-                return 0;
-    }
-    return 1;
-}
+ * rule).  A text of kind 1 (none such below 0x100) or of kind 2 without such a code point is
+ * lowercased with it; any other is lowercased by the caller (str.lower) when the tokenizer
+ * returns RB_TERTOK_LOWER for it, and tokenized again.  A lowercased text holds no code point of
+ * -1 (every code point of a lowercase is its own lowercase: tests/test_ter.py). */
 
 /* Two buffers the passes write into in turn, grown as needed. */
 typedef struct {
@@ -291,11 +279,11 @@ static int rb_tercom(rb_tercom_buf *b, size_t n, int opts, const uint32_t **out,
 /* ---------------------------------------------------------------------------------------------
  * Interning */
 
-/* The table: open addressing over 8-byte slots (a tag of the word's hash and its id), at most
- * half full, so that a corpus's vocabulary stays in the cache; the words' code points end to
- * end in id order (word id k is chars[start[k] .. start[k + 1]]). */
+/* The table: open addressing over 8-byte slots (the low half of the word's hash and its id),
+ * at most half full, so that a corpus's vocabulary stays in the cache; the words' code points
+ * end to end in id order (word id k is chars[start[k] .. start[k + 1]]). */
 typedef struct {
-    uint32_t tag; /* the high half of the word's hash */
+    uint32_t tag; /* the low half of the word's hash: its home slot, and a filter before comparing */
     int32_t id;   /* -1: empty slot */
 } rb_ter_slot;
 
@@ -317,12 +305,14 @@ static inline void rb_ter_vocab_free(rb_ter_vocab *v) {
     memset(v, 0, sizeof(*v));
 }
 
-/* FNV-1a over the code points, then a finalizer (MurmurHash3's) that spreads every bit. */
-static inline uint64_t rb_ter_hash(const uint32_t *s, size_t n) {
-    uint64_t h = 0xCBF29CE484222325ull ^ (uint64_t)n;
-    size_t i;
-    for (i = 0; i < n; i++)
-        h = (h ^ s[i]) * 0x100000001B3ull;
+/* The hash of a word: FNV-1a over its code points (rb_ter_hash_step from RB_TER_HASH0), then
+ * its length and a finalizer (MurmurHash3's) that spreads every bit (rb_ter_hash_end). */
+#define RB_TER_HASH0 0xCBF29CE484222325ull
+
+static RB_ALWAYS_INLINE uint64_t rb_ter_hash_step(uint64_t h, uint32_t c) { return (h ^ c) * 0x100000001B3ull; }
+
+static inline uint64_t rb_ter_hash_end(uint64_t h, size_t n) {
+    h ^= (uint64_t)n;
     h ^= h >> 33;
     h *= 0xFF51AFD7ED558CCDull;
     h ^= h >> 33;
@@ -330,9 +320,21 @@ static inline uint64_t rb_ter_hash(const uint32_t *s, size_t n) {
     return h ^ (h >> 33);
 }
 
-/* The slot of a hash in a table of cap slots (its low bits), and its tag (its high half). */
-static inline size_t rb_ter_home(uint64_t h, size_t cap) { return (size_t)h & (cap - 1); }
-static inline uint32_t rb_ter_tag(uint64_t h) { return (uint32_t)(h >> 32); }
+
+/* The tag of a hash, and the home slot of a tag in a table of cap slots. */
+static inline uint32_t rb_ter_tag(uint64_t h) { return (uint32_t)h; }
+static inline size_t rb_ter_home(uint32_t tag, size_t cap) { return (size_t)tag & (cap - 1); }
+
+/* Whether two words of n code points are equal (short words compared in line). */
+static RB_ALWAYS_INLINE int rb_ter_same(const uint32_t *x, const uint32_t *y, size_t n) {
+    size_t i;
+    if (n > 16)
+        return memcmp(x, y, n * 4) == 0;
+    for (i = 0; i < n; i++)
+        if (x[i] != y[i])
+            return 0;
+    return 1;
+}
 
 static int rb_ter_vocab_grow(rb_ter_vocab *v) {
     size_t cap = v->cap ? 2 * v->cap : 1024, i;
@@ -342,10 +344,8 @@ static int rb_ter_vocab_grow(rb_ter_vocab *v) {
     for (i = 0; i < cap; i++)
         s[i].id = -1;
     for (i = 0; i < v->cap; i++) {
-        int32_t id = v->slots[i].id;
-        if (id >= 0) {
-            uint64_t h = rb_ter_hash(v->chars + v->start[id], (size_t)(v->start[id + 1] - v->start[id]));
-            size_t k = rb_ter_home(h, cap);
+        if (v->slots[i].id >= 0) {
+            size_t k = rb_ter_home(v->slots[i].tag, cap);
             while (s[k].id >= 0)
                 k = (k + 1) & (cap - 1);
             s[k] = v->slots[i];
@@ -357,9 +357,8 @@ static int rb_ter_vocab_grow(rb_ter_vocab *v) {
     return RB_TERTOK_OK;
 }
 
-/* The id of word s[0..n) (a new one, count, if unseen), into *id. */
-static int rb_ter_intern(rb_ter_vocab *v, const uint32_t *s, size_t n, int32_t *id) {
-    uint64_t h = rb_ter_hash(s, n);
+/* The id of word s[0..n) of hash h (rb_ter_hash) (a new one, count, if unseen), into *id. */
+static int rb_ter_intern(rb_ter_vocab *v, const uint32_t *s, size_t n, uint64_t h, int32_t *id) {
     uint32_t tag = rb_ter_tag(h);
     size_t k;
     if (2 * (v->count + 1) > v->cap) {
@@ -377,12 +376,12 @@ static int rb_ter_intern(rb_ter_vocab *v, const uint32_t *s, size_t n, int32_t *
         if (v->count == 0)
             v->start[0] = 0;
     }
-    k = rb_ter_home(h, v->cap);
+    k = rb_ter_home(tag, v->cap);
     while (v->slots[k].id >= 0) {
         const rb_ter_slot *e = &v->slots[k];
         if (e->tag == tag) {
             int64_t a = v->start[e->id];
-            if ((size_t)(v->start[e->id + 1] - a) == n && memcmp(v->chars + a, s, n * 4) == 0) {
+            if ((size_t)(v->start[e->id + 1] - a) == n && rb_ter_same(v->chars + a, s, n)) {
                 *id = e->id;
                 return RB_TERTOK_OK;
             }
@@ -425,28 +424,75 @@ static inline int rb_ter_ids_push(rb_ter_ids *a, int32_t id) {
     return RB_TERTOK_OK;
 }
 
-/* The words of s[0..n) (str.split()) interned and appended to a; their number into *count. */
-static int rb_ter_split_intern(rb_ter_vocab *v, const uint32_t *s, size_t n, rb_ter_ids *a, int64_t *count) {
-    size_t i = 0;
+/* Code point i of a text's data of the given kind (1, 2, 4), lowercased with the table `lower`
+ * unless it is NULL (step 1); *bad is set where the table cannot lowercase it (a text of kind 4
+ * reaches here lowercased by the caller, or with `lower` NULL). */
+static RB_ALWAYS_INLINE uint32_t rb_ter_cp(int kind, const void *data, size_t i, const int32_t *lower, int *bad) {
+    if (kind == 1) {
+        uint8_t c = ((const uint8_t *)data)[i];
+        return lower != NULL ? (uint32_t)lower[c] : c;
+    }
+    if (kind == 2) {
+        uint16_t c = ((const uint16_t *)data)[i];
+        int32_t l;
+        if (lower == NULL)
+            return c;
+        l = lower[c];
+        if (l < 0)
+            *bad = 1;
+        return (uint32_t)l;
+    }
+    return ((const uint32_t *)data)[i];
+}
+
+/* The words (str.split()) of the code points s[0..n), or, where s is NULL, of the text data of
+ * `kind` (n code points, lowercased with `lower` unless NULL; each word copied into `word`),
+ * interned and appended to a; their number into *count.  Each word is hashed as it is read. */
+static RB_ALWAYS_INLINE int rb_ter_split_body(rb_ter_vocab *v, rb_ter_ids *a, const uint32_t *s, int kind,
+                                              const void *data, size_t n, const int32_t *lower, uint32_t *word,
+                                              int64_t *count) {
+    size_t i, wl = 0;
     int64_t c = 0;
-    while (i < n) {
-        size_t start;
-        int32_t id;
-        int rc;
-        while (i < n && rb_is_space(s[i]))
-            i++;
-        if (i == n)
-            break;
-        start = i;
-        while (i < n && !rb_is_space(s[i]))
-            i++;
-        if ((rc = rb_ter_intern(v, s + start, i - start, &id)) != RB_TERTOK_OK ||
-            (rc = rb_ter_ids_push(a, id)) != RB_TERTOK_OK)
-            return rc;
-        c++;
+    uint64_t h = RB_TER_HASH0;
+    int bad = 0;
+    for (i = 0; i <= n; i++) {
+        uint32_t ch = i == n ? (uint32_t)' ' : s != NULL ? s[i] : rb_ter_cp(kind, data, i, lower, &bad);
+        if (!rb_is_space(ch)) {
+            if (s == NULL)
+                word[wl] = ch;
+            wl++;
+            h = rb_ter_hash_step(h, ch);
+        } else if (wl > 0) {
+            int32_t id;
+            int rc;
+            if ((rc = rb_ter_intern(v, s != NULL ? s + i - wl : word, wl, rb_ter_hash_end(h, wl), &id)) !=
+                    RB_TERTOK_OK ||
+                (rc = rb_ter_ids_push(a, id)) != RB_TERTOK_OK)
+                return rc;
+            c++;
+            wl = 0;
+            h = RB_TER_HASH0;
+        }
     }
     *count = c;
-    return RB_TERTOK_OK;
+    return bad ? RB_TERTOK_LOWER : RB_TERTOK_OK;
+}
+
+/* The words of s[0..n) (str.split()) interned and appended to a; their number into *count. */
+static int rb_ter_split_intern(rb_ter_vocab *v, const uint32_t *s, size_t n, rb_ter_ids *a, int64_t *count) {
+    return rb_ter_split_body(v, a, s, 4, NULL, n, NULL, NULL, count);
+}
+
+/* The words of text t (lowercased with `lower` unless NULL) straight from its data: tercom's
+ * normalizer without `normalized` and `no_punct` is the identity (rb_tercom); `word` holds
+ * t->len code points. */
+static int rb_ter_split_text(rb_ter_vocab *v, const rb_text *t, const int32_t *lower, rb_ter_ids *a, uint32_t *word,
+                             int64_t *count) {
+    if (t->kind == 1)
+        return rb_ter_split_body(v, a, NULL, 1, t->data, t->len, lower, word, count);
+    if (t->kind == 2)
+        return rb_ter_split_body(v, a, NULL, 2, t->data, t->len, lower, word, count);
+    return rb_ter_split_body(v, a, NULL, 4, t->data, t->len, lower, word, count);
 }
 
 /* The words of s[0..n) joined by single spaces into d (at most n code points); the length. */
@@ -465,18 +511,20 @@ static size_t rb_ter_join_words(const uint32_t *s, size_t n, uint32_t *d) {
     return w;
 }
 
-/* Texts[0..n) tokenized (lowercased with the table `lower` unless it is NULL, right-stripped,
+/* Texts[start..n) tokenized (lowercased with the table `lower` unless it is NULL, right-stripped,
  * tercom's normalizer with opts, twice where twice[k]), their words interned into v and appended
- * to a; off[k] .. off[k + 1] are text k's ids (off: n + 1).  With `lower`, a text for which
- * rb_tercom_lowers_in_c is false must be lowercased already (str.lower).  A text of more than
- * max_words words stops the work: RB_TERTOK_TOOLONG, its index in *where. */
-static int rb_ter_tokenize_texts(rb_ter_vocab *v, rb_tercom_buf *b, rb_ter_ids *a, const rb_text *texts, size_t n,
-                                 int opts, const int32_t *lower, const uint8_t *twice, int64_t max_words,
-                                 int64_t *off, int64_t *where) {
+ * to a; off[k] .. off[k + 1] are text k's ids (off: n + 1; off[start] = a->len).  A text the
+ * table cannot lowercase (kind 4, or a code point of -1), unless lowered[k] says the caller
+ * lowercased it, stops the work: RB_TERTOK_LOWER, its index in *where (the caller lowercases
+ * it, sets a->len back to off[k] and calls again from k); so does a text of more than max_words
+ * words: RB_TERTOK_TOOLONG. */
+static int rb_ter_tokenize_texts(rb_ter_vocab *v, rb_tercom_buf *b, rb_ter_ids *a, const rb_text *texts, size_t start,
+                                 size_t n, int opts, const int32_t *lower, const uint8_t *lowered,
+                                 const uint8_t *twice, int64_t max_words, int64_t *off, int64_t *where) {
     size_t k;
     int rc;
-    off[0] = a->len;
-    for (k = 0; k < n; k++) {
+    off[start] = a->len;
+    for (k = start; k < n; k++) {
         const rb_text *t = &texts[k];
         size_t len = t->len, i;
         const uint32_t *res;
@@ -484,44 +532,49 @@ static int rb_ter_tokenize_texts(rb_ter_vocab *v, rb_tercom_buf *b, rb_ter_ids *
         int pass;
         if ((rc = rb_tercom_reserve(b, len + 8)) != RB_TERTOK_OK)
             return rc;
-        if (t->kind == 1 && lower != NULL) {
-            const uint8_t *p = (const uint8_t *)t->data;
-            for (i = 0; i < len; i++)
-                b->a[i] = (uint32_t)lower[p[i]];
-        } else if (t->kind == 1) {
-            const uint8_t *p = (const uint8_t *)t->data;
-            for (i = 0; i < len; i++)
-                b->a[i] = p[i];
-        } else if (t->kind == 2 && lower != NULL) {
-            const uint16_t *p = (const uint16_t *)t->data;
-            for (i = 0; i < len; i++) {
-                int32_t c = lower[p[i]];
-                b->a[i] = c >= 0 ? (uint32_t)c : p[i]; /* -1: the caller lowercased the text */
-            }
-        } else if (t->kind == 2) {
-            const uint16_t *p = (const uint16_t *)t->data;
-            for (i = 0; i < len; i++)
-                b->a[i] = p[i];
-        } else if (t->kind == 4) {
-            memcpy(b->a, t->data, len * 4); /* lowercased by the caller (str.lower) if at all */
-        } else {
+        int bad = 0;
+        const int32_t *low = lower != NULL && !lowered[k] ? lower : NULL; /* this text's table */
+        if (t->kind != 1 && t->kind != 2 && t->kind != 4)
             return RB_TERTOK_EKIND;
+        if (low != NULL && t->kind == 4) {
+            *where = (int64_t)k;
+            return RB_TERTOK_LOWER;
         }
-        len = rb_rstrip(b->a, len);
-        for (pass = 0;; pass++) {
-            if ((rc = rb_tercom(b, len, opts, &res, &len)) != RB_TERTOK_OK)
-                return rc;
-            if (pass == 1 || !twice[k] || !(opts & (RB_TERCOM_NORMALIZED | RB_TERCOM_NO_PUNCT)))
-                break;
-            /* the second time: the words joined by single spaces, into b->a */
-            if (res == b->a) {
-                len = rb_ter_join_words(res, len, b->b);
-                memcpy(b->a, b->b, len * 4);
+        if (!(opts & (RB_TERCOM_NORMALIZED | RB_TERCOM_NO_PUNCT))) { /* lowercase and split, in one pass */
+            rc = rb_ter_split_text(v, t, low, a, b->a, &count);
+        } else {
+            if (t->kind == 1) {
+                for (i = 0; i < len; i++)
+                    b->a[i] = rb_ter_cp(1, t->data, i, low, &bad);
+            } else if (t->kind == 2) {
+                for (i = 0; i < len; i++)
+                    b->a[i] = rb_ter_cp(2, t->data, i, low, &bad);
             } else {
-                len = rb_ter_join_words(res, len, b->a);
+                memcpy(b->a, t->data, len * 4); /* lowercased by the caller (str.lower) if at all */
             }
+            if (bad) {
+                *where = (int64_t)k;
+                return RB_TERTOK_LOWER;
+            }
+            len = rb_rstrip(b->a, len);
+            for (pass = 0;; pass++) {
+                if ((rc = rb_tercom(b, len, opts, &res, &len)) != RB_TERTOK_OK)
+                    return rc;
+                if (pass == 1 || !twice[k])
+                    break;
+                /* the second time: the words joined by single spaces, into b->a */
+                if (res == b->a) {
+                    len = rb_ter_join_words(res, len, b->b);
+                    memcpy(b->a, b->b, len * 4);
+                } else {
+                    len = rb_ter_join_words(res, len, b->a);
+                }
+            }
+            rc = rb_ter_split_intern(v, res, len, a, &count);
         }
-        if ((rc = rb_ter_split_intern(v, res, len, a, &count)) != RB_TERTOK_OK)
+        if (rc == RB_TERTOK_LOWER)
+            *where = (int64_t)k;
+        if (rc != RB_TERTOK_OK)
             return rc;
         if (count > max_words) {
             *where = (int64_t)k;
