@@ -66,9 +66,14 @@ def perturbed_systems(hyps_a, hyps_b, seed=1):
     return shuffled, cut
 
 
-def median_time(fn, runs=5):
-    """Run ``fn()`` ``runs`` times: (median wall s, median CPU s of this process, last result)."""
+def median_time(fn, runs=5, warmup=0):
+    """Run ``fn()`` ``warmup`` times untimed, then ``runs`` times: (median wall s, median CPU s of
+    this process, last result).  A warm-up keeps one-time costs out of the figures (first-use
+    tables, lazy imports, and the CPU time NumPy's BLAS threads spin for after its first import,
+    which this process's CPU clock counts)."""
     walls, cpus, out = [], [], None
+    for _ in range(max(0, warmup)):
+        fn()
     for _ in range(max(1, runs)):
         w, c = time.perf_counter(), time.process_time()
         out = fn()

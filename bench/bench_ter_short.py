@@ -13,7 +13,7 @@
   taking minutes on a whole output), reference A; both tools on the same segments,
   ``corpus_score``, each score checked float for float.
 
-Every figure is the median of ``--runs`` runs of the tool (``--pairwise-runs``, default 1, for
+Every figure is the median of ``--runs`` runs of the tool (rapidbleu after one untimed warm-up run) (``--pairwise-runs``, default 1, for
 the matrix: about half a minute of CPU per run for each tool) (CPU time of this process, the steadier
 number on a shared machine; wall time too); ratios are ratios of those medians, measured in the
 same run.
@@ -61,7 +61,7 @@ def main():
         n = len(sents)
         rows = list(range(0, n, 200))
         ter = sacrebleu.TER()
-        ow, oc, got = median_time(lambda: pairwise_ter(sents, workers=1), args.pairwise_runs)
+        ow, oc, got = median_time(lambda: pairwise_ter(sents, workers=1), args.pairwise_runs, warmup=1)
         sw, sc, want = median_time(
             lambda: [[ter.sentence_score(sents[i], [r]).score for r in sents] for i in rows], args.pairwise_runs
         )
@@ -82,7 +82,9 @@ def main():
             hyps, refs = output(data, pair, system, lang)
             every = args.every_long if pair == "en-de" else 1
             hyps, refs = hyps[::every], refs[::every]
-            ow, oc, got = median_time(lambda: rapidbleu.TER(workers=1).corpus_score(hyps, [refs]), 2 * args.runs + 1)
+            ow, oc, got = median_time(
+                lambda: rapidbleu.TER(workers=1).corpus_score(hyps, [refs]), 2 * args.runs + 1, warmup=1
+            )
             sw, sc, want = median_time(lambda: sacrebleu.TER().corpus_score(hyps, [refs]), args.runs)
             if (got.score, got.num_edits, got.ref_length) != (want.score, want.num_edits, want.ref_length):
                 mismatches.append(f"{pair} {system}: {got} != sacreBLEU {want}")

@@ -264,7 +264,10 @@ def _near(rnd, ref, vocab, moves, edits):
 #: Pairs where the beam leaves cells out and the bit-vector matrix of ``ter.h`` must give way
 #: to the cell-by-cell one (a path of the whole matrix leaves the beam), or must not.
 BEAM_CASES = {
-    "5 of 60 from the end (the best path leaves the beam)": ([f"w{i}" for i in range(55, 60)], [f"w{i}" for i in range(60)]),
+    "5 of 60 from the end (the best path leaves the beam)": (
+        [f"w{i}" for i in range(55, 60)],
+        [f"w{i}" for i in range(60)],
+    ),
     "60 vs the last 5": ([f"w{i}" for i in range(60)], [f"w{i}" for i in range(55, 60)]),
     "40 vs 64, 30 words apart": ([f"w{i}" for i in range(30, 64)] + ["x"] * 6, [f"w{i}" for i in range(64)]),
     "64 words, 2 blocks swapped": (

@@ -12,20 +12,6 @@
 #define RB_ALWAYS_INLINE __forceinline
 #else
 #define RB_ALWAYS_INLINE inline
-/* The index of the lowest set bit of x (x != 0). */
-static inline int rb_ctz64(uint64_t x) {
-#if defined(__GNUC__) || defined(__clang__)
-    return __builtin_ctzll(x);
-#else
-    int k = 0;
-    while (!(x & 1)) {
-        x >>= 1;
-        k++;
-    }
-    return k;
-#endif
-}
-
 #endif
 
 /* `static RB_NOINLINE`: kept out of its callers (a rare path that would bloat a hot loop). */
@@ -35,46 +21,20 @@ static inline int rb_ctz64(uint64_t x) {
 #define RB_NOINLINE __declspec(noinline)
 #else
 #define RB_NOINLINE
-/* The index of the lowest set bit of x (x != 0). */
-static inline int rb_ctz64(uint64_t x) {
-#if defined(__GNUC__) || defined(__clang__)
-    return __builtin_ctzll(x);
-#else
-    int k = 0;
-    while (!(x & 1)) {
-        x >>= 1;
-        k++;
-    }
-    return k;
-#endif
-}
-
 #endif
 
-/* The number of set bits of x (the compiler's builtin where there is one; the portable count
- * otherwise: a wheel built for the baseline of its platform has no popcount instruction). */
+/* The number of set bits of x: the instruction where the build targets one (or where the
+ * compiler's builtin is one on every machine of the architecture, as on 64-bit ARM); else the
+ * portable count in line (x86-64's baseline has no popcount instruction, and the builtin would
+ * be a call into the compiler's library). */
 static inline int rb_popcount64(uint64_t x) {
-#if defined(__GNUC__) || defined(__clang__)
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__POPCNT__) || defined(__aarch64__))
     return __builtin_popcountll(x);
 #else
     x = x - ((x >> 1) & 0x5555555555555555ull);
     x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
     x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
     return (int)((x * 0x0101010101010101ull) >> 56);
-/* The index of the lowest set bit of x (x != 0). */
-static inline int rb_ctz64(uint64_t x) {
-#if defined(__GNUC__) || defined(__clang__)
-    return __builtin_ctzll(x);
-#else
-    int k = 0;
-    while (!(x & 1)) {
-        x >>= 1;
-        k++;
-    }
-    return k;
-#endif
-}
-
 #endif
 }
 

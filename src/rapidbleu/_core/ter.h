@@ -383,14 +383,22 @@ static RB_ALWAYS_INLINE void rb_ter_trace_move(rb_ter_work *w, uint8_t mv, int64
  * start and hold an error). */
 static void rb_ter_next_errors(rb_ter_work *w, int64_t n, int64_t m) {
     int64_t p;
+    int32_t next = (int32_t)n;
     uint64_t win = 0;
-    w->next_h[n] = (int32_t)n;
-    for (p = n - 1; p >= 0; p--)
-        w->next_h[p] = w->err_h[p] ? (int32_t)p : w->next_h[p + 1];
-    w->next_r[m] = (int32_t)m;
+    int bits = w->fvp != NULL;
+    w->next_h[n] = next;
+    for (p = n - 1; p >= 0; p--) {
+        if (w->err_h[p])
+            next = (int32_t)p;
+        w->next_h[p] = next;
+    }
+    next = (int32_t)m;
+    w->next_r[m] = next;
     for (p = m - 1; p >= 0; p--) {
-        w->next_r[p] = w->err_r[p] ? (int32_t)p : w->next_r[p + 1];
-        if (w->fvp != NULL && w->next_r[p] < p + RB_TER_MAX_SHIFT_SIZE)
+        if (w->err_r[p])
+            next = (int32_t)p;
+        w->next_r[p] = next;
+        if (bits && next < p + RB_TER_MAX_SHIFT_SIZE)
             win |= (uint64_t)1 << p;
     }
     w->errwin = win;

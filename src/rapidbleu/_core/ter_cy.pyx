@@ -5,9 +5,9 @@ with the GIL held; then, with the GIL released, each is lowercased in C from a t
 ``str.lower``'s own single-code-point lowercases (exactly Python's: sacreBLEU's first step) but
 for the few that hold a code point the table cannot lowercase (U+0130, U+03A3, any beyond
 U+FFFF), which ``str.lower`` lowercases when the tokenizer stops at them; tercom's normalizer
-runs on their code points and every word
-is interned to an int32 id (``ter_tok.h``, one vocabulary per call), and the shift search and
-beamed edit distance (``ter.h``) run over chunks of segments (``rapidbleu._core.threads.run_chunks``).
+runs on their code points and every word is interned to an int32 id (``ter_tok.h``, one
+vocabulary per segment, or per call for the pairwise matrix), and the shift search and beamed
+edit distance (``ter.h``) run over chunks of segments (``rapidbleu._core.threads.run_chunks``).
 Each thread owns its work area; inputs are strings this call holds, outputs arrays it made.
 Documentation is the twin's.
 """
@@ -69,9 +69,11 @@ cdef extern from "ter_tok.h" nogil:
     void rb_ter_vocab_init(rb_ter_vocab *v)
     void rb_ter_vocab_free(rb_ter_vocab *v)
     int RB_TERTOK_LOWER
+    int RB_TER_LOWER_SPACE
     int rb_ter_tokenize_texts(rb_ter_vocab *v, rb_tercom_buf *b, rb_ter_ids *a, const rb_text *texts, size_t start,
                               size_t n, int opts, const int32_t *lower, const uint8_t *lowered,
-                              const uint8_t *twice, int64_t max_words, int64_t *off, int64_t *where)
+                              const uint8_t *twice, const uint8_t *fresh, int64_t max_words, int64_t *off,
+                              int64_t *where)
 
 # The C limits are the Python twin's (one set of rules); costs fit in int32 below MAX_WORDS.
 assert (RB_TER_MAX_SHIFT_SIZE, RB_TER_MAX_SHIFT_DIST, RB_TER_BEAM_WIDTH, RB_TER_MAX_CANDIDATES) == (
@@ -83,7 +85,8 @@ _MIN_TER_CHUNK = 16
 
 
 #: Step 1's table (ter_tok.h): the running interpreter's single-code-point lowercase of every
-#: code point below 0x10000, -1 where ``str.lower`` must do it; built on first use (about 2 ms).
+#: code point below 0x10000 (with RB_TER_LOWER_SPACE where ``str.isspace``), -1 where
+#: ``str.lower`` must do it; built on first use (a few milliseconds).
 _LOWER = None
 
 
@@ -101,6 +104,8 @@ def _lower_table():
             cps[list(multi)] = ord("a")
             text = cps.tobytes().decode("utf-32-le", "surrogatepass").lower()
         table = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32).astype(np.int32)
+        spaces = [c for c in range(0x10000) if chr(c).isspace()]
+        table[spaces] |= RB_TER_LOWER_SPACE
         table[list(context + multi)] = -1
         _LOWER = table
     return _LOWER
@@ -156,13 +161,14 @@ cdef class _Words:
         free(self.words.ids)
 
     cdef int64_t tokenize(self, list strings, twice, off, int opts, bint case_sensitive,
-                          list vocab_out=None) except -2:
+                          list vocab_out=None, fresh=None) except -2:
         """Lowercase (unless ``case_sensitive``), tokenize and intern ``strings`` (``twice[k]``:
         text k is a reference) into ``off`` (``n + 1`` int64); returns -1, or the index of a text
         of more than MAX_WORDS words.  A text the C table cannot lowercase is replaced in
         ``strings`` (the call's own list, which keeps it alive) by its ``str.lower`` and
         tokenized again.  With ``vocab_out``, the words (``str``) of the ids are appended to it
-        (tests)."""
+        (tests).  With ``fresh`` (uint8, one per text), ids are numbered anew from each text k
+        with ``fresh[k]`` (a segment's words apart from the others')."""
         cdef Py_ssize_t n = len(strings), k
         cdef size_t q
         cdef rb_tercom_buf buf
@@ -176,6 +182,11 @@ cdef class _Words:
         cdef size_t start = 0
         lowered_arr = np.zeros(max(1, n), dtype=np.uint8)
         cdef uint8_t[::1] lowered = lowered_arr
+        cdef const uint8_t[::1] fr
+        cdef const uint8_t *fresh_p = NULL
+        if fresh is not None and n:
+            fr = fresh
+            fresh_p = &fr[0]
         if not case_sensitive:
             table = _lower_table()
             lower = &table[0]
@@ -194,7 +205,7 @@ cdef class _Words:
         while True:
             with nogil:
                 rc = rb_ter_tokenize_texts(&vocab, &buf, &self.words, self.texts, start, <size_t> n, opts, lower,
-                                           &lowered[0], &tw[0] if n else NULL, max_words, &o[0], &where)
+                                           &lowered[0], &tw[0] if n else NULL, fresh_p, max_words, &o[0], &where)
             if rc != RB_TERTOK_LOWER:
                 break
             # a text the table cannot lowercase: sacreBLEU's first step, exactly Python's, then
@@ -283,7 +294,9 @@ def ter_stats(hypotheses, ref_streams, normalized=False, no_punct=False, asian_s
     twice[seg[:n]] = 0
     off = np.empty(len(texts) + 1, dtype=np.int64)
     cdef _Words words = _Words()
-    cdef int64_t bad = words.tokenize(texts, twice, off, _options(normalized, no_punct, asian_support), case_sensitive)
+    # each segment's words interned apart (ids are compared within a segment only)
+    cdef int64_t bad = words.tokenize(texts, twice, off, _options(normalized, no_punct, asian_support), case_sensitive,
+                                      None, twice == 0)
     if bad >= 0:  # (the checks before make this unreachable)
         i = int(np.searchsorted(seg, bad, side="right")) - 1
         check_words(MAX_WORDS + 1, f"segment {i}: " + ("the hypothesis" if bad == seg[i] else "a reference"))

@@ -72,7 +72,10 @@ static inline int rb_tercom_is_punct(uint32_t c) {
  * rule).  A text of kind 1 (none such below 0x100) or of kind 2 without such a code point is
  * lowercased with it; any other is lowercased by the caller (str.lower) when the tokenizer
  * returns RB_TERTOK_LOWER for it, and tokenized again.  A lowercased text holds no code point of
- * -1 (every code point of a lowercase is its own lowercase: tests/test_ter.py). */
+ * -1 (every code point of a lowercase is its own lowercase: tests/test_ter.py).  The entry of a
+ * space (str.isspace, the same code points as rb_is_space) carries RB_TER_LOWER_SPACE, so that
+ * one look-up lowercases and classifies. */
+#define RB_TER_LOWER_SPACE 0x40000000
 
 /* Two buffers the passes write into in turn, grown as needed. */
 typedef struct {
@@ -293,6 +296,7 @@ typedef struct {
     uint32_t *chars;   /* the distinct words, end to end */
     size_t nchars, chars_cap;
     int64_t *start;    /* count + 1: where each word starts in chars */
+    size_t *slot_of;   /* count: each word's slot (so that rb_ter_vocab_reset visits only those) */
     size_t start_cap;
 } rb_ter_vocab;
 
@@ -302,14 +306,28 @@ static inline void rb_ter_vocab_free(rb_ter_vocab *v) {
     free(v->slots);
     free(v->chars);
     free(v->start);
+    free(v->slot_of);
     memset(v, 0, sizeof(*v));
 }
 
-/* The hash of a word: FNV-1a over its code points (rb_ter_hash_step from RB_TER_HASH0), then
- * its length and a finalizer (MurmurHash3's) that spreads every bit (rb_ter_hash_end). */
+/* The table emptied, its memory kept (a segment's words interned apart from the others': ids
+ * only need to be equal for equal words within a segment, and a small table stays in the
+ * cache). */
+static inline void rb_ter_vocab_reset(rb_ter_vocab *v) {
+    size_t i;
+    for (i = 0; i < v->count; i++)
+        v->slots[v->slot_of[i]].id = -1;
+    v->count = 0;
+    v->nchars = 0;
+}
+
+/* The hash of a word: its code points folded in by a rotation and an exclusive or (two cycles
+ * a code point: no multiplication in the chain; rb_ter_hash_step from RB_TER_HASH0), then its
+ * length and a finalizer (MurmurHash3's) that spreads every bit (rb_ter_hash_end).  Only the
+ * table's speed depends on it: equal tags are compared word for word. */
 #define RB_TER_HASH0 0xCBF29CE484222325ull
 
-static RB_ALWAYS_INLINE uint64_t rb_ter_hash_step(uint64_t h, uint32_t c) { return (h ^ c) * 0x100000001B3ull; }
+static RB_ALWAYS_INLINE uint64_t rb_ter_hash_step(uint64_t h, uint32_t c) { return ((h << 7) | (h >> 57)) ^ c; }
 
 static inline uint64_t rb_ter_hash_end(uint64_t h, size_t n) {
     h ^= (uint64_t)n;
@@ -349,6 +367,7 @@ static int rb_ter_vocab_grow(rb_ter_vocab *v) {
             while (s[k].id >= 0)
                 k = (k + 1) & (cap - 1);
             s[k] = v->slots[i];
+            v->slot_of[s[k].id] = k;
         }
     }
     free(v->slots);
@@ -369,13 +388,18 @@ static int rb_ter_intern(rb_ter_vocab *v, const uint32_t *s, size_t n, uint64_t 
     if (v->count + 2 > v->start_cap) {
         size_t cap = 2 * v->start_cap + 1024;
         int64_t *p = (int64_t *)realloc(v->start, cap * sizeof(int64_t));
+        size_t *q;
         if (p == NULL)
             return RB_TERTOK_ENOMEM;
         v->start = p;
+        q = (size_t *)realloc(v->slot_of, cap * sizeof(size_t));
+        if (q == NULL)
+            return RB_TERTOK_ENOMEM;
+        v->slot_of = q;
         v->start_cap = cap;
-        if (v->count == 0)
-            v->start[0] = 0;
     }
+    if (v->count == 0)
+        v->start[0] = 0;
     k = rb_ter_home(tag, v->cap);
     while (v->slots[k].id >= 0) {
         const rb_ter_slot *e = &v->slots[k];
@@ -400,6 +424,7 @@ static int rb_ter_intern(rb_ter_vocab *v, const uint32_t *s, size_t n, uint64_t 
     v->nchars += n;
     v->slots[k].tag = tag;
     v->slots[k].id = (int32_t)v->count;
+    v->slot_of[v->count] = k;
     v->start[v->count + 1] = (int64_t)v->nchars;
     *id = (int32_t)v->count++;
     return RB_TERTOK_OK;
@@ -430,7 +455,7 @@ static inline int rb_ter_ids_push(rb_ter_ids *a, int32_t id) {
 static RB_ALWAYS_INLINE uint32_t rb_ter_cp(int kind, const void *data, size_t i, const int32_t *lower, int *bad) {
     if (kind == 1) {
         uint8_t c = ((const uint8_t *)data)[i];
-        return lower != NULL ? (uint32_t)lower[c] : c;
+        return lower != NULL ? (uint32_t)lower[c] & ~(uint32_t)RB_TER_LOWER_SPACE : c;
     }
     if (kind == 2) {
         uint16_t c = ((const uint16_t *)data)[i];
@@ -440,7 +465,7 @@ static RB_ALWAYS_INLINE uint32_t rb_ter_cp(int kind, const void *data, size_t i,
         l = lower[c];
         if (l < 0)
             *bad = 1;
-        return (uint32_t)l;
+        return (uint32_t)l & ~(uint32_t)RB_TER_LOWER_SPACE;
     }
     return ((const uint32_t *)data)[i];
 }
@@ -456,8 +481,22 @@ static RB_ALWAYS_INLINE int rb_ter_split_body(rb_ter_vocab *v, rb_ter_ids *a, co
     uint64_t h = RB_TER_HASH0;
     int bad = 0;
     for (i = 0; i <= n; i++) {
-        uint32_t ch = i == n ? (uint32_t)' ' : s != NULL ? s[i] : rb_ter_cp(kind, data, i, lower, &bad);
-        if (!rb_is_space(ch)) {
+        uint32_t ch;
+        int space;
+        if (i == n) {
+            ch = ' ';
+            space = 1;
+        } else if (s == NULL && kind != 4 && lower != NULL) { /* one look-up: lowercase and class */
+            int32_t e = lower[kind == 1 ? ((const uint8_t *)data)[i] : ((const uint16_t *)data)[i]];
+            if (e < 0)
+                bad = 1; /* (the text is tokenized again, lowercased by the caller) */
+            ch = (uint32_t)e & ~(uint32_t)RB_TER_LOWER_SPACE;
+            space = e >= 0 && (e & RB_TER_LOWER_SPACE);
+        } else {
+            ch = s != NULL ? s[i] : rb_ter_cp(kind, data, i, lower, &bad);
+            space = rb_is_space(ch);
+        }
+        if (!space) {
             if (s == NULL)
                 word[wl] = ch;
             wl++;
@@ -517,10 +556,12 @@ static size_t rb_ter_join_words(const uint32_t *s, size_t n, uint32_t *d) {
  * table cannot lowercase (kind 4, or a code point of -1), unless lowered[k] says the caller
  * lowercased it, stops the work: RB_TERTOK_LOWER, its index in *where (the caller lowercases
  * it, sets a->len back to off[k] and calls again from k); so does a text of more than max_words
- * words: RB_TERTOK_TOOLONG. */
+ * words: RB_TERTOK_TOOLONG.  Where `fresh` is not NULL, the vocabulary starts again at each
+ * text k with fresh[k] (ids are then equal for equal words from such a text to the next). */
 static int rb_ter_tokenize_texts(rb_ter_vocab *v, rb_tercom_buf *b, rb_ter_ids *a, const rb_text *texts, size_t start,
                                  size_t n, int opts, const int32_t *lower, const uint8_t *lowered,
-                                 const uint8_t *twice, int64_t max_words, int64_t *off, int64_t *where) {
+                                 const uint8_t *twice, const uint8_t *fresh, int64_t max_words, int64_t *off,
+                                 int64_t *where) {
     size_t k;
     int rc;
     off[start] = a->len;
@@ -536,6 +577,8 @@ static int rb_ter_tokenize_texts(rb_ter_vocab *v, rb_tercom_buf *b, rb_ter_ids *
         const int32_t *low = lower != NULL && !lowered[k] ? lower : NULL; /* this text's table */
         if (t->kind != 1 && t->kind != 2 && t->kind != 4)
             return RB_TERTOK_EKIND;
+        if (fresh != NULL && fresh[k])
+            rb_ter_vocab_reset(v);
         if (low != NULL && t->kind == 4) {
             *where = (int64_t)k;
             return RB_TERTOK_LOWER;
