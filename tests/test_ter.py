@@ -275,6 +275,9 @@ BEAM_CASES = {
         [f"w{i}" for i in range(64)],
     ),
     "65 words (beyond one machine word)": ([f"w{i % 7}" for i in range(65)], [f"w{i % 5}" for i in range(65)]),
+    "1 word, found only at the start of 60": (["a"], ["a"] + ["x"] * 59),
+    "3 words, found only at the start of 33 (the last row's first column)": (["a"] * 3, ["a"] * 3 + ["x"] * 30),
+    "2 words at the start of 30": (["a", "b"], ["a", "b"] + ["x"] * 28),
 }
 
 
@@ -295,8 +298,13 @@ def test_bit_vectors_equal_the_cell_by_cell_matrix(seed, n_ref, n_diff, n_vocab)
     rnd = random.Random(seed)
     vocab = [f"w{i}" for i in range(n_vocab)]
     ref = [rnd.choice(vocab) for _ in range(n_ref)]
-    if rnd.random() < 0.6 and ref:
+    form = rnd.random()
+    if form < 0.5 and ref:
         hyp = _near(rnd, ref, vocab, rnd.randint(1, 4), rnd.randint(0, max(1, n_ref // 3)))
+    elif form < 0.75 and ref:  # a few words from one end of a long reference, the rest unseen
+        k = rnd.randint(1, 6)
+        ref = ref[:k] + ["x"] * (n_ref - k) if rnd.random() < 0.5 else ["x"] * (n_ref - k) + ref[-k:]
+        hyp = ref[:k] if ref[0] != "x" else ref[-k:]
     else:
         hyp = [rnd.choice(vocab) for _ in range(max(0, n_ref + n_diff))]
     assert _ter_cy.translation_edit_rate(hyp, ref) == _ter_cy._edit_rate_cells(hyp, ref), (hyp, ref)

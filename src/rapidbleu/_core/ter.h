@@ -169,15 +169,17 @@ static int rb_ter_reserve(rb_ter_work *w, int64_t n, int64_t m) {
 }
 
 /* Whether the beam of an n x m matrix (n, m >= 1) holds every cell: rb_ter_beam's bounds, in
- * its arithmetic, at the rows where they are tightest (floor(i * ratio) grows with i). */
+ * its arithmetic, at the rows where they are tightest (floor(i * ratio) grows with i): the
+ * first column of the last row (row n has every column from its first on), the last column of
+ * row 1. */
 static int rb_ter_beam_full(int64_t n, int64_t m) {
     double ratio = (double)m / (double)n;
     int64_t width = RB_TER_BEAM_WIDTH;
-    if (n < 2)
-        return 1; /* rows 0 and n hold every column */
     if ((double)RB_TER_BEAM_WIDTH < ratio / 2)
         width = (int64_t)ceil(ratio / 2 + (double)RB_TER_BEAM_WIDTH);
-    return (int64_t)floor((double)(n - 1) * ratio) - width <= 0 && (int64_t)floor(ratio) + width >= m + 1;
+    if ((int64_t)floor((double)n * ratio) - width > 0)
+        return 0;
+    return n < 2 || (int64_t)floor(ratio) + width >= m + 1;
 }
 
 /* Size the work area of the bit-vector case (n hypothesis words, m <= RB_TER_BITS reference
@@ -224,8 +226,16 @@ static int rb_ter_reserve_bits(rb_ter_work *w, int64_t n, int64_t m) {
     w->lo = (int32_t *)p;
     p += rb_ter_align8((size_t)(n + 1) * 4);
     w->hi = (int32_t *)p;
-    rb_ter_beam(n, m, w->lo, w->hi);
     w->full = rb_ter_beam_full(n, m);
+    if (w->full) { /* the beam of rb_ter_beam, without its arithmetic */
+        int64_t i;
+        for (i = 0; i <= n; i++) {
+            w->lo[i] = 0;
+            w->hi[i] = (int32_t)(m + 1);
+        }
+    } else {
+        rb_ter_beam(n, m, w->lo, w->hi);
+    }
     w->off = NULL;
     w->fwd = w->bwd = w->row_a = w->row_b = NULL;
     w->ops = NULL;
