@@ -173,8 +173,11 @@ static int rb_ter_reserve(rb_ter_work *w, int64_t n, int64_t m) {
  * first column of the last row (row n has every column from its first on), the last column of
  * row 1. */
 static int rb_ter_beam_full(int64_t n, int64_t m) {
-    double ratio = (double)m / (double)n;
+    double ratio;
     int64_t width = RB_TER_BEAM_WIDTH;
+    if (m < RB_TER_BEAM_WIDTH)
+        return 1; /* floor(i * ratio) <= m < width for every row: no arithmetic needed */
+    ratio = (double)m / (double)n;
     if ((double)RB_TER_BEAM_WIDTH < ratio / 2)
         width = (int64_t)ceil(ratio / 2 + (double)RB_TER_BEAM_WIDTH);
     if ((int64_t)floor((double)n * ratio) - width > 0)
@@ -793,9 +796,15 @@ static int rb_ter_pair_in(rb_ter_work *w, const int32_t *hyp, int64_t n, const i
                 if (!bits && (word_h != ref[r] || w->next_r[r] >= r + RB_TER_MAX_SHIFT_SIZE))
                     continue; /* no common block, or none holding a reference error */
                 common = 1;
-                while (common < RB_TER_MAX_SHIFT_SIZE && h + common < n && r + common < m &&
-                       w->words[h + common] == ref[r + common])
-                    common++;
+                if (bits) { /* the columns of word h + k hold r + k */
+                    while (common < RB_TER_MAX_SHIFT_SIZE && h + common < n && r + common < m &&
+                           ((w->eqf[h + common] >> (r + common)) & 1))
+                        common++;
+                } else {
+                    while (common < RB_TER_MAX_SHIFT_SIZE && h + common < n && r + common < m &&
+                           w->words[h + common] == ref[r + common])
+                        common++;
+                }
                 for (len = 1; len <= common; len++) {
                     int64_t prev_t = -1, off;
                     if (w->next_h[h] >= h + len || w->next_r[r] >= r + len ||
