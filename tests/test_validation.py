@@ -700,26 +700,35 @@ def test_workers_checked_before_any_work(bad, err, monkeypatch):
             call(fn, bad)
 
 
+def _checked_once(monkeypatch, owner, name, entries, value):
+    """Each call of ``entries`` checks ``value`` exactly once: ``owner.name`` (a check function)
+    counted wherever the package imported it, each entry called and the checks it made compared."""
+    import sys
+
+    calls = []
+    original = getattr(owner, name)
+
+    def counted(arg):
+        calls.append(arg)
+        return original(arg)
+
+    for module_name, module in list(sys.modules.items()):
+        if module_name.startswith("rapidbleu") and getattr(module, name, None) is original:
+            monkeypatch.setattr(module, name, counted)
+    for entry, call in entries.items():
+        calls.clear()
+        call()
+        assert calls == [value], (entry, calls)
+
+
 def test_workers_checked_once_per_call(backend, monkeypatch):
     """One check of ``workers`` per call, where it enters (the constructor or the function that
     takes it): the kernels below trust it (each twin checked it again, and the thread runner a
     third time)."""
-    import sys
-
     from rapidbleu import batch, nltk
     from rapidbleu._core import validate
     from rapidbleu.stats import nltk_corpus_stats
 
-    calls = []
-
-    def counted(workers):
-        calls.append(workers)
-        return original(workers)
-
-    original = validate.resolve_workers
-    for name, module in list(sys.modules.items()):
-        if name.startswith("rapidbleu") and getattr(module, "resolve_workers", None) is original:
-            monkeypatch.setattr(module, "resolve_workers", counted)
     entries = {
         "BLEU": lambda: rapidbleu.BLEU(workers=2).corpus_score(HYPS, REFS),
         "CHRF": lambda: rapidbleu.CHRF(workers=2).corpus_score(HYPS, REFS),
@@ -741,31 +750,16 @@ def test_workers_checked_once_per_call(backend, monkeypatch):
         ),
         "nltk_corpus_stats": lambda: nltk_corpus_stats([[["a", "b"]]], [["a", "b"]], workers=2),
     }
-    for name, call in entries.items():
-        calls.clear()
-        call()
-        assert calls == [2], (name, calls)
+    _checked_once(monkeypatch, validate, "resolve_workers", entries, 2)
 
 
 def test_smoothing_checked_once_per_call(backend, monkeypatch):
     """One check of ``smooth_method`` per call, where it enters (``BLEU(...)``, the function
     that takes it, or ``BLEU.compute_bleu``): the scoring twins below trust it (they checked it
     again for every corpus, sentence and matrix of statistics)."""
-    import sys
-
     from rapidbleu import batch, stats
     from rapidbleu._core import bleu_scores_py
 
-    calls = []
-
-    def counted(smooth_method):
-        calls.append(smooth_method)
-        return original(smooth_method)
-
-    original = bleu_scores_py.check_smoothing
-    for name, module in list(sys.modules.items()):
-        if name.startswith("rapidbleu") and getattr(module, "check_smoothing", None) is original:
-            monkeypatch.setattr(module, "check_smoothing", counted)
     bleu = lambda: rapidbleu.BLEU(smooth_method="floor")  # noqa: E731
     st = stats.corpus_stats(HYPS, REFS, smooth_method="floor")
     ids = [[1, 2, 3], [1, 2, 4]]
@@ -785,31 +779,16 @@ def test_smoothing_checked_once_per_call(backend, monkeypatch):
         # (a CorpusStats holds settings, not a metric: score() rebuilds one from them)
         "CorpusStats.score": st.score,
     }
-    for name, call in entries.items():
-        calls.clear()
-        call()
-        assert calls == ["floor"], (name, calls)
+    _checked_once(monkeypatch, bleu_scores_py, "check_smoothing", entries, "floor")
 
 
 def test_smooth_value_checked_once_per_call(backend, monkeypatch):
     """One check of ``smooth_value`` per call, where it enters (``BLEU(...)``, the function that
     takes it, or ``BLEU.compute_bleu``): the scoring twins below trust it (they checked it
     again for every matrix of statistics)."""
-    import sys
-
     from rapidbleu import batch, mbr, stats
     from rapidbleu._core import validate
 
-    calls = []
-
-    def counted(smooth_value):
-        calls.append(smooth_value)
-        return original(smooth_value)
-
-    original = validate.check_smooth_value
-    for name, module in list(sys.modules.items()):
-        if name.startswith("rapidbleu") and getattr(module, "check_smooth_value", None) is original:
-            monkeypatch.setattr(module, "check_smooth_value", counted)
     bleu = lambda: rapidbleu.BLEU(smooth_method="floor", smooth_value=0.2)  # noqa: E731
     ids = [[1, 2, 3], [1, 2, 4]]
     kw = {"smooth_method": "floor", "smooth_value": 0.2}
@@ -826,10 +805,7 @@ def test_smooth_value_checked_once_per_call(backend, monkeypatch):
         "corpus_stats": lambda: stats.corpus_stats(HYPS, REFS, **kw),
         "aggregate_bleu": lambda: mbr.aggregate_bleu(HYPS, REFS[0], **kw),
     }
-    for name, call in entries.items():
-        calls.clear()
-        call()
-        assert calls == [0.2], (name, calls)
+    _checked_once(monkeypatch, validate, "check_smooth_value", entries, 0.2)
 
 
 def _resampling_calls() -> dict[str, Callable[[Any], Any]]:
