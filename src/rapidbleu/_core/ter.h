@@ -116,6 +116,33 @@ static char *rb_ter_lay_head(rb_ter_work *w, int64_t n) {
     return p + rb_ter_align8((size_t)(n + 1) * 4);
 }
 
+/* The arrays of the trace and the shift search, for n hypothesis and m reference words: their
+ * bytes (rb_ter_trace_bytes), and their layout from p (rb_ter_lay_trace: words, tmp and src of n;
+ * next_h of n + 1; next_r and align of m + 1; err_h of n; err_r of m; returns their end). */
+static size_t rb_ter_trace_bytes(int64_t n, int64_t m) {
+    return 3 * rb_ter_align8((size_t)n * 4) + rb_ter_align8((size_t)(n + 1) * 4) +
+           2 * rb_ter_align8((size_t)(m + 1) * 4) + rb_ter_align8((size_t)n) + rb_ter_align8((size_t)m);
+}
+
+static char *rb_ter_lay_trace(rb_ter_work *w, char *p, int64_t n, int64_t m) {
+    w->words = (int32_t *)p;
+    p += rb_ter_align8((size_t)n * 4);
+    w->tmp = (int32_t *)p;
+    p += rb_ter_align8((size_t)n * 4);
+    w->src = (int32_t *)p;
+    p += rb_ter_align8((size_t)n * 4);
+    w->next_h = (int32_t *)p;
+    p += rb_ter_align8((size_t)(n + 1) * 4);
+    w->next_r = (int32_t *)p;
+    p += rb_ter_align8((size_t)(m + 1) * 4);
+    w->align = (int32_t *)p;
+    p += rb_ter_align8((size_t)(m + 1) * 4);
+    w->err_h = (uint8_t *)p;
+    p += rb_ter_align8((size_t)n);
+    w->err_r = (uint8_t *)p;
+    return p + rb_ter_align8((size_t)m);
+}
+
 /* Size the work area for an n x m pair and lay the arrays out in it. */
 static int rb_ter_reserve(rb_ter_work *w, int64_t n, int64_t m) {
     /* the beam first (into a temporary layout): it decides the number of cells */
@@ -132,10 +159,8 @@ static int rb_ter_reserve(rb_ter_work *w, int64_t n, int64_t m) {
         cells += w->hi[i] - w->lo[i];
     }
     w->off[n + 1] = cells;
-    need = head + 2 * rb_ter_align8((size_t)cells * 4) + rb_ter_align8((size_t)cells) +
-           2 * rb_ter_align8((size_t)n * 4) + rb_ter_align8((size_t)(n + 1) * 4) +
-           2 * rb_ter_align8((size_t)(m + 1) * 4) + rb_ter_align8((size_t)n) + rb_ter_align8((size_t)m) +
-           2 * rb_ter_align8((size_t)(m + 1) * 4) + rb_ter_align8((size_t)n * 4);
+    need = head + 2 * rb_ter_align8((size_t)cells * 4) + rb_ter_align8((size_t)cells) + rb_ter_trace_bytes(n, m) +
+           2 * rb_ter_align8((size_t)(m + 1) * 4);
     if (rb_ter_grow(w, need) != RB_TER_OK) /* realloc keeps the head (off, lo, hi) */
         return RB_TER_ENOMEM;
     p = rb_ter_lay_head(w, n);
@@ -145,25 +170,10 @@ static int rb_ter_reserve(rb_ter_work *w, int64_t n, int64_t m) {
     p += rb_ter_align8((size_t)cells * 4);
     w->ops = (uint8_t *)p;
     p += rb_ter_align8((size_t)cells);
-    w->words = (int32_t *)p;
-    p += rb_ter_align8((size_t)n * 4);
-    w->tmp = (int32_t *)p;
-    p += rb_ter_align8((size_t)n * 4);
-    w->next_h = (int32_t *)p;
-    p += rb_ter_align8((size_t)(n + 1) * 4);
-    w->next_r = (int32_t *)p;
-    p += rb_ter_align8((size_t)(m + 1) * 4);
-    w->align = (int32_t *)p;
-    p += rb_ter_align8((size_t)(m + 1) * 4);
-    w->err_h = (uint8_t *)p;
-    p += rb_ter_align8((size_t)n);
-    w->err_r = (uint8_t *)p;
-    p += rb_ter_align8((size_t)m);
+    p = rb_ter_lay_trace(w, p, n, m);
     w->row_a = (int32_t *)p;
     p += rb_ter_align8((size_t)(m + 1) * 4);
     w->row_b = (int32_t *)p;
-    p += rb_ter_align8((size_t)(m + 1) * 4);
-    w->src = (int32_t *)p;
     w->fvp = NULL;
     return RB_TER_OK;
 }
@@ -188,11 +198,10 @@ static int rb_ter_beam_full(int64_t n, int64_t m) {
 /* Size the work area of the bit-vector case (n hypothesis words, m <= RB_TER_BITS reference
  * words) and lay its arrays out: no matrix, two words of bits per row and direction. */
 static int rb_ter_reserve_bits(rb_ter_work *w, int64_t n, int64_t m) {
-    size_t i32n = rb_ter_align8((size_t)n * 4), u64row = (size_t)(n + 1) * 8, need;
+    size_t u64row = (size_t)(n + 1) * 8, need;
     char *p;
-    need = 3 * i32n + 3 * rb_ter_align8((size_t)(n + 1) * 4) + 2 * rb_ter_align8((size_t)(m + 1) * 4) +
-           rb_ter_align8((size_t)n) + rb_ter_align8((size_t)m) + 6 * u64row + 3 * (size_t)n * 8 + RB_TER_PEQ * 4 +
-           2 * RB_TER_PEQ * 8;
+    need = rb_ter_trace_bytes(n, m) + 2 * rb_ter_align8((size_t)(n + 1) * 4) + 6 * u64row + 3 * (size_t)n * 8 +
+           RB_TER_PEQ * 4 + 2 * RB_TER_PEQ * 8;
     if (rb_ter_grow(w, need) != RB_TER_OK)
         return RB_TER_ENOMEM;
     p = (char *)w->block;
@@ -210,22 +219,7 @@ static int rb_ter_reserve_bits(rb_ter_work *w, int64_t n, int64_t m) {
     p = (char *)(w->pr + RB_TER_PEQ);
     w->pkey = (int32_t *)p;
     p += RB_TER_PEQ * 4;
-    w->words = (int32_t *)p;
-    p += i32n;
-    w->tmp = (int32_t *)p;
-    p += i32n;
-    w->src = (int32_t *)p;
-    p += i32n;
-    w->next_h = (int32_t *)p;
-    p += rb_ter_align8((size_t)(n + 1) * 4);
-    w->next_r = (int32_t *)p;
-    p += rb_ter_align8((size_t)(m + 1) * 4);
-    w->align = (int32_t *)p;
-    p += rb_ter_align8((size_t)(m + 1) * 4);
-    w->err_h = (uint8_t *)p;
-    p += rb_ter_align8((size_t)n);
-    w->err_r = (uint8_t *)p;
-    p += rb_ter_align8((size_t)m);
+    p = rb_ter_lay_trace(w, p, n, m);
     w->lo = (int32_t *)p;
     p += rb_ter_align8((size_t)(n + 1) * 4);
     w->hi = (int32_t *)p;
