@@ -427,6 +427,17 @@ _TERCOM_EDGE = [
 ]
 
 
+@pytest.mark.skipif(ter_cy is None, reason="compiled extension not built")
+@pytest.mark.parametrize("options", TERCOM_OPTIONS)
+def test_tercom_texts_the_c_table_cannot_lowercase(options):
+    """Texts holding U+03A3 (final sigma: its lowercase depends on its neighbours), U+0130 (two
+    code points) or a code point beyond U+FFFF are lowercased by ``str.lower`` and tokenized
+    again, alone, first, last and among texts the C table lowercases."""
+    texts = ["\u03a3", "\u0391\u03a3 x", "x \u03a3 \u0130 y", "a\u0130", "\U0001f600 \u03a3 A", "\u041f\u0440\u0438 B"]
+    _tercom_check(texts, options)
+    _tercom_check(texts[::-1], options)
+
+
 @_SETTINGS
 @given(
     text=st.lists(st.one_of(st.sampled_from(_TERCOM_EDGE), st.characters(codec=None)), max_size=40).map("".join),

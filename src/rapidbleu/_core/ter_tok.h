@@ -488,8 +488,10 @@ static RB_ALWAYS_INLINE int rb_ter_split_body(rb_ter_vocab *v, rb_ter_ids *a, co
             space = 1;
         } else if (s == NULL && kind != 4 && lower != NULL) { /* one look-up: lowercase and class */
             int32_t e = lower[kind == 1 ? ((const uint8_t *)data)[i] : ((const uint16_t *)data)[i]];
-            if (e < 0)
-                bad = 1; /* (the text is tokenized again, lowercased by the caller) */
+            if (e < 0) { /* the caller lowercases the text and tokenizes it again: stop here */
+                *count = c;
+                return RB_TERTOK_LOWER;
+            }
             ch = (uint32_t)e & ~(uint32_t)RB_TER_LOWER_SPACE;
             space = e >= 0 && (e & RB_TER_LOWER_SPACE);
         } else {
