@@ -49,10 +49,10 @@ typedef struct {
     int32_t *row_a, *row_b;   /* width: two rows for a candidate's recomputed span */
     int32_t *src;             /* n: the source position of each word of a shifted span */
     int64_t bvalid;           /* backward rows bvalid .. n hold the current hypothesis's values */
-    /* The full-beam case in bit vectors (rb_ter_pair_bits; NULL otherwise), bit k for column
-     * k + 1: forward row i's deltas along the row (fvp: D[i][k+1] - D[i][k] = +1, fvn: -1) and
-     * from the row above (fhp: D[i][k+1] - D[i-1][k+1] = +1, fhn: -1); backward row i's deltas
-     * along the reversed reference (bvp, bvn: B[i][m-k-1] - B[i][m-k] = +1, -1), n + 1 each. */
+    /* The bit-vector case (rb_ter_reserve_bits; fvp NULL otherwise), bit k for column k + 1:
+     * forward row i's deltas along the row (fvp: D[i][k+1] - D[i][k] = +1, fvn: -1) and from
+     * the row above (fhp: D[i][k+1] - D[i-1][k+1] = +1, fhn: -1); backward row i's deltas along
+     * the reversed reference (bvp, bvn: B[i][m-k-1] - B[i][m-k] = +1, -1), n + 1 each. */
     uint64_t *fvp, *fvn, *fhp, *fhn, *bvp, *bvn;
     uint64_t *eqf, *eqr, *teq; /* n: each word's columns in the reference (reversed: eqr); a span's */
     int32_t *pkey;             /* RB_TER_PEQ: the reference's distinct words (-1: empty slot) */
@@ -196,7 +196,7 @@ static int rb_ter_beam_full(int64_t n, int64_t m) {
 }
 
 /* Size the work area of the bit-vector case (n hypothesis words, m <= RB_TER_BITS reference
- * words) and lay its arrays out: no matrix, two words of bits per row and direction. */
+ * words) and lay its arrays out: no matrix, one 64-bit word per row for each delta vector. */
 static int rb_ter_reserve_bits(rb_ter_work *w, int64_t n, int64_t m) {
     size_t u64row = (size_t)(n + 1) * 8, need;
     char *p;
@@ -321,25 +321,28 @@ static inline void rb_ter_frow(const int32_t *prev, int32_t plo, int32_t phi, in
     }
 }
 
+/* The rule of one backward cell: the cheapest of the horizontal move (h: to the next column of
+ * the same row), the vertical move (v) and the diagonal move (d), a move that does not exist
+ * costing RB_TER_INF; an unreachable cell is RB_TER_INF. */
+static inline int32_t rb_ter_bcell(int32_t h, int32_t v, int32_t d) {
+    int32_t best = h;
+    if (v < best)
+        best = v;
+    if (d < best)
+        best = d;
+    return best > RB_TER_INF ? RB_TER_INF : best;
+}
+
 /* One backward row (cheapest completion to the last cell): columns clo..chi-1 of `cur` from
  * the next row (`nxt`, columns nlo..nhi-1), the hypothesis word consumed into the next row. */
 static inline void rb_ter_brow(const int32_t *nxt, int32_t nlo, int32_t nhi, int32_t *cur, int32_t clo, int32_t chi,
                                int32_t word, const int32_t *ref, int64_t m) {
     int32_t j, right = RB_TER_INF;
     for (j = chi - 1; j >= clo; j--) {
-        int32_t best = j + 1 < chi ? right + 1 : RB_TER_INF, c;
-        if (j >= nlo && j < nhi) {
-            c = nxt[j - nlo] + 1;
-            if (c < best)
-                best = c;
-        }
-        if (j < m && j + 1 >= nlo && j + 1 < nhi) {
-            c = nxt[j + 1 - nlo] + (word != ref[j]);
-            if (c < best)
-                best = c;
-        }
-        if (best > RB_TER_INF)
-            best = RB_TER_INF;
+        int32_t h = j + 1 < chi ? right + 1 : RB_TER_INF;
+        int32_t v = j >= nlo && j < nhi ? nxt[j - nlo] + 1 : RB_TER_INF;
+        int32_t d = j < m && j + 1 >= nlo && j + 1 < nhi ? nxt[j + 1 - nlo] + (word != ref[j]) : RB_TER_INF;
+        int32_t best = rb_ter_bcell(h, v, d);
         cur[j - clo] = best;
         right = best;
     }
@@ -460,21 +463,12 @@ static RB_ALWAYS_INLINE int32_t rb_ter_prefix(uint64_t p, uint64_t q, int64_t c)
  * `eq` the columns of hypothesis word i - 1. */
 static int rb_ter_fcell_ok(const rb_ter_work *w, int64_t i, int64_t j, uint64_t pvp, uint64_t pvn, uint64_t cvp,
                            uint64_t cvn, uint64_t eq) {
-    int32_t plo = w->lo[i - 1], phi = w->hi[i - 1], clo = w->lo[i], best = RB_TER_INF, c;
-    int32_t base = (int32_t)(i - 1);
-    if (j > plo && j <= phi) { /* diagonal */
-        c = base + rb_ter_prefix(pvp, pvn, j - 1) + !((eq >> (j - 1)) & 1);
-        best = c < best ? c : best;
-    }
-    if (j >= plo && j < phi) { /* vertical */
-        c = base + rb_ter_prefix(pvp, pvn, j) + 1;
-        best = c < best ? c : best;
-    }
-    if (j > clo) { /* horizontal */
-        c = (int32_t)i + rb_ter_prefix(cvp, cvn, j - 1) + 1;
-        best = c < best ? c : best;
-    }
-    return best == (int32_t)i + rb_ter_prefix(cvp, cvn, j);
+    int32_t plo = w->lo[i - 1], phi = w->hi[i - 1], base = (int32_t)(i - 1);
+    uint8_t mv;
+    int32_t d = j > plo && j <= phi ? base + rb_ter_prefix(pvp, pvn, j - 1) + !((eq >> (j - 1)) & 1) : RB_TER_INF;
+    int32_t v = j >= plo && j < phi ? base + rb_ter_prefix(pvp, pvn, j) + 1 : RB_TER_INF;
+    int32_t h = j > w->lo[i] ? (int32_t)i + rb_ter_prefix(cvp, cvn, j - 1) + 1 : RB_TER_INF;
+    return rb_ter_cell(d, RB_OP_NOP, v, h, &mv) == (int32_t)i + rb_ter_prefix(cvp, cvn, j);
 }
 
 /* Whether forward row i (from row i - 1, word columns eq) holds the beamed values. */
@@ -498,20 +492,12 @@ static RB_ALWAYS_INLINE int32_t rb_ter_bvalue(uint64_t vp, uint64_t vn, int64_t 
 static int rb_ter_bcell_ok(const rb_ter_work *w, int64_t i, int64_t j, int64_t n, int64_t m) {
     int64_t chi = w->hi[i], nlo = w->lo[i + 1], nhi = w->hi[i + 1];
     uint64_t cvp = w->bvp[i], cvn = w->bvn[i], nvp = w->bvp[i + 1], nvn = w->bvn[i + 1];
-    int32_t best = RB_TER_INF, c;
-    if (j + 1 < chi) { /* horizontal */
-        c = rb_ter_bvalue(cvp, cvn, n, m, i, j + 1) + 1;
-        best = c < best ? c : best;
-    }
-    if (j >= nlo && j < nhi) { /* vertical */
-        c = rb_ter_bvalue(nvp, nvn, n, m, i + 1, j) + 1;
-        best = c < best ? c : best;
-    }
-    if (j < m && j + 1 >= nlo && j + 1 < nhi) { /* diagonal */
-        c = rb_ter_bvalue(nvp, nvn, n, m, i + 1, j + 1) + !((w->eqf[i] >> j) & 1);
-        best = c < best ? c : best;
-    }
-    return best == rb_ter_bvalue(cvp, cvn, n, m, i, j);
+    int32_t h = j + 1 < chi ? rb_ter_bvalue(cvp, cvn, n, m, i, j + 1) + 1 : RB_TER_INF;
+    int32_t v = j >= nlo && j < nhi ? rb_ter_bvalue(nvp, nvn, n, m, i + 1, j) + 1 : RB_TER_INF;
+    int32_t d = RB_TER_INF;
+    if (j < m && j + 1 >= nlo && j + 1 < nhi)
+        d = rb_ter_bvalue(nvp, nvn, n, m, i + 1, j + 1) + !((w->eqf[i] >> j) & 1);
+    return rb_ter_bcell(h, v, d) == rb_ter_bvalue(cvp, cvn, n, m, i, j);
 }
 
 /* Whether backward row i (from row i + 1) holds the beamed values: its columns before the next
@@ -790,15 +776,9 @@ static int rb_ter_pair_in(rb_ter_work *w, const int32_t *hyp, int64_t n, const i
                 if (!bits && (word_h != ref[r] || w->next_r[r] >= r + RB_TER_MAX_SHIFT_SIZE))
                     continue; /* no common block, or none holding a reference error */
                 common = 1;
-                if (bits) { /* the columns of word h + k hold r + k */
-                    while (common < RB_TER_MAX_SHIFT_SIZE && h + common < n && r + common < m &&
-                           ((w->eqf[h + common] >> (r + common)) & 1))
-                        common++;
-                } else {
-                    while (common < RB_TER_MAX_SHIFT_SIZE && h + common < n && r + common < m &&
-                           w->words[h + common] == ref[r + common])
-                        common++;
-                }
+                while (common < RB_TER_MAX_SHIFT_SIZE && h + common < n && r + common < m &&
+                       w->words[h + common] == ref[r + common])
+                    common++;
                 for (len = 1; len <= common; len++) {
                     int64_t prev_t = -1, off;
                     if (w->next_h[h] >= h + len || w->next_r[r] >= r + len ||

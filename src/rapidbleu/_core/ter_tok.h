@@ -449,26 +449,18 @@ static inline int rb_ter_ids_push(rb_ter_ids *a, int32_t id) {
     return RB_TERTOK_OK;
 }
 
-/* Code point i of a text's data of the given kind (1, 2, 4), lowercased with the table `lower`
- * unless it is NULL (step 1); *bad is set where the table cannot lowercase it (a text of kind 4
- * reaches here lowercased by the caller, or with `lower` NULL). */
-static RB_ALWAYS_INLINE uint32_t rb_ter_cp(int kind, const void *data, size_t i, const int32_t *lower, int *bad) {
-    if (kind == 1) {
-        uint8_t c = ((const uint8_t *)data)[i];
-        return lower != NULL ? (uint32_t)lower[c] & ~(uint32_t)RB_TER_LOWER_SPACE : c;
-    }
-    if (kind == 2) {
-        uint16_t c = ((const uint16_t *)data)[i];
-        int32_t l;
-        if (lower == NULL)
-            return c;
-        l = lower[c];
-        if (l < 0)
-            *bad = 1;
-        return (uint32_t)l & ~(uint32_t)RB_TER_LOWER_SPACE;
-    }
-    return ((const uint32_t *)data)[i];
+/* Code point i of a text's data of the given kind (1, 2, 4), as step 1's table has it where
+ * `lower` is not NULL and the kind is 1 or 2 (the lowercase with RB_TER_LOWER_SPACE, or -1);
+ * else the code point itself (a text of kind 4 reaches here lowercased by the caller). */
+static RB_ALWAYS_INLINE int32_t rb_ter_entry(int kind, const void *data, size_t i, const int32_t *lower) {
+    uint32_t c = kind == 1   ? ((const uint8_t *)data)[i]
+                 : kind == 2 ? ((const uint16_t *)data)[i]
+                             : ((const uint32_t *)data)[i];
+    return lower != NULL && kind != 4 ? lower[c] : (int32_t)c;
 }
+
+/* The code point of an entry of rb_ter_entry (>= 0). */
+static RB_ALWAYS_INLINE uint32_t rb_ter_entry_cp(int32_t e) { return (uint32_t)e & ~(uint32_t)RB_TER_LOWER_SPACE; }
 
 /* The words (str.split()) of the code points s[0..n), or, where s is NULL, of the text data of
  * `kind` (n code points, lowercased with `lower` unless NULL; each word copied into `word`),
@@ -479,7 +471,6 @@ static RB_ALWAYS_INLINE int rb_ter_split_body(rb_ter_vocab *v, rb_ter_ids *a, co
     size_t i, wl = 0;
     int64_t c = 0;
     uint64_t h = RB_TER_HASH0;
-    int bad = 0;
     for (i = 0; i <= n; i++) {
         uint32_t ch;
         int space;
@@ -487,15 +478,15 @@ static RB_ALWAYS_INLINE int rb_ter_split_body(rb_ter_vocab *v, rb_ter_ids *a, co
             ch = ' ';
             space = 1;
         } else if (s == NULL && kind != 4 && lower != NULL) { /* one look-up: lowercase and class */
-            int32_t e = lower[kind == 1 ? ((const uint8_t *)data)[i] : ((const uint16_t *)data)[i]];
+            int32_t e = rb_ter_entry(kind, data, i, lower);
             if (e < 0) { /* the caller lowercases the text and tokenizes it again: stop here */
                 *count = c;
                 return RB_TERTOK_LOWER;
             }
-            ch = (uint32_t)e & ~(uint32_t)RB_TER_LOWER_SPACE;
-            space = e >= 0 && (e & RB_TER_LOWER_SPACE);
+            ch = rb_ter_entry_cp(e);
+            space = (e & RB_TER_LOWER_SPACE) != 0;
         } else {
-            ch = s != NULL ? s[i] : rb_ter_cp(kind, data, i, lower, &bad);
+            ch = s != NULL ? s[i] : (uint32_t)rb_ter_entry(kind, data, i, NULL);
             space = rb_is_space(ch);
         }
         if (!space) {
@@ -516,7 +507,7 @@ static RB_ALWAYS_INLINE int rb_ter_split_body(rb_ter_vocab *v, rb_ter_ids *a, co
         }
     }
     *count = c;
-    return bad ? RB_TERTOK_LOWER : RB_TERTOK_OK;
+    return RB_TERTOK_OK;
 }
 
 /* The words of s[0..n) (str.split()) interned and appended to a; their number into *count. */
@@ -575,7 +566,6 @@ static int rb_ter_tokenize_texts(rb_ter_vocab *v, rb_tercom_buf *b, rb_ter_ids *
         int pass;
         if ((rc = rb_tercom_reserve(b, len + 8)) != RB_TERTOK_OK)
             return rc;
-        int bad = 0;
         const int32_t *low = lower != NULL && !lowered[k] ? lower : NULL; /* this text's table */
         if (t->kind != 1 && t->kind != 2 && t->kind != 4)
             return RB_TERTOK_EKIND;
@@ -588,18 +578,17 @@ static int rb_ter_tokenize_texts(rb_ter_vocab *v, rb_tercom_buf *b, rb_ter_ids *
         if (!(opts & (RB_TERCOM_NORMALIZED | RB_TERCOM_NO_PUNCT))) { /* lowercase and split, in one pass */
             rc = rb_ter_split_text(v, t, low, a, b->a, &count);
         } else {
-            if (t->kind == 1) {
-                for (i = 0; i < len; i++)
-                    b->a[i] = rb_ter_cp(1, t->data, i, low, &bad);
-            } else if (t->kind == 2) {
-                for (i = 0; i < len; i++)
-                    b->a[i] = rb_ter_cp(2, t->data, i, low, &bad);
-            } else {
+            if (t->kind == 4) {
                 memcpy(b->a, t->data, len * 4); /* lowercased by the caller (str.lower) if at all */
-            }
-            if (bad) {
-                *where = (int64_t)k;
-                return RB_TERTOK_LOWER;
+            } else {
+                for (i = 0; i < len; i++) {
+                    int32_t e = t->kind == 1 ? rb_ter_entry(1, t->data, i, low) : rb_ter_entry(2, t->data, i, low);
+                    if (e < 0) {
+                        *where = (int64_t)k;
+                        return RB_TERTOK_LOWER;
+                    }
+                    b->a[i] = rb_ter_entry_cp(e);
+                }
             }
             len = rb_rstrip(b->a, len);
             for (pass = 0;; pass++) {
