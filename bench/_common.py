@@ -82,6 +82,29 @@ def median_time(fn, runs=5, warmup=0):
     return statistics.median(walls), statistics.median(cpus), out
 
 
+def interleaved_times(fns, rounds=3):
+    """Time several ``(fn, runs_per_round, warmup)`` in interleaved rounds: each ``fn`` runs
+    ``warmup`` times untimed, then every round runs each in turn ``runs_per_round`` times.  Returns, per
+    ``fn``, (median wall s, median CPU s of this process, last result), as :func:`median_time`.
+    On a shared machine whose speed drifts over seconds, the tools compared meet the same
+    drift in every round, so the ratios of the medians are steadier than those of runs timed
+    one tool after the other."""
+    walls = [[] for _ in fns]
+    cpus = [[] for _ in fns]
+    outs = [None] * len(fns)
+    for fn, _, warmup in fns:
+        for _ in range(max(0, warmup)):
+            fn()
+    for _ in range(max(1, rounds)):
+        for k, (fn, per_round, _) in enumerate(fns):
+            for _ in range(max(1, per_round)):
+                w, c = time.perf_counter(), time.process_time()
+                outs[k] = fn()
+                walls[k].append(time.perf_counter() - w)
+                cpus[k].append(time.process_time() - c)
+    return [(statistics.median(w), statistics.median(c), o) for w, c, o in zip(walls, cpus, outs, strict=True)]
+
+
 def shown_path(path):
     """``path`` as the output shows it: relative to the repository when inside it, else only its
     last two parts (results files must not carry a machine's absolute paths)."""

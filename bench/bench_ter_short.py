@@ -13,8 +13,10 @@
   taking minutes on a whole output), reference A; both tools on the same segments,
   ``corpus_score``, each score checked float for float.
 
-Every figure is the median of ``--runs`` runs of the tool (rapidbleu after one untimed warm-up run) (``--pairwise-runs``, default 1, for
-the matrix: about half a minute of CPU per run for each tool) (CPU time of this process, the steadier
+Every figure is a median: per WMT23 output, ``--runs`` interleaved rounds (rapidbleu after one
+untimed warm-up run; a round runs sacreBLEU once and rapidbleu three times, so that the drift of
+a shared machine's speed meets both tools alike); for the matrix, ``--pairwise-runs`` (default 1:
+about half a minute of CPU per run for each tool) runs of each (CPU time of this process, the steadier
 number on a shared machine; wall time too); ratios are ratios of those medians, measured in the
 same run.
 """
@@ -24,7 +26,7 @@ import os
 import sys
 from pathlib import Path
 
-from _common import check_backend, machine_info, median_time, read_lines, wmt23_dir, wmt23_files
+from _common import check_backend, interleaved_times, machine_info, median_time, read_lines, wmt23_dir, wmt23_files
 
 rapidbleu = check_backend()
 
@@ -82,10 +84,13 @@ def main():
             hyps, refs = output(data, pair, system, lang)
             every = args.every_long if pair == "en-de" else 1
             hyps, refs = hyps[::every], refs[::every]
-            ow, oc, got = median_time(
-                lambda: rapidbleu.TER(workers=1).corpus_score(hyps, [refs]), 2 * args.runs + 1, warmup=1
+            (ow, oc, got), (sw, sc, want) = interleaved_times(
+                [
+                    (lambda: rapidbleu.TER(workers=1).corpus_score(hyps, [refs]), 3, 1),
+                    (lambda: sacrebleu.TER().corpus_score(hyps, [refs]), 1, 0),
+                ],
+                args.runs,
             )
-            sw, sc, want = median_time(lambda: sacrebleu.TER().corpus_score(hyps, [refs]), args.runs)
             if (got.score, got.num_edits, got.ref_length) != (want.score, want.num_edits, want.ref_length):
                 mismatches.append(f"{pair} {system}: {got} != sacreBLEU {want}")
             what = f"TER {pair} {system}" + (f" (every {every}th segment)" if every > 1 else "")

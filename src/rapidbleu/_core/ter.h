@@ -55,20 +55,25 @@ typedef struct {
      * the reversed reference (bvp, bvn: B[i][m-k-1] - B[i][m-k] = +1, -1), n + 1 each. */
     uint64_t *fvp, *fvn, *fhp, *fhn, *bvp, *bvn;
     uint64_t *eqf, *eqr, *teq; /* n: each word's columns in the reference (reversed: eqr); a span's */
-    int32_t *pkey;             /* RB_TER_PEQ: the reference's distinct words (-1: empty slot) */
-    uint64_t *pf, *pr;         /* RB_TER_PEQ: their columns, forward and reversed */
+    /* rb_ter_word_table: two entries for each id of the pair (idlo the least), apart from the
+     * block; in the bit-vector case a word's columns in the reference, forward and reversed,
+     * else its first position in the reference (-1: none), the next ones through rnext */
+    uint64_t *wtab;
+    size_t wcap; /* its entries */
+    int64_t idlo;
+    int32_t *rnext; /* m, cell by cell: the next position of the same word in the reference */
     int full;                  /* the beam holds every cell (no cell of it needs checking) */
     uint64_t errwin;           /* the reference positions r with an error in r .. r + 9 */
 } rb_ter_work;
 
-/* The most reference words of the bit-vector case, and its table of distinct reference words. */
+/* The most reference words of the bit-vector case. */
 #define RB_TER_BITS 64
-#define RB_TER_PEQ 128
 
 static inline void rb_ter_work_init(rb_ter_work *w) { memset(w, 0, sizeof(*w)); }
 
 static inline void rb_ter_work_free(rb_ter_work *w) {
     free(w->block);
+    free(w->wtab);
     memset(w, 0, sizeof(*w));
 }
 
@@ -160,7 +165,7 @@ static int rb_ter_reserve(rb_ter_work *w, int64_t n, int64_t m) {
     }
     w->off[n + 1] = cells;
     need = head + 2 * rb_ter_align8((size_t)cells * 4) + rb_ter_align8((size_t)cells) + rb_ter_trace_bytes(n, m) +
-           2 * rb_ter_align8((size_t)(m + 1) * 4);
+           3 * rb_ter_align8((size_t)(m + 1) * 4);
     if (rb_ter_grow(w, need) != RB_TER_OK) /* realloc keeps the head (off, lo, hi) */
         return RB_TER_ENOMEM;
     p = rb_ter_lay_head(w, n);
@@ -174,6 +179,8 @@ static int rb_ter_reserve(rb_ter_work *w, int64_t n, int64_t m) {
     w->row_a = (int32_t *)p;
     p += rb_ter_align8((size_t)(m + 1) * 4);
     w->row_b = (int32_t *)p;
+    p += rb_ter_align8((size_t)(m + 1) * 4);
+    w->rnext = (int32_t *)p;
     w->fvp = NULL;
     return RB_TER_OK;
 }
@@ -200,8 +207,7 @@ static int rb_ter_beam_full(int64_t n, int64_t m) {
 static int rb_ter_reserve_bits(rb_ter_work *w, int64_t n, int64_t m) {
     size_t u64row = (size_t)(n + 1) * 8, need;
     char *p;
-    need = rb_ter_trace_bytes(n, m) + 2 * rb_ter_align8((size_t)(n + 1) * 4) + 6 * u64row + 3 * (size_t)n * 8 +
-           RB_TER_PEQ * 4 + 2 * RB_TER_PEQ * 8;
+    need = rb_ter_trace_bytes(n, m) + 2 * rb_ter_align8((size_t)(n + 1) * 4) + 6 * u64row + 3 * (size_t)n * 8;
     if (rb_ter_grow(w, need) != RB_TER_OK)
         return RB_TER_ENOMEM;
     p = (char *)w->block;
@@ -214,11 +220,7 @@ static int rb_ter_reserve_bits(rb_ter_work *w, int64_t n, int64_t m) {
     w->eqf = w->bvn + (n + 1);
     w->eqr = w->eqf + n;
     w->teq = w->eqr + n;
-    w->pf = w->teq + n;
-    w->pr = w->pf + RB_TER_PEQ;
-    p = (char *)(w->pr + RB_TER_PEQ);
-    w->pkey = (int32_t *)p;
-    p += RB_TER_PEQ * 4;
+    p = (char *)(w->teq + n);
     p = rb_ter_lay_trace(w, p, n, m);
     w->lo = (int32_t *)p;
     p += rb_ter_align8((size_t)(n + 1) * 4);
@@ -234,7 +236,7 @@ static int rb_ter_reserve_bits(rb_ter_work *w, int64_t n, int64_t m) {
         rb_ter_beam(n, m, w->lo, w->hi);
     }
     w->off = NULL;
-    w->fwd = w->bwd = w->row_a = w->row_b = NULL;
+    w->fwd = w->bwd = w->row_a = w->row_b = w->rnext = NULL;
     w->ops = NULL;
     return RB_TER_OK;
 }
@@ -443,9 +445,12 @@ static RB_ALWAYS_INLINE int32_t rb_ter_delta(uint64_t p, uint64_t q, int64_t j) 
     return (int32_t)((p >> (j - 1)) & 1) - (int32_t)((q >> (j - 1)) & 1);
 }
 
+/* The bits of columns 1..c (0 <= c <= 64) of a delta vector. */
+static RB_ALWAYS_INLINE uint64_t rb_ter_low(int64_t c) { return c >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << c) - 1; }
+
 /* The sum of the deltas of columns 1..c (0 <= c <= 64) of a pair of delta vectors. */
 static RB_ALWAYS_INLINE int32_t rb_ter_prefix(uint64_t p, uint64_t q, int64_t c) {
-    uint64_t low = c >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << c) - 1;
+    uint64_t low = rb_ter_low(c);
     return (int32_t)rb_popcount64(p & low) - (int32_t)rb_popcount64(q & low);
 }
 
@@ -471,15 +476,32 @@ static int rb_ter_fcell_ok(const rb_ter_work *w, int64_t i, int64_t j, uint64_t 
     return rb_ter_cell(d, RB_OP_NOP, v, h, &mv) == (int32_t)i + rb_ter_prefix(cvp, cvn, j);
 }
 
-/* Whether forward row i (from row i - 1, word columns eq) holds the beamed values. */
+/* Whether forward row i (from row i - 1, word columns eq; chp: the columns where U[i][j] -
+ * U[i-1][j] = +1) holds the beamed values.  U[i][j] is the least of the three moves' values,
+ * the beamed value the least of those within the beam, with the previous row's and the cells
+ * before j's beamed values already equal to U; so a cell equals U where the moves the beam
+ * leaves out cannot be the only cheapest, read off the deltas before rb_ter_fcell_ok computes
+ * it: the first column (no horizontal move) where U[i][j] - U[i][j-1] is not +1 and both other
+ * moves lie in the beam; column phi, the previous row's end (no vertical move), where U[i][j] -
+ * U[i-1][j] is not +1; each column beyond (the horizontal move alone) exactly where U[i][j] -
+ * U[i][j-1] = +1. */
 static int rb_ter_frow_ok(const rb_ter_work *w, int64_t i, uint64_t pvp, uint64_t pvn, uint64_t cvp, uint64_t cvn,
-                          uint64_t eq) {
-    int64_t j, clo = w->lo[i], chi = w->hi[i], from = w->hi[i - 1];
-    if (clo > 0 && !rb_ter_fcell_ok(w, i, clo, pvp, pvn, cvp, cvn, eq))
+                          uint64_t chp, uint64_t eq) {
+    int64_t j, clo = w->lo[i], chi = w->hi[i], plo = w->lo[i - 1], phi = w->hi[i - 1];
+    if (clo > 0 && !(clo > plo && clo < phi && !((cvp >> (clo - 1)) & 1)) &&
+        !rb_ter_fcell_ok(w, i, clo, pvp, pvn, cvp, cvn, eq))
         return 0;
-    for (j = from > clo + 1 ? from : clo + 1; j < chi; j++)
-        if (!rb_ter_fcell_ok(w, i, j, pvp, pvn, cvp, cvn, eq))
+    j = phi > clo + 1 ? phi : clo + 1;
+    if (j == phi && j < chi) {
+        if (((chp >> (j - 1)) & 1) && !rb_ter_fcell_ok(w, i, j, pvp, pvn, cvp, cvn, eq))
             return 0;
+        j++;
+    }
+    if (j < chi) { /* columns j .. chi - 1: bits j - 1 .. chi - 2 */
+        uint64_t cols = rb_ter_low(chi - 1) & ~rb_ter_low(j - 1);
+        if ((cvp & cols) != cols)
+            return 0;
+    }
     return 1;
 }
 
@@ -605,7 +627,8 @@ static int rb_ter_forward_bits(rb_ter_work *w, int64_t from, int64_t n, uint64_t
     for (i = from + 1; i <= n; i++) {
         rb_ter_bits_row(w->eqf[i - 1], w->fvp[i - 1], w->fvn[i - 1], mask, &w->fvp[i], &w->fvn[i], &w->fhp[i],
                         &w->fhn[i]);
-        if (!w->full && !rb_ter_frow_ok(w, i, w->fvp[i - 1], w->fvn[i - 1], w->fvp[i], w->fvn[i], w->eqf[i - 1]))
+        if (!w->full &&
+            !rb_ter_frow_ok(w, i, w->fvp[i - 1], w->fvn[i - 1], w->fvp[i], w->fvn[i], w->fhp[i], w->eqf[i - 1]))
             return 0;
     }
     return 1;
@@ -626,9 +649,9 @@ static int32_t rb_ter_candidate_bits(rb_ter_work *w, int64_t a, int64_t b, int64
             return -1;
     }
     for (i = a + 1; i <= b; i++) {
-        uint64_t pvp = vp, pvn = vn, eq = w->eqf[w->src[i - 1 - a]];
-        rb_ter_bits_row(eq, pvp, pvn, mask, &vp, &vn, NULL, NULL);
-        if (!w->full && !rb_ter_frow_ok(w, i, pvp, pvn, vp, vn, eq))
+        uint64_t pvp = vp, pvn = vn, hp, hn, eq = w->eqf[w->src[i - 1 - a]];
+        rb_ter_bits_row(eq, pvp, pvn, mask, &vp, &vn, &hp, &hn);
+        if (!w->full && !rb_ter_frow_ok(w, i, pvp, pvn, vp, vn, hp, eq))
             return -1;
     }
     /* forward row b: D[b][j] = b + the deltas of columns 1..j; backward row b: B[b][j] =
@@ -667,35 +690,97 @@ static void rb_ter_apply_shift(rb_ter_work *w, int64_t a, int64_t b) {
     }
 }
 
-/* Set up the bit-vector case: each hypothesis word's columns in the reference (forward and
- * reversed), through a small table of the reference's distinct words; rows 0 and n. */
-static void rb_ter_setup_bits(rb_ter_work *w, const int32_t *hyp, int64_t n, const int32_t *ref, int64_t m,
-                              uint64_t mask) {
+/* The table of the pair's words (wtab): two entries for each id from the least (idlo) to the
+ * largest of hyp and ref, so that a word's entry is one look-up.  The ids are interned (those of
+ * one segment, or of one call for a pairwise matrix: ter_tok.h), so the table holds at most the
+ * call's distinct words (16 bytes each, one table a thread, kept from pair to pair); only the
+ * entries of the pair's own words are written before they are read. */
+static int rb_ter_word_table(rb_ter_work *w, const int32_t *hyp, int64_t n, const int32_t *ref, int64_t m) {
+    int32_t lo = ref[0], hi = ref[0];
     int64_t k;
-    memset(w->pkey, 0xFF, RB_TER_PEQ * sizeof(int32_t));
-    for (k = 0; k < m; k++) {
-        uint32_t q = ((uint32_t)ref[k] * 0x9E3779B1u) >> 25; /* 7 bits: RB_TER_PEQ slots */
-        while (w->pkey[q] != -1 && w->pkey[q] != ref[k])
-            q = (q + 1) & (RB_TER_PEQ - 1);
-        if (w->pkey[q] == -1) {
-            w->pkey[q] = ref[k];
-            w->pf[q] = w->pr[q] = 0;
-        }
-        w->pf[q] |= (uint64_t)1 << k;
-        w->pr[q] |= (uint64_t)1 << (m - 1 - k);
+    size_t need;
+    for (k = 1; k < m; k++) {
+        lo = ref[k] < lo ? ref[k] : lo;
+        hi = ref[k] > hi ? ref[k] : hi;
     }
     for (k = 0; k < n; k++) {
-        uint32_t q = ((uint32_t)hyp[k] * 0x9E3779B1u) >> 25;
-        while (w->pkey[q] != -1 && w->pkey[q] != hyp[k])
-            q = (q + 1) & (RB_TER_PEQ - 1);
-        w->eqf[k] = w->pkey[q] == -1 ? 0 : w->pf[q];
-        w->eqr[k] = w->pkey[q] == -1 ? 0 : w->pr[q];
+        lo = hyp[k] < lo ? hyp[k] : lo;
+        hi = hyp[k] > hi ? hyp[k] : hi;
+    }
+    need = 2 * (size_t)((int64_t)hi - lo + 1);
+    if (need > w->wcap) {
+        uint64_t *t = (uint64_t *)realloc(w->wtab, need * sizeof(uint64_t));
+        if (t == NULL)
+            return RB_TER_ENOMEM;
+        w->wtab = t;
+        w->wcap = need;
+    }
+    w->idlo = lo;
+    return RB_TER_OK;
+}
+
+/* The entry of word id x in the table. */
+static RB_ALWAYS_INLINE uint64_t *rb_ter_word(const rb_ter_work *w, int32_t x) {
+    return w->wtab + 2 * ((int64_t)x - w->idlo);
+}
+
+/* Set up the bit-vector case: each hypothesis word's columns in the reference (forward and
+ * reversed), through the table of the pair's words; rows 0 and n. */
+static int rb_ter_setup_bits(rb_ter_work *w, const int32_t *hyp, int64_t n, const int32_t *ref, int64_t m,
+                             uint64_t mask) {
+    int64_t k;
+    if (rb_ter_word_table(w, hyp, n, ref, m) != RB_TER_OK)
+        return RB_TER_ENOMEM;
+    for (k = 0; k < n; k++) {
+        uint64_t *e = rb_ter_word(w, hyp[k]);
+        e[0] = e[1] = 0;
+    }
+    for (k = 0; k < m; k++) {
+        uint64_t *e = rb_ter_word(w, ref[k]);
+        e[0] = e[1] = 0;
+    }
+    for (k = 0; k < m; k++) {
+        uint64_t *e = rb_ter_word(w, ref[k]);
+        e[0] |= (uint64_t)1 << k;
+        e[1] |= (uint64_t)1 << (m - 1 - k);
+    }
+    for (k = 0; k < n; k++) {
+        const uint64_t *e = rb_ter_word(w, hyp[k]);
+        w->eqf[k] = e[0];
+        w->eqr[k] = e[1];
     }
     w->fvp[0] = mask; /* D[0][j] = j */
     w->fvn[0] = 0;
     w->fhp[0] = w->fhn[0] = 0;
     w->bvp[n] = mask; /* B[n][j] = m - j */
     w->bvn[n] = 0;
+    return RB_TER_OK;
+}
+
+/* Set up the shift search cell by cell: each word's positions in the reference, ascending (its
+ * first in the table, -1 for a word the reference lacks; the next ones in rnext). */
+static int rb_ter_setup_positions(rb_ter_work *w, const int32_t *hyp, int64_t n, const int32_t *ref, int64_t m) {
+    int64_t k;
+    if (rb_ter_word_table(w, hyp, n, ref, m) != RB_TER_OK)
+        return RB_TER_ENOMEM;
+    for (k = 0; k < n; k++)
+        rb_ter_word(w, hyp[k])[0] = (uint64_t)-1;
+    for (k = 0; k < m; k++)
+        rb_ter_word(w, ref[k])[0] = (uint64_t)-1;
+    for (k = m - 1; k >= 0; k--) {
+        uint64_t *e = rb_ter_word(w, ref[k]);
+        w->rnext[k] = (int32_t)(int64_t)e[0];
+        e[0] = (uint64_t)k;
+    }
+    return RB_TER_OK;
+}
+
+/* The first position of word x in the reference at or after r_lo, -1 where none is. */
+static RB_ALWAYS_INLINE int64_t rb_ter_first_at(const rb_ter_work *w, int32_t x, int64_t r_lo) {
+    int64_t r = (int64_t)rb_ter_word(w, x)[0];
+    while (r >= 0 && r < r_lo)
+        r = w->rnext[r];
+    return r;
 }
 
 /* The number of edits that turn hyp (n words) into ref (m words): shifts + beamed edit
@@ -726,11 +811,14 @@ static int rb_ter_pair_in(rb_ter_work *w, const int32_t *hyp, int64_t n, const i
         if (rb_ter_reserve_bits(w, n, m) != RB_TER_OK)
             return RB_TER_ENOMEM;
         memcpy(w->words, hyp, (size_t)n * sizeof(int32_t));
-        rb_ter_setup_bits(w, hyp, n, ref, m, mask);
+        if (rb_ter_setup_bits(w, hyp, n, ref, m, mask) != RB_TER_OK)
+            return RB_TER_ENOMEM;
         if (!rb_ter_forward_bits(w, 0, n, mask))
             return rb_ter_pair_in(w, hyp, n, ref, m, edits, 1);
     } else {
         rc = rb_ter_reserve(w, n, m);
+        if (rc == RB_TER_OK)
+            rc = rb_ter_setup_positions(w, hyp, n, ref, m);
         if (rc != RB_TER_OK)
             return rc;
         memcpy(w->words, hyp, (size_t)n * sizeof(int32_t));
@@ -763,18 +851,19 @@ static int rb_ter_pair_in(rb_ter_work *w, const int32_t *hyp, int64_t n, const i
                 continue; /* no block starting here holds a hypothesis error */
             int64_t r_lo = h - RB_TER_MAX_SHIFT_DIST > 0 ? h - RB_TER_MAX_SHIFT_DIST : 0;
             int64_t r_hi = h + RB_TER_MAX_SHIFT_DIST < m - 1 ? h + RB_TER_MAX_SHIFT_DIST : m - 1;
-            /* the positions r of the window, ascending, where a common block holding a reference
-             * error starts: in the bit-vector case, the set bits of word h's columns */
+            /* the positions r of the window, ascending, where word h is (a common block starts):
+             * in the bit-vector case the set bits of its columns where a block can hold a
+             * reference error, else its positions in the reference from the window's first */
             uint64_t starts = 0;
             if (bits && r_lo <= r_hi) {
                 uint64_t upto = r_hi >= 63 ? ~(uint64_t)0 : ((uint64_t)1 << (r_hi + 1)) - 1;
                 starts = w->eqf[h] & w->errwin & upto & ~(((uint64_t)1 << r_lo) - 1);
             }
-            for (r = bits ? rb_ter_next_bit(&starts) : r_lo; bits ? r >= 0 : r <= r_hi;
-                 r = bits ? rb_ter_next_bit(&starts) : r + 1) {
+            for (r = bits ? rb_ter_next_bit(&starts) : rb_ter_first_at(w, word_h, r_lo);
+                 bits ? r >= 0 : r >= 0 && r <= r_hi; r = bits ? rb_ter_next_bit(&starts) : w->rnext[r]) {
                 int64_t common, len;
-                if (!bits && (word_h != ref[r] || w->next_r[r] >= r + RB_TER_MAX_SHIFT_SIZE))
-                    continue; /* no common block, or none holding a reference error */
+                if (!bits && w->next_r[r] >= r + RB_TER_MAX_SHIFT_SIZE)
+                    continue; /* no common block holding a reference error */
                 common = 1;
                 while (common < RB_TER_MAX_SHIFT_SIZE && h + common < n && r + common < m &&
                        w->words[h + common] == ref[r + common])

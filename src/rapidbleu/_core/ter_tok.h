@@ -323,19 +323,16 @@ static inline void rb_ter_vocab_reset(rb_ter_vocab *v) {
 
 /* The hash of a word: its code points folded in by a rotation and an exclusive or (two cycles
  * a code point: no multiplication in the chain; rb_ter_hash_step from RB_TER_HASH0), then its
- * length and a finalizer (MurmurHash3's) that spreads every bit (rb_ter_hash_end).  Only the
+ * length and a finalizer (one multiplication by 2**64 over the golden ratio, its high half
+ * folded into the low half, which the tag and the home slot take: rb_ter_hash_end).  Only the
  * table's speed depends on it: equal tags are compared word for word. */
 #define RB_TER_HASH0 0xCBF29CE484222325ull
 
 static RB_ALWAYS_INLINE uint64_t rb_ter_hash_step(uint64_t h, uint32_t c) { return ((h << 7) | (h >> 57)) ^ c; }
 
 static inline uint64_t rb_ter_hash_end(uint64_t h, size_t n) {
-    h ^= (uint64_t)n;
-    h ^= h >> 33;
-    h *= 0xFF51AFD7ED558CCDull;
-    h ^= h >> 33;
-    h *= 0xC4CEB9FE1A85EC53ull;
-    return h ^ (h >> 33);
+    h = (h ^ (uint64_t)n) * 0x9E3779B97F4A7C15ull;
+    return h ^ (h >> 32);
 }
 
 
@@ -376,17 +373,16 @@ static int rb_ter_vocab_grow(rb_ter_vocab *v) {
     return RB_TERTOK_OK;
 }
 
-/* The id of word s[0..n) of hash h (rb_ter_hash) (a new one, count, if unseen), into *id. */
-static int rb_ter_intern(rb_ter_vocab *v, const uint32_t *s, size_t n, uint64_t h, int32_t *id) {
-    uint32_t tag = rb_ter_tag(h);
-    size_t k;
-    if (2 * (v->count + 1) > v->cap) {
+/* Room in the table for `words` more words of `chars` code points in all (rb_ter_intern then
+ * needs no check of its own). */
+static int rb_ter_vocab_reserve(rb_ter_vocab *v, size_t words, size_t chars) {
+    while (2 * (v->count + words) > v->cap) {
         int rc = rb_ter_vocab_grow(v);
         if (rc != RB_TERTOK_OK)
             return rc;
     }
-    if (v->count + 2 > v->start_cap) {
-        size_t cap = 2 * v->start_cap + 1024;
+    if (v->count + words + 2 > v->start_cap) {
+        size_t cap = 2 * (v->count + words) + 1024;
         int64_t *p = (int64_t *)realloc(v->start, cap * sizeof(int64_t));
         size_t *q;
         if (p == NULL)
@@ -398,36 +394,42 @@ static int rb_ter_intern(rb_ter_vocab *v, const uint32_t *s, size_t n, uint64_t 
         v->slot_of = q;
         v->start_cap = cap;
     }
-    if (v->count == 0)
-        v->start[0] = 0;
-    k = rb_ter_home(tag, v->cap);
-    while (v->slots[k].id >= 0) {
-        const rb_ter_slot *e = &v->slots[k];
-        if (e->tag == tag) {
-            int64_t a = v->start[e->id];
-            if ((size_t)(v->start[e->id + 1] - a) == n && rb_ter_same(v->chars + a, s, n)) {
-                *id = e->id;
-                return RB_TERTOK_OK;
-            }
-        }
-        k = (k + 1) & (v->cap - 1);
-    }
-    if (v->nchars + n > v->chars_cap) {
-        size_t cap = 2 * (v->nchars + n) + 256;
+    if (v->nchars + chars > v->chars_cap) {
+        size_t cap = 2 * (v->nchars + chars) + 256;
         uint32_t *c = (uint32_t *)realloc(v->chars, cap * 4);
         if (c == NULL)
             return RB_TERTOK_ENOMEM;
         v->chars = c;
         v->chars_cap = cap;
     }
-    memcpy(v->chars + v->nchars, s, n * 4);
+    v->start[v->count] = (int64_t)v->nchars; /* (start[0] = 0 for an empty table) */
+    return RB_TERTOK_OK;
+}
+
+/* The id of word s[0..n) of hash h (rb_ter_hash_end) (a new one, count, if unseen), in room
+ * that rb_ter_vocab_reserve made. */
+static RB_ALWAYS_INLINE int32_t rb_ter_intern(rb_ter_vocab *v, const uint32_t *s, size_t n, uint64_t h) {
+    uint32_t tag = rb_ter_tag(h);
+    size_t k = rb_ter_home(tag, v->cap), i;
+    uint32_t *d;
+    while (v->slots[k].id >= 0) {
+        const rb_ter_slot *e = &v->slots[k];
+        if (e->tag == tag) {
+            int64_t a = v->start[e->id];
+            if ((size_t)(v->start[e->id + 1] - a) == n && rb_ter_same(v->chars + a, s, n))
+                return e->id;
+        }
+        k = (k + 1) & (v->cap - 1);
+    }
+    d = v->chars + v->nchars;
+    for (i = 0; i < n; i++)
+        d[i] = s[i];
     v->nchars += n;
     v->slots[k].tag = tag;
     v->slots[k].id = (int32_t)v->count;
     v->slot_of[v->count] = k;
     v->start[v->count + 1] = (int64_t)v->nchars;
-    *id = (int32_t)v->count++;
-    return RB_TERTOK_OK;
+    return (int32_t)v->count++;
 }
 
 /* A growing array of word ids. */
@@ -436,16 +438,16 @@ typedef struct {
     int64_t len, cap;
 } rb_ter_ids;
 
-static inline int rb_ter_ids_push(rb_ter_ids *a, int32_t id) {
-    if (a->len == a->cap) {
-        int64_t cap = a->cap ? 2 * a->cap : 4096;
+/* Room for `more` ids. */
+static inline int rb_ter_ids_reserve(rb_ter_ids *a, int64_t more) {
+    if (a->len + more > a->cap) {
+        int64_t cap = 2 * (a->len + more) + 4096;
         int32_t *p = (int32_t *)realloc(a->ids, (size_t)cap * 4);
         if (p == NULL)
             return RB_TERTOK_ENOMEM;
         a->ids = p;
         a->cap = cap;
     }
-    a->ids[a->len++] = id;
     return RB_TERTOK_OK;
 }
 
@@ -464,49 +466,65 @@ static RB_ALWAYS_INLINE uint32_t rb_ter_entry_cp(int32_t e) { return (uint32_t)e
 
 /* The words (str.split()) of the code points s[0..n), or, where s is NULL, of the text data of
  * `kind` (n code points, lowercased with `lower` unless NULL; each word copied into `word`),
- * interned and appended to a; their number into *count.  Each word is hashed as it is read. */
+ * interned and appended to a; their number into *count.  Each word is hashed as it is read.
+ * (A text of n code points has at most (n + 1) / 2 words: room for them is made first.) */
 static RB_ALWAYS_INLINE int rb_ter_split_body(rb_ter_vocab *v, rb_ter_ids *a, const uint32_t *s, int kind,
                                               const void *data, size_t n, const int32_t *lower, uint32_t *word,
                                               int64_t *count) {
-    size_t i, wl = 0;
-    int64_t c = 0;
-    uint64_t h = RB_TER_HASH0;
-    for (i = 0; i <= n; i++) {
-        uint32_t ch;
-        int space;
-        if (i == n) {
-            ch = ' ';
-            space = 1;
-        } else if (s == NULL && kind != 4 && lower != NULL) { /* one look-up: lowercase and class */
+    size_t i = 0, wl;
+    int32_t *out;
+    int rc;
+    if ((rc = rb_ter_vocab_reserve(v, (n + 1) / 2, n)) != RB_TERTOK_OK ||
+        (rc = rb_ter_ids_reserve(a, (int64_t)(n + 1) / 2)) != RB_TERTOK_OK)
+        return rc;
+    out = a->ids + a->len;
+    if (s == NULL && kind != 4 && lower != NULL) {
+        /* one look-up lowercases and classifies: a space's entry, and -1, have the space bit */
+        while (i < n) {
             int32_t e = rb_ter_entry(kind, data, i, lower);
-            if (e < 0) { /* the caller lowercases the text and tokenizes it again: stop here */
-                *count = c;
-                return RB_TERTOK_LOWER;
+            uint64_t h = RB_TER_HASH0;
+            if (e & RB_TER_LOWER_SPACE) {
+                if (e < 0) { /* the caller lowercases the text and tokenizes it again: stop here */
+                    *count = out - (a->ids + a->len);
+                    return RB_TERTOK_LOWER;
+                }
+                i++;
+                continue;
             }
-            ch = rb_ter_entry_cp(e);
-            space = (e & RB_TER_LOWER_SPACE) != 0;
-        } else {
-            ch = s != NULL ? s[i] : (uint32_t)rb_ter_entry(kind, data, i, NULL);
-            space = rb_is_space(ch);
-        }
-        if (!space) {
-            if (s == NULL)
-                word[wl] = ch;
-            wl++;
-            h = rb_ter_hash_step(h, ch);
-        } else if (wl > 0) {
-            int32_t id;
-            int rc;
-            if ((rc = rb_ter_intern(v, s != NULL ? s + i - wl : word, wl, rb_ter_hash_end(h, wl), &id)) !=
-                    RB_TERTOK_OK ||
-                (rc = rb_ter_ids_push(a, id)) != RB_TERTOK_OK)
-                return rc;
-            c++;
             wl = 0;
-            h = RB_TER_HASH0;
+            do { /* e: a lowercased code point, not a space */
+                word[wl++] = (uint32_t)e;
+                h = rb_ter_hash_step(h, (uint32_t)e);
+                if (++i == n)
+                    break;
+                e = rb_ter_entry(kind, data, i, lower);
+            } while (!(e & RB_TER_LOWER_SPACE));
+            *out++ = rb_ter_intern(v, word, wl, rb_ter_hash_end(h, wl));
+        }
+    } else {
+        while (i < n) {
+            uint32_t ch = s != NULL ? s[i] : (uint32_t)rb_ter_entry(kind, data, i, NULL);
+            uint64_t h = RB_TER_HASH0;
+            size_t from = i;
+            if (rb_is_space(ch)) {
+                i++;
+                continue;
+            }
+            wl = 0;
+            do {
+                if (s == NULL)
+                    word[wl] = ch;
+                wl++;
+                h = rb_ter_hash_step(h, ch);
+                if (++i == n)
+                    break;
+                ch = s != NULL ? s[i] : (uint32_t)rb_ter_entry(kind, data, i, NULL);
+            } while (!rb_is_space(ch));
+            *out++ = rb_ter_intern(v, s != NULL ? s + from : word, wl, rb_ter_hash_end(h, wl));
         }
     }
-    *count = c;
+    *count = out - (a->ids + a->len);
+    a->len += *count;
     return RB_TERTOK_OK;
 }
 
