@@ -71,15 +71,7 @@ def median_time(fn, runs=5, warmup=0):
     this process, last result).  A warm-up keeps one-time costs out of the figures (first-use
     tables, lazy imports, and the CPU time NumPy's BLAS threads spin for after its first import,
     which this process's CPU clock counts)."""
-    walls, cpus, out = [], [], None
-    for _ in range(max(0, warmup)):
-        fn()
-    for _ in range(max(1, runs)):
-        w, c = time.perf_counter(), time.process_time()
-        out = fn()
-        walls.append(time.perf_counter() - w)
-        cpus.append(time.process_time() - c)
-    return statistics.median(walls), statistics.median(cpus), out
+    return interleaved_times([(fn, runs, warmup)], 1)[0]
 
 
 def interleaved_times(fns, rounds=3):

@@ -690,12 +690,18 @@ static void rb_ter_apply_shift(rb_ter_work *w, int64_t a, int64_t b) {
     }
 }
 
+/* The entry of word id x in the table. */
+static RB_ALWAYS_INLINE uint64_t *rb_ter_word(const rb_ter_work *w, int32_t x) {
+    return w->wtab + 2 * ((int64_t)x - w->idlo);
+}
+
 /* The table of the pair's words (wtab): two entries for each id from the least (idlo) to the
  * largest of hyp and ref, so that a word's entry is one look-up.  The ids are interned (those of
  * one segment, or of one call for a pairwise matrix: ter_tok.h), so the table holds at most the
- * call's distinct words (16 bytes each, one table a thread, kept from pair to pair); only the
- * entries of the pair's own words are written before they are read. */
-static int rb_ter_word_table(rb_ter_work *w, const int32_t *hyp, int64_t n, const int32_t *ref, int64_t m) {
+ * call's distinct words (16 bytes each, one table a thread, kept from pair to pair); the entries
+ * of the pair's own words are set to `fill` (both halves), and only those are read. */
+static int rb_ter_word_table(rb_ter_work *w, const int32_t *hyp, int64_t n, const int32_t *ref, int64_t m,
+                             uint64_t fill) {
     int32_t lo = ref[0], hi = ref[0];
     int64_t k;
     size_t need;
@@ -716,12 +722,11 @@ static int rb_ter_word_table(rb_ter_work *w, const int32_t *hyp, int64_t n, cons
         w->wcap = need;
     }
     w->idlo = lo;
+    for (k = 0; k < n; k++)
+        rb_ter_word(w, hyp[k])[0] = rb_ter_word(w, hyp[k])[1] = fill;
+    for (k = 0; k < m; k++)
+        rb_ter_word(w, ref[k])[0] = rb_ter_word(w, ref[k])[1] = fill;
     return RB_TER_OK;
-}
-
-/* The entry of word id x in the table. */
-static RB_ALWAYS_INLINE uint64_t *rb_ter_word(const rb_ter_work *w, int32_t x) {
-    return w->wtab + 2 * ((int64_t)x - w->idlo);
 }
 
 /* Set up the bit-vector case: each hypothesis word's columns in the reference (forward and
@@ -729,16 +734,8 @@ static RB_ALWAYS_INLINE uint64_t *rb_ter_word(const rb_ter_work *w, int32_t x) {
 static int rb_ter_setup_bits(rb_ter_work *w, const int32_t *hyp, int64_t n, const int32_t *ref, int64_t m,
                              uint64_t mask) {
     int64_t k;
-    if (rb_ter_word_table(w, hyp, n, ref, m) != RB_TER_OK)
+    if (rb_ter_word_table(w, hyp, n, ref, m, 0) != RB_TER_OK)
         return RB_TER_ENOMEM;
-    for (k = 0; k < n; k++) {
-        uint64_t *e = rb_ter_word(w, hyp[k]);
-        e[0] = e[1] = 0;
-    }
-    for (k = 0; k < m; k++) {
-        uint64_t *e = rb_ter_word(w, ref[k]);
-        e[0] = e[1] = 0;
-    }
     for (k = 0; k < m; k++) {
         uint64_t *e = rb_ter_word(w, ref[k]);
         e[0] |= (uint64_t)1 << k;
@@ -761,12 +758,8 @@ static int rb_ter_setup_bits(rb_ter_work *w, const int32_t *hyp, int64_t n, cons
  * first in the table, -1 for a word the reference lacks; the next ones in rnext). */
 static int rb_ter_setup_positions(rb_ter_work *w, const int32_t *hyp, int64_t n, const int32_t *ref, int64_t m) {
     int64_t k;
-    if (rb_ter_word_table(w, hyp, n, ref, m) != RB_TER_OK)
+    if (rb_ter_word_table(w, hyp, n, ref, m, (uint64_t)-1) != RB_TER_OK)
         return RB_TER_ENOMEM;
-    for (k = 0; k < n; k++)
-        rb_ter_word(w, hyp[k])[0] = (uint64_t)-1;
-    for (k = 0; k < m; k++)
-        rb_ter_word(w, ref[k])[0] = (uint64_t)-1;
     for (k = m - 1; k >= 0; k--) {
         uint64_t *e = rb_ter_word(w, ref[k]);
         w->rnext[k] = (int32_t)(int64_t)e[0];
