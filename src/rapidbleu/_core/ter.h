@@ -45,7 +45,6 @@ typedef struct {
     int32_t *words, *tmp;     /* n: current hypothesis; scratch for a shifted block */
     int32_t *next_h, *next_r; /* n + 1, m + 1: first error at or after each position */
     int32_t *align;           /* m */
-    uint8_t *err_h, *err_r;   /* n, m */
     int32_t *row_a, *row_b;   /* width: two rows for a candidate's recomputed span */
     int32_t *src;             /* n: the source position of each word of a shifted span */
     int64_t bvalid;           /* backward rows bvalid .. n hold the current hypothesis's values */
@@ -123,10 +122,10 @@ static char *rb_ter_lay_head(rb_ter_work *w, int64_t n) {
 
 /* The arrays of the trace and the shift search, for n hypothesis and m reference words: their
  * bytes (rb_ter_trace_bytes), and their layout from p (rb_ter_lay_trace: words, tmp and src of n;
- * next_h of n + 1; next_r and align of m + 1; err_h of n; err_r of m; returns their end). */
+ * next_h of n + 1; next_r and align of m + 1; returns their end). */
 static size_t rb_ter_trace_bytes(int64_t n, int64_t m) {
     return 3 * rb_ter_align8((size_t)n * 4) + rb_ter_align8((size_t)(n + 1) * 4) +
-           2 * rb_ter_align8((size_t)(m + 1) * 4) + rb_ter_align8((size_t)n) + rb_ter_align8((size_t)m);
+           2 * rb_ter_align8((size_t)(m + 1) * 4);
 }
 
 static char *rb_ter_lay_trace(rb_ter_work *w, char *p, int64_t n, int64_t m) {
@@ -141,11 +140,7 @@ static char *rb_ter_lay_trace(rb_ter_work *w, char *p, int64_t n, int64_t m) {
     w->next_r = (int32_t *)p;
     p += rb_ter_align8((size_t)(m + 1) * 4);
     w->align = (int32_t *)p;
-    p += rb_ter_align8((size_t)(m + 1) * 4);
-    w->err_h = (uint8_t *)p;
-    p += rb_ter_align8((size_t)n);
-    w->err_r = (uint8_t *)p;
-    return p + rb_ter_align8((size_t)m);
+    return p + rb_ter_align8((size_t)(m + 1) * 4);
 }
 
 /* Size the work area for an n x m pair and lay the arrays out in it. */
@@ -266,22 +261,16 @@ static RB_ALWAYS_INLINE void rb_ter_bits_row(uint64_t eq, uint64_t vp, uint64_t 
  * (h: a reference word without hypothesis word), a move that does not exist costing RB_TER_INF;
  * an unreachable cell is RB_TER_INF with move UNDEF.  Returns the cost, the move into *mv. */
 static inline int32_t rb_ter_cell(int32_t d, uint8_t dm, int32_t v, int32_t h, uint8_t *mv) {
-    int32_t best = d;
-    uint8_t m = dm;
-    if (v < best) {
-        best = v;
-        m = RB_OP_DEL;
-    }
-    if (h < best) {
-        best = h;
-        m = RB_OP_INS;
-    }
-    if (best >= RB_TER_INF) {
-        best = RB_TER_INF;
-        m = RB_OP_UNDEF;
-    }
-    *mv = m;
-    return best;
+    /* (selections, not branches: which move is the cheapest follows no pattern) */
+    int vless = v < d, hless, inf;
+    int32_t best = vless ? v : d;
+    uint8_t m = vless ? (uint8_t)RB_OP_DEL : dm;
+    hless = h < best;
+    best = hless ? h : best;
+    m = hless ? (uint8_t)RB_OP_INS : m;
+    inf = best >= RB_TER_INF;
+    *mv = inf ? (uint8_t)RB_OP_UNDEF : m;
+    return inf ? RB_TER_INF : best;
 }
 
 /* One forward row: columns clo..chi-1 of `cur` from the previous row (`prev`, columns
@@ -370,50 +359,44 @@ static void rb_ter_backward(rb_ter_work *w, int64_t to, const int32_t *ref, int6
         w->bvalid = to;
 }
 
+/* The first errors of a trace as it is read back (from the last cell): the first error of the
+ * hypothesis at or after the current row (nh) and of the reference at or after the current
+ * column (nr); in the bit-vector case, win: the reference positions r where a block of at most
+ * RB_TER_MAX_SHIFT_SIZE words can start and hold an error (nr of r < r + the size). */
+typedef struct {
+    int32_t nh, nr;
+    uint64_t win;
+} rb_ter_errors;
+
 /* One move of a trace, read back from cell (*i, *j): the alignment (align: for each reference
- * word the hypothesis position it follows) and the error flags; the cell moves back. */
-static RB_ALWAYS_INLINE void rb_ter_trace_move(rb_ter_work *w, uint8_t mv, int64_t *i, int64_t *j) {
-    if (mv == RB_OP_NOP || mv == RB_OP_SUB) {
-        uint8_t e = mv == RB_OP_SUB;
-        w->err_h[*i - 1] = e;
-        w->err_r[*j - 1] = e;
-        w->align[*j - 1] = (int32_t)(*i - 1);
-        --*i;
+ * word the hypothesis position it follows) and the first-error-at-or-after tables (next_h,
+ * next_r: each position is met once, the positions after it first, so its entry is itself
+ * where the move is an error, else the entry after it); the cell moves back. */
+static RB_ALWAYS_INLINE void rb_ter_trace_move(rb_ter_work *w, uint8_t mv, int64_t *i, int64_t *j, rb_ter_errors *e,
+                                               int bits) {
+    if (mv != RB_OP_DEL) { /* a reference word: NOP, SUB or INS */
+        int32_t r = (int32_t)(*j - 1);
+        e->nr = mv == RB_OP_NOP ? e->nr : r;
+        w->next_r[r] = e->nr;
+        w->align[r] = (int32_t)(*i - 1);
+        if (bits)
+            e->win |= (uint64_t)(e->nr < r + RB_TER_MAX_SHIFT_SIZE) << r;
         --*j;
-    } else if (mv == RB_OP_INS) {
-        w->err_r[*j - 1] = 1;
-        w->align[*j - 1] = (int32_t)(*i - 1);
-        --*j;
-    } else {
-        w->err_h[*i - 1] = 1;
+    }
+    if (mv != RB_OP_INS) { /* a hypothesis word: NOP, SUB or DEL */
+        int32_t h = (int32_t)(*i - 1);
+        e->nh = mv == RB_OP_NOP ? e->nh : h;
+        w->next_h[h] = e->nh;
         --*i;
     }
 }
 
-/* The first-error-at-or-after tables of a trace's error flags (and, in the bit-vector case,
- * errwin: the reference positions where a block of at most RB_TER_MAX_SHIFT_SIZE words can
- * start and hold an error). */
-static void rb_ter_next_errors(rb_ter_work *w, int64_t n, int64_t m) {
-    int64_t p;
-    int32_t next = (int32_t)n;
-    uint64_t win = 0;
-    int bits = w->fvp != NULL;
-    w->next_h[n] = next;
-    for (p = n - 1; p >= 0; p--) {
-        if (w->err_h[p])
-            next = (int32_t)p;
-        w->next_h[p] = next;
-    }
-    next = (int32_t)m;
-    w->next_r[m] = next;
-    for (p = m - 1; p >= 0; p--) {
-        if (w->err_r[p])
-            next = (int32_t)p;
-        w->next_r[p] = next;
-        if (bits && next < p + RB_TER_MAX_SHIFT_SIZE)
-            win |= (uint64_t)1 << p;
-    }
-    w->errwin = win;
+/* The state of a trace's errors before its first move back from cell (n, m). */
+static RB_ALWAYS_INLINE rb_ter_errors rb_ter_errors_start(rb_ter_work *w, int64_t n, int64_t m) {
+    rb_ter_errors e = {(int32_t)n, (int32_t)m, 0};
+    w->next_h[n] = (int32_t)n;
+    w->next_r[m] = (int32_t)m;
+    return e;
 }
 
 /* The next reference position of a set of them (bits), -1 when none is left. */
@@ -426,17 +409,17 @@ static RB_ALWAYS_INLINE int64_t rb_ter_next_bit(uint64_t *set) {
     return r;
 }
 
-/* The trace of the forward matrix, read back from the last cell, into the alignment, the error
- * flags and the first-error-at-or-after tables. */
+/* The trace of the forward matrix, read back from the last cell, into the alignment and the
+ * first-error-at-or-after tables. */
 static int rb_ter_trace(rb_ter_work *w, int64_t n, int64_t m) {
     int64_t i = n, j = m;
+    rb_ter_errors e = rb_ter_errors_start(w, n, m);
     while (i > 0 || j > 0) {
         uint8_t mv = w->ops[w->off[i] + j - w->lo[i]];
         if (mv > RB_OP_DEL)
             return RB_TER_EBROKEN;
-        rb_ter_trace_move(w, mv, &i, &j);
+        rb_ter_trace_move(w, mv, &i, &j, &e, 0);
     }
-    rb_ter_next_errors(w, n, m);
     return RB_TER_OK;
 }
 
@@ -533,32 +516,35 @@ static int rb_ter_brow_ok(const rb_ter_work *w, int64_t i, int64_t n, int64_t m)
 }
 
 /* The same trace in the bit-vector case: each cell's move is rb_ter_cell's (the first cheapest
- * of the diagonal, vertical and horizontal moves within the beam), from the values of the cells
- * before it, read off the deltas; `dist` is the last cell's value. */
-static void rb_ter_trace_bits(rb_ter_work *w, int64_t n, int64_t m, int32_t dist) {
+ * of the diagonal, vertical and horizontal moves within the beam), read off the deltas without
+ * the values: with dh = D[i][j] - D[i-1][j] and dv = D[i-1][j] - D[i-1][j-1], the diagonal move
+ * costs D[i-1][j-1] + sub = D[i][j] - dh - dv + sub, the cheapest (D[i][j]) exactly where
+ * sub = dh + dv; the vertical move D[i-1][j] + 1 exactly where dh = 1; else the horizontal one
+ * is the cheapest.  Only the moves the beam holds count (every one where it holds every cell). */
+static void rb_ter_trace_bits(rb_ter_work *w, int64_t n, int64_t m) {
     int64_t i = n, j = m;
-    int32_t cur = dist;
+    rb_ter_errors e = rb_ter_errors_start(w, n, m);
     while (i > 0 || j > 0) {
         uint8_t mv;
         if (i == 0) {
             mv = RB_OP_INS;
-            cur -= 1;
         } else if (j == 0) {
             mv = RB_OP_DEL;
-            cur -= 1;
         } else {
             int32_t plo = w->lo[i - 1], phi = w->hi[i - 1];
             int32_t sub = !((w->eqf[i - 1] >> (j - 1)) & 1);
-            int32_t left = cur - rb_ter_delta(w->fvp[i], w->fvn[i], j);
-            int32_t up = cur - rb_ter_delta(w->fhp[i], w->fhn[i], j);
-            int32_t diag = up - rb_ter_delta(w->fvp[i - 1], w->fvn[i - 1], j);
-            (void)rb_ter_cell(j > plo && j <= phi ? diag + sub : RB_TER_INF, sub ? RB_OP_SUB : RB_OP_NOP,
-                              j < phi ? up + 1 : RB_TER_INF, j > w->lo[i] ? left + 1 : RB_TER_INF, &mv);
-            cur = mv == RB_OP_INS ? left : mv == RB_OP_DEL ? up : diag;
+            int32_t dh = rb_ter_delta(w->fhp[i], w->fhn[i], j);
+            int32_t dv = rb_ter_delta(w->fvp[i - 1], w->fvn[i - 1], j);
+            if (sub == dh + dv && (w->full || (j > plo && j <= phi)))
+                mv = sub ? RB_OP_SUB : RB_OP_NOP;
+            else if (dh == 1 && (w->full || j < phi))
+                mv = RB_OP_DEL;
+            else
+                mv = RB_OP_INS;
         }
-        rb_ter_trace_move(w, mv, &i, &j);
+        rb_ter_trace_move(w, mv, &i, &j, &e, 1);
     }
-    rb_ter_next_errors(w, n, m);
+    w->errwin = e.win;
 }
 
 /* The positions a..b-1 a shift may change and the source position of each of their new words
@@ -831,7 +817,7 @@ static int rb_ter_pair_in(rb_ter_work *w, const int32_t *hyp, int64_t n, const i
         int64_t bg = 0, bl = 0, bh = 0, bt = 0, a, b;
         if (bits) {
             dist = (int32_t)n + (int32_t)rb_popcount64(w->fvp[n]) - (int32_t)rb_popcount64(w->fvn[n]);
-            rb_ter_trace_bits(w, n, m, dist);
+            rb_ter_trace_bits(w, n, m);
         } else {
             dist = w->fwd[w->off[n] + m - w->lo[n]];
             rc = rb_ter_trace(w, n, m);
@@ -854,18 +840,19 @@ static int rb_ter_pair_in(rb_ter_work *w, const int32_t *hyp, int64_t n, const i
             }
             for (r = bits ? rb_ter_next_bit(&starts) : rb_ter_first_at(w, word_h, r_lo);
                  bits ? r >= 0 : r >= 0 && r <= r_hi; r = bits ? rb_ter_next_bit(&starts) : w->rnext[r]) {
-                int64_t common, len;
-                if (!bits && w->next_r[r] >= r + RB_TER_MAX_SHIFT_SIZE)
-                    continue; /* no common block holding a reference error */
-                common = 1;
-                while (common < RB_TER_MAX_SHIFT_SIZE && h + common < n && r + common < m &&
-                       w->words[h + common] == ref[r + common])
+                /* the block lengths that can give a candidate: those whose hypothesis block and
+                 * reference block both hold an error (len_lo on), and not those whose
+                 * hypothesis block holds the word aligned to reference position r (up to len_hi) */
+                int64_t common, len, ar = w->align[r];
+                int64_t len_lo = 1 + (w->next_h[h] - h > w->next_r[r] - r ? w->next_h[h] - h : w->next_r[r] - r);
+                int64_t len_hi = ar >= h && ar - h < RB_TER_MAX_SHIFT_SIZE ? ar - h : RB_TER_MAX_SHIFT_SIZE;
+                if (len_lo > len_hi)
+                    continue;
+                common = 1; /* the common block's length, as far as len_hi */
+                while (common < len_hi && h + common < n && r + common < m && w->words[h + common] == ref[r + common])
                     common++;
-                for (len = 1; len <= common; len++) {
+                for (len = len_lo; len <= common; len++) {
                     int64_t prev_t = -1, off;
-                    if (w->next_h[h] >= h + len || w->next_r[r] >= r + len ||
-                        (h <= w->align[r] && w->align[r] < h + len))
-                        continue;
                     for (off = -1; off < len; off++) {
                         int64_t t = r + off == -1 ? 0 : (int64_t)w->align[r + off] + 1, gain;
                         if (t == prev_t)

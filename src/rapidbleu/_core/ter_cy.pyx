@@ -15,6 +15,7 @@ Documentation is the twin's.
 import numpy as np
 
 from cpython.object cimport PyObject
+from cpython.unicode cimport PyUnicode_Check, PyUnicode_GET_LENGTH
 from cpython.unicode cimport PyUnicode_FromKindAndData
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t
 from libc.stdlib cimport free, malloc
@@ -22,7 +23,7 @@ from libc.stdlib cimport free, malloc
 from .text cimport rb_set_text, rb_text
 
 from . import ter_py as _twin
-from .ter_py import BEAM_WIDTH, MAX_SHIFT_CANDIDATES, MAX_SHIFT_DIST, MAX_SHIFT_SIZE, MAX_WORDS
+from .ter_py import BEAM_WIDTH, LOWER_GROWTH, MAX_SHIFT_CANDIDATES, MAX_SHIFT_DIST, MAX_SHIFT_SIZE, MAX_WORDS
 from .ter_py import check_cross_rules, check_segment_rules, check_sums, check_words
 from .threads import run_chunks
 
@@ -269,12 +270,28 @@ def _tokenize(strings, normalized=False, no_punct=False, asian_support=False, ca
     return [[vocab[x] for x in ids[off[k]:off[k + 1]]] for k in range(len(texts))]
 
 
+cdef bint _all_short(list texts, Py_ssize_t short):
+    """Whether every item of ``texts`` is a ``str`` of at most ``short`` code points (one C loop:
+    the common case of ``check_segment_rules``, which has nothing to check then)."""
+    cdef object t
+    for t in texts:
+        if not PyUnicode_Check(t) or PyUnicode_GET_LENGTH(t) > short:
+            return False
+    return True
+
+
 def ter_stats(hypotheses, ref_streams, normalized=False, no_punct=False, asian_support=False, case_sensitive=False,
               workers=1):
     hyps = list(hypotheses)
     streams = [list(s) for s in ref_streams]
-    # every segment checked, on the lists this call holds, before any is tokenized
-    check_segment_rules(hyps, streams, normalized, no_punct, asian_support, case_sensitive)
+    # every segment checked, on the lists this call holds, before any is tokenized; where every
+    # stream is as long as the hypotheses and every text a short str (no None: each segment has
+    # its references), check_segment_rules has nothing to find
+    cdef Py_ssize_t short = MAX_WORDS // LOWER_GROWTH
+    cdef list stream
+    if not streams or not _all_short(hyps, short) or not all(
+            len(stream) == len(hyps) and _all_short(stream, short) for stream in streams):
+        check_segment_rules(hyps, streams, normalized, no_punct, asian_support, case_sensitive)
     cdef Py_ssize_t n = len(hyps), i
     cdef list texts
     if len(streams) == 1 and None not in streams[0]:
