@@ -468,7 +468,7 @@ static int rb_ter_fcell_ok(const rb_ter_work *w, int64_t i, int64_t j, uint64_t 
  * moves lie in the beam; column phi, the previous row's end (no vertical move), where U[i][j] -
  * U[i-1][j] is not +1; each column beyond (the horizontal move alone) exactly where U[i][j] -
  * U[i][j-1] = +1. */
-static int rb_ter_frow_ok(const rb_ter_work *w, int64_t i, uint64_t pvp, uint64_t pvn, uint64_t cvp, uint64_t cvn,
+static RB_ALWAYS_INLINE int rb_ter_frow_ok(const rb_ter_work *w, int64_t i, uint64_t pvp, uint64_t pvn, uint64_t cvp, uint64_t cvn,
                           uint64_t chp, uint64_t eq) {
     int64_t j, clo = w->lo[i], chi = w->hi[i], plo = w->lo[i - 1], phi = w->hi[i - 1];
     if (clo > 0 && !(clo > plo && clo < phi && !((cvp >> (clo - 1)) & 1)) &&
@@ -623,11 +623,20 @@ static int rb_ter_forward_bits(rb_ter_work *w, int64_t from, int64_t n, uint64_t
 /* The candidate's edit distance in the bit-vector case (rb_ter_candidate's join): row b of the
  * forward values from row a over the span's words, plus backward row b, at their cheapest
  * column of the beam; backward rows run over the reversed strings (row i from row i + 1 and
- * word i).  -1 where a row is not the beamed one. */
+ * word i).  Where the beam holds every cell and the hypothesis has at most m + 1 words after
+ * the span, the forward rows go on to row n instead (the same value: the edit distance).  -1
+ * where a row is not the beamed one. */
 static int32_t rb_ter_candidate_bits(rb_ter_work *w, int64_t a, int64_t b, int64_t n, int64_t m, uint64_t mask) {
     uint64_t vp = w->fvp[a], vn = w->fvn[a], bvp, bvn;
     int64_t i, j, jlo, jhi;
     int32_t f, bk, best;
+    if (w->full && n - b <= m + 1) {
+        /* every cell in the beam: the rows after the span (the current words) to row n cost no
+         * more than the join over row b's m + 1 columns, and need no backward rows */
+        for (i = a + 1; i <= n; i++)
+            rb_ter_bits_row(i <= b ? w->eqf[w->src[i - 1 - a]] : w->eqf[i - 1], vp, vn, mask, &vp, &vn, NULL, NULL);
+        return (int32_t)n + rb_popcount64(vp) - rb_popcount64(vn);
+    }
     for (i = w->bvalid - 1; i >= b; i--) {
         rb_ter_bits_row(w->eqr[i], w->bvp[i + 1], w->bvn[i + 1], mask, &w->bvp[i], &w->bvn[i], NULL, NULL);
         w->bvalid = i;
