@@ -58,7 +58,7 @@ EXTENSIONS = {
     "bleu_scores_cy": ["bleu_scores_cy.pxd"],
     "bleu_sets_cy": ["table.h", "compiler.h", "table.pxd", "bleu_scores_cy.pxd"],
     "chrf_cy": ["chrf.h", "chrf_score.h", "table.h", "text.h", "pytext.h", "text.pxd", "tok.h", "uni.h", "compiler.h"],
-    "ter_cy": ["ter.h", "ter_tok.h", "tok.h", "uni.h", "compiler.h", "text.h", "pytext.h", "text.pxd"],
+    "ter_cy": ["ter.h", "ter_bits.h", "ter_tok.h", "tok.h", "uni.h", "compiler.h", "text.h", "pytext.h", "text.pxd"],
     "aggregate_cy": ["aggregate.h", "chrf_score.h"],
 }
 

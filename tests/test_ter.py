@@ -275,6 +275,16 @@ BEAM_CASES = {
         [f"w{i}" for i in range(64)],
     ),
     "65 words (beyond one machine word)": ([f"w{i % 7}" for i in range(65)], [f"w{i % 5}" for i in range(65)]),
+    "128 words, 2 blocks swapped (two machine words)": (
+        [f"w{i}" for i in range(64, 128)] + [f"w{i}" for i in range(64)],
+        [f"w{i}" for i in range(128)],
+    ),
+    "129 words (beyond two machine words)": ([f"w{i % 7}" for i in range(129)], [f"w{i % 5}" for i in range(129)]),
+    "5 of 120 from the end (the best path leaves the beam)": (
+        [f"w{i}" for i in range(115, 120)],
+        [f"w{i}" for i in range(120)],
+    ),
+    "90 vs 120, 30 words apart": ([f"w{i}" for i in range(30, 120)], [f"w{i}" for i in range(120)]),
     "1 word, found only at the start of 60": (["a"], ["a"] + ["x"] * 59),
     "3 words, found only at the start of 33 (the last row's first column)": (["a"] * 3, ["a"] * 3 + ["x"] * 30),
     "2 words at the start of 30": (["a", "b"], ["a", "b"] + ["x"] * 28),
@@ -289,12 +299,19 @@ def test_pairs_where_the_beam_cuts_equal_sacrebleus(backend, case):
 
 
 @pytest.mark.skipif(not HAVE_CYTHON, reason="compiled extension not built")
-@given(st.integers(0, 2**32 - 1), st.integers(0, 70), st.integers(-30, 30), st.sampled_from([1, 2, 3, 5, 10, 64]))
-@settings(max_examples=400, deadline=None)
+@given(
+    st.integers(0, 2**32 - 1),
+    st.one_of(st.integers(0, 70), st.integers(60, 135)),
+    st.integers(-30, 30),
+    st.sampled_from([1, 2, 3, 5, 10, 64]),
+)
+@settings(max_examples=600, deadline=None)
 def test_bit_vectors_equal_the_cell_by_cell_matrix(seed, n_ref, n_diff, n_vocab):
-    """``ter.h`` computes pairs of at most 64 reference words in bit vectors, checking the cells
-    at the beam's edges (and computing the pair cell by cell where the beam changes a value):
-    edits equal the cell-by-cell computation's on near and far pairs, beam cut or not."""
+    """``ter.h`` computes pairs of at most 64 reference words in 64-bit vectors and, where the
+    compiler has 128-bit integers, of 65 to 128 words in 128-bit ones, checking the cells at the
+    beam's edges (and computing the pair cell by cell where the beam changes a value): edits
+    equal the cell-by-cell computation's on near and far pairs, beam cut or not, on both sides
+    of each machine word's size."""
     rnd = random.Random(seed)
     vocab = [f"w{i}" for i in range(n_vocab)]
     ref = [rnd.choice(vocab) for _ in range(n_ref)]
