@@ -261,6 +261,42 @@ def _near(rnd, ref, vocab, moves, edits):
     return hyp
 
 
+class _Text(str):
+    """A ``str`` subclass: not the plain case (the checks accept it, by their own pass)."""
+
+
+#: Inputs of ``plain_streams``: (hypotheses, reference streams, whether it is the plain case).
+PLAIN_CASES = [
+    (["a b", "c"], [["a", "c d"]], True),
+    (["a b", "c"], [["a", "c d"], ["x", "y"]], True),
+    (["a b", "c"], [["a", None]], False),
+    (["a b", "c"], [["a"]], False),
+    (["a b", "c"], [("a", "c")], False),
+    (("a b", "c"), [["a", "c"]], False),
+    (["a b", "c"], (["a", "c"],), False),
+    ([], [[]], False),
+    (["a"], [], False),
+    ([_Text("a")], [["a"]], False),
+    (["a"], [[_Text("a")]], False),
+    ([1], [["a"]], False),
+    (["a"], [[b"a"]], False),
+    ("ab", [["a", "b"]], False),
+]
+
+
+@pytest.mark.parametrize("twin", TWINS, ids=lambda t: t.NAME)
+@pytest.mark.parametrize(("hyps", "refs", "plain"), PLAIN_CASES)
+def test_plain_streams_is_the_case_every_check_passes(twin, hyps, refs, plain):
+    """Both twins name the same plain case, and in it TER's front door gives what its checks give
+    (the statistics, the signature's reference count)."""
+    assert twin.plain_streams(hyps, refs) is plain
+    if plain:
+        fast, slow = rapidbleu.TER(), rapidbleu.TER()
+        slow._streams(hyps, [tuple(s) for s in refs])  # (a tuple stream: not plain, the checks run)
+        assert fast._streams(hyps, refs) == (list(hyps), [list(s) for s in refs])
+        assert fast.num_refs == slow.num_refs == len(refs)
+
+
 #: Pairs where the beam leaves cells out and the bit-vector matrix of ``ter.h`` must give way
 #: to the cell-by-cell one (a path of the whole matrix leaves the beam), or must not.
 BEAM_CASES = {

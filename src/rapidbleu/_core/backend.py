@@ -149,7 +149,11 @@ TWINS = {
         "chrf_py",
         ("chrf_stats", "chrf_scores", "chrf_pairwise_stats", "chrf_pairwise_scores"),
     ),
-    "ter": ("ter_cy", "ter_py", ("ter_stats", "ter_scores", "ter_pairwise_scores", "translation_edit_rate")),
+    "ter": (
+        "ter_cy",
+        "ter_py",
+        ("ter_stats", "ter_scores", "ter_pairwise_scores", "translation_edit_rate", "plain_streams"),
+    ),
     "aggregate": ("aggregate_cy", "aggregate_py", ("ngram_stats", "chrf_row_scores")),
 }
 

@@ -15,7 +15,7 @@ Documentation is the twin's.
 import numpy as np
 
 from cpython.object cimport PyObject
-from cpython.unicode cimport PyUnicode_Check, PyUnicode_GET_LENGTH
+from cpython.unicode cimport PyUnicode_Check, PyUnicode_CheckExact, PyUnicode_GET_LENGTH
 from cpython.unicode cimport PyUnicode_FromKindAndData
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t
 from libc.stdlib cimport free, malloc
@@ -268,6 +268,30 @@ def _tokenize(strings, normalized=False, no_punct=False, asian_support=False, ca
         raise ValueError("too many words")
     ids = np.frombuffer(<bytes> (<char *> words.words.ids)[:4 * words.words.len], dtype=np.int32) if words.words.len else []
     return [[vocab[x] for x in ids[off[k]:off[k + 1]]] for k in range(len(texts))]
+
+
+cdef bint _all_exact_str(list texts):
+    cdef object t
+    for t in texts:
+        if not PyUnicode_CheckExact(t):
+            return False
+    return True
+
+
+def plain_streams(hypotheses, ref_streams):
+    if type(hypotheses) is not list or not hypotheses or type(ref_streams) is not list or not ref_streams:
+        return False
+    cdef Py_ssize_t n = len(hypotheses)
+    cdef object s
+    for s in ref_streams:
+        if type(s) is not list or len(s) != n:
+            return False
+    if not _all_exact_str(hypotheses):
+        return False
+    for s in ref_streams:
+        if not _all_exact_str(s):
+            return False
+    return True
 
 
 cdef bint _all_short(list texts, Py_ssize_t short):

@@ -1,7 +1,7 @@
 """TER (Snover et al., AMTA 2006) as sacreBLEU 2.x computes it, in Python: the oracle of ``ter_cy``.
 
 Both twins have the same functions (:func:`ter_stats`, :func:`ter_scores`,
-:func:`ter_pairwise_scores`, :func:`translation_edit_rate`) with the same signatures and results; the docstrings here
+:func:`ter_pairwise_scores`, :func:`translation_edit_rate`, :func:`plain_streams`) with the same signatures and results; the docstrings here
 document both (``rapidbleu._core.backend`` copies them onto the compiled functions).
 
 **The algorithm** (tercom's, with sacreBLEU's choices; every rule below changes results):
@@ -493,6 +493,24 @@ def segment_words(
             yield words, refs
 
     return segments()
+
+
+def plain_streams(hypotheses: Any, ref_streams: Any) -> bool:
+    """Whether the input is the plain case that every check of a corpus call passes: a non-empty
+    ``list`` of ``str`` hypotheses and a non-empty ``list`` of reference streams, each a
+    ``list`` of ``str`` (no ``None``, no subclass) as long as the hypotheses.  Then
+    ``check_hypotheses`` and ``check_references`` have nothing to find, and a front door may
+    skip them (the compiled twin decides it in one C loop over the items).
+
+    Returns:
+        bool: True in that case, else False (the checks then run and name what is wrong).
+    """
+    if type(hypotheses) is not list or not hypotheses or type(ref_streams) is not list or not ref_streams:
+        return False
+    n = len(hypotheses)
+    if not all(type(s) is list and len(s) == n for s in ref_streams):
+        return False
+    return set(map(type, hypotheses)) == {str} and all(set(map(type, s)) == {str} for s in ref_streams)
 
 
 def ter_stats(
