@@ -325,7 +325,8 @@ typedef struct {
 /* One move of a trace, read back from cell (*i, *j): the alignment (align: for each reference
  * word the hypothesis position it follows) and the first-error-at-or-after tables (next_h,
  * next_r: each position is met once, the positions after it first, so its entry is itself
- * where the move is an error, else the entry after it); the cell moves back. */
+ * where the move is an error, else the entry after it), and in the bit-vector case (`bits`:
+ * the machine words of a vector, 1 or 2) win; the cell moves back. */
 static RB_ALWAYS_INLINE void rb_ter_trace_move(rb_ter_work *w, uint8_t mv, int64_t *i, int64_t *j, rb_ter_errors *e,
                                                int bits) {
     if (mv != RB_OP_DEL) { /* a reference word: NOP, SUB or INS */
@@ -333,8 +334,13 @@ static RB_ALWAYS_INLINE void rb_ter_trace_move(rb_ter_work *w, uint8_t mv, int64
         e->nr = mv == RB_OP_NOP ? e->nr : r;
         w->next_r[r] = e->nr;
         w->align[r] = (int32_t)(*i - 1);
-        if (bits)
-            e->win[r >> 6] |= (uint64_t)(e->nr < r + RB_TER_MAX_SHIFT_SIZE) << (r & 63);
+        if (bits) { /* (bits: 1 for 64-bit vectors, 2 for 128-bit ones) */
+            uint64_t bit = (uint64_t)(e->nr < r + RB_TER_MAX_SHIFT_SIZE) << (r & 63);
+            if (bits > 1 && r >= 64)
+                e->win[1] |= bit;
+            else
+                e->win[0] |= bit;
+        }
         --*j;
     }
     if (mv != RB_OP_INS) { /* a hypothesis word: NOP, SUB or DEL */

@@ -47,15 +47,8 @@ static int RB_TB(rb_ter_reserve_bits)(rb_ter_work *w, int64_t n, int64_t m) {
     p += rb_ter_align8((size_t)(n + 1) * 4);
     w->hi = (int32_t *)p;
     w->full = rb_ter_beam_full(n, m);
-    if (w->full) { /* the beam of rb_ter_beam, without its arithmetic */
-        int64_t i;
-        for (i = 0; i <= n; i++) {
-            w->lo[i] = 0;
-            w->hi[i] = (int32_t)(m + 1);
-        }
-    } else {
+    if (!w->full) /* (a beam that holds every cell is read nowhere: lo and hi stay unset) */
         rb_ter_beam(n, m, w->lo, w->hi);
-    }
     w->off = NULL;
     w->fwd = w->bwd = w->row_a = w->row_b = w->rnext = NULL;
     w->ops = NULL;
@@ -199,18 +192,17 @@ static void RB_TB(rb_ter_trace_bits)(rb_ter_work *w, int64_t n, int64_t m) {
         } else if (j == 0) {
             mv = RB_OP_DEL;
         } else {
-            int32_t plo = w->lo[i - 1], phi = w->hi[i - 1];
             int32_t sub = !((RB_TB_A(eqf)[i - 1] >> (j - 1)) & 1);
             int32_t dh = RB_TB(rb_ter_delta)(RB_TB_A(fhp)[i], RB_TB_A(fhn)[i], j);
             int32_t dv = RB_TB(rb_ter_delta)(RB_TB_A(fvp)[i - 1], RB_TB_A(fvn)[i - 1], j);
-            if (sub == dh + dv && (w->full || (j > plo && j <= phi)))
+            if (sub == dh + dv && (w->full || (j > w->lo[i - 1] && j <= w->hi[i - 1])))
                 mv = sub ? RB_OP_SUB : RB_OP_NOP;
-            else if (dh == 1 && (w->full || j < phi))
+            else if (dh == 1 && (w->full || j < w->hi[i - 1]))
                 mv = RB_OP_DEL;
             else
                 mv = RB_OP_INS;
         }
-        rb_ter_trace_move(w, mv, &i, &j, &e, 1);
+        rb_ter_trace_move(w, mv, &i, &j, &e, RB_TB_WBITS / 64);
     }
     w->errwin[0] = e.win[0];
     w->errwin[1] = e.win[1];
@@ -264,8 +256,8 @@ static int32_t RB_TB(rb_ter_candidate_bits)(rb_ter_work *w, int64_t a, int64_t b
      * n - b + the reversed deltas of columns 1..m - j; over the beam's columns jlo..jhi-1 */
     bvp = bvpa[b];
     bvn = bvna[b];
-    jlo = w->lo[b];
-    jhi = w->hi[b];
+    jlo = w->full ? 0 : w->lo[b];
+    jhi = w->full ? m + 1 : w->hi[b];
     f = (int32_t)b + RB_TB(rb_ter_prefix)(vp, vn, jlo);
     bk = RB_TB(rb_ter_bvalue)(bvp, bvn, n, m, b, jlo);
     best = f + bk;
@@ -391,8 +383,13 @@ static int RB_TB(rb_ter_search)(rb_ter_work *w, const int32_t *hyp, int64_t n, c
             for (r = rb_ter_first_at(w, w->words[h], r_lo); r >= 0 && r <= r_hi; r = w->rnext[r]) {
 #else
             RB_TB_W starts = 0;
-            if (r_lo <= r_hi)
-                starts = RB_TB_A(eqf)[h] & errwin & RB_TB(rb_ter_low)(r_hi + 1) & ~RB_TB(rb_ter_low)(r_lo);
+            if (r_lo <= r_hi) { /* (the window cuts the reference only beyond 50 words) */
+                starts = RB_TB_A(eqf)[h] & errwin;
+                if (r_hi < m - 1)
+                    starts &= RB_TB(rb_ter_low)(r_hi + 1);
+                if (r_lo > 0)
+                    starts &= ~RB_TB(rb_ter_low)(r_lo);
+            }
             for (r = RB_TB(rb_ter_next_bit)(&starts); r >= 0; r = RB_TB(rb_ter_next_bit)(&starts)) {
 #endif
                 /* the block lengths that can give a candidate: those whose hypothesis block and

@@ -313,12 +313,13 @@ def ter_stats(hypotheses, ref_streams, normalized=False, no_punct=False, asian_s
     # its references), check_segment_rules has nothing to find
     cdef Py_ssize_t short = MAX_WORDS // LOWER_GROWTH
     cdef list stream
-    if not streams or not _all_short(hyps, short) or not all(
-            len(stream) == len(hyps) and _all_short(stream, short) for stream in streams):
+    cdef bint plain = bool(streams) and _all_short(hyps, short) and all(
+        len(stream) == len(hyps) and _all_short(stream, short) for stream in streams)
+    if not plain:
         check_segment_rules(hyps, streams, normalized, no_punct, asian_support, case_sensitive)
     cdef Py_ssize_t n = len(hyps), i
     cdef list texts
-    if len(streams) == 1 and None not in streams[0]:
+    if len(streams) == 1 and (plain or None not in streams[0]):
         texts = [None] * (2 * n)
         texts[0::2] = hyps
         texts[1::2] = streams[0]
