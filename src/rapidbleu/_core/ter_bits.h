@@ -372,24 +372,25 @@ static int RB_TB(rb_ter_search)(rb_ter_work *w, const int32_t *hyp, int64_t n, c
         errwin = RB_TB(rb_ter_errwin)(w);
 #endif
         for (h = 0; h < n; h++) {
-            if (w->next_h[h] >= h + RB_TER_MAX_SHIFT_SIZE)
-                continue; /* no block starting here holds a hypothesis error */
+            /* the positions r of the shift window (at most RB_TER_MAX_SHIFT_DIST from h),
+             * ascending, where word h is (a common block starts): in the bit-vector case the set
+             * bits of its columns where a block can hold a reference error, else its positions in
+             * the reference from the window's first; none where no block starting at h holds a
+             * hypothesis error */
+#if RB_TB_CELLS
             int64_t r_lo = h - RB_TER_MAX_SHIFT_DIST > 0 ? h - RB_TER_MAX_SHIFT_DIST : 0;
             int64_t r_hi = h + RB_TER_MAX_SHIFT_DIST < m - 1 ? h + RB_TER_MAX_SHIFT_DIST : m - 1;
-            /* the positions r of the window, ascending, where word h is (a common block starts):
-             * in the bit-vector case the set bits of its columns where a block can hold a
-             * reference error, else its positions in the reference from the window's first */
-#if RB_TB_CELLS
+            if (w->next_h[h] >= h + RB_TER_MAX_SHIFT_SIZE)
+                continue;
             for (r = rb_ter_first_at(w, w->words[h], r_lo); r >= 0 && r <= r_hi; r = w->rnext[r]) {
 #else
-            RB_TB_W starts = 0;
-            if (r_lo <= r_hi) { /* (the window cuts the reference only beyond 50 words) */
-                starts = RB_TB_A(eqf)[h] & errwin;
-                if (r_hi < m - 1)
-                    starts &= RB_TB(rb_ter_low)(r_hi + 1);
-                if (r_lo > 0)
-                    starts &= ~RB_TB(rb_ter_low)(r_lo);
-            }
+            RB_TB_W starts = RB_TB_A(eqf)[h] & errwin;
+            if ((starts == 0) | (w->next_h[h] >= h + RB_TER_MAX_SHIFT_SIZE)) /* (one branch) */
+                continue;
+            if (h + RB_TER_MAX_SHIFT_DIST < m - 1) /* (the window cuts the reference only past 50 words) */
+                starts &= RB_TB(rb_ter_low)(h + RB_TER_MAX_SHIFT_DIST + 1);
+            if (h > RB_TER_MAX_SHIFT_DIST) /* (every column where h is past the reference's end) */
+                starts &= ~RB_TB(rb_ter_low)(h - RB_TER_MAX_SHIFT_DIST);
             for (r = RB_TB(rb_ter_next_bit)(&starts); r >= 0; r = RB_TB(rb_ter_next_bit)(&starts)) {
 #endif
                 /* the block lengths that can give a candidate: those whose hypothesis block and
