@@ -1,12 +1,14 @@
 /* TER's shift search and beamed edit distance in C, on words interned to int32 ids.
  *
  * The rules are those of the Python twin (src/rapidbleu/_core/ter_py.py, whose module documentation
- * states them and where each comes from); this file follows it function for function:
+ * states them and where each comes from); this file and ter_bits.h follow it function for
+ * function:
  *   rb_ter_beam      <- beam()               the columns of each row
  *   rb_ter_frow      <- _forward()           one forward row (values, and moves when asked)
  *   rb_ter_brow      <- backward_matrix()    one backward row
  *   rb_ter_trace     <- trace_moves() + _alignment() + _next_error()
- *   rb_ter_pair      <- translation_edit_rate()
+ *   rb_ter_search_*  <- translation_edit_rate()   (ter_bits.h: cell by cell, 64- or 128-bit
+ *                                                  vectors; rb_ter_pair picks one)
  *   rb_ter_segments  <- the loop of ter_stats() over segments and references
  * Everything runs without the GIL on memory the caller owns (inputs, outputs) or that rb_ter_work
  * owns (one work area per thread, grown as needed, freed by rb_ter_work_free).

@@ -1,8 +1,9 @@
 """TER (Snover et al., AMTA 2006) as sacreBLEU 2.x computes it, in Python: the oracle of ``ter_cy``.
 
 Both twins have the same functions (:func:`ter_stats`, :func:`ter_scores`,
-:func:`ter_pairwise_scores`, :func:`translation_edit_rate`, :func:`plain_streams`) with the same signatures and results; the docstrings here
-document both (``rapidbleu._core.backend`` copies them onto the compiled functions).
+:func:`ter_pairwise_scores`, :func:`translation_edit_rate`, :func:`plain_streams`) with the same
+signatures and results; the docstrings here document both (``rapidbleu._core.backend`` copies
+them onto the compiled functions).
 
 **The algorithm** (tercom's, with sacreBLEU's choices; every rule below changes results):
 
