@@ -182,9 +182,9 @@ class TER(SacreMetricMethods, Metric):
 
     def _streams(self, hypotheses: Any, references: Any) -> tuple[list[str], list[list[str | None]]]:
         if references is not None and _backend.ter.plain_streams(hypotheses, references):
-            # the plain case, which every check passes: the checks' own copies, without their passes
+            # the plain case, which every check passes (ter_stats makes the call's own copies)
             self.num_refs = len(references)
-            return list(hypotheses), [list(stream) for stream in references]
+            return hypotheses, references
         hyps = check_hypotheses(hypotheses)
         if references is not None:
             streams, self.num_refs = check_references(references, len(hyps))

@@ -568,7 +568,7 @@ static int rb_ter_pair_in(rb_ter_work *w, const int32_t *hyp, int64_t n, const i
     if (!cells && m <= 64)
         rc = rb_ter_search_64(w, hyp, n, ref, m, edits);
 #if RB_TER_HAVE_128
-    else if (!cells && m <= 128)
+    else if (!cells && m <= RB_TER_BITS)
         rc = rb_ter_search_128(w, hyp, n, ref, m, edits);
 #endif
     return rc == RB_TER_CELLS ? rb_ter_search_cells(w, hyp, n, ref, m, edits) : rc;

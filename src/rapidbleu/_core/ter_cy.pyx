@@ -15,6 +15,7 @@ Documentation is the twin's.
 import numpy as np
 
 from cpython.object cimport PyObject
+from cpython.pyport cimport PY_SSIZE_T_MAX
 from cpython.unicode cimport PyUnicode_Check, PyUnicode_CheckExact, PyUnicode_GET_LENGTH
 from cpython.unicode cimport PyUnicode_FromKindAndData
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t
@@ -270,10 +271,12 @@ def _tokenize(strings, normalized=False, no_punct=False, asian_support=False, ca
     return [[vocab[x] for x in ids[off[k]:off[k + 1]]] for k in range(len(texts))]
 
 
-cdef bint _all_exact_str(list texts):
+cdef bint _all_str(list texts, bint exact, Py_ssize_t longest):
+    """Whether every item of ``texts`` is a ``str`` (with ``exact``, not of a subclass) of at most
+    ``longest`` code points: one C loop, for ``plain_streams`` and ``ter_stats``'s common case."""
     cdef object t
     for t in texts:
-        if not PyUnicode_CheckExact(t):
+        if not (PyUnicode_CheckExact(t) if exact else PyUnicode_Check(t)) or PyUnicode_GET_LENGTH(t) > longest:
             return False
     return True
 
@@ -286,20 +289,10 @@ def plain_streams(hypotheses, ref_streams):
     for s in ref_streams:
         if type(s) is not list or len(s) != n:
             return False
-    if not _all_exact_str(hypotheses):
+    if not _all_str(hypotheses, True, PY_SSIZE_T_MAX):
         return False
     for s in ref_streams:
-        if not _all_exact_str(s):
-            return False
-    return True
-
-
-cdef bint _all_short(list texts, Py_ssize_t short):
-    """Whether every item of ``texts`` is a ``str`` of at most ``short`` code points (one C loop:
-    the common case of ``check_segment_rules``, which has nothing to check then)."""
-    cdef object t
-    for t in texts:
-        if not PyUnicode_Check(t) or PyUnicode_GET_LENGTH(t) > short:
+        if not _all_str(s, True, PY_SSIZE_T_MAX):
             return False
     return True
 
@@ -313,8 +306,8 @@ def ter_stats(hypotheses, ref_streams, normalized=False, no_punct=False, asian_s
     # its references), check_segment_rules has nothing to find
     cdef Py_ssize_t short = MAX_WORDS // LOWER_GROWTH
     cdef list stream
-    cdef bint plain = bool(streams) and _all_short(hyps, short) and all(
-        len(stream) == len(hyps) and _all_short(stream, short) for stream in streams)
+    cdef bint plain = bool(streams) and _all_str(hyps, False, short) and all(
+        len(stream) == len(hyps) and _all_str(stream, False, short) for stream in streams)
     if not plain:
         check_segment_rules(hyps, streams, normalized, no_punct, asian_support, case_sensitive)
     cdef Py_ssize_t n = len(hyps), i
