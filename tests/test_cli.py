@@ -722,7 +722,7 @@ class _EmptyLines(rapidbleu.registry.CorpusWatch):
         self.count += sum(not h.strip() for h in hypotheses)
 
     def done(self):
-        rapidbleu._core.log.logger.warning("%d empty hypotheses", self.count)
+        rapidbleu._base.log.logger.warning("%d empty hypotheses", self.count)
 
 
 @pytest.fixture

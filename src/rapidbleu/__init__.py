@@ -8,10 +8,10 @@ computed by a compiled core.
 from typing import TYPE_CHECKING
 
 from ._core import backend as _backend
-from ._core import log as _log  # noqa: F401  (_log: rapidbleu's logger obeys sacreBLEU's level)
-from ._core.errors import BackendFallbackWarning, NotProvidedError
-from ._core.not_provided import not_provided
-from ._core.version import __version__
+from ._base import log as _log  # noqa: F401  (_log: rapidbleu's logger obeys sacreBLEU's level)
+from ._base.errors import BackendFallbackWarning, NotProvidedError
+from ._base.not_provided import not_provided
+from ._base.version import __version__
 from .bleu import BLEU, corpus_bleu, raw_corpus_bleu, sentence_bleu
 from .chrf import CHRF, corpus_chrf, sentence_chrf
 from .score import BLEUScore, BLEUSignature, CHRFScore, TERScore, TERSignature

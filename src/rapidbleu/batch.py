@@ -47,7 +47,7 @@ import numpy as np
 
 from ._core import backend as _backend
 from ._core.bleu_row import MAX_NGRAM_ORDER
-from ._core.errors import stream_length_error
+from ._base.errors import stream_length_error
 from ._core.inputs import join_flat, preprocess, token_ids
 from ._core.metric import Metric
 from ._core.nltk_batch import sentence_bleu_rows
@@ -55,7 +55,7 @@ from ._core.nltk_scores import rows_named
 from ._core.nltk_smoothing import SmoothingFunction
 from ._core.nltk_style import method_number, resolve_smoothing
 from ._core.nltk_style import weights_of as _nltk_weights
-from ._core.nogc import without_gc
+from ._base.nogc import without_gc
 from ._core.validate import check_keywords, check_order, check_ordered, check_style, resolve_workers
 from .bleu import BLEU
 from .chrf import CHRF, CHRFOptions

@@ -17,14 +17,14 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast, overload
 if TYPE_CHECKING:
     import numpy as np
 else:
-    from ._core.lazy import numpy as np  # imported on first use (see rapidbleu._core.lazy)
+    from ._base.lazy import numpy as np  # imported on first use (see rapidbleu._base.lazy)
 
 from ._core import backend as _backend
 from ._core.bleu_row import MAX_NGRAM_ORDER, stats_columns
 from ._core.bleu_scores_py import SMOOTH_DEFAULTS, bleu_from_stats, check_smoothing, split_row
-from ._core.errors import MAX_EXACT_COUNT, cached_references_error
+from ._base.errors import MAX_EXACT_COUNT, cached_references_error
 from ._core.inputs import check_references, join_flat, preprocess, stat_value, token_ids
-from ._core.log import logger
+from ._base.log import logger
 from ._core.metric import CommandLineContext, CommandLineOption, CorpusWatch, Metric
 from ._core.sacre_methods import SacreBLEUMethods
 from ._core.validate import (

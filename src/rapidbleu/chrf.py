@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 if TYPE_CHECKING:
     import numpy as np
 else:
-    from ._core.lazy import numpy as np  # imported on first use (see rapidbleu._core.lazy)
+    from ._base.lazy import numpy as np  # imported on first use (see rapidbleu._base.lazy)
 
 from ._core import backend as _backend
 from ._core.chrf_py import (
@@ -41,7 +41,7 @@ from ._core.chrf_py import (
     split_words,
     stats_columns,
 )
-from ._core.errors import cached_references_error
+from ._base.errors import cached_references_error
 from ._core.inputs import check_references
 from ._core.metric import CommandLineOption, Metric
 from ._core.sacre_methods import SacreMetricMethods

@@ -44,7 +44,7 @@ from typing import Any
 import numpy as np
 
 from . import registry
-from ._core.errors import unknown_metric_error
+from ._base.errors import unknown_metric_error
 from ._core.inputs import preprocess
 from ._core.metric import Metric
 from .bleu import BLEU

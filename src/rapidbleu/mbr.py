@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
     from ._core.metric import Metric
 else:
-    from ._core.lazy import numpy as np
+    from ._base.lazy import numpy as np
 
 from ._core import aggregate_py as _aggregate_py
 from ._core import backend as _backend

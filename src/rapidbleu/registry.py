@@ -31,7 +31,7 @@ from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 from typing import TypeVar
 
-from ._core.errors import unknown_metric_error
+from ._base.errors import unknown_metric_error
 from ._core.metric import METRICS as _metric_table
 from ._core.metric import CommandLineContext, CommandLineOption, CorpusWatch, Metric
 from .bleu import BLEU

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 if TYPE_CHECKING:
     import numpy as np
 
-from ._core.version import __version__
+from ._base.version import __version__
 
 #: The version written into signatures: says which tool produced the score.
 SIGNATURE_VERSION = f"rapidbleu-{__version__}"

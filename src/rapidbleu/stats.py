@@ -50,9 +50,9 @@ from typing import Any
 import numpy as np
 
 from . import registry
-from ._core.errors import ConfigMismatchError
+from ._base.errors import ConfigMismatchError
 from ._core.inputs import check_held, check_statistics_matrix
-from ._core.lazy import is_ndarray
+from ._base.lazy import is_ndarray
 from ._core.metric import Metric
 from ._core.nltk_inputs import check_corpus_args, check_lengths, segments_checked_on_error, token_statistics
 from ._core.nltk_smoothing import modified_precision

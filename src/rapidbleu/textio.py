@@ -13,7 +13,7 @@ import io
 import re
 from typing import Any
 
-from ._core.errors import InputError
+from ._base.errors import InputError
 
 __all__ = ["STDIN", "InputError", "LineReader", "read_lines"]
 

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from typing import IO, TYPE_CHECKING, Any, NoReturn
 
 from ._core.bleu_scores_py import my_log
-from ._core.log import logger
-from ._core.not_provided import not_provided
+from ._base.log import logger
+from ._base.not_provided import not_provided
 
 if TYPE_CHECKING:
     import numpy as np

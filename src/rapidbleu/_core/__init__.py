@@ -15,9 +15,11 @@ Naming:
   str readers (``text.h``/``.pxd``, ``pytext.h``), the tokenizers' C (``tok.h``, ``strtok.h``,
   ``uni.h``), ``compiler.h``, ``pyint.h``, ``pyapi.pxd``;
 * the middle layer, one job per module: ``metric`` (the protocol), ``inputs``, ``validate``,
-  ``errors``, ``backend`` (the one rule that chooses a twin), ``threads``, ``bootstrap``,
-  ``engines`` (Spark, Dask, Ray), ``lockstep``, ``log``, ``lazy``, ``nogc``, ``version``,
-  ``nltk_style``, ``sacre_methods``, ``not_provided``, ``compare_render``.
+  ``backend`` (the one rule that chooses a twin), ``threads``, ``bootstrap``, ``engines`` (Spark,
+  Dask, Ray), ``lockstep``, ``nltk_style``, ``sacre_methods``, ``compare_render``.
+
+The ground below this package (errors, version, log, lazy imports, the downloader) is
+``rapidbleu._base``, which imports nothing of the package.
 
 This file imports nothing: importing one core module costs only that module.
 """

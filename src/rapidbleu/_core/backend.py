@@ -51,7 +51,7 @@ from collections.abc import Iterable
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from .errors import BackendChoiceError, BackendFallbackWarning, BackendUnavailableError, warn_outside
+from .._base.errors import BackendChoiceError, BackendFallbackWarning, BackendUnavailableError, warn_outside
 
 if TYPE_CHECKING:
     # What the chosen modules look like: the pure-Python twins own the names and signatures

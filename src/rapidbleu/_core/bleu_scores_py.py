@@ -32,10 +32,10 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 else:
-    from .lazy import numpy as np  # imported on first use (see rapidbleu._core.lazy)
+    from .._base.lazy import numpy as np  # imported on first use (see rapidbleu._base.lazy)
 
 from .bleu_row import MAX_NGRAM_ORDER
-from .errors import (
+from .._base.errors import (
     MAX_EXACT_COUNT,
     SmoothingError,
     UnknownSmoothingError,
@@ -48,7 +48,7 @@ from .errors import (
     warn_outside,
     weights_count_error,
 )
-from .lazy import is_ndarray
+from .._base.lazy import is_ndarray
 from .validate import check_order
 
 NAME = "python"
@@ -69,7 +69,7 @@ ARRAY_DTYPES = ("int64", "float32")
 
 
 def check_smoothing(smooth_method: str) -> None:
-    """Raise :class:`~rapidbleu._core.errors.UnknownSmoothingError` (a ``ValueError``, and an
+    """Raise :class:`~rapidbleu._base.errors.UnknownSmoothingError` (a ``ValueError``, and an
     ``AssertionError`` as sacreBLEU's assert) unless ``smooth_method`` is one of sacreBLEU's
     four methods."""
     if smooth_method not in SMOOTH_DEFAULTS:

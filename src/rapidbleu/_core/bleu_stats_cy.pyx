@@ -20,7 +20,7 @@ One extension module, one job per file (msgpack's layout: this file includes the
 from concurrent.futures import ThreadPoolExecutor
 from operator import methodcaller
 
-from .lazy import numpy as np  # imported on first use: the CLI's corpus score needs none
+from .._base.lazy import numpy as np  # imported on first use: the CLI's corpus score needs none
 
 from libc.stdint cimport int64_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
@@ -36,7 +36,7 @@ from .pyapi cimport (PySequence_Fast_GET_SIZE, PySequence_Fast_ITEMS, PySequence
 from .table cimport rb_reserve
 from .text cimport rb_set_text, rb_text
 
-from .errors import (hypothesis_length_error, lengths_overrun_error, lengths_sum_error, no_reference_error,
+from .._base.errors import (hypothesis_length_error, lengths_overrun_error, lengths_sum_error, no_reference_error,
                       no_reference_stream_error, stream_length_error)
 from .bleu_row import n_columns
 from .threads import MIN_CHUNK, run_chunks, thread_count

@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import numpy as np
 else:
-    from .lazy import numpy as np  # imported on first use (see rapidbleu._core.lazy)
+    from .._base.lazy import numpy as np  # imported on first use (see rapidbleu._base.lazy)
 
 from ..tokenizers import get_tokenizer
 from .bleu_row import closest_ref_len, n_columns
-from .errors import (
+from .._base.errors import (
     hypothesis_length_error,
     lengths_overrun_error,
     lengths_sum_error,

@@ -25,9 +25,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     import numpy as np
 else:
-    from .lazy import numpy as np  # imported on first use: a corpus score without a CI needs none
+    from .._base.lazy import numpy as np  # imported on first use: a corpus score without a CI needs none
 
-from .errors import MAX_EXACT_COUNT, resample_range_error
+from .._base.errors import MAX_EXACT_COUNT, resample_range_error
 from .validate import check_resamples
 
 #: Default number of bootstrap resamples (``bs``) and randomisation trials (``ar``).

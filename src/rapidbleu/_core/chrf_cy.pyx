@@ -22,7 +22,7 @@ from . import chrf_py as _twin
 from .chrf_py import (as_stats_matrix, best_reference, check_beta, check_orders, check_segments, check_sentences,
                        is_plain_beta, option_values, plain_arithmetic)
 from .threads import run_chunks
-from .errors import no_reference_error
+from .._base.errors import no_reference_error
 
 NAME = "cython"
 

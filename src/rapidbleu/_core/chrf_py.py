@@ -40,9 +40,9 @@ from typing import TYPE_CHECKING, Any, TypedDict
 if TYPE_CHECKING:
     import numpy as np
 else:
-    from .lazy import numpy as np  # imported on first use (see rapidbleu._core.lazy)
+    from .._base.lazy import numpy as np  # imported on first use (see rapidbleu._base.lazy)
 
-from .errors import MAX_EXACT_COUNT, TooLargeError, no_reference_error, stream_length_error
+from .._base.errors import MAX_EXACT_COUNT, TooLargeError, no_reference_error, stream_length_error
 from .validate import MAX_ORDER_LIMIT
 
 NAME = "python"

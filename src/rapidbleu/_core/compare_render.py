@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from tabulate import tabulate
 
-from .version import __version__
+from .._base.version import __version__
 
 if TYPE_CHECKING:  # (the report extra, not followed by mypy: these are Any to it)
     from matplotlib.axes import Axes

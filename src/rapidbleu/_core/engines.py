@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import missing_columns_error, missing_extra_error, unknown_metric_error
+from .._base.errors import missing_columns_error, missing_extra_error, unknown_metric_error
 from .metric import METRICS, Metric
 from .nltk_scores import rows_named
 from .validate import check_style

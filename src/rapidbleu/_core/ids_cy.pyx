@@ -5,14 +5,14 @@ copies here).  ``pack_int_lists`` reads each Python int in place under the GIL;
 ``clean_flat`` is one pass over the ids without the GIL.
 """
 
-from .lazy import numpy as np  # imported on first use
+from .._base.lazy import numpy as np  # imported on first use
 
 from libc.stdint cimport int64_t
 from cpython.object cimport PyObject
 
 from .pyapi cimport PySequence_Fast_GET_SIZE, PySequence_Fast_ITEMS, _is_int, rb_int64_of
 
-from .errors import lengths_overrun_error, lengths_sum_error
+from .._base.errors import lengths_overrun_error, lengths_sum_error
 
 #: Name of this backend, as reported by ``rapidbleu.backend``.
 NAME = "cython"

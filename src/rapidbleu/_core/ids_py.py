@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import numpy as np
 else:
-    from .lazy import numpy as np  # imported on first use (see rapidbleu._core.lazy)
+    from .._base.lazy import numpy as np  # imported on first use (see rapidbleu._base.lazy)
 
-from .errors import lengths_overrun_error, lengths_sum_error
+from .._base.errors import lengths_overrun_error, lengths_sum_error
 
 #: Name of this backend, as reported by ``rapidbleu.backend``.
 NAME = "python"

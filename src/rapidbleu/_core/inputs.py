@@ -22,7 +22,7 @@ from itertools import repeat
 from operator import add, is_not
 from typing import TYPE_CHECKING, Any
 
-from .errors import (
+from .._base.errors import (
     INT64_MAX,
     MAX_EXACT_COUNT,
     EmptyInputError,
@@ -33,13 +33,13 @@ from .errors import (
     stream_length_error,
     streams_differ_error,
 )
-from .lazy import is_ndarray
+from .._base.lazy import is_ndarray
 from .validate import check_ordered
 
 if TYPE_CHECKING:
     import numpy as np
 else:
-    from .lazy import numpy as np  # imported on first use (see rapidbleu._core.lazy)
+    from .._base.lazy import numpy as np  # imported on first use (see rapidbleu._base.lazy)
 
 __all__ = [
     "check_held",

@@ -22,7 +22,7 @@ from collections.abc import Iterator, Sequence
 from functools import partial
 
 from ..textio import STDIN, InputError, LineReader
-from .errors import counted
+from .._base.errors import counted
 
 #: Exit status for a line with the wrong number of tab-separated fields (sacreBLEU's).
 FIELD_COUNT_CODE = 17

@@ -43,9 +43,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .bootstrap import bootstrap_summary
-from .errors import scoring_options_error
+from .._base.errors import scoring_options_error
 from .inputs import check_held, check_statistics_matrix, column_sums
-from .lazy import is_ndarray
+from .._base.lazy import is_ndarray
 from .validate import check_hypotheses, check_resamples, check_sentence_args
 
 if TYPE_CHECKING:
@@ -53,7 +53,7 @@ if TYPE_CHECKING:
 
     from ..score import Score, Signature
 else:
-    from .lazy import numpy as np  # imported on first use (see rapidbleu._core.lazy)
+    from .._base.lazy import numpy as np  # imported on first use (see rapidbleu._base.lazy)
 
 #: One option of a metric's command-line group: its flags (``("--chrf-char-order", "-cc")``)
 #: and the keyword arguments of ``argparse``'s ``add_argument`` (``type``, ``default``, ``dest``,

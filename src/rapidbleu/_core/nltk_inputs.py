@@ -3,7 +3,7 @@ checks of that layout, and the token statistics the core computes from it.
 
 Every NLTK-style entry point (``rapidbleu.nltk``, ``rapidbleu.stats.nltk_corpus_stats``,
 ``rapidbleu.batch``) reads its segments through these functions, so an input mistake has one
-message and one type (``LengthMismatchError`` and the others are in ``rapidbleu._core.errors``).
+message and one type (``LengthMismatchError`` and the others are in ``rapidbleu._base.errors``).
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import numpy as np
 else:
-    from .lazy import numpy as np  # imported on first use: the registry lists NLTKBLEU for the command line
+    from .._base.lazy import numpy as np  # imported on first use: the registry lists NLTKBLEU for the command line
 
 from . import backend as _backend
-from .errors import LengthMismatchError
+from .._base.errors import LengthMismatchError
 from .validate import check_nltk_hypotheses, check_nltk_references, check_ordered
 
 #: One hypothesis or reference: a sequence of hashable tokens (``str``, ``int``, ...).

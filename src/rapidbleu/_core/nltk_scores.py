@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 else:
-    from .lazy import numpy as np  # imported on first use: the registry lists NLTKBLEU for the command line
+    from .._base.lazy import numpy as np  # imported on first use: the registry lists NLTKBLEU for the command line
 
 from . import backend as _backend
 from .bleu_row import stats_columns
@@ -26,7 +26,7 @@ from .bleu_scores_py import (
     nltk_from_counts,
     warn_zero_order,
 )
-from .errors import SmoothingError
+from .._base.errors import SmoothingError
 from .inputs import check_held
 
 

@@ -5,7 +5,7 @@ them, the orders they need, the uniform default of BLEU-N) and ``smoothing_funct
 Every NLTK-style entry point -- ``rapidbleu.nltk`` (the drop-in), the NLTK-style metric
 (``rapidbleu.nltk_bleu``), ``rapidbleu.batch``, ``rapidbleu.rewards``, ``rapidbleu.stats`` and
 the engines -- reads these arguments here, so a rule has one wording (the messages are in
-``rapidbleu._core.errors``).  The other jobs of NLTK's style are beside this module:
+``rapidbleu._base.errors``).  The other jobs of NLTK's style are beside this module:
 ``nltk_inputs`` (NLTK's input layout and its checks), ``nltk_smoothing`` (``SmoothingFunction``,
 ``modified_precision``) and ``nltk_scores`` (sentence scores from statistics).
 """
@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence, Set
 from typing import Any
 
 from .bleu_row import MAX_NGRAM_ORDER
-from .errors import (
+from .._base.errors import (
     fifth_order_error,
     smoothing_name_error,
     weights_count_error,

@@ -36,12 +36,12 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import numpy as np
 else:
-    from .lazy import numpy as np  # imported on first use (see rapidbleu._core.lazy)
+    from .._base.lazy import numpy as np  # imported on first use (see rapidbleu._base.lazy)
 
 from ..tokenizers.base import BaseTokenizer
 from .bleu_row import closest_ref_len
 from .inputs import check_references, preprocess
-from .lazy import is_ndarray
+from .._base.lazy import is_ndarray
 from .validate import check_hypotheses, check_sentence_args
 
 

@@ -68,10 +68,10 @@ from typing import TYPE_CHECKING, Any, cast
 if TYPE_CHECKING:
     import numpy as np
 else:
-    from .lazy import numpy as np  # imported on first use (see rapidbleu._core.lazy)
+    from .._base.lazy import numpy as np  # imported on first use (see rapidbleu._base.lazy)
 
 from ..tokenizers.tokenizer_ter import tercom_words
-from .errors import MAX_EXACT_COUNT, no_reference_error, stream_length_error
+from .._base.errors import MAX_EXACT_COUNT, no_reference_error, stream_length_error
 
 #: Name of this backend, as reported by ``rapidbleu.backend``.
 NAME = "python"

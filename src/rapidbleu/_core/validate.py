@@ -4,7 +4,7 @@ sacreBLEU silently mis-scores some malformed inputs (``zip`` truncates streams o
 lengths, a flat list of reference strings is read character by character); here each one raises
 an error that says what is wrong and where.  The exception types (those that are also
 sacreBLEU's or NLTK's type included) and the messages shared beyond one check are in
-``rapidbleu._core.errors``.
+``rapidbleu._base.errors``.
 
 Each value is checked once, where it enters (``ARCHITECTURE.md``, "One validation contract"):
 a check returns the value in the form the code below it takes (``resolve_workers`` the number of
@@ -22,13 +22,13 @@ from itertools import repeat
 from operator import is_
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .errors import BadSmoothValueError, EmptyInputError, NoneHypothesisError, kind_of, no_reference_error
+from .._base.errors import BadSmoothValueError, EmptyInputError, NoneHypothesisError, kind_of, no_reference_error
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 else:
-    from .lazy import numpy as np  # imported on first use (see rapidbleu._core.lazy)
+    from .._base.lazy import numpy as np  # imported on first use (see rapidbleu._base.lazy)
 
 #: The largest maximum n-gram order any entry point accepts.  BLEU uses 4; orders beyond a few
 #: dozen measure nothing, and the statistics matrix and the n-gram tables grow with N, so a

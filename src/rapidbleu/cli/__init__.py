@@ -42,7 +42,7 @@ import warnings
 from collections.abc import Iterator
 from typing import TextIO
 
-from .._core.errors import USAGE_CODE, USER_ERRORS, BackendFallbackWarning, CLIError, UsageError
+from .._base.errors import USAGE_CODE, USER_ERRORS, BackendFallbackWarning, CLIError, UsageError
 from .inputs import CHUNK_LINES
 from .modes import run
 from .parser import (
@@ -78,7 +78,7 @@ __all__ = [
 ]
 
 #: What ends a command with a one-line message instead of a traceback
-#: (``rapidbleu._core.errors.USER_ERRORS``, where each type is).
+#: (``rapidbleu._base.errors.USER_ERRORS``, where each type is).
 EXPECTED_ERRORS: tuple[type[Exception], ...] = USER_ERRORS
 
 

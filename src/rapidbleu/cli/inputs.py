@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import os
 
-from .._core.errors import CLIError
+from .._base.errors import CLIError
 from .._core.lockstep import Source, Stream, read_lockstep
-from .._core.log import logger
+from .._base.log import logger
 from ..textio import STDIN, LineReader
 
 #: Lines read from every input per step of the streaming loop (``RAPIDBLEU_CHUNK_LINES``

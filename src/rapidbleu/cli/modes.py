@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import numpy as np
 else:
-    from .._core.lazy import numpy as np  # imported on first use: a corpus score needs none
+    from .._base.lazy import numpy as np  # imported on first use: a corpus score needs none
 
-from .._core.errors import CLIError
+from .._base.errors import CLIError
 from .._core.lockstep import Stream, line_counts_differ, read_lockstep
-from .._core.log import logger
+from .._base.log import logger
 from .._core.metric import Metric
 from ..report import Color, print_results_table, print_single_results
 from ..textio import read_lines

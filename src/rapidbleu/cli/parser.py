@@ -12,10 +12,10 @@ import textwrap
 from typing import Any
 
 from .. import registry
-from .._core.errors import CLIError, UsageError
+from .._base.errors import CLIError, UsageError
 from .._core.metric import CommandLineContext, CommandLineOption, CorpusWatch, Metric
 from .._core.validate import resolve_workers
-from .._core.version import __version__
+from .._base.version import __version__
 
 OUTPUT_FORMATS = ("json", "text", "latex")
 

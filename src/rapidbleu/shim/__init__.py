@@ -48,7 +48,7 @@ import warnings
 from collections.abc import Sequence
 from typing import Any
 
-from .._core.not_provided import NotProvidedError, not_provided
+from .._base.not_provided import NotProvidedError, not_provided
 
 __all__ = [
     "CHILDREN_ENV",

@@ -8,7 +8,7 @@ an unknown name.
 from importlib import import_module
 from typing import Any
 
-from .._core.errors import UnknownTokenizerError
+from .._base.errors import UnknownTokenizerError
 from .base import BaseTokenizer
 
 # name -> "module:Class"; one module per tokenizer.

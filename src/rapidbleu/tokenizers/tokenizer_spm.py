@@ -26,8 +26,8 @@ import os
 import tempfile
 from functools import lru_cache
 
-from .._core.errors import ModelDownloadError
-from .._core.log import logger
+from .._base.errors import ModelDownloadError
+from .._base.log import logger
 from .base import BaseTokenizer
 
 _INSTALL = (
