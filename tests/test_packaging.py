@@ -4,6 +4,7 @@ sdist), what a build installs when it cannot compile the core, and how its modul
 another (ARCHITECTURE.md, "The layers")."""
 
 import ast
+import importlib.util
 import json
 import os
 import re
@@ -310,3 +311,38 @@ def test_the_import_graph_finds_what_it_forbids():
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert not _cycles({"a": {"b"}, "b": set()})
 
+
+# -- the extras ------------------------------------------------------------------------------
+
+
+def _check_extras():
+    path = ROOT / "tools" / "check_extras.py"
+    if not path.is_file():
+        pytest.skip("tools/check_extras.py is not beside this copy of the tests (run from the checkout)")
+    spec = importlib.util.spec_from_file_location("check_extras", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_extra_has_entry_modules_and_the_installed_ones_import():
+    """Each extra pyproject.toml declares has its entry modules in tools/check_extras.py (which
+    .ci/run runs after every install), and every extra whose packages are installed here imports:
+    a resolution that installs but does not import (dask 2026.11 with distributed 2021.4.1) fails
+    here naming the extra, not as a collection error in the extra's tests."""
+    tool = _check_extras()
+    assert set(tool.declared_extras(ROOT)) == set(tool.ENTRY_MODULES)
+    installed = [
+        extra
+        for extra, modules in tool.ENTRY_MODULES.items()
+        if all(importlib.util.find_spec(m.split(".")[0]) is not None for m in modules)
+    ]
+    assert "test" in installed
+    assert tool.broken(installed, pip_check=False) == []
+    # and it sees a broken one: a module that is there but fails to import
+    tool.ENTRY_MODULES["_broken"] = ("rapidbleu._core.no_such_module",)
+    try:
+        (problem,) = tool.broken(["_broken"], pip_check=False)
+    finally:
+        del tool.ENTRY_MODULES["_broken"]
+    assert "extra '_broken'" in problem and "No module named" in problem
