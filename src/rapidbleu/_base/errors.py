@@ -123,8 +123,27 @@ class InputError(Exception):
         self.code = code
 
 
-class ModelDownloadError(RuntimeError):
+class DownloadError(RuntimeError):
+    """A file that rapidbleu fetches (a test set, a SentencePiece model) is neither in the cache
+    nor downloadable: offline, refused (an HTTP error), interrupted, stalled past the timeout, its
+    MD5 sum wrong, or an archive that would write outside the cache.  The message names the URL,
+    the cache path and what to do; nothing partial is left where a later run would take it as
+    complete (``rapidbleu._base.fetch``)."""
+
+
+class ModelDownloadError(DownloadError):
     """A SentencePiece model was not found locally and could not be downloaded."""
+
+
+class TestSetError(ValueError, KeyError):
+    """An unknown test set, language pair, field, origlang or subset (``-t``, ``-l``, ``--echo``,
+    ``rapidbleu.dataset``): the message names what was asked for and what exists.  A
+    ``KeyError`` too, as a lookup in ``DATASETS`` raises."""
+
+    __test__ = False  # not a pytest test class
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""
 
 
 class BackendFallbackWarning(RuntimeWarning):
@@ -159,13 +178,15 @@ class UsageError(CLIError):
 #: (:class:`CLIError` and :class:`UsageError`, which the command line's checks raise for every
 #: value it refuses; :class:`InputError`, a file that cannot be read; a bad backend choice or a
 #: missing compiled core; an option too large to score) and the built-in types its code raises
-#: for a missing optional extra (``ImportError``, with the ``pip install`` line) and a
-#: SentencePiece model that is neither on disk nor downloadable (:class:`ModelDownloadError`,
-#: ``FileNotFoundError``).  Anything else is a bug and keeps its traceback.
+#: for a missing optional extra (``ImportError``, with the ``pip install`` line), a test set or
+#: SentencePiece model that is neither in the cache nor downloadable (:class:`DownloadError`,
+#: :class:`ModelDownloadError` under it; ``FileNotFoundError``), and an unknown test set, pair or
+#: field (:class:`TestSetError`).  Anything else is a bug and keeps its traceback.
 USER_ERRORS: tuple[type[Exception], ...] = (
     CLIError,
     InputError,
-    ModelDownloadError,
+    DownloadError,
+    TestSetError,
     BackendChoiceError,
     BackendUnavailableError,
     TooLargeError,

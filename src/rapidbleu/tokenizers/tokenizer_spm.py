@@ -15,18 +15,18 @@ Where the model file comes from, first match wins:
    without ``$SACREBLEU``, ``~/.sacrebleu/models/<file>``, with sacreBLEU's file names
    (``sacrebleu_tokenizer_spm.model``, ``flores200sacrebleuspm``,
    ``spbleu-1k_tokenizer_spm.model``).  A missing file is downloaded there from sacreBLEU's
-   URL (once; written to a temporary file and renamed, so an interrupted download leaves no
-   partial model).  If the download fails the error says what to fetch and where to put it.
+   URL by ``rapidbleu._base.fetch`` (once, under a lock; written to a temporary file and
+   renamed, so an interrupted download leaves no partial model; ``RAPIDBLEU_DOWNLOAD_MIRROR``
+   names a mirror).  If the download fails the error says what to fetch and where to put it.
 
 Needs ``sentencepiece``: ``pip install rapidbleu[spm]``.
 """
 
-import contextlib
 import os
-import tempfile
 from functools import lru_cache
 
-from .._base.errors import ModelDownloadError
+from .._base import fetch
+from .._base.errors import DownloadError, ModelDownloadError
 from .._base.log import logger
 from .base import BaseTokenizer
 
@@ -54,48 +54,10 @@ SPM_MODELS["spm"] = SPM_MODELS["flores101"]
 _DEPRECATED_SPM = "Tokenizer 'spm' has been changed to 'flores101', and may be removed in the future."
 
 
-def sacrebleu_dir() -> str:
-    """sacreBLEU's data directory: ``$SACREBLEU`` or ``~/.sacrebleu``."""
-    return os.environ.get("SACREBLEU", os.path.join(os.path.expanduser("~"), ".sacrebleu"))
-
-
 def default_model_path(name: str) -> str:
     """Where sacreBLEU keeps (and we look for) the model of tokenizer ``name``."""
     url = SPM_MODELS[name][0]
-    return os.path.join(sacrebleu_dir(), "models", os.path.basename(url))
-
-
-def _download(url: str, dest: str, timeout: float = 60.0) -> None:
-    import urllib.request
-
-    folder = os.path.dirname(dest)
-    hint = (
-        f"download {url} yourself and save it as {dest}, or point rapidbleu at a copy "
-        "(see rapidbleu.tokenizers.tokenizer_spm)"
-    )
-    try:
-        os.makedirs(folder, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".part-", dir=folder)
-    except OSError as exc:
-        raise ModelDownloadError(f"cannot write the SentencePiece model to {dest} ({exc}); {hint}") from exc
-    logger.info("Downloading %s to %s", url, dest)
-    try:
-        with os.fdopen(fd, "wb") as out, urllib.request.urlopen(url, timeout=timeout) as resp:
-            while True:
-                block = resp.read(1 << 20)
-                if not block:
-                    break
-                out.write(block)
-        if os.path.getsize(tmp) == 0:
-            raise OSError("empty response")
-        os.replace(tmp, dest)
-    except Exception as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise ModelDownloadError(
-            f"the SentencePiece model is not at {dest} and downloading it from {url} failed "
-            f"({type(exc).__name__}: {exc}); {hint}"
-        ) from exc
+    return os.path.join(fetch.cache_dir(), "models", os.path.basename(url))
 
 
 def resolve_model_path(name: str, model_path: str | None = None, download: bool = True) -> str:
@@ -118,7 +80,12 @@ def resolve_model_path(name: str, model_path: str | None = None, download: bool 
     if not (os.path.isfile(path) and os.path.getsize(path) > 0):
         if not download:
             raise FileNotFoundError(f"{name}: SentencePiece model not found at {path}")
-        _download(url, path)
+        try:
+            fetch.download(url, path, what=f"the SentencePiece model of {name}")
+        except DownloadError as exc:
+            if isinstance(exc, ModelDownloadError):
+                raise
+            raise ModelDownloadError(f"{exc} (or point rapidbleu at a copy: rapidbleu.tokenizers.tokenizer_spm)") from exc
     return path
 
 
