@@ -411,24 +411,24 @@ def test_spm_explicit_model_path_and_env(spm_model, tmp_path, monkeypatch):
 
 
 def test_spm_download_failure_is_clear(tmp_path, monkeypatch):
+    """Offline (a refused connection on 127.0.0.1, through the mirror variable): a
+    ModelDownloadError naming the URL and the cache path, and no partial model left."""
     pytest.importorskip("sentencepiece", reason="extra [spm] not installed")
-    import urllib.error
+    from local_server import closed_port_url
 
     from rapidbleu.tokenizers.tokenizer_spm import ModelDownloadError
 
     monkeypatch.setenv("SACREBLEU", str(tmp_path))
     monkeypatch.delenv("RAPIDBLEU_FLORES200_MODEL", raising=False)
-
-    def offline(url, *a, **k):
-        raise urllib.error.URLError("no network")
-
-    monkeypatch.setattr("urllib.request.urlopen", offline)
+    monkeypatch.setenv("RAPIDBLEU_DOWNLOAD_MIRROR", closed_port_url("/models"))
+    monkeypatch.setenv("RAPIDBLEU_DOWNLOAD_RETRIES", "1")
     with pytest.raises(ModelDownloadError) as info:
         get_tokenizer("flores200")
     msg = str(info.value)
     assert "https://tinyurl.com/flores200sacrebleuspm" in msg
     assert str(tmp_path / "models" / "flores200sacrebleuspm") in msg
-    assert list((tmp_path / "models").iterdir()) == []  # no partial file left
+    # no partial file left (the lock file stays, as sacreBLEU's does)
+    assert [p.name for p in (tmp_path / "models").iterdir()] == ["flores200sacrebleuspm.lock"]
 
 
 def test_spm_missing_library_message(monkeypatch):
