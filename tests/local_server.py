@@ -42,7 +42,7 @@ class LocalServer:
             def log_message(self, *args: object) -> None:  # quiet
                 pass
 
-            def do_GET(self) -> None:  # noqa: N802 -- http.server's name
+            def do_GET(self) -> None:
                 route = routes.get(self.path)
                 if route is None:
                     self.send_error(404)

@@ -408,16 +408,17 @@ def test_abbreviations_resolve_as_in_sacrebleu(monkeypatch):
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["-t", "wmt14"], "-t/--test-set: test sets are not supported; give reference files"),
-        (["--test-set", "wmt14", "-l", "de-en"], "-t/--test-set: test sets are not supported; give reference files"),
-        (["-t", "13a"], "-t/--test-set: test sets are not supported"),  # not -tok 13a
-        (["--list"], "--list: test sets are not supported; give reference files"),
-        (["--echo", "src"], "--echo: test sets are not supported; give reference files"),
-        (["-ol", "en"], "--origlang: test sets are not supported"),
-        (["-d"], "-d/--detail: "),
+        (["-t", "wmt14"], "I need exactly one of (a) a predefined test set (-t) or (b) a list of references"),
+        (["-t", "13a"], "-t/--test-set: unknown test set '13a'; run with --list"),  # not -tok 13a
+        (["--echo", "src"], "--echo requires a test set (-t) and a language pair (-l)"),
+        (["-ol", "en"], "--origlang and --subset need a test set (-t)"),
+        (["--subset", "sport"], "--origlang and --subset need a test set (-t)"),
+        (["--citation"], "--citation: I need a test set (-t)."),
     ],
 )
-def test_unsupported_options_are_one_line_errors(argv, message, capsys):
+def test_test_set_options_out_of_place_are_one_line_errors(argv, message, capsys):
+    """sacreBLEU's rules for the test-set options, each one line and exit status 1 (sacreBLEU's
+    status), before anything is read or downloaded."""
     _pair, _system, hyp, refs = systems(SAMPLE_DIR)[0]
     code = cli.main([str(refs[0]), *argv, "-i", str(hyp)])
     err = capsys.readouterr().err
@@ -427,17 +428,40 @@ def test_unsupported_options_are_one_line_errors(argv, message, capsys):
     assert err.count("\n") == 1
 
 
-def test_test_set_error_from_the_command():
+def test_detail_without_a_test_set_says_there_is_no_subset_information(capsys):
+    """``-d`` without ``-t``: the score (text, as sacreBLEU turns JSON into text with ``-d``),
+    then sacreBLEU's line saying there is no subset information."""
+    _pair, _system, hyp, refs = systems(SAMPLE_DIR)[0]
+    assert cli.main([str(refs[0]), "-i", str(hyp), "-d", "-q"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("BLEU|nrefs:1|")
+    assert out[1] == "No subset information found. Consider using --origlang argument."
+
+
+def test_a_test_set_offline_is_a_one_line_error(tmp_path):
+    """``-t`` with nothing cached and no network (a mirror folder without the file): one line
+    naming the set's URL and the cache, exit status 1, no traceback, nothing left in the cache
+    that a later run would trust."""
+    mirror = tmp_path / "mirror"
+    mirror.mkdir()
+    env = dict(os.environ, SACREBLEU=str(tmp_path / "cache"), RAPIDBLEU_DOWNLOAD_MIRROR=str(mirror))
     r = subprocess.run(
-        [sys.executable, "-m", "rapidbleu", "-t", "wmt14", "-l", "de-en"],
+        [sys.executable, "-m", "rapidbleu", "-t", "wmt14", "-l", "de-en", "-q"],
+        input="x\n",
         capture_output=True,
         text=True,
         timeout=120,
+        env=env,
         check=False,
     )
     assert r.returncode == 1
     assert "Traceback" not in r.stderr
-    assert r.stderr == "rapidbleu: error: -t/--test-set: test sets are not supported; give reference files\n"
+    assert r.stderr.startswith("rapidbleu: error: "), r.stderr
+    assert r.stderr.count("\n") == 1, r.stderr
+    for part in ("wmt14", "test-filtered.tgz", str(tmp_path / "cache")):
+        assert part in r.stderr
+    raw = tmp_path / "cache" / "wmt14" / "raw"
+    assert [p.name for p in raw.iterdir() if not p.name.endswith(".lock")] == []
 
 
 # -- clean command-line errors ----------------------------------------------------------------

@@ -25,8 +25,8 @@ from nltk.util import ngrams as nltk_ngrams  # noqa: E402
 
 import rapidbleu.nltk as rb  # noqa: E402
 from rapidbleu import nltk as rnltk  # noqa: E402
-from rapidbleu._core import backend as _backend  # noqa: E402
 from rapidbleu._base.errors import NoReferencesError  # noqa: E402
+from rapidbleu._core import backend as _backend  # noqa: E402
 from rapidbleu._core.nltk_inputs import token_statistics  # noqa: E402
 from rapidbleu.tokenizers import get_tokenizer  # noqa: E402
 

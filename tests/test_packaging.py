@@ -345,4 +345,5 @@ def test_every_extra_has_entry_modules_and_the_installed_ones_import():
         (problem,) = tool.broken(["_broken"], pip_check=False)
     finally:
         del tool.ENTRY_MODULES["_broken"]
-    assert "extra '_broken'" in problem and "No module named" in problem
+    assert "extra '_broken'" in problem
+    assert "No module named" in problem

@@ -65,7 +65,7 @@ def _sacrebleu_modules() -> list[str]:
 
 def test_every_sacrebleu_module_resolves_or_says_why(startup_hook_env):
     """Each module of sacreBLEU 2.6.0's package: the rapidbleu module of the same path (the same
-    object), NotProvidedError for the test-set package, or ModuleNotFoundError naming both."""
+    object; the test-set package ``sacrebleu.dataset`` too), or ModuleNotFoundError naming both."""
     modules = _sacrebleu_modules()
     assert "sacrebleu.metrics.bleu" in modules
     assert "sacrebleu.dataset.wmt_xml" in modules
@@ -78,8 +78,6 @@ def test_every_sacrebleu_module_resolves_or_says_why(startup_hook_env):
         for name in json.loads(sys.argv[1]):
             try:
                 mod = importlib.import_module(name)
-            except rapidbleu.NotProvidedError as e:
-                result[name] = ["not-provided", str(e)]
             except ModuleNotFoundError as e:
                 result[name] = ["missing", str(e)]
             else:
@@ -95,11 +93,7 @@ def test_every_sacrebleu_module_resolves_or_says_why(startup_hook_env):
 
     for name, got in out.items():
         real = "rapidbleu" + name[len("sacrebleu") :]
-        if name.startswith("sacrebleu.dataset"):
-            assert got[0] == "not-provided", (name, got)
-            assert "test sets" in got[1]
-            assert "env -u RAPIDBLEU_AS_SACREBLEU sacrebleu -t" in got[1]
-        elif name == "sacrebleu" or importlib.util.find_spec(real) is not None:
+        if name == "sacrebleu" or importlib.util.find_spec(real) is not None:
             assert got == ["alias", real, True], (name, got)
         else:
             assert got[0] == "missing", (name, got)
@@ -109,21 +103,21 @@ def test_every_sacrebleu_module_resolves_or_says_why(startup_hook_env):
     for must in ("sacrebleu.metrics", "sacrebleu.metrics.bleu", "sacrebleu.metrics.base", "sacrebleu.metrics.helpers",
                  "sacrebleu.metrics.chrf", "sacrebleu.metrics.ter", "sacrebleu.metrics.lib_ter",
                  "sacrebleu.compat", "sacrebleu.utils", "sacrebleu.significance", "sacrebleu.tokenizers.tokenizer_ter",
-                 "sacrebleu.tokenizers.tokenizer_13a", "sacrebleu.tokenizers.tokenizer_intl"):  # fmt: skip
+                 "sacrebleu.tokenizers.tokenizer_13a", "sacrebleu.tokenizers.tokenizer_intl",
+                 "sacrebleu.dataset", "sacrebleu.dataset.base", "sacrebleu.dataset.wmt_xml",
+                 "sacrebleu.dataset.fake_sgml", "sacrebleu.dataset.iwslt_xml", "sacrebleu.dataset.tsv",
+                 "sacrebleu.dataset.plain_text"):  # fmt: skip
         assert must in aliased
     # the modules sacreBLEU has that rapidbleu does not (printed with -rA / -s for the record)
     print("not aliased:", sorted(n for n, g in out.items() if g[0] != "alias"))
 
 
-def test_every_public_sacrebleu_name_is_provided_or_not_provided(startup_hook_env):
+def test_every_public_sacrebleu_name_is_provided(startup_hook_env):
     """sacreBLEU's public names (``__all__`` of each module that has one, plus the module
     attributes of ``sacrebleu.utils``) through the alias: the rapidbleu object (BLEU, chrF and TER
-    names alike), or NotProvidedError for test-set functions; only the command line's printers
-    are missing."""
+    names alike, the test sets' too); only the command line's printers are missing."""
     wanted = {}
     for name in _sacrebleu_modules():
-        if name.startswith("sacrebleu.dataset"):
-            continue
         try:
             mod = __import__(name, fromlist=["_"])
         except ImportError:  # e.g. MeCab tokenizers without their extra
@@ -151,8 +145,6 @@ def test_every_public_sacrebleu_name_is_provided_or_not_provided(startup_hook_en
                 try:
                     v = getattr(mod, n)
                     result[module + "." + n] = "same" if v is getattr(real, n) else "different"
-                except rapidbleu.NotProvidedError:
-                    result[module + "." + n] = "not-provided"
                 except AttributeError:
                     result[module + "." + n] = "missing"
         print(json.dumps(result))
@@ -164,14 +156,15 @@ def test_every_public_sacrebleu_name_is_provided_or_not_provided(startup_hook_en
     assert out["sacrebleu.corpus_bleu"] == "same"
     for name in ("CHRF", "TER", "corpus_chrf", "sentence_chrf", "corpus_ter", "sentence_ter"):
         assert out[f"sacrebleu.{name}"] == "same", name
-    assert out["sacrebleu.DATASETS"] == "not-provided"
-    assert out["sacrebleu.utils.get_reference_files"] == "not-provided"
+    for name in ("sacrebleu.DATASETS", "sacrebleu.get_source_file", "sacrebleu.utils.get_reference_files",
+                 "sacrebleu.utils.filter_subset", "sacrebleu.utils.download_file"):  # fmt: skip
+        assert out[name] == "same", name
     for qualified, got in out.items():
         leaf = qualified.rsplit(".", 1)[1]
         if got == "missing":
-            assert leaf in CLI_ONLY, f"{qualified} is neither provided nor reported as not provided"
+            assert leaf in CLI_ONLY, f"{qualified} is not provided"
         else:
-            assert got in ("same", "not-provided"), (qualified, got)
+            assert got == "same", (qualified, got)
 
 
 def test_alias_scores_and_identity(startup_hook_env):
@@ -311,15 +304,17 @@ def test_internals_harnesses_use():
     assert rb.my_log(0) == sb.my_log(0)
 
 
-def test_not_provided_without_the_alias():
-    """rapidbleu's own modules say the same for sacreBLEU's test-set names; other missing names
-    stay ordinary AttributeErrors (``hasattr`` works)."""
-    with pytest.raises(rapidbleu.NotProvidedError, match="test sets"):
-        rapidbleu.DATASETS  # noqa: B018
-    with pytest.raises(ImportError, match=r"sacrebleu\.download_test_set: .*test sets"):
-        from rapidbleu import download_test_set  # noqa: F401
-    with pytest.raises(rapidbleu.NotProvidedError, match=r"sacrebleu\.utils\.get_source_file"):
-        rapidbleu.utils.get_source_file("wmt23", "de-en")
+def test_test_set_names_without_the_alias():
+    """rapidbleu's own modules have sacreBLEU's test-set names too (from ``rapidbleu.dataset``,
+    imported at the first look-up); other missing names stay ordinary AttributeErrors
+    (``hasattr`` works)."""
+    import rapidbleu.dataset
+
+    assert rapidbleu.DATASETS is rapidbleu.dataset.DATASETS
+    from rapidbleu import download_test_set
+
+    assert download_test_set is rapidbleu.dataset.download_test_set
+    assert rapidbleu.utils.get_source_file is rapidbleu.dataset.get_source_file
     assert not hasattr(rapidbleu, "no_such_name")
     assert not hasattr(rapidbleu.utils, "no_such_name")
 
@@ -550,7 +545,7 @@ def test_install_without_startup_hook_says_children_miss_out():
     assert "spawn or forkserver" in messages[0]
 
 
-def test_sacrebleu_command_line_under_the_alias_is_rapidbleus(startup_hook_env):
+def test_sacrebleu_command_line_under_the_alias_is_rapidbleus(tmp_path, startup_hook_env):
     """A harness's subprocess that runs sacreBLEU's command line inherits the alias: ``python -m
     sacrebleu`` and the ``sacrebleu`` command's module (``sacrebleu.sacrebleu.main``) run
     rapidbleu's command line, with sacreBLEU's output (only the signature's version differs);
@@ -569,13 +564,15 @@ def test_sacrebleu_command_line_under_the_alias_is_rapidbleus(startup_hook_env):
                 assert res.stderr.split()[0] == ("rapidbleu.cli" if CHILDREN_ENV in env else "sacrebleu.sacrebleu")
     assert outputs[0] == outputs[1] == outputs[2] == outputs[3], outputs
     assert "BLEU|nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0 = " in outputs[0]
-    # what rapidbleu does not provide says so in one line, with sacreBLEU's usage-error code
+    # a test set that cannot be had (offline: an empty mirror folder) is one line, status 1
+    offline = {CHILDREN_ENV: "1", "SACREBLEU": str(tmp_path / "cache"), "RAPIDBLEU_DOWNLOAD_MIRROR": str(tmp_path)}
     res = subprocess.run(
         [sys.executable, "-m", "sacrebleu", "-t", "wmt23", "-l", "de-en", "--echo", "ref"],
-        capture_output=True, text=True, timeout=120, env=_env(startup_hook_env, **{CHILDREN_ENV: "1"}), check=False,
+        capture_output=True, text=True, timeout=120, env=_env(startup_hook_env, **offline), check=False,
     )  # fmt: skip
-    assert res.returncode != 0
-    assert "test sets are not supported" in res.stderr
+    assert res.returncode == 1
+    assert "wmt23" in res.stderr
+    assert "Traceback" not in res.stderr
     assert len(res.stderr.strip().splitlines()) == 1, res.stderr
 
 

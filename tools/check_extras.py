@@ -68,7 +68,10 @@ def main(argv: list[str]) -> int:
     extras = declared_extras(root) if argv == ["all"] else argv
     unknown = [e for e in extras if e not in ENTRY_MODULES]
     if not extras or unknown:
-        print(f"usage: check_extras.py EXTRA [EXTRA ...] | all; unknown: {unknown}; known: {list(ENTRY_MODULES)}", file=sys.stderr)
+        print(
+            f"usage: check_extras.py EXTRA [EXTRA ...] | all; unknown: {unknown}; known: {list(ENTRY_MODULES)}",
+            file=sys.stderr,
+        )
         return 2
     problems = broken(extras, pip_check=pip_check)
     for line in problems:

@@ -5,16 +5,15 @@ computed by a compiled core.
 ``"python"``; choose with the environment variable ``RAPIDBLEU_BACKEND``).
 """
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from ._core import backend as _backend
 from ._base import log as _log  # noqa: F401  (_log: rapidbleu's logger obeys sacreBLEU's level)
-from ._base.errors import BackendFallbackWarning, NotProvidedError
-from ._base.not_provided import not_provided
+from ._base.errors import BackendFallbackWarning, DownloadError, NotProvidedError, TestSetError
 from ._base.version import __version__
-from .bleu import BLEU, corpus_bleu, raw_corpus_bleu, sentence_bleu
+from ._core import backend as _backend
+from .bleu import BLEU, BLEUSignature, corpus_bleu, raw_corpus_bleu, sentence_bleu
 from .chrf import CHRF, corpus_chrf, sentence_chrf
-from .score import BLEUScore, BLEUSignature, CHRFScore, TERScore, TERSignature
+from .score import BLEUScore, CHRFScore, TERScore, TERSignature
 from .ter import TER, corpus_ter, sentence_ter
 
 if TYPE_CHECKING:
@@ -22,15 +21,30 @@ if TYPE_CHECKING:
     backend: str
 
 
-def __getattr__(name: str) -> str:
+#: sacreBLEU's top-level test-set names, found in ``rapidbleu.dataset`` on first use.
+_FROM_DATASET = frozenset(
+    {
+        "DATASETS",
+        "download_test_set",
+        "get_available_testsets",
+        "get_langpairs_for_testset",
+        "get_reference_files",
+        "get_source_file",
+    }
+)
+
+
+def __getattr__(name: str) -> Any:
     """``backend``: ``"cython"`` or ``"python"``, which implementation computes the statistics
     (chosen on first use, see ``rapidbleu._core.backend``).  sacreBLEU's test-set names
-    (``DATASETS``, ``download_test_set``, ...) raise ``NotProvidedError`` saying so."""
+    (``DATASETS``, ``download_test_set``, ``get_source_file``, ...) and the ``dataset`` package,
+    imported at the first such look-up (``import rapidbleu`` loads neither)."""
     if name == "backend":
         return _backend.bleu_stats.NAME
-    error = not_provided("sacrebleu", name)
-    if error is not None:
-        raise error
+    if name in _FROM_DATASET or name == "dataset":
+        from . import dataset
+
+        return dataset if name == "dataset" else getattr(dataset, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -44,22 +58,30 @@ from .utils import SACREBLEU_DIR, smart_open  # noqa: E402
 __all__ = [
     "BLEU",
     "CHRF",
+    "DATASETS",
     "SACREBLEU_DIR",
     "TER",
     "BLEUScore",
     "BLEUSignature",
     "BackendFallbackWarning",
     "CHRFScore",
+    "DownloadError",
     "NotProvidedError",
     "TERScore",
     "TERSignature",
+    "TestSetError",
     "__version__",
     "backend",
     "corpus_bleu",
     "corpus_chrf",
     "corpus_ter",
+    "download_test_set",
     "extract_char_ngrams",
     "extract_word_ngrams",
+    "get_available_testsets",
+    "get_langpairs_for_testset",
+    "get_reference_files",
+    "get_source_file",
     "install_as_sacrebleu",
     "raw_corpus_bleu",
     "sentence_bleu",

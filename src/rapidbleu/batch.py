@@ -45,9 +45,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ._base.errors import stream_length_error
+from ._base.nogc import without_gc
 from ._core import backend as _backend
 from ._core.bleu_row import MAX_NGRAM_ORDER
-from ._base.errors import stream_length_error
 from ._core.inputs import join_flat, preprocess, token_ids
 from ._core.metric import Metric
 from ._core.nltk_batch import sentence_bleu_rows
@@ -55,7 +56,6 @@ from ._core.nltk_scores import rows_named
 from ._core.nltk_smoothing import SmoothingFunction
 from ._core.nltk_style import method_number, resolve_smoothing
 from ._core.nltk_style import weights_of as _nltk_weights
-from ._base.nogc import without_gc
 from ._core.validate import check_keywords, check_order, check_ordered, check_style, resolve_workers
 from .bleu import BLEU
 from .chrf import CHRF, CHRFOptions

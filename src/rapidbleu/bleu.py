@@ -19,12 +19,12 @@ if TYPE_CHECKING:
 else:
     from ._base.lazy import numpy as np  # imported on first use (see rapidbleu._base.lazy)
 
+from ._base.errors import MAX_EXACT_COUNT, cached_references_error
+from ._base.log import logger
 from ._core import backend as _backend
 from ._core.bleu_row import MAX_NGRAM_ORDER, stats_columns
 from ._core.bleu_scores_py import SMOOTH_DEFAULTS, bleu_from_stats, check_smoothing, split_row
-from ._base.errors import MAX_EXACT_COUNT, cached_references_error
 from ._core.inputs import check_references, join_flat, preprocess, stat_value, token_ids
-from ._base.log import logger
 from ._core.metric import CommandLineContext, CommandLineOption, CorpusWatch, Metric
 from ._core.sacre_methods import SacreBLEUMethods
 from ._core.validate import (
@@ -36,7 +36,7 @@ from ._core.validate import (
     check_smooth_value,
     resolve_workers,
 )
-from .score import BLEUScore, BLEUSignature
+from .score import BLEUScore, Signature
 from .tokenizers import DEFAULT_TOKENIZER, LANGUAGE_DEFAULTS, available_tokenizers, get_tokenizer, language_warning
 
 #: The ending of a hypothesis that looks tokenized (sacreBLEU's test: a space before a period).
@@ -87,6 +87,28 @@ class _TokenizedWatch(CorpusWatch):
 
     def done(self) -> None:
         warn_tokenized(self.count)
+
+
+class BLEUSignature(Signature):
+    """The BLEU signature: adds case, effective order, tokenizer and smoothing (the smoothing
+    value shown with the method's default, ``BLEU.SMOOTH_DEFAULTS``, where it has one)."""
+
+    def __init__(self, args: dict[str, Any]) -> None:
+        super().__init__(args)
+        self._abbr.update({"case": "c", "eff": "e", "tok": "tok", "smooth": "s"})
+        smooth = args["smooth_method"]
+        default: float | None = SMOOTH_DEFAULTS[smooth]
+        if default is not None:
+            value = args["smooth_value"]
+            smooth += f"[{(default if value is None else value):.2f}]"
+        self.info.update(
+            {
+                "case": "lc" if args["lowercase"] else "mixed",
+                "eff": "yes" if args["effective_order"] else "no",
+                "tok": args["tokenizer_signature"],
+                "smooth": smooth,
+            }
+        )
 
 
 class BLEU(SacreBLEUMethods, Metric):

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 else:
     from ._base.lazy import numpy as np  # imported on first use (see rapidbleu._base.lazy)
 
+from ._base.errors import cached_references_error
 from ._core import backend as _backend
 from ._core.chrf_py import (
     BETA,
@@ -41,7 +42,6 @@ from ._core.chrf_py import (
     split_words,
     stats_columns,
 )
-from ._base.errors import cached_references_error
 from ._core.inputs import check_references
 from ._core.metric import CommandLineOption, Metric
 from ._core.sacre_methods import SacreMetricMethods

@@ -66,8 +66,8 @@ from typing import Any, overload
 
 import numpy as np
 
-from ._core.bleu_scores_py import DEFAULT_WEIGHTS, Fraction, brevity_penalty
 from ._base.errors import EmptyCorpusError, LengthMismatchError, NoReferencesError, SmoothingError
+from ._core.bleu_scores_py import DEFAULT_WEIGHTS, Fraction, brevity_penalty
 from ._core.nltk_batch import sentence_bleu_rows
 from ._core.nltk_inputs import (
     Tokens,

@@ -23,10 +23,10 @@ if TYPE_CHECKING:
 else:
     from ._base.lazy import numpy as np  # imported on first use: the registry lists NLTKBLEU for the command line
 
+from ._base.errors import last_segment_error, stream_length_error
 from ._core import backend as _backend
 from ._core.bleu_row import stats_columns
 from ._core.bleu_scores_py import DEFAULT_WEIGHTS, Fraction, nltk_from_counts
-from ._base.errors import last_segment_error, stream_length_error
 from ._core.inputs import check_statistics_matrix, exact_column_sums, join_flat, num_refs_of, preprocess, token_ids
 from ._core.metric import Metric, RewardTransform
 from ._core.nltk_inputs import token_statistics

@@ -178,29 +178,6 @@ class Signature:
     __repr__ = __str__
 
 
-class BLEUSignature(Signature):
-    """The BLEU signature: adds case, effective order, tokenizer and smoothing."""
-
-    def __init__(self, args: dict[str, Any]) -> None:
-        super().__init__(args)
-        from ._core.bleu_scores_py import SMOOTH_DEFAULTS
-
-        self._abbr.update({"case": "c", "eff": "e", "tok": "tok", "smooth": "s"})
-        smooth = args["smooth_method"]
-        default: float | None = SMOOTH_DEFAULTS[smooth]
-        if default is not None:
-            value = args["smooth_value"]
-            smooth += f"[{(default if value is None else value):.2f}]"
-        self.info.update(
-            {
-                "case": "lc" if args["lowercase"] else "mixed",
-                "eff": "yes" if args["effective_order"] else "no",
-                "tok": args["tokenizer_signature"],
-                "smooth": smooth,
-            }
-        )
-
-
 class CHRFScore(Score):
     """A chrF or chrF++ score.
 

@@ -17,10 +17,10 @@ if TYPE_CHECKING:
 else:
     from ._base.lazy import numpy as np  # imported on first use (see rapidbleu._base.lazy)
 
-from ._core import backend as _backend
 from ._base.errors import cached_references_error, no_reference_error
-from ._core.inputs import check_references, preprocess, stat_value
 from ._base.lazy import is_ndarray
+from ._core import backend as _backend
+from ._core.inputs import check_references, preprocess, stat_value
 from ._core.metric import CommandLineOption, Metric
 from ._core.sacre_methods import SacreMetricMethods
 from ._core.ter_py import ter_from_stats

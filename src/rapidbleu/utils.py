@@ -1,8 +1,12 @@
-"""The helpers of ``sacrebleu.utils`` that BLEU code imports, with sacreBLEU's behaviour.
+"""The helpers of ``sacrebleu.utils``, with sacreBLEU's behaviour.
 
-``smart_open``, ``my_log``, ``sum_of_lists``, ``args_to_dict``, ``sanity_check_lengths`` and the
-``SACREBLEU_DIR``/``USERHOME`` paths.  Test-set functions (downloads, ``get_source_file``, ...)
-and the table printer, which takes sacreBLEU's own argument namespace, are not provided.
+``smart_open``, ``my_log``, ``sum_of_lists``, ``args_to_dict``, ``sanity_check_lengths``, the
+``SACREBLEU_DIR``/``USERHOME`` paths, the download helpers (``download_file``,
+``extract_tarball``, ``get_md5sum``: ``rapidbleu._base.fetch``, which never leaves a partial file
+nor calls ``sys.exit``), and the test-set functions of ``rapidbleu.dataset`` under the names
+sacreBLEU's ``utils`` has them (``get_source_file``, ``get_reference_files``, ``DATASETS``, ...,
+loaded on first use), with ``print_subset_results`` (the command line's ``-d``).  The table
+printer, which takes sacreBLEU's own argument namespace, is not provided.
 """
 
 from __future__ import annotations
@@ -12,14 +16,15 @@ import os
 import sys
 from argparse import Namespace
 from collections.abc import Sequence
-from typing import IO, TYPE_CHECKING, Any, NoReturn
+from typing import IO, TYPE_CHECKING, Any
 
-from ._core.bleu_scores_py import my_log
+from ._base import fetch
 from ._base.log import logger
-from ._base.not_provided import not_provided
+from ._core.bleu_scores_py import my_log
+from ._core.sacre_methods import sum_of_lists
 
 if TYPE_CHECKING:
-    import numpy as np
+    pass
 
 #: The user's home directory and sacreBLEU's cache directory (``$SACREBLEU`` or
 #: ``~/.sacrebleu``), where the SentencePiece tokenizers look for their models.
@@ -36,26 +41,6 @@ def smart_open(file: str, mode: str = "rt", encoding: str = "utf-8") -> IO[Any] 
     """
     opener = gzip.open if file.endswith(".gz") else open
     return opener(file, mode=mode, encoding=encoding, newline="\n")
-
-
-def sum_of_lists(lists: Sequence[Sequence[Any]] | np.ndarray) -> Sequence[Any] | np.ndarray:
-    """Element-wise sum of equally long numeric rows, as sacreBLEU aggregates statistics.
-
-    A single row is returned as it is (the same object).  Otherwise the result is a new
-    ``list`` whose values start from zero in the type of ``lists[0][0]`` (so numpy ``float32``
-    rows add up in float32, in order).
-
-    Raises:
-        IndexError: rows shorter than the first.
-    """
-    if len(lists) == 1:
-        return lists[0]
-    zero = type(lists[0][0])(0.0)
-    total = [zero] * len(lists[0])
-    for row in lists:
-        for i in range(len(total)):
-            total[i] += row[i]
-    return total
 
 
 def args_to_dict(args: Namespace, prefix: str, strip_prefix: bool = False) -> dict[str, Any]:
@@ -88,13 +73,121 @@ def sanity_check_lengths(
         sys.exit(1)
 
 
-def __getattr__(name: str) -> NoReturn:
-    """sacreBLEU's test-set functions (``get_reference_files``, ``download_test_set``, ...)
-    raise ``rapidbleu.NotProvidedError`` saying that rapidbleu does not provide them."""
-    error = not_provided("sacrebleu.utils", name)
-    if error is not None:
-        raise error
+def download_file(
+    source_path: str, dest_path: str, extract_to: str | None = None, expected_md5: str | None = None
+) -> None:
+    """sacreBLEU's downloader, by ``rapidbleu._base.fetch.download``: ``source_path`` saved as
+    ``dest_path`` (nothing done when it is there and not empty), its MD5 sum checked, an archive
+    extracted into ``extract_to``.
+
+    Raises:
+        DownloadError: where sacreBLEU calls ``sys.exit(1)`` (a wrong MD5 sum, a network error);
+            nothing partial is left at ``dest_path``.
+    """
+    fetch.download(source_path, dest_path, md5=expected_md5, extract_to=extract_to)
+
+
+def extract_tarball(filepath: str, destdir: str) -> None:
+    """Extract a ``.tar.gz``/``.tgz``/``.zip`` file into ``destdir`` (other files are left
+    alone, as sacreBLEU); members outside ``destdir`` are refused (``DownloadError``)."""
+    fetch.extract(filepath, destdir)
+
+
+def get_md5sum(dest_path: str) -> str:
+    """The hexadecimal MD5 sum of the file at ``dest_path``."""
+    return fetch.md5sum(dest_path)
+
+
+def print_subset_results(
+    metrics: dict[str, Any], full_system: Sequence[str], full_refs: Sequence[Sequence[str]], args: Namespace
+) -> None:
+    """sacreBLEU's ``-d/--detail`` table: the corpus score of every metric of ``metrics`` for each
+    original language (``args.origlang``, else every one of the test sets ``args.test_set``, pair
+    ``args.langpair``) over all its documents (``domain=ALL``) and each subset (``args.subset``,
+    else each domain or country the sets annotate), one line each, as sacreBLEU prints it
+    (``args.width`` decimals).  ``full_system`` and ``full_refs``: every segment of the sets."""
+    from . import dataset
+    from .report import Color
+
+    w = args.width
+    if args.origlang:
+        origlangs = [args.origlang]
+    elif args.test_set is None:
+        origlangs = []
+    else:
+        origlangs = dataset.get_available_origlangs(args.test_set, args.langpair)
+    if len(origlangs) == 0:
+        print("No subset information found. Consider using --origlang argument.")
+        return
+    results: dict[str, list[tuple[int, Any]]] = {}
+    for origlang in origlangs:
+        subsets: list[str | None] = [None]
+        if args.subset is not None:
+            subsets.append(args.subset)
+        else:
+            subsets += dataset.get_available_subsets(args.test_set, args.langpair)
+        for subset in subsets:
+            system, *refs = dataset.filter_subset(
+                [list(full_system), *map(list, full_refs)], args.test_set, args.langpair, origlang, subset
+            )
+            if len(system) == 0:
+                continue
+            key = f"origlang={origlang}"
+            if subset is None:
+                key += " domain=ALL"
+            elif subset.startswith("country:"):
+                key += f" country={subset[8:]}"
+            else:
+                key += f" domain={subset}"
+            results[key] = [(len(system), metric.corpus_score(system, refs)) for metric in metrics.values()]
+    left = max(len(k) for k in results) + 1
+    name_width = max(len(score.name) for _, score in next(iter(results.values())))
+    for key, scores in results.items():
+        label = Color.format(f"{key:<{left}}", "yellow")
+        for n, score in scores:
+            print(f"{label}: sentences={n:<6} {score.name:<{name_width}} = {score.score:.{w}f}")
+
+
+#: sacreBLEU's ``utils`` names of the test-set functions, found in ``rapidbleu.dataset`` on first use.
+_FROM_DATASET = frozenset(
+    {
+        "DATASETS",
+        "SUBSETS",
+        "download_test_set",
+        "filter_subset",
+        "get_available_origlangs",
+        "get_available_subsets",
+        "get_available_testsets",
+        "get_available_testsets_for_langpair",
+        "get_files",
+        "get_langpairs_for_testset",
+        "get_reference_files",
+        "get_source_file",
+        "print_test_set",
+    }
+)
+
+
+def __getattr__(name: str) -> Any:
+    """sacreBLEU's test-set functions (``get_reference_files``, ``download_test_set``, ...), from
+    ``rapidbleu.dataset``, imported at the first such look-up (``import rapidbleu`` stays light)."""
+    if name in _FROM_DATASET:
+        from . import dataset
+
+        return getattr(dataset, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["SACREBLEU_DIR", "USERHOME", "args_to_dict", "my_log", "sanity_check_lengths", "smart_open", "sum_of_lists"]
+__all__ = [
+    "SACREBLEU_DIR",
+    "USERHOME",
+    "args_to_dict",
+    "download_file",
+    "extract_tarball",
+    "get_md5sum",
+    "my_log",
+    "print_subset_results",
+    "sanity_check_lengths",
+    "smart_open",
+    "sum_of_lists",
+]

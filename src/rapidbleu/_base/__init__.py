@@ -9,7 +9,6 @@ package (``tests/test_packaging.py`` reads the layers and fails on an import tha
 * ``fetch``: the one downloader and cache (``$SACREBLEU``): locked, streamed to a temporary file,
   checked and renamed into place, archives extracted only inside the cache; the test sets and
   the SentencePiece models both use it;
-* ``not_provided``: sacreBLEU names rapidbleu deliberately lacks, and the error that says so.
 
 This file imports nothing: importing one ground module costs only that module.
 """

@@ -105,12 +105,11 @@ class BackendUnavailableError(ImportError):
 
 
 class NotProvidedError(ModuleNotFoundError):
-    """A sacreBLEU module or name that rapidbleu does not provide (test-set downloads).
+    """A sacreBLEU module or name that rapidbleu does not provide.
 
-    A ``ModuleNotFoundError`` (hence an ``ImportError``): ``from sacrebleu import DATASETS`` and
-    ``import sacrebleu.dataset`` fail with this message instead of Python's generic one, and an
-    ``except ImportError`` written around an optional feature catches it.  Not an
-    ``AttributeError``, so ``hasattr(sacrebleu, "DATASETS")`` raises it too.
+    A ``ModuleNotFoundError`` (hence an ``ImportError``).  No sacreBLEU 2.6.0 name raises it
+    today (the test sets, the last names missing, are ``rapidbleu.dataset``); the type stays
+    public so that code catching it keeps working.
     """
 
 

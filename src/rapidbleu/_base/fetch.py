@@ -69,7 +69,7 @@ def md5sum(path: str) -> str:
     Raises:
         OSError: the file cannot be read.
     """
-    digest = hashlib.md5()  # noqa: S324 -- a checksum that the test-set table gives, not security
+    digest = hashlib.md5()
     with open(path, "rb") as f:
         for block in iter(lambda: f.read(1 << 20), b""):
             digest.update(block)
@@ -96,7 +96,7 @@ def _env_number(name: str, default: float, kind: type = float) -> Any:
         number = kind(value)
     except ValueError:
         number = -1
-    if number < (1 if kind is int else 0) or number != number:  # noqa: PLR0124 -- NaN
+    if number < (1 if kind is int else 0) or number != number:
         raise DownloadError(f"{name}={value!r}: expected a {'whole number >= 1' if kind is int else 'number > 0'}")
     return number
 
@@ -125,7 +125,7 @@ def _open(source: str, timeout: float) -> tuple[IO[bytes], int | None]:
     import urllib.request
 
     request = urllib.request.Request(source, headers={"User-Agent": "rapidbleu"})
-    resp = urllib.request.urlopen(request, timeout=timeout)  # noqa: S310 -- the test-set table's URLs, or the user's mirror
+    resp = urllib.request.urlopen(request, timeout=timeout)
     length = resp.headers.get("Content-Length") if hasattr(resp, "headers") else None
     return resp, int(length) if length and length.isdigit() else None
 
@@ -198,7 +198,9 @@ def extract(archive: str, dest_dir: str) -> None:
                 with zipfile.ZipFile(archive) as z:
                     bad = [i.filename for i in z.infolist() if _unsafe_member(i.filename)]
                     if bad:
-                        raise DownloadError(f"{archive}: refused to extract {bad[0]!r}: it would be written outside {dest_dir}")
+                        raise DownloadError(
+                            f"{archive}: refused to extract {bad[0]!r}: it would be written outside {dest_dir}"
+                        )
                     z.extractall(tmp)
             else:
                 import tarfile
@@ -207,13 +209,15 @@ def extract(archive: str, dest_dir: str) -> None:
                     members = tar.getmembers()
                     for m in members:
                         if _unsafe_member(m.name):
-                            raise DownloadError(f"{archive}: refused to extract {m.name!r}: it would be written outside {dest_dir}")
+                            raise DownloadError(
+                                f"{archive}: refused to extract {m.name!r}: it would be written outside {dest_dir}"
+                            )
                         if not (m.isfile() or m.isdir()):
                             raise DownloadError(f"{archive}: refused to extract {m.name!r}: a link or special file")
                     if hasattr(tarfile, "data_filter"):
                         tar.extractall(tmp, members=members, filter="data")
                     else:  # Python < 3.10.12: the members were checked above
-                        tar.extractall(tmp, members=members)  # noqa: S202
+                        tar.extractall(tmp, members=members)
         except DownloadError:
             raise
         except Exception as exc:  # tarfile.TarError, zipfile.BadZipFile, OSError, EOFError
@@ -250,7 +254,9 @@ def download(url: str, dest: str, *, md5: str | None = None, extract_to: str | N
     try:
         os.makedirs(folder, exist_ok=True)
     except OSError as exc:
-        raise DownloadError(f"{label}cannot create the cache folder {folder} ({exc}); set SACREBLEU to a writable folder") from exc
+        raise DownloadError(
+            f"{label}cannot create the cache folder {folder} ({exc}); set SACREBLEU to a writable folder"
+        ) from exc
     retries = _env_number(RETRIES_ENV, 3, int)
     timeout = _env_number(TIMEOUT_ENV, 60.0)
     with _locked(dest):
@@ -273,7 +279,9 @@ def download(url: str, dest: str, *, md5: str | None = None, extract_to: str | N
                     if _is_client_error(exc) or "://" not in source:
                         break
             if last is not None:
-                raise DownloadError(f"{label}downloading {source} to {dest} failed ({type(last).__name__}: {last}); {hint}") from last
+                raise DownloadError(
+                    f"{label}downloading {source} to {dest} failed ({type(last).__name__}: {last}); {hint}"
+                ) from last
             if md5 is not None:
                 got = md5sum(part)
                 if got != md5:

@@ -16,7 +16,7 @@ Naming:
   ``uni.h``), ``compiler.h``, ``pyint.h``, ``pyapi.pxd``;
 * the middle layer, one job per module: ``metric`` (the protocol), ``inputs``, ``validate``,
   ``backend`` (the one rule that chooses a twin), ``threads``, ``bootstrap``, ``engines`` (Spark,
-  Dask, Ray), ``lockstep``, ``nltk_style``, ``sacre_methods``, ``compare_render``.
+  Dask, Ray), ``nltk_style``, ``sacre_methods``, ``compare_render``.
 
 The ground below this package (errors, version, log, lazy imports, the downloader) is
 ``rapidbleu._base``, which imports nothing of the package.

@@ -34,7 +34,6 @@ if TYPE_CHECKING:
 else:
     from .._base.lazy import numpy as np  # imported on first use (see rapidbleu._base.lazy)
 
-from .bleu_row import MAX_NGRAM_ORDER
 from .._base.errors import (
     MAX_EXACT_COUNT,
     SmoothingError,
@@ -49,6 +48,7 @@ from .._base.errors import (
     weights_count_error,
 )
 from .._base.lazy import is_ndarray
+from .bleu_row import MAX_NGRAM_ORDER
 from .validate import check_order
 
 NAME = "python"

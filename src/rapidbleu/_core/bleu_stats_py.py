@@ -17,8 +17,6 @@ if TYPE_CHECKING:
 else:
     from .._base.lazy import numpy as np  # imported on first use (see rapidbleu._base.lazy)
 
-from ..tokenizers import get_tokenizer
-from .bleu_row import closest_ref_len, n_columns
 from .._base.errors import (
     hypothesis_length_error,
     lengths_overrun_error,
@@ -27,6 +25,8 @@ from .._base.errors import (
     no_reference_stream_error,
     stream_length_error,
 )
+from ..tokenizers import get_tokenizer
+from .bleu_row import closest_ref_len, n_columns
 from .validate import check_order
 
 #: Name of this backend, as reported by ``rapidbleu.backend``.

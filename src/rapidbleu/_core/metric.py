@@ -42,10 +42,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from .bootstrap import bootstrap_summary
 from .._base.errors import scoring_options_error
-from .inputs import check_held, check_statistics_matrix, column_sums
 from .._base.lazy import is_ndarray
+from .bootstrap import bootstrap_summary
+from .inputs import check_held, check_statistics_matrix, column_sums
 from .validate import check_hypotheses, check_resamples, check_sentence_args
 
 if TYPE_CHECKING:

@@ -17,8 +17,8 @@ if TYPE_CHECKING:
 else:
     from .._base.lazy import numpy as np  # imported on first use: the registry lists NLTKBLEU for the command line
 
-from . import backend as _backend
 from .._base.errors import LengthMismatchError
+from . import backend as _backend
 from .validate import check_nltk_hypotheses, check_nltk_references, check_ordered
 
 #: One hypothesis or reference: a sequence of hashable tokens (``str``, ``int``, ...).

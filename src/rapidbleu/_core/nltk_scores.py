@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 else:
     from .._base.lazy import numpy as np  # imported on first use: the registry lists NLTKBLEU for the command line
 
+from .._base.errors import SmoothingError
 from . import backend as _backend
 from .bleu_row import stats_columns
 from .bleu_scores_py import (
@@ -26,7 +27,6 @@ from .bleu_scores_py import (
     nltk_from_counts,
     warn_zero_order,
 )
-from .._base.errors import SmoothingError
 from .inputs import check_held
 
 

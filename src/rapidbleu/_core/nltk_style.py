@@ -16,7 +16,6 @@ import sys
 from collections.abc import Mapping, Sequence, Set
 from typing import Any
 
-from .bleu_row import MAX_NGRAM_ORDER
 from .._base.errors import (
     fifth_order_error,
     smoothing_name_error,
@@ -24,6 +23,7 @@ from .._base.errors import (
     weights_limit_error,
     weights_order_error,
 )
+from .bleu_row import MAX_NGRAM_ORDER
 from .nltk_smoothing import METHODS, SmoothingFunction
 from .validate import MAX_ORDER_LIMIT, check_order
 

@@ -23,6 +23,10 @@ returns its types and values:
   what sacreBLEU's return (``_extract_reference_info``: ``{"ref_ngrams": Counter of token
   tuples, "ref_lens": [int, ...]}``); they run in Python, one segment at a time.
 
+Also here, re-exported at sacreBLEU's paths: ``extract_all_word_ngrams``
+(``sacrebleu.metrics.helpers``) and ``sum_of_lists`` (``sacrebleu.utils``), which these methods
+use.
+
 Input errors are rapidbleu's (``rapidbleu._core.validate``): a ``TypeError`` wherever sacreBLEU's
 argument checks raise one, with a message that says what and where.
 """
@@ -31,6 +35,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -38,25 +43,61 @@ if TYPE_CHECKING:
 else:
     from .._base.lazy import numpy as np  # imported on first use (see rapidbleu._base.lazy)
 
+from .._base.lazy import is_ndarray
 from ..tokenizers.base import BaseTokenizer
 from .bleu_row import closest_ref_len
 from .inputs import check_references, preprocess
-from .._base.lazy import is_ndarray
 from .validate import check_hypotheses, check_sentence_args
 
 
-def _word_ngrams(line: str, max_order: int) -> tuple[Counter[tuple[str, ...]], int]:
-    # local import: rapidbleu.metrics imports rapidbleu.bleu, which imports this module
-    from ..metrics.helpers import extract_all_word_ngrams
+def extract_all_word_ngrams(line: str, min_order: int, max_order: int) -> tuple[Counter[tuple[str, ...]], int]:
+    """Word n-grams of every order ``min_order..max_order`` of a (tokenized) line.
 
+    Args:
+        line: tokens separated by whitespace (split with ``str.split()``).
+        min_order, max_order: the orders, inclusive.
+
+    Returns:
+        ``(Counter, int)``: a ``Counter`` mapping each n-gram (a ``tuple`` of ``str`` tokens)
+        to its number of occurrences, and the number of tokens.
+    """
+    tokens = line.split()
+    grams: Counter[tuple[str, ...]] = Counter()
+    for n in range(min_order, max_order + 1):
+        if n <= 0:  # degenerate orders: slices exactly as sacreBLEU takes them
+            grams.update(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
+            continue
+        grams.update(zip(*(islice(tokens, k, None) for k in range(n)), strict=False))
+    return grams, len(tokens)
+
+
+def sum_of_lists(lists: Sequence[Sequence[Any]] | np.ndarray) -> Sequence[Any] | np.ndarray:
+    """Element-wise sum of equally long numeric rows, as sacreBLEU aggregates statistics.
+
+    A single row is returned as it is (the same object).  Otherwise the result is a new
+    ``list`` whose values start from zero in the type of ``lists[0][0]`` (so numpy ``float32``
+    rows add up in float32, in order).
+
+    Raises:
+        IndexError: rows shorter than the first.
+    """
+    if len(lists) == 1:
+        return lists[0]
+    zero = type(lists[0][0])(0.0)
+    total = [zero] * len(lists[0])
+    for row in lists:
+        for i in range(len(total)):
+            total[i] += row[i]
+    return total
+
+
+def _word_ngrams(line: str, max_order: int) -> tuple[Counter[tuple[str, ...]], int]:
     return extract_all_word_ngrams(line, 1, max_order)
 
 
 def _sum_rows(rows: Sequence[Sequence[Any]] | np.ndarray) -> Sequence[Any] | np.ndarray:
     """sacreBLEU's aggregation: one row is returned as it is; more are added element by
-    element in the type of the first row's values (``utils.sum_of_lists``)."""
-    from ..utils import sum_of_lists
-
+    element in the type of the first row's values (:func:`sum_of_lists`)."""
     if is_ndarray(rows) and rows.ndim == 2 and len(rows) > 1 and rows.dtype.kind in "iu":
         total: np.ndarray = rows.sum(axis=0)  # exact for integers; float32 rows are added in order below
         return total

@@ -70,8 +70,8 @@ if TYPE_CHECKING:
 else:
     from .._base.lazy import numpy as np  # imported on first use (see rapidbleu._base.lazy)
 
-from ..tokenizers.tokenizer_ter import tercom_words
 from .._base.errors import MAX_EXACT_COUNT, no_reference_error, stream_length_error
+from ..tokenizers.tokenizer_ter import tercom_words
 
 #: Name of this backend, as reported by ``rapidbleu.backend``.
 NAME = "python"

@@ -23,7 +23,7 @@ protocol.  A registered metric reaches the command line without a change here.
 The jobs, one module each: :mod:`.parser` (the options, their checks, the metrics they ask
 for), :mod:`.inputs` (opening references and systems), :mod:`.modes` (reading and the output
 modes), :mod:`.progress` (the progress display).  Inputs are streamed: every file (or stdin) is
-read in lockstep (``rapidbleu._core.lockstep``), once, ``inputs.CHUNK_LINES`` lines at a time
+read in lockstep (``rapidbleu.cli.lockstep``), once, ``inputs.CHUNK_LINES`` lines at a time
 (so pipes work), and only sums (or, for ``-ci``/``--paired-*``, per-segment statistics) are
 kept, so memory does not grow with the corpus; ``-sl`` prints each chunk's scores as it is
 scored.

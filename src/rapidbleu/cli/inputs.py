@@ -1,15 +1,15 @@
 """Opening the command line's inputs: the reference files (or one file of tab-separated
 references), the systems (files, or tab-separated systems on standard input), read in lockstep
-by ``rapidbleu._core.lockstep``."""
+by ``rapidbleu.cli.lockstep``."""
 
 from __future__ import annotations
 
 import os
 
 from .._base.errors import CLIError
-from .._core.lockstep import Source, Stream, read_lockstep
 from .._base.log import logger
 from ..textio import STDIN, LineReader
+from .lockstep import Source, Stream, filtered, read_lockstep
 
 #: Lines read from every input per step of the streaming loop (``RAPIDBLEU_CHUNK_LINES``
 #: overrides it): memory holds this many lines of each input, never the whole corpus.
@@ -43,8 +43,7 @@ def open_refs(paths: list[str], num_refs: int, encoding: str) -> list[Stream]:
     """
     if not paths:
         raise CLIError(
-            "no reference files: give them as positional arguments before -i/--input "
-            "(rapidbleu does not download test sets)"
+            "no reference files: give them as positional arguments before -i/--input (or a test set with -t and -l)"
         )
     if num_refs != 1 and len(paths) > 1:
         raise CLIError("--num-refs reads tab-separated references from a single file; give only one reference file")
@@ -52,6 +51,84 @@ def open_refs(paths: list[str], num_refs: int, encoding: str) -> list[Stream]:
         return [Stream(path, Source(LineReader(path, encoding))) for path in paths]
     src = Source(LineReader(paths[0], encoding), num_refs, "refs")
     return [Stream(f"{paths[0]} (reference field {j + 1})", src, j) for j in range(num_refs)]
+
+
+class ConcatReader:
+    """The lines of several files, one after the other, as one :class:`LineReader` reads one file
+    (``-t wmt19,wmt20``: each reference stream is the sets' files in turn).  Each file is opened
+    when the one before it ends."""
+
+    def __init__(self, paths: list[str], encoding: str):
+        self.paths = paths
+        self.encoding = encoding
+        self.name = ",".join(paths)
+        self.lines_read = 0
+        self._index = 0
+        self._reader: LineReader | None = LineReader(paths[0], encoding) if paths else None
+
+    def read(self, n: int) -> list[str]:
+        """The next ``n`` lines (fewer only at the end of the last file)."""
+        out: list[str] = []
+        while self._reader is not None and len(out) < n:
+            got = self._reader.read(n - len(out))
+            out += got
+            if len(out) < n:
+                self._reader.close()
+                self._index += 1
+                self._reader = (
+                    LineReader(self.paths[self._index], self.encoding) if self._index < len(self.paths) else None
+                )
+        self.lines_read += len(out)
+        return out
+
+    def count_rest(self) -> int:
+        """Read to the end without keeping the lines; the total number of lines read."""
+        while self.read(1 << 16):
+            pass
+        return self.lines_read
+
+    def close(self) -> None:
+        if self._reader is not None:
+            self._reader.close()
+
+
+class ListReader:
+    """Lines already in memory, read as a :class:`LineReader` reads a file (``-d``: the inputs are
+    read whole once, then scored as streams)."""
+
+    def __init__(self, name: str, lines: list[str]):
+        self.name = name
+        self.lines = lines
+        self.lines_read = 0
+
+    def read(self, n: int) -> list[str]:
+        out = self.lines[self.lines_read : self.lines_read + n]
+        self.lines_read += len(out)
+        return out
+
+    def count_rest(self) -> int:
+        self.lines_read = len(self.lines)
+        return self.lines_read
+
+    def close(self) -> None:
+        pass
+
+
+def open_test_set_refs(files: list[list[str]], encoding: str) -> list[Stream]:
+    """One stream per reference of the test sets of ``-t``: ``files[j]`` holds the ``j``-th
+    reference file of each set, read one after the other."""
+    streams = []
+    for paths in files:
+        reader: LineReader | ConcatReader = (
+            LineReader(paths[0], encoding) if len(paths) == 1 else ConcatReader(paths, encoding)
+        )
+        streams.append(Stream(reader.name, Source(reader)))
+    return streams
+
+
+def in_memory(streams: list[Stream], lines: list[list[str]]) -> list[Stream]:
+    """Streams over ``lines`` (read whole), named as ``streams``."""
+    return [Stream(s.name, Source(ListReader(s.name, ls))) for s, ls in zip(streams, lines, strict=True)]
 
 
 def open_systems(paths: list[str] | None, encoding: str, paired: bool = False) -> list[Stream]:
@@ -82,11 +159,14 @@ def open_systems(paths: list[str] | None, encoding: str, paired: bool = False) -
     return streams
 
 
-def read_whole(refs: list[Stream], systems: list[Stream]) -> tuple[list[list[str]], list[list[str]]]:
-    """All lines of the reference and system streams (same checks and errors as streaming)."""
+def read_whole(
+    refs: list[Stream], systems: list[Stream], keep: list[bool] | None = None
+) -> tuple[list[list[str]], list[list[str]]]:
+    """All lines of the reference and system streams (same checks and errors as streaming);
+    only the segments ``keep`` marks, when given (``--origlang``/``--subset``)."""
     ref_lines: list[list[str]] = [[] for _ in refs]
     sys_lines: list[list[str]] = [[] for _ in systems]
-    for ref_chunk, sys_chunks in read_lockstep(refs, systems, chunk_lines()):
+    for ref_chunk, sys_chunks in filtered(read_lockstep(refs, systems, chunk_lines()), keep):
         for acc, chunk in zip(ref_lines + sys_lines, ref_chunk + sys_chunks, strict=False):
             acc.extend(chunk)
     return ref_lines, sys_lines

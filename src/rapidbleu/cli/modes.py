@@ -10,6 +10,7 @@ import argparse
 import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -18,14 +19,22 @@ else:
     from .._base.lazy import numpy as np  # imported on first use: a corpus score needs none
 
 from .._base.errors import CLIError
-from .._core.lockstep import Stream, line_counts_differ, read_lockstep
 from .._base.log import logger
 from .._core.metric import Metric
 from ..report import Color, print_results_table, print_single_results
 from ..textio import read_lines
-from .inputs import chunk_lines, open_refs, open_systems, read_whole
+from ..utils import print_subset_results
+from .inputs import chunk_lines, in_memory, open_refs, open_systems, open_test_set_refs, read_whole
+from .lockstep import Stream, filtered, line_counts_differ, read_lockstep
 from .parser import by_name, check_unsupported, make_metrics, make_watches
 from .progress import Progress, reading_delay
+from .testsets import (
+    check_test_sets,
+    kept_segments,
+    no_sentence_error,
+    reference_files,
+    run_info_modes,
+)
 
 #: How the progress bar names each paired test (``--paired-bs``, ``--paired-ar``).
 _TESTS = {"bs": "paired bootstrap", "ar": "approximate randomization"}
@@ -48,7 +57,18 @@ def run(args: argparse.Namespace) -> None:
     """
     check_unsupported(args)
     Color.setup(args.no_color)
-    refs = open_refs(args.refs, args.num_refs, args.encoding)
+    if run_info_modes(args):  # --download, --list, --citation, --echo
+        return
+    check_test_sets(args)
+    if args.test_set is None:
+        refs = open_refs(args.refs, args.num_refs, args.encoding)
+    else:
+        refs = open_test_set_refs(reference_files(args), args.encoding)
+        args.keep_segments = kept_segments(args)
+        if args.keep_segments is not None and not any(args.keep_segments):
+            raise no_sentence_error(args)
+    if args.detail and args.format == "json":  # as sacreBLEU: the per-subset lines are text
+        args.format = "text"
     test = "bs" if args.paired_bs else ("ar" if args.paired_ar else "")
     if args.report is not None:
         _report(args, refs, test or "bs")
@@ -58,6 +78,8 @@ def run(args: argparse.Namespace) -> None:
     metrics = make_metrics(args)
     if args.sentence_level:
         _print_sentences(args, metrics, refs, systems)
+    elif len(systems) == 1 and args.detail:
+        _score_with_detail(args, metrics, refs, systems)
     elif len(systems) == 1:
         _score_corpus(args, metrics, refs, systems)
     elif test:
@@ -104,7 +126,7 @@ def _read_statistics(
     per_segment = keep_rows or on_rows is not None
     watches = make_watches(args, metrics, len(systems))
     with Progress(args.quiet, "reading", " lines", delay=reading_delay()) as progress:
-        for ref_chunk, sys_chunks in read_lockstep(refs, systems, chunk_lines()):
+        for ref_chunk, sys_chunks in filtered(read_lockstep(refs, systems, chunk_lines()), _keep(args)):
             for k, watch in watches:
                 watch.see(sys_chunks[k])
             for k, hyps in enumerate(sys_chunks):
@@ -149,7 +171,7 @@ def _print_sentences(
     """``-sl``: the sentence score of every segment (one metric, one system), printed chunk by
     chunk as it is scored; nothing when the files' line counts already differ (the reading then
     raises its usual error: sacreBLEU prints no score either)."""
-    hold = line_counts_differ([*args.refs, *(args.input or [])])
+    hold = line_counts_differ([*(s.name for s in refs if Path(s.name).is_file()), *(args.input or [])])
     signature: list[str] = []
 
     def write(metric: Metric, st: np.ndarray) -> None:
@@ -183,6 +205,28 @@ def _score_corpus(
         sig = metric.get_signature().format(args.short if args.format != "json" else False)
         results.append(score.format(args.width, args.score_only, sig, args.format == "json"))
     print_single_results(results, args.format)
+
+
+def _score_with_detail(
+    args: argparse.Namespace, metrics: dict[str, Metric], refs: list[Stream], systems: list[Stream]
+) -> None:
+    """``-d`` (one system): the corpus scores, then the scores per original language and subset
+    (``utils.print_subset_results``), from the inputs read whole once; text output (sacreBLEU
+    turns JSON into text with ``-d``, see :func:`run`).  Without a test set there are none:
+    sacreBLEU's line saying so follows the scores."""
+    if args.test_set is None:
+        _score_corpus(args, metrics, refs, systems)
+        print_subset_results(metrics, [], [], args)
+        return
+    ref_lines, sys_lines = read_whole(refs, systems)
+    _score_corpus(args, metrics, in_memory(refs, ref_lines), in_memory(systems, sys_lines))
+    print_subset_results(metrics, sys_lines[0], ref_lines, args)
+
+
+def _keep(args: argparse.Namespace) -> list[bool] | None:
+    """The segments ``--origlang``/``--subset`` keep (``testsets.kept_segments``), or None."""
+    keep: list[bool] | None = getattr(args, "keep_segments", None)
+    return keep
 
 
 def _print_table(
@@ -261,7 +305,7 @@ def _report(args: argparse.Namespace, ref_streams: list[Stream], test: str) -> N
     sys_streams = open_systems(args.input, args.encoding, paired=True)
     names = [stream.name for stream in sys_streams]
     ref_names = [stream.name for stream in ref_streams]
-    refs, systems = read_whole(ref_streams, sys_streams)
+    refs, systems = read_whole(ref_streams, sys_streams, _keep(args))
     sources = None
     if args.source is not None:
         sources = read_lines(args.source, args.encoding)

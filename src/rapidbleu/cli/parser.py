@@ -13,9 +13,9 @@ from typing import Any
 
 from .. import registry
 from .._base.errors import CLIError, UsageError
+from .._base.version import __version__
 from .._core.metric import CommandLineContext, CommandLineOption, CorpusWatch, Metric
 from .._core.validate import resolve_workers
-from .._base.version import __version__
 
 OUTPUT_FORMATS = ("json", "text", "latex")
 
@@ -42,13 +42,48 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _add_input_options(p: argparse.ArgumentParser, ids: list[str]) -> None:
     """sacreBLEU's options of the inputs and of ``-m`` (``ids``: the command-line metrics; the
-    first is the default)."""
+    first is the default), the test sets' among them (``rapidbleu.cli.testsets``)."""
+    p.add_argument(
+        "--citation", "--cite", default=False, action="store_true", help="Print the test set's citation and quit."
+    )
+    p.add_argument("--list", default=False, action="store_true", help="Print a list of all available test sets.")
+    p.add_argument(
+        "--test-set",
+        "-t",
+        type=str,
+        default=None,
+        help="The test set to use (see also --list) or a comma-separated list of test sets to be concatenated.",
+    )
     p.add_argument(
         "--language-pair",
         "-l",
         dest="langpair",
         default=None,
         help="Source-target language pair (e.g. en-zh); the target chooses the default tokenizer.",
+    )
+    p.add_argument(
+        "--origlang",
+        "-ol",
+        dest="origlang",
+        default=None,
+        help="Use a subset of sentences with a given original language (2-char ISO639-1 codes), "
+        '"non-" prefix means negation.',
+    )
+    p.add_argument(
+        "--subset",
+        dest="subset",
+        default=None,
+        help="Use a subset of sentences whose document annotation matches a given regex.",
+    )
+    p.add_argument("--download", type=str, default=None, help="Download a test set and quit.")
+    p.add_argument(
+        "--echo",
+        nargs="+",
+        type=str,
+        default=None,
+        help="Output the source (src), reference (ref), or other available field (docid, ref:A, ...) to STDOUT "
+        "and quit; several fields are printed tab-separated, in the order given; `--echo all` prints every "
+        "field (list them with -t and --list).",
     )
     p.add_argument("--input", "-i", type=str, nargs="*", default=None, help="Read input from file(s) instead of STDIN.")
     p.add_argument("refs", nargs="*", default=[], help="Reference file(s); give them before -i/--input.")
@@ -156,6 +191,13 @@ def _add_reporting_options(p: argparse.ArgumentParser) -> None:
     # "--w" is spelled out: sacreBLEU reads that abbreviation as --width, and our extra
     # --workers would make it ambiguous otherwise
     r.add_argument("--width", "-w", "--w", type=int, default=1, help="Floating point width (Default: %(default)s).")
+    r.add_argument(
+        "--detail",
+        "-d",
+        default=False,
+        action="store_true",
+        help="Print detailed information (split test sets based on origlang).",
+    )
     r.add_argument("--no-color", "-nc", action="store_true", help="Disable the occasional use of terminal colors.")
     r.add_argument(
         "--report",
@@ -207,23 +249,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 #: sacreBLEU options rapidbleu does not implement: (flags, argparse keywords, why).  They are
 #: declared with sacreBLEU's names and arities so that the command line parses as sacreBLEU's
-#: does (argparse's abbreviations resolve the same way: ``-t`` is ``--test-set``, never a prefix
-#: of ``-tok``) and then ends with a one-line error instead of doing something else.
-_TEST_SETS = "test sets are not supported; give reference files"
-UNSUPPORTED: tuple[tuple[tuple[str, ...], dict[str, Any], str], ...] = (
-    (("--test-set", "-t"), {}, _TEST_SETS),
-    (("--list",), {"action": "store_true"}, _TEST_SETS),
-    (("--echo",), {"nargs": "+"}, _TEST_SETS),
-    (("--download",), {}, _TEST_SETS),
-    (("--origlang", "-ol"), {}, _TEST_SETS),
-    (("--subset",), {}, _TEST_SETS),
-    (("--citation", "--cite"), {"action": "store_true"}, _TEST_SETS),
-    (
-        ("--detail", "-d"),
-        {"action": "store_true"},
-        "per-subset scores (--detail) need test sets, which are not supported; give reference files",
-    ),
-)
+#: does (argparse's abbreviations resolve the same way) and then ends with a one-line error
+#: instead of doing something else.  Every sacreBLEU 2.6.0 option is implemented today.
+UNSUPPORTED: tuple[tuple[tuple[str, ...], dict[str, Any], str], ...] = ()
 
 
 def _unsupported_dest(flags: tuple[str, ...]) -> str:
@@ -232,6 +260,8 @@ def _unsupported_dest(flags: tuple[str, ...]) -> str:
 
 def _add_unsupported(p: argparse.ArgumentParser) -> None:
     """Declare the ``UNSUPPORTED`` options (listed in ``--help`` under their own heading)."""
+    if not UNSUPPORTED:
+        return
     g = p.add_argument_group("sacreBLEU options that rapidbleu does not support (each is an error)")
     for flags, kwargs, _ in UNSUPPORTED:
         g.add_argument(*flags, dest=_unsupported_dest(flags), default=None, help=argparse.SUPPRESS, **kwargs)

@@ -5,8 +5,8 @@ from it: ``_get_tokenizer(name)`` (the tokenizer class; Hugging Face evaluate's 
 ``my_log``, ``sum_of_lists``."""
 
 from .._core.bleu_row import MAX_NGRAM_ORDER
-from ..bleu import BLEU
-from ..score import BLEUScore, BLEUSignature, Score, Signature
+from ..bleu import BLEU, BLEUSignature
+from ..score import BLEUScore, Score, Signature
 from ..tokenizers import tokenizer_class as _get_tokenizer
 from ..tokenizers import tokenizer_paths
 from ..utils import my_log, sum_of_lists

@@ -10,11 +10,9 @@ release whose API and numbers rapidbleu reproduces (harness code gates on
 ``version.parse(sacrebleu.__version__).major >= 2``; signatures still say
 ``version:rapidbleu-...``, so results stay attributable).
 
-What rapidbleu does not provide -- sacreBLEU's test sets (``sacrebleu.DATASETS``,
-``download_test_set``, ``get_reference_files``, the ``sacrebleu.dataset`` package, ...) --
-raises :class:`NotProvidedError` (an ``ImportError``) saying so; it is not passed on to an
-installed sacreBLEU, whose dataset code would then run on rapidbleu's modules.  sacreBLEU's
-command line (``sacrebleu.sacrebleu``, ``sacrebleu.__main__``: the ``sacrebleu`` command run by
+sacreBLEU's test sets (``sacrebleu.DATASETS``, ``download_test_set``, ``get_reference_files``,
+the ``sacrebleu.dataset`` package, ...) are rapidbleu's (``rapidbleu.dataset``), in the same
+cache.  sacreBLEU's command line (``sacrebleu.sacrebleu``, ``sacrebleu.__main__``: the ``sacrebleu`` command run by
 a harness's subprocess, which inherits the alias) is rapidbleu's.  A module that rapidbleu simply
 lacks is a ``ModuleNotFoundError`` naming both modules.
 
@@ -48,7 +46,7 @@ import warnings
 from collections.abc import Sequence
 from typing import Any
 
-from .._base.not_provided import NotProvidedError, not_provided
+from .._base.errors import NotProvidedError
 
 __all__ = [
     "CHILDREN_ENV",
@@ -136,9 +134,6 @@ class _AliasFinder:
         if fullname == _ALIAS:
             module = _top_module()
         else:
-            error = not_provided(fullname)
-            if error is not None:
-                raise error
             real = _target_name(fullname)
             if fullname.rpartition(".")[2] == "__main__":
                 # run by ``python -m`` (runpy asks the loader for code, not for a module): the real

@@ -85,7 +85,9 @@ def resolve_model_path(name: str, model_path: str | None = None, download: bool 
         except DownloadError as exc:
             if isinstance(exc, ModelDownloadError):
                 raise
-            raise ModelDownloadError(f"{exc} (or point rapidbleu at a copy: rapidbleu.tokenizers.tokenizer_spm)") from exc
+            raise ModelDownloadError(
+                f"{exc} (or point rapidbleu at a copy: rapidbleu.tokenizers.tokenizer_spm)"
+            ) from exc
     return path
 
 

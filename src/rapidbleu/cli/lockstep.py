@@ -20,9 +20,23 @@ import os
 import stat
 from collections.abc import Iterator, Sequence
 from functools import partial
+from typing import Protocol
 
-from ..textio import STDIN, InputError, LineReader
 from .._base.errors import counted
+from ..textio import STDIN, InputError
+
+
+class LineSource(Protocol):
+    """What a :class:`Source` reads: a :class:`~rapidbleu.textio.LineReader` (one file or
+    standard input), or ``cli.inputs``' readers of several files and of lines in memory."""
+
+    name: str
+    lines_read: int
+
+    def read(self, n: int) -> list[str]: ...
+
+    def count_rest(self) -> int: ...
+
 
 #: Exit status for a line with the wrong number of tab-separated fields (sacreBLEU's).
 FIELD_COUNT_CODE = 17
@@ -42,7 +56,7 @@ class Source:
         first: the first line, already read from ``reader`` (``"stdin"``).
     """
 
-    def __init__(self, reader: LineReader, n_fields: int = 1, kind: str = "plain", first: str | None = None):
+    def __init__(self, reader: LineSource, n_fields: int = 1, kind: str = "plain", first: str | None = None):
         self.reader = reader
         self.n_fields = n_fields
         self.kind = kind
@@ -168,6 +182,27 @@ def read_lockstep(
             return
         done += n
         yield chunk[: len(refs)], chunk[len(refs) :]
+
+
+def filtered(
+    chunks: Iterator[tuple[list[list[str]], list[list[str]]]], keep: list[bool] | None
+) -> Iterator[tuple[list[list[str]], list[list[str]]]]:
+    """The chunks of :func:`read_lockstep` with only the segments ``keep`` marks (all when it is None); a chunk
+    left empty is skipped.  The inputs' lengths were checked on the whole chunks."""
+    if keep is None:
+        yield from chunks
+        return
+    start = 0
+    for refs, systems in chunks:
+        n = len(systems[0]) if systems else len(refs[0])
+        mask = keep[start : start + n]
+        start += n
+        if not any(mask):
+            continue
+        yield (
+            [[line for line, k in zip(lines, mask, strict=False) if k] for lines in refs],
+            [[line for line, k in zip(lines, mask, strict=False) if k] for lines in systems],
+        )
 
 
 def _totals(streams: list[Stream], chunk: list[list[str]], done: int) -> dict[int, int]:
