@@ -159,9 +159,26 @@ def test_a_failed_compile_installs_no_compiled_module_of_an_earlier_build(tmp_pa
 
 PACKAGE = ROOT / "src" / "rapidbleu"
 
-#: The public modules that ``rapidbleu._core`` may import (ARCHITECTURE.md, "The layers"): those
-#: below the core, which import nothing of the package but the core and one another.
-BELOW_THE_CORE = ("rapidbleu.tokenizers", "rapidbleu.textio", "rapidbleu.metrics.helpers", "rapidbleu.utils")
+#: The layers of the package, lowest first (ARCHITECTURE.md, "The layers", draws this table):
+#: each top-level module or folder of ``src/rapidbleu/`` (a node; ``rapidbleu`` is the package's
+#: ``__init__``) imports only nodes of its own layer or a lower one, and the nodes form no cycle.
+#: Every node is in the table, so a new module must be placed.
+LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("ground", ("_base",)),  # imports nothing else of the package
+    ("leaves", ("tokenizers", "textio", "score", "report")),
+    ("core", ("_core", "dataset")),  # the scoring core and the test sets: neither imports the other
+    ("metrics", ("bleu", "chrf", "ter", "nltk_bleu", "significance", "utils")),
+    ("services", ("registry", "ids", "mbr", "nltk", "torchmetrics", "compat")),
+    ("doors", ("batch", "stats", "compare", "metrics")),
+    ("outside", ("cli", "rewards", "spark", "dask", "ray", "shim", "sacrebleu", "__main__", "rapidbleu")),
+)
+
+#: Imports made for type annotations only (under ``if TYPE_CHECKING:``) that name a higher layer:
+#: they run no code, so the layers allow them, and this table names each (``node -> node``).
+TYPE_ONLY_UPWARD: frozenset[str] = frozenset()
+
+#: Nodes that must not import each other although they share a layer.
+APART = (("_core", "dataset"),)
 
 
 def _module_files() -> dict[str, Path]:
@@ -169,7 +186,7 @@ def _module_files() -> dict[str, Path]:
         pytest.skip("tests run outside the checkout (the import graph is read from src/)")
     files = {}
     for path in sorted(PACKAGE.rglob("*")):
-        if path.suffix in (".py", ".pyx") and path.is_file():
+        if path.suffix in (".py", ".pyx", ".pxi") and path.is_file():
             parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
             files[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
     return files
@@ -194,39 +211,41 @@ def _type_checking_only(tree: ast.AST) -> set[int]:
     return skip
 
 
-def _imports(module: str, path: Path) -> list[tuple[str, str | None]]:
+def _imports(module: str, path: Path, type_only: bool = False) -> list[tuple[str, str | None]]:
     """``(module, name)`` for each import of ``path`` (``name`` None for ``import module``),
-    every import of the file (those inside functions too) but those for annotations only.
-    Cython modules are read by their ``from ... import`` and ``import`` lines."""
+    every import of the file (those inside functions too) but those for annotations only (with
+    ``type_only``: those alone).  Cython files (``.pyx``, and the ``.pxi`` files they include)
+    are read by their ``from ... import`` and ``import`` lines."""
     found: list[tuple[str, str | None]] = []
     text = path.read_text("utf-8")
     if path.suffix == ".py":
         tree = ast.parse(text)
         skip = _type_checking_only(tree)
         for node in ast.walk(tree):
-            if id(node) in skip:
+            if (id(node) in skip) != type_only:
                 continue
             if isinstance(node, ast.Import):
                 found += [(alias.name, None) for alias in node.names]
             elif isinstance(node, ast.ImportFrom):
                 base = _absolute(module, path, node.level, node.module)
                 found += [(base, alias.name) for alias in node.names]
-    else:
-        for m in re.finditer(r"^from\s+(\.*)([\w.]*)\s+import\s+(\([^)]*\)|[^\n]+)", text, re.MULTILINE):
+    elif not type_only:
+        for m in re.finditer(r"^[ \t]*from\s+(\.*)([\w.]*)\s+import\s+(\([^)]*\)|[^\n]+)", text, re.MULTILINE):
             base = _absolute(module, path, len(m.group(1)), m.group(2) or None)
             names = m.group(3).strip("()").replace("\n", " ").split(",")
             found += [(base, n.split(" as ")[0].strip()) for n in names if n.strip()]
-        found += [(m.group(1), None) for m in re.finditer(r"^import\s+([\w.]+)", text, re.MULTILINE)]
+        found += [(m.group(1), None) for m in re.finditer(r"^[ \t]*import\s+([\w.]+)", text, re.MULTILINE)]
     return [(base, name) for base, name in found if base == "rapidbleu" or base.startswith("rapidbleu.")]
 
 
-def _import_graph() -> tuple[dict[str, set[str]], list[str]]:
-    """Each module's imports of modules of the package, and the imports of private names."""
+def _import_graph(type_only: bool = False) -> tuple[dict[str, set[str]], list[str]]:
+    """Each module's imports of modules of the package (with ``type_only``: those for
+    annotations only), and the imports of private names."""
     files = _module_files()
     graph: dict[str, set[str]] = {m: set() for m in files}
     private = []
     for module, path in files.items():
-        for base, name in _imports(module, path):
+        for base, name in _imports(module, path, type_only):
             target = f"{base}.{name}" if name and f"{base}.{name}" in files else base
             if target != module:
                 graph[module].add(target)
@@ -266,40 +285,59 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
-def test_modules_import_downwards_and_no_private_names():
-    """The package's modules import one another in one direction (lower modules never import
-    higher ones: no cycle, the package's ``__init__`` modules included), the core package imports
-    only the public modules below it, and no module imports another module's private
-    (``_underscored``) names; read from the sources, so every new import is checked."""
+def _node(module: str) -> str:
+    """The top-level module or folder of ``src/rapidbleu/`` that ``module`` is in."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "rapidbleu"
+
+
+def _layer_of() -> dict[str, int]:
+    return {node: k for k, (_, nodes) in enumerate(LAYERS) for node in nodes}
+
+
+def _node_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    nodes: dict[str, set[str]] = {}
+    for m, targets in graph.items():
+        nodes.setdefault(_node(m), set()).update(_node(t) for t in targets if _node(t) != _node(m))
+    return nodes
+
+
+def _layer_violations(nodes: dict[str, set[str]]) -> list[str]:
+    """Each import of a higher layer, or between nodes kept ``APART``."""
+    layer = _layer_of()
+    bad = [
+        f"{a} ({LAYERS[layer[a]][0]}) imports {b} ({LAYERS[layer[b]][0]})"
+        for a, targets in nodes.items()
+        for b in targets
+        if layer[b] > layer[a]
+    ]
+    bad += [f"{a} imports {b}" for a, b in APART if b in nodes.get(a, ())]
+    bad += [f"{b} imports {a}" for a, b in APART if a in nodes.get(b, ())]
+    return sorted(bad)
+
+
+def test_the_layers_hold_and_no_private_names_are_imported():
+    """Every top-level module and folder of the package is in ``LAYERS``; each imports only its
+    own layer or a lower one (every import statement, also inside functions and in .pyx/.pxi
+    files; those for annotations only are named in ``TYPE_ONLY_UPWARD``), the core and the test
+    sets do not import each other, neither the modules nor the nodes form a cycle, and no module
+    imports another module's private (``_underscored``) names: read from the sources, so every
+    new import is checked."""
     graph, private = _import_graph()
     assert len(graph) > 50
-    assert "rapidbleu._base.errors" in graph["rapidbleu.bleu"] or "rapidbleu._base.errors" in graph["rapidbleu.ids"]
+    assert "rapidbleu._base.errors" in graph["rapidbleu.bleu"]
+    nodes = _node_graph(graph)
+    unplaced = sorted(set(nodes) - set(_layer_of()))
+    assert not unplaced, f"not in LAYERS: {unplaced}"
     assert not _cycles(graph)
+    assert not _cycles(nodes), _cycles(nodes)
     assert not private, private
-    upward = sorted(
-        f"{m} imports {t}"
-        for m, targets in graph.items()
-        if m.startswith("rapidbleu._core")
-        for t in targets
-        if not t.startswith(("rapidbleu._core", "rapidbleu._base", *BELOW_THE_CORE))
-    )
-    assert not upward, upward
-    below = sorted(
-        f"{m} imports {t}"
-        for m, targets in graph.items()
-        if m.startswith(BELOW_THE_CORE)
-        for t in targets
-        if not t.startswith(("rapidbleu._core", "rapidbleu._base", *BELOW_THE_CORE))
-    )
-    assert not below, below
-    ground = sorted(
-        f"{m} imports {t}"
-        for m, targets in graph.items()
-        if m.startswith("rapidbleu._base")
-        for t in targets
-        if not t.startswith("rapidbleu._base")
-    )
-    assert not ground, ground
+    assert _layer_violations(nodes) == []
+    assert not nodes["_base"], nodes["_base"]  # the ground imports nothing of the package
+    typed, _ = _import_graph(type_only=True)
+    layer = _layer_of()
+    upward_types = {f"{a} -> {b}" for a, ts in _node_graph(typed).items() for b in ts if layer[b] > layer[a]}
+    assert upward_types == TYPE_ONLY_UPWARD
 
 
 def test_the_import_graph_finds_what_it_forbids():
@@ -308,6 +346,15 @@ def test_the_import_graph_finds_what_it_forbids():
     graph, _ = _import_graph()
     assert "rapidbleu._base.errors" in graph["rapidbleu._core.bleu_stats_cy"]  # a .pyx's relative import
     assert "rapidbleu.tokenizers" in graph["rapidbleu._core.bleu_stats_py"]  # two dots
+    assert "rapidbleu.tokenizers.tokenizer_intl" in graph["rapidbleu._core.bleu_stats_intl"]  # a .pxi
+    typed, _ = _import_graph(type_only=True)
+    assert "rapidbleu.score" in typed["rapidbleu._core.metric"]  # under TYPE_CHECKING only
+    assert "rapidbleu.score" not in graph["rapidbleu._core.metric"]
+    # an import of a higher layer, and one between the core and the test sets, are seen
+    assert _layer_violations({"_base": {"bleu"}, "_core": {"dataset"}, "bleu": {"_core"}}) == [
+        "_base (ground) imports bleu (metrics)",
+        "_core imports dataset",
+    ]
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert not _cycles({"a": {"b"}, "b": set()})
 
