@@ -42,8 +42,9 @@ def __getattr__(name: str) -> Any:
     if name == "backend":
         return _backend.bleu_stats.NAME
     if name in _FROM_DATASET or name == "dataset":
-        from . import dataset
+        import importlib  # (not `from . import dataset`: that asks this function again)
 
+        dataset = importlib.import_module(f"{__name__}.dataset")
         return dataset if name == "dataset" else getattr(dataset, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 

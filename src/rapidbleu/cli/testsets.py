@@ -46,7 +46,7 @@ def run_info_modes(args: argparse.Namespace) -> bool:
         if not args.test_set:
             raise CLIError("--citation: I need a test set (-t).")
         datasets = _dataset().DATASETS
-        check_test_sets(args)
+        _check_names(args)
         for name in _names(args):
             citation = datasets[name].citation
             if citation:
@@ -101,9 +101,7 @@ def check_test_sets(args: argparse.Namespace) -> None:
             raise CLIError("--origlang and --subset need a test set (-t) and a language pair (-l)")
         return
     ds = _dataset()
-    for name in _names(args):
-        if name not in ds.DATASETS:
-            raise CLIError(f"-t/--test-set: unknown test set {name!r}; run with --list to see the available test sets")
+    _check_names(args)
     if args.refs:
         raise CLIError("I need exactly one of (a) a predefined test set (-t) or (b) a list of references")
     if args.langpair is None:
@@ -119,6 +117,14 @@ def check_test_sets(args: argparse.Namespace) -> None:
         raise CLIError(
             "--num-refs reads tab-separated references from a single file you give: it cannot be used with -t"
         )
+
+
+def _check_names(args: argparse.Namespace) -> None:
+    """Each test set of ``-t`` exists (CLIError otherwise)."""
+    datasets = _dataset().DATASETS
+    for name in _names(args):
+        if name not in datasets:
+            raise CLIError(f"-t/--test-set: unknown test set {name!r}; run with --list to see the available test sets")
 
 
 def reference_files(args: argparse.Namespace) -> list[list[str]]:
