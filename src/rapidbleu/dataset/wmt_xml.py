@@ -179,8 +179,9 @@ class WMTXMLDataset(Dataset):
         return self.raw_path(relative)
 
     def _fields(self, langpair: str) -> Fields:
+        path = self._get_langpair_path(langpair)
         self.maybe_download()
-        return _parsed(self._get_langpair_path(langpair))
+        return _parsed(path)
 
     def fieldnames(self, langpair: str) -> list[str]:
         """``src``, the references, ``docid``, ``origlang``, the systems, ``domain`` when present:
