@@ -96,13 +96,17 @@ def both(module: str, cls: str, name: str, langpairs: dict, **kwargs):
     return sacre, rapid
 
 
-def assert_same_processing(caches, module, cls, name, langpairs, files, **kwargs):
-    """Both tools process the same raw files: the same fields, paths, text files (bytes) and
-    iterators, for every language pair."""
+def assert_same_processing(caches, module, cls, name, langpairs, files, process_all=False, **kwargs):
+    """Both tools process the same raw files (``process_all``: every pair by
+    ``process_to_text()`` first, else each pair by ``get_files``): the same fields, paths, text
+    files (bytes) and iterators, for every language pair."""
     sacre_cache, rapid_cache = caches
     place(sacre_cache, name, files)
     place(rapid_cache, name, files)
     sacre, rapid = both(module, cls, name, langpairs, **kwargs)
+    if process_all:
+        sacre.process_to_text()
+        rapid.process_to_text()
     for pair in langpairs:
         assert rapid.fieldnames(pair) == sacre.fieldnames(pair)
         assert rel(rapid.get_files(pair), rapid_cache) == rel(sacre.get_files(pair), sacre_cache)
@@ -332,7 +336,9 @@ def test_wmt_xml_is_sacrebleus(caches):
         "xml/fixture.de-fr.all.xml": WMT_XML.encode("utf-8"),
         "xml/fixture.en-liv.all.xml": WMT_XML_NO_DOMAIN.encode("utf-8"),
     }
-    _, rapid = assert_same_processing(caches, "wmt_xml", "WMTXMLDataset", "fx/xml", langpairs, files, refs=["A"])
+    _, rapid = assert_same_processing(
+        caches, "wmt_xml", "WMTXMLDataset", "fx/xml", langpairs, files, process_all=True, refs=["A"]
+    )
     fields = rapid.fieldnames("de-fr")
     assert set(fields) == {"src", "ref:A", "ref:B", "docid", "origlang", "sys-1", "sys:2", "domain"}
     assert rapid.fieldnames("en-liv") == ["src", "ref", "docid", "origlang"]
@@ -370,7 +376,7 @@ def test_fake_sgml_is_sacrebleus(caches, name):
         "sgm/ref.de.sgm": sgm("refset", "de", SGM_SEGMENTS[3:]),
         "sgm/ref2.de.sgm": sgm("refset", "de", SGM_SEGMENTS[:5]),
     }
-    assert_same_processing(caches, "fake_sgml", "FakeSGMLDataset", name, langpairs, files)
+    assert_same_processing(caches, "fake_sgml", "FakeSGMLDataset", name, langpairs, files, process_all=True)
 
 
 def test_iwslt_xml_is_sacrebleus(caches):
