@@ -130,6 +130,7 @@ ODD = "a\u00a0b\u2028c\u3000d\u0085e\u2003f\rg\x1fh"
 ODD_XML = ODD.replace("\x1f", "")
 
 WMT_XML = f"""{BOM}<?xml version='1.0' encoding='utf-8'?>
+<!DOCTYPE dataset [<!ENTITY co "Comp &amp; any">]>
 <dataset id="fixture">
   <collection id="general">
     <doc origlang="de" id="doc-1" domain="news">
@@ -147,7 +148,7 @@ WMT_XML = f"""{BOM}<?xml version='1.0' encoding='utf-8'?>
           <seg id="3"></seg><seg id="5">cinq <?pi x?> fin</seg></p>
       </ref>
       <ref lang="fr" translator="B">
-        <p><seg id="1">un B</seg><seg id="2"/><seg id="10">   </seg><seg id="4">quatre B</seg><seg id="5">cinq B</seg></p>
+        <p><seg id="1">un B</seg><seg id="2"/><seg id="10">   </seg><seg id="4">quatre B</seg><seg id="5">cinq B &co;<b>bold</b> tail</seg></p>
       </ref>
       <hyp system="sys-1" language="fr">
         <p><seg id="1">h1</seg><seg id="2">h2 {ODD_XML}</seg><seg id="3">h3</seg><seg id="4"></seg><seg id="5">h5</seg><seg id="10">h10</seg></p>
@@ -345,6 +346,15 @@ def test_wmt_xml_is_sacrebleus(caches):
     assert len(rapid.get_reference_files("fr-de")) == 1
     assert rapid.get_reference_files("fr-de")[0].endswith("fx_xml.fr-de.ref-B")
     assert rapid.get_reference_files("en-liv") == []  # sacreBLEU: refs=["A"], no translator A
+
+
+def test_wmt_xml_that_is_not_well_formed_names_the_file(caches):
+    from xml.etree.ElementTree import ParseError
+
+    place(caches[1], "fx/broken", {"x.xml": b'<dataset><seg id="1">x &nbsp; y</seg></dataset>'})
+    rapid = rapid_dataset.WMTXMLDataset("fx/broken", data=[], langpairs={"en-de": ["x.xml"]})
+    with pytest.raises(ParseError, match=r"x\.xml: not well-formed XML \(undefined entity"):
+        rapid.get_files("en-de")
 
 
 def test_wmt_xml_document_without_origlang_fails_in_both(caches):
