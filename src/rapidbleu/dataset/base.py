@@ -187,7 +187,9 @@ class Dataset:
     def maybe_download(self) -> None:
         """Download each of ``data`` into ``raw/`` (archives extracted there) unless it is
         already there, through :func:`rapidbleu._base.fetch.download` (locked, MD5 checked,
-        atomic; sacreBLEU's file names, so either tool's downloads serve the other).
+        atomic; sacreBLEU's file names, so either tool's downloads serve the other).  A file
+        already there (not empty) is used as it is without taking the lock, so a read-only cache
+        serves too.
 
         Raises:
             DownloadError: offline, HTTP error, wrong MD5 sum, ... (the message names the URL and
@@ -198,6 +200,8 @@ class Dataset:
         rawdir = self.rawdir
         for url, md5 in zip(urls, sums, strict=False):
             dest = os.path.join(rawdir, self._get_tarball_filename(url))
+            if _complete(dest):  # there: used as it is (as fetch.download would, without its lock)
+                continue
             fetch.download(url, dest, md5=md5, extract_to=rawdir, what=f"test set {self.name}")
 
     def read_fields(self, langpair: str) -> Mapping[str, Iterable[str]]:

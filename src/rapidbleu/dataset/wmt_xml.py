@@ -77,8 +77,13 @@ def _parse_tree(path: str) -> Element:
     text = read_text(path)
     builder = ET.TreeBuilder(insert_comments=True, insert_pis=True)
     parser = ET.XMLParser(target=builder)
-    parser.feed(text)
-    root: Element = parser.close()
+    try:
+        parser.feed(text)
+        root: Element = parser.close()
+    except ET.ParseError as exc:
+        error = ET.ParseError(f"{path}: not well-formed XML ({exc})")
+        error.code, error.position = exc.code, exc.position
+        raise error from exc
     return root
 
 
@@ -179,8 +184,9 @@ class WMTXMLDataset(Dataset):
         return self.raw_path(relative)
 
     def _fields(self, langpair: str) -> Fields:
+        path = self._get_langpair_path(langpair)
         self.maybe_download()
-        return _parsed(self._get_langpair_path(langpair))
+        return _parsed(path)
 
     def fieldnames(self, langpair: str) -> list[str]:
         """``src``, the references, ``docid``, ``origlang``, the systems, ``domain`` when present:

@@ -1,0 +1,83 @@
+"""Benchmark of processing a fresh test-set cache: rapidbleu.dataset against sacreBLEU 2.6.0.
+
+The WMT22 XML files found in ``$RAPIDBLEU_WMT22_XML_DIR`` (default ``../shared/data/wmt22-xml``
+beside the repository) are copied into two fresh caches laid out as after sacreBLEU's download
+of ``wmt22``; each tool then runs ``get_files`` for every pair (the fields read from the XML,
+every text file written).  sacreBLEU parses each file twice (``fieldnames``, then
+``process_to_text``) with lxml; rapidbleu once, with the standard library's ElementTree.  The
+written files are compared byte for byte.  Times are medians of ``--runs`` runs (wall seconds),
+each on new caches, both tools in this process.
+
+Usage: python bench/bench_test_sets.py [--runs 5]
+"""
+
+import argparse
+import filecmp
+import os
+import pathlib
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+
+
+def fresh_cache(base: pathlib.Path, files: dict[str, pathlib.Path], dataset) -> pathlib.Path:
+    cache = pathlib.Path(tempfile.mkdtemp(dir=base))
+    raw = cache / "wmt22" / "raw"
+    raw.mkdir(parents=True)
+    for url in dataset.data:
+        (raw / ("wmt22." + url.rsplit("/", 1)[-1])).write_bytes(b"placeholder")
+    for pair, path in files.items():
+        entry = dataset.langpairs[pair]
+        target = raw / (entry["path"] if isinstance(entry, dict) else entry[0])
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, target)
+    return cache
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    folder = pathlib.Path(os.environ.get("RAPIDBLEU_WMT22_XML_DIR", str(ROOT.parent / "shared" / "data" / "wmt22-xml")))
+    import sacrebleu.dataset as sacre
+
+    import rapidbleu.dataset as rapid
+
+    files = {p.name.split(".")[1]: p for p in sorted(folder.glob("wmttest2022.*.all.xml"))}
+    files = {pair: p for pair, p in files.items() if pair in sacre.DATASETS["wmt22"].langpairs}
+    if not files:
+        sys.exit(f"no WMT22 XML in {folder} (set RAPIDBLEU_WMT22_XML_DIR)")
+    times: dict[str, list[float]] = {"sacrebleu": [], "rapidbleu": []}
+    with tempfile.TemporaryDirectory() as tmp:
+        base = pathlib.Path(tmp)
+        for _ in range(args.runs):
+            s_cache = fresh_cache(base, files, sacre.DATASETS["wmt22"])
+            r_cache = fresh_cache(base, files, sacre.DATASETS["wmt22"])
+            ds = sacre.DATASETS["wmt22"]
+            ds._outdir, ds._rawdir = str(s_cache / "wmt22"), str(s_cache / "wmt22" / "raw")
+            t = time.perf_counter()
+            for pair in files:
+                ds.get_files(pair)
+            times["sacrebleu"].append(time.perf_counter() - t)
+            os.environ["SACREBLEU"] = str(r_cache)
+            t = time.perf_counter()
+            for pair in files:
+                rapid.DATASETS["wmt22"].get_files(pair)
+            times["rapidbleu"].append(time.perf_counter() - t)
+            names = sorted(p.name for p in (s_cache / "wmt22").iterdir() if p.is_file())
+            same = filecmp.cmpfiles(s_cache / "wmt22", r_cache / "wmt22", names, shallow=False)
+            if same[1] or same[2] or sorted(p.name for p in (r_cache / "wmt22").iterdir() if p.is_file()) != names:
+                sys.exit(f"the text files differ: {same[1] + same[2]}")
+    s, r = statistics.median(times["sacrebleu"]), statistics.median(times["rapidbleu"])
+    print(f"WMT22 XML, pairs {', '.join(files)}: fresh cache, get_files of every pair (median of {args.runs})")
+    print(f"  sacreBLEU 2.6.0 (lxml, two parses): {s:.3f} s")
+    print(f"  rapidbleu (ElementTree, one parse): {r:.3f} s   ({s / r:.2f}x)")
+
+
+if __name__ == "__main__":
+    main()
