@@ -573,7 +573,8 @@ def test_sacrebleu_command_line_under_the_alias_is_rapidbleus(tmp_path, startup_
     assert res.returncode == 1
     assert "wmt23" in res.stderr
     assert "Traceback" not in res.stderr
-    assert len(res.stderr.strip().splitlines()) == 1, res.stderr
+    lines = res.stderr.strip().splitlines()  # sacreBLEU's "Downloading ..." line, then the error
+    assert [line for line in lines if line.startswith("rapidbleu: error: ")] == lines[-1:], res.stderr
 
 
 RUNNER_HARNESS = """
