@@ -8,6 +8,10 @@ every text file written).  sacreBLEU parses each file twice (``fieldnames``, the
 written files are compared byte for byte.  Times are medians of ``--runs`` runs (wall seconds),
 each on new caches, both tools in this process.
 
+Then the command line from a processed cache (whole processes, start-up included, the tools
+taking turns in each round): ``--echo src`` and scoring a system (``-t wmt22 -l PAIR -i SYS``,
+and with ``-m bleu chrf ter``), each tool's output checked equal to the other's.
+
 Usage: python bench/bench_test_sets.py [--runs 5]
 """
 
@@ -77,6 +81,48 @@ def main() -> None:
     print(f"WMT22 XML, pairs {', '.join(files)}: fresh cache, get_files of every pair (median of {args.runs})")
     print(f"  sacreBLEU 2.6.0 (lxml, two parses): {s:.3f} s")
     print(f"  rapidbleu (ElementTree, one parse): {r:.3f} s   ({s / r:.2f}x)")
+    command_lines(files, args.runs, sacre.DATASETS["wmt22"])
+
+
+def command_lines(files: dict[str, pathlib.Path], runs: int, dataset) -> None:
+    """Whole-process times of --echo and -t scoring from a processed cache, both tools."""
+    import subprocess
+
+    pair = sorted(files)[-1]
+    with tempfile.TemporaryDirectory() as tmp:
+        base = pathlib.Path(tmp)
+        caches = {tool: fresh_cache(base, files, dataset) for tool in ("sacrebleu", "rapidbleu")}
+        env = {k: v for k, v in os.environ.items() if k != "RAPIDBLEU_AS_SACREBLEU"}
+        env["PYTHONPATH"] = str(ROOT / "src")
+
+        def run(tool: str, argv: list[str]) -> tuple[float, str]:
+            t = time.perf_counter()
+            out = subprocess.run(
+                [sys.executable, "-m", tool, *argv], env={**env, "SACREBLEU": str(caches[tool])},
+                capture_output=True, text=True, check=True, cwd=base,
+            ).stdout  # fmt: skip
+            return time.perf_counter() - t, out.replace("rapidbleu-", "").replace("0.1.0", "2.6.0")
+
+        hyp = base / "system.txt"
+        hyp.write_text(run("sacrebleu", ["-t", "wmt22", "-l", pair, "--echo", "Online-A"])[1], encoding="utf-8")
+        run("rapidbleu", ["-t", "wmt22", "-l", pair, "--echo", "src"])  # both caches processed
+        cases = {
+            "--echo src": ["-t", "wmt22", "-l", pair, "--echo", "src"],
+            "-t wmt22 -i SYS (BLEU)": ["-t", "wmt22", "-l", pair, "-i", str(hyp)],
+            "-t wmt22 -i SYS -m bleu chrf ter": ["-t", "wmt22", "-l", pair, "-i", str(hyp), "-m", "bleu", "chrf", "ter"],
+        }
+        print(f"command line from a processed cache, wmt22 {pair} (whole process, median of {runs} rounds)")
+        for name, argv in cases.items():
+            times: dict[str, list[float]] = {"sacrebleu": [], "rapidbleu": []}
+            outs = {}
+            for _ in range(runs):
+                for tool in times:
+                    seconds, outs[tool] = run(tool, argv)
+                    times[tool].append(seconds)
+            if outs["sacrebleu"] != outs["rapidbleu"]:
+                sys.exit(f"{name}: the outputs differ")
+            s, r = statistics.median(times["sacrebleu"]), statistics.median(times["rapidbleu"])
+            print(f"  {name:<34} sacreBLEU {s:.3f} s   rapidbleu {r:.3f} s   ({s / r:.1f}x)")
 
 
 if __name__ == "__main__":

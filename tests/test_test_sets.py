@@ -586,12 +586,19 @@ def test_echo_errors(fixture_caches):
 
 
 def stamps(cache: Path) -> dict[str, int]:
-    return {p.relative_to(cache).as_posix(): p.stat().st_mtime_ns for p in cache.rglob("*") if p.is_file()}
+    """Each file's modification time, but rapidbleu's list of a WMT XML pair's fields
+    (``raw/.<set>.<pair>.fields``, written once so that later processes parse no XML)."""
+    return {
+        p.relative_to(cache).as_posix(): p.stat().st_mtime_ns
+        for p in cache.rglob("*")
+        if p.is_file() and not p.name.endswith(".fields")
+    }
 
 
 def test_a_cache_sacrebleu_processed_serves_rapidbleu(fixture_caches, sacre_wmt22, monkeypatch):
     """sacreBLEU processes; rapidbleu, pointed at the same cache, downloads nothing and writes
-    nothing (the SGML set even with its raw files gone), and reads the same files."""
+    nothing but its list of a WMT XML pair's fields (the SGML set even with its raw files gone),
+    and reads the same files."""
     sacre_cache = fixture_caches[0]
     sacre_files = {name: sacre_utils.get_files(name, pair) for name, pair in (("wmt22", "de-fr"), ("wmt19", "de-en"))}
     for path in (sacre_cache / "wmt19" / "raw").rglob("*.sgm"):
@@ -693,3 +700,32 @@ def test_import_rapidbleu_imports_neither_the_test_sets_nor_lxml():
     code = "import sys, rapidbleu.dataset; print('lxml' in sys.modules, 'xml.etree.ElementTree' in sys.modules)"
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
     assert run.stdout.strip() == "False False"
+
+
+def test_a_processed_wmt_xml_pair_is_not_parsed_again(caches, monkeypatch):
+    """Once a process has listed a WMT XML pair's fields, a later one reads the list beside the
+    raw file and parses no XML (here the raw file is overwritten with bytes that are no XML,
+    its size and time kept, and the memo of parsed files emptied: a parse would fail); a text
+    file gone makes it parse again."""
+    import rapidbleu.dataset.wmt_xml as wmt_xml
+
+    ours = caches[1]
+    rel = "wmt22-news-systems-1.1/xml/wmttest2022.de-fr.all.xml"
+    place(ours, "wmt22", {rel: WMT_XML.encode("utf-8")})
+    dataset = rapid_dataset.WMTXMLDataset("wmt22", data=[], langpairs={"de-fr": [rel]}, refs=["A"])
+    monkeypatch.setenv("SACREBLEU", str(ours))
+    files = dataset.get_files("de-fr")
+    names = dataset.fieldnames("de-fr")
+    raw = ours / "wmt22" / "raw" / rel
+    st = raw.stat()
+    raw.write_bytes(b"x" * st.st_size)
+    os.utime(raw, ns=(st.st_atime_ns, st.st_mtime_ns))
+    wmt_xml._MEMO.clear()
+    assert dataset.fieldnames("de-fr") == names
+    assert dataset.get_files("de-fr") == files
+    assert dataset.get_reference_files("de-fr") == [files[names.index("ref:A")]]
+    Path(files[0]).unlink()  # a text file gone: the list is not trusted, the XML is read again
+    from xml.etree.ElementTree import ParseError
+
+    with pytest.raises(ParseError, match=r"not well-formed"):
+        dataset.fieldnames("de-fr")

@@ -90,7 +90,7 @@ def write_lines(path: str, lines: Iterable[str]) -> None:
         raise
 
 
-def _complete(path: str) -> bool:
+def complete(path: str) -> bool:
     """Whether the text file at ``path`` is there and not empty (then it is used as it is)."""
     try:
         return os.path.getsize(path) > 0
@@ -200,7 +200,7 @@ class Dataset:
         rawdir = self.rawdir
         for url, md5 in zip(urls, sums, strict=False):
             dest = os.path.join(rawdir, self._get_tarball_filename(url))
-            if _complete(dest):  # there: used as it is (as fetch.download would, without its lock)
+            if complete(dest):  # there: used as it is (as fetch.download would, without its lock)
                 continue
             fetch.download(url, dest, md5=md5, extract_to=rawdir, what=f"test set {self.name}")
 
@@ -225,7 +225,7 @@ class Dataset:
             todo = []
             for field in self.fieldnames(pair):
                 path = self._get_txt_file_path(pair, field)
-                if not _complete(path):
+                if not complete(path):
                     todo.append((field, path))
             if not todo:
                 continue
@@ -254,7 +254,7 @@ class Dataset:
             TestSetError: no such language pair; DownloadError: the download failed.
         """
         files = [self._get_txt_file_path(langpair, field) for field in self.fieldnames(langpair)]
-        if not all(_complete(f) for f in files):
+        if not all(complete(f) for f in files):
             self.process_to_text(langpair)
         return files
 

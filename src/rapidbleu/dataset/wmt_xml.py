@@ -34,13 +34,14 @@ parses it again for each.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 from .._base.errors import TestSetError
-from .base import Dataset, clean, read_text
+from .base import Dataset, complete, clean, read_text, write_lines
 
 if TYPE_CHECKING:
     from xml.etree.ElementTree import Element
@@ -190,12 +191,46 @@ class WMTXMLDataset(Dataset):
 
     def fieldnames(self, langpair: str) -> list[str]:
         """``src``, the references, ``docid``, ``origlang``, the systems, ``domain`` when present:
-        read from the raw file (downloaded first if needed; parsed once per process).
+        read from the raw file (downloaded first if needed; parsed once per process), or, once
+        a process has read them, from the list it left beside the raw file
+        (``raw/.<set>.<pair>.fields``: the raw file's size and time, then a field a line), so that
+        ``--echo``, ``--list`` and scoring from a processed cache parse no XML.
 
         Raises:
             TestSetError: no such language pair, or not a WMT XML file; DownloadError.
         """
-        return list(self._fields(langpair))
+        known = self._known_fieldnames(langpair)
+        if known is not None:
+            return known
+        names = list(self._fields(langpair))
+        with contextlib.suppress(OSError):  # a read-only cache: parsed again next time
+            write_lines(self._fieldnames_path(langpair), [self._raw_stamp(langpair), *names])
+        return names
+
+    def _fieldnames_path(self, langpair: str) -> str:
+        return os.path.join(self.rawdir, f".{self.name.replace('/', '_')}.{langpair}.fields")
+
+    def _raw_stamp(self, langpair: str) -> str:
+        """The raw file's size and modification time (``"-"`` when it is not there)."""
+        try:
+            st = os.stat(self._get_langpair_path(langpair))
+        except OSError:
+            return "-"
+        return f"{st.st_size} {st.st_mtime_ns}"
+
+    def _known_fieldnames(self, langpair: str) -> list[str] | None:
+        """The fields a process listed for ``langpair``, when the list is there, the raw file is
+        the one it read, and every field's text file is complete; else None."""
+        try:
+            with open(self._fieldnames_path(langpair), encoding="utf-8") as f:
+                stamp, *names = f.read().splitlines()
+        except (OSError, ValueError):
+            return None
+        if not names or stamp != self._raw_stamp(langpair):
+            return None
+        if not all(complete(self._get_txt_file_path(langpair, name)) for name in names):
+            return None
+        return names
 
     def read_fields(self, langpair: str) -> dict[str, list[str]]:
         """``{field: cleaned lines}`` of the pair's XML file."""
