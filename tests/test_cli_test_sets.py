@@ -328,3 +328,19 @@ def test_the_test_sets_are_not_imported_without_a_test_set_option(caches):
     )
     assert res.stdout.startswith("{")
     assert res.stderr.strip().splitlines()[-1] == "[]"
+
+
+def test_a_raw_file_that_is_no_xml_is_one_line(tmp_path):
+    """An unprocessed cache whose WMT XML is not well-formed: one line naming the file, exit
+    status 1 (sacreBLEU: a traceback)."""
+    pairs = _wmt22_pairs()
+    _lay_wmt22(tmp_path, pairs)
+    pair = sorted(pairs)[0]
+    for xml in (tmp_path / "wmt22" / "raw").rglob("*.xml"):
+        xml.write_text("<dataset><doc>", encoding="utf-8")
+    code, out, err = _run("rapidbleu", tmp_path, ["-t", "wmt22", "-l", pair, "--echo", "src"], tmp_path)
+    assert code == 1
+    assert out == ""
+    assert err.startswith("rapidbleu: error: a test set's raw file cannot be read: ")
+    assert err.count("\n") == 1
+    assert f"wmttest2022.{pair}.all.xml" in err

@@ -32,6 +32,7 @@ from .testsets import (
     check_test_sets,
     kept_segments,
     no_sentence_error,
+    raw_file_errors,
     reference_files,
     run_info_modes,
 )
@@ -57,16 +58,17 @@ def run(args: argparse.Namespace) -> None:
     """
     check_unsupported(args)
     Color.setup(args.no_color)
-    if run_info_modes(args):  # --download, --list, --citation, --echo
-        return
-    check_test_sets(args)
-    if args.test_set is None:
-        refs = open_refs(args.refs, args.num_refs, args.encoding)
-    else:
-        refs = open_test_set_refs(reference_files(args), args.encoding)
-        args.keep_segments = kept_segments(args)
-        if args.keep_segments is not None and not any(args.keep_segments):
-            raise no_sentence_error(args)
+    with raw_file_errors():
+        if run_info_modes(args):  # --download, --list, --citation, --echo
+            return
+        check_test_sets(args)
+        if args.test_set is None:
+            refs = open_refs(args.refs, args.num_refs, args.encoding)
+        else:
+            refs = open_test_set_refs(reference_files(args), args.encoding)
+            args.keep_segments = kept_segments(args)
+            if args.keep_segments is not None and not any(args.keep_segments):
+                raise no_sentence_error(args)
     if args.detail and args.format == "json":  # as sacreBLEU: the per-subset lines are text
         args.format = "text"
     test = "bs" if args.paired_bs else ("ar" if args.paired_ar else "")
@@ -220,7 +222,8 @@ def _score_with_detail(
         return
     ref_lines, sys_lines = read_whole(refs, systems)
     _score_corpus(args, metrics, in_memory(refs, ref_lines), in_memory(systems, sys_lines))
-    print_subset_results(metrics, sys_lines[0], ref_lines, args)
+    with raw_file_errors():
+        print_subset_results(metrics, sys_lines[0], ref_lines, args)
 
 
 def _keep(args: argparse.Namespace) -> list[bool] | None:

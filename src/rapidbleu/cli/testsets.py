@@ -12,6 +12,8 @@ prints the citation (docs/test-sets.md lists the difference).
 from __future__ import annotations
 
 import argparse
+import contextlib
+from collections.abc import Iterator
 from typing import Any
 
 from .._base.errors import CLIError, TestSetError
@@ -22,6 +24,18 @@ def _dataset() -> Any:
     from .. import dataset
 
     return dataset
+
+
+@contextlib.contextmanager
+def raw_file_errors() -> Iterator[None]:
+    """A test set's raw file that cannot be read (missing from an incomplete cache, not
+    well-formed XML, undecodable) as one line (:class:`CLIError`) instead of a traceback."""
+    from xml.etree.ElementTree import ParseError
+
+    try:
+        yield
+    except (ParseError, UnicodeDecodeError, IsADirectoryError, PermissionError) as exc:
+        raise CLIError(f"a test set's raw file cannot be read: {exc}") from exc
 
 
 def _names(args: argparse.Namespace) -> list[str]:
