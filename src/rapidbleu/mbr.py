@@ -92,9 +92,12 @@ def _pseudo_references(refs: Any, what: str = "pseudo_references") -> None:
 def reference_weights(weights: Any, log_probs: Any, m: int) -> tuple[np.ndarray, float]:
     """``(v, divisor)`` of ``m`` pseudo-references: ``p_j = v_j / divisor``.
 
-    Neither given: ``v_j = 1``, ``divisor = m``.  ``weights``: ``v = weights``, ``divisor =
-    math.fsum(v)``.  ``log_probs``: ``v_j = exp(lp_j - max lp)``, ``divisor = math.fsum(v)``
-    (the softmax, as mbrs' ``log_softmax`` of ``reference_lprobs``, computed without overflow).
+    Neither given: ``v_j = 1``, ``divisor = m``.  ``weights``: ``v = weights * 2**-e``, the
+    power of two that puts the largest in [0.5, 1) (exact: ``v_j / divisor`` is the float of the
+    unscaled weights, and weights up to float64's largest or down to its smallest subnormal
+    neither overflow nor lose digits), ``divisor = math.fsum(v)``.  ``log_probs``: ``v_j =
+    exp(lp_j - max lp)``, ``divisor = math.fsum(v)`` (the softmax, as mbrs' ``log_softmax`` of
+    ``reference_lprobs``, computed without overflow).
 
     Raises:
         ValueError: both given; not ``m`` values or not 1-D; a value that is not a real number,
@@ -122,17 +125,22 @@ def reference_weights(weights: Any, log_probs: Any, m: int) -> tuple[np.ndarray,
         if bad.size:
             j = int(bad[0])
             raise ValueError(f"weights[{j}] is {float(arr[j])!r}: weights must be finite and >= 0")
-        divisor = math.fsum(arr.tolist())
-        if not divisor > 0:
+        top = float(arr.max())
+        if not top > 0:
             raise ValueError("weights are all zero: at least one pseudo-reference needs a positive weight")
-        return arr, divisor
+        # scaled by a power of two, the largest into [0.5, 1): exact (p_j = v_j / divisor is the
+        # float it was unscaled) where nothing overflowed, and no sum of 1e308s overflows, no
+        # product of a subnormal weight rounds away its digits
+        v = np.ldexp(arr, -math.frexp(top)[1])
+        return v, math.fsum(v.tolist())
     bad = np.flatnonzero(np.isnan(arr) | (arr == np.inf))
     if bad.size:
         j = int(bad[0])
         raise ValueError(f"log_probs[{j}] is {float(arr[j])!r}: log-probabilities must be finite or -inf")
     if np.all(arr == -np.inf):
         raise ValueError("log_probs are all -inf: at least one pseudo-reference needs a probability above 0")
-    v = np.exp(arr - arr.max())
+    with np.errstate(over="ignore"):  # -1e308 - 1e308 is -inf: a probability of 0
+        v = np.exp(arr - arr.max())
     return v, math.fsum(v.tolist())
 
 
