@@ -780,3 +780,59 @@ def test_reference_layout_errors():
         sentence_bleu_batch(["a b", "c"], [["a b"]], reference_layout="per_hypothesis")
     with pytest.raises(ValueError, match="needs one list of references per hypothesis"):
         sentence_bleu_batch(["a b", "c"], ["a b", "c"], reference_layout="per_hypothesis")
+
+
+# Lists of numpy integer scalars (what iterating an array or ``array.tolist()`` of a numpy
+# scalar gives) are ids in every entry point, as the arrays themselves are; numpy bool and
+# float are refused.
+NP_HYPS = [[np.int64(3), np.int32(5), np.int16(7), np.uint8(8)], [np.int64(3), np.int64(5), np.int64(9)], []]
+NP_REFS = [[np.int64(3), np.int32(5), np.int64(7), np.int64(8)], [np.uint32(3), np.int64(5)], [np.int64(1)]]
+
+
+def _ints(seqs):
+    return [[int(t) for t in s] for s in seqs]
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda h, r: corpus_bleu_ids(h, [r]).score,
+        lambda h, r: stats_ids(h, [r]).tolist(),
+        lambda h, r: sentence_bleu_batch(h, [r]).tolist(),
+        lambda h, r: sentence_bleu_batch(h, [r], smoothing_function="method1").tolist(),
+        lambda h, r: self_bleu(h + r).tolist(),
+        lambda h, r: pairwise_bleu(h + r).tolist(),
+        lambda h, r: rapidbleu.mbr.aggregate_bleu(h, r).tolist(),
+        lambda h, r: rapidbleu.mbr.expected_utility(h, r, metric=rapidbleu.BLEU()).utilities.tolist(),
+        lambda h, r: rapidbleu.mbr.expected_utility(h + r, metric=rapidbleu.BLEU()).utilities.tolist(),
+        lambda h, r: rapidbleu.rewards.BLEUReward(use_ids=True)(completion_ids=h, reference=r),
+        lambda h, r: rapidbleu.rewards.BLEUReward(use_ids=True, style="nltk")(
+            completion_ids=h, reference=[[x] for x in r]
+        ),
+    ],
+)
+def test_lists_of_numpy_integers_are_ids_everywhere(call):
+    import rapidbleu.mbr
+    import rapidbleu.rewards  # noqa: F401 -- the entry points of the calls
+
+    want = call(_ints(NP_HYPS), _ints(NP_REFS))
+    assert call(NP_HYPS, NP_REFS) == want
+    arrays = [np.asarray(s, dtype=np.int64) for s in NP_HYPS], [np.asarray(s, dtype=np.int64) for s in NP_REFS]
+    assert call(*arrays) == want
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda h: sentence_bleu_batch(h, [[[1, 2]]]),
+        lambda h: self_bleu([*h, [1, 2]]),
+        lambda h: rapidbleu.mbr.aggregate_bleu(h, [[1, 2]]),
+        lambda h: rapidbleu.mbr.expected_utility(h, [[1, 2]], metric=rapidbleu.BLEU()),
+    ],
+)
+@pytest.mark.parametrize("bad", [np.True_, np.float64(3.0), np.float32(1.0)])
+def test_numpy_bool_and_float_are_not_ids(call, bad):
+    import rapidbleu.mbr  # noqa: F401 -- the entry point of the calls
+
+    with pytest.raises(TypeError, match=r"(hypotheses|sentences)\[0\]\[1\] is a (bool|float)"):
+        call([[np.int64(1), bad]])

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 else:
     from ._base.lazy import numpy as np
 
+from ._base.errors import id_element_error
 from ._core import aggregate_py as _aggregate_py
 from ._core import backend as _backend
 from ._core.chrf_py import is_plain_beta, split_words
@@ -250,7 +251,7 @@ def aggregate_chrf(
 
 def _token_seqs(sentences: Any, what: str, bleu: Any) -> list[Sequence[Any]]:
     """Strings tokenized by the BLEU's tokenizer (lowercased if asked), string-token lists
-    as given, or token ids (ints); one form for the whole list (an empty sequence fits any)."""
+    as given, or token ids (Python or numpy integers, lists or 1-D integer arrays); one form for the whole list (an empty sequence fits any)."""
     return _token_form(sentences, what, bleu)[0]
 
 
@@ -262,7 +263,7 @@ def _token_form(
 
     Raises:
         TypeError: an item of no form, or of another form than the items before it (or than
-            ``form``, the hypotheses')."""
+            ``form``, the hypotheses'); ids holding a bool or a float (item and position named)."""
     items = _sequence(sentences, what)
     out: list[Sequence[Any]] = []
     given = form
@@ -274,8 +275,11 @@ def _token_form(
             kind, seq = "ids", s.astype(np.int64).tolist()
         elif isinstance(s, Sequence) and all(isinstance(t, str) for t in s) and len(s) > 0:
             kind, seq = "tokens", list(s)
-        elif isinstance(s, Sequence) and all(isinstance(t, int) and not isinstance(t, bool) for t in s):
+        elif isinstance(s, Sequence) and all(_is_id(t) for t in s):
             kind, seq = "ids", [int(t) for t in s]
+        elif isinstance(s, Sequence) and _is_id(s[0]):
+            j = next(j for j, t in enumerate(s) if not _is_id(t))
+            raise id_element_error(f"{what}[{i}]", j, s[j])
         else:
             raise TypeError(
                 f"{what}[{i}] is a {type(s).__name__}; expected a string, a list of string tokens or token ids"
@@ -287,6 +291,11 @@ def _token_form(
             form = kind
         out.append(seq)
     return out, form
+
+
+def _is_id(token: object) -> bool:
+    """A token id: a Python or numpy integer (``bool`` and ``numpy.bool_`` are not ids)."""
+    return isinstance(token, (int, np.integer)) and not isinstance(token, (bool, np.bool_))
 
 
 def _token_sets(hypotheses: Any, pseudo_references: Any, bleu: Any) -> tuple[list[Sequence[Any]], list[Sequence[Any]]]:
