@@ -246,6 +246,12 @@ def missing_columns_error(missing: list[str], container: str, columns: list[str]
     return ValueError(f"no column {', '.join(map(repr, missing))} in the {container} (columns: {columns})")
 
 
+def not_utf8_error(what: str, error: UnicodeDecodeError) -> ValueError:
+    """Text given as bytes that do not decode as UTF-8 (the rewards decode bytes so), naming
+    the item and the first bad byte."""
+    return ValueError(f"{what} is bytes that are not UTF-8 ({error.reason} at byte {error.start}); give text (str)")
+
+
 def kind_of(x: object) -> str:
     """How a message names the type of a value given: its class's name."""
     return type(x).__name__
