@@ -224,3 +224,24 @@ def test_bad_rows_named_by_their_row_in_the_whole_frame(client):
     m6 = dd.concat([part(ok, ok), part([*ok[:2], "the dog sat on a mat"], ok[:3])])
     with pytest.raises(SmoothingError, match=r"rapidbleu\.dask: row 6: smoothing method 6 needs"):
         rbd.sentence_bleu(m6, "hyp", "ref", style="nltk", smoothing_function="method6").compute()
+
+
+def test_nltk_style_max_ngram_order_is_bleu_n(ddf, client):
+    """style="nltk", max_ngram_order=2 is NLTK's BLEU-2 (weights=(0.5, 0.5)), corpus and
+    sentences, frames and bags (it scored BLEU-4); weights of another length are refused."""
+    import dask.bag as db
+
+    import rapidbleu.dask as rbd
+
+    m1 = nltk_bleu.SmoothingFunction().method1
+    refs = [[r.split()] for r in REF]
+    want = nltk_bleu.corpus_bleu(refs, [h.split() for h in HYP], (0.5, 0.5), m1)
+    kw = {"style": "nltk", "max_ngram_order": 2, "smoothing_function": "method1"}
+    assert rbd.corpus_bleu(ddf, "hyp", "ref", **kw) == want
+    bag = db.from_sequence(list(zip(HYP, REF, strict=False)), npartitions=3)
+    assert rbd.bag_corpus_bleu(bag, **kw) == want
+    sentences = [nltk_bleu.sentence_bleu(r, h.split(), (0.5, 0.5), m1) for r, h in zip(refs, HYP, strict=False)]
+    assert rbd.sentence_bleu(ddf, "hyp", "ref", **kw).compute().tolist() == sentences
+    assert rbd.bag_sentence_bleu(bag, **kw).compute() == sentences
+    with pytest.raises(ValueError, match="weights has 3 orders but max_ngram_order=2"):
+        rbd.corpus_bleu(ddf, "hyp", "ref", weights=(1 / 3,) * 3, **kw)

@@ -66,7 +66,7 @@ from ._base.errors import not_utf8_error
 from ._core import engines as _engines
 from ._core.metric import Metric, RewardTransform
 from ._core.nltk_scores import rows_named
-from ._core.nltk_style import weights_for_order
+from ._core.nltk_style import weights_of_order
 from ._core.validate import check_flag, check_keywords, resolve_workers
 from .chrf import CHRF, CHRFOptions
 from .ids import IdKeywords, cleaning_of
@@ -408,7 +408,7 @@ class BLEUReward(SentenceReward):
                 )
             if max_ngram_order != 4:
                 # NLTK style counts orders by its weights: max_ngram_order=2 means BLEU-2
-                weights = weights_for_order(weights, max_ngram_order)
+                weights = weights_of_order(weights, max_ngram_order)
         bleu_options: dict[str, Any] = (
             {}
             if nltk

@@ -32,7 +32,8 @@ constructor's options -- BLEU: ``tokenize``, ``lowercase``, ``smooth_method``,
 ``word_order``, ``beta``, ``lowercase``, ``whitespace``, ``eps_smoothing``; TER:
 ``normalized``, ``no_punct``, ``asian_support``, ``case_sensitive`` -- or
 ``style="nltk"`` with NLTK's ``weights``, ``smoothing_function`` (``"method1"`` or a
-``SmoothingFunction`` method), ``auto_reweigh``, ``tokenize``, ``lowercase``.
+``SmoothingFunction`` method), ``auto_reweigh``, ``max_ngram_order`` (N: BLEU-N, uniform
+weights of N orders), ``tokenize`` (default: ``str.split()``), ``lowercase``.
 
 Spark's Python workers must import rapidbleu: run them with the driver's interpreter
 (``PYSPARK_PYTHON=$(which python)``, or ``spark.pyspark.python``) or install rapidbleu on the

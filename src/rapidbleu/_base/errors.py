@@ -375,6 +375,15 @@ def weights_order_error(n_weights: int, max_ngram_order: int) -> ValueError:
     return ValueError(f"weights has {n_weights} orders but max_ngram_order={max_ngram_order}")
 
 
+def weight_list_order_error(max_ngram_order: int) -> ValueError:
+    """NLTK's list of weight tuples (several scores) given with a ``max_ngram_order`` (one
+    BLEU-N)."""
+    return ValueError(
+        f"max_ngram_order={max_ngram_order} with a list of weight tuples: give one tuple of "
+        f"{max_ngram_order} weights, or the weights alone"
+    )
+
+
 def fifth_order_error(method: int, max_ngram_order: int) -> ValueError:
     """NLTK's smoothing methods 5 and 7 on statistics of fewer than 5 orders: they read each
     sentence's 5-gram precision, whatever the weights."""

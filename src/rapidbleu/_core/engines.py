@@ -89,12 +89,14 @@ class ScoreOptions:
             ``asian_support``, ``case_sensitive``; NLTK style: ``weights``,
             ``smoothing_function`` (``None``, ``"method0"``..``"method7"`` or a
             ``SmoothingFunction`` method, rapidbleu's or NLTK's), ``auto_reweigh``,
-            ``tokenize`` (``None``: ``str.split()``) and ``lowercase``).  ``tokenize=None`` and
+            ``max_ngram_order`` (N: BLEU-N, NLTK's ``weights=(1/N,) * N``; with ``weights``,
+            one tuple of N), ``tokenize`` (``None``: ``str.split()``) and ``lowercase``).  ``tokenize=None`` and
             ``lowercase=False`` are left out (each metric's default).
 
     Raises:
         ValueError: unknown style or metric, a metric the style does not have; an option
-            value the metric refuses.
+            value the metric refuses; NLTK style's ``max_ngram_order`` with weights of another
+            length or a list of weight tuples.
         TypeError: an option the metric does not take (naming the style that takes it), a
             custom smoothing callable (it needs the tokens; not supported here).
     """
