@@ -224,3 +224,68 @@ def test_bad_rows_named_by_their_row_in_the_whole_frame(client):
     m6 = dd.concat([part(ok, ok), part([*ok[:2], "the dog sat on a mat"], ok[:3])])
     with pytest.raises(SmoothingError, match=r"rapidbleu\.dask: row 6: smoothing method 6 needs"):
         rbd.sentence_bleu(m6, "hyp", "ref", style="nltk", smoothing_function="method6").compute()
+
+
+def test_nltk_style_max_ngram_order_is_bleu_n(ddf, client):
+    """style="nltk", max_ngram_order=2 is NLTK's BLEU-2 (weights=(0.5, 0.5)), corpus and
+    sentences, frames and bags (it scored BLEU-4); weights of another length are refused."""
+    import dask.bag as db
+
+    import rapidbleu.dask as rbd
+
+    m1 = nltk_bleu.SmoothingFunction().method1
+    refs = [[r.split()] for r in REF]
+    want = nltk_bleu.corpus_bleu(refs, [h.split() for h in HYP], (0.5, 0.5), m1)
+    kw = {"style": "nltk", "max_ngram_order": 2, "smoothing_function": "method1"}
+    assert rbd.corpus_bleu(ddf, "hyp", "ref", **kw) == want
+    bag = db.from_sequence(list(zip(HYP, REF, strict=False)), npartitions=3)
+    assert rbd.bag_corpus_bleu(bag, **kw) == want
+    sentences = [nltk_bleu.sentence_bleu(r, h.split(), (0.5, 0.5), m1) for r, h in zip(refs, HYP, strict=False)]
+    assert rbd.sentence_bleu(ddf, "hyp", "ref", **kw).compute().tolist() == sentences
+    assert rbd.bag_sentence_bleu(bag, **kw).compute() == sentences
+    with pytest.raises(ValueError, match="weights has 3 orders but max_ngram_order=2"):
+        rbd.corpus_bleu(ddf, "hyp", "ref", weights=(1 / 3,) * 3, **kw)
+
+
+def test_sentence_scores_keep_the_frames_index(client):
+    """The sentence-score Series has the input DataFrame's index (a string index, unsorted,
+    repeated across partitions, as after concatenating frames), value for value, and assigns
+    back as a column."""
+    import dask
+    import dask.dataframe as dd
+    import pandas as pd
+
+    import rapidbleu.dask as rbd
+
+    index = pd.Index([f"id{(7 * i) % 11}" for i in range(len(HYP))], name="doc")
+    pdf = pd.DataFrame({"hyp": HYP, "ref": REF}, index=index)
+    with dask.config.set({"dataframe.convert-string": False}):
+        ddf = dd.concat(
+            [
+                dd.from_pandas(pdf.iloc[:50], npartitions=2, sort=False),
+                dd.from_pandas(pdf.iloc[50:], npartitions=1, sort=False),
+            ]
+        )
+    got = rbd.sentence_bleu(ddf, "hyp", "ref").compute()
+    assert got.index.equals(pdf.index)
+    assert got.tolist() == [sacrebleu.sentence_bleu(h, [r]).score for h, r in zip(HYP, REF, strict=False)]
+    with_scores = ddf.assign(bleu=rbd.sentence_bleu(ddf, "hyp", "ref")).compute()
+    assert with_scores.index.equals(pdf.index)
+    assert with_scores["bleu"].tolist() == got.tolist()
+
+
+def test_bad_pairs_of_a_bag_named_by_partition(client):
+    """A bad pair of a bag is named by its position in its partition and that partition (it
+    was "row 1 of the partition", whichever partition); sentence scores keep the bag's order."""
+    import dask.bag as db
+
+    import rapidbleu.dask as rbd
+
+    pairs = [("the cat sat", "the cat sat"), ("a b c", ["a b d", "a b c"]), ("x y", "x z")] * 2
+    bag = db.from_sequence(pairs, npartitions=2)
+    want = [sacrebleu.sentence_bleu(h, [r] if isinstance(r, str) else r).score for h, r in pairs]
+    assert rbd.bag_sentence_bleu(bag).compute() == want
+    bad = db.from_sequence([*pairs[:3], pairs[3], (None, "x"), pairs[5]], npartitions=2)
+    for call in (lambda: rbd.bag_corpus_bleu(bad), lambda: rbd.bag_sentence_bleu(bad).compute()):
+        with pytest.raises(TypeError, match=r"rapidbleu\.dask: hypothesis at row 1 of partition 1 is null"):
+            call()

@@ -26,6 +26,7 @@ from rapidbleu._core import bleu_sets_py as _bleu_sets_py
 from rapidbleu._core import bleu_stats_py as _bleu_stats_py
 from rapidbleu.batch import pairwise_bleu, self_bleu, sentence_bleu_batch
 from rapidbleu.ids import corpus_bleu_ids, stats_ids
+from rapidbleu.tokenizers import get_tokenizer
 
 # Every test here runs once per backend (conftest.backend).
 pytestmark = pytest.mark.usefixtures("backend")
@@ -780,3 +781,96 @@ def test_reference_layout_errors():
         sentence_bleu_batch(["a b", "c"], [["a b"]], reference_layout="per_hypothesis")
     with pytest.raises(ValueError, match="needs one list of references per hypothesis"):
         sentence_bleu_batch(["a b", "c"], ["a b", "c"], reference_layout="per_hypothesis")
+
+
+# Lists of numpy integer scalars (what iterating an array or ``array.tolist()`` of a numpy
+# scalar gives) are ids in every entry point, as the arrays themselves are; numpy bool and
+# float are refused.
+NP_HYPS = [[np.int64(3), np.int32(5), np.int16(7), np.uint8(8)], [np.int64(3), np.int64(5), np.int64(9)], []]
+NP_REFS = [[np.int64(3), np.int32(5), np.int64(7), np.int64(8)], [np.uint32(3), np.int64(5)], [np.int64(1)]]
+
+
+def _ints(seqs):
+    return [[int(t) for t in s] for s in seqs]
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda h, r: corpus_bleu_ids(h, [r]).score,
+        lambda h, r: stats_ids(h, [r]).tolist(),
+        lambda h, r: sentence_bleu_batch(h, [r]).tolist(),
+        lambda h, r: sentence_bleu_batch(h, [r], smoothing_function="method1").tolist(),
+        lambda h, r: self_bleu(h + r).tolist(),
+        lambda h, r: pairwise_bleu(h + r).tolist(),
+        lambda h, r: rapidbleu.mbr.aggregate_bleu(h, r).tolist(),
+        lambda h, r: rapidbleu.mbr.expected_utility(h, r, metric=rapidbleu.BLEU()).utilities.tolist(),
+        lambda h, r: rapidbleu.mbr.expected_utility(h + r, metric=rapidbleu.BLEU()).utilities.tolist(),
+        lambda h, r: rapidbleu.rewards.BLEUReward(use_ids=True)(completion_ids=h, reference=r),
+        lambda h, r: rapidbleu.rewards.BLEUReward(use_ids=True, style="nltk")(
+            completion_ids=h, reference=[[x] for x in r]
+        ),
+    ],
+)
+def test_lists_of_numpy_integers_are_ids_everywhere(call):
+    import rapidbleu.mbr
+    import rapidbleu.rewards  # noqa: F401 -- the entry points of the calls
+
+    want = call(_ints(NP_HYPS), _ints(NP_REFS))
+    assert call(NP_HYPS, NP_REFS) == want
+    arrays = [np.asarray(s, dtype=np.int64) for s in NP_HYPS], [np.asarray(s, dtype=np.int64) for s in NP_REFS]
+    assert call(*arrays) == want
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda h: sentence_bleu_batch(h, [[[1, 2]]]),
+        lambda h: self_bleu([*h, [1, 2]]),
+        lambda h: rapidbleu.mbr.aggregate_bleu(h, [[1, 2]]),
+        lambda h: rapidbleu.mbr.expected_utility(h, [[1, 2]], metric=rapidbleu.BLEU()),
+    ],
+)
+@pytest.mark.parametrize("bad", [np.True_, np.float64(3.0), np.float32(1.0)])
+def test_numpy_bool_and_float_are_not_ids(call, bad):
+    import rapidbleu.mbr  # noqa: F401 -- the entry point of the calls
+
+    with pytest.raises(TypeError, match=r"(hypotheses|sentences)\[0\]\[1\] is a (bool|float)"):
+        call([[np.int64(1), bad]])
+
+
+def test_nltk_style_splits_text_on_whitespace_everywhere():
+    """NLTK style on strings is NLTK's sentence_bleu on ``str.split()`` tokens in the batch
+    function, the rewards and the engines alike (the batch function tokenized with 13a);
+    ``tokenize=`` names a sacreBLEU tokenizer for all of them."""
+    from rapidbleu._core import engines
+    from rapidbleu.rewards import BLEUReward
+
+    hyps = ["The cat, sat on the mat.", "A dog barked (loudly)!", "a b c d e"]
+    refs = ["The cat sat on the mat .", "a dog barked ( loudly ) !", "a b c d f"]
+    kw = {"weights": (0.5, 0.5), "smoothing_function": "method1"}
+    m1 = SM.method1
+    want = [nltk_sentence_bleu([r.split()], h.split(), (0.5, 0.5), m1) for h, r in zip(hyps, refs, strict=True)]
+    assert sentence_bleu_batch(hyps, [refs], **kw).tolist() == want
+    assert sentence_bleu_batch(hyps, [[r] for r in refs], reference_layout="per_hypothesis", **kw).tolist() == want
+    assert BLEUReward(style="nltk", **kw).scores(hyps, refs) == want
+    opts = engines.ScoreOptions(style="nltk", **kw)
+    assert engines.partition_sentence_scores(opts, hyps, [refs]).tolist() == want
+    # a sacreBLEU tokenizer by name, the same in each
+    tok = get_tokenizer("13a")
+    want13a = [
+        nltk_sentence_bleu([tok(r).split()], tok(h).split(), (0.5, 0.5), m1) for h, r in zip(hyps, refs, strict=True)
+    ]
+    assert sentence_bleu_batch(hyps, [refs], tokenize="13a", **kw).tolist() == want13a
+    assert BLEUReward(style="nltk", tokenize="13a", **kw).scores(hyps, refs) == want13a
+    # self-BLEU and the pairwise matrix, NLTK style by default: whitespace tokens too
+    assert self_bleu(hyps).tolist() == self_bleu([h.split() for h in hyps]).tolist()
+    got = pairwise_bleu(hyps, style="nltk", smoothing_function=m1).tolist()
+    assert got == pairwise_bleu([h.split() for h in hyps], style="nltk", smoothing_function=m1).tolist()
+    assert self_bleu(hyps, tokenize="13a").tolist() == self_bleu([tok(h).split() for h in hyps]).tolist()
+    assert self_bleu(hyps, style="sacrebleu").tolist() == self_bleu(hyps, style="sacrebleu", tokenize="13a").tolist()
+    assert pairwise_bleu(hyps).tolist() == pairwise_bleu([tok(h).split() for h in hyps]).tolist()
+    # sacreBLEU style keeps sacreBLEU's default tokenizer, 13a
+    assert sentence_bleu_batch(hyps, [refs]).tolist() == [
+        sacrebleu.sentence_bleu(h, [r]).score for h, r in zip(hyps, refs, strict=True)
+    ]

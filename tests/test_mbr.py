@@ -172,6 +172,64 @@ def test_log_probs_are_a_softmax():
     assert (v / d).tolist() == [0.5, 0.5]
 
 
+@pytest.mark.parametrize(
+    ("weights", "want"),
+    [
+        ([1e308, 1e308], [0.5, 0.5]),
+        ([1.7976931348623157e308] * 3, [1 / 3] * 3),
+        ([5e-324, 5e-324], [0.5, 0.5]),
+        ([5e-324, 1e-323], [1 / 3, 2 / 3]),
+        ([1e308, 5e-324], [1.0, 0.0]),
+        ([0.0, 1e308, 0.0], [0.0, 1.0, 0.0]),
+        ([2.0, 2.0, 2.0, 2.0], [0.25] * 4),
+    ],
+)
+def test_weights_at_float64_extremes_are_normalised_without_overflow(weights, want):
+    """The weights' sum of 1e308s overflows float64: they are scaled by a power of two first
+    (exact), so p = v / divisor is the same float as without scaling where nothing overflows."""
+    v, d = mbr.reference_weights(weights, None, len(weights))
+    assert np.isfinite(v).all()
+    assert math.isfinite(d)
+    assert d > 0
+    assert (v / d).tolist() == pytest.approx(want, rel=1e-15, abs=0)
+    candidates = ["a b c", "a b d", "x y", "a c"][: len(weights)]
+    got = mbr.expected_utility(candidates, metric=rapidbleu.CHRF(), weights=weights)
+    equal = mbr.expected_utility(candidates, metric=rapidbleu.CHRF(), weights=want)
+    assert np.isfinite(got.expected).all()
+    assert got.expected.tolist() == pytest.approx(equal.expected.tolist(), rel=1e-14)
+    assert mbr.aggregate_chrf(["a b c"], ["a b c"] * len(weights), weights=weights).tolist() == [100.0]
+
+
+def test_scaled_weights_keep_ordinary_floats():
+    """Scaling by a power of two changes no float of ordinary weights."""
+    weights = [0.1, 0.7, 3.25]
+    v, d = mbr.reference_weights(weights, None, 3)
+    assert (v / d).tolist() == (np.asarray(weights) / math.fsum(weights)).tolist()
+
+
+@pytest.mark.parametrize("lp", [[1e308, 1e308], [-1e308, -1e308], [1e308, -1e308], [-1.7976931348623157e308, 0.0]])
+def test_log_probs_at_float64_extremes(lp):
+    v, d = mbr.reference_weights(None, lp, 2)
+    p = (v / d).tolist()
+    assert all(math.isfinite(x) for x in p)
+    assert math.fsum(p) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(
+    ("weights", "message"),
+    [
+        ([1.0, math.inf], r"weights\[1\] is inf"),
+        ([-math.inf, 1.0], r"weights\[0\] is -inf"),
+        ([math.nan, 1.0], r"weights\[0\] is nan"),
+        ([1.0, -5e-324], r"weights\[1\] is -5e-324"),
+        ([0.0, 0.0], "weights are all zero"),
+    ],
+)
+def test_bad_weights_are_named(weights, message):
+    with pytest.raises(ValueError, match=message):
+        mbr.expected_utility(["a", "b"], metric=rapidbleu.CHRF(), weights=weights)
+
+
 def test_workers_do_not_change_results(backend):
     cands = candidate_sets(size=40, count=1)[0]
     a = mbr.aggregate_chrf(cands, cands, word_order=2, workers=1)

@@ -827,3 +827,73 @@ def test_method6_errors_of_the_batch_functions_name_the_row():
         batch.self_bleu(texts, smoothing_function=RB_CC.method6)
     with pytest.raises(rb.SmoothingError, match=r"^candidate 0 against candidate 2: "):
         batch.pairwise_bleu(texts, style="nltk", smoothing_function=RB_CC.method6)
+
+
+# ------------------------------------------------------------------------------------------
+# The side doors' NLTK style: max_ngram_order=N is BLEU-N, text is split on whitespace
+# ------------------------------------------------------------------------------------------
+SIDE_HYPS = ["the cat sat on the mat today", "a dog barked , loudly", "the quick brown fox"]
+SIDE_REFS = ["the cat sat on a mat", "a dog barked loudly .", "a quick brown fox jumped"]
+
+
+def _nltk_side(weights, smoothing=None, hyps=SIDE_HYPS, refs=SIDE_REFS):
+    """NLTK's sentence and corpus BLEU on str.split() tokens."""
+    sentences = [
+        nltk_bleu.sentence_bleu([r.split()], h.split(), weights, smoothing_function=smoothing)
+        for h, r in zip(hyps, refs, strict=True)
+    ]
+    corpus = nltk_bleu.corpus_bleu([[r.split()] for r in refs], [h.split() for h in hyps], weights, smoothing)
+    return sentences, corpus
+
+
+@pytest.mark.parametrize("order", [1, 2, 3, 5])
+@pytest.mark.parametrize("given_weights", [False, True])
+def test_engine_options_max_ngram_order_is_bleu_n(order, given_weights):
+    """ScoreOptions(style="nltk", max_ngram_order=N) -- what Spark, Dask and Ray run -- scores
+    NLTK's BLEU-N (uniform weights of length N), not BLEU-4."""
+    from rapidbleu._core import engines
+
+    weights = (1.0 / order,) * order
+    kw = {"weights": weights} if given_weights else {}
+    opts = engines.ScoreOptions(style="nltk", max_ngram_order=order, smoothing_function="method1", **kw)
+    want_sentences, want_corpus = _nltk_side(weights, nltk_bleu.SmoothingFunction().method1)
+    streams = [SIDE_REFS]
+    assert engines.partition_sentence_scores(opts, SIDE_HYPS, streams).tolist() == want_sentences
+    parts = [engines.partition_stats(opts, SIDE_HYPS[:1], [SIDE_REFS[:1]])]
+    parts.append(engines.partition_stats(opts, SIDE_HYPS[1:], [SIDE_REFS[1:]]))
+    assert engines.score(opts, rapidbleu_stats().CorpusStats(*engines.combine(opts, parts))) == want_corpus
+
+
+def rapidbleu_stats():
+    import rapidbleu.stats
+
+    return rapidbleu.stats
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"max_ngram_order": 2, "weights": (1 / 3,) * 3}, "weights has 3 orders but max_ngram_order=2"),
+        ({"max_ngram_order": 2, "weights": [(0.5, 0.5), (1.0,)]}, "max_ngram_order=2 with a list of weight tuples"),
+        ({"max_ngram_order": 0}, "max_ngram_order"),
+    ],
+)
+def test_engine_options_max_ngram_order_against_weights_is_refused(kwargs, message):
+    from rapidbleu._core import engines
+
+    with pytest.raises(ValueError, match=message):
+        engines.ScoreOptions(style="nltk", **kwargs)
+
+
+def test_statistics_of_fewer_than_four_orders_score_bleu_n():
+    """Statistics counting N < 4 orders (the engines' BLEU-2, ``nltk_corpus_stats(...,
+    max_ngram_order=2)``) rebuild a metric of N orders (it counted 4 and refused them)."""
+    import rapidbleu.stats
+
+    refs, hyps = [[r.split()] for r in SIDE_REFS], [h.split() for h in SIDE_HYPS]
+    for n in (1, 2, 3):
+        weights = (1.0 / n,) * n
+        stats = rapidbleu.stats.nltk_corpus_stats(refs, hyps, max_ngram_order=n)
+        assert stats.score(weights=weights) == _nltk_side(weights)[1]
+        with pytest.raises(ValueError, match="orders"):
+            stats.score()  # NLTK's default BLEU-4 needs 4

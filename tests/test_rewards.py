@@ -215,6 +215,50 @@ def test_errors():
     assert BLEUReward().scores([], []) == []
 
 
+@pytest.mark.parametrize(
+    "reward",
+    [
+        BLEUReward(),
+        BLEUReward(style="nltk", weights=(0.5, 0.5), smoothing_function="method4"),
+        CHRFReward(word_order=2),
+    ],
+    ids=["sacrebleu", "nltk", "chrf"],
+)
+def test_bytes_are_decoded_as_utf8_never_scored_as_something_else(reward):
+    """A completion or reference given as bytes scores as its UTF-8 text in every convention
+    (it scored as "" as a message's content, and NLTK style read it as a list of byte values)."""
+    hyps, refs = ["Die Katze saß.", "the cat sat on the mat"], ["Die Katze saß da.", ["the cat", "a cat sat on a mat"]]
+    want = reward.scores(hyps, refs)
+    as_bytes = [h.encode() for h in hyps]
+    refs_bytes = [refs[0].encode(), [r.encode() for r in refs[1]]]
+    assert reward.scores(as_bytes, refs_bytes) == want
+    assert reward(completions=as_bytes, reference=refs) == want
+    assert reward(completions=[[{"role": "assistant", "content": h}] for h in as_bytes], reference=refs) == want
+    parts = [[{"role": "assistant", "content": [{"type": "text", "text": h}]}] for h in as_bytes]
+    assert reward(completions=parts, reference=refs) == want
+    assert [reward.compute_score("src", h, r) for h, r in zip(as_bytes, refs, strict=True)] == want
+    assert reward.compute_score_batch(["src"] * 2, as_bytes, refs) == want
+    bad = [as_bytes[0], b"the cat \xff"]
+    for call in (
+        lambda: reward.scores(bad, refs),
+        lambda: reward(completions=bad, reference=refs),
+        lambda: reward(completions=[[{"role": "assistant", "content": h}] for h in bad], reference=refs),
+    ):
+        with pytest.raises(ValueError, match=r"completions\[1\] is bytes that are not UTF-8"):
+            call()
+    with pytest.raises(ValueError, match=r"references\[1\]\[0\] is bytes that are not UTF-8"):
+        reward.scores(hyps, [refs[0], [b"\xc3", "x"]])
+
+
+def test_consensus_reward_decodes_bytes():
+    reward = ConsensusReward()
+    texts = ["the cat sat", "the cat sat down", "a dog"]
+    want = reward.group_scores(texts, ["p"] * 3)
+    assert reward(prompts=["p"] * 3, completions=[t.encode() for t in texts]) == want
+    with pytest.raises(ValueError, match=r"completions\[2\] is bytes that are not UTF-8"):
+        reward.group_scores([*texts[:2], b"\xff"], ["p"] * 3)
+
+
 def test_ter_reward_of_a_perfect_completion_is_zero_not_negative_zero(backend):
     """TER 0 gives the reward 0.0 in every transform, never -0.0 (which prints as "-0.0" in
     logs and sorts before 0.0 under total orderings)."""

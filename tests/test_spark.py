@@ -180,7 +180,34 @@ def test_errors(spark, df):
     with pytest.raises(ValueError, match="empty"):
         rbs.corpus_bleu(df.limit(0), "hyp", "ref")
     bad = spark.createDataFrame([("a b c", "a b c"), (None, "x")], "hyp string, ref string")
-    with pytest.raises(Exception, match="hypothesis at row 1 of the partition is null"):
+    with pytest.raises(Exception, match="hypothesis at row 1 of partition 0 is null"):
         rbs.corpus_bleu(bad.coalesce(1), "hyp", "ref")
     with pytest.raises(TypeError, match="NLTK-style"):
         rbs.corpus_bleu(df, "hyp", "ref", weights=(1,))
+
+
+def test_rows_named_across_arrow_batches_and_nltk_bleu_n(spark, df):
+    """A bad row is named by its row in its Spark partition and that partition, counted across
+    the partition's Arrow batches (32 rows each here: it was named by its row in its batch);
+    style="nltk", max_ngram_order=2 is NLTK's BLEU-2 (it scored BLEU-4); a sentence-score
+    column is in the DataFrame's row order, whatever the partitioning."""
+    import rapidbleu.spark as rbs
+
+    rows = [(f"the cat sat on mat number {i}", f"the cat sat on the mat number {i}") for i in range(40)]
+    rows[35] = (None, "x")
+    bad = spark.createDataFrame(rows, "hyp string, ref string").coalesce(1)
+    with pytest.raises(Exception, match=r"hypothesis at row 35 of partition 0 is null"):
+        rbs.corpus_bleu(bad, "hyp", "ref")
+    with pytest.raises(Exception, match=r"hypothesis at row 35 of partition 0 is null"):
+        bad.select(rbs.sentence_bleu("hyp", "ref")).collect()
+    m1 = nltk_bleu.SmoothingFunction().method1
+    kw = {"style": "nltk", "max_ngram_order": 2, "smoothing_function": "method1"}
+    refs = [[r.split()] for r in REF]
+    assert rbs.corpus_bleu(df, "hyp", "ref", **kw) == nltk_bleu.corpus_bleu(
+        refs, [h.split() for h in HYP], (0.5, 0.5), m1
+    )
+    shuffled = df.repartition(4)
+    got = shuffled.select("hyp", "ref", rbs.sentence_bleu("hyp", "ref", **kw).alias("s")).collect()
+    assert [r["s"] for r in got] == [
+        nltk_bleu.sentence_bleu([r["ref"].split()], r["hyp"].split(), (0.5, 0.5), m1) for r in got
+    ]

@@ -24,10 +24,12 @@ Two families of scores, never mixed:
   smoothing callable needs tokens, so ``self_bleu``/``pairwise_bleu`` refuse it (``TypeError``)
   and ``sentence_bleu_batch`` hands it the tokens.
 
-Inputs: a sentence is a string (tokenized like sacreBLEU with ``tokenize``, default ``13a``,
-and ``lowercase``), a sequence of string tokens (used as is), or token ids in any form that
-``rapidbleu.ids`` accepts (lists of ints, 1-D integer arrays, a padded 2-D array, objects with
-``__array__``, torch tensors also on a GPU), cleaned as documented there (``pad_token_id``,
+Inputs: a sentence is a string (sacreBLEU style: tokenized like sacreBLEU with ``tokenize``,
+default ``13a``, and ``lowercase``; NLTK style: split on whitespace, ``str.split()``, as the
+rewards and the Spark/Dask/Ray engines split it, unless ``tokenize`` names a tokenizer), a
+sequence of string tokens (used as is), or token ids in any form that ``rapidbleu.ids``
+accepts (lists of ints, 1-D integer arrays, a padded 2-D array, objects with ``__array__``,
+torch tensors also on a GPU), cleaned as documented there (``pad_token_id``,
 ``eos_token_id``, ``decoder_start_token_id``, ``bos_token_id``, ``special_ids``, as Hugging Face
 names them; ``pad_id``/``eos_id`` are aliases).  Lists of strings may also be numpy arrays of
 strings (``dtype=str`` or object arrays of ``str``), for hypotheses and references alike.  A
@@ -173,8 +175,14 @@ def _text_arrays(x: Any) -> Any:
     return x
 
 
+def _style_tokenize(tokenize: str | None, style: str) -> str | None:
+    """The tokenizer of strings: ``tokenize`` when given, else ``13a`` in sacreBLEU style and
+    None (``str.split()``) in NLTK style."""
+    return "13a" if tokenize is None and style == "sacrebleu" else tokenize
+
+
 def _sentences_flat(
-    sentences: Any, what: str, tokenize: str, lowercase: bool, cleaning: IdCleaning
+    sentences: Any, what: str, tokenize: str | None, lowercase: bool, cleaning: IdCleaning
 ) -> tuple[np.ndarray, np.ndarray]:
     """Sentences of any accepted form as one flat id stream ``(flat, lens)``: strings are
     tokenized and mapped to ids, string-token lists mapped to ids, id forms cleaned
@@ -190,13 +198,19 @@ def _sentences_flat(
     return join_flat(_text_ids(sentences, what, tokenize, lowercase))
 
 
+def _as_is(line: str) -> str:
+    """No tokenizer: the text's whitespace-separated words are its tokens (``str.split()``)."""
+    return line
+
+
 def _text_ids(
-    sentences: Sequence[Any], what: str, tokenize: str, lowercase: bool, vocab: dict[str, int] | None = None
+    sentences: Sequence[Any], what: str, tokenize: str | None, lowercase: bool, vocab: dict[str, int] | None = None
 ) -> list[np.ndarray]:
-    """Strings -> tokenizer -> ids, or string-token lists -> ids, through one vocabulary."""
+    """Strings -> tokenizer (``None``: none, NLTK's ``str.split()``) -> ids, or string-token
+    lists -> ids, through one vocabulary."""
     from .tokenizers import get_tokenizer
 
-    tok = get_tokenizer(tokenize) if _text_form(sentences) == "str" else None
+    tok = (_as_is if tokenize is None else get_tokenizer(tokenize)) if _text_form(sentences) == "str" else None
     return token_ids(_token_lists(sentences, what, tok, lowercase), {} if vocab is None else vocab)
 
 
@@ -348,7 +362,7 @@ def sentence_bleu_batch(
     max_ngram_order: int = MAX_NGRAM_ORDER,
     workers: int = 1,
     *,
-    tokenize: str = "13a",
+    tokenize: str | None = None,
     lowercase: bool = False,
     weights: Weights = None,
     smoothing_function: Callable[..., Any] | None = None,
@@ -360,13 +374,17 @@ def sentence_bleu_batch(
 
     sacreBLEU-style (default): ``out[i] == sacrebleu.sentence_bleu(hyp_i, refs_i, smooth_method,
     smooth_value, use_effective_order=effective_order).score`` (0-100) for strings (tokenized with
-    ``tokenize``/``lowercase``), and the same on ids written as space-separated strings with
-    ``tokenize='none'``.  The float is identical, not just close (tested).
+    ``tokenize``, default ``13a``, and ``lowercase``), and the same on ids written as
+    space-separated strings with ``tokenize='none'``.  The float is identical, not just close
+    (tested).
 
     NLTK-style, when ``weights`` or ``smoothing_function`` is given: ``out[i] ==
     nltk.translate.bleu_score.sentence_bleu(refs_i, hyp_i, weights, smoothing_function)``
     (0-1, every ``SmoothingFunction`` method and custom callables); computed by
-    ``rapidbleu.nltk.sentence_bleu_batch`` on the token ids.
+    ``rapidbleu.nltk.sentence_bleu_batch`` on the token ids.  Strings are split on whitespace
+    (``str.split()``, lowercased first with ``lowercase``), as NLTK users split them and as the
+    rewards and the Spark/Dask/Ray engines do; ``tokenize=`` names a sacreBLEU tokenizer to
+    run first.
 
     Args:
         hypotheses: n strings, n token lists, or n id sequences / a padded (n, T) array.
@@ -386,7 +404,8 @@ def sentence_bleu_batch(
             (``pad_token_id``, ``eos_token_id``, ``decoder_start_token_id``, ``bos_token_id``,
             ``special_ids``; ``pad_id``, ``eos_id``: aliases), cleaned as ``rapidbleu.ids``
             says.
-        tokenize, lowercase: for string input.
+        tokenize, lowercase: for string input (``tokenize``: a sacreBLEU tokenizer's name;
+            None, the default: ``13a`` in sacreBLEU style, ``str.split()`` in NLTK style).
         weights, smoothing_function, auto_reweigh: NLTK-style scoring (``smoothing_function``
             a ``SmoothingFunction`` method, a method's name ``"method0"``..``"method7"``, or a
             callable).
@@ -407,6 +426,7 @@ def sentence_bleu_batch(
     order = check_order(max_ngram_order)
     rule = cleaning_of(cleaning, "sentence_bleu_batch")
     nltk_style = weights is not None or smoothing_function is not None
+    tokenize = _style_tokenize(tokenize, "nltk" if nltk_style else "sacrebleu")
     # the metric first: its constructor checks workers and the scoring options, before any work
     metric: BLEU | NLTKBLEU | None
     if not nltk_style:
@@ -544,7 +564,9 @@ def _reference_streams(hypotheses: Any, references: Any, layout: str | None) -> 
     return hypotheses, streams
 
 
-def _id_data(hypotheses: Any, references: Any, tokenize: str, lowercase: bool, cleaning: IdCleaning) -> IdStreams:
+def _id_data(
+    hypotheses: Any, references: Any, tokenize: str | None, lowercase: bool, cleaning: IdCleaning
+) -> IdStreams:
     """Hypotheses/references of any accepted form as an ``IdStreams`` (text mapped through one
     shared vocabulary)."""
     form = _text_form(hypotheses)
@@ -587,7 +609,7 @@ def self_bleu(
     smooth_method: str = "exp",
     smooth_value: float | None = None,
     effective_order: bool = True,
-    tokenize: str = "13a",
+    tokenize: str | None = None,
     lowercase: bool = False,
     workers: int = 1,
     **cleaning: Unpack[IdKeywords],
@@ -606,9 +628,9 @@ def self_bleu(
     Computed without the O(n^2) scan: per n-gram the two largest counts over the set and the
     sentence holding the largest (``rapidbleu._core.bleu_sets_py`` explains), equal to the naive loop.
 
-    Strings are tokenized with ``tokenize`` (13a by default, as sacreBLEU would); Texygen and
-    fast-bleu score text split on whitespace, so to reproduce their numbers pass token lists
-    (``[s.split() for s in texts]``) or ``tokenize="none"``.
+    Strings are split on whitespace in NLTK style (``str.split()``, as Texygen and fast-bleu
+    split text, and as every NLTK-style entry point does) and tokenized with ``13a`` in
+    sacreBLEU style, unless ``tokenize`` names a sacreBLEU tokenizer.
 
     Args:
         sentences: n >= 2 sentences (strings, string-token lists, or ids as in ``rapidbleu.ids``).
@@ -620,7 +642,8 @@ def self_bleu(
         smoothing_function: NLTK-style, ``SmoothingFunction().methodK`` (rapidbleu.nltk's or
             NLTK's, K = 0..7; default ``method1``, epsilon 0.1).  Methods 5 and 7 make the
             statistics 5 orders deep whatever N (they read the 5-gram precision).
-        tokenize, lowercase: for string input.
+        tokenize, lowercase: for string input (``tokenize``: a sacreBLEU tokenizer's name;
+            None, the default: ``str.split()`` in NLTK style, ``13a`` in sacreBLEU style).
         workers: threads (1 serial, -1 all cores); same results.
         cleaning: the special ids of token-id input (``rapidbleu.ids.IdKeywords``).
 
@@ -640,6 +663,7 @@ def self_bleu(
     metric = _set_metric(
         style, order, weights, smoothing_function, smooth_method, smooth_value, effective_order, workers
     )
+    tokenize = _style_tokenize(tokenize, style)
     flat, lens = _sentences_flat(sentences, "sentences", tokenize, lowercase, cleaning_of(cleaning, "self_bleu"))
     if len(lens) < 2:
         raise ValueError(f"self-BLEU needs at least 2 sentences (each is scored against the others), got {len(lens)}")
@@ -695,7 +719,7 @@ def pairwise_bleu(
     weights: Weights = None,
     smoothing_function: Callable[..., Any] | None = None,
     diagonal: float | None = None,
-    tokenize: str = "13a",
+    tokenize: str | None = None,
     lowercase: bool = False,
     workers: int = 1,
     **cleaning: Unpack[IdKeywords],
@@ -721,7 +745,8 @@ def pairwise_bleu(
 
     Args:
         candidates: n sentences (strings, string-token lists, or ids as in ``rapidbleu.ids``).
-        tokenize, lowercase: for string input.
+        tokenize, lowercase: for string input (``tokenize``: a sacreBLEU tokenizer's name;
+            None, the default: ``13a`` in sacreBLEU style, ``str.split()`` in NLTK style).
         workers: threads over row chunks (1 serial, -1 all cores); same results.
         cleaning: the special ids of token-id input (``rapidbleu.ids.IdKeywords``).
 
@@ -735,6 +760,7 @@ def pairwise_bleu(
     metric = _set_metric(
         style, order, weights, smoothing_function, smooth_method, smooth_value, effective_order, workers
     )
+    tokenize = _style_tokenize(tokenize, style)
     flat, lens = _sentences_flat(candidates, "candidates", tokenize, lowercase, cleaning_of(cleaning, "pairwise_bleu"))
     return _matrix(len(lens), lambda: metric.pairwise_id_scores(flat, lens), diagonal)
 

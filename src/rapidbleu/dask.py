@@ -173,36 +173,42 @@ def sentence_bleu(ddf: DataFrame, hypothesis: str, references: str | Sequence[st
     return sentence_score(ddf, hypothesis, references, "bleu", **options)
 
 
-def _pairs(seq: Iterable[Any], where: str = _WHERE) -> tuple[list[Any], list[list[Any]]]:
+def _pairs(seq: Iterable[Any], partition: int, where: str = _WHERE) -> tuple[list[Any], list[list[Any]]]:
     hyps: list[Any] = []
     refs: list[Any] = []
-    for item in seq:
+    for k, item in enumerate(seq):
         try:
             h, r = item
         except (TypeError, ValueError):
-            raise TypeError(f"{where}bag elements must be (hypothesis, references) pairs") from None
+            raise TypeError(
+                f"{where}bag elements must be (hypothesis, references) pairs (element {k} of partition {partition})"
+            ) from None
         hyps.append(h)
         refs.append(r)
-    return hyps, _engines.as_streams(hyps, [refs], where)
+    return hyps, _engines.as_streams(hyps, [refs], where, range(len(hyps)), partition)
 
 
-def _bag_part(seq: Iterable[Any], opts: _engines.ScoreOptions) -> list[_engines.Part | None]:
-    hyps, streams = _pairs(seq)
-    return [_engines.partition_stats(opts, hyps, streams)]
+def _bag_part(seq: Iterable[Any], opts: _engines.ScoreOptions, partition: int) -> _engines.Part | None:
+    hyps, streams = _pairs(seq, partition)
+    return _engines.partition_stats(opts, hyps, streams)
 
 
-def _bag_sentences(seq: Iterable[Any], opts: _engines.ScoreOptions) -> list[float]:
-    hyps, streams = _pairs(seq)
-    scores: list[float] = _engines.partition_sentence_scores(opts, hyps, streams).tolist()
+def _bag_sentences(seq: Iterable[Any], opts: _engines.ScoreOptions, partition: int) -> list[float]:
+    hyps, streams = _pairs(seq, partition)
+    rows = range(len(hyps))
+    scores: list[float] = _engines.partition_sentence_scores(opts, hyps, streams, _WHERE, rows, partition).tolist()
     return scores
 
 
 def bag_corpus_stats(bag: Bag, **options: Any) -> CorpusStats:
     """Corpus statistics of a ``dask.bag`` of ``(hypothesis, references)`` pairs (references:
-    a string or a list of strings); computed now.  Errors as :func:`corpus_stats`."""
+    a string or a list of strings); computed now.  Errors as :func:`corpus_stats`; a bad pair
+    is named by its position in its partition and the partition's number."""
     _require()
+    import dask
+
     opts = _engines.ScoreOptions(**options)
-    parts = bag.map_partitions(_bag_part, opts).compute()
+    parts = dask.compute(*[dask.delayed(_bag_part)(d, opts, k) for k, d in enumerate(bag.to_delayed())])
     return CorpusStats(*_engines.combine(opts, parts))
 
 
@@ -233,11 +239,16 @@ def bag_sentence_score(bag: Bag, metric: str = "bleu", **options: Any) -> Bag:
     Raises:
         ImportError: the ``rapidbleu[dask]`` extra is missing; ValueError/TypeError: a bad
             metric or options now, errors in the pairs when the bag is computed, as in
-            :func:`bag_corpus_score`.
+            :func:`bag_corpus_score`, a bad pair named by its position in its partition and
+            the partition's number.
     """
     _require()
+    import dask
+    import dask.bag as db
+
     opts = _engines.ScoreOptions(metric=metric, **options)
-    return bag.map_partitions(_bag_sentences, opts)
+    # partition by partition, each knowing its number (an error names the pair's partition)
+    return db.from_delayed([dask.delayed(_bag_sentences)(d, opts, k) for k, d in enumerate(bag.to_delayed())])
 
 
 def bag_sentence_bleu(bag: Bag, **options: Any) -> Bag:

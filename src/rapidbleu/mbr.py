@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 else:
     from ._base.lazy import numpy as np
 
+from ._base.errors import id_element_error
 from ._core import aggregate_py as _aggregate_py
 from ._core import backend as _backend
 from ._core.chrf_py import is_plain_beta, split_words
@@ -92,9 +93,12 @@ def _pseudo_references(refs: Any, what: str = "pseudo_references") -> None:
 def reference_weights(weights: Any, log_probs: Any, m: int) -> tuple[np.ndarray, float]:
     """``(v, divisor)`` of ``m`` pseudo-references: ``p_j = v_j / divisor``.
 
-    Neither given: ``v_j = 1``, ``divisor = m``.  ``weights``: ``v = weights``, ``divisor =
-    math.fsum(v)``.  ``log_probs``: ``v_j = exp(lp_j - max lp)``, ``divisor = math.fsum(v)``
-    (the softmax, as mbrs' ``log_softmax`` of ``reference_lprobs``, computed without overflow).
+    Neither given: ``v_j = 1``, ``divisor = m``.  ``weights``: ``v = weights * 2**-e``, the
+    power of two that puts the largest in [0.5, 1) (exact: ``v_j / divisor`` is the float of the
+    unscaled weights, and weights up to float64's largest or down to its smallest subnormal
+    neither overflow nor lose digits), ``divisor = math.fsum(v)``.  ``log_probs``: ``v_j =
+    exp(lp_j - max lp)``, ``divisor = math.fsum(v)`` (the softmax, as mbrs' ``log_softmax`` of
+    ``reference_lprobs``, computed without overflow).
 
     Raises:
         ValueError: both given; not ``m`` values or not 1-D; a value that is not a real number,
@@ -122,17 +126,22 @@ def reference_weights(weights: Any, log_probs: Any, m: int) -> tuple[np.ndarray,
         if bad.size:
             j = int(bad[0])
             raise ValueError(f"weights[{j}] is {float(arr[j])!r}: weights must be finite and >= 0")
-        divisor = math.fsum(arr.tolist())
-        if not divisor > 0:
+        top = float(arr.max())
+        if not top > 0:
             raise ValueError("weights are all zero: at least one pseudo-reference needs a positive weight")
-        return arr, divisor
+        # scaled by a power of two, the largest into [0.5, 1): exact (p_j = v_j / divisor is the
+        # float it was unscaled) where nothing overflowed, and no sum of 1e308s overflows, no
+        # product of a subnormal weight rounds away its digits
+        v = np.ldexp(arr, -math.frexp(top)[1])
+        return v, math.fsum(v.tolist())
     bad = np.flatnonzero(np.isnan(arr) | (arr == np.inf))
     if bad.size:
         j = int(bad[0])
         raise ValueError(f"log_probs[{j}] is {float(arr[j])!r}: log-probabilities must be finite or -inf")
     if np.all(arr == -np.inf):
         raise ValueError("log_probs are all -inf: at least one pseudo-reference needs a probability above 0")
-    v = np.exp(arr - arr.max())
+    with np.errstate(over="ignore"):  # -1e308 - 1e308 is -inf: a probability of 0
+        v = np.exp(arr - arr.max())
     return v, math.fsum(v.tolist())
 
 
@@ -242,7 +251,7 @@ def aggregate_chrf(
 
 def _token_seqs(sentences: Any, what: str, bleu: Any) -> list[Sequence[Any]]:
     """Strings tokenized by the BLEU's tokenizer (lowercased if asked), string-token lists
-    as given, or token ids (ints); one form for the whole list (an empty sequence fits any)."""
+    as given, or token ids (Python or numpy integers, lists or 1-D integer arrays); one form for the whole list (an empty sequence fits any)."""
     return _token_form(sentences, what, bleu)[0]
 
 
@@ -254,7 +263,7 @@ def _token_form(
 
     Raises:
         TypeError: an item of no form, or of another form than the items before it (or than
-            ``form``, the hypotheses')."""
+            ``form``, the hypotheses'); ids holding a bool or a float (item and position named)."""
     items = _sequence(sentences, what)
     out: list[Sequence[Any]] = []
     given = form
@@ -266,8 +275,11 @@ def _token_form(
             kind, seq = "ids", s.astype(np.int64).tolist()
         elif isinstance(s, Sequence) and all(isinstance(t, str) for t in s) and len(s) > 0:
             kind, seq = "tokens", list(s)
-        elif isinstance(s, Sequence) and all(isinstance(t, int) and not isinstance(t, bool) for t in s):
+        elif isinstance(s, Sequence) and all(_is_id(t) for t in s):
             kind, seq = "ids", [int(t) for t in s]
+        elif isinstance(s, Sequence) and _is_id(s[0]):
+            j = next(j for j, t in enumerate(s) if not _is_id(t))
+            raise id_element_error(f"{what}[{i}]", j, s[j])
         else:
             raise TypeError(
                 f"{what}[{i}] is a {type(s).__name__}; expected a string, a list of string tokens or token ids"
@@ -279,6 +291,11 @@ def _token_form(
             form = kind
         out.append(seq)
     return out, form
+
+
+def _is_id(token: object) -> bool:
+    """A token id: a Python or numpy integer (``bool`` and ``numpy.bool_`` are not ids)."""
+    return isinstance(token, (int, np.integer)) and not isinstance(token, (bool, np.bool_))
 
 
 def _token_sets(hypotheses: Any, pseudo_references: Any, bleu: Any) -> tuple[list[Sequence[Any]], list[Sequence[Any]]]:

@@ -40,8 +40,10 @@ from ._core.nltk_style import (
     resolve_smoothing,
     stats_order,
     stats_smoothing,
+    uniform_weights,
+    weights_of_order,
 )
-from ._core.validate import resolve_workers
+from ._core.validate import check_order, resolve_workers
 from .tokenizers import get_tokenizer
 
 __all__ = ["NLTKBLEU"]
@@ -79,7 +81,8 @@ class NLTKBLEU(Metric):
         smoothing_function: ``None`` (method 0), a ``SmoothingFunction().methodK`` (ours or
             NLTK's), or ``"method0"``..``"method7"``.
         auto_reweigh: NLTK's ``auto_reweigh``.
-        max_ngram_order: count at least this many orders (statistics for other weights later).
+        max_ngram_order: count at least this many orders (statistics for other weights later;
+            the engines' options read it as BLEU-N instead, see :meth:`engine_options`).
         tokenize: for text input: ``None`` splits on whitespace (``str.split()``); a sacreBLEU
             tokenizer name tokenizes first (sacreBLEU's preprocessing), then splits on spaces.
         lowercase: lowercase text input first.
@@ -140,12 +143,18 @@ class NLTKBLEU(Metric):
     def engine_options(cls, options: dict[str, Any]) -> dict[str, Any]:
         """The options as given, the smoothing function as one that pickles with rapidbleu
         alone (an NLTK ``SmoothingFunction`` method becomes rapidbleu's, with the same
-        ``epsilon``, ``alpha`` and ``k``; a method name stays a name).
+        ``epsilon``, ``alpha`` and ``k``; a method name stays a name), and
+        ``max_ngram_order=N`` as BLEU-N: ``weights`` of N orders (uniform when not given;
+        ``nltk_style.weights_of_order``), as the batch and reward entry points read it.
 
         Raises:
             TypeError: a custom smoothing callable (it reads each pair's tokens, which the
-                statistics do not hold)."""
+                statistics do not hold).
+            ValueError: ``max_ngram_order`` with weights of another number of orders or a
+                list of weight tuples."""
         out = dict(options)
+        if "max_ngram_order" in out:
+            out["weights"] = weights_of_order(out.get("weights"), out.pop("max_ngram_order"))
         fn = out.get("smoothing_function")
         if fn is not None and not isinstance(fn, str):
             method, owner = resolve_smoothing(fn)
@@ -423,7 +432,18 @@ class NLTKBLEU(Metric):
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> NLTKBLEU:
-        return cls(max_ngram_order=int(config["max_ngram_order"]))
+        return cls.counting(int(config["max_ngram_order"]))
+
+    @classmethod
+    def counting(cls, max_ngram_order: int, workers: int = 1) -> NLTKBLEU:
+        """The metric whose statistics count exactly ``max_ngram_order`` orders: NLTK's default
+        weights (BLEU-4) from 4 orders on, BLEU-N's below (default weights would count 4).
+
+        Raises:
+            ValueError: ``max_ngram_order`` outside 1..64; ``workers`` refused."""
+        n = check_order(max_ngram_order)
+        weights = DEFAULT_WEIGHTS if n >= len(DEFAULT_WEIGHTS) else uniform_weights(n)
+        return cls(weights, max_ngram_order=n, workers=workers)
 
     def get_signature(self) -> Any:
         """Raises ``TypeError``: NLTK has no signature."""

@@ -5,7 +5,8 @@ One object, :class:`BLEUReward`, holds the scoring options and answers each fram
 
 * **TRL** (``GRPOTrainer(reward_funcs=BLEUReward(...))``, also RLOO): ``reward(prompts=...,
   completions=..., completion_ids=..., **columns)`` -> ``list[float]``.  Completions are strings
-  or conversational (a list of message dicts; the last message's ``content`` is scored); the
+  or conversational (a list of message dicts; the last message's ``content`` is scored;
+  ``bytes`` anywhere text goes, references too, are decoded as UTF-8); the
   references are the dataset column named by ``reference_key`` (default ``"reference"``), which
   TRL passes as a keyword argument; each value a string or a list of strings.  With
   ``use_ids=True`` the ``completion_ids`` are scored against a column of reference token ids.
@@ -61,10 +62,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ._base.errors import not_utf8_error
 from ._core import engines as _engines
 from ._core.metric import Metric, RewardTransform
 from ._core.nltk_scores import rows_named
-from ._core.nltk_style import weights_for_order
+from ._core.nltk_style import weights_of_order
 from ._core.validate import check_flag, check_keywords, resolve_workers
 from .chrf import CHRF, CHRFOptions
 from .ids import IdKeywords, cleaning_of
@@ -95,25 +97,53 @@ Completion = str | Sequence[Mapping[str, Any]]
 References = str | Sequence[str]
 
 
+def _decoded(text: Any, where: str) -> Any:
+    """``text`` given as ``bytes`` (or ``bytearray``) decoded as UTF-8; anything else as it is
+    (the metric refuses what is not a string).
+
+    Raises:
+        ValueError: bytes that are not UTF-8, naming ``where``.
+    """
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            return bytes(text).decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise not_utf8_error(where, e) from None
+    return text
+
+
+def _decoded_references(references: Sequence[Any]) -> list[Any]:
+    """Per-example references (a text or a list of texts) with bytes decoded as UTF-8
+    (:func:`_decoded`, naming ``references[i]`` or ``references[i][k]``)."""
+    return [
+        [_decoded(x, f"references[{i}][{k}]") for k, x in enumerate(r)]
+        if isinstance(r, (list, tuple))
+        else _decoded(r, f"references[{i}]")
+        for i, r in enumerate(references)
+    ]
+
+
 def _message_text(message: Mapping[str, Any], where: str) -> str:
-    content = message.get("content")
+    content = _decoded(message.get("content"), where)
     if isinstance(content, str):
         return content
     if isinstance(content, Sequence):  # multimodal content parts: [{"type": "text", "text": ...}]
-        return "".join(p.get("text", "") for p in content if isinstance(p, Mapping) and p.get("type") == "text")
+        texts = [p.get("text", "") for p in content if isinstance(p, Mapping) and p.get("type") == "text"]
+        return "".join(_decoded(t, where) for t in texts)
     raise TypeError(f"{where}: a message without text content")
 
 
-def completion_text(completion: Completion | Mapping[str, Any], where: str = "completion") -> str:
-    """The text to score of one completion: a string as it is; a conversation (TRL's
-    ``[{"role": "assistant", "content": ...}]``) -> the last message's content (text parts
-    joined); a single message dict -> its content.
+def completion_text(completion: Completion | bytes | Mapping[str, Any], where: str = "completion") -> str:
+    """The text to score of one completion: a string as it is; bytes decoded as UTF-8; a
+    conversation (TRL's ``[{"role": "assistant", "content": ...}]``) -> the last message's
+    content (text parts joined; bytes decoded as UTF-8); a single message dict -> its content.
 
     Raises:
         TypeError: anything else, or a message without text content.
+        ValueError: bytes that are not UTF-8 (naming ``where``).
     """
-    if isinstance(completion, str):
-        return completion
+    if isinstance(completion, (str, bytes, bytearray)):
+        return str(_decoded(completion, where))
     if isinstance(completion, Mapping):
         return _message_text(completion, where)
     # (checked at run time whatever the annotation says: callers are not type-checked)
@@ -209,19 +239,20 @@ class SentenceReward:
 
     def scores(self, completions: Sequence[str], references: Sequence[References]) -> list[float]:
         """Rewards (higher is better) of n completion strings against their references (per
-        completion a string or a list of strings): the metric's sentence scores in one call of
-        its kernels, then ``transform``.
+        completion a string or a list of strings; ``bytes`` are decoded as UTF-8): the
+        metric's sentence scores in one call of its kernels, then ``transform``.
 
         Raises:
-            ValueError: lengths that differ, a completion without references, and what the
-                metric refuses (an error about one completion names it, ``completions[i]``).
+            ValueError: lengths that differ, a completion without references, bytes that are
+                not UTF-8 (``completions[i]``, ``references[i][k]``), and what the metric
+                refuses (an error about one completion names it, ``completions[i]``).
             TypeError: a completion or reference that is not a string.
             NotImplementedError: no metric, and a subclass that does not define ``scores``.
         """
         if self.metric is None:
             raise NotImplementedError(f"{type(self).__name__} must define scores() or be given a metric")
-        hyps = list(completions)
-        streams = _streams(list(references), len(hyps), "references")
+        hyps = [_decoded(h, f"completions[{i}]") for i, h in enumerate(completions)]
+        streams = _streams(_decoded_references(list(references)), len(hyps), "references")
         if not hyps:
             return []
         with rows_named(lambda i: f"completions[{i}]"):
@@ -377,7 +408,7 @@ class BLEUReward(SentenceReward):
                 )
             if max_ngram_order != 4:
                 # NLTK style counts orders by its weights: max_ngram_order=2 means BLEU-2
-                weights = weights_for_order(weights, max_ngram_order)
+                weights = weights_of_order(weights, max_ngram_order)
         bleu_options: dict[str, Any] = (
             {}
             if nltk
@@ -565,19 +596,20 @@ class ConsensusReward(SentenceReward):
         self.include_self = bool(check_flag(include_self, "include_self"))
 
     def group_scores(self, completions: Sequence[str], prompts: Sequence[Any]) -> list[float]:
-        """Rewards of n completion strings, grouped by their prompts (``prompts[i]`` the prompt
-        of ``completions[i]``, any values comparable for equality: strings, conversations).
+        """Rewards of n completion strings (``bytes`` decoded as UTF-8), grouped by their
+        prompts (``prompts[i]`` the prompt of ``completions[i]``, any values comparable for
+        equality: strings, conversations).
 
         Raises:
             ValueError: lengths that differ, a prompt with one completion (without
-                ``include_self``).
+                ``include_self``), bytes that are not UTF-8.
             TypeError: a bare string, a completion that is not a string, a prompt that cannot
                 be compared.
         """
         for what, value in (("completions", completions), ("prompts", prompts)):
             if isinstance(value, (str, bytes)):
                 raise TypeError(f"{what} is a single {type(value).__name__}: give one per completion (a list)")
-        texts = list(completions)
+        texts = [_decoded(t, f"completions[{i}]") for i, t in enumerate(completions)]
         for i, text in enumerate(texts):
             if not isinstance(text, str):
                 raise TypeError(f"completions[{i}] is a {type(text).__name__}, expected a string")

@@ -32,7 +32,8 @@ constructor's options -- BLEU: ``tokenize``, ``lowercase``, ``smooth_method``,
 ``word_order``, ``beta``, ``lowercase``, ``whitespace``, ``eps_smoothing``; TER:
 ``normalized``, ``no_punct``, ``asian_support``, ``case_sensitive`` -- or
 ``style="nltk"`` with NLTK's ``weights``, ``smoothing_function`` (``"method1"`` or a
-``SmoothingFunction`` method), ``auto_reweigh``, ``tokenize``, ``lowercase``.
+``SmoothingFunction`` method), ``auto_reweigh``, ``max_ngram_order`` (N: BLEU-N, uniform
+weights of N orders), ``tokenize`` (default: ``str.split()``), ``lowercase``.
 
 Spark's Python workers must import rapidbleu: run them with the driver's interpreter
 (``PYSPARK_PYTHON=$(which python)``, or ``spark.pyspark.python``) or install rapidbleu on the
@@ -68,6 +69,9 @@ def _require() -> None:
     _engines.require("spark", ["pyspark"], "PySpark", "spark")
 
 
+_WHERE = "rapidbleu.spark: "
+
+
 def corpus_stats(df: "DataFrame", hypothesis: str, references: str | Sequence[str], **options: Any) -> CorpusStats:
     """Corpus statistics of a DataFrame, summed by Spark (see the module docstring).
 
@@ -85,6 +89,9 @@ def corpus_stats(df: "DataFrame", hypothesis: str, references: str | Sequence[st
         ValueError: unknown column, empty DataFrame, a row without reference (raised by Spark
             from the executor, with the message), bad options.
         TypeError: a null or non-string hypothesis.
+
+    A bad row is named by its Spark partition and its row there (0-based, counted across the
+    partition's Arrow batches): ``row 35 of partition 0``.
     """
     _require()
     from pyspark.sql import functions as F
@@ -103,16 +110,20 @@ def corpus_stats(df: "DataFrame", hypothesis: str, references: str | Sequence[st
         import pyarrow as pa
         from pyspark import TaskContext
 
-        parts = []
+        pid = TaskContext.get().partitionId()
+        parts, start = [], 0
         for batch in batches:
             hyps = batch.column(0).to_pylist()
             cols = [batch.column(j).to_pylist() for j in range(1, batch.num_columns)]
-            parts.append(_engines.partition_stats(opts, hyps, _engines.as_streams(hyps, cols, "rapidbleu.spark: ")))
+            rows = range(start, start + len(hyps))  # (an Arrow batch's rows in its partition)
+            start += len(hyps)
+            streams = _engines.as_streams(hyps, cols, _WHERE, rows, pid)
+            parts.append(_engines.partition_stats(opts, hyps, streams))
         part = _engines.merge_parts(opts, parts)
         if part is None:
             return
         vector, nrefs = part
-        data = {"pid": [TaskContext.get().partitionId()], "nrefs": [nrefs]}
+        data = {"pid": [pid], "nrefs": [nrefs]}
         data.update({c: [v] for c, v in zip(vcols, vector.tolist(), strict=True)})
         yield pa.RecordBatch.from_pydict(data)
 
@@ -169,7 +180,11 @@ def sentence_score(hypothesis: str, references: str | Sequence[str], metric: str
 
     Raises:
         ImportError: PySpark (or its pandas/pyarrow dependencies) missing.
-        ValueError, TypeError: bad metric or options now; bad rows when Spark runs the UDF.
+        ValueError, TypeError: bad metric or options now; bad rows when Spark runs the UDF
+            (named as in :func:`corpus_stats`).
+
+    The column is the DataFrame's rows' own (Spark pairs each row with its score), whatever
+    the partitioning.
     """
     _require()
     import pandas as pd
@@ -179,11 +194,18 @@ def sentence_score(hypothesis: str, references: str | Sequence[str], metric: str
     refs = _engines.column_names(references)
 
     @F.pandas_udf("double")  # type: ignore[untyped-decorator]  # (pyspark is not followed by mypy)
-    def _scores(hyp: pd.Series, ref: pd.DataFrame) -> pd.Series:
-        hyps = _engines.column_list(hyp)
-        cols = [_engines.column_list(ref.iloc[:, j]) for j in range(ref.shape[1])]
-        scores = _engines.partition_sentence_scores(opts, hyps, _engines.as_streams(hyps, cols, "rapidbleu.spark: "))
-        return pd.Series(scores, index=hyp.index)
+    def _scores(batches: Iterator[tuple[pd.Series, pd.DataFrame]]) -> Iterator[pd.Series]:
+        # a partition's Arrow batches in order, so that an error names a row by its partition
+        from pyspark import TaskContext
+
+        pid, start = TaskContext.get().partitionId(), 0
+        for hyp, ref in batches:
+            hyps = _engines.column_list(hyp)
+            cols = [_engines.column_list(ref.iloc[:, j]) for j in range(ref.shape[1])]
+            rows = range(start, start + len(hyps))
+            start += len(hyps)
+            streams = _engines.as_streams(hyps, cols, _WHERE, rows, pid)
+            yield pd.Series(_engines.partition_sentence_scores(opts, hyps, streams, _WHERE, rows, pid))
 
     # the references travel as one struct column (string or array fields)
     return _scores(F.col(hypothesis), F.struct(*[F.col(r) for r in refs]))

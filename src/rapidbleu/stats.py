@@ -374,7 +374,7 @@ def from_segment_stats(
     n = (st.shape[1] - 2) // 2
     if max_ngram_order is not None and int(max_ngram_order) != n:
         raise ValueError(f"max_ngram_order={max_ngram_order} but the statistics hold {n} orders")
-    nltk = NLTKBLEU(max_ngram_order=n)
+    nltk = NLTKBLEU.counting(n)
     return of_metric(nltk, st, lambda rows: nltk.aggregate(rows, last5))
 
 
@@ -428,7 +428,7 @@ def nltk_corpus_stats(
     """
     # (checked at run time whatever the annotation says: callers are not type-checked)
     n = check_order(max_ngram_order)
-    nltk = NLTKBLEU(max_ngram_order=n, workers=workers)  # checks workers
+    nltk = NLTKBLEU.counting(n, workers=workers)  # checks workers
     check_corpus_args(list_of_references, hypotheses)
     check_lengths(list_of_references, hypotheses)
     with segments_checked_on_error(list_of_references, hypotheses):

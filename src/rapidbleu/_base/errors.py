@@ -245,6 +245,12 @@ def missing_columns_error(missing: list[str], container: str, columns: list[str]
     return ValueError(f"no column {', '.join(map(repr, missing))} in the {container} (columns: {columns})")
 
 
+def not_utf8_error(what: str, error: UnicodeDecodeError) -> ValueError:
+    """Text given as bytes that do not decode as UTF-8 (the rewards decode bytes so), naming
+    the item and the first bad byte."""
+    return ValueError(f"{what} is bytes that are not UTF-8 ({error.reason} at byte {error.start}); give text (str)")
+
+
 def kind_of(x: object) -> str:
     """How a message names the type of a value given: its class's name."""
     return type(x).__name__
@@ -366,6 +372,15 @@ def weights_order_error(n_weights: int, max_ngram_order: int) -> ValueError:
     """NLTK weights given with a ``max_ngram_order`` they do not have (where the order is BLEU-N,
     N weights)."""
     return ValueError(f"weights has {n_weights} orders but max_ngram_order={max_ngram_order}")
+
+
+def weight_list_order_error(max_ngram_order: int) -> ValueError:
+    """NLTK's list of weight tuples (several scores) given with a ``max_ngram_order`` (one
+    BLEU-N)."""
+    return ValueError(
+        f"max_ngram_order={max_ngram_order} with a list of weight tuples: give one tuple of "
+        f"{max_ngram_order} weights, or the weights alone"
+    )
 
 
 def fifth_order_error(method: int, max_ngram_order: int) -> ValueError:

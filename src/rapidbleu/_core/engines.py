@@ -89,12 +89,14 @@ class ScoreOptions:
             ``asian_support``, ``case_sensitive``; NLTK style: ``weights``,
             ``smoothing_function`` (``None``, ``"method0"``..``"method7"`` or a
             ``SmoothingFunction`` method, rapidbleu's or NLTK's), ``auto_reweigh``,
-            ``tokenize`` (``None``: ``str.split()``) and ``lowercase``).  ``tokenize=None`` and
+            ``max_ngram_order`` (N: BLEU-N, NLTK's ``weights=(1/N,) * N``; with ``weights``,
+            one tuple of N), ``tokenize`` (``None``: ``str.split()``) and ``lowercase``).  ``tokenize=None`` and
             ``lowercase=False`` are left out (each metric's default).
 
     Raises:
         ValueError: unknown style or metric, a metric the style does not have; an option
-            value the metric refuses.
+            value the metric refuses; NLTK style's ``max_ngram_order`` with weights of another
+            length or a list of weight tuples.
         TypeError: an option the metric does not take (naming the style that takes it), a
             custom smoothing callable (it needs the tokens; not supported here).
     """
@@ -203,19 +205,27 @@ def _metric(key: tuple[Any, ...], sentence: bool) -> Metric:
 # --------------------------------------------------------------------------------------------
 # Input shapes
 # --------------------------------------------------------------------------------------------
-def row_name(i: int, positions: Sequence[int] | None = None) -> str:
-    """How an error names row ``i`` of a partition: ``positions[i]`` (its row in the whole
-    input) when they are known, else its position in the partition."""
-    return f"row {i} of the partition" if positions is None else f"row {positions[i]}"
+def row_name(i: int, positions: Sequence[int] | None = None, partition: int | None = None) -> str:
+    """How an error names row ``i`` of a piece of a partition: ``positions[i]``, its row in the
+    whole input, or with ``partition`` its row in that partition (a piece such as an Arrow
+    batch starts further in); else its position in the piece, which is the partition."""
+    if positions is None:
+        return f"row {i} of the partition"
+    return f"row {positions[i]}" if partition is None else f"row {positions[i]} of partition {partition}"
 
 
 def as_streams(
-    hyps: Sequence[Any], ref_columns: Sequence[Sequence[Any]], where: str = "", positions: Sequence[int] | None = None
+    hyps: Sequence[Any],
+    ref_columns: Sequence[Sequence[Any]],
+    where: str = "",
+    positions: Sequence[int] | None = None,
+    partition: int | None = None,
 ) -> list[list[Any]]:
     """Reference streams (``streams[k][i]``; ``None`` = no k-th reference) from reference
     columns whose values are strings, nulls, or arrays (lists) of strings: row ``i``'s
     references are its values in column order, an array contributing all its elements.
-    ``positions``: each row's position in the whole input, for the errors (:func:`row_name`).
+    ``positions``, ``partition``: each row's position in the whole input, or in ``partition``,
+    for the errors (:func:`row_name`).
 
     Raises:
         TypeError: a hypothesis that is not a string, a reference value of another type.
@@ -224,7 +234,7 @@ def as_streams(
     for i, h in enumerate(hyps):
         if not isinstance(h, str):
             what = "null" if h is None else type(h).__name__
-            raise TypeError(f"{where}hypothesis at {row_name(i, positions)} is {what}, expected a string")
+            raise TypeError(f"{where}hypothesis at {row_name(i, positions, partition)} is {what}, expected a string")
     cols = [list(c) for c in ref_columns]
     if all(set(map(type, c)) <= {str, type(None)} for c in cols):
         streams = cols  # the common case: one string column per reference
@@ -240,7 +250,7 @@ def as_streams(
                     row.extend(v)
                 else:
                     raise TypeError(
-                        f"{where}references at {row_name(i, positions)}: a {type(v).__name__}, "
+                        f"{where}references at {row_name(i, positions, partition)}: a {type(v).__name__}, "
                         "expected a string, null or array of strings"
                     )
             rows.append(row)
@@ -248,7 +258,7 @@ def as_streams(
         streams = [[r[j] if j < len(r) else None for r in rows] for j in range(max(k, 1))]
     for i in range(len(hyps)):
         if all(s[i] is None for s in streams):
-            raise ValueError(f"{where}{row_name(i, positions)} has no reference")
+            raise ValueError(f"{where}{row_name(i, positions, partition)} has no reference")
     return streams
 
 
@@ -323,6 +333,7 @@ def partition_sentence_scores(
     streams: list[list[Any]],
     where: str = "",
     positions: Sequence[int] | None = None,
+    partition: int | None = None,
 ) -> np.ndarray:
     """float64 sentence score of every row: the metric's ``sentence_scores`` (BLEU with effective
     order, as ``sacrebleu.sentence_bleu``, 0-100; NLTK's ``sentence_bleu``, 0-1).
@@ -334,7 +345,7 @@ def partition_sentence_scores(
     """
     if not len(hyps):
         return np.zeros(0, dtype=np.float64)
-    with rows_named(lambda i: f"{where}{row_name(i, positions)}"):
+    with rows_named(lambda i: f"{where}{row_name(i, positions, partition)}"):
         out = np.asarray(opts.metric(sentence=True).sentence_scores(list(hyps), streams), dtype=np.float64)
     if out.ndim != 1:
         raise ValueError("sentence scores take one weight tuple, not a list of them")

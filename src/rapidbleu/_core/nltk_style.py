@@ -19,6 +19,7 @@ from typing import Any
 from .._base.errors import (
     fifth_order_error,
     smoothing_name_error,
+    weight_list_order_error,
     weights_count_error,
     weights_limit_error,
     weights_order_error,
@@ -128,6 +129,24 @@ def weights_for_order(weights: Any, order: int) -> Any:
     if len(weights) != order:
         raise weights_order_error(len(weights), order)
     return weights
+
+
+def weights_of_order(weights: Any, max_ngram_order: Any) -> Any:
+    """NLTK style's ``max_ngram_order=N`` where options come by name (the engines'
+    ``ScoreOptions``, the rewards): BLEU-N, as NLTK scores it with ``weights=(1/N,) * N``.
+    Uniform weights over N orders when ``weights`` is None, else ``weights`` as given, which
+    must be one tuple of N weights.
+
+    Raises:
+        ValueError: N not in 1..``MAX_ORDER_LIMIT`` (TypeError: not an int), a list of weight
+            tuples, or not N weights.
+    """
+    order = check_order(max_ngram_order)
+    if weights is None:
+        return uniform_weights(order)
+    if parse_weights(weights)[1]:
+        raise weight_list_order_error(order)
+    return weights_for_order(weights, order)
 
 
 def weights_of(weights: Any, order: int | None) -> tuple[float, ...]:
