@@ -340,6 +340,22 @@ def test_the_layers_hold_and_no_private_names_are_imported():
     assert upward_types == TYPE_ONLY_UPWARD
 
 
+def test_the_architecture_page_draws_the_layers_the_test_reads():
+    """ARCHITECTURE.md's first drawing under "## The layers" is ``LAYERS``, top floor first
+    (each line: the floor's name, then its nodes; a folder's ``/`` and remarks in parentheses
+    are for the reader)."""
+    page = ROOT / "ARCHITECTURE.md"
+    if not page.is_file():
+        pytest.skip("ARCHITECTURE.md is not beside this copy of the tests")
+    section = page.read_text("utf-8").split("## The layers\n", 1)[1]
+    drawing = re.search(r"^```\n(.*?)^```", section, flags=re.S | re.M).group(1)
+    drawn = []
+    for line in drawing.splitlines():
+        words = re.sub(r"\([^)]*\)", " ", line).replace("|", " ").split()
+        drawn.append((words[0], tuple(w.rstrip("/") for w in words[1:])))
+    assert drawn[::-1] == [(name, tuple(nodes)) for name, nodes in LAYERS]
+
+
 def test_the_import_graph_finds_what_it_forbids():
     """The reader of the graph above sees relative, nested and Cython imports, and the cycle
     finder finds a cycle (so the test above cannot pass by reading nothing)."""
