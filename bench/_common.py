@@ -21,15 +21,16 @@ ALLOW_PYTHON_ENV = "RAPIDBLEU_BENCH_ALLOW_PYTHON"
 
 
 def wmt23_dir(need=None):
-    """The WMT23 folder: ``$RAPIDBLEU_WMT23_DIR``, else ``../shared/data/wmt23`` beside the
-    repository (the full selection: ``references/``, ``system-outputs/``, ``sources/``), else
-    the samples in ``tests/data/wmt23`` (flat).  ``need``: a glob pattern (searched
-    recursively) that must match in the folder; candidates without a match are skipped."""
-    env = os.environ.get("RAPIDBLEU_WMT23_DIR")
-    cands = ([Path(env)] if env else []) + [
-        ROOT.parent / "shared" / "data" / "wmt23",
-        ROOT / "tests" / "data" / "wmt23",
-    ]
+    """The WMT23 folder, by the tests' rule (``tests/wmt23_data.py``: ``$RAPIDBLEU_WMT23_DIR``,
+    else ``../shared/data/wmt23`` beside the repository, else the samples in
+    ``tests/data/wmt23``).  ``need``: a glob pattern (searched recursively) that must match in
+    the folder; candidates without a match are skipped."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    try:
+        from wmt23_data import candidates
+    finally:
+        sys.path.pop(0)
+    cands = candidates()
     for c in cands:
         if c.is_dir() and (need is None or next(c.glob(f"**/{need}"), None) is not None):
             return c

@@ -17,11 +17,9 @@ import site
 from pathlib import Path
 
 import pytest
+from wmt23_data import ROOT, SAMPLE_DIR, full_candidate
 
 from rapidbleu._core import backend as _backend
-
-ROOT = Path(__file__).resolve().parent.parent
-SAMPLE_DIR = Path(__file__).resolve().parent / "data" / "wmt23"
 
 #: A four-segment corpus with a variable number of references (the last segment has one) and a
 #: hypothesis that looks tokenized ("Foo bar ."), and a second system of the same segments.
@@ -34,8 +32,7 @@ TINY_OTHER = ["The dog bit a man.", "It was surprising.", "The man bit him.", "f
 
 
 def _full_candidate() -> Path:
-    env = os.environ.get("RAPIDBLEU_WMT23_DIR")
-    return Path(env) if env else ROOT.parent / "shared" / "data" / "wmt23"
+    return full_candidate()
 
 
 def wmt23_dir(full: bool = False) -> Path:
