@@ -109,7 +109,18 @@ def command_lines(files: dict[str, pathlib.Path], runs: int, dataset) -> None:
         cases = {
             "--echo src": ["-t", "wmt22", "-l", pair, "--echo", "src"],
             "-t wmt22 -i SYS (BLEU)": ["-t", "wmt22", "-l", pair, "-i", str(hyp)],
-            "-t wmt22 -i SYS -m bleu chrf ter": ["-t", "wmt22", "-l", pair, "-i", str(hyp), "-m", "bleu", "chrf", "ter"],
+            "-t wmt22 -i SYS -m bleu chrf ter": [
+                "-t",
+                "wmt22",
+                "-l",
+                pair,
+                "-i",
+                str(hyp),
+                "-m",
+                "bleu",
+                "chrf",
+                "ter",
+            ],
         }
         print(f"command line from a processed cache, wmt22 {pair} (whole process, median of {runs} rounds)")
         for name, argv in cases.items():

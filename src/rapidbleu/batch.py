@@ -52,7 +52,7 @@ from ._base.nogc import without_gc
 from ._core import backend as _backend
 from ._core.bleu_row import MAX_NGRAM_ORDER
 from ._core.inputs import join_flat, preprocess, token_ids
-from ._core.metric import Metric
+from ._core.metric import Metric, check_metric
 from ._core.nltk_batch import sentence_bleu_rows
 from ._core.nltk_scores import rows_named
 from ._core.nltk_smoothing import SmoothingFunction
@@ -252,15 +252,6 @@ def _strings(sentences: Any, what: str, metric: str) -> list[str]:
     return out
 
 
-def _check_metric(metric: object) -> Metric:
-    if not isinstance(metric, Metric):
-        raise TypeError(
-            f"metric must be a rapidbleu metric object (rapidbleu.BLEU(), rapidbleu.CHRF(), rapidbleu.TER(), ...), "
-            f"got {type(metric).__name__}"
-        )
-    return metric
-
-
 def _matrix(n: int, scores: Callable[[], np.ndarray], diagonal: float | None) -> np.ndarray:
     """The pairwise scheme, for every metric and input form: no candidates is an error, then
     the ``(n, n)`` scores, their diagonal overwritten when ``diagonal`` is given."""
@@ -320,7 +311,7 @@ def sentence_batch(
         ValueError: mismatched stream lengths (named), a segment without any reference, and
             what the metric refuses.
     """
-    return _sentence_batch(_check_metric(metric), hypotheses, references, reference_layout)
+    return _sentence_batch(check_metric(metric), hypotheses, references, reference_layout)
 
 
 @without_gc
@@ -346,7 +337,7 @@ def pairwise(candidates: Sequence[str] | np.ndarray, *, metric: Metric, diagonal
         TypeError: a candidate that is not a string, a dict or set, ``metric`` not a metric
             object.
     """
-    return _pairwise(_check_metric(metric), candidates, diagonal)
+    return _pairwise(check_metric(metric), candidates, diagonal)
 
 
 # ----------------------------------------------------------------------- BLEU

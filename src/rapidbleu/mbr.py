@@ -374,16 +374,13 @@ def aggregate_bleu(
 # Expected utilities
 # ------------------------------------------------------------------------------------------
 def _metric_of(metric: Any) -> Metric:
-    from ._core.metric import Metric
+    from ._core.metric import check_metric
 
     if metric is None:
         from .chrf import CHRF
 
         return CHRF()
-    if not isinstance(metric, Metric):
-        raise TypeError(
-            f"metric must be a rapidbleu metric object (rapidbleu.BLEU(), CHRF(), TER(), ...), got {type(metric).__name__}"
-        )
+    check_metric(metric)
     return metric.sentence_metric()
 
 

@@ -64,7 +64,7 @@ import numpy as np
 
 from ._base.errors import not_utf8_error
 from ._core import engines as _engines
-from ._core.metric import Metric, RewardTransform
+from ._core.metric import Metric, RewardTransform, check_metric
 from ._core.nltk_scores import rows_named
 from ._core.nltk_style import weights_of_order
 from ._core.validate import check_flag, check_keywords, resolve_workers
@@ -209,8 +209,8 @@ class SentenceReward:
         special_tokens: Sequence[str] = (),
         name: str | None = None,
     ) -> None:
-        if metric is not None and not isinstance(metric, Metric):
-            raise TypeError(f"metric must be a rapidbleu metric object or None, got {type(metric).__name__}")
+        if metric is not None:
+            check_metric(metric, none_ok=True)
         if name is None:
             if metric is None:
                 raise TypeError(f"{type(self).__name__} needs a name= (the name TRL logs)")
@@ -588,8 +588,7 @@ class ConsensusReward(SentenceReward):
     ) -> None:
         if metric is None:
             metric = CHRF()
-        if not isinstance(metric, Metric):
-            raise TypeError(f"metric must be a rapidbleu metric object, got {type(metric).__name__}")
+        check_metric(metric)
         super().__init__(
             metric, transform=transform, special_tokens=special_tokens, name=name or f"{metric.metric_id}_consensus"
         )

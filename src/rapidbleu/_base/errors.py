@@ -494,6 +494,13 @@ def cached_references_error(n_hyps: int, n_segments: int, n_streams: int) -> Val
     return ValueError(message)
 
 
+def not_a_metric_error(got: object, none_ok: bool = False) -> TypeError:
+    """A value given as ``metric`` that is not a metric of the protocol (``rapidbleu.BLEU()``,
+    ``CHRF()``, ``TER()``, a registered metric); ``none_ok``: None was accepted there too."""
+    accepted = "a rapidbleu metric object (rapidbleu.BLEU(), rapidbleu.CHRF(), rapidbleu.TER(), ...)"
+    return TypeError(f"metric must be {accepted}{' or None' if none_ok else ''}, got {type(got).__name__}")
+
+
 def unknown_metric_error(metric_id: object, known: Iterable[str]) -> ValueError:
     """A metric id that is not registered (``rapidbleu.registry``); ``known``: the ids that
     would be accepted where it was given."""

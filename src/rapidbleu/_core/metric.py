@@ -42,7 +42,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from .._base.errors import scoring_options_error
+from .._base.errors import not_a_metric_error, scoring_options_error
 from .._base.lazy import is_ndarray
 from .bootstrap import bootstrap_summary
 from .inputs import check_held, check_statistics_matrix, column_sums
@@ -487,3 +487,16 @@ class Metric(ABC):
         False) :data:`ERROR_RATE_REWARDS` (``-score / 100`` first); a metric on another scale
         overrides this (NLTK style, 0-1: the score itself)."""
         return PERCENT_REWARDS if cls.higher_is_better else ERROR_RATE_REWARDS
+
+
+def check_metric(metric: object, none_ok: bool = False) -> Metric:
+    """``metric`` if it is a metric of the protocol, for the side doors that take one (batches,
+    MBR, rewards); ``none_ok``: the door also takes None (the message says so; the caller
+    handles None before asking).
+
+    Raises:
+        TypeError: anything else (:func:`~rapidbleu._base.errors.not_a_metric_error`).
+    """
+    if isinstance(metric, Metric):
+        return metric
+    raise not_a_metric_error(metric, none_ok)

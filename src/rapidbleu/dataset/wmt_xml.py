@@ -41,7 +41,7 @@ from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 from .._base.errors import TestSetError
-from .base import Dataset, complete, clean, read_text, write_lines
+from .base import Dataset, clean, complete, read_text, write_lines
 
 if TYPE_CHECKING:
     from xml.etree.ElementTree import Element
