@@ -127,9 +127,9 @@ def command_lines(files: dict[str, pathlib.Path], runs: int, dataset) -> None:
             times: dict[str, list[float]] = {"sacrebleu": [], "rapidbleu": []}
             outs = {}
             for _ in range(runs):
-                for tool in times:
+                for tool, spent in times.items():
                     seconds, outs[tool] = run(tool, argv)
-                    times[tool].append(seconds)
+                    spent.append(seconds)
             if outs["sacrebleu"] != outs["rapidbleu"]:
                 sys.exit(f"{name}: the outputs differ")
             s, r = statistics.median(times["sacrebleu"]), statistics.median(times["rapidbleu"])
