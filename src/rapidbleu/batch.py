@@ -51,7 +51,7 @@ from ._base.errors import stream_length_error
 from ._base.nogc import without_gc
 from ._core import backend as _backend
 from ._core.bleu_row import MAX_NGRAM_ORDER
-from ._core.inputs import join_flat, preprocess, token_ids
+from ._core.inputs import join_flat, preprocess, streams_of_rows, token_ids
 from ._core.metric import Metric, check_metric
 from ._core.nltk_batch import sentence_bleu_rows
 from ._core.nltk_scores import rows_named
@@ -550,9 +550,7 @@ def _reference_streams(hypotheses: Any, references: Any, layout: str | None) -> 
         # ids: an empty reference as an empty array, which cannot be read as an empty stream
         empty = np.zeros(0, dtype=np.int64)
         references = [[empty if not is_arraylike(r) and not len(r) else r for r in refs] for refs in references]
-    k = max(len(refs) for refs in references)
-    streams = [[refs[j] if j < len(refs) else None for refs in references] for j in range(k)]
-    return hypotheses, streams
+    return hypotheses, streams_of_rows(references)
 
 
 def _id_data(

@@ -64,6 +64,7 @@ import numpy as np
 
 from ._base.errors import not_utf8_error
 from ._core import engines as _engines
+from ._core.inputs import streams_of_rows
 from ._core.metric import Metric, RewardTransform, check_metric
 from ._core.nltk_scores import rows_named
 from ._core.nltk_style import weights_of_order
@@ -166,8 +167,7 @@ def _streams(references: Sequence[Any], n: int, what: str, ids: bool = False) ->
     if len(references) != n:
         raise ValueError(f"{what}: {len(references)} references for {n} completions")
     rows = [list(r) if _several(r, ids) else [r] for r in references]
-    k = max((len(r) for r in rows), default=1)
-    return [[r[j] if j < len(r) else None for r in rows] for j in range(max(k, 1))]
+    return streams_of_rows(rows, at_least=1)
 
 
 class SentenceReward:

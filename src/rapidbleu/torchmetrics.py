@@ -103,7 +103,7 @@ from torch import Tensor
 from torchmetrics import Metric as TorchMetric
 from torchmetrics.utilities import dim_zero_cat
 
-from ._core.inputs import check_references, preprocess
+from ._core.inputs import check_references, preprocess, streams_of_rows
 from ._core.metric import Metric
 from ._core.validate import check_hypotheses
 from .bleu import BLEU
@@ -156,8 +156,7 @@ def reference_streams(
         return [], []
     if len(hyps) != len(rows):
         raise ValueError(f"Corpus has different size {len(hyps)} != {len(rows)}")
-    k = max((len(r) for r in rows), default=0)
-    return hyps, [[r[j] if j < len(r) else None for r in rows] for j in range(k)]
+    return hyps, streams_of_rows(rows)
 
 
 #: The last torchmetrics release whose TER shifts the reference's words and whose chrF drops the

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from .._base.errors import missing_columns_error, missing_extra_error, unknown_metric_error
+from .inputs import streams_of_rows
 from .metric import METRICS, Metric
 from .nltk_scores import rows_named
 from .validate import check_style
@@ -254,8 +255,7 @@ def as_streams(
                         "expected a string, null or array of strings"
                     )
             rows.append(row)
-        k = max((len(r) for r in rows), default=1)
-        streams = [[r[j] if j < len(r) else None for r in rows] for j in range(max(k, 1))]
+        streams = streams_of_rows(rows, at_least=1)
     for i in range(len(hyps)):
         if all(s[i] is None for s in streams):
             raise ValueError(f"{where}{row_name(i, positions, partition)} has no reference")

@@ -51,6 +51,7 @@ __all__ = [
     "num_refs_of",
     "preprocess",
     "stat_value",
+    "streams_of_rows",
     "token_ids",
 ]
 
@@ -99,6 +100,14 @@ def num_refs_of(counts: Iterable[int] | np.ndarray) -> int:
             raise no_reference_error(i)
         distinct.add(int(c))
     return distinct.pop() if len(distinct) == 1 else -1
+
+
+def streams_of_rows(rows: Sequence[Sequence[Any]], at_least: int = 0) -> list[list[Any]]:
+    """References given one list per segment (``rows[i]``: the references of segment i) as
+    reference streams (``streams[k][i]``), as many as the longest row has (at least
+    ``at_least``), with None where a segment has fewer references."""
+    k = max(max((len(r) for r in rows), default=0), at_least)
+    return [[r[j] if j < len(r) else None for r in rows] for j in range(k)]
 
 
 def check_references(references: Any, n_hyps: int | None) -> tuple[list[list[str | None]], int]:
