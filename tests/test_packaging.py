@@ -110,8 +110,8 @@ def test_a_failed_compile_installs_no_compiled_module_of_an_earlier_build(tmp_pa
     shutil.copytree(
         ROOT / "src", tree / "src", ignore=shutil.ignore_patterns("*.so", "*.pyd", "*.c", "__pycache__", "*.html")
     )
-    pkg = tree / "src" / "rapidbleu" / "_core"  # (the compiled modules' package)
-    modules = sorted(p.stem for p in pkg.glob("*.pyx"))
+    pkg = tree / "src" / "rapidbleu" / "_core"  # (the compiled modules' packages: a folder per metric)
+    modules = sorted(str(p.relative_to(pkg).with_suffix("")) for p in pkg.glob("*/*.pyx"))
     assert len(modules) >= 6
     env = {k: v for k, v in os.environ.items() if k not in ("CIBUILDWHEEL", "RAPIDBLEU_SANITIZE", "LD_PRELOAD")}
     env.update(CC="false", CXX="false")
@@ -126,6 +126,7 @@ def test_a_failed_compile_installs_no_compiled_module_of_an_earlier_build(tmp_pa
     built = build_lib / "rapidbleu" / "_core"
     built.mkdir(parents=True)
     for m in modules:  # an earlier build's compiled modules, in build/ and in place
+        (built / m).parent.mkdir(parents=True, exist_ok=True)
         (built / f"{m}{suffix}").write_bytes(b"compiled from older sources")
         (pkg / f"{m}{suffix}").write_bytes(b"compiled from older sources")
 
@@ -147,12 +148,12 @@ def test_a_failed_compile_installs_no_compiled_module_of_an_earlier_build(tmp_pa
     setup("-q", "bdist_wheel", "-d", str(tmp_path / "dist"))
     (wheel,) = (tmp_path / "dist").glob("rapidbleu-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
-    assert "rapidbleu/_core/bleu_stats_py.py" in names
+    assert "rapidbleu/_core/bleu/bleu_stats_py.py" in names
     assert [n for n in names if n.endswith((".so", ".pyd"))] == []
-    assert list(built.glob(f"*{suffix}")) == []
+    assert list(built.rglob(f"*{suffix}")) == []
     # in place (what an editable install builds): the old modules in the package folder go too
     setup("build_ext", "--inplace")
-    assert sorted(p.name for p in pkg.glob(f"*{suffix}")) == []
+    assert sorted(p.name for p in pkg.rglob(f"*{suffix}")) == []
 
 
 # -- the import graph ----------------------------------------------------------------------
@@ -344,9 +345,9 @@ def test_the_import_graph_finds_what_it_forbids():
     """The reader of the graph above sees relative, nested and Cython imports, and the cycle
     finder finds a cycle (so the test above cannot pass by reading nothing)."""
     graph, _ = _import_graph()
-    assert "rapidbleu._base.errors" in graph["rapidbleu._core.bleu_stats_cy"]  # a .pyx's relative import
-    assert "rapidbleu.tokenizers" in graph["rapidbleu._core.bleu_stats_py"]  # two dots
-    assert "rapidbleu.tokenizers.tokenizer_intl" in graph["rapidbleu._core.bleu_stats_intl"]  # a .pxi
+    assert "rapidbleu._base.errors" in graph["rapidbleu._core.bleu.bleu_stats_cy"]  # a .pyx's relative import
+    assert "rapidbleu.tokenizers" in graph["rapidbleu._core.bleu.bleu_stats_py"]  # three dots
+    assert "rapidbleu.tokenizers.tokenizer_intl" in graph["rapidbleu._core.bleu.bleu_stats_intl"]  # a .pxi
     typed, _ = _import_graph(type_only=True)
     assert "rapidbleu.score" in typed["rapidbleu._core.metric"]  # under TYPE_CHECKING only
     assert "rapidbleu.score" not in graph["rapidbleu._core.metric"]

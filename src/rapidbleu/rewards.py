@@ -63,8 +63,8 @@ import numpy as np
 
 from ._core import engines as _engines
 from ._core.metric import Metric, RewardTransform
-from ._core.nltk_scores import rows_named
-from ._core.nltk_style import weights_for_order
+from ._core.nltk.nltk_scores import rows_named
+from ._core.nltk.nltk_style import weights_for_order
 from ._core.validate import check_flag, check_keywords, resolve_workers
 from .chrf import CHRF, CHRFOptions
 from .ids import IdKeywords, cleaning_of
