@@ -156,9 +156,47 @@ def test_a_failed_compile_installs_no_compiled_module_of_an_earlier_build(tmp_pa
     assert sorted(p.name for p in pkg.rglob(f"*{suffix}")) == []
 
 
-# -- the import graph ----------------------------------------------------------------------
+# -- the layout ----------------------------------------------------------------------------
 
 PACKAGE = ROOT / "src" / "rapidbleu"
+
+#: What counts as a source file of a folder (Python, Cython, stubs, C headers), and how many one
+#: folder may hold directly: past that, its modules are grouped in sub-packages by what they
+#: compute (the core: one folder per metric, ARCHITECTURE.md).
+SOURCE_SUFFIXES = (".py", ".pyx", ".pxi", ".pxd", ".pyi", ".h")
+MAX_SOURCES_PER_FOLDER = 30
+
+
+def test_no_folder_holds_more_than_30_source_files_and_the_core_is_grouped_by_metric():
+    """Every folder of ``src/`` holds at most 30 source files directly; the core keeps only its
+    middle layer at its top, the kernels in one sub-package per metric and the shared C in
+    ``c/``, each sub-package's ``__init__.py`` importing nothing."""
+    if not PACKAGE.is_dir():
+        pytest.skip("tests run outside the checkout (the layout is read from src/)")
+    counts: dict[Path, int] = {}
+    for path in (ROOT / "src").rglob("*"):
+        if path.suffix in SOURCE_SUFFIXES and path.is_file() and "__pycache__" not in path.parts:
+            counts[path.parent] = counts.get(path.parent, 0) + 1
+    crowded = {str(folder.relative_to(ROOT)): n for folder, n in counts.items() if n > MAX_SOURCES_PER_FOLDER}
+    assert not crowded, crowded
+    core = PACKAGE / "_core"
+    assert sorted(p.name for p in core.iterdir() if p.suffix in SOURCE_SUFFIXES) == [
+        *("__init__.py", "backend.py", "bootstrap.py", "engines.py", "inputs.py", "metric.py"),
+        *("sacre_methods.py", "threads.py", "validate.py"),
+    ]
+    folders = sorted(p.name for p in core.iterdir() if p.is_dir() and p.name != "__pycache__")
+    assert folders == ["aggregate", "bleu", "c", "chrf", "ids", "nltk", "ter"]
+    for folder in folders:
+        init = ast.parse((core / folder / "__init__.py").read_text("utf-8"))
+        assert ast.get_docstring(init), folder
+        assert not [n for n in ast.walk(init) if isinstance(n, (ast.Import, ast.ImportFrom))], folder
+    # the compiled modules and their stubs are in their metric's folder, none at the top
+    assert not list(core.glob("*.pyx"))
+    assert not list(core.glob("*.h"))
+    assert all(p.with_suffix(".pyi").is_file() for p in core.glob("*/*.pyx"))
+
+
+# -- the import graph ----------------------------------------------------------------------
 
 #: The layers of the package, lowest first (ARCHITECTURE.md, "The layers", draws this table):
 #: each top-level module or folder of ``src/rapidbleu/`` (a node; ``rapidbleu`` is the package's
