@@ -44,23 +44,37 @@ DIRECTIVES = {
 }
 
 
-#: Every compiled module, rapidbleu._core.<module> built from src/rapidbleu/_core/<module>.pyx, with
-#: the files it includes or cimports (rebuild dependencies; all in src/rapidbleu/_core/).  A new
-#: extension is one more entry here; MANIFEST.in already ships every .pyx/.pxi/.pxd/.h/.pyi there,
-#: and .ci/run checks that the wheel holds each module and that it has a .pyi stub.
+#: Every compiled module, rapidbleu._core.<folder>.<module> built from
+#: src/rapidbleu/_core/<folder>/<module>.pyx (the folder: its metric), with the files it includes or
+#: cimports (rebuild dependencies), each as <folder>/<file> below src/rapidbleu/_core/ (the shared C
+#: is in c/).  A new extension is one more entry here; MANIFEST.in already ships every
+#: .pyx/.pxi/.pxd/.h/.pyi of the core's folders, and .ci/run checks that the wheel holds each module
+#: and that it has a .pyi stub.
 EXTENSIONS = {
-    "bleu_stats_cy": [
-        *("bleu_stats_strings.pxi", "bleu_stats_tokens.pxi", "bleu_stats_flat.pxi", "bleu_stats_intl.pxi"),
-        *("bleu_ngram.h", "bleu_ngram_core.h", "bleu_ngram_long.h", "strtok.h", "tok.h", "uni.h"),
-        *("table.h", "table.pxd", "compiler.h", "pyint.h", "pyapi.pxd", "text.h", "pytext.h", "text.pxd"),
+    "bleu/bleu_stats_cy": [
+        *("bleu/bleu_stats_strings.pxi", "bleu/bleu_stats_tokens.pxi", "bleu/bleu_stats_flat.pxi"),
+        *("bleu/bleu_stats_intl.pxi", "bleu/bleu_ngram.h", "bleu/bleu_ngram_core.h", "bleu/bleu_ngram_long.h"),
+        *("c/strtok.h", "c/tok.h", "c/uni.h", "c/table.h", "c/table.pxd", "c/compiler.h", "c/pyint.h"),
+        *("c/pyapi.pxd", "c/text.h", "c/pytext.h", "c/text.pxd"),
     ],
-    "ids_cy": ["pyint.h", "pyapi.pxd"],
-    "bleu_scores_cy": ["bleu_scores_cy.pxd"],
-    "bleu_sets_cy": ["table.h", "compiler.h", "table.pxd", "bleu_scores_cy.pxd"],
-    "chrf_cy": ["chrf.h", "chrf_score.h", "table.h", "text.h", "pytext.h", "text.pxd", "tok.h", "uni.h", "compiler.h"],
-    "ter_cy": ["ter.h", "ter_bits.h", "ter_tok.h", "tok.h", "uni.h", "compiler.h", "text.h", "pytext.h", "text.pxd"],
-    "aggregate_cy": ["aggregate.h", "chrf_score.h"],
+    "ids/ids_cy": ["c/pyint.h", "c/pyapi.pxd"],
+    "bleu/bleu_scores_cy": ["bleu/bleu_scores_cy.pxd"],
+    "bleu/bleu_sets_cy": ["c/table.h", "c/compiler.h", "c/table.pxd", "bleu/bleu_scores_cy.pxd"],
+    "chrf/chrf_cy": [
+        *("chrf/chrf.h", "chrf/chrf_score.h", "c/table.h", "c/text.h", "c/pytext.h", "c/text.pxd", "c/tok.h"),
+        *("c/uni.h", "c/compiler.h"),
+    ],
+    "ter/ter_cy": [
+        *("ter/ter.h", "ter/ter_bits.h", "ter/ter_tok.h", "c/tok.h", "c/uni.h", "c/compiler.h", "c/text.h"),
+        *("c/pytext.h", "c/text.pxd"),
+    ],
+    "aggregate/aggregate_cy": ["aggregate/aggregate.h", "chrf/chrf_score.h"],
 }
+
+#: The core's folders of compiled modules and C, the include directories of every module: headers
+#: are included by name wherever they are (``#include "table.h"``, ``cdef extern from "chrf.h"``).
+CORE = "src/rapidbleu/_core"
+INCLUDE_DIRS = sorted({f"{CORE}/{path.split('/')[0]}" for m, h in EXTENSIONS.items() for path in (m, *h)})
 
 
 #: The start-up hook, a .pth file: outside every package, so build_py copies it itself.
@@ -103,10 +117,10 @@ def _extensions():
         return []
     exts = [
         Extension(
-            f"rapidbleu._core.{module}",
-            sources=[f"src/rapidbleu/_core/{module}.pyx"],
-            depends=[f"src/rapidbleu/_core/{h}" for h in headers],
-            include_dirs=["src/rapidbleu/_core"],
+            "rapidbleu._core." + module.replace("/", "."),
+            sources=[f"{CORE}/{module}.pyx"],
+            depends=[f"{CORE}/{h}" for h in headers],
+            include_dirs=INCLUDE_DIRS,
             extra_compile_args=_compile_args(),
             extra_link_args=_link_args(),
         )

@@ -362,7 +362,7 @@ def bigline_child(mb, wo, text):
     """One long line and its reference: (peak RSS growth MB, bytes per character, wall s)."""
     import random
 
-    from rapidbleu._core import chrf_cy as _chrf_cy
+    from rapidbleu._core.chrf import chrf_cy as _chrf_cy
 
     rng = random.Random(1)
     words = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(2, 9))) for _ in range(20000)]

@@ -114,10 +114,10 @@ def main():
     import sacrebleu
 
     from rapidbleu import BLEU
-    from rapidbleu._core import bleu_stats_py as _bleu_stats_py
+    from rapidbleu._core.bleu import bleu_stats_py as _bleu_stats_py
 
     try:
-        from rapidbleu._core import bleu_stats_cy as _bleu_stats_cy
+        from rapidbleu._core.bleu import bleu_stats_cy as _bleu_stats_cy
     except ImportError as exc:
         sys.exit(f"compiled core not built ({exc}): pip install .")
 

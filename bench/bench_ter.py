@@ -41,7 +41,7 @@ from _common import check_backend, machine_info, median_time, read_lines, wmt23_
 
 rapidbleu = check_backend()
 from rapidbleu._core import backend as _backend  # noqa: E402
-from rapidbleu._core.ter_py import segment_words  # noqa: E402
+from rapidbleu._core.ter.ter_py import segment_words  # noqa: E402
 
 OPTION_NAMES = ("normalized", "no_punct", "asian_support", "case_sensitive")
 
@@ -143,10 +143,10 @@ def main():
 
     import sacrebleu
 
-    from rapidbleu._core import ter_py as _ter_py
+    from rapidbleu._core.ter import ter_py as _ter_py
 
     try:
-        from rapidbleu._core import ter_cy as _ter_cy
+        from rapidbleu._core.ter import ter_cy as _ter_cy
     except ImportError as exc:
         sys.exit(f"compiled core not built ({exc}): pip install .")
 

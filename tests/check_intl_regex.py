@@ -21,7 +21,7 @@ import sacrebleu
 from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
 
 import rapidbleu
-from rapidbleu._core import bleu_stats_cy as cy
+from rapidbleu._core.bleu import bleu_stats_cy as cy
 
 HERE = Path(__file__).resolve().parent
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU as SacreBLEU
 
 import rapidbleu
-from rapidbleu._core.bleu_scores_py import SMOOTH_DEFAULTS
+from rapidbleu._core.bleu.bleu_scores_py import SMOOTH_DEFAULTS
 
 # Every test here runs once per backend (conftest.backend).
 pytestmark = pytest.mark.usefixtures("backend")

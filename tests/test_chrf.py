@@ -31,7 +31,7 @@ from sacrebleu.metrics import CHRF as SacreCHRF
 
 import rapidbleu
 from rapidbleu._core import backend as _backend
-from rapidbleu._core import chrf_py as py
+from rapidbleu._core.chrf import chrf_py as py
 
 FULL = os.environ.get("RAPIDBLEU_CHRF_FULL") == "1"
 needs_cy = pytest.mark.skipif(not HAVE_CYTHON and not REQUIRE_CYTHON, reason="compiled extension not built")
@@ -468,7 +468,7 @@ def test_huge_line_memory_is_bounded():
     chrf.h), measured in a child process."""
     code = r"""
 import random
-from rapidbleu._core import chrf_cy
+from rapidbleu._core.chrf import chrf_cy
 rng = random.Random(1)
 words = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(2, 9))) for _ in range(20000)]
 hyp = " ".join(rng.choice(words) for _ in range(600_000))[:3_000_000]

@@ -541,7 +541,7 @@ def test_pure_python_install_says_so_once_in_one_line(tmp_path):
     lines = r.stderr.splitlines()
     assert len(lines) == 1, r.stderr
     assert lines[0].startswith(
-        "rapidbleu: compiled core not available (rapidbleu._core.bleu_stats_cy was not compiled at install"
+        "rapidbleu: compiled core not available (rapidbleu._core.bleu.bleu_stats_cy was not compiled at install"
     )
     assert lines[0].endswith(
         "using the pure-Python backend (same results, slower). Set RAPIDBLEU_BACKEND=python to silence this warning."

@@ -1,4 +1,4 @@
-"""The compiled core (``rapidbleu._core.bleu_stats_cy``) against the pure-Python oracle (``bleu_stats_py``).
+"""The compiled core (``rapidbleu._core.bleu.bleu_stats_cy``) against the pure-Python oracle (``bleu_stats_py``).
 
 Every test here skips when the extension is not built, except ``test_extension_required``,
 which fails when ``RAPIDBLEU_REQUIRE_CYTHON=1`` (CI and wheel builds set it).
@@ -12,18 +12,18 @@ import numpy as np
 import pytest
 from conftest import clean_ids_plain, wmt23_dir
 
-from rapidbleu._core import bleu_stats_py as py
-from rapidbleu._core import ids_py
+from rapidbleu._core.bleu import bleu_stats_py as py
+from rapidbleu._core.ids import ids_py
 from rapidbleu.tokenizers.tokenizer_13a import tokenize_13a
 
 try:
-    from rapidbleu._core import bleu_stats_cy as cy
-    from rapidbleu._core import ids_cy
+    from rapidbleu._core.bleu import bleu_stats_cy as cy
+    from rapidbleu._core.ids import ids_cy
 
     _MISSING = None
 except ImportError as exc:  # not built: pure-Python install
     cy = ids_cy = None
-    _MISSING = f"rapidbleu._core.bleu_stats_cy is not built ({exc}); run `python setup.py build_ext --inplace`"
+    _MISSING = f"rapidbleu._core.bleu.bleu_stats_cy is not built ({exc}); run `python setup.py build_ext --inplace`"
 
 needs_cy = pytest.mark.skipif(cy is None, reason=_MISSING or "")
 

@@ -22,16 +22,16 @@ from conftest import SAMPLE_DIR, text_files, wmt23_dir
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rapidbleu._core import bleu_stats_py as py
+from rapidbleu._core.bleu import bleu_stats_py as py
 from rapidbleu.tokenizers import get_tokenizer
 from rapidbleu.tokenizers.tokenizer_char import tokenize_char
 from rapidbleu.tokenizers.tokenizer_intl import tokenize_intl
 from rapidbleu.tokenizers.tokenizer_zh import is_chinese_char, tokenize_zh
 
 try:
-    from rapidbleu._core import bleu_stats_cy as cy
+    from rapidbleu._core.bleu import bleu_stats_cy as cy
 except ImportError as exc:  # pure-Python install
-    pytest.skip(f"rapidbleu._core.bleu_stats_cy is not built ({exc})", allow_module_level=True)
+    pytest.skip(f"rapidbleu._core.bleu.bleu_stats_cy is not built ({exc})", allow_module_level=True)
 
 regex = pytest.importorskip("regex")
 
@@ -347,7 +347,7 @@ def test_intl_fast_path_with_any_regex_version(monkeypatch):
 from rapidbleu.tokenizers.tokenizer_ter import tercom_words  # noqa: E402 -- the section's own oracle
 
 try:
-    from rapidbleu._core import ter_cy
+    from rapidbleu._core.ter import ter_cy
 except ImportError:  # pragma: no cover -- built together with bleu_stats_cy
     ter_cy = None
 

@@ -1,7 +1,7 @@
 """Token-id input, batched sentence scores, self-BLEU and pairwise matrices.
 
 Every score is compared for float equality (``==``, not approx) with sacreBLEU 2.6.0 or NLTK.
-Compiled-kernel comparisons skip when ``rapidbleu._core.bleu_sets_cy`` is not built.
+Compiled-kernel comparisons skip when ``rapidbleu._core.bleu.bleu_sets_cy`` is not built.
 """
 
 import importlib.util
@@ -21,9 +21,9 @@ from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
 
 import rapidbleu
 from rapidbleu._core import backend as _backend
-from rapidbleu._core import bleu_scores_py as _bleu_scores_py
-from rapidbleu._core import bleu_sets_py as _bleu_sets_py
-from rapidbleu._core import bleu_stats_py as _bleu_stats_py
+from rapidbleu._core.bleu import bleu_scores_py as _bleu_scores_py
+from rapidbleu._core.bleu import bleu_sets_py as _bleu_sets_py
+from rapidbleu._core.bleu import bleu_stats_py as _bleu_stats_py
 from rapidbleu.batch import pairwise_bleu, self_bleu, sentence_bleu_batch
 from rapidbleu.ids import corpus_bleu_ids, stats_ids
 from rapidbleu.tokenizers import get_tokenizer
@@ -31,8 +31,8 @@ from rapidbleu.tokenizers import get_tokenizer
 # Every test here runs once per backend (conftest.backend).
 pytestmark = pytest.mark.usefixtures("backend")
 
-HAVE_CY = importlib.util.find_spec("rapidbleu._core.bleu_sets_cy") is not None
-needs_cy = pytest.mark.skipif(not HAVE_CY, reason="rapidbleu._core.bleu_sets_cy not built")
+HAVE_CY = importlib.util.find_spec("rapidbleu._core.bleu.bleu_sets_cy") is not None
+needs_cy = pytest.mark.skipif(not HAVE_CY, reason="rapidbleu._core.bleu.bleu_sets_cy not built")
 DATA = Path(__file__).resolve().parent / "data" / "wmt23"
 SM = SmoothingFunction()
 
@@ -260,7 +260,7 @@ def naive_self_stats(seqs, order):
 def kernels():
     mods = [_bleu_sets_py]
     if HAVE_CY:
-        from rapidbleu._core import bleu_sets_cy as _bleu_sets_cy
+        from rapidbleu._core.bleu import bleu_sets_cy as _bleu_sets_cy
 
         mods.append(_bleu_sets_cy)
     return mods
@@ -445,7 +445,7 @@ def test_pairwise_strings_wmt():
 
 @needs_cy
 def test_hash_collisions_never_match():
-    from rapidbleu._core import bleu_sets_cy as _bleu_sets_cy
+    from rapidbleu._core.bleu import bleu_sets_cy as _bleu_sets_cy
 
     rng = np.random.default_rng(8)
     seqs = [*rand_seqs(rng, 40, vocab=30), [2**62, -(2**62), 1, 2**32 + 1]]
@@ -458,7 +458,7 @@ def test_hash_collisions_never_match():
 
 @needs_cy
 def test_workers_give_identical_results():
-    from rapidbleu._core import bleu_sets_cy as _bleu_sets_cy
+    from rapidbleu._core.bleu import bleu_sets_cy as _bleu_sets_cy
 
     rng = np.random.default_rng(10)
     seqs = rand_seqs(rng, 500, vocab=50, max_len=30)

@@ -8,12 +8,12 @@ import random
 import numpy as np
 import pytest
 
-from rapidbleu._core import bleu_stats_py as py
+from rapidbleu._core.bleu import bleu_stats_py as py
 
 try:
-    from rapidbleu._core import bleu_stats_cy as cy
+    from rapidbleu._core.bleu import bleu_stats_cy as cy
 except ImportError as exc:  # pure-Python install
-    pytest.skip(f"rapidbleu._core.bleu_stats_cy is not built ({exc})", allow_module_level=True)
+    pytest.skip(f"rapidbleu._core.bleu.bleu_stats_cy is not built ({exc})", allow_module_level=True)
 
 FEW_BITS = 0xFFF0000000000000  # 12 bits of hash: many collisions, still fast enough
 

@@ -18,13 +18,13 @@ from hypothesis import strategies as st
 
 import rapidbleu
 from rapidbleu import mbr
-from rapidbleu._core import aggregate_py as _aggregate_py
 from rapidbleu._core import backend as _backend
+from rapidbleu._core.aggregate import aggregate_py as _aggregate_py
 
 #: The twins compared directly (without the backend fixture).
 TWINS = [_aggregate_py]
 if HAVE_CYTHON:
-    from rapidbleu._core import aggregate_cy as _aggregate_cy
+    from rapidbleu._core.aggregate import aggregate_cy as _aggregate_cy
 
     TWINS.append(_aggregate_cy)
 

@@ -27,7 +27,7 @@ import rapidbleu.nltk as rb  # noqa: E402
 from rapidbleu import nltk as rnltk  # noqa: E402
 from rapidbleu._base.errors import NoReferencesError  # noqa: E402
 from rapidbleu._core import backend as _backend  # noqa: E402
-from rapidbleu._core.nltk_inputs import token_statistics  # noqa: E402
+from rapidbleu._core.nltk.nltk_inputs import token_statistics  # noqa: E402
 from rapidbleu.tokenizers import get_tokenizer  # noqa: E402
 
 # Every test here runs once per backend (conftest.backend).

@@ -110,8 +110,8 @@ def test_a_failed_compile_installs_no_compiled_module_of_an_earlier_build(tmp_pa
     shutil.copytree(
         ROOT / "src", tree / "src", ignore=shutil.ignore_patterns("*.so", "*.pyd", "*.c", "__pycache__", "*.html")
     )
-    pkg = tree / "src" / "rapidbleu" / "_core"  # (the compiled modules' package)
-    modules = sorted(p.stem for p in pkg.glob("*.pyx"))
+    pkg = tree / "src" / "rapidbleu" / "_core"  # (the compiled modules' packages: a folder per metric)
+    modules = sorted(str(p.relative_to(pkg).with_suffix("")) for p in pkg.glob("*/*.pyx"))
     assert len(modules) >= 6
     env = {k: v for k, v in os.environ.items() if k not in ("CIBUILDWHEEL", "RAPIDBLEU_SANITIZE", "LD_PRELOAD")}
     env.update(CC="false", CXX="false")
@@ -126,6 +126,7 @@ def test_a_failed_compile_installs_no_compiled_module_of_an_earlier_build(tmp_pa
     built = build_lib / "rapidbleu" / "_core"
     built.mkdir(parents=True)
     for m in modules:  # an earlier build's compiled modules, in build/ and in place
+        (built / m).parent.mkdir(parents=True, exist_ok=True)
         (built / f"{m}{suffix}").write_bytes(b"compiled from older sources")
         (pkg / f"{m}{suffix}").write_bytes(b"compiled from older sources")
 
@@ -147,17 +148,55 @@ def test_a_failed_compile_installs_no_compiled_module_of_an_earlier_build(tmp_pa
     setup("-q", "bdist_wheel", "-d", str(tmp_path / "dist"))
     (wheel,) = (tmp_path / "dist").glob("rapidbleu-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
-    assert "rapidbleu/_core/bleu_stats_py.py" in names
+    assert "rapidbleu/_core/bleu/bleu_stats_py.py" in names
     assert [n for n in names if n.endswith((".so", ".pyd"))] == []
-    assert list(built.glob(f"*{suffix}")) == []
+    assert list(built.rglob(f"*{suffix}")) == []
     # in place (what an editable install builds): the old modules in the package folder go too
     setup("build_ext", "--inplace")
-    assert sorted(p.name for p in pkg.glob(f"*{suffix}")) == []
+    assert sorted(p.name for p in pkg.rglob(f"*{suffix}")) == []
+
+
+# -- the layout ----------------------------------------------------------------------------
+
+PACKAGE = ROOT / "src" / "rapidbleu"
+
+#: What counts as a source file of a folder (Python, Cython, stubs, C headers), and how many one
+#: folder may hold directly: past that, its modules are grouped in sub-packages by what they
+#: compute (the core: one folder per metric, ARCHITECTURE.md).
+SOURCE_SUFFIXES = (".py", ".pyx", ".pxi", ".pxd", ".pyi", ".h")
+MAX_SOURCES_PER_FOLDER = 30
+
+
+def test_no_folder_holds_more_than_30_source_files_and_the_core_is_grouped_by_metric():
+    """Every folder of ``src/`` holds at most 30 source files directly; the core keeps only its
+    middle layer at its top, the kernels in one sub-package per metric and the shared C in
+    ``c/``, each sub-package's ``__init__.py`` importing nothing."""
+    if not PACKAGE.is_dir():
+        pytest.skip("tests run outside the checkout (the layout is read from src/)")
+    counts: dict[Path, int] = {}
+    for path in (ROOT / "src").rglob("*"):
+        if path.suffix in SOURCE_SUFFIXES and path.is_file() and "__pycache__" not in path.parts:
+            counts[path.parent] = counts.get(path.parent, 0) + 1
+    crowded = {str(folder.relative_to(ROOT)): n for folder, n in counts.items() if n > MAX_SOURCES_PER_FOLDER}
+    assert not crowded, crowded
+    core = PACKAGE / "_core"
+    assert sorted(p.name for p in core.iterdir() if p.suffix in SOURCE_SUFFIXES) == [
+        *("__init__.py", "backend.py", "bootstrap.py", "engines.py", "inputs.py", "metric.py"),
+        *("sacre_methods.py", "threads.py", "validate.py"),
+    ]
+    folders = sorted(p.name for p in core.iterdir() if p.is_dir() and p.name != "__pycache__")
+    assert folders == ["aggregate", "bleu", "c", "chrf", "ids", "nltk", "ter"]
+    for folder in folders:
+        init = ast.parse((core / folder / "__init__.py").read_text("utf-8"))
+        assert ast.get_docstring(init), folder
+        assert not [n for n in ast.walk(init) if isinstance(n, (ast.Import, ast.ImportFrom))], folder
+    # the compiled modules and their stubs are in their metric's folder, none at the top
+    assert not list(core.glob("*.pyx"))
+    assert not list(core.glob("*.h"))
+    assert all(p.with_suffix(".pyi").is_file() for p in core.glob("*/*.pyx"))
 
 
 # -- the import graph ----------------------------------------------------------------------
-
-PACKAGE = ROOT / "src" / "rapidbleu"
 
 #: The layers of the package, lowest first (ARCHITECTURE.md, "The layers", draws this table):
 #: each top-level module or folder of ``src/rapidbleu/`` (a node; ``rapidbleu`` is the package's
@@ -360,9 +399,9 @@ def test_the_import_graph_finds_what_it_forbids():
     """The reader of the graph above sees relative, nested and Cython imports, and the cycle
     finder finds a cycle (so the test above cannot pass by reading nothing)."""
     graph, _ = _import_graph()
-    assert "rapidbleu._base.errors" in graph["rapidbleu._core.bleu_stats_cy"]  # a .pyx's relative import
-    assert "rapidbleu.tokenizers" in graph["rapidbleu._core.bleu_stats_py"]  # two dots
-    assert "rapidbleu.tokenizers.tokenizer_intl" in graph["rapidbleu._core.bleu_stats_intl"]  # a .pxi
+    assert "rapidbleu._base.errors" in graph["rapidbleu._core.bleu.bleu_stats_cy"]  # a .pyx's relative import
+    assert "rapidbleu.tokenizers" in graph["rapidbleu._core.bleu.bleu_stats_py"]  # three dots
+    assert "rapidbleu.tokenizers.tokenizer_intl" in graph["rapidbleu._core.bleu.bleu_stats_intl"]  # a .pxi
     typed, _ = _import_graph(type_only=True)
     assert "rapidbleu.score" in typed["rapidbleu._core.metric"]  # under TYPE_CHECKING only
     assert "rapidbleu.score" not in graph["rapidbleu._core.metric"]

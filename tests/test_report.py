@@ -830,7 +830,7 @@ def test_report_reads_whole_printed_and_on_screen(tmp_path, k):
     after hyp_len); on a 1280-pixel screen nothing is wider than the window."""
     import re
 
-    from rapidbleu._core.compare_render import display_names, fmt_p
+    from rapidbleu.compare.render import display_names, fmt_p
 
     browser, pdftotext = _chromium(), _tool("pdftotext")
     base, refs = [read(h) for h in HYPS], [read(REF)]

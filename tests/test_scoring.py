@@ -1,5 +1,5 @@
 """The scoring layer: every statistics -> score formula exists once in Python
-(``rapidbleu._core.bleu_scores_py``, the oracle) and once compiled (``rapidbleu._core.bleu_scores_cy``).
+(``rapidbleu._core.bleu.bleu_scores_py``, the oracle) and once compiled (``rapidbleu._core.bleu.bleu_scores_cy``).
 
 The compiled twin must give the oracle's floats bit for bit on random statistics, on every
 interpreter (the builtin ``sum()`` changed in CPython 3.12), for every smoothing method,
@@ -21,7 +21,7 @@ from conftest import HAVE_CYTHON, REQUIRE_CYTHON
 
 import rapidbleu
 from rapidbleu._core import backend as _backend
-from rapidbleu._core import bleu_scores_py as py
+from rapidbleu._core.bleu import bleu_scores_py as py
 from rapidbleu._core.validate import MAX_ORDER_LIMIT, resolve_workers
 
 needs_cy = pytest.mark.skipif(not HAVE_CYTHON and not REQUIRE_CYTHON, reason="compiled extension not built")
@@ -111,8 +111,8 @@ def test_sum_of_logs_follows_the_interpreter():
 
 @needs_cy
 def test_sacre_row_inside_pairwise_matches_oracle():
-    from rapidbleu._core import bleu_sets_cy as _bleu_sets_cy
-    from rapidbleu._core import bleu_sets_py as _bleu_sets_py
+    from rapidbleu._core.bleu import bleu_sets_cy as _bleu_sets_cy
+    from rapidbleu._core.bleu import bleu_sets_py as _bleu_sets_py
 
     rng = np.random.default_rng(3)
     seqs = [rng.integers(0, 6, rng.integers(0, 12)).tolist() for _ in range(40)]

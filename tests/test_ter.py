@@ -32,7 +32,7 @@ from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer as SacreTercom
 
 import rapidbleu
 from rapidbleu._core import backend as _backend
-from rapidbleu._core import ter_py as _ter_py
+from rapidbleu._core.ter import ter_py as _ter_py
 from rapidbleu.metrics import lib_ter
 from rapidbleu.tokenizers.tokenizer_ter import TercomTokenizer
 
@@ -46,7 +46,7 @@ SIG_VERSION = f"version:rapidbleu-{rapidbleu.__version__}"
 #: The twins compared directly (without the backend fixture).
 TWINS = [_ter_py]
 if HAVE_CYTHON:
-    from rapidbleu._core import ter_cy as _ter_cy
+    from rapidbleu._core.ter import ter_cy as _ter_cy
 
     TWINS.append(_ter_cy)
 
@@ -817,7 +817,7 @@ def test_cross_ter_is_sacrebleus_loop(backend):
 
 
 def test_cross_ter_refuses_a_long_reference_by_name(backend):
-    from rapidbleu._core.ter_py import MAX_WORDS
+    from rapidbleu._core.ter.ter_py import MAX_WORDS
 
     with pytest.raises(ValueError, match="reference 1"):
         rapidbleu.TER().cross_scores(["a b"], ["a", "w " * (MAX_WORDS + 1)])

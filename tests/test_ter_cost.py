@@ -3,7 +3,7 @@ refused before any work with an error naming the segment.
 
 The rule (README, "TER"): memory and time of a hypothesis-reference pair grow linearly with the
 hypothesis length (times the beam width) and the reference length; at most 1001 rounds of
-shifts and 1010 evaluated candidates; more than ``rapidbleu._core.ter_py.MAX_WORDS`` words are
+shifts and 1010 evaluated candidates; more than ``rapidbleu._core.ter.ter_py.MAX_WORDS`` words are
 refused.  These tests run each twin (or each backend) on a 100,000-word segment in a child
 process with a capped address space, on thousands of repeated words, and at the limit.
 """
@@ -19,13 +19,13 @@ from conftest import HAVE_CYTHON
 
 import rapidbleu
 from rapidbleu._core import backend as _backend
-from rapidbleu._core import ter_py as _ter_py
+from rapidbleu._core.ter import ter_py as _ter_py
 from rapidbleu.metrics import lib_ter
 
 #: The twins compared directly (without the backend fixture).
 TWINS = [_ter_py]
 if HAVE_CYTHON:
-    from rapidbleu._core import ter_cy as _ter_cy
+    from rapidbleu._core.ter import ter_cy as _ter_cy
 
     TWINS.append(_ter_cy)
 

@@ -758,7 +758,7 @@ def test_smoothing_checked_once_per_call(backend, monkeypatch):
     that takes it, or ``BLEU.compute_bleu``): the scoring twins below trust it (they checked it
     again for every corpus, sentence and matrix of statistics)."""
     from rapidbleu import batch, stats
-    from rapidbleu._core import bleu_scores_py
+    from rapidbleu._core.bleu import bleu_scores_py
 
     bleu = lambda: rapidbleu.BLEU(smooth_method="floor")  # noqa: E731
     st = stats.corpus_stats(HYPS, REFS, smooth_method="floor")

@@ -1,4 +1,4 @@
-"""Generate ``src/rapidbleu/_core/uni.h``: the character table of the compiled ``zh`` tokenizer,
+"""Generate ``src/rapidbleu/_core/c/uni.h``: the character table of the compiled ``zh`` tokenizer,
 taken from the Python tokenizer it must equal (never typed by hand).
 
     python tools/gen_unicode_tables.py          # rewrite the header
@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-HEADER = ROOT / "src" / "rapidbleu" / "_core" / "uni.h"
+HEADER = ROOT / "src" / "rapidbleu" / "_core" / "c" / "uni.h"
 
 
 def _zh_ranges():

@@ -50,14 +50,14 @@ import numpy as np
 from ._base.errors import stream_length_error
 from ._base.nogc import without_gc
 from ._core import backend as _backend
-from ._core.bleu_row import MAX_NGRAM_ORDER
+from ._core.bleu.bleu_row import MAX_NGRAM_ORDER
 from ._core.inputs import join_flat, preprocess, streams_of_rows, token_ids
 from ._core.metric import Metric, check_metric
-from ._core.nltk_batch import sentence_bleu_rows
-from ._core.nltk_scores import rows_named
-from ._core.nltk_smoothing import SmoothingFunction
-from ._core.nltk_style import method_number, resolve_smoothing
-from ._core.nltk_style import weights_of as _nltk_weights
+from ._core.nltk.nltk_batch import sentence_bleu_rows
+from ._core.nltk.nltk_scores import rows_named
+from ._core.nltk.nltk_smoothing import SmoothingFunction
+from ._core.nltk.nltk_style import method_number, resolve_smoothing
+from ._core.nltk.nltk_style import weights_of as _nltk_weights
 from ._core.validate import check_keywords, check_order, check_ordered, check_style, resolve_workers
 from .bleu import BLEU
 from .chrf import CHRF, CHRFOptions
@@ -615,7 +615,7 @@ def self_bleu(
     its non-parallel variant keeps sentence i among its references; neither is done here.
 
     Computed without the O(n^2) scan: per n-gram the two largest counts over the set and the
-    sentence holding the largest (``rapidbleu._core.bleu_sets_py`` explains), equal to the naive loop.
+    sentence holding the largest (``rapidbleu._core.bleu.bleu_sets_py`` explains), equal to the naive loop.
 
     Strings are split on whitespace in NLTK style (``str.split()``, as Texygen and fast-bleu
     split text, and as every NLTK-style entry point does) and tokenized with ``13a`` in
@@ -866,7 +866,7 @@ def sentence_ter_batch(
     case_sensitive).score``: the same float (tested against sacreBLEU's loop).  The fewest
     edits (insertions, deletions, substitutions, shifts of word blocks) over the segment's
     references, divided by the mean reference length (Snover et al. 2006; tercom's algorithm
-    as sacreBLEU runs it, ``rapidbleu._core.ter_py``).
+    as sacreBLEU runs it, ``rapidbleu._core.ter.ter_py``).
 
     Args:
         hypotheses: n strings (a list, tuple or numpy array of strings).
@@ -883,7 +883,7 @@ def sentence_ter_batch(
         TypeError: a hypothesis or reference that is not a string, a dict or set instead of a
             sequence, an option that is not True/False (0/1).
         ValueError: mismatched stream lengths (named), a segment without any reference, a
-            segment longer than ``rapidbleu._core.ter_py.MAX_WORDS`` words, a bad ``workers``.
+            segment longer than ``rapidbleu._core.ter.ter_py.MAX_WORDS`` words, a bad ``workers``.
     """
     metric = TER(normalized, no_punct, asian_support, case_sensitive, workers=workers)
     return _sentence_batch(metric, hypotheses, references, reference_layout)
@@ -918,7 +918,7 @@ def pairwise_ter(
             unless given).
 
     Raises:
-        ValueError: no candidates, a candidate longer than ``rapidbleu._core.ter_py.MAX_WORDS``
+        ValueError: no candidates, a candidate longer than ``rapidbleu._core.ter.ter_py.MAX_WORDS``
             words, a bad ``workers``.
         TypeError: a candidate that is not a string, a dict or set, a bad option type, an
             unknown keyword.

@@ -2,7 +2,7 @@
 
 Per-segment sufficient statistics come from the active backend (compiled or pure Python, see
 ``rapidbleu.backend``); everything after that (aggregation, smoothing, effective order,
-signatures) is computed in one place, the scoring layer ``rapidbleu._core.bleu_scores_py`` (and its
+signatures) is computed in one place, the scoring layer ``rapidbleu._core.bleu.bleu_scores_py`` (and its
 compiled twin, chosen by ``rapidbleu._core.backend``).
 """
 
@@ -22,8 +22,8 @@ else:
 from ._base.errors import MAX_EXACT_COUNT, cached_references_error
 from ._base.log import logger
 from ._core import backend as _backend
-from ._core.bleu_row import MAX_NGRAM_ORDER, stats_columns
-from ._core.bleu_scores_py import SMOOTH_DEFAULTS, bleu_from_stats, check_smoothing, split_row
+from ._core.bleu.bleu_row import MAX_NGRAM_ORDER, stats_columns
+from ._core.bleu.bleu_scores_py import SMOOTH_DEFAULTS, bleu_from_stats, check_smoothing, split_row
 from ._core.inputs import check_references, join_flat, preprocess, stat_value, token_ids
 from ._core.metric import CommandLineContext, CommandLineOption, CorpusWatch, Metric
 from ._core.sacre_methods import SacreBLEUMethods
@@ -363,7 +363,7 @@ class BLEU(SacreBLEUMethods, Metric):
         """float64 ``(m,)``: BLEU (0-100) of every row of summed statistics, as sacreBLEU's
         ``compute_bleu`` computes it for a row held in ``dtype`` (None: Python ints;
         ``np.int64``; ``np.float32``: the bootstrap's float32 arithmetic), with this metric's
-        smoothing and effective order (``rapidbleu._core.bleu_scores_py.sacre_scores`` or its compiled
+        smoothing and effective order (``rapidbleu._core.bleu.bleu_scores_py.sacre_scores`` or its compiled
         twin).  The rows are checked as :meth:`score_from_stats` checks its row
         (:meth:`checked_sums`); with ``dtype=None`` counts of any size are scored (exactly as
         sacreBLEU's Python ints), with int64 and float32 counts up to 2**53 - 1.
@@ -391,7 +391,7 @@ class BLEU(SacreBLEUMethods, Metric):
         effective order and N.  With ``hypotheses=k``: ``(k, n - k)``, the first k sequences
         against the others (``[i, j]``: sequence i against sequence ``k + j``), only those
         pairs counted.  Each pair is scored in the set kernel as soon as its statistics are
-        counted (``rapidbleu._core.bleu_sets_py.pairwise_scores``): memory is the output.
+        counted (``rapidbleu._core.bleu.bleu_sets_py.pairwise_scores``): memory is the output.
 
         Raises:
             ValueError: a malformed stream (lengths that do not add up to ``flat``),
@@ -545,7 +545,7 @@ class BLEU(SacreBLEUMethods, Metric):
             total: hypothesis n-grams per order.
             sys_len: hypothesis length (tokens); ref_len: effective reference length.
             smooth_method: ``none`` (default here, unlike ``BLEU()``), ``floor``, ``add-k``
-                or ``exp`` (see ``rapidbleu._core.bleu_scores_py.bleu_from_stats``).
+                or ``exp`` (see ``rapidbleu._core.bleu.bleu_scores_py.bleu_from_stats``).
             smooth_value: for ``floor`` (default 0.1) and ``add-k`` (default 1).
             effective_order: average only over the orders with hypothesis n-grams.
             max_ngram_order: N.

@@ -2,7 +2,7 @@
 
 Per-segment sufficient statistics come from the chrF kernel of the active backend (compiled or
 pure Python, see ``rapidbleu._core.backend``); the rules (n-grams, words, the best reference, the
-F-score) are written once in ``rapidbleu._core.chrf_py`` and once in its compiled twin.  sacreBLEU's
+F-score) are written once in ``rapidbleu._core.chrf.chrf_py`` and once in its compiled twin.  sacreBLEU's
 semi-private methods, which evaluation code calls directly (mbrs: ``_cache_references``,
 ``_preprocess_segment``, ``_remove_punctuation``, ``_get_match_statistics``,
 ``_compute_f_score``; bootstrap scripts: ``_extract_corpus_statistics`` and
@@ -23,7 +23,7 @@ else:
 
 from ._base.errors import cached_references_error
 from ._core import backend as _backend
-from ._core.chrf_py import (
+from ._core.chrf.chrf_py import (
     BETA,
     CHAR_ORDER,
     PUNCTUATION,
@@ -59,7 +59,7 @@ class CHRF(SacreMetricMethods, Metric):
         beta: recall's weight in F_beta: any real number >= 0 (0: character precision; default
             2), kept as given: its type is sacreBLEU's arithmetic and the score's name
             (``chrF0.5``, ``chrF2.0``); a numpy ``float32`` beta gives float32 scores, as in
-            sacreBLEU (see ``rapidbleu._core.chrf_py.check_beta``).
+            sacreBLEU (see ``rapidbleu._core.chrf.chrf_py.check_beta``).
         lowercase: lowercase hypotheses and references (Python ``str.lower``).
         whitespace: keep whitespace in character n-grams (default: removed).
         eps_smoothing: average the per-order F-scores with chrF++.py's epsilon instead of
@@ -164,7 +164,7 @@ class CHRF(SacreMetricMethods, Metric):
     @property
     def options(self) -> CHRFOptions:
         """The six options, as checked by the constructor: the one value the chrF kernels take
-        (``rapidbleu._core.chrf_py.CHRFOptions``)."""
+        (``rapidbleu._core.chrf.chrf_py.CHRFOptions``)."""
         return CHRFOptions(
             char_order=self.char_order,
             word_order=self.word_order,
@@ -248,7 +248,7 @@ class CHRF(SacreMetricMethods, Metric):
 
     def _check_rows(self, rows: np.ndarray, what: str) -> None:
         """chrF's rules: per order at most as many matches as n-grams on either side, and no
-        hypothesis n-grams where the reference has none (``rapidbleu._core.chrf_py.check_rows``)."""
+        hypothesis n-grams where the reference has none (``rapidbleu._core.chrf.chrf_py.check_rows``)."""
         check_rows(rows, self.char_order, self.word_order, what)
 
     def score_from_stats(self, stats: Any) -> CHRFScore:
@@ -274,7 +274,7 @@ class CHRF(SacreMetricMethods, Metric):
             summaries are float32 arithmetic) unless one of them is a Python float (``0.0``
             without any match), float64 otherwise; a numpy ``beta`` brings numpy's type
             promotion (a ``numpy.float64`` beta keeps float32 rows in float64, see
-            ``rapidbleu._core.chrf_py.scores_dtype``).
+            ``rapidbleu._core.chrf.chrf_py.scores_dtype``).
 
         Counts of any size are scored with ``dtype=None`` (Python ints, as sacreBLEU), up to
         2**63 - 1 with ``numpy.int64``.
@@ -303,7 +303,7 @@ class CHRF(SacreMetricMethods, Metric):
     def score_scalars(self, scores: np.ndarray, dtype: Any = None) -> list[Any]:
         """As ``Metric.score_scalars``; with a numpy (or ``Fraction``) ``beta`` each score is
         the type sacreBLEU's arithmetic ends in for rows held in ``dtype``
-        (``rapidbleu._core.chrf_py.score_type``: a ``numpy.float64`` beta gives ``numpy.float64``
+        (``rapidbleu._core.chrf.chrf_py.score_type``: a ``numpy.float64`` beta gives ``numpy.float64``
         resampled scores, so its ``Score._mean`` is one)."""
         if plain_arithmetic(self.char_order, self.word_order, self.beta, self.eps_smoothing):
             return super().score_scalars(scores, dtype)
@@ -340,7 +340,7 @@ class CHRF(SacreMetricMethods, Metric):
 
     def _compute_f_score(self, statistics: Sequence[Any]) -> Any:
         """sacreBLEU's chrF (0-100) of a flat ``[hyp, ref, match] * order`` list, in the
-        arithmetic of the values given (see ``rapidbleu._core.chrf_py.f_score``)."""
+        arithmetic of the values given (see ``rapidbleu._core.chrf.chrf_py.f_score``)."""
         return f_score(statistics, self.order, self.beta, self.eps_smoothing)
 
     def _compute_score_from_stats(self, stats: Any) -> CHRFScore:

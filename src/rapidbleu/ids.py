@@ -70,7 +70,7 @@ import numpy as np
 from ._base.errors import EmptyInputError, id_element_error, kind_of, stream_length_error, warn_all_empty
 from ._base.nogc import no_gc
 from ._core import backend as _backend
-from ._core.bleu_row import MAX_NGRAM_ORDER, n_columns
+from ._core.bleu.bleu_row import MAX_NGRAM_ORDER, n_columns
 from ._core.inputs import join_flat, num_refs_of
 from ._core.validate import (
     check_keywords,

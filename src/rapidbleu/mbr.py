@@ -37,9 +37,9 @@ else:
     from ._base.lazy import numpy as np
 
 from ._base.errors import id_element_error
-from ._core import aggregate_py as _aggregate_py
 from ._core import backend as _backend
-from ._core.chrf_py import is_plain_beta, split_words
+from ._core.aggregate import aggregate_py as _aggregate_py
+from ._core.chrf.chrf_py import is_plain_beta, split_words
 from ._core.inputs import preprocess
 from ._core.validate import resolve_workers
 
@@ -200,7 +200,7 @@ def aggregate_chrf(
     reference aggregation: Vamvas and Sennrich 2024).  Equal (to rounding) to mbrs'
     ``MetricChrF.expected_scores_reference_aggregation`` and, for ``word_order=0``, fastchrf's
     ``aggregate_chrf`` (``remove_whitespace = not whitespace``).  The argmax is the MBR choice.
-    Exact formulas: ``rapidbleu._core.aggregate_py``.
+    Exact formulas: ``rapidbleu._core.aggregate.aggregate_py``.
 
     Args:
         hypotheses: n strings; pseudo_references: m >= 1 strings (a list, tuple or numpy
@@ -333,7 +333,7 @@ def aggregate_bleu(
     ``sum_g min(c_h(g), A(g))``, its n-gram totals and length, the mean reference length as
     ``r``; then sacreBLEU's BLEU formula (Papineni et al. 2002; smoothing as
     ``rapidbleu.BLEU``, Chen and Cherry 2014) on those float statistics.  Exact formulas:
-    ``rapidbleu._core.aggregate_py``.
+    ``rapidbleu._core.aggregate.aggregate_py``.
 
     Args:
         hypotheses: n sentences: strings (tokenized by ``tokenize``, lowercased if asked),

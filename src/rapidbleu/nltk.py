@@ -67,9 +67,9 @@ from typing import Any, overload
 import numpy as np
 
 from ._base.errors import EmptyCorpusError, LengthMismatchError, NoReferencesError, SmoothingError
-from ._core.bleu_scores_py import DEFAULT_WEIGHTS, Fraction, brevity_penalty
-from ._core.nltk_batch import sentence_bleu_rows
-from ._core.nltk_inputs import (
+from ._core.bleu.bleu_scores_py import DEFAULT_WEIGHTS, Fraction, brevity_penalty
+from ._core.nltk.nltk_batch import sentence_bleu_rows
+from ._core.nltk.nltk_inputs import (
     Tokens,
     check_corpus_args,
     check_lengths,
@@ -77,9 +77,9 @@ from ._core.nltk_inputs import (
     segments_checked_on_error,
     token_statistics,
 )
-from ._core.nltk_scores import check_nltk_stats, sentence_scores_from_stats
-from ._core.nltk_smoothing import SmoothingCallable, SmoothingFunction, modified_precision
-from ._core.nltk_style import (
+from ._core.nltk.nltk_scores import check_nltk_stats, sentence_scores_from_stats
+from ._core.nltk.nltk_smoothing import SmoothingCallable, SmoothingFunction, modified_precision
+from ._core.nltk.nltk_style import (
     check_fifth_order,
     check_weights_cover,
     parse_weights,

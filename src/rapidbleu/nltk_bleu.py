@@ -9,7 +9,7 @@ segment that smoothing methods 5-7 read (``Metric.aggregate``, :meth:`NLTKBLEU.l
 so ``CorpusStats`` and the engines merge it as any other metric.
 
 Formulas: Papineni et al. (2002) and Chen and Cherry (2014), as NLTK 3.9/3.10's
-``nltk.translate.bleu_score`` implements them (``rapidbleu._core.bleu_scores_py`` holds them).
+``nltk.translate.bleu_score`` implements them (``rapidbleu._core.bleu.bleu_scores_py`` holds them).
 """
 
 from __future__ import annotations
@@ -25,14 +25,14 @@ else:
 
 from ._base.errors import last_segment_error, stream_length_error
 from ._core import backend as _backend
-from ._core.bleu_row import stats_columns
-from ._core.bleu_scores_py import DEFAULT_WEIGHTS, Fraction, nltk_from_counts
+from ._core.bleu.bleu_row import stats_columns
+from ._core.bleu.bleu_scores_py import DEFAULT_WEIGHTS, Fraction, nltk_from_counts
 from ._core.inputs import check_statistics_matrix, exact_column_sums, join_flat, num_refs_of, preprocess, token_ids
 from ._core.metric import Metric, RewardTransform
-from ._core.nltk_inputs import token_statistics
-from ._core.nltk_scores import check_nltk_stats, rows_named, sentence_scores_from_stats
-from ._core.nltk_smoothing import SmoothingFunction, modified_precision
-from ._core.nltk_style import (
+from ._core.nltk.nltk_inputs import token_statistics
+from ._core.nltk.nltk_scores import check_nltk_stats, rows_named, sentence_scores_from_stats
+from ._core.nltk.nltk_smoothing import SmoothingFunction, modified_precision
+from ._core.nltk.nltk_style import (
     check_weights_cover,
     max_order,
     method_number,
@@ -394,7 +394,7 @@ class NLTKBLEU(Metric):
         token-id sequences stored end to end (``flat``, ``lens``: as
         ``rapidbleu._core.inputs.join_flat`` gives them), one weight tuple.  The statistics
         come from the set kernel a block of rows at a time (about 16 MB,
-        ``rapidbleu._core.bleu_sets_py.pairwise_stats_blocks``): memory is the output and one
+        ``rapidbleu._core.bleu.bleu_sets_py.pairwise_stats_blocks``): memory is the output and one
         block, never the ``(n, n, 2 + 2N)`` table.
 
         Raises:

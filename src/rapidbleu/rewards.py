@@ -66,8 +66,8 @@ from ._base.errors import not_utf8_error
 from ._core import engines as _engines
 from ._core.inputs import streams_of_rows
 from ._core.metric import Metric, RewardTransform, check_metric
-from ._core.nltk_scores import rows_named
-from ._core.nltk_style import weights_of_order
+from ._core.nltk.nltk_scores import rows_named
+from ._core.nltk.nltk_style import weights_of_order
 from ._core.validate import check_flag, check_keywords, resolve_workers
 from .chrf import CHRF, CHRFOptions
 from .ids import IdKeywords, cleaning_of

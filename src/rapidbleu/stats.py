@@ -54,8 +54,8 @@ from ._base.errors import ConfigMismatchError
 from ._base.lazy import is_ndarray
 from ._core.inputs import check_held, check_statistics_matrix
 from ._core.metric import Metric
-from ._core.nltk_inputs import check_corpus_args, check_lengths, segments_checked_on_error, token_statistics
-from ._core.nltk_smoothing import modified_precision
+from ._core.nltk.nltk_inputs import check_corpus_args, check_lengths, segments_checked_on_error, token_statistics
+from ._core.nltk.nltk_smoothing import modified_precision
 from ._core.validate import check_order, check_style
 from .nltk_bleu import NLTKBLEU
 

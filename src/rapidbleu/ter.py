@@ -1,10 +1,10 @@
 """TER, translation edit rate (Snover et al., AMTA 2006), with sacreBLEU 2.x's API and results.
 
 Per-segment statistics ``[num_edits, avg_ref_length]`` come from the active TER kernel
-(``rapidbleu._core.ter_py`` or its compiled twin ``ter_cy``, chosen by ``rapidbleu._core.backend``);
-the score from statistics is ``rapidbleu._core.ter_py.ter_from_stats`` (and ``ter_scores`` for
+(``rapidbleu._core.ter.ter_py`` or its compiled twin ``ter_cy``, chosen by ``rapidbleu._core.backend``);
+the score from statistics is ``rapidbleu._core.ter.ter_py.ter_from_stats`` (and ``ter_scores`` for
 many rows).  The rules of the algorithm, where sacreBLEU's results depend on them, are stated
-in ``rapidbleu._core.ter_py``.
+in ``rapidbleu._core.ter.ter_py``.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from ._core import backend as _backend
 from ._core.inputs import check_references, preprocess, stat_value
 from ._core.metric import CommandLineOption, Metric
 from ._core.sacre_methods import SacreMetricMethods
-from ._core.ter_py import ter_from_stats
+from ._core.ter.ter_py import ter_from_stats
 from ._core.validate import check_flag, check_hypotheses, resolve_workers
 from .score import TERScore, TERSignature
 from .tokenizers.tokenizer_ter import TercomTokenizer
@@ -212,7 +212,7 @@ class TER(SacreMetricMethods, Metric):
 
         Raises:
             TypeError, ValueError: malformed input (named by stream and segment), a segment
-                longer than ``rapidbleu._core.ter_py.MAX_WORDS`` words.
+                longer than ``rapidbleu._core.ter.ter_py.MAX_WORDS`` words.
             RuntimeError: no references given and none cached.
         """
         hyps, streams = self._streams(hypotheses, references)
@@ -241,7 +241,7 @@ class TER(SacreMetricMethods, Metric):
     def scores_from_stats(self, sums: np.ndarray, dtype: Any = None) -> np.ndarray:
         """``(m,)``: TER (0-100) of each row of summed statistics, as sacreBLEU computes it when
         the values are held in ``dtype`` (None: Python numbers; ``np.int64``; ``np.float64``;
-        ``np.float32``: bootstrap resamples): ``rapidbleu._core.ter_py.ter_scores`` or its compiled
+        ``np.float32``: bootstrap resamples): ``rapidbleu._core.ter.ter_py.ter_scores`` or its compiled
         twin.  float32 for ``np.float32`` rows (the type of sacreBLEU's ``.score`` there: its
         formula stays in float32, so its bootstrap summaries are float32 arithmetic) unless a
         row has no reference words (its score is a Python float, and ``numpy.array`` of
@@ -267,7 +267,7 @@ class TER(SacreMetricMethods, Metric):
 
         Raises:
             TypeError: a bare string, a candidate that is not a string (named).
-            ValueError: no candidates, a candidate longer than ``rapidbleu._core.ter_py.MAX_WORDS`` words.
+            ValueError: no candidates, a candidate longer than ``rapidbleu._core.ter.ter_py.MAX_WORDS`` words.
         """
         sents = check_hypotheses(candidates, "candidates")
         out: np.ndarray = _backend.ter.ter_pairwise_scores(sents, *self._options(), self.workers)
@@ -282,7 +282,7 @@ class TER(SacreMetricMethods, Metric):
         Raises:
             TypeError: a bare string, a sentence that is not a string (named).
             ValueError: no hypotheses or references, a sentence longer than
-                ``rapidbleu._core.ter_py.MAX_WORDS`` words.
+                ``rapidbleu._core.ter.ter_py.MAX_WORDS`` words.
         """
         hyps, refs = check_hypotheses(hypotheses, "hypotheses"), check_hypotheses(references, "references")
         out: np.ndarray = _backend.ter.ter_pairwise_scores(hyps, *self._options(), self.workers, references=refs)

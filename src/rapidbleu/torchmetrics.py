@@ -705,7 +705,7 @@ class TranslationEditRate(TorchMetric):  # type: ignore[misc]  # (torchmetrics, 
 
         Raises:
             ValueError, TypeError: lengths that differ, a non-string, a segment of more than
-                ``rapidbleu._core.ter_py.MAX_WORDS`` words (before anything is added).
+                ``rapidbleu._core.ter.ter_py.MAX_WORDS`` words (before anything is added).
         """
         batch = _checked_batch(preds, target)  # checked as TER checks them, before any work
         if batch is None:

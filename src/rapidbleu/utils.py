@@ -20,7 +20,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from ._base import fetch
 from ._base.log import logger
-from ._core.bleu_scores_py import my_log
+from ._core.bleu.bleu_scores_py import my_log
 from ._core.sacre_methods import sum_of_lists
 
 if TYPE_CHECKING:

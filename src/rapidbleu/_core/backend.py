@@ -1,21 +1,24 @@
 """Chooses every kernel: compiled (Cython) or its pure-Python twin, by one rule.
 
-Seven pairs of twins in ``rapidbleu._core``, each named by its metric (same names, signatures and
-results; the Python twin owns the documentation and is the oracle the tests compare against):
+Seven pairs of twins in ``rapidbleu._core``'s sub-packages, one per metric, each named by its
+metric (same names, signatures and results; the Python twin owns the documentation and is the
+oracle the tests compare against); :data:`TWINS` names each module by its path below
+``rapidbleu._core``:
 
-* ``bleu_stats`` (``bleu_stats_cy`` / ``bleu_stats_py``): BLEU's per-segment sufficient
-  statistics;
-* ``ids`` (``ids_cy`` / ``ids_py``): token-id streams packed from lists and cleaned;
-* ``bleu_sets`` (``bleu_sets_cy`` / ``bleu_sets_py``): self-BLEU and pairwise statistics of one
-  set;
-* ``bleu_scores`` (``bleu_scores_cy`` / ``bleu_scores_py``): BLEU scores from statistics,
-  sacreBLEU's and NLTK's formulas;
-* ``chrf`` (``chrf_cy`` / ``chrf_py``): chrF and chrF++ statistics, scores and pairwise
+* ``bleu_stats`` (``bleu.bleu_stats_cy`` / ``bleu.bleu_stats_py``): BLEU's per-segment
+  sufficient statistics;
+* ``ids`` (``ids.ids_cy`` / ``ids.ids_py``): token-id streams packed from lists and cleaned;
+* ``bleu_sets`` (``bleu.bleu_sets_cy`` / ``bleu.bleu_sets_py``): self-BLEU and pairwise
+  statistics of one set;
+* ``bleu_scores`` (``bleu.bleu_scores_cy`` / ``bleu.bleu_scores_py``): BLEU scores from
+  statistics, sacreBLEU's and NLTK's formulas;
+* ``chrf`` (``chrf.chrf_cy`` / ``chrf.chrf_py``): chrF and chrF++ statistics, scores and pairwise
   matrices.
-* ``ter`` (``ter_cy`` / ``ter_py``): TER's statistics (shifts and beamed edit distance) and
-  scores.
-* ``aggregate`` (``aggregate_cy`` / ``aggregate_py``): reference-aggregated n-gram statistics
-  (MBR decoding: chrF, chrF++ and BLEU against the mean of pseudo-references' counts).
+* ``ter`` (``ter.ter_cy`` / ``ter.ter_py``): TER's statistics (shifts and beamed edit distance)
+  and scores.
+* ``aggregate`` (``aggregate.aggregate_cy`` / ``aggregate.aggregate_py``): reference-aggregated
+  n-gram statistics (MBR decoding: chrF, chrF++ and BLEU against the mean of pseudo-references'
+  counts).
 
 Each is chosen on first use (``rapidbleu._core.backend.bleu_stats`` etc.) by
 ``RAPIDBLEU_BACKEND``:
@@ -57,13 +60,13 @@ if TYPE_CHECKING:
     # What the chosen modules look like: the pure-Python twins own the names and signatures
     # (the compiled twins' stubs repeat them; tests/test_scoring.py compares the two).  A new
     # TWINS entry adds its Python twin here and to __all__.
-    from . import aggregate_py as aggregate
-    from . import bleu_scores_py as bleu_scores
-    from . import bleu_sets_py as bleu_sets
-    from . import bleu_stats_py as bleu_stats
-    from . import chrf_py as chrf
-    from . import ids_py as ids
-    from . import ter_py as ter
+    from .aggregate import aggregate_py as aggregate
+    from .bleu import bleu_scores_py as bleu_scores
+    from .bleu import bleu_sets_py as bleu_sets
+    from .bleu import bleu_stats_py as bleu_stats
+    from .chrf import chrf_py as chrf
+    from .ids import ids_py as ids
+    from .ter import ter_py as ter
 
 _CHOICES = ("auto", "cython", "python")
 
@@ -101,7 +104,8 @@ def _import_compiled(name: str, twin: ModuleType, docs: Iterable[str] = ()) -> M
 def select_twin(
     compiled: str, twin: ModuleType, choice: str | None = None, warn: bool = True, docs: Iterable[str] = ()
 ) -> ModuleType:
-    """The compiled module ``rapidbleu._core.<compiled>`` or its pure-Python ``twin``, by ``choice``.
+    """The compiled module ``rapidbleu._core.<compiled>`` (``<metric>.<module>``) or its pure-Python
+    ``twin``, by ``choice``.
 
     Every pair of compiled/pure-Python modules is chosen by this one rule (``python``: the
     twin; ``cython``: the compiled module or ``ImportError``; ``auto``: the compiled module if
@@ -133,28 +137,33 @@ def select_twin(
         return twin
 
 
-#: The pairs of modules chosen by one rule: the compiled module, its pure-Python twin, and the
-#: functions whose documentation the twin owns.
+#: The pairs of modules chosen by one rule: the compiled module, its pure-Python twin (each by its
+#: path below ``rapidbleu._core``: ``<metric>.<module>``), and the functions whose documentation
+#: the twin owns.
 TWINS = {
-    "bleu_stats": ("bleu_stats_cy", "bleu_stats_py", ("string_stats", "string_totals", "token_stats", "flat_stats")),
-    "ids": ("ids_cy", "ids_py", ("pack_int_lists", "clean_flat")),
+    "bleu_stats": (
+        "bleu.bleu_stats_cy",
+        "bleu.bleu_stats_py",
+        ("string_stats", "string_totals", "token_stats", "flat_stats"),
+    ),
+    "ids": ("ids.ids_cy", "ids.ids_py", ("pack_int_lists", "clean_flat")),
     "bleu_sets": (
-        "bleu_sets_cy",
-        "bleu_sets_py",
+        "bleu.bleu_sets_cy",
+        "bleu.bleu_sets_py",
         ("self_stats", "pairwise_stats", "pairwise_stats_blocks", "pairwise_scores"),
     ),
-    "bleu_scores": ("bleu_scores_cy", "bleu_scores_py", ("sacre_scores", "nltk_scores")),
+    "bleu_scores": ("bleu.bleu_scores_cy", "bleu.bleu_scores_py", ("sacre_scores", "nltk_scores")),
     "chrf": (
-        "chrf_cy",
-        "chrf_py",
+        "chrf.chrf_cy",
+        "chrf.chrf_py",
         ("chrf_stats", "chrf_scores", "chrf_pairwise_stats", "chrf_pairwise_scores"),
     ),
     "ter": (
-        "ter_cy",
-        "ter_py",
+        "ter.ter_cy",
+        "ter.ter_py",
         ("ter_stats", "ter_scores", "ter_pairwise_scores", "translation_edit_rate", "plain_streams"),
     ),
-    "aggregate": ("aggregate_cy", "aggregate_py", ("ngram_stats", "chrf_row_scores")),
+    "aggregate": ("aggregate.aggregate_cy", "aggregate.aggregate_py", ("ngram_stats", "chrf_row_scores")),
 }
 
 _warned = False

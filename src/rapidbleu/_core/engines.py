@@ -24,7 +24,7 @@ import numpy as np
 from .._base.errors import missing_columns_error, missing_extra_error, unknown_metric_error
 from .inputs import streams_of_rows
 from .metric import METRICS, Metric
-from .nltk_scores import rows_named
+from .nltk.nltk_scores import rows_named
 from .validate import check_style
 
 #: What a partition gives back: its vector (``Metric.aggregate`` and the segment count) and its

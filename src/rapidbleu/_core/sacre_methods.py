@@ -45,7 +45,7 @@ else:
 
 from .._base.lazy import is_ndarray
 from ..tokenizers.base import BaseTokenizer
-from .bleu_row import closest_ref_len
+from .bleu.bleu_row import closest_ref_len
 from .inputs import check_references, preprocess
 from .validate import check_hypotheses, check_sentence_args
 

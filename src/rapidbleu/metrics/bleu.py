@@ -4,7 +4,7 @@ from it: ``_get_tokenizer(name)`` (the tokenizer class; Hugging Face evaluate's 
 ``wiki_split`` metrics and MT-Telescope call it), ``_TOKENIZERS``, ``extract_all_word_ngrams``,
 ``my_log``, ``sum_of_lists``."""
 
-from .._core.bleu_row import MAX_NGRAM_ORDER
+from .._core.bleu.bleu_row import MAX_NGRAM_ORDER
 from ..bleu import BLEU, BLEUSignature
 from ..score import BLEUScore, Score, Signature
 from ..tokenizers import tokenizer_class as _get_tokenizer

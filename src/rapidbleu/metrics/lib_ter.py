@@ -3,7 +3,7 @@ distance that code imports from it (``translation_edit_rate``, ``BeamEditDistanc
 ``trace_to_alignment``), with sacreBLEU's arguments and results.
 
 ``translation_edit_rate`` runs the active TER kernel (``rapidbleu._core.backend.ter``: compiled or
-``rapidbleu._core.ter_py``); the rules are stated in ``rapidbleu._core.ter_py``.
+``rapidbleu._core.ter.ter_py``); the rules are stated in ``rapidbleu._core.ter.ter_py``.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 
 from .._core import backend as _backend
-from .._core.ter_py import beam_edit_distance
+from .._core.ter.ter_py import beam_edit_distance
 
 #: The letters of a trace (sacreBLEU's): match, substitution, insertion, deletion.
 _OP_NOP, _OP_SUB, _OP_INS, _OP_DEL = " ", "s", "i", "d"
@@ -23,7 +23,7 @@ def translation_edit_rate(words_hyp: Sequence[Hashable], words_ref: Sequence[Has
     pair; ``(len(words_hyp), 0)`` for an empty reference).
 
     Raises:
-        ValueError: more than ``rapidbleu._core.ter_py.MAX_WORDS`` tokens in either.
+        ValueError: more than ``rapidbleu._core.ter.ter_py.MAX_WORDS`` tokens in either.
         TypeError: unhashable tokens (compiled backend).
     """
     result: tuple[int, int] = _backend.ter.translation_edit_rate(words_hyp, words_ref)

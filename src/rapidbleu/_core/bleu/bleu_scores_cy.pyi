@@ -1,0 +1,30 @@
+"""Type stub of ``rapidbleu._core.bleu.bleu_scores_cy`` (built from ``bleu_scores_cy.pyx``): the functions,
+signatures and floats of ``rapidbleu._core.bleu.bleu_scores_py``, whose docstrings document both."""
+
+from collections.abc import Sequence
+from typing import Final, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+NAME: Final[Literal["cython"]]
+
+def sacre_scores(
+    stats: npt.ArrayLike,
+    max_ngram_order: int,
+    smooth_method: str,
+    smooth_value: float | None,
+    effective_order: bool,
+    dtype: npt.DTypeLike | None = None,
+    workers: int = 1,
+) -> np.ndarray: ...
+def nltk_scores(
+    stats: npt.ArrayLike,
+    max_ngram_order: int,
+    weights: Sequence[float],
+    method: int,
+    epsilon: float,
+    k: float,
+    reweigh: bool,
+    workers: int = 1,
+) -> np.ndarray: ...
