@@ -380,8 +380,7 @@ def _metric_of(metric: Any) -> Metric:
         from .chrf import CHRF
 
         return CHRF()
-    check_metric(metric)
-    return metric.sentence_metric()
+    return check_metric(metric).sentence_metric()
 
 
 def _pairwise_self(metric: Any, sents: list[Any]) -> np.ndarray:
