@@ -34,7 +34,6 @@ from ._core.validate import (
     check_order,
     check_sentence_args,
     check_smooth_value,
-    resolve_workers,
 )
 from .score import BLEUScore, Signature
 from .tokenizers import DEFAULT_TOKENIZER, LANGUAGE_DEFAULTS, available_tokenizers, get_tokenizer, language_warning
@@ -269,7 +268,7 @@ class BLEU(SacreBLEUMethods, Metric):
         check_smoothing(smooth_method)
         check_smooth_value(smooth_value)
         max_ngram_order = check_order(max_ngram_order)
-        resolve_workers(workers)
+        self.workers = workers  # checked by Metric.workers
         # (kept as given, as sacreBLEU keeps them; everything reads their truth value)
         self._force = check_flag(force, "force")
         self.lowercase = check_flag(lowercase, "lowercase")
@@ -277,7 +276,6 @@ class BLEU(SacreBLEUMethods, Metric):
         self.smooth_method = smooth_method
         self.max_ngram_order = int(max_ngram_order)
         self.effective_order = check_flag(effective_order, "effective_order")
-        self.workers = workers
         self.n_bootstrap: int | None = None
         self.seed: str | None = None
 

@@ -45,7 +45,7 @@ from ._core.chrf.chrf_py import (
 from ._core.inputs import check_references
 from ._core.metric import CommandLineOption, Metric
 from ._core.sacre_methods import SacreMetricMethods
-from ._core.validate import check_flag, check_hypotheses, resolve_workers
+from ._core.validate import check_flag, check_hypotheses
 from .score import CHRFScore, CHRFSignature
 
 
@@ -152,8 +152,7 @@ class CHRF(SacreMetricMethods, Metric):
         self.lowercase = bool(check_flag(lowercase, "lowercase"))
         self.whitespace = bool(check_flag(whitespace, "whitespace"))
         self.eps_smoothing = bool(check_flag(eps_smoothing, "eps_smoothing"))
-        resolve_workers(workers)
-        self.workers = workers
+        self.workers = workers  # checked by Metric.workers
         self._force = True  # (sacreBLEU's attribute: no tokenized-input warning for chrF)
         self.n_bootstrap: int | None = None
         self.seed: str | None = None

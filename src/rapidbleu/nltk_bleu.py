@@ -43,7 +43,7 @@ from ._core.nltk.nltk_style import (
     uniform_weights,
     weights_of_order,
 )
-from ._core.validate import check_order, resolve_workers
+from ._core.validate import check_order
 from .tokenizers import get_tokenizer
 
 __all__ = ["NLTKBLEU"]
@@ -123,7 +123,7 @@ class NLTKBLEU(Metric):
         lowercase: bool = False,
         workers: int = 1,
     ) -> None:
-        resolve_workers(workers)
+        self.workers = workers  # checked by Metric.workers
         if isinstance(smoothing_function, str):
             smoothing_function = getattr(SmoothingFunction(), f"method{method_number(smoothing_function)}")
         self.weights = weights
@@ -136,7 +136,6 @@ class NLTKBLEU(Metric):
         self.tokenize = tokenize
         self.tokenizer = None if tokenize is None else get_tokenizer(tokenize)
         self.lowercase = bool(lowercase)
-        self.workers = workers
         self.num_refs = 0
 
     @classmethod

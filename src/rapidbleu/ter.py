@@ -24,7 +24,7 @@ from ._core.inputs import check_references, preprocess, stat_value
 from ._core.metric import CommandLineOption, Metric
 from ._core.sacre_methods import SacreMetricMethods
 from ._core.ter.ter_py import ter_from_stats
-from ._core.validate import check_flag, check_hypotheses, resolve_workers
+from ._core.validate import check_flag, check_hypotheses
 from .score import TERScore, TERSignature
 from .tokenizers.tokenizer_ter import TercomTokenizer
 
@@ -121,8 +121,7 @@ class TER(SacreMetricMethods, Metric):
         self.no_punct = check_flag(no_punct, "no_punct")
         self.asian_support = check_flag(asian_support, "asian_support")
         self.case_sensitive = check_flag(case_sensitive, "case_sensitive")
-        resolve_workers(workers)
-        self.workers = workers
+        self.workers = workers  # checked by Metric.workers
         # sacreBLEU's Metric attributes: no tokenized-input warning for TER, bootstrap settings
         self._force = True
         self.n_bootstrap = None

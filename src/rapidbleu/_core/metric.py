@@ -46,7 +46,7 @@ from .._base.errors import not_a_metric_error, scoring_options_error
 from .._base.lazy import is_ndarray
 from .bootstrap import bootstrap_summary
 from .inputs import check_held, check_statistics_matrix, column_sums
-from .validate import check_hypotheses, check_resamples, check_sentence_args
+from .validate import check_hypotheses, check_resamples, check_sentence_args, resolve_workers
 
 if TYPE_CHECKING:
     import numpy as np
@@ -137,6 +137,20 @@ class Metric(ABC):
             read by the signature.
         pairwise_block: pairs per block of the default :meth:`pairwise_scores`.
     """
+
+    @property
+    def workers(self) -> int:
+        """Threads of the compiled core (``-1``: every core); checked when set, by the one rule
+        (``validate.resolve_workers``: a whole number, not 0, ...), so a metric never holds a
+        value the kernels would refuse."""
+        return self._workers
+
+    @workers.setter
+    def workers(self, value: int) -> None:
+        resolve_workers(value)
+        self._workers = value
+
+    _workers: int = 1
 
     metric_id: ClassVar[str]
     display_name: ClassVar[str] = "the metric"
