@@ -23,14 +23,14 @@ if TYPE_CHECKING:
 
 #: sacreBLEU's top-level test-set names, found in ``rapidbleu.dataset`` on first use.
 _FROM_DATASET = frozenset(
-    {
+    [
         "DATASETS",
         "download_test_set",
         "get_available_testsets",
         "get_langpairs_for_testset",
         "get_reference_files",
         "get_source_file",
-    }
+    ]
 )
 
 

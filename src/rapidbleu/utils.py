@@ -150,7 +150,7 @@ def print_subset_results(
 
 #: sacreBLEU's ``utils`` names of the test-set functions, found in ``rapidbleu.dataset`` on first use.
 _FROM_DATASET = frozenset(
-    {
+    [
         "DATASETS",
         "SUBSETS",
         "download_test_set",
@@ -164,7 +164,7 @@ _FROM_DATASET = frozenset(
         "get_reference_files",
         "get_source_file",
         "print_test_set",
-    }
+    ]
 )
 
 

@@ -23,21 +23,10 @@ for a download.  The cache is ``$SACREBLEU`` or ``~/.sacrebleu``, read at each c
 
 from __future__ import annotations
 
+from . import functions
 from .base import Dataset
 from .fake_sgml import FakeSGMLDataset, WMTAdditionDataset
-from .functions import (
-    download_test_set,
-    filter_subset,
-    get_available_origlangs,
-    get_available_subsets,
-    get_available_testsets,
-    get_available_testsets_for_langpair,
-    get_files,
-    get_langpairs_for_testset,
-    get_reference_files,
-    get_source_file,
-    print_test_set,
-)
+from .functions import *  # noqa: F403 -- sacreBLEU's functions, listed once in functions.__all__
 from .iwslt_xml import IWSLTXMLDataset
 from .plain_text import PlainTextDataset
 from .table import COUNTRIES, DATASETS, DOMAINS, SUBSETS
@@ -56,15 +45,5 @@ __all__ = [
     "TSVDataset",
     "WMTAdditionDataset",
     "WMTXMLDataset",
-    "download_test_set",
-    "filter_subset",
-    "get_available_origlangs",
-    "get_available_subsets",
-    "get_available_testsets",
-    "get_available_testsets_for_langpair",
-    "get_files",
-    "get_langpairs_for_testset",
-    "get_reference_files",
-    "get_source_file",
-    "print_test_set",
 ]
+__all__ += functions.__all__  # sacreBLEU's functions (functions.py lists them once)

@@ -152,6 +152,15 @@ def get_available_testsets_for_langpair(langpair: str) -> list[str]:
     return [name for name, dataset in DATASETS.items() if forward in dataset.langpairs or backward in dataset.langpairs]
 
 
+def _datasets(test_sets: str | None) -> list[Dataset]:
+    """The test sets of a comma-separated list (none for None).
+
+    Raises:
+        TestSetError: an unknown test set.
+    """
+    return [] if test_sets is None else [_dataset(name) for name in test_sets.split(",")]
+
+
 def get_available_origlangs(test_sets: str | None, langpair: str) -> list[str]:
     """The sorted origlang values of ``langpair``'s raw file in each of the comma-separated
     ``test_sets`` (WMT XML: every kept segment's; ``.sgm``: each ``<doc`` line's, read as
@@ -160,11 +169,8 @@ def get_available_origlangs(test_sets: str | None, langpair: str) -> list[str]:
     Raises:
         TestSetError: unknown test set or pair.
     """
-    if test_sets is None:
-        return []
     found: set[str] = set()
-    for test_set in test_sets.split(","):
-        dataset = _dataset(test_set)
+    for dataset in _datasets(test_sets):
         raw = _raw_file(dataset, langpair)
         if isinstance(dataset, WMTXMLDataset):
             found.update(parse_file(raw)["origlang"])
@@ -183,11 +189,9 @@ def get_available_subsets(test_sets: str | None, langpair: str) -> list[str]:
     Raises:
         TestSetError: unknown test set or pair.
     """
-    if test_sets is None:
-        return []
     found: set[str] = set()
-    for test_set in test_sets.split(","):
-        dataset = _dataset(test_set)
+    for dataset in _datasets(test_sets):
+        test_set = dataset.name
         if isinstance(dataset, WMTXMLDataset):
             fields = parse_file(_raw_file(dataset, langpair))
             found.update(d for d in fields.get("domain", ()) if d is not None)
