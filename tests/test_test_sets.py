@@ -256,7 +256,7 @@ def test_the_table_is_sacrebleus():
 
 
 def test_the_generated_table_is_up_to_date():
-    """tools/gen_test_sets.py would write sets.py as it is."""
+    """tools/gen_test_sets.py would write sets.json as it is."""
     run = subprocess.run(
         [sys.executable, str(ROOT / "tools" / "gen_test_sets.py"), "--check"],
         capture_output=True,

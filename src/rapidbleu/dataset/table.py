@@ -1,5 +1,5 @@
 """sacreBLEU 2.6.0's test sets as :class:`~rapidbleu.dataset.base.Dataset` objects, built on first
-lookup from the rows of :mod:`rapidbleu.dataset.sets`.
+lookup from the rows of :mod:`rapidbleu.dataset.sets` (``sets.json``).
 
 * :data:`DATASETS`: a read-only mapping, name -> dataset, in sacreBLEU's order; each object is
   built the first time it is looked up and is the same object afterwards (as sacreBLEU's
