@@ -18,7 +18,6 @@ from argparse import Namespace
 from collections.abc import Sequence
 from typing import IO, TYPE_CHECKING, Any
 
-from ._base import fetch
 from ._base.log import logger
 from ._core.bleu.bleu_scores_py import my_log
 from ._core.sacre_methods import sum_of_lists
@@ -84,17 +83,23 @@ def download_file(
         DownloadError: where sacreBLEU calls ``sys.exit(1)`` (a wrong MD5 sum, a network error);
             nothing partial is left at ``dest_path``.
     """
+    from ._base import fetch  # (imported on first use: `import rapidbleu` stays light)
+
     fetch.download(source_path, dest_path, md5=expected_md5, extract_to=extract_to)
 
 
 def extract_tarball(filepath: str, destdir: str) -> None:
     """Extract a ``.tar.gz``/``.tgz``/``.zip`` file into ``destdir`` (other files are left
     alone, as sacreBLEU); members outside ``destdir`` are refused (``DownloadError``)."""
+    from ._base import fetch  # (imported on first use: `import rapidbleu` stays light)
+
     fetch.extract(filepath, destdir)
 
 
 def get_md5sum(dest_path: str) -> str:
     """The hexadecimal MD5 sum of the file at ``dest_path``."""
+    from ._base import fetch  # (imported on first use: `import rapidbleu` stays light)
+
     return fetch.md5sum(dest_path)
 
 
