@@ -344,3 +344,40 @@ def test_a_raw_file_that_is_no_xml_is_one_line(tmp_path):
     assert err.startswith("rapidbleu: error: a test set's raw file cannot be read: ")
     assert err.count("\n") == 1
     assert f"wmttest2022.{pair}.all.xml" in err
+
+
+def test_download_of_a_cached_set_processes_it(tmp_path):
+    """``--download SET -l PAIR`` with the archive already in the cache: nothing is fetched,
+    the pair's text files are written, exit status 0, as sacreBLEU."""
+    for tool in ("sacrebleu", "rapidbleu"):
+        cache = tmp_path / tool
+        _lay_wmt19(cache)
+        code, out, err = _run(tool, cache, ["--download", "wmt19", "-l", "de-en"], tmp_path)
+        assert code == 0, err
+        assert out == ""
+        assert (cache / "wmt19" / "wmt19.de-en.src").read_text(encoding="utf-8").splitlines() == [
+            seg for _, _, segs in WMT19_DOCS for seg in segs
+        ]
+
+
+def test_download_with_a_wrong_checksum_leaves_nothing(tmp_path):
+    """``--download`` from a mirror whose archive is not the one the table's MD5 names: one
+    line naming both sums, exit status 1, no archive and nothing unpacked in the cache."""
+    mirror = tmp_path / "mirror"
+    mirror.mkdir()
+    (mirror / "test.tgz").write_bytes(b"not the WMT19 archive")
+    env = _env(tmp_path / "cache")
+    env["RAPIDBLEU_DOWNLOAD_MIRROR"] = str(mirror)
+    res = subprocess.run(  # noqa: S603
+        [sys.executable, "-m", "rapidbleu", "--download", "wmt19", "-l", "de-en", "-q"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        check=False,
+    )
+    assert res.returncode == 1
+    assert res.stderr.startswith("rapidbleu: error: test set wmt19: the MD5 sum of ")
+    assert res.stderr.count("\n") == 1
+    raw = tmp_path / "cache" / "wmt19" / "raw"
+    assert [p.name for p in raw.iterdir() if not p.name.endswith(".lock")] == []
