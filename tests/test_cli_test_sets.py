@@ -368,7 +368,7 @@ def test_download_with_a_wrong_checksum_leaves_nothing(tmp_path):
     (mirror / "test.tgz").write_bytes(b"not the WMT19 archive")
     env = _env(tmp_path / "cache")
     env["RAPIDBLEU_DOWNLOAD_MIRROR"] = str(mirror)
-    res = subprocess.run(  # noqa: S603
+    res = subprocess.run(
         [sys.executable, "-m", "rapidbleu", "--download", "wmt19", "-l", "de-en", "-q"],
         capture_output=True,
         text=True,
