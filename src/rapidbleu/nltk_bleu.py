@@ -371,9 +371,21 @@ class NLTKBLEU(Metric):
                 (not an integer array, not statistics of one hypothesis each, a count beyond
                 int64).
         """
+        return self.scores_of_kernel_rows(check_nltk_stats(sums, self.max_ngram_order)[0])
+
+    def scores_of_kernel_rows(self, stats: np.ndarray) -> np.ndarray:
+        """:meth:`scores_from_stats` of rows the statistics kernels just computed for this
+        metric (int64 ``(n, 2 + 2N)``, each row one hypothesis's), which need no check: the
+        batch, set and pairwise doors score their own kernel's rows through it, so a small
+        batch pays no validation of numbers it did not take from the caller.
+
+        Raises:
+            SmoothingError: method 6 on a row without a trigram match; TypeError: a custom
+                smoothing callable (it needs the tokens).
+        """
         stats_smoothing(self.smoothing_function)  # a custom callable needs the tokens
         out = sentence_scores_from_stats(
-            check_nltk_stats(sums, self.max_ngram_order)[0],
+            stats,
             self.max_ngram_order,
             self.weight_list,
             self.method,
@@ -386,7 +398,7 @@ class NLTKBLEU(Metric):
     def sentence_scores(self, hypotheses: Sequence[Any], references: Sequence[Sequence[Any]]) -> np.ndarray:
         """NLTK's ``sentence_bleu`` of every segment (reference streams as
         :meth:`corpus_statistics` takes them)."""
-        return self.scores_from_stats(self.corpus_statistics(hypotheses, references))
+        return self.scores_of_kernel_rows(self.corpus_statistics(hypotheses, references))
 
     def pairwise_id_scores(self, flat: np.ndarray, lens: np.ndarray) -> np.ndarray:
         """``(n, n)`` float64: NLTK's ``sentence_bleu([s_j], s_i)`` of every ordered pair of n
@@ -406,7 +418,7 @@ class NLTKBLEU(Metric):
         for start, block in _backend.bleu_sets.pairwise_stats_blocks(flat, lens, self.max_ngram_order, self.workers):
             rows = len(block)
             with rows_named(functools.partial(_pair_name, start, n)):
-                out[start : start + rows] = self.scores_from_stats(block.reshape(rows * n, -1)).reshape(rows, n)
+                out[start : start + rows] = self.scores_of_kernel_rows(block.reshape(rows * n, -1)).reshape(rows, n)
         return out
 
     def pairwise_scores(self, candidates: Sequence[Any]) -> np.ndarray:

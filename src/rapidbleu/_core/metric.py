@@ -203,6 +203,13 @@ class Metric(ABC):
         sacreBLEU's are.  The rows are checked by :meth:`checked_sums`: what
         :meth:`score_from_stats` refuses, this refuses too."""
 
+    def scores_of_kernel_rows(self, stats: np.ndarray) -> np.ndarray:
+        """:meth:`scores_from_stats` of rows this metric's statistics kernel has just computed
+        (the batch, set and pairwise doors score their own kernel's rows through it).  A metric
+        may skip the checks of numbers it did not take from the caller (NLTK's BLEU does); by
+        default the rows are scored as any others."""
+        return self.scores_from_stats(stats)
+
     def score_scalars(self, scores: np.ndarray, dtype: Any = None) -> list[Any]:  # noqa: ARG002 -- CHRF's reads it
         """The scores of :meth:`scores_from_stats` (rows held in ``dtype``) as the numbers
         sacreBLEU's score objects hold for such rows, one per score: Python floats for a

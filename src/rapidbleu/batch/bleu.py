@@ -231,7 +231,7 @@ def sentence_bleu_batch(
             dtype=np.float64,
         )
     with rows_named(lambda i: f"hypothesis {i}"):
-        return metric.scores_from_stats(stats_of_streams(data, metric.max_ngram_order, workers))
+        return metric.scores_of_kernel_rows(stats_of_streams(data, metric.max_ngram_order, workers))
 
 
 @without_gc
@@ -301,7 +301,7 @@ def self_bleu(
     if len(lens) < 2:
         raise ValueError(f"self-BLEU needs at least 2 sentences (each is scored against the others), got {len(lens)}")
     with rows_named(lambda i: f"sentence {i}"):
-        return metric.scores_from_stats(_backend.bleu_sets.self_stats(flat, lens, metric.max_ngram_order, workers))
+        return metric.scores_of_kernel_rows(_backend.bleu_sets.self_stats(flat, lens, metric.max_ngram_order, workers))
 
 
 def _set_metric(
