@@ -198,7 +198,7 @@ def main():
             f"{got.score:.4f}",
             f"{k} run(s)",
         )
-    _, tc, _ = median_time(lambda: list(segment_words(hyps, [refs], *options.values())), runs)
+    _, tc, _ = median_time(lambda: list(segment_words(hyps, [refs], options)), runs)
     tokenizer_share = [(corpus, tc, rows[1][3])]
 
     # -- every WMT23 output -----------------------------------------------------------------
@@ -232,7 +232,7 @@ def main():
             f"{got.score:.4f}",
             "3 runs" if not args.quick else "1 run",
         )
-    _, tc, _ = median_time(lambda: list(segment_words(all_h, [all_r], *options.values())), 1)
+    _, tc, _ = median_time(lambda: list(segment_words(all_h, [all_r], options)), 1)
     tokenizer_share.append((corpus, tc, rows[-2][3]))
 
     # -- large: WMT23 six times ---------------------------------------------------------------

@@ -230,7 +230,7 @@ def test_ter_kernels_with_inputs_changed_during_the_call():
         sents = hyps[:40]
         long = "a b. c's " * 200
         tk = backend.ter
-        stats = tk.ter_stats(hyps, refs, False, False, False, False, 2)
+        stats = tk.ter_stats(hyps, refs, {}, 2)
         f32 = stats.astype(np.float32)
         words_h = [w for h in hyps[:60] for w in h.split()]
         words_r = [w for r in refs[0][:60] for w in r.split()]
@@ -250,7 +250,7 @@ def test_ter_kernels_with_inputs_changed_during_the_call():
                     a[i, j] = big
                     a[i, j] = -big
                     a[i, j] = v
-        race(lambda: tk.ter_stats(hyps, refs, True, True, True, False, 2), mutate)
+        race(lambda: tk.ter_stats(hyps, refs, {"normalized": True, "no_punct": True, "asian_support": True}, 2), mutate)
         race(lambda: tk.ter_scores(stats, None), mutate)
         race(lambda: tk.ter_scores(f32, np.float32), mutate)
         race(lambda: tk.translation_edit_rate(words_h, words_r), mutate)

@@ -390,8 +390,8 @@ _text = st.lists(
 def test_twins_agree_on_segment_statistics(segments, options, workers):
     hyps = [h for h, _, _ in segments]
     streams = [[r for _, r, _ in segments], [o for _, _, o in segments]]
-    a = TWINS[0].ter_stats(hyps, streams, *options.values(), workers)
-    b = TWINS[1].ter_stats(hyps, streams, *options.values(), workers)
+    a = TWINS[0].ter_stats(hyps, streams, options, workers)
+    b = TWINS[1].ter_stats(hyps, streams, options, workers)
     assert a.dtype == b.dtype == np.float64
     assert a.tolist() == b.tolist()
 

@@ -100,7 +100,7 @@ def test_segment_major_references_in_the_kernels(kind):
     from rapidbleu._core import backend as _backend
 
     kernel = {"bleu_stats": "string_stats", "chrf": "chrf_stats", "ter": "ter_stats"}[kind]
-    options = ({},) if kind == "chrf" else ()  # (chrF's kernels take its options as one value)
+    options = () if kind == "bleu_stats" else ({},)  # (chrF's and TER's kernels take their options as one value)
     with pytest.raises(ValueError, match=LAYOUT_WORDS):
         getattr(getattr(_backend, kind), kernel)(SYSTEM, SEGMENT_MAJOR, *options)
 

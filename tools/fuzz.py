@@ -651,9 +651,8 @@ def case_ter(rng: random.Random) -> None:
                     _outcome(lambda: lib_ter.translation_edit_rate(*words)),
                 )
         checked = _outcome(lambda: rapidbleu.TER(**opts).checked_sums(rows, dtype) if rows else None)
-        flags = tuple(opts.values())
         calls: list[tuple[str, Callable[[Any], Any]]] = [
-            ("ter_stats", lambda m: m.ter_stats(hyps, streams, *flags, w)),
+            ("ter_stats", lambda m: m.ter_stats(hyps, streams, opts, w)),
             ("translation_edit_rate", lambda m: m.translation_edit_rate(*words)),
         ]
         if checked[0] == "value" and checked[1] is not None:

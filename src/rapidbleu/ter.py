@@ -10,7 +10,7 @@ in ``rapidbleu._core.ter.ter_py``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, TypedDict, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 if TYPE_CHECKING:
     import numpy as np
@@ -23,25 +23,10 @@ from ._core import backend as _backend
 from ._core.inputs import check_references, preprocess, stat_value
 from ._core.metric import CommandLineOption, Metric
 from ._core.sacre_methods import SacreMetricMethods
-from ._core.ter.ter_py import ter_from_stats
+from ._core.ter.ter_py import OPTIONS, TEROptions, option_values, ter_from_stats
 from ._core.validate import check_flag, check_hypotheses
 from .score import TERScore, TERSignature
 from .tokenizers.tokenizer_ter import TercomTokenizer
-
-
-class TEROptions(TypedDict, total=False):
-    """TER's options by name, as :class:`TER` takes them: the keywords of the entry points that
-    build a ``TER`` (``**options: Unpack[TEROptions]``; a missing one is off, TER's default).
-    What each option means: :class:`TER`."""
-
-    normalized: bool
-    no_punct: bool
-    asian_support: bool
-    case_sensitive: bool
-
-
-#: TER's options, in the order of ``TER(...)``'s arguments.
-OPTIONS: tuple[str, ...] = tuple(TEROptions.__annotations__)
 
 
 class TER(SacreMetricMethods, Metric):
@@ -126,11 +111,24 @@ class TER(SacreMetricMethods, Metric):
         self._force = True
         self.n_bootstrap = None
         self.seed = None
-        self.tokenizer = TercomTokenizer(*self._options())
+        self.tokenizer = TercomTokenizer(*option_values(self.options))
         self.tokenizer_signature = self.tokenizer.signature()
         self._ref_cache: list[list[str | None]] | None = None
         if references is not None:
             self._ref_cache, self.num_refs = check_references(references, None)
+
+    @property
+    def options(self) -> TEROptions:
+        """The four options as bools: the one value the TER kernels take
+        (``rapidbleu._core.ter.ter_py.TEROptions``; the attributes keep the values given:
+        sacreBLEU's signature prints them, ``norm:1`` for ``normalized=1``, nothing for
+        ``None``)."""
+        return TEROptions(
+            normalized=bool(self.normalized),
+            no_punct=bool(self.no_punct),
+            asian_support=bool(self.asian_support),
+            case_sensitive=bool(self.case_sensitive),
+        )
 
     # -- the metric protocol (rapidbleu._core.metric) ------------------------------------------------
     @property
@@ -148,7 +146,7 @@ class TER(SacreMetricMethods, Metric):
         num_refs = getattr(self, "num_refs", None)
         if num_refs is None:
             raise ValueError("the metric has not seen references yet: the number of references is unknown")
-        out: dict[str, Any] = {name: bool(getattr(self, name)) for name in OPTIONS}
+        out: dict[str, Any] = {**self.options}
         out["num_refs"] = num_refs
         return out
 
@@ -173,11 +171,6 @@ class TER(SacreMetricMethods, Metric):
             raise ValueError(
                 f"{what}: row {r}, column 0 (num_edits) is {stat_value(rows, r, 0)!r}; edits are whole counts"
             )
-
-    def _options(self) -> tuple[bool, bool, bool, bool]:
-        """The four options as bools (the attributes keep the values given: sacreBLEU's
-        signature prints them, ``norm:1`` for ``normalized=1``, nothing for ``None``)."""
-        return (bool(self.normalized), bool(self.no_punct), bool(self.asian_support), bool(self.case_sensitive))
 
     def _streams(self, hypotheses: Any, references: Any) -> tuple[list[str], list[list[str | None]]]:
         if references is not None and _backend.ter.plain_streams(hypotheses, references):
@@ -215,7 +208,7 @@ class TER(SacreMetricMethods, Metric):
             RuntimeError: no references given and none cached.
         """
         hyps, streams = self._streams(hypotheses, references)
-        stats: np.ndarray = _backend.ter.ter_stats(hyps, streams, *self._options(), self.workers)
+        stats: np.ndarray = _backend.ter.ter_stats(hyps, streams, self.options, self.workers)
         return stats
 
     def score_from_stats(self, stats: Any) -> TERScore:
@@ -269,7 +262,7 @@ class TER(SacreMetricMethods, Metric):
             ValueError: no candidates, a candidate longer than ``rapidbleu._core.ter.ter_py.MAX_WORDS`` words.
         """
         sents = check_hypotheses(candidates, "candidates")
-        out: np.ndarray = _backend.ter.ter_pairwise_scores(sents, *self._options(), self.workers)
+        out: np.ndarray = _backend.ter.ter_pairwise_scores(sents, self.options, self.workers)
         return out
 
     def cross_scores(self, hypotheses: Sequence[str], references: Sequence[str]) -> np.ndarray:
@@ -284,7 +277,7 @@ class TER(SacreMetricMethods, Metric):
                 ``rapidbleu._core.ter.ter_py.MAX_WORDS`` words.
         """
         hyps, refs = check_hypotheses(hypotheses, "hypotheses"), check_hypotheses(references, "references")
-        out: np.ndarray = _backend.ter.ter_pairwise_scores(hyps, *self._options(), self.workers, references=refs)
+        out: np.ndarray = _backend.ter.ter_pairwise_scores(hyps, self.options, self.workers, references=refs)
         return out
 
     def get_signature(self) -> TERSignature:
@@ -374,4 +367,4 @@ def sentence_ter(
     return cast(TERScore, metric.sentence_score(hypothesis, references))
 
 
-__all__ = ["TER", "TEROptions", "TERScore", "TERSignature", "corpus_ter", "sentence_ter"]
+__all__ = ["OPTIONS", "TER", "TEROptions", "TERScore", "TERSignature", "corpus_ter", "sentence_ter"]

@@ -6,25 +6,21 @@ from typing import Any, Final, Literal
 
 import numpy as np
 
+from .ter_py import TEROptions
+
 NAME: Final[Literal["cython"]]
 
 def ter_stats(
     hypotheses: Sequence[str],
     ref_streams: Sequence[Sequence[str | None]],
-    normalized: bool = False,
-    no_punct: bool = False,
-    asian_support: bool = False,
-    case_sensitive: bool = False,
+    options: TEROptions,
     workers: int = 1,
 ) -> np.ndarray: ...
 def plain_streams(hypotheses: Any, ref_streams: Any) -> bool: ...
 def ter_scores(sums: Any, dtype: Any = None) -> np.ndarray: ...
 def ter_pairwise_scores(
     sentences: Sequence[str],
-    normalized: bool = False,
-    no_punct: bool = False,
-    asian_support: bool = False,
-    case_sensitive: bool = False,
+    options: TEROptions,
     workers: int = 1,
     references: Sequence[str] | None = None,
 ) -> np.ndarray: ...

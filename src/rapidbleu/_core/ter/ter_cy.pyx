@@ -25,7 +25,7 @@ from ..c.text cimport rb_set_text, rb_text
 
 from . import ter_py as _twin
 from .ter_py import BEAM_WIDTH, LOWER_GROWTH, MAX_SHIFT_CANDIDATES, MAX_SHIFT_DIST, MAX_SHIFT_SIZE, MAX_WORDS
-from .ter_py import check_cross_rules, check_segment_rules, check_sums, check_words
+from .ter_py import check_cross_rules, check_segment_rules, check_sums, check_words, option_values
 from ..threads import run_chunks
 
 NAME = "cython"
@@ -297,8 +297,8 @@ def plain_streams(hypotheses, ref_streams):
     return True
 
 
-def ter_stats(hypotheses, ref_streams, normalized=False, no_punct=False, asian_support=False, case_sensitive=False,
-              workers=1):
+def ter_stats(hypotheses, ref_streams, options, workers=1):
+    normalized, no_punct, asian_support, case_sensitive = option_values(options)
     hyps = list(hypotheses)
     streams = [list(s) for s in ref_streams]
     # every segment checked, on the lists this call holds, before any is tokenized; where every
@@ -309,7 +309,7 @@ def ter_stats(hypotheses, ref_streams, normalized=False, no_punct=False, asian_s
     cdef bint plain = bool(streams) and _all_str(hyps, False, short) and all(
         len(stream) == len(hyps) and _all_str(stream, False, short) for stream in streams)
     if not plain:
-        check_segment_rules(hyps, streams, normalized, no_punct, asian_support, case_sensitive)
+        check_segment_rules(hyps, streams, options)
     cdef Py_ssize_t n = len(hyps), i
     cdef list texts
     if len(streams) == 1 and (plain or None not in streams[0]):
@@ -349,11 +349,11 @@ def ter_stats(hypotheses, ref_streams, normalized=False, no_punct=False, asian_s
     return out
 
 
-def ter_pairwise_scores(sentences, normalized=False, no_punct=False, asian_support=False, case_sensitive=False,
-                        workers=1, references=None):
+def ter_pairwise_scores(sentences, options, workers=1, references=None):
+    normalized, no_punct, asian_support, case_sensitive = option_values(options)
     sents = list(sentences)
     others = None if references is None else list(references)
-    check_cross_rules(sents, others, normalized, no_punct, asian_support, case_sensitive)
+    check_cross_rules(sents, others, options)
     cdef Py_ssize_t n = len(sents), m
     cdef list texts = sents
     cdef bint twice_differs = normalized or no_punct  # else a reference's words are its words once

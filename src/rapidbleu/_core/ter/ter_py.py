@@ -63,7 +63,7 @@ import math
 from array import array
 from bisect import bisect_left
 from collections.abc import Callable, Hashable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TypedDict, cast
 
 if TYPE_CHECKING:
     import numpy as np
@@ -75,6 +75,35 @@ from ...tokenizers.tokenizer_ter import tercom_words
 
 #: Name of this backend, as reported by ``rapidbleu.backend``.
 NAME = "python"
+
+
+class TEROptions(TypedDict, total=False):
+    """TER's options by name, as ``rapidbleu.TER`` takes them (``rapidbleu.ter`` exports this
+    type): the keywords of the entry points that build a ``TER`` (``**options:
+    Unpack[TEROptions]``, a missing one is off, TER's default), and the one value the kernels
+    take (``TER.options``: every key, checked once by the constructor; :func:`option_values`
+    reads it).  What each option means: ``rapidbleu.TER``."""
+
+    normalized: bool
+    no_punct: bool
+    asian_support: bool
+    case_sensitive: bool
+
+
+#: TER's options, in the order of ``TER(...)``'s arguments.
+OPTIONS: tuple[str, ...] = tuple(TEROptions.__annotations__)
+
+
+def option_values(options: TEROptions) -> tuple[bool, bool, bool, bool]:
+    """``(normalized, no_punct, asian_support, case_sensitive)`` of ``options`` as bools (off
+    for a missing one): how both twins read their options, the tokenizer's four switches."""
+    return (
+        bool(options.get("normalized", False)),
+        bool(options.get("no_punct", False)),
+        bool(options.get("asian_support", False)),
+        bool(options.get("case_sensitive", False)),
+    )
+
 
 #: Tercom's limits, as sacreBLEU applies them.
 MAX_SHIFT_SIZE = 10  # words in a shifted block
@@ -385,18 +414,17 @@ def check_words(n_words: int, where: str) -> None:
 LOWER_GROWTH = 2
 
 
-def _word_functions(
-    normalized: bool, no_punct: bool, asian_support: bool, case_sensitive: bool
-) -> tuple[Callable[[str], list[str]], Callable[[str], list[str]]]:
+def _word_functions(options: TEROptions) -> tuple[Callable[[str], list[str]], Callable[[str], list[str]]]:
     """The words of a hypothesis and of a reference, as sacreBLEU's TER preprocesses them (see
     :func:`segment_words`)."""
-    options = (normalized, no_punct, asian_support, case_sensitive)
+    switches = option_values(options)
+    normalized, no_punct, _, _ = switches
 
     def once(sent: str) -> list[str]:
-        return tercom_words(sent.rstrip(), *options)
+        return tercom_words(sent.rstrip(), *switches)
 
     def twice(sent: str) -> list[str]:
-        return tercom_words(" ".join(once(sent)), *options)
+        return tercom_words(" ".join(once(sent)), *switches)
 
     # Without normalized and no_punct the tokenizer only lowercases and splits, and lowercasing
     # lowercased text changes nothing (tests/test_ter.py checks every code point): once is twice.
@@ -406,10 +434,7 @@ def _word_functions(
 def check_segment_rules(
     hypotheses: Sequence[str],
     ref_streams: Sequence[Sequence[str | None]],
-    normalized: bool,
-    no_punct: bool,
-    asian_support: bool,
-    case_sensitive: bool,
+    options: TEROptions,
 ) -> None:
     """Every segment's rules, checked before any segment is tokenized: the stream lengths, at
     least one reference per segment and :data:`MAX_WORDS` (each error names the first segment
@@ -437,7 +462,7 @@ def check_segment_rules(
         )
     ):
         return  # the common case, in C loops: every text short, every segment with references
-    once, ref_words_of = _word_functions(normalized, no_punct, asian_support, case_sensitive)
+    once, ref_words_of = _word_functions(options)
     for i, hyp in enumerate(hypotheses):
         if len(hyp) > short:
             check_words(len(once(hyp)), f"segment {i}: the hypothesis")
@@ -455,10 +480,7 @@ def check_segment_rules(
 def segment_words(
     hypotheses: Sequence[str],
     ref_streams: Sequence[Sequence[str | None]],
-    normalized: bool,
-    no_punct: bool,
-    asian_support: bool,
-    case_sensitive: bool,
+    options: TEROptions,
 ) -> Iterator[tuple[list[str], list[list[str]]]]:
     """Each segment preprocessed as sacreBLEU's TER does, one at a time: ``(hypothesis words,
     [words of each reference])`` (``None`` references left out).  Every segment is checked
@@ -474,8 +496,8 @@ def segment_words(
         ValueError: a stream of another length than the hypotheses, a segment without any
             reference or with too many words, each named; all at the call, before any work.
     """
-    check_segment_rules(hypotheses, ref_streams, normalized, no_punct, asian_support, case_sensitive)
-    once, ref_words_of = _word_functions(normalized, no_punct, asian_support, case_sensitive)
+    check_segment_rules(hypotheses, ref_streams, options)
+    once, ref_words_of = _word_functions(options)
 
     def segments() -> Iterator[tuple[list[str], list[list[str]]]]:
         # The words yielded are checked again: they are what the kernels size their work by,
@@ -517,10 +539,7 @@ def plain_streams(hypotheses: Any, ref_streams: Any) -> bool:
 def ter_stats(
     hypotheses: Sequence[str],
     ref_streams: Sequence[Sequence[str | None]],
-    normalized: bool = False,
-    no_punct: bool = False,
-    asian_support: bool = False,
-    case_sensitive: bool = False,
+    options: TEROptions,
     workers: int = 1,
 ) -> np.ndarray:
     """Per-segment TER statistics of raw strings, as sacreBLEU's ``TER._extract_corpus_statistics``.
@@ -534,7 +553,9 @@ def ter_stats(
         hypotheses: n hypothesis strings.
         ref_streams: reference streams (sacreBLEU's layout): K lists of n items, each a ``str``
             or ``None`` (no reference in that stream for that segment).
-        normalized, no_punct, asian_support, case_sensitive: the tokenizer's switches.
+        options: :class:`TEROptions` (:func:`option_values`): the tokenizer's four switches
+            (``normalized``, ``no_punct``, ``asian_support``, ``case_sensitive``; a missing
+            one is off).
         workers: threads for the compiled twin (``rapidbleu._core.validate.resolve_workers``);
             checked here, computed serially.
 
@@ -550,7 +571,7 @@ def ter_stats(
         TypeError: a bad ``workers``.
     """
     # every segment checked before any edit is computed
-    segments = list(segment_words(hypotheses, ref_streams, normalized, no_punct, asian_support, case_sensitive))
+    segments = list(segment_words(hypotheses, ref_streams, options))
     out = np.empty((len(segments), 2), dtype=np.float64)
     for i, (words, seg) in enumerate(segments):
         best = INF
@@ -566,10 +587,7 @@ def ter_stats(
 
 def ter_pairwise_scores(
     sentences: Sequence[str],
-    normalized: bool = False,
-    no_punct: bool = False,
-    asian_support: bool = False,
-    case_sensitive: bool = False,
+    options: TEROptions,
     workers: int = 1,
     references: Sequence[str] | None = None,
 ) -> np.ndarray:
@@ -580,7 +598,9 @@ def ter_pairwise_scores(
 
     Args:
         sentences: n strings.
-        normalized, no_punct, asian_support, case_sensitive: the tokenizer's switches.
+        options: :class:`TEROptions` (:func:`option_values`): the tokenizer's four switches
+            (``normalized``, ``no_punct``, ``asian_support``, ``case_sensitive``; a missing
+            one is off).
         workers: threads for the compiled twin (checked where it enters: ``TER(workers=...)``);
             computed serially here.
         references: None (the sentences against themselves) or m strings.
@@ -597,8 +617,8 @@ def ter_pairwise_scores(
     """
     sents = list(sentences)
     others = None if references is None else list(references)
-    check_cross_rules(sents, others, normalized, no_punct, asian_support, case_sensitive)
-    once, ref_words_of = _word_functions(normalized, no_punct, asian_support, case_sensitive)
+    check_cross_rules(sents, others, options)
+    once, ref_words_of = _word_functions(options)
     hyps = [once(s) for s in sents]
     if others is None:
         refs = hyps if ref_words_of is once else [ref_words_of(s) for s in sents]
@@ -614,10 +634,7 @@ def ter_pairwise_scores(
 def check_cross_rules(
     sentences: Sequence[str],
     references: Sequence[str] | None,
-    normalized: bool,
-    no_punct: bool,
-    asian_support: bool,
-    case_sensitive: bool,
+    options: TEROptions,
 ) -> None:
     """:func:`ter_pairwise_scores`' sentences (and references) within :data:`MAX_WORDS` words,
     checked before any is tokenized for scoring (as :func:`check_segment_rules`).
@@ -626,9 +643,9 @@ def check_cross_rules(
         ValueError: the first sentence (``sentence i``), then reference (``reference j``), that
             is too long."""
     if references is None:
-        check_segment_rules(sentences, [sentences], normalized, no_punct, asian_support, case_sensitive)
+        check_segment_rules(sentences, [sentences], options)
         return
-    once, ref_words_of = _word_functions(normalized, no_punct, asian_support, case_sensitive)
+    once, ref_words_of = _word_functions(options)
     short = MAX_WORDS // LOWER_GROWTH
     for what, texts, words_of in (("sentence", sentences, once), ("reference", references, ref_words_of)):
         for i, text in enumerate(texts):
