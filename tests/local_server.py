@@ -8,6 +8,7 @@ Network code is tested against this server only, never a real host.  Used throug
 from __future__ import annotations
 
 import http.server
+import signal
 import socket
 import threading
 import time
@@ -90,12 +91,20 @@ class LocalServer:
         return self.routes[path].requests
 
     def __enter__(self) -> LocalServer:
+        # A connection the client closes first must be an error in the handler, not the end of
+        # the test process: importing sacreBLEU's command line (sacrebleu.sacrebleu, as some
+        # tests do) sets SIGPIPE to its default action, which kills the process.
+        self._sigpipe = None
+        if hasattr(signal, "SIGPIPE") and threading.current_thread() is threading.main_thread():
+            self._sigpipe = signal.signal(signal.SIGPIPE, signal.SIG_IGN)
         self.thread.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.httpd.shutdown()
         self.httpd.server_close()
+        if self._sigpipe is not None:
+            signal.signal(signal.SIGPIPE, self._sigpipe)
 
 
 def closed_port_url(path: str = "/file") -> str:
