@@ -73,6 +73,7 @@ from ._core import backend as _backend
 from ._core.bleu.bleu_row import MAX_NGRAM_ORDER, n_columns
 from ._core.inputs import join_flat, num_refs_of
 from ._core.validate import (
+    as_list,
     check_keywords,
     check_order,
     check_ordered,
@@ -248,12 +249,7 @@ def _as_int_array(x: Any, what: str) -> np.ndarray:
     if is_arraylike(x):
         arr = _asarray(x)
     else:
-        check_ordered(x, what)
-        if not isinstance(x, Sequence):
-            try:
-                x = list(x)
-            except TypeError:
-                raise TypeError(f"{what} must be a sequence of integer token ids, got {kind_of(x)}") from None
+        x = as_list(x, what, "a sequence of integer token ids")
         if len(x) == 0:
             return np.zeros(0, dtype=np.int64)
         for j, t in enumerate(x):
@@ -342,12 +338,7 @@ def _raw_stream(x: IdStream, what: str, allow_none: bool = False) -> tuple[np.nd
             arr = _check_dtype(arr, what)
             n, T = arr.shape
             return np.ascontiguousarray(arr.reshape(-1)), np.full(n, T, dtype=np.int64)
-    check_ordered(x, what)
-    if not isinstance(x, Sequence):
-        try:
-            x = list(x)
-        except TypeError:
-            raise TypeError(f"{what} must be a list of token-id sequences or a 2-D array, got {kind_of(x)}") from None
+    x = as_list(x, what, "a list of token-id sequences or a 2-D array")
     # lists of lists of Python ints: packed by the core in one pass, no object per sentence
     packed = _backend.ids.pack_int_lists(x, allow_none)
     if packed is not None:

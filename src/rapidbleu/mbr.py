@@ -41,7 +41,7 @@ from ._core import backend as _backend
 from ._core.aggregate import aggregate_py as _aggregate_py
 from ._core.chrf.chrf_py import is_plain_beta, split_words
 from ._core.inputs import preprocess
-from ._core.validate import resolve_workers
+from ._core.validate import as_list, resolve_workers
 
 #: Pairs scored per block by :func:`expected_utility` (about 1 MB of scores and strings).
 BLOCK_PAIRS = 1 << 16
@@ -66,15 +66,9 @@ class MBRResult(NamedTuple):
 # Input checks (each names what is wrong and where, before any work)
 # ------------------------------------------------------------------------------------------
 def _sequence(x: Any, what: str) -> list[Any]:
-    if isinstance(x, (str, bytes)):
-        raise TypeError(f"{what} must be a list of sentences, got a single {type(x).__name__}; wrap it in a list")
     if isinstance(x, np.ndarray):
         return list(x.tolist()) if x.dtype.kind in "UO" else list(x)
-    if isinstance(x, (set, frozenset, dict)):
-        raise TypeError(f"{what} must be an ordered sequence (a list), got a {type(x).__name__}")
-    if not isinstance(x, Sequence):
-        raise TypeError(f"{what} must be a list of sentences, got {type(x).__name__}")
-    return list(x)
+    return as_list(x, what, "a list of sentences")
 
 
 def _strings(x: Any, what: str) -> list[str]:

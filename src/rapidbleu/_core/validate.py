@@ -144,16 +144,30 @@ def check_flat_stream(flat: npt.ArrayLike, lens: npt.ArrayLike) -> tuple[npt.NDA
     return toks, lengths
 
 
+def as_list(x: Any, what: str, expected: str) -> list[Any]:
+    """``x`` (a list, tuple or other ordered iterable of segments) as a new list: the one rule
+    of every door that takes a list of sentences, token lists or ids (``expected`` says which:
+    "a sequence of strings", "a list of sentences", ...).
+
+    Raises:
+        TypeError: a single ``str`` or ``bytes`` ("wrap it in a list"), a mapping or a set
+            (:func:`check_ordered`), or something that cannot be iterated, each naming ``what``
+            and the kind given.
+    """
+    if isinstance(x, (str, bytes)):
+        single = "string" if isinstance(x, str) else "bytes object"
+        raise TypeError(f"{what} must be {expected}, got a single {single}; wrap it in a list")
+    check_ordered(x, what)
+    if isinstance(x, Sequence):
+        return list(x)
+    try:
+        return list(x)
+    except TypeError:
+        raise TypeError(f"{what} must be {expected}, got {kind_of(x)}") from None
+
+
 def _as_list(hypotheses: Any, what: str) -> list[Any]:
-    if isinstance(hypotheses, (str, bytes)):
-        raise TypeError(f"{what} must be a sequence of strings, got a single {kind_of(hypotheses)}; wrap it in a list")
-    check_ordered(hypotheses, what)
-    if not isinstance(hypotheses, Sequence):
-        try:
-            hypotheses = list(hypotheses)
-        except TypeError:
-            raise TypeError(f"{what} must be a sequence of strings, got {kind_of(hypotheses)}") from None
-    hyps = list(hypotheses)
+    hyps = as_list(hypotheses, what, "a sequence of strings")
     if not hyps:
         raise EmptyInputError(f"{what} is empty: a score needs at least one segment")
     return hyps

@@ -22,7 +22,7 @@ import numpy as np
 
 from .._base.errors import stream_length_error
 from .._core.inputs import join_flat, preprocess, streams_of_rows, token_ids
-from .._core.validate import check_ordered
+from .._core.validate import as_list, check_ordered
 from ..ids import IdCleaning, IdStreams, id_stream, is_arraylike
 
 #: How ``sentence_bleu_batch`` reads a list of lists of references.
@@ -147,10 +147,7 @@ def strings(sentences: Any, what: str, metric: str) -> list[str]:
     Raises:
         TypeError: a single string, a mapping or set, an item that is not a ``str`` (named).
     """
-    if isinstance(sentences, (str, bytes)):
-        raise TypeError(f"{what} must be a list of strings, got a single string; wrap it in a list")
-    check_ordered(sentences, what)
-    out = list(text_arrays(sentences))
+    out = as_list(text_arrays(sentences), what, "a list of strings")
     for i, s in enumerate(out):
         if not isinstance(s, str):
             raise TypeError(f"{what}[{i}] is a {type(s).__name__}; {metric} scores strings")
