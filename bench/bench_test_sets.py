@@ -26,7 +26,10 @@ import tempfile
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "src"))
+
+from _common import check_backend  # noqa: E402  (the installed rapidbleu, compiled core required)
+
+check_backend()
 
 
 def fresh_cache(base: pathlib.Path, files: dict[str, pathlib.Path], dataset) -> pathlib.Path:
@@ -93,7 +96,6 @@ def command_lines(files: dict[str, pathlib.Path], runs: int, dataset) -> None:
         base = pathlib.Path(tmp)
         caches = {tool: fresh_cache(base, files, dataset) for tool in ("sacrebleu", "rapidbleu")}
         env = {k: v for k, v in os.environ.items() if k != "RAPIDBLEU_AS_SACREBLEU"}
-        env["PYTHONPATH"] = str(ROOT / "src")
 
         def run(tool: str, argv: list[str]) -> tuple[float, str]:
             t = time.perf_counter()

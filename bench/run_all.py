@@ -35,6 +35,7 @@ RUNS = [
     ("report", ["bench_report.py"], ["bench_report.py", "--segments", "500", "--runs", "1"]),
     ("chrf", ["bench_chrf.py"], ["bench_chrf.py", "--runs", "2", "--bigline", "2", "--sentence-part", "1000"]),
     ("ter", ["bench_ter.py"], ["bench_ter.py", "--quick", "--skip-python"]),
+    ("test_sets", ["bench_test_sets.py"], ["bench_test_sets.py", "--runs", "1"]),
     (
         "mbr",
         ["bench_mbr.py"],
