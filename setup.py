@@ -61,7 +61,7 @@ EXTENSIONS = {
     "bleu/bleu_scores_cy": ["bleu/bleu_scores_cy.pxd"],
     "bleu/bleu_sets_cy": ["c/table.h", "c/compiler.h", "c/table.pxd", "bleu/bleu_scores_cy.pxd"],
     "chrf/chrf_cy": [
-        *("chrf/chrf.h", "chrf/chrf_score.h", "c/table.h", "c/text.h", "c/pytext.h", "c/text.pxd", "c/tok.h"),
+        *("chrf/chrf.h", "chrf/chrf_score.h", "c/table.h", "c/text.h", "c/pytext.h", "c/text.pxd"),
         *("c/uni.h", "c/compiler.h"),
     ],
     "ter/ter_cy": [

@@ -2,8 +2,10 @@
 
 Every compiled function that takes ``workers`` splits its rows into contiguous chunks (chunk k
 of w covers rows ``n * k // w .. n * (k + 1) // w - 1``), one per thread, and each chunk runs
-with the GIL released; the rows a chunk computes do not depend on the number of threads, so
-results are identical for any ``workers``.  What ``workers`` means is decided by
+with the GIL released (TER's kernel first orders its segments by a fixed permutation,
+``ter_cy._spread``, so that neighbouring segments, often alike in cost, land in different
+chunks; the chunks are contiguous in that order); the rows a chunk computes do not depend on
+the number of threads, so results are identical for any ``workers``.  What ``workers`` means is decided by
 :func:`rapidbleu._core.validate.resolve_workers`; how many threads a call then starts, by
 :func:`thread_count` (one rule, for both runners):
 

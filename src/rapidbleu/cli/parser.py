@@ -176,7 +176,7 @@ def _add_significance_options(p: argparse.ArgumentParser) -> None:
         type=int,
         default=1,
         help="Threads for comparisons that do not share random draws (SACREBLEU_SEED=none); "
-        "0 = one per system. Results do not depend on it. (Default: %(default)s)",
+        "0 = one per system compared with the baseline. Results do not depend on it. (Default: %(default)s)",
     )
 
 
