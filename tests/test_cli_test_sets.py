@@ -309,13 +309,13 @@ def test_detail_with_origlang_where_sacrebleu_fails(caches):
 
 
 def test_the_test_sets_are_not_imported_without_a_test_set_option(caches):
-    """A run with reference files imports neither ``rapidbleu.dataset`` nor its table."""
+    """A run with reference files imports neither ``rapidbleu.dataset`` nor an XML parser."""
     ref = caches["work"] / "ref.txt"
     ref.write_text("\n".join(WMT19_REFS) + "\n", encoding="utf-8")
     probe = (
         "import sys, runpy; sys.argv = ['rapidbleu', 'ref.txt', '-i', 'wmt19.de-en.txt', '-q'];\n"
         "try:\n    runpy.run_module('rapidbleu', run_name='__main__')\nexcept SystemExit:\n    pass\n"
-        "print(sorted(m for m in sys.modules if m.startswith('rapidbleu.dataset')), file=sys.stderr)"
+        "print(sorted(m for m in sys.modules if m.startswith(('rapidbleu.dataset', 'xml'))), file=sys.stderr)"
     )
     res = subprocess.run(
         [sys.executable, "-c", probe],
