@@ -47,6 +47,8 @@ def assert_same(ours, theirs):
     assert str(ours) == str(theirs)
     for width in (1, 2, 4):
         assert ours.format(width=width) == theirs.format(width=width)
+    assert ours.prec_str == theirs.prec_str
+    assert [type(x) for x in ours.counts] == [type(x) for x in theirs.counts]
 
 
 def sig(metric):
@@ -134,6 +136,40 @@ def test_sentence_scores_of_sample_equal_sacrebleu():
         expected = theirs.sentence_score(hyp, seg_refs)
         assert_same(ours.sentence_score(hyp, seg_refs), expected)
         assert batch[i] == expected.score
+
+
+def test_sentence_bleu_options_told_apart_by_type():
+    """``sentence_bleu`` builds its metric once per option set: options equal in value but not
+    in type (add-k's 1 and 1.0 make int and float counts) are two sets, each sacreBLEU's
+    result; a bad option is refused on every call, not only the first."""
+    hyp, ref = "the cat sat on the mat today", "the cat is on the mat"
+    for value in (1, 1.0, 1, 0.5):
+        for method in ("add-k", "floor"):
+            for _ in range(2):
+                ours = rapidbleu.sentence_bleu(hyp, [ref], smooth_method=method, smooth_value=value)
+                assert_same(ours, sacrebleu.sentence_bleu(hyp, [ref], smooth_method=method, smooth_value=value))
+    for low in (False, True, 0, 1):
+        assert_same(
+            rapidbleu.sentence_bleu(hyp.upper(), [ref], lowercase=low),
+            sacrebleu.sentence_bleu(hyp.upper(), [ref], lowercase=low),
+        )
+    for _ in range(2):
+        with pytest.raises(ValueError, match="unknown smooth_method"):
+            rapidbleu.sentence_bleu(hyp, [ref], smooth_method="nope")
+    # an unhashable option value is not cached, and still checked
+    with pytest.raises(ValueError, match="smooth_value"):
+        rapidbleu.sentence_bleu(hyp, [ref], smooth_method="floor", smooth_value=[0.1])
+
+
+def test_sentence_score_text_made_on_first_read():
+    """The BLEU result's texts (``prec_str``, the verbose part of ``format``) are made when
+    read, equal to sacreBLEU's, and may be set as sacreBLEU's plain attributes can."""
+    ours = rapidbleu.sentence_bleu("a b c d", ["a b c e"])
+    theirs = sacrebleu.sentence_bleu("a b c d", ["a b c e"])
+    assert "prec_str" not in vars(ours)
+    assert_same(ours, theirs)
+    ours.prec_str = theirs.prec_str = "x"
+    assert ours.prec_str == "x"
 
 
 # -- worked examples from the literature -----------------------------------------------------

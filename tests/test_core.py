@@ -282,6 +282,90 @@ def test_bad_workers(mod, bad, err):
     assert rapidbleu.BLEU(workers=-2).corpus_score(["a b c d"], [["a b c d"]]).score == one
 
 
+# -- one segment a call (sentence_row) ---------------------------------------------------------
+
+
+@needs_cy
+@_SETTINGS
+@given(
+    _text,
+    st.lists(st.one_of(_text, st.none()), max_size=12),
+    st.sampled_from(["13a", "none", "char", "zh", "intl"]),
+    st.booleans(),
+    st.integers(1, 9),
+)
+def test_sentence_row_equal_oracle_and_batch(hyp, refs, tokenizer, lowercase, order):
+    """One segment's row: the same Python ints in both twins, and the batch kernel's row (up to
+    12 references: beyond the stack array of 8 too; ``None`` skipped)."""
+    if all(r is None for r in refs):
+        for mod in (py, cy):
+            with pytest.raises(ValueError, match="segment 0 has no reference"):
+                mod.sentence_row(hyp, refs, order, tokenizer, lowercase)
+        return
+    want = py.sentence_row(hyp, refs, order, tokenizer, lowercase)
+    got = cy.sentence_row(hyp, refs, order, tokenizer, lowercase)
+    assert got == want
+    assert all(type(v) is int for v in got)
+    batch = cy.string_stats([hyp], [[r] for r in refs], order, tokenizer, lowercase)[0].tolist()
+    assert got == batch
+
+
+@needs_cy
+@pytest.mark.parametrize("mask", [0, 0xFF00000000000000])
+def test_sentence_row_collisions_and_python_tokenizers(mask):
+    hyps, refs = _random_corpus(60, seed=3)
+    for h, rs in zip(hyps, refs, strict=True):
+        assert cy._sentence_row_masked(h, rs, 4, "13a", False, mask) == py.sentence_row(h, rs, 4)
+    # lowercasing (Python's str.lower) before the C tokenizer, and a tokenizer without a C fast
+    # path (MeCab, the ja extra), run in Python first
+    for h, rs, tok in (("Ｈｅｌｌｏ WÖRLD!", ["hello wörld !"], "13a"), ("İstanbul'DA Σ", ["i̇stanbul'da σ"], "intl")):
+        assert cy.sentence_row(h, rs, 4, tok, True) == py.sentence_row(h, rs, 4, tok, True)
+    pytest.importorskip("MeCab")
+    assert cy.sentence_row("猫が座った。", ["猫は座った。"], 4, "ja-mecab") == py.sentence_row(
+        "猫が座った。", ["猫は座った。"], 4, "ja-mecab"
+    )
+
+
+@needs_cy
+def test_sentence_row_long_segments_and_threads():
+    """Segments past the shared scratch space's bound count in a space of their own; threads
+    calling at once (the shared space taken by one, the others in their own) get every row
+    right."""
+    import threading
+
+    long_hyp = " ".join(f"w{i % 5000}" for i in range(40_000))
+    long_ref = " ".join(f"w{(i * 7) % 5000}" for i in range(40_000))
+    assert len(long_hyp) + len(long_ref) > cy._ONE_SHARED_CPS
+    assert cy.sentence_row(long_hyp, [long_ref]) == py.sentence_row(long_hyp, [long_ref])
+    hyps, refs = _random_corpus(200, seed=11)
+    want = [py.sentence_row(h, rs) for h, rs in zip(hyps, refs, strict=True)]
+    errors = []
+
+    def work():
+        for _ in range(20):
+            got = [cy.sentence_row(h, rs) for h, rs in zip(hyps, refs, strict=True)]
+            if got != want:
+                errors.append("differs")
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+
+
+@needs_cy
+def test_sentence_row_refuses_non_str():
+    for hyp, refs in (("a", ["a", 3]), (None, ["a"]), (b"a", ["a"]), ("a", [b"a"])):
+        with pytest.raises(TypeError, match="expected str"):
+            cy.sentence_row(hyp, refs)
+        with pytest.raises(TypeError, match="expected str"):
+            cy.sentence_row(hyp, refs, lowercase=True)
+    with pytest.raises(ValueError, match="max_ngram_order must be >= 1"):
+        cy.sentence_row("a", ["a"], 0)
+
+
 # -- collisions ---------------------------------------------------------------------------
 
 

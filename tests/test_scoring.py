@@ -244,6 +244,39 @@ def test_scoring_twins_refuse_counts_beyond_exact(mod):
         mod.sacre_scores(_EDGE_ROWS[:1], 4, "add-k", 1e300, False, np.int64)
 
 
+@needs_cy
+@pytest.mark.parametrize("method", ["none", "floor", "add-k", "exp"])
+def test_bleu_of_row_twins_agree(method):
+    """One row as a sentence-level call scores it (lists of Python ints, the kernel's
+    ``sentence_row``): the same tuple, value and type for value, from both twins, on random
+    rows, rows at and past 2**53, float counts, numpy rows and every smoothing value; and
+    ``bleu_from_stats`` of the split row."""
+    rng = np.random.default_rng(5)
+    rows = [r.tolist() for r in random_rows(rng, 300, 4)] + _EDGE_ROWS.tolist()
+    rows += [[2**53, 3, 2, 1, 0, 0, 2**53, 2, 1, 0], [5.0, 6.0, 3.0, 1.0, 0.0, 0.0, 5.0, 4.0, 3.0, 2.0]]
+
+    def result(call):
+        try:
+            return ("value", call())
+        except Exception as exc:
+            return ("error", type(exc).__name__, str(exc))
+
+    for value in [None, 0, 1, 0.37, 2**60 + 1, np.float64(0.1)]:
+        for eff in (False, True):
+            for row in rows:
+                want = result(lambda row=row: py.bleu_of_row(row, 4, method, value, eff))
+                got = result(lambda row=row: cy().bleu_of_row(row, 4, method, value, eff))
+                assert repr(got) == repr(want), (row, method, value, eff)
+                if want[0] == "value":
+                    assert [type(x) for x in got[1][1]] == [type(x) for x in want[1][1]]
+                    split = py.bleu_from_stats(row[2:6], row[6:], row[0], row[1], method, value, eff, 4)
+                    assert repr(split) == repr(want[1])
+    for mod in (py, cy()):
+        assert mod.bleu_of_row(np.array(rows[0]), 4, method) == py.bleu_of_row(rows[0], 4, method)
+        with pytest.raises(ValueError, match=r"got \(9,\)"):
+            mod.bleu_of_row(rows[0][:9], 4, method)
+
+
 _NLTK_PARAMS = [0.1, 1, 5, 0, -1, 5e-324, 2.0**-60, 2.0**51, 1e300, np.float64(0.3), float("inf"), float("nan")]
 
 

@@ -24,8 +24,8 @@ from ._base.log import logger
 from ._core import backend as _backend
 from ._core.bleu.bleu_row import MAX_NGRAM_ORDER, stats_columns
 from ._core.bleu.bleu_scores_py import SMOOTH_DEFAULTS, bleu_from_stats, check_smoothing, split_row
-from ._core.inputs import check_references, join_flat, preprocess, stat_value, token_ids
-from ._core.metric import CommandLineContext, CommandLineOption, CorpusWatch, Metric
+from ._core.inputs import check_references, join_flat, preprocess, sentence_num_refs, stat_value, token_ids
+from ._core.metric import CommandLineContext, CommandLineOption, CorpusWatch, Metric, shared_metric
 from ._core.sacre_methods import SacreBLEUMethods
 from ._core.validate import (
     check_flag,
@@ -624,9 +624,26 @@ class BLEU(SacreBLEUMethods, Metric):
         hyp, refs = check_sentence_args(hypothesis, references)
         if not self.effective_order:
             logger.warning("It is recommended to enable `effective_order` for sentence-level BLEU.")
-        streams = self._prepare_references([[r] for r in refs], 1)
-        stats = self._segment_stats([hyp], streams)
-        return self.score_from_stats(stats[0])
+        return self.score_of_row(self.sentence_row(hyp, refs))
+
+    def sentence_row(self, hypothesis: str, references: list[str | None]) -> list[int]:
+        """The protocol's one-segment row (``Metric.sentence_row``): ``[hyp_len, ref_len,
+        matches_1..N, totals_1..N]`` as Python ints, from the core's ``sentence_row``."""
+        self.num_refs = sentence_num_refs(references)
+        fast = self.tokenizer.fast_path
+        if fast is not None:
+            return _backend.bleu_stats.sentence_row(
+                hypothesis, references, self.max_ngram_order, fast, bool(self.lowercase)
+            )
+        texts, tok, _ = self._preprocess_for_core([hypothesis, *references])
+        return _backend.bleu_stats.sentence_row(cast(str, texts[0]), texts[1:], self.max_ngram_order, tok, False)
+
+    def score_of_row(self, row: Sequence[Any]) -> BLEUScore:
+        """The score of a row :meth:`sentence_row` gave (trusted), by the core's ``bleu_of_row``."""
+        score, counts, totals, precisions, bp = _backend.bleu_scores.bleu_of_row(
+            row, self.max_ngram_order, self.smooth_method, self.smooth_value, self.effective_order
+        )
+        return BLEUScore(score, counts, totals, precisions, bp, row[0], row[1])
 
     def get_signature(self) -> BLEUSignature:
         """The reproducibility signature (needs a scored corpus for the number of references)."""
@@ -684,11 +701,12 @@ def sentence_bleu(
     tokenize: str = DEFAULT_TOKENIZER,
     use_effective_order: bool = True,
 ) -> BLEUScore:
-    """Sentence BLEU with sacreBLEU's ``sentence_bleu`` defaults (exp smoothing, effective order on)."""
-    return BLEU(
+    """Sentence BLEU with sacreBLEU's ``sentence_bleu`` defaults (exp smoothing, effective order
+    on); the metric of each option set is built once (``rapidbleu._core.metric.shared_metric``)."""
+    return shared_metric(
+        BLEU,
         lowercase=lowercase,
         tokenize=tokenize,
-        force=False,
         smooth_method=smooth_method,
         smooth_value=smooth_value,
         effective_order=use_effective_order,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import statistics
 from collections.abc import Sequence
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
@@ -32,7 +33,9 @@ class Score:
         # Bootstrap confidence interval (set by estimate_ci); -1 means "not computed".
         self._mean = -1.0
         self._ci = -1.0
-        self._verbose = ""
+
+    #: What ``format`` prints after the score (the statistics of a BLEU score).
+    _verbose = ""
 
     def format(self, width: int = 2, score_only: bool = False, signature: str = "", is_json: bool = False) -> str:
         """The score as sacreBLEU prints it.
@@ -117,10 +120,20 @@ class BLEUScore(Score):
         self.sys_len = sys_len
         self.ref_len = ref_len
         self.precisions = precisions
-        self.prec_str = "/".join(f"{p:.1f}" for p in precisions)
         self.ratio = sys_len / ref_len if ref_len else 0
-        self._verbose = (
-            f"{self.prec_str} (BP = {bp:.3f} ratio = {self.ratio:.3f} hyp_len = {sys_len:d} ref_len = {ref_len:d})"
+
+    # The texts are made when first read (a loop of sentence scores reads only ``score``): their
+    # formatting costs as much as the rest of a one-segment score.
+    @cached_property
+    def prec_str(self) -> str:
+        """The precisions as ``"p1/p2/.../pN"``, one decimal each."""
+        return "/".join(f"{p:.1f}" for p in self.precisions)
+
+    @cached_property
+    def _verbose(self) -> str:  # type: ignore[override]  # (a class attribute of Score)
+        return (
+            f"{self.prec_str} (BP = {self.bp:.3f} ratio = {self.ratio:.3f} hyp_len = {self.sys_len:d} "
+            f"ref_len = {self.ref_len:d})"
         )
 
 

@@ -175,6 +175,23 @@ def check_references(references: Any, n_hyps: int | None) -> tuple[list[list[str
     return streams, num_refs_of(counts)
 
 
+def sentence_num_refs(references: list[Any]) -> int:
+    """The number of references of one segment (``sentence_score``'s list, ``None`` entries
+    skipped), checked as :func:`check_references` checks ``[[r] for r in references]`` and with
+    its errors, without building the streams when every entry is a string (a per-call cost of
+    a loop that scores one segment a call).
+
+    Raises:
+        TypeError, ValueError: as :func:`check_references` (no reference, a reference that is
+            neither ``str`` nor ``None``).
+    """
+    if len(references) == 1 and type(references[0]) is str:
+        return 1
+    if not references or str not in set(map(type, references)) or len(set(map(type, references))) > 1:
+        return check_references([[r] for r in references], 1)[1]
+    return len(references)
+
+
 def _columns_text(columns: Sequence[str]) -> str:
     if len(columns) <= 8:
         return ", ".join(columns)

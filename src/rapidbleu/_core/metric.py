@@ -40,7 +40,8 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
 
 from .._base.errors import not_a_metric_error, scoring_options_error
 from .._base.lazy import is_ndarray
@@ -441,8 +442,28 @@ class Metric(ABC):
                 reference.
         """
         hyp, refs = check_sentence_args(hypothesis, references)
-        stats = self.corpus_statistics([hyp], [[r] for r in refs])
-        return self.score_from_stats(stats[0])
+        return self.score_of_row(self.sentence_row(hyp, refs))
+
+    def sentence_row(self, hypothesis: Any, references: list[Any]) -> Sequence[Any]:
+        """The statistics row of one segment (``stats_columns`` values), from the arguments
+        :func:`~rapidbleu._core.validate.check_sentence_args` returned: the counting half of
+        :meth:`sentence_score`, and of every door that scores one segment a call (rewards,
+        torchmetrics updates).  Checks the references as :meth:`corpus_statistics` does and
+        records their number (``num_refs``).
+
+        This default is ``corpus_statistics([hypothesis], [[r] for r in references])[0]``; a
+        metric with a one-segment kernel overrides it (BLEU, chrF, TER: a list of Python numbers,
+        no array, no thread pool).
+
+        Raises:
+            TypeError, ValueError: as :meth:`corpus_statistics`.
+        """
+        return cast("Sequence[Any]", self.corpus_statistics([hypothesis], [[r] for r in references])[0])
+
+    def score_of_row(self, row: Sequence[Any]) -> Score:
+        """The score of a row :meth:`sentence_row` gave (trusted: no checks), the scoring half of
+        :meth:`sentence_score`.  This default is :meth:`score_from_stats`, which checks the row."""
+        return self.score_from_stats(row)
 
     def sentence_scores(self, hypotheses: Sequence[Any], references: Sequence[Sequence[Any]]) -> np.ndarray:
         """The sentence score of every segment in one call: float64 ``(n,)``; each equals
@@ -508,6 +529,31 @@ class Metric(ABC):
         False) :data:`ERROR_RATE_REWARDS` (``-score / 100`` first); a metric on another scale
         overrides this (NLTK style, 0-1: the score itself)."""
         return PERCENT_REWARDS if cls.higher_is_better else ERROR_RATE_REWARDS
+
+
+_M = TypeVar("_M", bound=Metric)
+
+
+@lru_cache(maxsize=64, typed=True)
+def _shared(cls: type[Metric], **options: Any) -> Metric:
+    return cls(**options)
+
+
+def shared_metric(cls: type[_M], **options: Any) -> _M:
+    """``cls(**options)`` built once per option set and reused, for the module-level sentence
+    functions (``sentence_bleu``, ``sentence_chrf``, ``sentence_ter``) that a loop calls once per
+    segment: options are checked when first seen (an error is raised again on every call; it
+    is not cached), and each later call skips the metric's construction.  Options are told
+    apart by value and type (``1`` and ``1.0`` are two sets); unhashable values build a new
+    metric every call.  At most 64 option sets are kept per process (least recently used
+    first out).  Only :meth:`Metric.sentence_score` may be called on the result: it is shared
+    by every caller with these options (its ``num_refs`` is the last call's).
+    """
+    try:
+        hash(tuple(options.values()))
+    except TypeError:
+        return cls(**options)
+    return cast("_M", _shared(cls, **options))
 
 
 def check_metric(metric: object, none_ok: bool = False) -> Metric:

@@ -2,13 +2,20 @@
 signatures and floats of ``rapidbleu._core.bleu.bleu_scores_py``, whose docstrings document both."""
 
 from collections.abc import Sequence
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 import numpy as np
 import numpy.typing as npt
 
 NAME: Final[Literal["cython"]]
 
+def bleu_of_row(
+    row: Sequence[Any],
+    max_ngram_order: int = 4,
+    smooth_method: str = "none",
+    smooth_value: float | None = None,
+    effective_order: bool = False,
+) -> tuple[float, list[float], list[float], list[float], float]: ...
 def sacre_scores(
     stats: npt.ArrayLike,
     max_ngram_order: int,

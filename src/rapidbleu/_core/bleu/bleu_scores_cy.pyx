@@ -128,10 +128,10 @@ ctypedef fused stat_t:
 
 
 cdef double _sacre_row(const stat_t *row, int N, int method, double sv, double floor_num, bint eff,
-                       bint neumaier, bint truncate) noexcept nogil:
+                       bint neumaier, bint truncate, double *prec_out=NULL) noexcept nogil:
     """sacreBLEU's score of one row (``bleu_from_stats(row ...)[0]``), in the arithmetic sacreBLEU
     applies to the row's type: doubles for ``int64_t`` rows (add-k truncated back to int64 when
-    ``truncate``: an int64 array stores it); for ``float`` rows NumPy >= 2's (NEP 50) float32
+    ``truncate``: an int64 array stores it); the precisions also to ``prec_out`` if not NULL; for ``float`` rows NumPy >= 2's (NEP 50) float32
     arithmetic, a Python float meeting a float32 being rounded to float32 and the operation done
     in float32 (each product or quotient of floats below is one float32 operation).
 
@@ -147,6 +147,9 @@ cdef double _sacre_row(const stat_t *row, int N, int method, double sv, double f
         if row[2 + n] != 0:
             anymatch = True
     if not anymatch:
+        if prec_out != NULL:
+            for n in range(N):
+                prec_out[n] = 0.0
         return 0.0
     for n in range(N):
         corr = <double> row[2 + n]
@@ -182,7 +185,36 @@ cdef double _sacre_row(const stat_t *row, int N, int method, double sv, double f
                 prec[n] = ((<float> 100.0) * (<float> corr)) / (<float> tot)
             else:
                 prec[n] = (100.0 * corr) / tot
+    if prec_out != NULL:
+        for n in range(N):
+            prec_out[n] = prec[n]
     return _bp(<int64_t> row[0], <int64_t> row[1]) * exp(_sum_logs(prec, eff_order, neumaier) / eff_order)
+
+
+def bleu_of_row(row, max_ngram_order=4, smooth_method="none", smooth_value=None, effective_order=False):
+    cdef int N
+    if type(max_ngram_order) is int and 1 <= <long long> max_ngram_order <= MAX_N:
+        N = <int> max_ngram_order
+    else:
+        N = check_order(max_ngram_order)
+    cdef int code = method_code(smooth_method)
+    cdef Py_ssize_t i, width = 2 + 2 * N
+    cdef int64_t vals[2 + 2 * MAX_N]
+    cdef double prec[MAX_N]
+    cdef double sv, score
+    if code == M_ADDK or type(row) is not list or len(row) != width or not is_plain_smooth_value(smooth_value):
+        return _twin.bleu_of_row(row, N, smooth_method, smooth_value, effective_order)
+    for i in range(width):
+        x = (<list> row)[i]
+        if type(x) is not int or not 0 <= x <= 9007199254740991:  # exact in a double (2**53 - 1)
+            return _twin.bleu_of_row(row, N, smooth_method, smooth_value, effective_order)
+        vals[i] = x
+    sv = smooth_value_of(smooth_method, smooth_value)
+    score = _sacre_row(vals, N, code, sv, 100.0 * sv, bool(effective_order), NEUMAIER, False, prec)
+    if not isfinite(score):
+        return _twin.bleu_of_row(row, N, smooth_method, smooth_value, effective_order)
+    return (score, row[2:2 + N], row[2 + N:width], [prec[i] for i in range(N)],
+            _bp(vals[0], vals[1]))
 
 
 def sacre_scores(stats, max_ngram_order, smooth_method, smooth_value, effective_order, dtype=None, workers=1):

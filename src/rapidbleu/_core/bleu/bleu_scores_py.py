@@ -166,6 +166,33 @@ def bleu_from_stats(
     return score, correct, total, precisions, bp
 
 
+def bleu_of_row(
+    row: Sequence[Any],
+    max_ngram_order: int = MAX_NGRAM_ORDER,
+    smooth_method: str = "none",
+    smooth_value: float | None = None,
+    effective_order: bool = False,
+) -> tuple[float, list[float], list[float], list[float], float]:
+    """:func:`bleu_from_stats` of one statistics row ``[sys_len, ref_len, matches_1..N,
+    totals_1..N]`` (a list, as the counting kernels' ``sentence_row`` gives it), with the same
+    result: the scoring of a sentence-level call.  The compiled twin computes rows of exact ints
+    below 2**53 in C (no add-k) and hands any other to this formula.
+
+    Raises:
+        ValueError: a row of another length than ``2 + 2N``.
+    """
+    n = check_order(max_ngram_order)
+    values = list(row)
+    if len(values) != 2 + 2 * n:
+        raise stats_shape_error((len(values),), n)
+    return cast(
+        "tuple[float, list[float], list[float], list[float], float]",
+        bleu_from_stats(
+            values[2 : 2 + n], values[2 + n :], values[0], values[1], smooth_method, smooth_value, effective_order, n
+        ),
+    )
+
+
 def split_row(row: Iterable[SupportsInt], max_ngram_order: int) -> tuple[int, int, list[int], list[int]]:
     """``(sys_len, ref_len, correct, total)`` as Python ints from one aggregated stats row."""
     values = [int(v) for v in row]

@@ -27,6 +27,13 @@ def string_totals(
     lowercase: bool = False,
     workers: int = 1,
 ) -> list[int]: ...
+def sentence_row(
+    hypothesis: str,
+    references: Sequence[str | None],
+    max_ngram_order: int = 4,
+    tokenizer: str = "13a",
+    lowercase: bool = False,
+) -> list[int]: ...
 def token_stats(
     hypotheses: Sequence[Sequence[Hashable]],
     references: Sequence[Sequence[Sequence[Hashable]]],
@@ -54,6 +61,14 @@ def _string_stats_masked(
     workers: int,
     mask: int,
 ) -> np.ndarray: ...
+def _sentence_row_masked(
+    hypothesis: str,
+    references: Sequence[str | None],
+    max_ngram_order: int,
+    tokenizer: str,
+    lowercase: bool,
+    mask: int,
+) -> list[int]: ...
 def _token_stats_masked(
     hypotheses: Sequence[Sequence[Hashable]],
     references: Sequence[Sequence[Sequence[Hashable]]],

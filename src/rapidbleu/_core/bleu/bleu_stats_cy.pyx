@@ -49,7 +49,9 @@ cdef extern from *:
 
 cdef extern from "bleu_ngram.h" nogil:
     ctypedef struct rb_scratch:
-        pass
+        int order       # the fields a one-segment call sets on the shared scratch space
+        int tokenizer
+        uint64_t mask
     ctypedef struct rb_strref:
         pass
     enum:
@@ -67,6 +69,7 @@ cdef extern from "bleu_ngram.h" nogil:
     void rb_scratch_free(rb_scratch *sc)
     int rb_rows_grouped(rb_scratch *sc, const rb_text *texts, const int64_t *off, size_t start,
                         size_t end, int64_t *out)
+    int rb_segment(rb_scratch *sc, const rb_text *hyp, const rb_text *refs, size_t nrefs, int64_t *row)
     ptrdiff_t rb_debug_tokenize(rb_scratch *sc, const rb_text *t, uint32_t *out)
     int rb_is_space(uint32_t c)
     int rb_is_zh(uint32_t c)
@@ -147,6 +150,7 @@ cdef int _reserve(void **p, size_t *cap, size_t need, size_t size) except -1:
 
 
 include "bleu_stats_strings.pxi"
+include "bleu_stats_one.pxi"
 include "bleu_stats_tokens.pxi"
 include "bleu_stats_flat.pxi"
 include "bleu_stats_intl.pxi"
@@ -173,6 +177,12 @@ def string_totals(hypotheses, references, max_ngram_order=4, tokenizer="13a", lo
                           workers, _FULL_MASK)
 
 
+def sentence_row(hypothesis, references, max_ngram_order=4, tokenizer="13a", lowercase=False):
+    """See ``rapidbleu._core.bleu.bleu_stats_py.sentence_row`` (one segment, a list of ``2 + 2N``
+    Python ints; no numpy, no thread pool)."""
+    return _sentence_row(hypothesis, references, _order(max_ngram_order), tokenizer, lowercase, _FULL_MASK)
+
+
 def token_stats(hypotheses, references, max_ngram_order=4, workers=1):
     """See ``rapidbleu._core.bleu.bleu_stats_py.token_stats`` (same arguments, same int64 (n, 2 + 2N) result).
 
@@ -193,6 +203,11 @@ def _string_stats_masked(hypotheses, references, max_ngram_order, tokenizer, low
     """``string_stats`` with every hash ANDed with ``mask`` (0: all keys collide)."""
     return _string_stats(hypotheses, references, check_order(max_ngram_order), tokenizer, lowercase,
                          workers, mask)
+
+
+def _sentence_row_masked(hypothesis, references, max_ngram_order, tokenizer, lowercase, uint64_t mask):
+    """``sentence_row`` with every hash ANDed with ``mask`` (0: all keys collide)."""
+    return _sentence_row(hypothesis, references, _order(max_ngram_order), tokenizer, lowercase, mask)
 
 
 def _token_stats_masked(hypotheses, references, max_ngram_order, workers, uint64_t mask):

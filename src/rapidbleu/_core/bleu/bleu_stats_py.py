@@ -158,6 +158,44 @@ def string_totals(
     return [int(v) for v in stats.sum(axis=0)]
 
 
+def sentence_row(
+    hypothesis: str,
+    references: Sequence[str | None],
+    max_ngram_order: int = 4,
+    tokenizer: str = "13a",
+    lowercase: bool = False,
+) -> list[int]:
+    """The statistics of one segment: ``string_stats([hypothesis], [[r] for r in
+    references])[0]`` as a list of ``2 + 2N`` Python ints, for the sentence-level entries a
+    Python loop calls once per segment (the compiled twin builds no array and starts no thread;
+    see ``bleu_stats_one.pxi`` for its memory).
+
+    Args:
+        hypothesis: the hypothesis string.
+        references: its references (any iterable of ``str`` or ``None``; ``None`` skipped).
+        max_ngram_order, tokenizer, lowercase: as in ``string_stats``.
+
+    Raises:
+        ValueError: no ``str`` reference.
+        TypeError: a hypothesis or reference that is not a ``str`` (the compiled twin; this one
+            fails as the tokenizer does).
+    """
+    max_ngram_order = check_order(max_ngram_order)
+    tok = get_tokenizer(tokenizer)
+
+    def prep(line: str) -> list[str]:
+        if lowercase:
+            line = line.lower()
+        return tok(line.rstrip()).split()
+
+    refs = [prep(r) for r in references if r is not None]
+    if not refs:
+        raise no_reference_error(0)
+    row = [0] * n_columns(max_ngram_order)
+    _row(prep(hypothesis), refs, max_ngram_order, row)
+    return row
+
+
 def _tokens(seq: Sequence[Hashable] | np.ndarray) -> list[Any]:
     """A token sequence as a list (numpy arrays as Python scalars, so ids compare as ints)."""
     return seq.tolist() if isinstance(seq, np.ndarray) else list(seq)
