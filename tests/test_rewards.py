@@ -19,10 +19,12 @@ import sacrebleu
 from conftest import SAMPLE_DIR, integration, read
 from nltk.translate import bleu_score as nltk_bleu
 
+import rapidbleu
 from rapidbleu.rewards import (
     BLEUReward,
     CHRFReward,
     ConsensusReward,
+    SentenceReward,
     TERReward,
     compute_score,
     compute_score_batch,
@@ -155,6 +157,51 @@ def test_verl_calls(tmp_path):
     assert reward.compute_score("d", HYP[0], REFS[0]) == _nltk(HYP[:1], REFS[:1], (0.5, 0.5), None)[0]
     with pytest.raises(TypeError):
         compute_score("d", HYP[0], REFS[0], None, no_such_option=1)
+
+
+def _outcome(call):
+    try:
+        return ("value", call())
+    except Exception as exc:
+        return ("error", type(exc).__name__, str(exc))
+
+
+@pytest.mark.parametrize(
+    "reward",
+    [
+        BLEUReward(),
+        BLEUReward(smooth_method="floor", lowercase=True),
+        BLEUReward(style="nltk", weights=(0.5, 0.5), smoothing_function=M4),
+        CHRFReward(word_order=2),
+        TERReward(),
+        TERReward(transform="clipped"),
+        SentenceReward(rapidbleu.BLEU(), transform=lambda s: s / 50.0),
+    ],
+    ids=["bleu", "bleu-floor", "nltk", "chrf++", "ter", "ter-clipped", "own-transform"],
+)
+def test_one_completion_equals_the_batch(reward):
+    """verl calls ``compute_score`` once per response: the one-completion path (the metric's
+    one-segment kernel) gives the batch's float, value for value, and the batch's error, the
+    completion named, for input it refuses (bytes decoded alike)."""
+    cases = [(h, r) for h, r in zip(HYP_S, REFS_S, strict=True)]
+    cases += [("", "a b"), ("a b", ["", "a b"]), ("x", ("a", "x")), (b"caf\xc3\xa9 ok", "caf\u00e9 ok")]
+    cases += [("a", []), ("a", [None]), ("a", ["b", 3]), (None, "a"), (b"\xff", "a"), ("a", [b"a b"]), (3, "a")]
+    for hyp, refs in cases:
+        want = _outcome(lambda hyp=hyp, refs=refs: reward.scores([hyp], [refs])[0])
+        got = _outcome(lambda hyp=hyp, refs=refs: reward.compute_score("d", hyp, refs))
+        assert got == want, (hyp, refs)
+        assert got[0] == "error" or type(got[1]) is float
+
+
+def test_nltk_style_metric_scores_one_sentence():
+    """``NLTKBLEU().sentence_score`` (the protocol's one-segment call) is NLTK's ``sentence_bleu``
+    on whitespace tokens (it failed on the aggregated row's width)."""
+    from rapidbleu.nltk_bleu import NLTKBLEU
+
+    for h, r in zip(HYP_S, REFS_S, strict=True):
+        refs = _as_list(r)
+        want = nltk_bleu.sentence_bleu([x.split() for x in refs], h.split())
+        assert NLTKBLEU().sentence_score(h, refs) == pytest.approx(want, rel=0, abs=0)
 
 
 @pytest.mark.integration

@@ -395,6 +395,19 @@ class NLTKBLEU(Metric):
         )
         return out if self.several else out[:, 0]
 
+    def score_of_row(self, row: Sequence[Any]) -> Any:  # type: ignore[override]  # (NLTK's scores are floats)
+        """NLTK's ``sentence_bleu`` of one segment's row (:meth:`sentence_row`): a float, or a
+        list of floats for several weight tuples (as ``rapidbleu.nltk.sentence_bleu``)."""
+        out = self.scores_of_kernel_rows(np.asarray([row], dtype=np.int64))[0]
+        return [float(x) for x in out] if self.several else float(out)
+
+    def value_of_row(self, row: Sequence[Any]) -> float:
+        """:meth:`score_of_row` as one float (several weight tuples: a ``TypeError``)."""
+        value = self.score_of_row(row)
+        if isinstance(value, list):
+            raise TypeError("several weight tuples give several scores a segment, not one value")
+        return float(value)
+
     def sentence_scores(self, hypotheses: Sequence[Any], references: Sequence[Sequence[Any]]) -> np.ndarray:
         """NLTK's ``sentence_bleu`` of every segment (reference streams as
         :meth:`corpus_statistics` takes them)."""

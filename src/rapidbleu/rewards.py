@@ -259,6 +259,36 @@ class SentenceReward:
             scores = self._sentence_metric.sentence_scores(hyps, streams)
         return self._rewards(scores)
 
+    def score(self, completion: str, references: References) -> float:
+        """The reward of one completion against its references (a string or a list of
+        strings): ``scores([completion], [references])[0]``, the same float and the same
+        errors, without the batch's arrays: the metric's one-segment kernel
+        (``Metric.sentence_row`` and ``score_of_row``), and the transform applied to the
+        number when it is one of the metric's own (a callable of yours gets a 1-element array).
+        verl's per-response ``compute_score`` calls this.
+
+        Raises:
+            As :meth:`scores`.
+        """
+        if type(references) is str:
+            refs = [references]
+        elif type(references) in (list, tuple) and references and all(type(r) is str for r in references):
+            refs = list(references)
+        else:  # (bytes to decode, None, errors: the batch's rules and messages)
+            return self.scores([completion], [references])[0]
+        if type(completion) is not str or self.metric is None or type(self).scores is not SentenceReward.scores:
+            return self.scores([completion], [references])[0]
+        metric = self._sentence_metric
+        try:
+            row = metric.sentence_row(completion, refs)
+        except (TypeError, ValueError):
+            return self.scores([completion], [references])[0]  # the batch's error, naming the completion
+        value = metric.value_of_row(row)
+        if isinstance(self.transform, str):
+            assert self._transform is not None  # (set whenever a metric is)
+            return float(self._transform(value))  # (the metric's transforms take a float as well)
+        return self._rewards(np.array([value], dtype=np.float64))[0]
+
     def _rewards(self, scores: np.ndarray) -> list[float]:
         """``transform`` of float64 sentence scores, as Python floats."""
         assert self._transform is not None  # (set whenever a metric is)
@@ -312,7 +342,7 @@ class SentenceReward:
         """verl's reward-function call for one response: the reward of ``solution_str`` against
         ``ground_truth`` (a string or a list of strings); ``data_source``, ``extra_info`` and
         verl's other keyword arguments are ignored."""
-        return self.scores([solution_str], [ground_truth])[0]
+        return self.score(solution_str, ground_truth)
 
     def compute_score_batch(
         self,
@@ -718,6 +748,12 @@ def _cached(options: tuple[tuple[str, Any], ...]) -> SentenceReward:
     return reward_of(**dict(options))
 
 
+@lru_cache(maxsize=1)
+def _default_reward() -> SentenceReward:
+    """The reward of verl's hooks without options (sentence BLEU, 0-1), built once."""
+    return _reward({})
+
+
 def _reward(options: dict[str, Any]) -> SentenceReward:
     opts = {k: tuple(v) if isinstance(v, list) else v for k, v in options.items() if k not in _VERL_EXTRAS}
     return _cached(tuple(sorted(opts.items())))
@@ -735,7 +771,7 @@ def compute_score(
         TypeError: an unknown option; ValueError: an unknown metric, and as
             :meth:`BLEUReward.scores`.
     """
-    return _reward(reward_kwargs).compute_score(data_source, solution_str, ground_truth, extra_info)
+    return (_reward(reward_kwargs) if reward_kwargs else _default_reward()).score(solution_str, ground_truth)
 
 
 def compute_score_batch(

@@ -465,6 +465,11 @@ class Metric(ABC):
         :meth:`sentence_score`.  This default is :meth:`score_from_stats`, which checks the row."""
         return self.score_from_stats(row)
 
+    def value_of_row(self, row: Sequence[Any]) -> float:
+        """The number of :meth:`score_of_row` (its ``score``), equal to :meth:`sentence_scores`'
+        float for the segment: what the rewards take from a one-segment call."""
+        return float(self.score_of_row(row).score)
+
     def sentence_scores(self, hypotheses: Sequence[Any], references: Sequence[Sequence[Any]]) -> np.ndarray:
         """The sentence score of every segment in one call: float64 ``(n,)``; each equals
         ``sentence_score(hypotheses[i], [stream[i] for stream in references]).score``."""
