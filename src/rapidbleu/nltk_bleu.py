@@ -395,7 +395,7 @@ class NLTKBLEU(Metric):
         )
         return out if self.several else out[:, 0]
 
-    def score_of_row(self, row: Sequence[Any]) -> Any:  # type: ignore[override]  # (NLTK's scores are floats)
+    def score_of_row(self, row: Sequence[Any]) -> Any:
         """NLTK's ``sentence_bleu`` of one segment's row (:meth:`sentence_row`): a float, or a
         list of floats for several weight tuples (as ``rapidbleu.nltk.sentence_bleu``)."""
         out = self.scores_of_kernel_rows(np.asarray([row], dtype=np.int64))[0]

@@ -286,7 +286,7 @@ class SentenceReward:
         value = metric.value_of_row(row)
         if isinstance(self.transform, str):
             assert self._transform is not None  # (set whenever a metric is)
-            return float(self._transform(value))  # (the metric's transforms take a float as well)
+            return float(self._transform(value))  # type: ignore[arg-type]  # (the metric's own take a float too)
         return self._rewards(np.array([value], dtype=np.float64))[0]
 
     def _rewards(self, scores: np.ndarray) -> list[float]:
@@ -760,7 +760,11 @@ def _reward(options: dict[str, Any]) -> SentenceReward:
 
 
 def compute_score(
-    data_source: Any, solution_str: str, ground_truth: References, extra_info: Any = None, **reward_kwargs: Any
+    data_source: Any,  # noqa: ARG001 -- verl's call
+    solution_str: str,
+    ground_truth: References,
+    extra_info: Any = None,  # noqa: ARG001 -- verl's call
+    **reward_kwargs: Any,
 ) -> float:
     """verl's ``custom_reward_function``: sentence BLEU (0-1) of ``solution_str`` against
     ``ground_truth``; ``reward_kwargs`` (from verl's config) are :class:`BLEUReward` options, or
