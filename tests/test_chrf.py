@@ -403,7 +403,7 @@ def test_chrf_batch_errors():
     with pytest.raises(ValueError, match="beta must be"):
         pairwise_chrf(["a"], beta=-0.5)
     with pytest.raises(ValueError, match="reference stream 1"):
-        sentence_chrf_batch(["a", "b"], [["a", "b"], ["a"]])
+        sentence_chrf_batch(["a", "b", "c"], [["a", "b", "c"], ["a"]])
     with pytest.raises(ValueError, match="no reference"):
         sentence_chrf_batch(["a", "b"], [["a", None], [None, None]])
 

@@ -175,7 +175,7 @@ def test_negative_ids_allowed():
     ("hyps", "refs", "exc", "match"),
     [
         ([[1, 2]], [[1], [2]], ValueError, "reference stream 0 .* 2 rows but there is 1 hypothesis"),
-        ([[1, 2], [3]], [[[1], [3]], [[1]]], ValueError, "reference stream 1 .* 1 row but"),
+        ([[1, 2], [3], [4]], [[[1], [3], [4]], [[1]]], ValueError, "reference stream 1 .* 1 row but"),
         (np.zeros((2, 3), dtype=np.float32), [[1], [2]], TypeError, "dtype float32"),
         ([[1.0, 2.0]], [[1]], TypeError, "integers"),
         ([[True, False]], [[1]], TypeError, "integers"),

@@ -273,6 +273,82 @@ def test_alias_chrf_and_ter(startup_hook_env):
         assert ours.endswith(f"|version:rapidbleu-{rapidbleu.__version__}")
 
 
+def test_lighteval_corpus_translation_metrics_under_the_alias(startup_hook_env):
+    """lighteval 0.13.0's corpus-level WMT metrics (``lighteval/metrics/metrics_corpus.py``,
+    ``CorpusLevelTranslationMetric.compute_corpus``; too heavy a package to install for a test:
+    torch, transformers, datasets, inspect-ai) call sacreBLEU as below: chrF, chrF++ and TER with
+    ``references=golds``, one list per segment (``golds = [i.golds for i in items]``), BLEU with
+    ``[[gold[0] for gold in golds]]``.  sacreBLEU scores the first segment alone for the first
+    three; under the alias the evaluation runs to the end with the scores of the corpus
+    (sacreBLEU's floats on the transposed references) and one warning for the process."""
+    pairs = zip(
+        read(SAMPLE_DIR / "generaltest2023.de-en.hyp.ONLINE-W.en"),
+        read(SAMPLE_DIR / "generaltest2023.de-en.ref.refA.en"),
+        strict=True,
+    )
+    short = [(h, r) for h, r in pairs if len(h.split()) < 30 and len(r.split()) < 30][:20]
+    preds, refs = [h for h, _ in short], [r for _, r in short]
+    out = _json_child(
+        """
+        import json, sys, warnings
+        from dataclasses import dataclass
+        import rapidbleu
+        rapidbleu.install_as_sacrebleu()
+        import sacrebleu
+
+        @dataclass
+        class GenerativeCorpusMetricInput:  # lighteval.metrics.sample_preparator
+            golds: list
+            preds: list
+
+        def get_metric(metric_type, lang=""):  # CorpusLevelTranslationMetric.get_metric (no nltk download)
+            if metric_type == "bleu":
+                return sacrebleu.BLEU(trg_lang=lang)
+            if metric_type == "chrf":
+                return sacrebleu.CHRF()
+            if metric_type == "chrf++":
+                return sacrebleu.CHRF(word_order=2)
+            return sacrebleu.TER(asian_support=True if lang != "" else False)
+
+        def compute_corpus(metric_type, items):  # CorpusLevelTranslationMetric.compute_corpus
+            metric = get_metric(metric_type)
+            golds = [i.golds for i in items]
+            preds = [i.preds[0] for i in items]
+            if metric_type == "bleu":
+                golds = [[gold[0] for gold in golds]]
+            corpus_score = metric.corpus_score(hypotheses=preds, references=golds)
+            return float(corpus_score.score)
+
+        preds, refs = json.loads(sys.argv[1])
+        items = [GenerativeCorpusMetricInput(golds=[r], preds=[p]) for p, r in zip(preds, refs)]
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            scores = {m: compute_corpus(m, items) for m in ["bleu", "chrf", "chrf++", "ter"]}
+        print(json.dumps({
+            "alias": sacrebleu.CHRF is rapidbleu.CHRF,
+            "scores": scores,
+            "warnings": [w.category.__name__ for w in caught],
+        }))
+        """,
+        json.dumps([preds, refs]),
+        hook=startup_hook_env,
+    )
+    assert out["alias"]
+    expected = {
+        "bleu": sacrebleu.BLEU().corpus_score(preds, [refs]).score,
+        "chrf": sacrebleu.CHRF().corpus_score(preds, [refs]).score,
+        "chrf++": sacrebleu.CHRF(word_order=2).corpus_score(preds, [refs]).score,
+        "ter": sacrebleu.TER().corpus_score(preds, [refs]).score,
+    }
+    assert out["scores"] == expected
+    assert out["warnings"] == ["SegmentMajorReferencesWarning"]
+    per_segment = [[r] for r in refs]  # what sacreBLEU itself makes of lighteval's call: the first segment
+    assert (
+        sacrebleu.CHRF().corpus_score(preds, per_segment).score
+        == sacrebleu.CHRF().corpus_score(preds[:1], [refs[:1]]).score
+    )
+
+
 def test_internals_harnesses_use():
     """``sacrebleu.metrics.bleu._get_tokenizer(name)()`` (HF evaluate's sari/wiki_split,
     MT-Telescope's gleu), ``_TOKENIZERS``, ``BLEU._TOKENIZER_MAP`` / ``SMOOTH_DEFAULTS`` /

@@ -1,8 +1,14 @@
 """Bad input raises a clear error naming what is wrong and where (sacreBLEU would mis-score)."""
 
 import math
+import os
 import re
+import subprocess
+import sys
+import textwrap
+import warnings
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -14,7 +20,9 @@ import rapidbleu
 import rapidbleu.batch
 import rapidbleu.ids
 import rapidbleu.rewards
+from rapidbleu import SegmentMajorReferencesWarning
 from rapidbleu import significance as rsig
+from rapidbleu._core.inputs import reset_segment_major_warning
 from rapidbleu.ids import corpus_bleu_ids
 from rapidbleu.nltk import NLTKBLEU
 from rapidbleu.stats import corpus_stats
@@ -41,41 +49,74 @@ def test_second_reference_stream_longer():
 GOLDS = ["the cat sat on the mat", "a dog barked at the postman", "it rained all day"]
 SYSTEM = ["the cat sat on the mat", "a dog barked at the postman", "it snowed the whole week"]
 SEGMENT_MAJOR = [[g] for g in GOLDS]
+STREAMS = [GOLDS]  # the same references as one stream
 LAYOUT_WORDS = re.escape("look like one list per segment (segment-major, e.g. [[ref] for ref in golds])")
 TRANSPOSE_WORDS = re.escape("one list per reference stream (references[k][i]: the k-th reference of hypothesis i)")
 
 
+@pytest.fixture
+def layout_warnings():
+    """The warnings of references given one list per segment in the test's calls: the
+    once-per-process flag reset before (its documented hook), every warning recorded."""
+    reset_segment_major_warning()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield lambda: [w for w in caught if issubclass(w.category, SegmentMajorReferencesWarning)]
+    reset_segment_major_warning()
+
+
 @pytest.mark.parametrize("name", ["BLEU", "CHRF", "TER"])
-def test_segment_major_references_say_how_to_transpose(name):
+def test_segment_major_references_are_scored_as_segments(name, layout_warnings):
     """sacreBLEU scores only the first segment of the layout, without a word (its zip stops at
     the shortest stream): here the same score as the first segment alone, though the third
-    differs.  rapidbleu refuses it and says what the layout looks like and how to transpose it;
-    the transposed references give sacreBLEU's score of the corpus."""
+    differs.  rapidbleu scores the corpus the caller meant (sacreBLEU's float on the transposed
+    references) and warns once, saying what the layout looks like and how to transpose it."""
     theirs = getattr(sacrebleu, name)()
     assert theirs.corpus_score(SYSTEM, SEGMENT_MAJOR).score == theirs.corpus_score(SYSTEM[:1], SEGMENT_MAJOR).score
+    assert theirs.corpus_score(SYSTEM, STREAMS).score != theirs.corpus_score(SYSTEM, SEGMENT_MAJOR).score
     ours = getattr(rapidbleu, name)()
-    with pytest.raises(ValueError, match="reference stream 0 has 1 line but there are 3 hypotheses") as info:
-        ours.corpus_score(SYSTEM, SEGMENT_MAJOR)
-    assert re.search(LAYOUT_WORDS, str(info.value))
-    assert re.search(TRANSPOSE_WORDS, str(info.value))
-    assert "list(zip(*references))" in str(info.value)
-    assert "itertools.zip_longest(*references)" in str(info.value)
-    transposed = [list(s) for s in zip(*SEGMENT_MAJOR, strict=True)]
-    assert ours.corpus_score(SYSTEM, transposed).score == theirs.corpus_score(SYSTEM, transposed).score
+    assert ours.corpus_score(SYSTEM, SEGMENT_MAJOR).score == theirs.corpus_score(SYSTEM, STREAMS).score
+    assert ours.corpus_score(SYSTEM, SEGMENT_MAJOR).score == theirs.corpus_score(SYSTEM, STREAMS).score
+    (warning,) = layout_warnings()  # one, for two calls
+    assert issubclass(SegmentMajorReferencesWarning, UserWarning)
+    assert warning.filename == __file__  # the caller's line
+    message = str(warning.message)
+    assert re.search(LAYOUT_WORDS, message)
+    assert "3 lists for 3 hypotheses" in message
+    assert "sacreBLEU would read them as reference streams and silently score only as many hypotheses as " in message
+    assert "the shortest inner list has lines (the first one, for one reference a segment)" in message
+    assert re.search(TRANSPOSE_WORDS, message)
+    assert "list(zip(*references))" in message
+    assert "itertools.zip_longest(*references)" in message
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Two results of one door equal: scores by their float, arrays and rows element for element."""
+    if isinstance(getattr(a, "score", None), float):  # a score object (a CorpusStats has a method)
+        return type(a) is type(b) and a.score == b.score
+    if isinstance(a, np.ndarray):
+        return a.dtype == b.dtype and np.array_equal(a, b)
+    return a == b
 
 
 @pytest.mark.parametrize(
-    "call",
+    ("call", "refs"),
     [
-        lambda: rapidbleu.corpus_bleu(SYSTEM, SEGMENT_MAJOR),
-        lambda: rapidbleu.corpus_chrf(SYSTEM, SEGMENT_MAJOR),
-        lambda: rapidbleu.corpus_ter(SYSTEM, SEGMENT_MAJOR),
-        lambda: rapidbleu.BLEU().corpus_statistics(SYSTEM, SEGMENT_MAJOR),
-        lambda: rapidbleu.CHRF(word_order=2).corpus_score(SYSTEM, SEGMENT_MAJOR, n_bootstrap=10),
-        lambda: corpus_stats(SYSTEM, SEGMENT_MAJOR, metric=rapidbleu.TER()),
-        lambda: NLTKBLEU().corpus_statistics(SYSTEM, SEGMENT_MAJOR),
-        lambda: rapidbleu.BLEU()._extract_corpus_statistics(SYSTEM, SEGMENT_MAJOR),
-        lambda: corpus_bleu_ids([[1, 2], [3, 4], [5]], [[[1, 2]], [[3]], [[5]]]),
+        (lambda refs: rapidbleu.corpus_bleu(SYSTEM, refs), None),
+        (lambda refs: rapidbleu.corpus_chrf(SYSTEM, refs), None),
+        (lambda refs: rapidbleu.corpus_ter(SYSTEM, refs), None),
+        (lambda refs: rapidbleu.BLEU().corpus_statistics(SYSTEM, refs), None),
+        (lambda refs: rapidbleu.CHRF(word_order=2).corpus_score(SYSTEM, refs, n_bootstrap=10), None),
+        (lambda refs: rapidbleu.TER().corpus_totals(SYSTEM, refs), None),
+        (lambda refs: corpus_stats(SYSTEM, refs, metric=rapidbleu.TER()), None),
+        (lambda refs: NLTKBLEU().corpus_statistics(SYSTEM, refs), None),
+        (lambda refs: rapidbleu.BLEU()._extract_corpus_statistics(SYSTEM, refs), None),
+        (lambda refs: rapidbleu.CHRF()._check_corpus_score_args(SYSTEM, refs), None),
+        (lambda refs: corpus_bleu_ids([[1, 2], [3, 4], [5]], refs), ([[[1, 2]], [[3]], [[5]]], [[[1, 2], [3], [5]]])),
+        (
+            lambda refs: rapidbleu.ids.stats_ids([[1, 2], [3, 4], [5]], refs),
+            ([[[1, 2], [1]], [[3]], [[5], [5, 6]]], [[[1, 2], [3], [5]], [[1], None, [5, 6]]]),
+        ),
     ],
     ids=[
         "corpus_bleu",
@@ -83,15 +124,130 @@ def test_segment_major_references_say_how_to_transpose(name):
         "corpus_ter",
         "statistics",
         "bootstrap",
+        "totals",
         "corpus_stats",
         "nltk",
         "semi-private",
+        "sacrebleu-check",
         "ids",
+        "ids-ragged",
     ],
 )
-def test_segment_major_references_on_every_entry_point(call):
-    with pytest.raises(ValueError, match=LAYOUT_WORDS):
-        call()
+def test_segment_major_references_on_every_entry_point(call, refs, layout_warnings):
+    """Every door that takes reference streams reads the layout by the same rule: the result of
+    the segment-major references is the result of the same references as streams, with one
+    warning."""
+    segment_major, streams = refs or (SEGMENT_MAJOR, STREAMS)
+    ours = call(segment_major)
+    assert len(layout_warnings()) == 1
+    assert _same(ours, call(streams))
+    assert len(layout_warnings()) == 1  # the streams: no warning
+
+
+def test_segment_major_corpus_scores_are_sacrebleus(layout_warnings):
+    """The module-level functions: sacreBLEU's floats of the transposed references."""
+    assert rapidbleu.corpus_bleu(SYSTEM, SEGMENT_MAJOR).score == sacrebleu.corpus_bleu(SYSTEM, STREAMS).score
+    assert rapidbleu.corpus_chrf(SYSTEM, SEGMENT_MAJOR).score == sacrebleu.corpus_chrf(SYSTEM, STREAMS).score
+    assert rapidbleu.corpus_ter(SYSTEM, SEGMENT_MAJOR).score == sacrebleu.corpus_ter(SYSTEM, STREAMS).score
+    assert len(layout_warnings()) == 1
+
+
+@pytest.mark.parametrize("name", ["BLEU", "CHRF", "TER"])
+def test_segment_major_references_of_varying_number(name, layout_warnings):
+    """Segments with two references and segments with one: the streams None-padded where a
+    segment has fewer, sacreBLEU's variable references, with sacreBLEU's float (and its
+    ``nrefs:var``)."""
+    extra = ["the cat is on the mat", "it rained the whole day"]
+    per_segment = [[GOLDS[0], extra[0]], [GOLDS[1]], [GOLDS[2], extra[1]]]
+    padded = [GOLDS, [extra[0], None, extra[1]]]
+    theirs = getattr(sacrebleu, name)()
+    expected = theirs.corpus_score(SYSTEM, padded).score
+    ours = getattr(rapidbleu, name)()
+    assert ours.corpus_score(SYSTEM, per_segment).score == expected
+    assert ours.num_refs == -1 == theirs.num_refs
+    assert len(layout_warnings()) == 1
+
+
+@pytest.mark.parametrize("name", ["BLEU", "CHRF", "TER"])
+def test_references_both_layouts_read_stay_streams(name, layout_warnings):
+    """n lists of n references for n hypotheses could be either layout: they are streams,
+    sacreBLEU's reading, without a warning."""
+    hyps = SYSTEM[:2]
+    refs = [[GOLDS[0], GOLDS[2]], [GOLDS[1], GOLDS[0]]]  # as segments they would pair differently
+    ours = getattr(rapidbleu, name)().corpus_score(hyps, refs).score
+    assert ours == getattr(sacrebleu, name)().corpus_score(hyps, refs).score
+    as_segments = getattr(sacrebleu, name)().corpus_score(hyps, [list(s) for s in zip(*refs, strict=True)]).score
+    assert ours != as_segments
+    assert layout_warnings() == []
+
+
+@pytest.mark.parametrize("name", ["BLEU", "CHRF", "TER"])
+def test_one_hypothesis_and_its_references(name, layout_warnings):
+    """One hypothesis: ``[[ref]]`` reads the same either way (a stream, no warning);
+    ``[[ref1, ref2]]`` cannot be a stream (two lines for one hypothesis) and is one segment with
+    two references (sacreBLEU would score it against the first alone)."""
+    theirs = getattr(sacrebleu, name)()
+    ours = getattr(rapidbleu, name)()
+    assert ours.corpus_score(SYSTEM[2:], [[GOLDS[2]]]).score == theirs.corpus_score(SYSTEM[2:], [[GOLDS[2]]]).score
+    assert layout_warnings() == []
+    two = [GOLDS[2], "it snowed the whole day"]
+    expected = theirs.corpus_score(SYSTEM[2:], [[two[0]], [two[1]]]).score
+    assert expected != theirs.corpus_score(SYSTEM[2:], [two]).score  # sacreBLEU: the first reference alone
+    assert ours.corpus_score(SYSTEM[2:], [two]).score == expected
+    assert ours.num_refs == 2
+    assert len(layout_warnings()) == 1
+
+
+def test_segment_major_warning_once_per_process(tmp_path):
+    """One warning per process, whatever the call sites and metrics (the flag is the package's,
+    not the warnings registry's, which the ``default`` filter keys by call site)."""
+    script = tmp_path / "layout.py"
+    script.write_text(
+        textwrap.dedent(
+            """
+            import rapidbleu
+            hyps = ["a b c", "d e f"]
+            rapidbleu.corpus_bleu(hyps, [["a b c"], ["d e f"]])
+            rapidbleu.corpus_chrf(hyps, [["a b c"], ["d e f"]])
+            for _ in range(2):
+                rapidbleu.TER().corpus_score(hyps, [["a b c"], ["d e f", "d e"]])
+            print("done")
+            """
+        )
+    )
+    env = dict(os.environ, PYTHONWARNINGS="default", PYTHONPATH=str(Path(rapidbleu.__file__).parents[1]))
+    res = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=120, check=False
+    )
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip() == "done"
+    assert res.stderr.count("SegmentMajorReferencesWarning") == 1, res.stderr
+    assert res.stderr.startswith(f"{script}:4: SegmentMajorReferencesWarning: rapidbleu: ")
+
+
+def test_segment_major_warning_hook_resets_it(layout_warnings):
+    rapidbleu.corpus_bleu(SYSTEM, SEGMENT_MAJOR)
+    rapidbleu.corpus_bleu(SYSTEM, SEGMENT_MAJOR)
+    assert len(layout_warnings()) == 1
+    reset_segment_major_warning()
+    rapidbleu.corpus_bleu(SYSTEM, SEGMENT_MAJOR)
+    assert len(layout_warnings()) == 2
+
+
+@pytest.mark.parametrize(
+    ("refs", "words"),
+    [
+        ([[GOLDS[0]], [], [GOLDS[2]]], "reference stream 0 has 1 line but there are 3 hypotheses; the references look"),
+        ([[g] for g in GOLDS[:2]], "reference stream 0 has 1 line but there are 3 hypotheses$"),
+        ([GOLDS[0], [GOLDS[1]], [GOLDS[2]]], r"references\[0\] is a string"),
+        ([{GOLDS[0]}, [GOLDS[1]], [GOLDS[2]]], r"references\[0\] must be an ordered sequence .* got a set"),
+    ],
+    ids=["a segment without references", "fewer lists than hypotheses", "a string", "a set"],
+)
+def test_references_fitting_neither_layout_keep_their_errors(refs, words, layout_warnings):
+    with pytest.raises((TypeError, ValueError), match=words):
+        rapidbleu.corpus_bleu(SYSTEM, refs)
+    assert layout_warnings() == []
 
 
 @pytest.mark.parametrize("kind", ["bleu_stats", "chrf", "ter"])

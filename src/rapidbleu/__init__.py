@@ -8,7 +8,13 @@ computed by a compiled core.
 from typing import TYPE_CHECKING, Any
 
 from ._base import log as _log  # noqa: F401  (_log: rapidbleu's logger obeys sacreBLEU's level)
-from ._base.errors import BackendFallbackWarning, DownloadError, NotProvidedError, TestSetError
+from ._base.errors import (
+    BackendFallbackWarning,
+    DownloadError,
+    NotProvidedError,
+    SegmentMajorReferencesWarning,
+    TestSetError,
+)
 from ._base.version import __version__
 from ._core import backend as _backend
 from .bleu import BLEU, BLEUSignature, corpus_bleu, raw_corpus_bleu, sentence_bleu
@@ -68,6 +74,7 @@ __all__ = [
     "CHRFScore",
     "DownloadError",
     "NotProvidedError",
+    "SegmentMajorReferencesWarning",
     "TERScore",
     "TERSignature",
     "TestSetError",

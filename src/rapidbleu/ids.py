@@ -54,6 +54,10 @@ the k-th reference of segment i; in list streams a ``None`` entry means "no k-th
 this segment").  The two are told apart by nesting depth: a 2-D array or a list whose
 elements are 1-D sequences of ints is one stream; a list whose elements are 2-D arrays or lists
 of sequences is a list of streams.  An all-empty single stream is ambiguous: wrap it, ``[refs]``.
+A list of lists given one per segment (``references[i]``: the references of segment i) where
+they cannot be streams (as many lists as hypotheses, not all as long as the hypotheses) is read
+that way, with one ``SegmentMajorReferencesWarning`` per process, as every door that takes
+string streams reads it (``rapidbleu._core.inputs.segment_major_streams``).
 
 Scores are sacreBLEU's (0-100), computed from the same statistics as ``rapidbleu.BLEU`` with
 ``tokenize='none'`` on the ids written as space-separated decimal strings (tested): BLEU from
@@ -71,7 +75,7 @@ from ._base.errors import EmptyInputError, id_element_error, kind_of, stream_len
 from ._base.nogc import no_gc
 from ._core import backend as _backend
 from ._core.bleu.bleu_row import MAX_NGRAM_ORDER, n_columns
-from ._core.inputs import join_flat, num_refs_of
+from ._core.inputs import join_flat, num_refs_of, segment_major_streams
 from ._core.validate import (
     as_list,
     check_keywords,
@@ -433,6 +437,8 @@ class IdStreams:
         if n == 0:
             raise ValueError("hypotheses is empty: BLEU needs at least one segment")
         streams, one = _split_reference_streams(references)
+        if not one:
+            streams = segment_major_streams(streams, n) or streams
         cleaned = []
         for k, s in enumerate(streams):
             name = "references" if one else f"references[{k}]"

@@ -27,7 +27,15 @@ from ._base.errors import last_segment_error, stream_length_error
 from ._core import backend as _backend
 from ._core.bleu.bleu_row import stats_columns
 from ._core.bleu.bleu_scores_py import DEFAULT_WEIGHTS, Fraction, nltk_from_counts
-from ._core.inputs import check_statistics_matrix, exact_column_sums, join_flat, num_refs_of, preprocess, token_ids
+from ._core.inputs import (
+    check_statistics_matrix,
+    exact_column_sums,
+    join_flat,
+    num_refs_of,
+    preprocess,
+    segment_major_streams,
+    token_ids,
+)
 from ._core.metric import Metric, RewardTransform
 from ._core.nltk.nltk_inputs import token_statistics
 from ._core.nltk.nltk_scores import check_nltk_stats, rows_named, sentence_scores_from_stats
@@ -210,7 +218,12 @@ class NLTKBLEU(Metric):
         """Per-segment statistics ``(n, 2 + 2N)`` int64 of hypotheses against reference streams
         (sacreBLEU's layout: the k-th reference of every segment, ``None`` where a segment has
         fewer); each segment is a string (tokenized as the constructor says) or a token
-        sequence.
+        sequence.  References given one list per segment in a layout that cannot be streams are
+        transposed (``rapidbleu._core.inputs.segment_major_streams``).
+
+        Warns:
+            SegmentMajorReferencesWarning: references given one list per segment (once per
+                process).
 
         Raises:
             ValueError: a segment without any reference, streams of another length.
@@ -222,7 +235,8 @@ class NLTKBLEU(Metric):
         for i, h in enumerate(hyps):
             if h is None:
                 raise TypeError(f"hypothesis {i} is None")
-        streams = [list(s) for s in references]
+        given = list(references)
+        streams = [list(s) for s in segment_major_streams(given, len(hyps)) or given]
         for k, s in enumerate(streams):
             if len(s) != len(hyps):
                 raise stream_length_error(f"reference stream {k}", len(s), len(hyps), n_streams=len(streams))

@@ -6,8 +6,8 @@
   ``except`` clauses written for them still catch it while the message stays ours.  The public
   modules re-export the public ones under their usual names (``rapidbleu.nltk``'s,
   ``rapidbleu.stats.ConfigMismatchError``, ``rapidbleu.BackendFallbackWarning``,
-  ``rapidbleu.textio.InputError``, ...).  :data:`USER_ERRORS` is what the command line reports
-  as one line.
+  ``rapidbleu.SegmentMajorReferencesWarning``, ``rapidbleu.textio.InputError``, ...).
+  :data:`USER_ERRORS` is what the command line reports as one line.
 * **Warnings** point at the user's line: :func:`warn_outside` (the first frame outside the
   package, however deep inside it the warning starts).
 * **Messages.**  Every function below returns an exception instance (the caller raises it, so
@@ -148,6 +148,14 @@ class TestSetError(ValueError, KeyError):
 class BackendFallbackWarning(RuntimeWarning):
     """The compiled core is not available and the pure-Python backend runs (``auto`` mode): the
     one warning of a pure-Python install, once per process."""
+
+
+class SegmentMajorReferencesWarning(UserWarning):
+    """References given one list per segment (``[[ref] for ref in golds]``) where reference
+    streams are expected, in a layout that cannot be streams: rapidbleu scores them as one list
+    per segment (the corpus the caller meant; sacreBLEU would score only part of it, without a
+    word).  Shown once per process (``rapidbleu._core.inputs.segment_major_streams`` decides the
+    layout and holds the flag); its message is :func:`segment_major_warning`'s."""
 
 
 class CLIError(Exception):
@@ -453,6 +461,19 @@ TRANSPOSE = (
     "[list(s) for s in itertools.zip_longest(*references)] when segments have different numbers "
     "of references (a missing one becomes None)"
 )
+
+
+def segment_major_warning(n_hyps: int) -> str:
+    """The message of :class:`SegmentMajorReferencesWarning`: ``n_hyps`` hypotheses were given
+    with as many reference lists, not all of ``n_hyps`` lines (so not reference streams)."""
+    return (
+        f"rapidbleu: the references look like {SEGMENT_MAJOR}: {counted(n_hyps, 'lists')} for "
+        f"{counted(n_hyps, 'hypotheses')}, not all of {counted(n_hyps, 'lines')}, so they cannot be reference "
+        "streams; rapidbleu scores them as one list per segment (a segment with fewer references has "
+        "None in the later streams). sacreBLEU would read them as reference streams and silently "
+        "score only as many hypotheses as the shortest inner list has lines (the first one, for one "
+        f"reference a segment). For sacreBLEU's layout, {TRANSPOSE}. This warning is shown once per process."
+    )
 
 
 def counted(n: int, unit: str) -> str:

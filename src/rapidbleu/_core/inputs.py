@@ -4,6 +4,9 @@
   tokenize), the one copy every caller uses;
 * :func:`token_ids`, :func:`join_flat` -- string tokens as integer ids through one vocabulary,
   sequences stored end to end (how BLEU's set kernels take text);
+* :func:`segment_major_streams` -- the one rule of the references' layout: references given
+  one list per segment where streams are expected, in a layout that cannot be streams, become
+  streams (with one warning per process);
 * :func:`num_refs_of` -- references per segment from their counts (``-1`` when it varies, an
   error naming the first segment without any);
 * :func:`check_statistics_matrix` -- the one validator of a statistics matrix, for any metric
@@ -26,12 +29,15 @@ from .._base.errors import (
     INT64_MAX,
     MAX_EXACT_COUNT,
     EmptyInputError,
+    SegmentMajorReferencesWarning,
     held_error,
     kind_of,
     no_reference_error,
     quote_stat,
+    segment_major_warning,
     stream_length_error,
     streams_differ_error,
+    warn_outside,
 )
 from .._base.lazy import is_ndarray
 from .validate import check_ordered
@@ -50,6 +56,8 @@ __all__ = [
     "join_flat",
     "num_refs_of",
     "preprocess",
+    "reset_segment_major_warning",
+    "segment_major_streams",
     "stat_value",
     "streams_of_rows",
     "token_ids",
@@ -110,13 +118,67 @@ def streams_of_rows(rows: Sequence[Sequence[Any]], at_least: int = 0) -> list[li
     return [[r[j] if j < len(r) else None for r in rows] for j in range(k)]
 
 
+#: Whether this process has shown its :class:`SegmentMajorReferencesWarning` (once per process,
+#: whatever the warning filters and call sites: :func:`reset_segment_major_warning` for tests).
+_segment_major_warned = False
+
+
+def reset_segment_major_warning() -> None:
+    """Forget that the :class:`SegmentMajorReferencesWarning` was shown: the next references
+    given one list per segment warn again (a hook for tests; the warning is once per process)."""
+    global _segment_major_warned  # noqa: PLW0603 -- the process-wide "shown once" flag
+    _segment_major_warned = False
+
+
+def segment_major_streams(references: Sequence[Any], n_hyps: int) -> list[list[Any]] | None:
+    """The one rule of the references' layout, for every door that takes reference streams
+    (``references[k][i]``: the k-th reference of hypothesis i, sacreBLEU's layout).
+
+    References are read as **one list per segment** (``references[i]``: the references of
+    hypothesis i, as lighteval's ``[[ref] for ref in golds]``) only where they cannot be
+    streams and can be segments: as many lists as hypotheses, each a non-empty sequence
+    (not a string), and not every one as long as the hypotheses (streams must all be).  Where
+    every list is as long as the hypotheses, both readings fit and the references stay streams
+    (sacreBLEU's reading, no warning): ``n`` lists of ``n`` references for ``n`` hypotheses, so
+    for one hypothesis ``[[ref]]`` (the two readings are the same) is a stream, while
+    ``[[ref1, ref2]]`` is one segment with two references.  Anything else is left to the
+    streams' checks and their errors.
+
+    Args:
+        references: the sequence of lists given as references (already known not to be a
+            string or an unordered collection).
+        n_hyps: the number of hypotheses.
+
+    Returns:
+        The references transposed into streams (as many as the longest list has references,
+        ``None`` where a segment has fewer, as sacreBLEU's variable references), after one
+        :class:`SegmentMajorReferencesWarning` per process; or None: not this layout.
+    """
+    global _segment_major_warned  # noqa: PLW0603 -- the process-wide "shown once" flag
+    if len(references) != n_hyps:
+        return None
+    lengths = []
+    for row in references:
+        if isinstance(row, (str, bytes)) or not (isinstance(row, Sequence) or is_ndarray(row)) or not len(row):
+            return None
+        lengths.append(len(row))
+    if all(length == n_hyps for length in lengths):
+        return None
+    if not _segment_major_warned:
+        _segment_major_warned = True
+        warn_outside(segment_major_warning(n_hyps), SegmentMajorReferencesWarning)
+    return streams_of_rows(references)
+
+
 def check_references(references: Any, n_hyps: int | None) -> tuple[list[list[str | None]], int]:
     """Validate reference streams; they stay streams (the layout the statistics take).
 
     Args:
         references: a sequence of reference streams (one stream per reference set), each a
             sequence of ``n_hyps`` strings; ``None`` in a stream means "this segment has no
-            reference in this stream" (a variable number of references).
+            reference in this stream" (a variable number of references).  References given
+            one list per segment in a layout that cannot be streams are transposed, with a
+            warning (:func:`segment_major_streams`).
         n_hyps: number of hypotheses, or None for references given without hypotheses (a
             metric's ``references=`` cache): then every stream must be as long as the first.
 
@@ -124,6 +186,9 @@ def check_references(references: Any, n_hyps: int | None) -> tuple[list[list[str
         ``(streams, num_refs)``: the streams as new lists (later changes to the caller's lists
         do not affect them), ``None`` entries kept; and the number of references per segment
         (-1 when it varies: signature ``nrefs:var``).
+
+    Warns:
+        SegmentMajorReferencesWarning: references given one list per segment, once per process.
 
     Raises:
         TypeError: a bare string or a flat list of strings instead of a list of streams, or a
@@ -139,6 +204,8 @@ def check_references(references: Any, n_hyps: int | None) -> tuple[list[list[str
     streams = list(references)
     if not streams:
         raise EmptyInputError("references is empty: give at least one reference stream")
+    if n_hyps is not None:
+        streams = segment_major_streams(streams, n_hyps) or streams
     expected = n_hyps
     for k, stream in enumerate(streams):
         if isinstance(stream, str):
