@@ -366,6 +366,46 @@ def test_sentence_row_refuses_non_str():
         cy.sentence_row("a", ["a"], 0)
 
 
+@needs_cy
+@_SETTINGS
+@given(
+    st.lists(st.sampled_from(["a", "b", "ab", "x" * 20, "x" * 21]), max_size=12),
+    st.lists(st.lists(st.sampled_from(["a", "b", "ab", "x" * 20, "x" * 21]), max_size=12), min_size=1, max_size=10),
+    st.integers(1, 7),
+    st.sampled_from(["str", "int", "tuple", "mixed"]),
+)
+def test_token_row_equal_oracle_and_batch(hyp, refs, order, form):
+    """One segment of token sequences: the same Python ints in both twins and the batch
+    kernel's row, for str tokens (short and long), int ids, tuples and mixed types."""
+    vocab = {t: i for i, t in enumerate(["a", "b", "ab", "x" * 20, "x" * 21])}
+    if form == "int":
+        hyp, refs = [vocab[t] for t in hyp], [[vocab[t] for t in r] for r in refs]
+    elif form == "tuple":
+        hyp, refs = tuple(hyp), [tuple(r) for r in refs]
+    elif form == "mixed":
+        hyp, refs = [vocab[t] if t == "a" else t for t in hyp], [[1.0 if t == "b" else t for t in r] for r in refs]
+    want = py.token_row(hyp, refs, order)
+    got = cy.token_row(hyp, refs, order)
+    assert got == want
+    assert got == cy.token_stats([hyp], [refs], order)[0].tolist()
+    with pytest.raises(ValueError, match="segment 0 has no reference"):
+        cy.token_row(hyp, [], order)
+
+
+@needs_cy
+def test_token_row_keeps_no_token_and_counts_large_segments():
+    """The shared block drops its references to the caller's tokens when a call returns; a
+    segment past the shared bound counts in a block of its own."""
+    import sys
+
+    long_token = "y" * 40
+    before = sys.getrefcount(long_token)
+    cy.token_row([long_token, "a"], [[long_token]], 2)
+    assert sys.getrefcount(long_token) == before
+    big = [f"w{i % 97}" for i in range(cy._ONE_SHARED_CPS + 5)]
+    assert cy.token_row(big, [big[::-1]], 4) == py.token_row(big, [big[::-1]], 4)
+
+
 # -- collisions ---------------------------------------------------------------------------
 
 

@@ -446,6 +446,50 @@ def test_nltk_doc_examples():
     assert 0 < tiny < 1e-150
 
 
+def _warned(call):
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        value = call()
+    return value, type(value), [(w.category, str(w.message)) for w in seen]
+
+
+def test_sentence_bleu_one_segment_a_call_is_nltks():
+    """``sentence_bleu`` called once per segment (its one-segment path: the kernel's row, the
+    metric of each option set built once) gives NLTK's value, type and warnings, reads the
+    smoother's parameters as they are at each call, and takes what NLTK takes (tuples,
+    int ids, mixed token types, a hypothesis shorter than the orders)."""
+    nsf, rsf = nb.SmoothingFunction(), rb.SmoothingFunction()
+    cases = [
+        ([REF1, REF2], HYP1),
+        ([REF3], HYP2),
+        ([["a", "b"]], ["a", "b"]),
+        ([["a"]], ["b"]),
+        ([["a", "b", "c"]], []),
+        ([("a", "b", "c", "d"), ["a", "b"]], ["a", "b", "c"]),
+        ([[1, 2, 3, 4, 5]], [1, 2, 3, 9, 5]),
+        ([[1, "1", 2.0, 2]], [1, 2, "1", 2]),
+    ]
+    for refs, hyp in cases:
+        for method in range(5):
+            for weights in [(0.25,) * 4, (0.5, 0.5), [(0.5, 0.5), (1 / 3,) * 3], (0.2,) * 5]:
+                for reweigh in (False, True):
+                    for eps in (0.1, 0.3):
+                        nsf.epsilon = rsf.epsilon = eps
+                        nsf.k = rsf.k = 3 + eps
+                        theirs = _warned(
+                            lambda: nb.sentence_bleu(refs, hyp, weights, getattr(nsf, f"method{method}"), reweigh)
+                        )
+                        ours = _warned(
+                            lambda: rb.sentence_bleu(refs, hyp, weights, getattr(rsf, f"method{method}"), reweigh)
+                        )
+                        assert ours == theirs, (refs, hyp, method, weights, reweigh, eps)
+            # the default smoothing (none), and NLTK's own SmoothingFunction given to ours
+            assert _warned(lambda: rb.sentence_bleu(refs, hyp)) == _warned(lambda: nb.sentence_bleu(refs, hyp))
+            assert _warned(lambda: rb.sentence_bleu(refs, hyp, smoothing_function=nsf.method2)) == _warned(
+                lambda: nb.sentence_bleu(refs, hyp, smoothing_function=nsf.method2)
+            )
+
+
 def test_warnings_method0():
     with pytest.warns(UserWarning, match="3-gram"):
         rb.sentence_bleu([["a", "b"]], ["a", "b"])

@@ -277,6 +277,26 @@ def test_bleu_of_row_twins_agree(method):
             mod.bleu_of_row(rows[0][:9], 4, method)
 
 
+@needs_cy
+@pytest.mark.parametrize("method", [0, 1, 2, 3, 4])
+def test_nltk_of_row_twins_agree(method):
+    """One row as NLTK's ``sentence_bleu`` scores it once per segment: the same float or error
+    from both twins, equal to ``nltk_scores`` of the row (rows past 2**53, non-lists, extreme
+    parameters included)."""
+    rows = [r.tolist() for r in _EDGE_ROWS] + [[2**53, 3, 2, 1, 0, 0, 2**53, 2, 1, 0], (5, 5, 3, 2, 1, 0, 5, 4, 3, 2)]
+    for weights in [(0.25,) * 4, (0.5, 0.5), (1.0,), (0.1,) * 5, ()]:
+        for param in [0.1, 5, 0, 1e300, np.float64(0.3)]:
+            for reweigh in (False, True):
+                for row in rows:
+                    want = outcome(lambda row=row: py.nltk_of_row(row, 4, weights, method, param, param, reweigh))
+                    got = outcome(lambda row=row: cy().nltk_of_row(row, 4, weights, method, param, param, reweigh))
+                    assert got == want, (row, weights, param, reweigh)
+                    matrix = outcome(
+                        lambda row=row: py.nltk_scores([list(row)], 4, weights, method, param, param, reweigh)[0]
+                    )
+                    assert want == matrix
+
+
 _NLTK_PARAMS = [0.1, 1, 5, 0, -1, 5e-324, 2.0**-60, 2.0**51, 1e300, np.float64(0.3), float("inf"), float("nan")]
 
 

@@ -144,7 +144,7 @@ TWINS = {
     "bleu_stats": (
         "bleu.bleu_stats_cy",
         "bleu.bleu_stats_py",
-        ("string_stats", "string_totals", "sentence_row", "token_stats", "flat_stats"),
+        ("string_stats", "string_totals", "sentence_row", "token_row", "token_stats", "flat_stats"),
     ),
     "ids": ("ids.ids_cy", "ids.ids_py", ("pack_int_lists", "clean_flat")),
     "bleu_sets": (
@@ -152,7 +152,11 @@ TWINS = {
         "bleu.bleu_sets_py",
         ("self_stats", "pairwise_stats", "pairwise_stats_blocks", "pairwise_scores"),
     ),
-    "bleu_scores": ("bleu.bleu_scores_cy", "bleu.bleu_scores_py", ("bleu_of_row", "sacre_scores", "nltk_scores")),
+    "bleu_scores": (
+        "bleu.bleu_scores_cy",
+        "bleu.bleu_scores_py",
+        ("bleu_of_row", "sacre_scores", "nltk_of_row", "nltk_scores"),
+    ),
     "chrf": (
         "chrf.chrf_cy",
         "chrf.chrf_py",

@@ -16,6 +16,15 @@ def bleu_of_row(
     smooth_value: float | None = None,
     effective_order: bool = False,
 ) -> tuple[float, list[float], list[float], list[float], float]: ...
+def nltk_of_row(
+    row: Sequence[Any],
+    max_ngram_order: int,
+    weights: Sequence[float],
+    method: int,
+    epsilon: float,
+    k: float,
+    reweigh: bool,
+) -> float: ...
 def sacre_scores(
     stats: npt.ArrayLike,
     max_ngram_order: int,

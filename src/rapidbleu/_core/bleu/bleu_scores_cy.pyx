@@ -367,6 +367,38 @@ cdef double _nltk_row(const int64_t *row, int N, int K, const double *w, int met
     return bp * exp(_fsum(terms, nt))
 
 
+def nltk_of_row(row, max_ngram_order, weights, method, epsilon, k, reweigh):
+    cdef int N
+    if type(max_ngram_order) is int and 1 <= <long long> max_ngram_order <= MAX_N:
+        N = <int> max_ngram_order
+    else:
+        N = check_order(max_ngram_order)
+    cdef Py_ssize_t i, width = 2 + 2 * N
+    cdef int64_t vals[2 + 2 * MAX_N]
+    cdef double wv[MAX_N]
+    cdef int K
+    if type(row) is not list or len(row) != width:  # the twin's check_matrix decides
+        return _twin.nltk_of_row(row, N, weights, method, epsilon, k, reweigh)
+    for i in range(width):
+        x = (<list> row)[i]
+        if type(x) is not int or not 0 <= x <= 9007199254740991:
+            return _twin.nltk_of_row(row, N, weights, method, epsilon, k, reweigh)
+        vals[i] = x
+    weight = check_nltk_weights(weights, N, method, reweigh)
+    plain = all(map(is_plain_number, weight)) and (method != 1 or is_plain_number(epsilon)) and (
+        method != 4 or (is_plain_number(k) and abs(k) >= 2.0**-52))
+    if not plain:
+        return _twin.nltk_of_row(row, N, weights, method, epsilon, k, reweigh)
+    K = len(weight)
+    for i in range(K):
+        wv[i] = weight[i]
+    score = _nltk_row(vals, N, K, wv, method, float(epsilon) if method == 1 else 0.0,
+                      float(k) if method == 4 else 0.0, bool(reweigh), sys.float_info.min)
+    if not isfinite(score):
+        return _twin.nltk_of_row(row, N, weights, method, epsilon, k, reweigh)
+    return score
+
+
 def nltk_scores(stats, max_ngram_order, weights, method, epsilon, k, reweigh, workers=1):
     cdef int N = check_order(max_ngram_order)
     arr = check_matrix(stats, N, None)  # the call's own copy: read below without the GIL

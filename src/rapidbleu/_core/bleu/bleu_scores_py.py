@@ -636,6 +636,21 @@ class _Params:
         self.k = k
 
 
+def nltk_of_row(
+    row: Sequence[Any],
+    max_ngram_order: int,
+    weights: Sequence[float],
+    method: int,
+    epsilon: float,
+    k: float,
+    reweigh: bool,
+) -> float:
+    """:func:`nltk_scores` of one statistics row (a list of ``2 + 2N`` counts, as the counting
+    kernels' ``token_row`` gives it) as a float: the scoring of NLTK's ``sentence_bleu`` called
+    once per segment, without the matrix.  Same parameters and errors as :func:`nltk_scores`."""
+    return float(nltk_scores([list(row)], max_ngram_order, weights, method, epsilon, k, reweigh)[0])
+
+
 def nltk_scores(
     stats: npt.ArrayLike,
     max_ngram_order: int,

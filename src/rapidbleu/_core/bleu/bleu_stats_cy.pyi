@@ -34,6 +34,11 @@ def sentence_row(
     tokenizer: str = "13a",
     lowercase: bool = False,
 ) -> list[int]: ...
+def token_row(
+    hypothesis: Sequence[Hashable],
+    references: Sequence[Sequence[Hashable]],
+    max_ngram_order: int = 4,
+) -> list[int]: ...
 def token_stats(
     hypotheses: Sequence[Sequence[Hashable]],
     references: Sequence[Sequence[Sequence[Hashable]]],

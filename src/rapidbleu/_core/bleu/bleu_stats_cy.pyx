@@ -150,8 +150,8 @@ cdef int _reserve(void **p, size_t *cap, size_t need, size_t size) except -1:
 
 
 include "bleu_stats_strings.pxi"
-include "bleu_stats_one.pxi"
 include "bleu_stats_tokens.pxi"
+include "bleu_stats_one.pxi"
 include "bleu_stats_flat.pxi"
 include "bleu_stats_intl.pxi"
 
@@ -181,6 +181,12 @@ def sentence_row(hypothesis, references, max_ngram_order=4, tokenizer="13a", low
     """See ``rapidbleu._core.bleu.bleu_stats_py.sentence_row`` (one segment, a list of ``2 + 2N``
     Python ints; no numpy, no thread pool)."""
     return _sentence_row(hypothesis, references, _order(max_ngram_order), tokenizer, lowercase, _FULL_MASK)
+
+
+def token_row(hypothesis, references, max_ngram_order=4):
+    """See ``rapidbleu._core.bleu.bleu_stats_py.token_row`` (one segment of token sequences, a list
+    of ``2 + 2N`` Python ints; no numpy, no thread pool)."""
+    return _token_row(hypothesis, references, _order(max_ngram_order), _FULL_MASK)
 
 
 def token_stats(hypotheses, references, max_ngram_order=4, workers=1):

@@ -1,13 +1,15 @@
-# One segment a call (included by bleu_stats_cy.pyx): ``sentence_row``, the row of a
-# hypothesis and its references as Python ints, for the sentence-level entries a Python loop
+# One segment a call (included by bleu_stats_cy.pyx): ``sentence_row`` and ``token_row``, the
+# row of a hypothesis and its references (strings; token sequences) as Python ints, for the sentence-level entries a Python loop
 # calls once per segment (issue 41).  No numpy array, no thread pool, no allocation once the
 # shared scratch space is large enough: the counting is the batch kernel's ``rb_segment``.
 #
-# Memory: one scratch space (``_one_sc``) serves every call, guarded by a lock taken without
-# waiting; a call that finds it busy (another thread is counting) or whose texts exceed
-# ``_ONE_SHARED_CPS`` code points counts in a scratch space of its own, freed on return.  The
-# shared space therefore holds at most the buffers of ``_ONE_SHARED_CPS`` code points (a few
-# MB) for the life of the process.
+# Memory: one scratch space (``_one_sc``) and one token block (``_one_blk``) serve every call,
+# guarded by a lock taken without waiting; a call that finds it busy (another thread is
+# counting, or a token's own ``__hash__`` scores a segment) or whose texts exceed
+# ``_ONE_SHARED_CPS`` code points (tokens) counts in a scratch space (block) of its own, freed
+# on return.  The shared ones therefore hold at most the buffers of ``_ONE_SHARED_CPS`` code
+# points or tokens (a few MB) for the life of the process, and no reference to a caller's
+# token once a call returns.
 
 #: Largest segment (hypothesis and references, in code points) counted in the shared scratch.
 _ONE_SHARED_CPS = 1 << 16
@@ -93,5 +95,46 @@ cdef list _sentence_row(hypothesis, references, int order, tokenizer, bint lower
     finally:
         if texts != stack_texts:
             free(texts)
+    _raise_rc(rc)
+    return [row[i] for i in range(2 + 2 * order)]
+
+
+cdef _Block _one_blk = _Block()
+
+
+cdef list _token_row(hypothesis, references, int order, uint64_t mask):
+    cdef Py_ssize_t size = len(hypothesis)
+    if type(references) is not list and type(references) is not tuple:
+        references = list(references)
+    for r in references:
+        size += len(r)
+    cdef bint shared = size <= _ONE_SHARED_CPS and PyThread_acquire_lock(_one_lock, NOWAIT_LOCK)
+    cdef _Block blk = _one_blk if shared else _Block()
+    cdef rb_scratch own
+    cdef rb_scratch *sc = &_one_sc
+    cdef int64_t row[_ONE_MAX_COLS]
+    cdef int rc
+    cdef Py_ssize_t i
+    try:
+        blk.order = order
+        blk.mask = mask
+        blk.reset()
+        blk.pack_segment(hypothesis, references, 0)
+        blk.point()
+        if shared:
+            _one_sc.order = order
+            _one_sc.tokenizer = RB_TOK_NONE
+            _one_sc.mask = mask
+        else:
+            rb_scratch_init(&own, order, RB_TOK_NONE, mask)
+            sc = &own
+        with nogil:
+            rc = rb_segment(sc, &blk.texts[0], &blk.texts[1], <size_t> (blk.n_texts - 1), row)
+            if not shared:
+                rb_scratch_free(&own)
+    finally:
+        if shared:
+            blk.reset()  # no reference to the caller's tokens kept
+            PyThread_release_lock(_one_lock)
     _raise_rc(rc)
     return [row[i] for i in range(2 + 2 * order)]

@@ -201,6 +201,27 @@ def _tokens(seq: Sequence[Hashable] | np.ndarray) -> list[Any]:
     return seq.tolist() if isinstance(seq, np.ndarray) else list(seq)
 
 
+def token_row(
+    hypothesis: Sequence[Hashable],
+    references: Sequence[Sequence[Hashable]],
+    max_ngram_order: int = 4,
+) -> list[int]:
+    """The statistics of one segment of token sequences: ``token_stats([hypothesis],
+    [references])[0]`` as a list of ``2 + 2N`` Python ints, for NLTK's ``sentence_bleu`` called
+    once per segment (the compiled twin builds no array and starts no thread).
+
+    Raises:
+        ValueError: no references.
+    """
+    max_ngram_order = check_order(max_ngram_order)
+    refs = [_tokens(r) for r in references]
+    if not refs:
+        raise no_reference_error(0)
+    row = [0] * n_columns(max_ngram_order)
+    _row(_tokens(hypothesis), refs, max_ngram_order, row)
+    return row
+
+
 def token_stats(
     hypotheses: Sequence[Sequence[Hashable]],
     references: Sequence[Sequence[Sequence[Hashable]]],

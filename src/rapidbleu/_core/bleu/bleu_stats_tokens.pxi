@@ -215,23 +215,32 @@ cdef class _Block(_Rows):
         """Pack segments i, i+1, ... until the block holds ``limit`` tokens or more; returns the
         first segment not packed.  Then point the texts into the (now final) buffers.  The
         block must not be in use by the kernel."""
-        cdef size_t t
-        self._drop()
-        self.n_texts = self.n_seg = self.n_ids = self.n_refs = 0
-        self.reserve(1, 1)
-        self.off[0] = 0
+        self.reset()
         # at least one segment per block (any limit); indexing through the sequence protocol,
         # bounds checked: user code (a token's __hash__, another thread while the workers
         # count) may have shortened the lists since len() was read
         while i < n and (self.n_seg == 0 or self.n_ids + self.n_refs < limit):
             self.pack_segment(_item(hypotheses, i), _item(references, i), i)
             i += 1
+        self.point()
+        return i
+
+    cdef int reset(self) except -1:
+        """Empty the block (dropping its references to str tokens) for packing."""
+        self._drop()
+        self.n_texts = self.n_seg = self.n_ids = self.n_refs = 0
+        self.reserve(1, 1)
+        self.off[0] = 0
+        return 0
+
+    cdef void point(self) noexcept:
+        """Point the texts into the (now final) buffers, once every segment is packed."""
+        cdef size_t t
         for t in range(self.n_texts):
             if self.texts[t].kind == RB_KIND_STRREFS:
                 self.texts[t].data = self.refs + self.start[t]
             else:
                 self.texts[t].data = self.ids + self.start[t]
-        return i
 
 
 cdef inline object _item(seq, Py_ssize_t i):

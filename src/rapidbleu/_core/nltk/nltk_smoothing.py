@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from .. import backend as _backend
 from ..bleu.bleu_scores_py import (
     Fraction,
     nltk_method0,
@@ -48,6 +49,13 @@ def modified_precision(references: Sequence[Tokens], hypothesis: Tokens, n: int)
     n = int(n)
     if n < 1:
         raise ValueError(f"modified_precision: n must be >= 1, got {n}")
+    if type(hypothesis) is list and type(references) is list and references:
+        try:  # one segment's row, without the batch's array (a loop calls this once per segment)
+            one = _backend.bleu_stats.token_row(hypothesis, references, n)
+        except (TypeError, ValueError):
+            pass  # (the batch call below names the problem)
+        else:
+            return Fraction(one[1 + n], max(1, one[1 + 2 * n]), _normalize=False)
     row = token_statistics([references], [hypothesis], n)[0]
     return Fraction(int(row[1 + n]), max(1, int(row[1 + 2 * n])), _normalize=False)
 
