@@ -63,7 +63,7 @@ from collections.abc import Iterable, Iterator, Sequence, Sized
 from fractions import Fraction as _Fraction  # noqa: F401
 from functools import lru_cache
 from itertools import chain, islice, repeat
-from typing import Any, overload
+from typing import Any, cast, overload
 
 import numpy as np
 
@@ -331,7 +331,7 @@ def _score_of_token_row(metric: NLTKBLEU, row: list[int]) -> float | list[float]
     warning for each order without a match, the smoother's parameters as they are now."""
     if row[2] == 0:
         return [0] * len(metric.weight_list) if metric.several else 0
-    method, smoother = metric.method, metric.smoother
+    method, smoother = cast(int, metric.method), metric.smoother  # (a float method: _sentence_metric)
     if method == 0:
         for n in range(metric.order):
             if row[2 + n] == 0:
