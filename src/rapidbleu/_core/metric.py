@@ -555,10 +555,11 @@ def shared_metric(cls: type[_M], **options: Any) -> _M:
     by every caller with these options (its ``num_refs`` is the last call's).
     """
     try:
-        hash(tuple(options.values()))
-    except TypeError:
+        return cast("_M", _shared(cls, **options))
+    except TypeError as e:
+        if "unhashable" not in str(e):
+            raise
         return cls(**options)
-    return cast("_M", _shared(cls, **options))
 
 
 def check_metric(metric: object, none_ok: bool = False) -> Metric:

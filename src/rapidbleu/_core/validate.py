@@ -215,7 +215,8 @@ def check_hypotheses_counting(hypotheses: Any, suffix: str, what: str = "hypothe
 
 
 def check_sentence_args(hypothesis: Any, references: Any) -> tuple[str, list[str | None]]:
-    """Checks for ``sentence_score(hypothesis, references)``; returns the references as a list.
+    """Checks for ``sentence_score(hypothesis, references)``; returns the references as a list
+    (a list given is returned as it is: the callers read it, never keep or change it).
 
     Raises:
         TypeError: ``hypothesis`` not a string, ``references`` a bare string or not a sequence.
@@ -223,6 +224,8 @@ def check_sentence_args(hypothesis: Any, references: Any) -> tuple[str, list[str
         NoneHypothesisError: ``hypothesis`` is None (a ``ValueError`` and, as in sacreBLEU, a
             ``TypeError``).
     """
+    if type(hypothesis) is str and type(references) is list:  # the usual call, without the checks below
+        return hypothesis, references
     if hypothesis is None:
         raise NoneHypothesisError("hypothesis is None; use '' for an empty output")
     if not isinstance(hypothesis, str):
