@@ -374,6 +374,12 @@ def case_kernels(rng: random.Random) -> None:
     rlines = [[_line(rng) for _ in range(n)]]
     tok, lower = rng.choice(["13a", "intl", "zh", "char", "none"]), rng.random() < 0.5
     calls.append(("bleu_stats", "string_stats", lambda m: m.string_stats(lines, rlines, N, tok, lower, w)))
+    one_refs = [_line(rng) if rng.random() < 0.8 else None for _ in range(rng.randint(0, 10))]
+    one_hyp = _line(rng)
+    calls.append(("bleu_stats", "sentence_row", lambda m: m.sentence_row(one_hyp, one_refs, N, tok, lower)))
+    calls.append(
+        ("bleu_stats", "token_row", lambda m: m.token_row(toks[0] if toks else [], trefs[0] if trefs else [], N))
+    )
     ids = [[rng.randint(-3, 5) for _ in range(rng.randint(0, 8))] for _ in range(n)]
     clean = (rng.choice([None, 0, 1]), rng.choice([None, 2, [2, 3]]), rng.choice([None, [], [4], [-3, 4]]))
     calls.append(("ids", "pack_int_lists", lambda m: m.pack_int_lists(ids + [None] * (n % 2), n % 2 == 1)))
@@ -396,6 +402,9 @@ def case_kernels(rng: random.Random) -> None:
     nm, p1, p2 = rng.randint(0, 4), rng.choice(_NLTK_PARAMS), rng.choice(_NLTK_PARAMS)
     reweigh = rng.random() < 0.3
     calls.append(("bleu_scores", "nltk_scores", lambda m: m.nltk_scores(rows, N, weights, nm, p1, p2, reweigh, w)))
+    row = rows[0].tolist() if len(rows) else [0] * (2 + 2 * N)
+    calls.append(("bleu_scores", "bleu_of_row", lambda m: m.bleu_of_row(row, N, method, value, eff)))
+    calls.append(("bleu_scores", "nltk_of_row", lambda m: m.nltk_of_row(row, N, weights, nm, p1, p2, reweigh)))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for kind, name, call in calls:
