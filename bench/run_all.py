@@ -29,6 +29,7 @@ RUNS = [
     ("nltk2", ["bench_nltk.py", "--workers", "2"], ["bench_nltk.py", "--quick", "--workers", "2"]),
     ("ids", ["bench_ids.py"], ["bench_ids.py", "--quick"]),
     ("small", ["bench_small_batches.py", "--repeat", "15"], ["bench_small_batches.py", "--repeat", "5"]),
+    ("per_call", ["bench_per_call.py"], ["bench_per_call.py", "--segments", "100", "--rounds", "3"]),
     ("significance", ["bench_significance.py"], ["bench_significance.py", "--quick"]),
     ("bigline", ["bench_bigline.py", "--mb", "50"], ["bench_bigline.py", "--mb", "5"]),
     ("reader", ["bench_reader.py"], ["bench_reader.py", "--mb", "10", "--runs", "1"]),
