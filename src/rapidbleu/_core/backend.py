@@ -156,7 +156,14 @@ TWINS = {
     "chrf": (
         "chrf.chrf_cy",
         "chrf.chrf_py",
-        ("chrf_stats", "chrf_scores", "chrf_pairwise_stats", "chrf_pairwise_scores"),
+        (
+            "chrf_stats",
+            "chrf_sentence_row",
+            "chrf_of_row",
+            "chrf_scores",
+            "chrf_pairwise_stats",
+            "chrf_pairwise_scores",
+        ),
     ),
     "ter": (
         "ter.ter_cy",
