@@ -65,8 +65,8 @@ EXTENSIONS = {
         *("c/text.pxd", "c/uni.h", "c/compiler.h", "c/pyint.h", "c/pyapi.pxd"),
     ],
     "ter/ter_cy": [
-        *("ter/ter.h", "ter/ter_bits.h", "ter/ter_tok.h", "c/tok.h", "c/uni.h", "c/compiler.h", "c/text.h"),
-        *("c/pytext.h", "c/text.pxd"),
+        *("ter/ter.h", "ter/ter_bits.h", "ter/ter_tok.h", "ter/ter_one.pxi", "c/tok.h", "c/uni.h", "c/compiler.h"),
+        *("c/text.h", "c/pytext.h", "c/text.pxd"),
     ],
     "aggregate/aggregate_cy": ["aggregate/aggregate.h", "chrf/chrf_score.h"],
 }

@@ -168,7 +168,15 @@ TWINS = {
     "ter": (
         "ter.ter_cy",
         "ter.ter_py",
-        ("ter_stats", "ter_scores", "ter_pairwise_scores", "translation_edit_rate", "plain_streams"),
+        (
+            "ter_stats",
+            "ter_sentence_row",
+            "ter_of_row",
+            "ter_scores",
+            "ter_pairwise_scores",
+            "translation_edit_rate",
+            "plain_streams",
+        ),
     ),
     "aggregate": ("aggregate.aggregate_cy", "aggregate.aggregate_py", ("ngram_stats", "chrf_row_scores")),
 }
