@@ -9,8 +9,10 @@
 # call that finds it busy (another thread is in it), whose texts exceed ``_ONE_SHARED_CPS`` code
 # points or whose references exceed ``_ONE_SHARED_REFS`` works in a scratch space of its own,
 # freed on return.  The tokenizer's part of the shared space grows with the code points (at most
-# ``_ONE_SHARED_CPS`` of them: well under a MB); the edit distance's grows with the words of a
-# pair, and is freed after any call that left it above ``_ONE_SHARED_WORK`` bytes.
+# ``_ONE_SHARED_CPS`` of them: a few MB); the edit distance's grows with the words of a pair
+# (quadratically where the lengths differ), and is freed after any call that left it above
+# ``_ONE_SHARED_WORK`` bytes.  The lowercasing table the tokenizer reads without the GIL is
+# ``_LOWER``, made once and never replaced.
 
 DEF _ONE_CPS = 65536
 DEF _ONE_REFS = 64
