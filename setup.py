@@ -61,12 +61,12 @@ EXTENSIONS = {
     "bleu/bleu_scores_cy": ["bleu/bleu_scores_cy.pxd"],
     "bleu/bleu_sets_cy": ["c/table.h", "c/compiler.h", "c/table.pxd", "bleu/bleu_scores_cy.pxd"],
     "chrf/chrf_cy": [
-        *("chrf/chrf.h", "chrf/chrf_score.h", "c/table.h", "c/text.h", "c/pytext.h", "c/text.pxd"),
-        *("c/uni.h", "c/compiler.h"),
+        *("chrf/chrf.h", "chrf/chrf_score.h", "chrf/chrf_one.pxi", "c/table.h", "c/text.h", "c/pytext.h"),
+        *("c/text.pxd", "c/uni.h", "c/compiler.h", "c/pyint.h", "c/pyapi.pxd"),
     ],
     "ter/ter_cy": [
-        *("ter/ter.h", "ter/ter_bits.h", "ter/ter_tok.h", "c/tok.h", "c/uni.h", "c/compiler.h", "c/text.h"),
-        *("c/pytext.h", "c/text.pxd"),
+        *("ter/ter.h", "ter/ter_bits.h", "ter/ter_tok.h", "ter/ter_one.pxi", "c/tok.h", "c/uni.h", "c/compiler.h"),
+        *("c/text.h", "c/pytext.h", "c/text.pxd"),
     ],
     "aggregate/aggregate_cy": ["aggregate/aggregate.h", "chrf/chrf_score.h"],
 }

@@ -11,6 +11,7 @@ backend, which is as slow as sacreBLEU); ``RAPIDBLEU_CHRF_FULL=1`` runs every wh
 every option set on both backends.
 """
 
+import json
 import logging
 import math
 import os
@@ -712,3 +713,209 @@ def test_bad_inputs_are_named(backend):
         metric.corpus_score(["a"], None)
     with pytest.raises(TypeError, match=r"references\[0\]\[0\] is a bytes"):
         _backend.chrf.chrf_stats(["a"], [[b"a"]], {})
+
+
+# ============================================================================================
+# One segment a call (issue 41): the core's chrf_sentence_row and chrf_of_row
+# ============================================================================================
+sentence_options = st.fixed_dictionaries(
+    {
+        "char_order": st.integers(0, 7),
+        "word_order": st.integers(0, 3),
+        "beta": st.one_of(
+            st.integers(0, 5),
+            st.floats(0.0, 4.0),
+            st.sampled_from([0.5, 1e6, 1e150, 2**26, 2**40, np.float32(0.5), np.int64(3), np.float64(2.0)]),
+        ),
+        "lowercase": st.booleans(),
+        "whitespace": st.booleans(),
+        "eps_smoothing": st.booleans(),
+    }
+).filter(lambda o: o["char_order"] + o["word_order"] > 0)
+
+
+def _outcome(call):
+    try:
+        return ("value", call())
+    except Exception as exc:
+        return ("error", type(exc).__name__, str(exc))
+
+
+@needs_cy
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.one_of(texts, st.sampled_from(["", " ", "\t \u3000", "a" * 50])),
+    st.lists(st.one_of(texts, st.none(), st.sampled_from(["", "  ", "\u3000"])), max_size=12),
+    sentence_options,
+)
+def test_sentence_row_twins_agree(hyp, refs, opts):
+    """One segment's row: the same Python ints from both twins, the batch kernel's row (up to
+    12 references: beyond the stack arrays too; ``None`` skipped, or no reference at all: the
+    same error), with every hash colliding too; and its score from both twins, the float of
+    ``f_score`` (``score_from_stats``)."""
+    want = _outcome(lambda: py.chrf_sentence_row(hyp, refs, opts))
+    got = _outcome(lambda: cy().chrf_sentence_row(hyp, refs, opts))
+    assert got == want
+    assert _outcome(lambda: cy()._chrf_sentence_row_masked(hyp, refs, opts, 0)) == want
+    if want[0] == "error":
+        assert want[1] == "NoReferencesError"
+        assert all(r is None for r in refs)
+        return
+    row = got[1]
+    assert all(type(v) is int for v in row)
+    assert row == cy().chrf_stats([hyp], [[r] for r in refs], opts).tolist()[0]
+    score = cy().chrf_of_row(row, opts)
+    assert repr(score) == repr(py.chrf_of_row(row, opts))
+    assert type(score) is type(py.chrf_of_row(row, opts))
+    metric = rapidbleu.CHRF(**opts)
+    assert repr(score) == repr(metric.score_from_stats(row).score)
+
+
+@needs_cy
+def test_chrf_of_row_beyond_the_fast_path():
+    """Rows the compiled ``chrf_of_row`` hands to the twin's formula (counts past 2**53, numpy
+    counts, tuples, a numpy or Fraction beta, numpy orders) and rows of the wrong length: the
+    same value, type and error from both twins."""
+    from fractions import Fraction
+
+    big = 2**60
+    rows = [[big, big, big - 1] * 6, [np.int64(3), np.int64(4), np.int64(2)] * 6, tuple([5, 6, 4] * 6), [1, 2] * 9]
+    rows.append([3, 4, 2] * 6)
+    for opts in (
+        {},
+        {"beta": np.float32(0.5)},
+        {"beta": Fraction(1, 2)},
+        {"char_order": np.int64(6), "eps_smoothing": True},
+        {"eps_smoothing": True},
+        {"beta": 2**40},
+    ):
+        for row in [*rows, [1, 2, 1]]:
+            want = _outcome(lambda row=row, opts=opts: py.chrf_of_row(row, opts))
+            got = _outcome(lambda row=row, opts=opts: cy().chrf_of_row(row, opts))
+            assert repr(got) == repr(want), (row, opts)
+            if want[0] == "value":
+                assert type(got[1]) is type(want[1])
+
+
+@needs_cy
+def test_sentence_row_long_segments_many_references_and_threads():
+    """Segments past the shared scratch space's bounds (code points, references) count in a
+    space of their own; threads calling at once (the shared space taken by one, the others in
+    their own) get every row right."""
+    import threading
+
+    rng = random.Random(7)
+    long_hyp = " ".join(f"w{rng.randrange(3000)}" for _ in range(20_000))
+    long_ref = " ".join(f"w{rng.randrange(3000)}" for _ in range(20_000))
+    assert len(long_hyp) + len(long_ref) > cy()._ONE_SHARED_CPS
+    many = [f"ref {k} a b" for k in range(cy()._ONE_SHARED_REFS + 5)]
+    for opts in ({}, {"word_order": 2, "lowercase": True}, {"beta": np.float32(0.5)}):
+        assert cy().chrf_sentence_row(long_hyp, [long_ref], opts) == py.chrf_sentence_row(long_hyp, [long_ref], opts)
+        assert cy().chrf_sentence_row("ref 7 a b c", many, opts) == py.chrf_sentence_row("ref 7 a b c", many, opts)
+    hyps, streams = SAMPLE_HYPS_REFS()
+    opts = {"word_order": 2}
+    want = [py.chrf_sentence_row(h, [r], opts) for h, r in zip(hyps, streams, strict=True)]
+    errors = []
+
+    def work():
+        for _ in range(10):
+            got = [cy().chrf_sentence_row(h, [r], opts) for h, r in zip(hyps, streams, strict=True)]
+            if got != want:
+                errors.append("differs")
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+
+
+def SAMPLE_HYPS_REFS():
+    rng = random.Random(3)
+    words = ["Straße", "İstanbul", "ΣΊΣΥΦΟΣ", "日本語", "cat", "dog", "😀", "the", "a", "(hi)", "end."]
+    hyps = [" ".join(rng.choice(words) for _ in range(rng.randint(0, 25))) for _ in range(150)]
+    refs = [" ".join(rng.choice(words) for _ in range(rng.randint(0, 25))) for _ in range(150)]
+    return hyps, refs
+
+
+@needs_cy
+def test_sentence_row_refuses_non_str():
+    for hyp, refs in (("a", ["a", 3]), (None, ["a"]), (b"a", ["a"]), ("a", [b"a"]), ("a", [None, 3.0])):
+        for opts in ({}, {"lowercase": True}):
+            want = _outcome(lambda hyp=hyp, refs=refs, opts=opts: py.chrf_sentence_row(hyp, refs, opts))
+            assert want[:2] == ("error", "TypeError")
+            assert _outcome(lambda hyp=hyp, refs=refs, opts=opts: cy().chrf_sentence_row(hyp, refs, opts)) == want
+    for bad in ({"char_order": 0, "word_order": 0}, {"beta": -1}, {"beta": float("nan")}, {"char_order": 1.0}):
+        want = _outcome(lambda bad=bad: py.chrf_sentence_row("a", ["a"], bad))
+        assert want[0] == "error"
+        assert _outcome(lambda bad=bad: cy().chrf_sentence_row("a", ["a"], bad)) == want
+
+
+def _same_chrf_result(ours, theirs):
+    assert vars(ours).keys() - {"_verbose"} == vars(theirs).keys() - {"_verbose"}
+    for key, value in vars(theirs).items():
+        assert repr(getattr(ours, key)) == repr(value), key
+        assert type(getattr(ours, key)) is type(value), key
+    assert_same_score(ours, theirs)
+    assert ours.format(score_only=True) == theirs.format(score_only=True)
+    signature = "nrefs:1|case:mixed"
+    assert json.loads(ours.format(signature=signature, is_json=True)) == json.loads(
+        theirs.format(signature=signature, is_json=True)
+    )
+
+
+@pytest.mark.parametrize(
+    "opts",
+    [
+        {},
+        {"word_order": 2},
+        {"beta": 0.5},
+        {"beta": 2.0},
+        {"beta": 3, "eps_smoothing": True},
+        {"char_order": 4, "word_order": 1, "remove_whitespace": False},
+        {"beta": np.float32(1.5)},
+    ],
+    ids=opt_id,
+)
+def test_sentence_chrf_and_sentence_score_equal_sacrebleus(backend, opts):
+    """``sentence_chrf`` (its metric built once per option set, options told apart by type) and
+    a reused ``CHRF().sentence_score``: every attribute (value and type), the texts and the
+    signature equal sacreBLEU's, on every call."""
+    hyps, refs = SAMPLE_HYPS_REFS()
+    cases = [(h, [r]) for h, r in zip(hyps[:40], refs[:40], strict=True)]
+    cases += [("", [""]), (" ", ["a"]), ("a b", [None, "a c", "a b"]), ("x", ["y", None, "x y", "x"])]
+    ctor = {
+        ("whitespace" if k == "remove_whitespace" else k): (not v if k == "remove_whitespace" else v)
+        for k, v in opts.items()
+    }
+    ours_m, theirs_m = rapidbleu.CHRF(**ctor), SacreCHRF(**ctor)
+    for _ in range(2):
+        for hyp, rs in cases:
+            _same_chrf_result(rapidbleu.sentence_chrf(hyp, rs, **opts), sacrebleu.sentence_chrf(hyp, rs, **opts))
+            _same_chrf_result(ours_m.sentence_score(hyp, rs), theirs_m.sentence_score(hyp, rs))
+            assert ours_m.num_refs == theirs_m.num_refs
+            assert sig(ours_m) == sig(theirs_m)
+
+
+def test_sentence_chrf_refuses_bad_input_on_every_call(backend):
+    """An invalid option or input raises on every call (the shared metric caches no error), with
+    the errors of today's checks."""
+    for _ in range(2):
+        with pytest.raises(TypeError, match="remove_whitespace"):
+            rapidbleu.sentence_chrf("a", ["a"], remove_whitespace="no")
+        with pytest.raises(ValueError, match="beta"):
+            rapidbleu.sentence_chrf("a", ["a"], beta=-1)
+        with pytest.raises(ValueError, match="char_order"):
+            rapidbleu.sentence_chrf("a", ["a"], char_order=0)
+        with pytest.raises(TypeError):
+            rapidbleu.sentence_chrf("a", "a")
+        with pytest.raises(ValueError, match="no reference"):
+            rapidbleu.sentence_chrf("a", [None])
+        with pytest.raises(TypeError):
+            rapidbleu.sentence_chrf("a", ["a", 3])
+        with pytest.raises(TypeError):
+            rapidbleu.sentence_chrf(None, ["a"])
+    # an unhashable option value builds a metric every call, and is still checked
+    with pytest.raises(TypeError, match="beta"):
+        rapidbleu.sentence_chrf("a", ["a"], beta=[2])

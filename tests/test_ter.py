@@ -842,3 +842,145 @@ def test_ter_batch_errors():
         sentence_ter_batch(["a", "b"], ["a"])
     with pytest.raises(TypeError, match="ordered sequence"):
         sentence_ter_batch({"a"}, ["a"])
+
+
+# ============================================================================================
+# One segment a call (issue 41): the core's ter_sentence_row and ter_of_row
+# ============================================================================================
+_one_text = st.one_of(
+    _text,
+    st.sampled_from(["", " ", "\t\u3000 ", "İSTANBUL Σ ΟΔΟΣ.", "😀 a b", "Jim's car.", "x" * 30, "&lt;a&gt; b"]),
+)
+
+
+def _outcome(call):
+    try:
+        return ("value", call())
+    except Exception as exc:
+        return ("error", type(exc).__name__, str(exc))
+
+
+@pytest.mark.skipif(len(TWINS) < 2, reason="compiled extension not built")
+@given(_one_text, st.lists(st.one_of(_one_text, st.none()), max_size=12), st.sampled_from(OPTION_SETS))
+@settings(max_examples=300, deadline=None)
+def test_sentence_row_twins_agree(hyp, refs, options):
+    """One segment's row: the same two Python floats from both twins, the batch kernel's row (up
+    to 12 references: beyond the stack arrays too; ``None`` skipped, or no reference at all:
+    the same error); its score from both twins, ``score_from_stats``' float."""
+    py, cy = TWINS
+    want = _outcome(lambda: py.ter_sentence_row(hyp, refs, options))
+    got = _outcome(lambda: cy.ter_sentence_row(hyp, refs, options))
+    assert got == want
+    if want[0] == "error":
+        assert want[1] == "NoReferencesError"
+        assert all(r is None for r in refs)
+        return
+    row = got[1]
+    assert [type(v) for v in row] == [float, float]
+    assert row == cy.ter_stats([hyp], [[r] for r in refs], options).tolist()[0]
+    score = cy.ter_of_row(row)
+    assert repr(score) == repr(py.ter_of_row(row)) == repr(rapidbleu.TER(**options).score_from_stats(row).score)
+
+
+def test_ter_of_row_beyond_the_fast_path():
+    """Rows the compiled ``ter_of_row`` hands to the twin's formula (ints, ints past 2**53, numpy
+    float32, tuples) and rows of the wrong length: the same value, type and error."""
+    rows = [[3, 4], [2**60 + 1, 3], [np.float32(1), np.float32(3)], (1.0, 3.0), [2.0, 0.0], [0.0, 0.0], [1.0]]
+    for row in rows:
+        want = _outcome(lambda row=row: TWINS[0].ter_of_row(row))
+        got = _outcome(lambda row=row: TWINS[-1].ter_of_row(row))
+        assert repr(got) == repr(want), row
+        if want[0] == "value":
+            assert type(got[1]) is type(want[1])
+
+
+@pytest.mark.skipif(len(TWINS) < 2, reason="compiled extension not built")
+def test_sentence_row_long_segments_many_references_and_threads():
+    """Segments past the shared scratch space's bounds (code points, references) work in a space
+    of their own, a pair whose edit distance needs a large work area leaves the shared space
+    small again; threads calling at once (the shared space taken by one, the others in their
+    own) get every row right; a text past the word limit is refused by name."""
+    import threading
+
+    py, cy = TWINS
+    rnd = random.Random(5)
+    long_hyp = " ".join(f"w{rnd.randrange(400)}" for _ in range(9_000))
+    long_ref = " ".join(f"w{rnd.randrange(400)}" for _ in range(8_000))
+    assert len(long_hyp) + len(long_ref) > cy._ONE_SHARED_CPS
+    mid_hyp, mid_ref = long_hyp[:20_000], long_ref[:20_000]  # shared, with a large work area
+    many = [f"ref {k} a b" for k in range(cy._ONE_SHARED_REFS + 5)]
+    for options in (OPTION_SETS[0], OPTION_SETS[-1]):
+        for hyp, refs in ((long_hyp, [long_ref]), (mid_hyp, [mid_ref, None]), ("ref 7 a b c", many)):
+            assert cy.ter_sentence_row(hyp, refs, options) == py.ter_sentence_row(hyp, refs, options)
+    too_long = "a " * (_ter_py.MAX_WORDS + 1)
+    for refs in ([too_long], [None, "a", too_long]):
+        want = _outcome(lambda refs=refs: py.ter_sentence_row("a", refs, {}))
+        assert want[1] == "ValueError"
+        assert "stream" in want[2]
+        assert _outcome(lambda refs=refs: cy.ter_sentence_row("a", refs, {})) == want
+    rows = [(" ".join(HYPS[i % 5].split()[: 1 + i % 4]) + f" {i}", [REFS[0][i % 5]]) for i in range(100)]
+    want = [py.ter_sentence_row(h, rs, {"normalized": True}) for h, rs in rows]
+    errors = []
+
+    def work():
+        for _ in range(10):
+            if [cy.ter_sentence_row(h, rs, {"normalized": True}) for h, rs in rows] != want:
+                errors.append("differs")
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+
+
+def test_sentence_row_refuses_non_str():
+    for hyp, refs in (("a", ["a", 3]), (None, ["a"]), (b"a", ["a"]), ("a", [b"a"]), ("a", [None, 3.0])):
+        results = {
+            repr(_outcome(lambda mod=mod, hyp=hyp, refs=refs: mod.ter_sentence_row(hyp, refs, {}))) for mod in TWINS
+        }
+        assert len(results) == 1
+        assert "TypeError" in results.pop()
+
+
+def _same_ter_result(ours, theirs):
+    assert vars(ours).keys() - {"_verbose"} == vars(theirs).keys() - {"_verbose"}
+    for key, value in vars(theirs).items():
+        assert repr(getattr(ours, key)) == repr(value), key
+        assert type(getattr(ours, key)) is type(value), key
+    for width in (1, 2, 4):
+        assert ours.format(width=width) == theirs.format(width=width)
+    assert str(ours) == str(theirs)
+
+
+@pytest.mark.parametrize("options", OPTION_SETS, ids=option_id)
+def test_sentence_ter_and_sentence_score_equal_sacrebleus(backend, options):
+    """``sentence_ter`` (its metric built once per option set) and a reused
+    ``TER().sentence_score``: every attribute (value and type), the texts and the signature equal
+    sacreBLEU's, on every call."""
+    cases = [(h, [r[i] for r in REFS]) for i, h in enumerate(HYPS)]
+    cases += [("", [""]), ("a", [""]), ("", ["a"]), ("İSTANBUL Σ.", ["istanbul σ .", None]), ("x y", ["y x", "x", "z"])]
+    ours_m, theirs_m = rapidbleu.TER(**options), SacreTER(**options)
+    for _ in range(2):
+        for hyp, refs in cases:
+            _same_ter_result(rapidbleu.sentence_ter(hyp, refs, **options), sacrebleu.sentence_ter(hyp, refs, **options))
+            _same_ter_result(ours_m.sentence_score(hyp, refs), theirs_m.sentence_score(hyp, refs))
+            assert ours_m.num_refs == theirs_m.num_refs
+            assert sig(ours_m) == theirs_m.get_signature().format()
+
+
+def test_sentence_ter_refuses_bad_input_on_every_call(backend):
+    for _ in range(2):
+        with pytest.raises(TypeError, match="normalized"):
+            rapidbleu.sentence_ter("a", ["a"], normalized="yes")
+        with pytest.raises(TypeError):
+            rapidbleu.sentence_ter("a", "a")
+        with pytest.raises(ValueError, match="no reference"):
+            rapidbleu.sentence_ter("a", [None])
+        with pytest.raises(TypeError):
+            rapidbleu.sentence_ter("a", ["a", 3])
+        with pytest.raises(TypeError):
+            rapidbleu.sentence_ter(None, ["a"])
+    with pytest.raises(TypeError, match="normalized"):
+        rapidbleu.sentence_ter("a", ["a"], normalized=[1])

@@ -20,8 +20,8 @@ else:
 from ._base.errors import cached_references_error, no_reference_error
 from ._base.lazy import is_ndarray
 from ._core import backend as _backend
-from ._core.inputs import check_references, preprocess, stat_value
-from ._core.metric import CommandLineOption, Metric
+from ._core.inputs import check_references, preprocess, sentence_num_refs, stat_value
+from ._core.metric import CommandLineOption, Metric, shared_metric
 from ._core.sacre_methods import SacreMetricMethods
 from ._core.ter.ter_py import OPTIONS, TEROptions, option_values, ter_from_stats
 from ._core.validate import check_flag, check_hypotheses
@@ -123,12 +123,13 @@ class TER(SacreMetricMethods, Metric):
         (``rapidbleu._core.ter.ter_py.TEROptions``; the attributes keep the values given:
         sacreBLEU's signature prints them, ``norm:1`` for ``normalized=1``, nothing for
         ``None``)."""
-        return TEROptions(
-            normalized=bool(self.normalized),
-            no_punct=bool(self.no_punct),
-            asian_support=bool(self.asian_support),
-            case_sensitive=bool(self.case_sensitive),
-        )
+        # (a dict display: cheaper than the TypedDict call, read on every sentence score)
+        return {
+            "normalized": bool(self.normalized),
+            "no_punct": bool(self.no_punct),
+            "asian_support": bool(self.asian_support),
+            "case_sensitive": bool(self.case_sensitive),
+        }
 
     # -- the metric protocol (rapidbleu._core.metric) ------------------------------------------------
     @property
@@ -229,6 +230,17 @@ class TER(SacreMetricMethods, Metric):
             )
         edits, length = row.tolist()
         return TERScore(ter_from_stats(edits, length), edits, length)
+
+    def sentence_row(self, hypothesis: str, references: list[str | None]) -> list[float]:
+        """The protocol's one-segment row (``Metric.sentence_row``): ``[num_edits,
+        avg_ref_length]`` as Python floats, from the core's ``ter_sentence_row``."""
+        self.num_refs = sentence_num_refs(references)
+        return _backend.ter.ter_sentence_row(hypothesis, references, self.options)
+
+    def score_of_row(self, row: Sequence[Any]) -> TERScore:
+        """The score of a row :meth:`sentence_row` gave (trusted), by the core's ``ter_of_row``
+        (the floats and attributes of :meth:`score_from_stats`)."""
+        return TERScore(_backend.ter.ter_of_row(row), row[0], row[1])
 
     def scores_from_stats(self, sums: np.ndarray, dtype: Any = None) -> np.ndarray:
         """``(m,)``: TER (0-100) of each row of summed statistics, as sacreBLEU computes it when
@@ -362,8 +374,11 @@ def sentence_ter(
     asian_support: bool = False,
     case_sensitive: bool = False,
 ) -> TERScore:
-    """Sentence TER with sacreBLEU's ``sentence_ter`` arguments and defaults."""
-    metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive)
+    """Sentence TER with sacreBLEU's ``sentence_ter`` arguments and defaults; the metric of each
+    option set is built once (``rapidbleu._core.metric.shared_metric``)."""
+    metric = shared_metric(
+        TER, normalized=normalized, no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive
+    )
     return cast(TERScore, metric.sentence_score(hypothesis, references))
 
 

@@ -160,12 +160,27 @@ TWINS = {
     "chrf": (
         "chrf.chrf_cy",
         "chrf.chrf_py",
-        ("chrf_stats", "chrf_scores", "chrf_pairwise_stats", "chrf_pairwise_scores"),
+        (
+            "chrf_stats",
+            "chrf_sentence_row",
+            "chrf_of_row",
+            "chrf_scores",
+            "chrf_pairwise_stats",
+            "chrf_pairwise_scores",
+        ),
     ),
     "ter": (
         "ter.ter_cy",
         "ter.ter_py",
-        ("ter_stats", "ter_scores", "ter_pairwise_scores", "translation_edit_rate", "plain_streams"),
+        (
+            "ter_stats",
+            "ter_sentence_row",
+            "ter_of_row",
+            "ter_scores",
+            "ter_pairwise_scores",
+            "translation_edit_rate",
+            "plain_streams",
+        ),
     ),
     "aggregate": ("aggregate.aggregate_cy", "aggregate.aggregate_py", ("ngram_stats", "chrf_row_scores")),
 }

@@ -78,6 +78,16 @@ static void rb_chrf_scratch_init(rb_chrf_scratch *sc, int char_order, int word_o
     sc->chunk = mask == ~(uint64_t)0 ? RB_CHRF_CHUNK : RB_CHRF_TEST_CHUNK;
 }
 
+/* New options for a scratch space in use (its buffers kept: the one-segment calls' shared
+ * space, chrf_one.pxi). */
+static void rb_chrf_scratch_set(rb_chrf_scratch *sc, int char_order, int word_order, int whitespace, uint64_t mask) {
+    sc->char_order = char_order;
+    sc->word_order = word_order;
+    sc->whitespace = whitespace;
+    sc->mask = mask;
+    sc->chunk = mask == ~(uint64_t)0 ? RB_CHRF_CHUNK : RB_CHRF_TEST_CHUNK;
+}
+
 static void rb_chrf_scratch_free(rb_chrf_scratch *sc) {
     free(sc->hyp); free(sc->ref); free(sc->rpos); free(sc->roff); free(sc->live); free(sc->hc0); free(sc->hc1);
     free(sc->cnt); free(sc->ext); free(sc->cps); free(sc->ttab); free(sc->ptab); free(sc->rows);

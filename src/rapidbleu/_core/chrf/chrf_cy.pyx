@@ -11,11 +11,16 @@ directives are set in ``setup.py`` only.
 
 import numpy as np
 
+from libc.math cimport pow
 from libc.stdint cimport int64_t, uint64_t
 from libc.stdlib cimport free, malloc
+from libc.string cimport memcpy
 from cpython.list cimport PyList_GET_ITEM
 from cpython.object cimport PyObject
+from cpython.pythread cimport (NOWAIT_LOCK, PyThread_acquire_lock, PyThread_allocate_lock, PyThread_release_lock,
+                               PyThread_type_lock)
 
+from ..c.pyapi cimport rb_int64_of
 from ..c.text cimport rb_set_text, rb_text
 
 from . import chrf_py as _twin
@@ -33,13 +38,17 @@ _MIN_SCORE_CHUNK = 1 << 14
 
 cdef extern from "chrf.h" nogil:
     ctypedef struct rb_chrf_scratch:
-        pass
+        int64_t *rows  # one row per reference, after rb_chrf_segment
     enum:
         RB_CHRF_OK
         RB_CHRF_ENOMEM
         RB_CHRF_ETOOLONG
     void rb_chrf_scratch_init(rb_chrf_scratch *sc, int char_order, int word_order, int whitespace, uint64_t mask)
+    void rb_chrf_scratch_set(rb_chrf_scratch *sc, int char_order, int word_order, int whitespace, uint64_t mask)
     void rb_chrf_scratch_free(rb_chrf_scratch *sc)
+    int rb_chrf_segment(rb_chrf_scratch *sc, const rb_text *hyp, const rb_text *refs, size_t nrefs)
+    const int64_t *rb_chrf_best(const int64_t *rows, size_t nrefs, size_t cols, double factor, double one_plus,
+                                int eps_smoothing)
     int rb_chrf_rows(rb_chrf_scratch *sc, const rb_text *texts, const int64_t *off, size_t start, size_t end,
                      double factor, double one_plus, int eps_smoothing, int64_t *out)
     int rb_chrf_pairwise(rb_chrf_scratch *sc, const rb_text *texts, size_t n, size_t start, size_t end,
@@ -322,3 +331,6 @@ def chrf_pairwise_scores(sentences, options, workers=1):
         return _twin.chrf_scores(stats.reshape(n * n, 3 * (co + wo)), options, None, workers).reshape(n, n)
     return _pairwise(sentences, char_order, word_order, beta, lowercase, whitespace, eps_smoothing, workers, True,
                      _FULL_MASK)
+
+
+include "chrf_one.pxi"

@@ -486,6 +486,46 @@ def chrf_stats(
     return out
 
 
+def chrf_sentence_row(hypothesis: str, references: Sequence[str | None], options: CHRFOptions) -> list[int]:
+    """The statistics of one segment: ``chrf_stats([hypothesis], [[r] for r in
+    references], options)[0]`` as a list of ``3 * (char_order + word_order)`` Python ints (the
+    row against the best reference), with its errors, for the sentence-level entries a Python
+    loop calls once per segment (the compiled twin builds no array and starts no thread; see
+    ``chrf_one.pxi`` for its memory).
+
+    Args:
+        hypothesis: the hypothesis string.
+        references: its references (``str`` or ``None``; ``None`` skipped).
+        options: as :func:`chrf_stats`.
+
+    Raises:
+        TypeError: a hypothesis that is not a ``str``, a reference neither ``str`` nor
+            ``None``, a bad option type.
+        ValueError: no ``str`` reference, a bad order or beta.
+    """
+    return [int(v) for v in chrf_stats([hypothesis], [[r] for r in references], options)[0].tolist()]
+
+
+def chrf_of_row(row: Sequence[Any], options: CHRFOptions) -> Any:
+    """sacreBLEU's chrF (0-100) of one statistics row (a list, as :func:`chrf_sentence_row` gives
+    it): :func:`f_score` of the row's values with ``char_order + word_order`` (as given) orders,
+    the scoring of a sentence-level call.  The compiled twin computes rows of exact ints below
+    2**53 with a Python ``int`` or ``float`` beta and int orders in C and hands any other to this
+    formula.
+
+    Raises:
+        ValueError: a row of another length than ``3 * (char_order + word_order)``.
+    """
+    char_order, word_order, beta, _, _, eps_smoothing = option_values(options)
+    co, wo = check_orders(char_order, word_order)
+    values = list(row)
+    if len(values) != 3 * (co + wo):
+        raise ValueError(
+            f"a chrF row has {3 * (co + wo)} values for char_order={co}, word_order={wo}, got {len(values)}"
+        )
+    return f_score(values, char_order + word_order, beta, eps_smoothing)
+
+
 def as_stats_matrix(stats: Any, char_order: int, word_order: int, dtype: Any) -> np.ndarray:
     """``stats`` as a 2-D array of ``3 * (char_order + word_order)`` columns in ``dtype``
     (None: int64).  For ``dtype=None`` (Python ints) rows with a count beyond 2**53 - 1 come back

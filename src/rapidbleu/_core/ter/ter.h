@@ -9,7 +9,8 @@
  *   rb_ter_trace     <- trace_moves() + _alignment() + _next_error()
  *   rb_ter_search_*  <- translation_edit_rate()   (ter_bits.h: cell by cell, 64- or 128-bit
  *                                                  vectors; rb_ter_pair picks one)
- *   rb_ter_segments  <- the loop of ter_stats() over segments and references
+ *   rb_ter_segment   <- one segment of ter_stats() (its references), ter_sentence_row()
+ *   rb_ter_segments  <- the loop of ter_stats() over segments
  * Everything runs without the GIL on memory the caller owns (inputs, outputs) or that rb_ter_work
  * owns (one work area per thread, grown as needed, freed by rb_ter_work_free).
  */
@@ -578,33 +579,42 @@ static int rb_ter_pair(rb_ter_work *w, const int32_t *hyp, int64_t n, const int3
     return rb_ter_pair_in(w, hyp, n, ref, m, edits, 0);
 }
 
-/* Rows order[start..end-1] of the statistics: segment i is the texts seg[i] .. seg[i + 1] - 1,
- * its hypothesis first and then its references, text k being ids[off[k] .. off[k + 1] - 1];
- * out[2i] = the fewest edits, out[2i + 1] = the mean reference length (the Python twin's
- * ter_stats loop; sum / count is Python's int division, correctly rounded, below 2**53). */
+/* The statistics of one segment, texts h .. e - 1 (its hypothesis first, then its references; text
+ * k being ids[off[k] .. off[k + 1] - 1]), in work area w: out[0] = the fewest edits, out[1] = the
+ * mean reference length (the Python twin's ter_stats loop; sum / count is Python's int division,
+ * correctly rounded, below 2**53). */
+static int rb_ter_segment(rb_ter_work *w, const int32_t *ids, const int64_t *off, int64_t h, int64_t e,
+                          double *out) {
+    const int32_t *hyp = ids + off[h];
+    int64_t n = off[h + 1] - off[h], best = -1, total = 0, k;
+    int rc = RB_TER_OK;
+    for (k = h + 1; k < e; k++) {
+        int64_t m = off[k + 1] - off[k], edits;
+        total += m;
+        if (best == 0)
+            continue; /* no fewer edits are possible: only the length counts */
+        rc = rb_ter_pair(w, hyp, n, ids + off[k], m, &edits);
+        if (rc != RB_TER_OK)
+            return rc;
+        if (best < 0 || edits < best)
+            best = edits;
+    }
+    out[0] = (double)best;
+    out[1] = (double)total / (double)(e - h - 1);
+    return rc;
+}
+
+/* Rows order[start..end-1] of the statistics: segment i is the texts seg[i] .. seg[i + 1] - 1
+ * (rb_ter_segment), its row at out + 2i. */
 static int rb_ter_segments(const int32_t *ids, const int64_t *off, const int64_t *seg, const int64_t *order,
                            int64_t start, int64_t end, double *out) {
     rb_ter_work w;
-    int64_t p, k;
+    int64_t p;
     int rc = RB_TER_OK;
     rb_ter_work_init(&w);
     for (p = start; p < end && rc == RB_TER_OK; p++) {
-        int64_t i = order[p], h = seg[i];
-        const int32_t *hyp = ids + off[h];
-        int64_t n = off[h + 1] - off[h], best = -1, total = 0;
-        for (k = h + 1; k < seg[i + 1]; k++) {
-            int64_t m = off[k + 1] - off[k], e;
-            total += m;
-            if (best == 0)
-                continue; /* no fewer edits are possible: only the length counts */
-            rc = rb_ter_pair(&w, hyp, n, ids + off[k], m, &e);
-            if (rc != RB_TER_OK)
-                break;
-            if (best < 0 || e < best)
-                best = e;
-        }
-        out[2 * i] = (double)best;
-        out[2 * i + 1] = (double)total / (double)(seg[i + 1] - h - 1);
+        int64_t i = order[p];
+        rc = rb_ter_segment(&w, ids, off, seg[i], seg[i + 1], out + 2 * i);
     }
     rb_ter_work_free(&w);
     return rc;

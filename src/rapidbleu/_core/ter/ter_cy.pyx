@@ -16,6 +16,8 @@ import numpy as np
 
 from cpython.object cimport PyObject
 from cpython.pyport cimport PY_SSIZE_T_MAX
+from cpython.pythread cimport (NOWAIT_LOCK, PyThread_acquire_lock, PyThread_allocate_lock, PyThread_release_lock,
+                               PyThread_type_lock)
 from cpython.unicode cimport PyUnicode_Check, PyUnicode_CheckExact, PyUnicode_GET_LENGTH
 from cpython.unicode cimport PyUnicode_FromKindAndData
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t
@@ -32,7 +34,8 @@ NAME = "cython"
 
 cdef extern from "ter.h" nogil:
     ctypedef struct rb_ter_work:
-        pass
+        size_t cap   # the work area's bytes (and wcap entries of 8 bytes): the shared space's bound
+        size_t wcap
     int RB_TER_OK
     int RB_TER_ENOMEM
     int RB_TER_MAX_SHIFT_SIZE
@@ -44,6 +47,7 @@ cdef extern from "ter.h" nogil:
     void rb_ter_work_free(rb_ter_work *w)
     int rb_ter_pair_in(rb_ter_work *w, const int32_t *hyp, int64_t n, const int32_t *ref, int64_t m, int64_t *edits,
                        int cells)
+    int rb_ter_segment(rb_ter_work *w, const int32_t *ids, const int64_t *off, int64_t h, int64_t e, double *out)
     int rb_ter_segments(const int32_t *ids, const int64_t *off, const int64_t *seg, const int64_t *order,
                         int64_t start, int64_t end, double *out)
     int rb_ter_pairwise(const int32_t *ids, const int64_t *off, int64_t n, int64_t ref0, int64_t start,
@@ -452,3 +456,6 @@ def ter_scores(sums, dtype=None):
             else:
                 o[i] = 100.0 if e > 0 else 0.0
     return out
+
+
+include "ter_one.pxi"

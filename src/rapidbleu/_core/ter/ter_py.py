@@ -585,6 +585,50 @@ def ter_stats(
     return out
 
 
+def ter_sentence_row(hypothesis: str, references: Sequence[str | None], options: TEROptions) -> list[float]:
+    """The statistics of one segment: ``ter_stats([hypothesis], [[r] for r in references],
+    options)[0]`` as a list of two Python floats ``[num_edits, avg_ref_length]``, with its errors,
+    for the sentence-level entries a Python loop calls once per segment (the compiled twin builds
+    no array and starts no thread; see ``ter_one.pxi`` for its memory).
+
+    Args:
+        hypothesis: the hypothesis string.
+        references: its references (``str`` or ``None``; ``None`` skipped).
+        options: as :func:`ter_stats`.
+
+    Raises:
+        TypeError: a hypothesis or reference that is not a ``str`` (``None`` references aside).
+        ValueError: no ``str`` reference, a text of more than :data:`MAX_WORDS` words.
+    """
+    for text in (hypothesis, *references):
+        if text is not None and not isinstance(text, str):
+            raise TypeError(f"TER: a segment is a {type(text).__name__}, expected str")
+    if hypothesis is None:
+        raise TypeError("TER: a segment is a NoneType, expected str")
+    ((words, refs),) = segment_words([hypothesis], [[r] for r in references], options)
+    best = INF
+    total = 0
+    for ref_words in refs:
+        edits, length = translation_edit_rate(words, ref_words)
+        total += length
+        best = min(best, edits)
+    return [float(best), total / len(refs)]
+
+
+def ter_of_row(row: Sequence[Any]) -> Any:
+    """TER (0-100) of one statistics row ``[num_edits, ref_length]`` (a list, as
+    :func:`ter_sentence_row` gives it): :func:`ter_from_stats` of its two values, the scoring of a
+    sentence-level call.
+
+    Raises:
+        ValueError: a row of another length than 2.
+    """
+    values = list(row)
+    if len(values) != 2:
+        raise ValueError(f"a TER row has 2 values [num_edits, ref_length], got {len(values)}")
+    return ter_from_stats(values[0], values[1])
+
+
 def ter_pairwise_scores(
     sentences: Sequence[str],
     options: TEROptions,
