@@ -584,8 +584,8 @@ def test_corpus_scores_do_not_import_numpy(options):
 #: Modules a plain corpus score (one system, BLEU, the default output) does not need, each a
 #: measurable part of the command's start-up (bench/bench_startup.py): imported where the work
 #: that needs them is (dataclasses brings inspect, statistics random; concurrent.futures for a
-#: second thread, gzip for a .gz file, inspect for a refused option; sacreBLEU's layout of the
-#: package at its first look-up).
+#: second thread, gzip for a .gz file, inspect for a refused option, logging for a first message;
+#: sacreBLEU's layout of the package at its first look-up).
 _NOT_AT_START = (
     "dataclasses",
     "inspect",
@@ -593,6 +593,7 @@ _NOT_AT_START = (
     "random",
     "concurrent.futures",
     "gzip",
+    "logging",
     "rapidbleu.metrics",
     "rapidbleu.compat",
 )

@@ -7,7 +7,7 @@ computed by a compiled core.
 
 from typing import TYPE_CHECKING, Any
 
-from ._base import log as _log  # noqa: F401  (_log: rapidbleu's logger obeys sacreBLEU's level)
+from ._base import log as _log  # noqa: F401  (_log: rapidbleu's logger, which obeys sacreBLEU's level, made at its first use)
 from ._base.errors import BackendFallbackWarning, DownloadError, NotProvidedError, TestSetError
 from ._base.version import __version__
 from ._core import backend as _backend
