@@ -581,6 +581,45 @@ def test_corpus_scores_do_not_import_numpy(options):
         same_output(*args)
 
 
+#: Modules a plain corpus score (one system, BLEU, the default output) does not need, each a
+#: measurable part of the command's start-up (bench/bench_startup.py): imported where the work
+#: that needs them is (dataclasses brings inspect, statistics random; concurrent.futures for a
+#: second thread, gzip for a .gz file, inspect for a refused option, logging for a first message;
+#: sacreBLEU's layout of the package at its first look-up).
+_NOT_AT_START = (
+    "dataclasses",
+    "inspect",
+    "statistics",
+    "random",
+    "concurrent.futures",
+    "gzip",
+    "logging",
+    "rapidbleu.metrics",
+    "rapidbleu.compat",
+)
+
+
+@pytest.mark.skipif(not HAVE_CYTHON, reason="the compiled core is not built")
+def test_a_plain_corpus_score_imports_only_what_it_needs():
+    _pair, _system, hyp, refs = systems(SAMPLE_DIR)[0]
+    probe = (
+        "import sys\nfrom rapidbleu.cli import main\ncode = main(sys.argv[1:])\n"
+        f"print(sorted(m for m in {_NOT_AT_START!r} if m in sys.modules), file=sys.stderr)\nsys.exit(code)\n"
+    )
+    env = dict(os.environ, RAPIDBLEU_BACKEND="cython", PYTHONIOENCODING="utf-8")
+    r = subprocess.run(
+        [sys.executable, "-c", probe, str(refs[0]), "-i", str(hyp)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == run("rapidbleu", refs[0], "-i", hyp).stdout.decode()
+    assert r.stderr.splitlines()[-1] == "[]", r.stderr
+
+
 # -- option values sacreBLEU accepts and then misuses ------------------------------------------
 SAMPLE_REF = str(SAMPLE_DIR / "generaltest2023.de-en.ref.refA.en")
 SAMPLE_HYP = str(SAMPLE_DIR / "generaltest2023.de-en.hyp.ONLINE-W.en")

@@ -97,8 +97,9 @@ def test_field_count_error_in_a_later_chunk(tmp_path):
     assert b"standard input: line 13: 1 tab-separated fields" in r.stderr
 
 
-def _on_terminal(args):
-    """Run the CLI with stderr on a pseudo-terminal; return what it wrote there."""
+def _on_terminal(args, **variables):
+    """Run the CLI with stderr on a pseudo-terminal (and ``variables`` in its environment);
+    return what it wrote there."""
     import fcntl
     import pty
     import struct
@@ -107,7 +108,7 @@ def _on_terminal(args):
     master, slave = pty.openpty()
     # a terminal 80 columns wide (a new pseudo-terminal has 0, and tqdm then draws nothing)
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-    env = dict(os.environ, RAPIDBLEU_PROGRESS_DELAY="0")
+    env = dict(os.environ, RAPIDBLEU_PROGRESS_DELAY="0", **variables)
     proc = subprocess.Popen(
         [sys.executable, "-m", "rapidbleu", *map(str, args)], stdout=subprocess.PIPE, stderr=slave, env=env
     )
@@ -139,6 +140,33 @@ def test_progress_bar_only_on_a_terminal_and_not_quiet():
     r = run("rapidbleu", refs[0], "-i", hyps[0])  # stderr is a pipe: no bar
     assert b"lines/s" not in r.stderr
     assert b"lines" not in r.stderr
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+@pytest.mark.parametrize(
+    ("option", "bar", "total"),
+    [
+        ("--paired-bs", "paired bootstrap", 1000),
+        ("--paired-ar", "approximate randomization", 10000),
+        ("--confidence", "bootstrap", 1000),
+    ],
+)
+def test_paired_tests_and_bootstrap_show_progress_on_a_terminal(option, bar, total):
+    """sacreBLEU logs a line per system of a paired test; rapidbleu draws a bar of resamples or
+    trials on a terminal that counts to the end (``TQDM_MININTERVAL=0``: every update drawn), for
+    ``--confidence`` too, and nothing of it with -q or on a pipe (where stderr stays as it was)."""
+    hyps, refs = _de_en()
+    args = [refs[0], "-i", *(hyps if option.startswith("--paired") else hyps[:1]), option]
+    code, err = _on_terminal(args, TQDM_MININTERVAL="0")
+    assert code == 0
+    assert f"{bar}: 100%".encode() in err
+    assert f" {total}/{total} ".encode() in err
+    code, err = _on_terminal([*args, "-q"], TQDM_MININTERVAL="0")
+    assert code == 0
+    assert b"sample" not in err
+    r = run("rapidbleu", *args)
+    assert r.returncode == 0
+    assert b"sample" not in r.stderr
 
 
 def test_mismatch_with_tab_separated_inputs(tmp_path):

@@ -887,3 +887,30 @@ def test_report_reads_whole_printed_and_on_screen(tmp_path, k):
     result = json.loads(html_module.unescape(found.group(1)))
     assert result["page"] <= result["view"], result
     assert result["wide"] == [], result
+
+
+@needs_extra
+def test_cli_report_on_a_fresh_matplotlib_shows_only_rapidbleus_messages(tmp_path):
+    """On a first run of matplotlib (an empty MPLCONFIGDIR: it builds its font cache), the
+    command's stderr holds rapidbleu's own lines only: matplotlib's "generated new fontManager"
+    came out as a rapidbleu message (the command line configured the root logger), and its
+    "building the font cache" notice is matplotlib's business, not the user's."""
+    config = tmp_path / "mplconfig"
+    config.mkdir()
+    html_path = tmp_path / "report.html"
+    env = dict(os.environ, MPLCONFIGDIR=str(config), PYTHONIOENCODING="utf-8")
+    r = subprocess.run(
+        [sys.executable, "-m", "rapidbleu", REF, "-i", *HYPS, "--report", str(html_path)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+        check=False,
+    )
+    assert r.returncode == 0, r.stderr
+    assert any(config.iterdir())  # matplotlib did build its cache there
+    lines = r.stderr.splitlines()
+    assert lines[-1] == f"rapidbleu: Wrote the comparison report of {len(HYPS)} system(s) to {html_path}"
+    assert "fontManager" not in r.stderr
+    assert "font cache" not in r.stderr
+    assert all(line.startswith("rapidbleu: ") for line in lines), r.stderr

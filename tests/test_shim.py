@@ -686,3 +686,49 @@ def test_runner_reaches_subprocesses_and_spawned_workers(tmp_path, startup_hook_
     assert res.returncode == 0, res.stderr
     assert res.stderr == ""
     assert res.stdout.split() == ["rapidbleu.bleu", "sibling", "rapidbleu.bleu", "rapidbleu.bleu"]
+
+
+def test_a_name_not_provided_is_missing_to_hasattr_and_getattr(startup_hook_env):
+    """Under the alias, every module of sacreBLEU's tree answers ``hasattr`` with False and
+    ``getattr(module, name, None)`` with None for a name rapidbleu does not provide (sacreBLEU's
+    command-line printers among them: harnesses probe for them so), and a plain look-up raises
+    AttributeError naming the name: a module ``__getattr__`` that raised anything else would
+    break both probes."""
+    out = _json_child(
+        """
+        import importlib, json, sys
+        import rapidbleu
+        rapidbleu.install_as_sacrebleu()
+        result = {}
+        for name in json.loads(sys.argv[1]):
+            try:
+                mod = importlib.import_module(name)
+            except ModuleNotFoundError:
+                continue
+            for attr in ("no_such_name", "print_results_table", "Color"):
+                try:
+                    getattr(mod, attr)
+                    plain = "found"
+                except AttributeError as e:
+                    plain = str(e)
+                except Exception as e:
+                    plain = f"{type(e).__name__}: {e}"
+                try:
+                    probes = [hasattr(mod, attr), getattr(mod, attr, None)]
+                except Exception as e:
+                    probes = [f"{type(e).__name__}: {e}"]
+                result[f"{name}.{attr}"] = [probes, plain]
+        print(json.dumps(result))
+        """,
+        json.dumps(_sacrebleu_modules()),
+        hook=startup_hook_env,
+    )
+    for must in ("sacrebleu", "sacrebleu.metrics", "sacrebleu.utils", "sacrebleu.metrics.bleu", "sacrebleu.tokenizers",
+                 "sacrebleu.tokenizers.tokenizer_13a", "sacrebleu.compat", "sacrebleu.dataset"):  # fmt: skip
+        assert f"{must}.no_such_name" in out
+    assert "sacrebleu.utils.print_results_table" in out
+    for key, (probes, plain) in out.items():
+        attr = key.rsplit(".", 1)[1]
+        assert probes == [False, None], key
+        assert plain.startswith("module "), (key, plain)
+        assert plain.endswith(f" has no attribute {attr!r}"), (key, plain)

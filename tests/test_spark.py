@@ -211,3 +211,20 @@ def test_rows_named_across_arrow_batches_and_nltk_bleu_n(spark, df):
     assert [r["s"] for r in got] == [
         nltk_bleu.sentence_bleu([r["ref"].split()], r["hyp"].split(), (0.5, 0.5), m1) for r in got
     ]
+
+
+def test_no_pyspark_pandas_notice_from_rapidbleus_calls(df):
+    """PySpark warns on each use of its pandas code paths when pandas is newer than it supports
+    ("FutureWarning: PySpark does not yet fully support pandas >= 3.0.0 ..."): a notice about
+    PySpark, which rapidbleu's own calls (building the sentence-score UDF, the corpus score's
+    Arrow pass) do not pass on to the user."""
+    import warnings
+
+    import rapidbleu.spark as rbs
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        rbs.sentence_score("hyp", "ref")
+        score = rbs.corpus_score(df, "hyp", "ref")
+    assert score.score == rapidbleu.corpus_bleu(HYP, [REF]).score
+    assert [str(w.message) for w in caught if "PySpark" in str(w.message)] == []

@@ -7,7 +7,7 @@ computed by a compiled core.
 
 from typing import TYPE_CHECKING, Any
 
-from ._base import log as _log  # noqa: F401  (_log: rapidbleu's logger obeys sacreBLEU's level)
+from ._base import log as _log  # noqa: F401  (_log: rapidbleu's logger, which obeys sacreBLEU's level, made at its first use)
 from ._base.errors import (
     BackendFallbackWarning,
     DownloadError,
@@ -23,6 +23,10 @@ from .score import BLEUScore, CHRFScore, TERScore, TERSignature
 from .ter import TER, corpus_ter, sentence_ter
 
 if TYPE_CHECKING:
+    from . import compat, metrics, utils  # noqa: F401 -- sacreBLEU's layout, loaded by __getattr__
+    from .metrics.helpers import extract_char_ngrams, extract_word_ngrams
+    from .utils import SACREBLEU_DIR, smart_open
+
     #: ``"cython"`` or ``"python"`` (computed on first access by ``__getattr__`` below).
     backend: str
 
@@ -40,27 +44,46 @@ _FROM_DATASET = frozenset(
 )
 
 
+#: sacreBLEU's package layout, so that ``import rapidbleu as sacrebleu`` code finds
+#: ``sacrebleu.metrics.BLEU``, ``sacrebleu.compat...`` and the top-level helpers: name -> the
+#: module that holds it (the module itself when the name is the module's), imported at the first
+#: look-up (the command line needs none of them: they were a twentieth of its start-up).
+_LAZY = {
+    "compat": "compat",
+    "metrics": "metrics",
+    "utils": "utils",
+    "extract_char_ngrams": "metrics.helpers",
+    "extract_word_ngrams": "metrics.helpers",
+    "SACREBLEU_DIR": "utils",
+    "smart_open": "utils",
+}
+
+
 def __getattr__(name: str) -> Any:
     """``backend``: ``"cython"`` or ``"python"``, which implementation computes the statistics
     (chosen on first use, see ``rapidbleu._core.backend``).  sacreBLEU's test-set names
     (``DATASETS``, ``download_test_set``, ``get_source_file``, ...) and the ``dataset`` package,
-    imported at the first such look-up (``import rapidbleu`` loads neither)."""
+    imported at the first such look-up (``import rapidbleu`` loads neither); and the rest of
+    sacreBLEU's layout (:data:`_LAZY`)."""
     if name == "backend":
         return _backend.bleu_stats.NAME
-    if name in _FROM_DATASET or name == "dataset":
+    if name in _FROM_DATASET or name == "dataset" or name in _LAZY:
         import importlib  # (not `from . import dataset`: that asks this function again)
 
-        dataset = importlib.import_module(f"{__name__}.dataset")
-        return dataset if name == "dataset" else getattr(dataset, name)
+        where = _LAZY.get(name, "dataset")
+        module = importlib.import_module(f"{__name__}.{where}")
+        value = module if name == where else getattr(module, name)
+        if name in _LAZY:
+            globals()[name] = value  # (asked once)
+        return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-# sacreBLEU's package layout, so that ``import rapidbleu as sacrebleu`` code finds
-# ``sacrebleu.metrics.BLEU``, ``sacrebleu.compat...`` and the top-level helpers.
-from . import compat, metrics, utils  # noqa: E402,F401
-from .metrics.helpers import extract_char_ngrams, extract_word_ngrams  # noqa: E402
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__) | set(_LAZY) | {"dataset"})
+
+
 from .shim import install_as_sacrebleu, uninstall_as_sacrebleu  # noqa: E402
-from .utils import SACREBLEU_DIR, smart_open  # noqa: E402
 
 __all__ = [
     "BLEU",

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import statistics
 from collections.abc import Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -81,6 +80,8 @@ class Score:
     def estimate_ci(self, scores: list[Score]) -> None:
         """Store the mean and the 95% half-width of bootstrap ``scores`` (sacreBLEU's rule:
         sorted scores, bounds at index n // 40 and n - n // 40 - 1)."""
+        import statistics  # (here: it imports random, which starting the command line does not need)
+
         raw = sorted(s.score for s in scores)
         lo = len(raw) // 40
         self._ci = 0.5 * (raw[len(raw) - lo - 1] - raw[lo])

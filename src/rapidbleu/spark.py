@@ -52,6 +52,8 @@ Example::
     df.withColumn("chrf", rbs.sentence_score("hyp", "ref", metric="chrf"))
 """
 
+import contextlib
+import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -70,6 +72,20 @@ def _require() -> None:
 
 
 _WHERE = "rapidbleu.spark: "
+
+#: The start of PySpark's ``FutureWarning`` when pandas is newer than it supports ("PySpark does
+#: not yet fully support pandas >= 3.0.0. ..."), raised at each use of its pandas code paths: a
+#: notice about PySpark and pandas, not about the caller's use of rapidbleu.
+_PANDAS_NOTICE = "PySpark does not yet fully support pandas"
+
+
+@contextlib.contextmanager
+def _without_pandas_notice() -> Iterator[None]:
+    """rapidbleu's own calls into PySpark's pandas paths, without :data:`_PANDAS_NOTICE` (other
+    warnings as usual)."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=_PANDAS_NOTICE, category=FutureWarning)
+        yield
 
 
 def corpus_stats(df: "DataFrame", hypothesis: str, references: str | Sequence[str], **options: Any) -> CorpusStats:
@@ -129,15 +145,16 @@ def corpus_stats(df: "DataFrame", hypothesis: str, references: str | Sequence[st
 
     # Positional, under unique names: a reference column may repeat or be the hypothesis column.
     columns = [F.col(hypothesis).alias("_hyp")] + [F.col(r).alias(f"_ref{k}") for k, r in enumerate(refs)]
-    stats = df.select(*columns).mapInArrow(per_partition, schema)
-    last_of = [F.max_by(F.struct(*last), "pid").alias("last")] if last else []
-    row = stats.agg(
-        *[F.sum(c).alias(c) for c in added],
-        *last_of,
-        F.min("nrefs").alias("nmin"),
-        F.max("nrefs").alias("nmax"),
-        F.count("*").alias("parts"),
-    ).collect()[0]
+    with _without_pandas_notice():
+        stats = df.select(*columns).mapInArrow(per_partition, schema)
+        last_of = [F.max_by(F.struct(*last), "pid").alias("last")] if last else []
+        row = stats.agg(
+            *[F.sum(c).alias(c) for c in added],
+            *last_of,
+            F.min("nrefs").alias("nmin"),
+            F.max("nrefs").alias("nmax"),
+            F.count("*").alias("parts"),
+        ).collect()[0]
     if not row["parts"]:
         raise ValueError("no rows: the DataFrame is empty")
     vector = [*(row[c] for c in vcols[:sums]), *(tuple(row["last"]) if last else ()), row[vcols[-1]]]
@@ -193,22 +210,24 @@ def sentence_score(hypothesis: str, references: str | Sequence[str], metric: str
     opts = _engines.ScoreOptions(metric=metric, **options)
     refs = _engines.column_names(references)
 
-    @F.pandas_udf("double")  # type: ignore[untyped-decorator]  # (pyspark is not followed by mypy)
-    def _scores(batches: Iterator[tuple[pd.Series, pd.DataFrame]]) -> Iterator[pd.Series]:
-        # a partition's Arrow batches in order, so that an error names a row by its partition
-        from pyspark import TaskContext
+    with _without_pandas_notice():  # (pandas_udf checks pandas' version)
 
-        pid, start = TaskContext.get().partitionId(), 0
-        for hyp, ref in batches:
-            hyps = _engines.column_list(hyp)
-            cols = [_engines.column_list(ref.iloc[:, j]) for j in range(ref.shape[1])]
-            rows = range(start, start + len(hyps))
-            start += len(hyps)
-            streams = _engines.as_streams(hyps, cols, _WHERE, rows, pid)
-            yield pd.Series(_engines.partition_sentence_scores(opts, hyps, streams, _WHERE, rows, pid))
+        @F.pandas_udf("double")  # type: ignore[untyped-decorator]  # (pyspark is not followed by mypy)
+        def _scores(batches: Iterator[tuple[pd.Series, pd.DataFrame]]) -> Iterator[pd.Series]:
+            # a partition's Arrow batches in order, so that an error names a row by its partition
+            from pyspark import TaskContext
 
-    # the references travel as one struct column (string or array fields)
-    return _scores(F.col(hypothesis), F.struct(*[F.col(r) for r in refs]))
+            pid, start = TaskContext.get().partitionId(), 0
+            for hyp, ref in batches:
+                hyps = _engines.column_list(hyp)
+                cols = [_engines.column_list(ref.iloc[:, j]) for j in range(ref.shape[1])]
+                rows = range(start, start + len(hyps))
+                start += len(hyps)
+                streams = _engines.as_streams(hyps, cols, _WHERE, rows, pid)
+                yield pd.Series(_engines.partition_sentence_scores(opts, hyps, streams, _WHERE, rows, pid))
+
+        # the references travel as one struct column (string or array fields)
+        return _scores(F.col(hypothesis), F.struct(*[F.col(r) for r in refs]))
 
 
 def sentence_bleu(hypothesis: str, references: str | Sequence[str], **options: Any) -> "Column":

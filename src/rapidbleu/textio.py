@@ -8,7 +8,6 @@ reads a whole file; :class:`LineReader` gives the same lines a bounded piece at 
 """
 
 import codecs
-import gzip
 import io
 import re
 from typing import Any
@@ -97,6 +96,8 @@ class LineReader:
             # produces) so that the line holding them can be named; _fill raises on them.
             self._fh = io.TextIOWrapper(sys.stdin.buffer, encoding=encoding, errors="surrogateescape")
             return
+        if path.endswith(".gz"):
+            import gzip  # (here: the command line starts without it)
         try:
             self._fh = gzip.open(path, "rb") if path.endswith(".gz") else open(path, "rb")  # noqa: SIM115 -- close() closes it
         except FileNotFoundError:

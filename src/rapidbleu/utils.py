@@ -11,7 +11,6 @@ printer, which takes sacreBLEU's own argument namespace, is not provided.
 
 from __future__ import annotations
 
-import gzip
 import os
 import sys
 from argparse import Namespace
@@ -23,7 +22,7 @@ from ._core.bleu.bleu_scores_py import my_log
 from ._core.sacre_methods import sum_of_lists
 
 if TYPE_CHECKING:
-    pass
+    import gzip
 
 #: The user's home directory and sacreBLEU's cache directory (``$SACREBLEU`` or
 #: ``~/.sacrebleu``), where the SentencePiece tokenizers look for their models.
@@ -38,6 +37,8 @@ def smart_open(file: str, mode: str = "rt", encoding: str = "utf-8") -> IO[Any] 
     Raises:
         OSError: the file cannot be opened.
     """
+    import gzip  # (here: the command line starts without it)
+
     opener = gzip.open if file.endswith(".gz") else open
     return opener(file, mode=mode, encoding=encoding, newline="\n")
 

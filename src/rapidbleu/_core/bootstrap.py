@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import math
 import os
-import statistics
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -309,6 +308,8 @@ def bootstrap_summary(
             resamples could sum beyond 2**53 - 1 (:func:`check_resample_range`),
             ``n_bootstrap < 1`` or a non-integer seed.
     """
+    import statistics  # (here: it imports random, which starting the command line does not need)
+
     text, seed = seed_from_env()
     n_bootstrap = check_resamples(n_bootstrap, "n_bootstrap")
     if n_bootstrap < 1:

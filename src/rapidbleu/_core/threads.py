@@ -28,9 +28,12 @@ import os
 import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
+from typing import TYPE_CHECKING
 
 from .validate import threads_of
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 #: Fewest rows per thread: below this, starting a thread costs more than it saves.
 MIN_CHUNK = 64
@@ -84,6 +87,9 @@ def run_chunks(run: Callable[[int, int], None], n: int, workers: int, min_chunk:
     if w <= 1:
         _slices(run, 0, n, None)
         return
+    # (here: concurrent.futures costs a run on one thread, the command line's usual, 4 ms of start-up)
+    from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
+
     bounds = [n * k // w for k in range(w + 1)]
     stop = threading.Event()
     pool = ThreadPoolExecutor(max_workers=w)
@@ -126,6 +132,8 @@ def _join(futures: Sequence[Future[None]]) -> None:
     """Wait until every future is done, through further ``KeyboardInterrupt`` exceptions: a thread still
     computing reads and writes memory of the call, so the call never leaves before it is done
     (after ``stop`` it ends with its current slice)."""
+    from concurrent.futures import wait
+
     while True:
         try:
             wait(futures)

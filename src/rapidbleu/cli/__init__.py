@@ -36,12 +36,12 @@ instead of the table: an HTML page (extra ``rapidbleu[report]``), or text tables
 from __future__ import annotations
 
 import contextlib
-import logging
 import sys
 import warnings
 from collections.abc import Iterator
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
+from .._base import log
 from .._base.errors import USAGE_CODE, USER_ERRORS, BackendFallbackWarning, CLIError, UsageError
 from .inputs import CHUNK_LINES
 from .modes import run
@@ -56,6 +56,9 @@ from .parser import (
     make_metrics,
     parse_args,
 )
+
+if TYPE_CHECKING:
+    import logging
 
 # (the names of the single module this package was, kept)
 __all__ = [
@@ -109,6 +112,34 @@ def _one_line_fallback_warning(quiet: bool) -> Iterator[None]:
         warnings.showwarning = shown
 
 
+#: Loggers of the libraries the command line uses whose notices are theirs, not the user's
+#: (matplotlib, under ``--report``: "Matplotlib is building the font cache; this may take a
+#: moment.", a WARNING on its first run): kept at ERROR unless something set their level.
+QUIET_LIBRARIES = ("matplotlib",)
+
+
+def _show_own_messages(logger: logging.Logger) -> None:
+    """rapidbleu's messages (INFO and up) on stderr as ``rapidbleu: <message>``, and only
+    rapidbleu's: the handler goes on rapidbleu's logger, not the root's (``basicConfig`` printed
+    every library's INFO lines under rapidbleu's name: matplotlib's "generated new fontManager"),
+    and :data:`QUIET_LIBRARIES` stay below ERROR unless their level was set.  Nothing changes
+    where the root logger or rapidbleu's has a handler already (the caller configured logging).
+    Done at the first message (``log.when_used``): a run that logs nothing imports no logging."""
+    import logging
+
+    if logging.getLogger().handlers or logger.handlers:
+        return
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("rapidbleu: %(message)s"))
+    logger.addHandler(handler)
+    if logger.level == logging.NOTSET:
+        logger.setLevel(logging.INFO)
+    for name in QUIET_LIBRARIES:
+        library = logging.getLogger(name)
+        if library.level == logging.NOTSET:
+            library.setLevel(logging.ERROR)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``rapidbleu`` command; returns (and exits with) the exit code: 0, 2 for
     a usage error (argparse's, or a :class:`UsageError`), 1 or 17 for input that cannot be
@@ -122,8 +153,8 @@ def main(argv: list[str] | None = None) -> int:
     # Output is UTF-8 whatever the locale, as in sacreBLEU.
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(encoding="utf-8")
-    if not args.quiet and not logging.getLogger().handlers:
-        logging.basicConfig(level=logging.INFO, format="rapidbleu: %(message)s")
+    if not args.quiet:
+        log.when_used(_show_own_messages)
     try:
         with _one_line_fallback_warning(args.quiet):
             run(args)

@@ -15,7 +15,6 @@ tab-separated fields, as sacreBLEU; 1 otherwise).
 
 from __future__ import annotations
 
-import gzip
 import os
 import stat
 from collections.abc import Iterator, Sequence
@@ -252,6 +251,8 @@ def line_counts_differ(paths: Sequence[str]) -> bool:
         try:
             if path == "-" or not stat.S_ISREG(os.stat(path).st_mode):  # noqa: PTH116 -- a path as given
                 continue
+            if path.endswith(".gz"):
+                import gzip  # (here: the command line starts without it)
             with gzip.open(path, "rb") if path.endswith(".gz") else open(path, "rb") as fh:
                 n, last = 0, b"\n"
                 for block in iter(partial(fh.read, 1 << 20), b""):

@@ -37,34 +37,45 @@ from functools import lru_cache
 
 from .base import BaseTokenizer
 
-#: Step 2b: ASCII punctuation and symbols that get a space on each side (13a's first rule).
-_WESTERN_PUNCT = re.compile(r"([\{-\~\[-\` -\&\(-\+\:-\@\/])")
-_POSSESSIVE = re.compile(r"'s ")
-_POSSESSIVE_END = re.compile(r"'s$")
-_PERIOD_COMMA_AFTER_NON_DIGIT = re.compile(r"([^0-9])([\.,])")
-_PERIOD_COMMA_BEFORE_NON_DIGIT = re.compile(r"([\.,])([^0-9])")
-_DASH_AFTER_DIGIT = re.compile(r"([0-9])(-)")
-
-#: Step 2c: the CJK character ranges split to single characters, one pass per line as tercom.
-_CJK_PASSES = (
-    re.compile("([\u4e00-\u9fff\u3400-\u4dbf])"),  # CJK Unified Ideographs and Extension A
-    re.compile("([\u31c0-\u31ef\u2e80-\u2eff])"),  # CJK Strokes, CJK Radicals Supplement
-    re.compile("([\u3300-\u33ff\uf900-\ufaff\ufe30-\ufe4f])"),  # CJK Compatibility (forms)
-    re.compile("([\u3200-\u3f22])"),  # Enclosed CJK Letters and Months (and what follows, to 3F22)
-)
-#: Hiragana, Katakana, Katakana phonetic extensions: padded only when they make up the whole
-#: segment (``$``: the end, or before a final newline).
-_KANA_ONLY = tuple(
-    re.compile(f"^([{lo}-{hi}]+)(?=\\n?\\Z)")
-    for lo, hi in (("\u3040", "\u309f"), ("\u30a0", "\u30ff"), ("\u31f0", "\u31ff"))
-)
-
 _ASIAN_PUNCT = r"([\u3001\u3002\u3008-\u3011\u3014-\u301f\uff61-\uff65\u30fb])"
 _FULL_WIDTH_PUNCT = r"([\uff0e\uff0c\uff1f\uff1a\uff1b\uff01\uff02\uff08\uff09])"
-_ASIAN_PUNCT_RE = re.compile(_ASIAN_PUNCT)
-_FULL_WIDTH_PUNCT_RE = re.compile(_FULL_WIDTH_PUNCT)
-#: Step 3: the punctuation ``no_punct`` deletes.
-_PUNCT = re.compile(r"[\.,\?:;!\"\(\)]")
+
+
+class _Rules:
+    """Tercom's regular expressions, compiled at the first normalized segment (compiling them
+    at import was a tenth of the command line's start-up, which TER's normalizer seldom serves)."""
+
+    def __init__(self) -> None:
+        #: Step 2b: ASCII punctuation and symbols that get a space on each side (13a's first rule).
+        self.western_punct = re.compile(r"([\{-\~\[-\` -\&\(-\+\:-\@\/])")
+        self.possessive = re.compile(r"'s ")
+        self.possessive_end = re.compile(r"'s$")
+        self.period_comma_after_non_digit = re.compile(r"([^0-9])([\.,])")
+        self.period_comma_before_non_digit = re.compile(r"([\.,])([^0-9])")
+        self.dash_after_digit = re.compile(r"([0-9])(-)")
+        #: Step 2c: the CJK character ranges split to single characters, one pass per line as tercom.
+        self.cjk_passes = (
+            re.compile("([\u4e00-\u9fff\u3400-\u4dbf])"),  # CJK Unified Ideographs and Extension A
+            re.compile("([\u31c0-\u31ef\u2e80-\u2eff])"),  # CJK Strokes, CJK Radicals Supplement
+            re.compile("([\u3300-\u33ff\uf900-\ufaff\ufe30-\ufe4f])"),  # CJK Compatibility (forms)
+            re.compile("([\u3200-\u3f22])"),  # Enclosed CJK Letters and Months (and what follows, to 3F22)
+        )
+        #: Hiragana, Katakana, Katakana phonetic extensions: padded only when they make up the
+        #: whole segment (``$``: the end, or before a final newline).
+        self.kana_only = tuple(
+            re.compile(f"^([{lo}-{hi}]+)(?=\\n?\\Z)")
+            for lo, hi in (("\u3040", "\u309f"), ("\u30a0", "\u30ff"), ("\u31f0", "\u31ff"))
+        )
+        self.asian_punct = re.compile(_ASIAN_PUNCT)
+        self.full_width_punct = re.compile(_FULL_WIDTH_PUNCT)
+        #: Step 3: the punctuation ``no_punct`` deletes.
+        self.punct = re.compile(r"[\.,\?:;!\"\(\)]")
+
+
+@lru_cache(maxsize=1)
+def _rules() -> _Rules:
+    return _Rules()
+
 
 _PAD = r" \1 "
 
@@ -73,22 +84,24 @@ def _normalize_general_and_western(sent: str) -> str:
     """Step 2a and 2b."""
     sent = sent.replace("\n-", "").replace("\n", " ")
     sent = sent.replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
-    sent = _WESTERN_PUNCT.sub(_PAD, f" {sent} ")
-    sent = _POSSESSIVE.sub(" 's ", sent)
-    sent = _POSSESSIVE_END.sub(" 's", sent)
-    sent = _PERIOD_COMMA_AFTER_NON_DIGIT.sub(r"\1 \2 ", sent)
-    sent = _PERIOD_COMMA_BEFORE_NON_DIGIT.sub(r" \1 \2", sent)
-    return _DASH_AFTER_DIGIT.sub(r"\1 \2 ", sent)
+    rules = _rules()
+    sent = rules.western_punct.sub(_PAD, f" {sent} ")
+    sent = rules.possessive.sub(" 's ", sent)
+    sent = rules.possessive_end.sub(" 's", sent)
+    sent = rules.period_comma_after_non_digit.sub(r"\1 \2 ", sent)
+    sent = rules.period_comma_before_non_digit.sub(r" \1 \2", sent)
+    return rules.dash_after_digit.sub(r"\1 \2 ", sent)
 
 
 def _normalize_asian(sent: str) -> str:
     """Step 2c."""
-    for pattern in _CJK_PASSES:
+    rules = _rules()
+    for pattern in rules.cjk_passes:
         sent = pattern.sub(_PAD, sent)
-    for pattern in _KANA_ONLY:
+    for pattern in rules.kana_only:
         sent = pattern.sub(_PAD, sent)
-    sent = _ASIAN_PUNCT_RE.sub(_PAD, sent)
-    return _FULL_WIDTH_PUNCT_RE.sub(_PAD, sent)
+    sent = rules.asian_punct.sub(_PAD, sent)
+    return rules.full_width_punct.sub(_PAD, sent)
 
 
 def tokenize_tercom(
@@ -112,9 +125,10 @@ def tokenize_tercom(
         if asian_support:
             sent = _normalize_asian(sent)
     if no_punct:
-        sent = _PUNCT.sub("", sent)
+        rules = _rules()
+        sent = rules.punct.sub("", sent)
         if asian_support:
-            sent = _FULL_WIDTH_PUNCT_RE.sub("", _ASIAN_PUNCT_RE.sub("", sent))
+            sent = rules.full_width_punct.sub("", rules.asian_punct.sub("", sent))
     return " ".join(sent.split())
 
 

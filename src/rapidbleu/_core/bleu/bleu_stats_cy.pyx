@@ -17,7 +17,6 @@ One extension module, one job per file (msgpack's layout: this file includes the
 * here: what they share (the batch type ``_Rows``), the public functions and the test hooks.
 """
 
-from concurrent.futures import ThreadPoolExecutor
 from operator import methodcaller
 
 from ..._base.lazy import numpy as np  # imported on first use: the CLI's corpus score needs none

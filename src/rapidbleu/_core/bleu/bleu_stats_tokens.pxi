@@ -412,6 +412,9 @@ def _run_blocks(hypotheses, references, Py_ssize_t n, int order, uint64_t mask, 
             i = blk.pack(hypotheses, references, i, n, limit)
             crew.count_here(blk)
         return
+    # (imported here: a run on one thread, the command line's usual, does without it)
+    from concurrent.futures import ThreadPoolExecutor
+
     with ThreadPoolExecutor(max_workers=w) as pool:
         try:
             serving = [pool.submit(crew.serve, p) for p in range(w)]
