@@ -315,6 +315,24 @@ def test_nltk_twins_agree_on_every_argument(method):
                 assert got == want, (method, weights, param, reweigh)
 
 
+@needs_cy
+def test_scoring_twins_take_fortran_ordered_statistics():
+    """A column-major matrix (``stats.T`` of a transposed table, ``np.asfortranarray``) is
+    scored, not refused by the compiled twin's C-contiguous view ("ndarray is not
+    C-contiguous"): ``check_matrix``'s copy is C-ordered."""
+    rows = np.asfortranarray(_EDGE_ROWS[:3])
+    for mod in (py, cy()):
+        assert (
+            mod.sacre_scores(rows, 4, "exp", None, True).tolist()
+            == py.sacre_scores(_EDGE_ROWS[:3], 4, "exp", None, True).tolist()
+        )
+        assert (
+            mod.nltk_scores(rows, 4, (0.25,) * 4, 1, 0.1, 5, False).tolist()
+            == py.nltk_scores(_EDGE_ROWS[:3], 4, (0.25,) * 4, 1, 0.1, 5, False).tolist()
+        )
+    assert py.check_matrix(rows, 4, np.float32).flags.c_contiguous
+
+
 # ------------------------------------------------------------------------ one set of twins
 
 

@@ -225,14 +225,14 @@ def check_matrix(
     if dtype is not None and np.dtype(dtype).name not in ARRAY_DTYPES:
         raise stats_dtype_error(dtype)
     if not arr.size:
-        return np.array(arr, dtype=np.int64 if dtype is None else dtype)
+        return np.array(arr, dtype=np.int64 if dtype is None else dtype, order="C")
     low = np.asarray(arr >= 0, dtype=bool)  # (nan fails both)
     high = np.asarray(arr <= MAX_EXACT_COUNT, dtype=bool)
     if python_ints and dtype is None and low.all() and not high.all() and arr.dtype.kind in "iuO":
         return np.array(arr.tolist(), dtype=object).reshape(arr.shape)
     ok = low & high
     if ok.all():
-        out = np.array(arr, dtype=np.int64 if dtype is None else dtype)  # always a copy
+        out = np.array(arr, dtype=np.int64 if dtype is None else dtype, order="C")  # always a copy, C-ordered
         ok = (out >= 0) & (out <= MAX_EXACT_COUNT)  # (float32 rounds 2**53 - 1 up)
         if ok.all():
             return out
