@@ -9,7 +9,8 @@ of its ids replaced), as padded int64 (n, T) arrays and as lists of lists.  NLTK
 loop is timed on up to 64 rows and scaled.  1-thread rows give CPU time (steadier on a shared
 machine), 2-thread rows wall time; medians of ``--repeat`` calls.  The per-call overhead row is
 a batch of 32 one-id rows (nothing to count); the 32 x 8 rows are the per-call cost of a small
-RL batch (issue 38: >= 40x an NLTK loop).
+RL batch (issue 38: >= 40x an NLTK loop); the last line, a batch of one row against one
+segment's call (rapidbleu's and NLTK's ``sentence_bleu``).
 """
 
 import argparse
@@ -25,6 +26,7 @@ from nltk.translate.bleu_score import SmoothingFunction  # noqa: E402
 from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu  # noqa: E402
 
 from rapidbleu.batch import sentence_bleu_batch  # noqa: E402
+from rapidbleu.nltk import sentence_bleu as rapidbleu_sentence_bleu  # noqa: E402
 
 M1 = SmoothingFunction().method1
 
@@ -86,6 +88,18 @@ def main():
     for label, kw in (("NLTK-style (method1)", {"smoothing_function": M1}), ("sacreBLEU-style", {})):
         t = med(lambda: sentence_bleu_batch(h, r, **kw), 10 * args.repeat, True)
         print(f"\nper-call overhead, batch of 32 one-id rows, {label}: {1e6 * t:.0f} us (CPU)")
+    h1, r1 = (x[0] for x in batch(1, 8))
+    h1, r1 = h1.tolist(), r1.tolist()
+    assert sentence_bleu_batch([h1], [[r1]], smoothing_function=M1).tolist() == [
+        nltk_sentence_bleu([r1], h1, smoothing_function=M1)
+    ]
+    one = {
+        "sentence_bleu_batch([h], [[r]])": lambda: sentence_bleu_batch([h1], [[r1]], smoothing_function=M1),
+        "rapidbleu.nltk.sentence_bleu": lambda: rapidbleu_sentence_bleu([r1], h1, smoothing_function=M1),
+        "NLTK sentence_bleu": lambda: nltk_sentence_bleu([r1], h1, smoothing_function=M1),
+    }
+    times = ", ".join(f"{name} {1e6 * med(fn, 10 * args.repeat, True):.0f} us" for name, fn in one.items())
+    print(f"\none row of 8 ids (lists), NLTK-style (method1): {times} (CPU)")
 
 
 if __name__ == "__main__":

@@ -329,6 +329,20 @@ def test_threads_never_exceed_the_chunks_of_work_or_the_cap():
         )
 
 
+def test_run_chunks_first_slice():
+    """``first``: a small call (``first >= n``) runs in one piece, in the calling thread; a
+    larger one starts its slices at ``first`` rows; either way every row once, in order."""
+    for n, first, workers in [(5, 8, 1), (5, 5, 1), (100, 8, 1), (100, 1, 1), (300, 8, 2), (0, 8, 1)]:
+        calls: list[tuple[int, int]] = []
+        _threads.run_chunks(lambda a, b, calls=calls: calls.append((a, b)), n, workers, 64, first)
+        covered = sorted(calls)
+        assert [r for a, b in covered for r in range(a, b)] == list(range(n))
+        if first >= n > 0:
+            assert calls == [(0, n)]
+        elif n and workers == 1:
+            assert calls[0] == (0, first)
+
+
 def test_thread_count_rule():
     assert _threads.thread_count(2000, 1) == 1
     assert _threads.thread_count(2000, 0) == 1

@@ -874,3 +874,163 @@ def test_nltk_style_splits_text_on_whitespace_everywhere():
     assert sentence_bleu_batch(hyps, [refs]).tolist() == [
         sacrebleu.sentence_bleu(h, [r]).score for h, r in zip(hyps, refs, strict=True)
     ]
+
+
+# ------------------------------------------------- small batches: a training step's call (issue 38)
+
+
+def _small_batch(n, T, seed, vocab=6):
+    rng = np.random.default_rng(seed)
+    h = rng.integers(0, vocab, size=(n, T), dtype=np.int64)
+    r = h.copy()
+    m = rng.random((n, T)) < 0.4
+    r[m] = rng.integers(0, vocab, size=int(m.sum()))
+    return h, r
+
+
+def test_plain_id_stats_are_the_checked_paths_rows():
+    """``plain_id_stats`` (a padded int64 array or lists of int lists, one reference stream)
+    gives the rows of ``IdStreams``; ``plain_id_row`` the row of a one-row batch; any other
+    form is None (the checked path reads it)."""
+    from rapidbleu.ids import IdStreams, plain_id_row, plain_id_stats, stats_of_streams
+
+    for n, T in [(1, 1), (1, 8), (5, 3), (32, 8), (3, 0)]:
+        h, r = _small_batch(n, T, n * 10 + T)
+        want = stats_of_streams(IdStreams(h, r), 4, 1)
+        assert plain_id_stats(h, r, 4, 1).tolist() == want.tolist()
+        assert plain_id_stats(h, r, 4, 2).tolist() == want.tolist()
+        assert plain_id_stats(h[:, ::-1], r, 4, 1).tolist() == stats_of_streams(IdStreams(h[:, ::-1], r), 4, 1).tolist()
+        if T:
+            hl, rl = h.tolist(), r.tolist()
+            assert plain_id_stats(hl, rl, 4, 1).tolist() == want.tolist()
+            assert plain_id_stats(hl, [rl], 4, 1).tolist() == want.tolist()
+            if n == 1:
+                assert plain_id_row(hl, [rl], 4) == want[0].tolist()
+                assert plain_id_row(hl, rl, 3) == stats_of_streams(IdStreams(h, r), 3, 1)[0].tolist()
+            else:
+                assert plain_id_row(hl, rl, 4) is None
+    h, r = _small_batch(4, 5, 1)
+    hl, rl = h.tolist(), r.tolist()
+    for hyps, refs in [
+        (h.astype(np.int32), r),
+        (h, r.astype(np.uint64)),
+        (h, r[:3]),
+        (h, [r]),
+        (h.reshape(-1), r),
+        (hl, [rl, rl]),
+        (hl, rl[:3]),
+        (hl, [[], *rl[1:]]),
+        ([[True, *x[1:]] for x in hl], rl),
+        ([[np.int64(1), *x[1:]] for x in hl], rl),
+        ([[2**63, *x[1:]] for x in hl], rl),
+        ([], []),
+        (tuple(hl), rl),
+        ([" ".join(map(str, x)) for x in hl], rl),
+    ]:
+        assert plain_id_stats(hyps, refs, 4, 1) is None
+        assert plain_id_row(hyps[:1], refs, 4) is None
+
+
+@pytest.mark.parametrize("method", [0, 1, 2, 3, 4, 5, 7])
+def test_small_batch_fast_path_is_the_general_path(method):
+    """A training step's call (NLTK style, options seen before, plain ids) scores the rows the
+    checked path scores, the same floats and warnings, for arrays, lists, one row and ``[[ref]]``
+    (``reference_layout='streams'`` takes the checked path), on every call."""
+    fn = getattr(SmoothingFunction(), f"method{method}")
+    for n, T in [(1, 1), (1, 7), (2, 5), (32, 8)]:
+        h, r = _small_batch(n, T, 7 * n + T)
+        for hyps, refs in [(h, r), (h.tolist(), r.tolist()), (h.tolist(), [r.tolist()])]:
+            for weights in [None, (0.5, 0.5), (0.2, 0.3, 0.5)]:
+                with warnings.catch_warnings(record=True) as want_w:
+                    warnings.simplefilter("always")
+                    want = sentence_bleu_batch(
+                        hyps, refs, weights=weights, smoothing_function=fn, reference_layout="streams"
+                    )
+                for _ in range(3):  # the first call builds the metric, the next ones reuse it
+                    with warnings.catch_warnings(record=True) as got_w:
+                        warnings.simplefilter("always")
+                        got = sentence_bleu_batch(hyps, refs, weights=weights, smoothing_function=fn)
+                    assert got.dtype == np.float64
+                    assert got.tolist() == want.tolist(), (n, T, weights)
+                    assert [str(w.message) for w in got_w] == [str(w.message) for w in want_w]
+                if weights is None and method == 1:
+                    hl, rl = np.asarray(hyps).tolist(), np.asarray(refs).reshape(n, T).tolist()
+                    nltk_want = [nltk_sentence_bleu([rl[i]], hl[i], smoothing_function=fn) for i in range(n)]
+                    assert got.tolist() == nltk_want
+
+
+def test_small_batch_fast_path_reads_the_smoother_now():
+    """The metric is built once per option set, but a ``SmoothingFunction``'s ``epsilon`` and
+    ``k`` are read at each call (a user may change them between steps); options that compare
+    equal but score differently (Fraction weights, a float order) are not confused."""
+    from fractions import Fraction
+
+    sf = SmoothingFunction()
+    h = [[1, 2, 3, 4, 5, 6]]
+    r = [[[1, 2, 3, 9, 5, 8]]]
+    for method in (1, 4):
+        fn = getattr(sf, f"method{method}")
+        first = sentence_bleu_batch(h, r, smoothing_function=fn).tolist()
+        sf.epsilon, sf.k = 0.3, 7
+        assert sentence_bleu_batch(h, r, smoothing_function=fn).tolist() == [
+            nltk_sentence_bleu(r[0], h[0], smoothing_function=fn)
+        ]
+        assert (
+            sentence_bleu_batch(h * 2, r[0] * 2, smoothing_function=fn).tolist()
+            == [nltk_sentence_bleu(r[0], h[0], smoothing_function=fn)] * 2
+        )
+        sf.epsilon, sf.k = 0.1, 5
+        assert sentence_bleu_batch(h, r, smoothing_function=fn).tolist() == first
+    fn = sf.method1
+    floats = sentence_bleu_batch(h, r, weights=(0.25, 0.25, 0.25, 0.25), smoothing_function=fn)
+    fractions = sentence_bleu_batch(h, r, weights=(Fraction(1, 4),) * 4, smoothing_function=fn)
+    assert fractions.tolist() == [nltk_sentence_bleu(r[0], h[0], (Fraction(1, 4),) * 4, smoothing_function=fn)]
+    assert floats.tolist() == [nltk_sentence_bleu(r[0], h[0], smoothing_function=fn)]
+    with pytest.raises(TypeError):
+        sentence_bleu_batch(h, r, smoothing_function=fn, max_ngram_order=4.0)
+    with pytest.raises(ValueError, match="workers"):
+        sentence_bleu_batch(h, r, smoothing_function=fn, workers=0)
+    with pytest.raises(TypeError, match="workers"):
+        sentence_bleu_batch(h, r, smoothing_function=fn, workers=True)
+
+
+def test_small_batch_fast_path_keeps_the_errors():
+    """Input the fast path does not take goes the checked way: the same errors as on a first
+    call (bad ids, a reference stream of another length, no references)."""
+    fn = SmoothingFunction().method1
+    h = [[1, 2, 3], [4, 5, 6]]
+    sentence_bleu_batch(h, h, smoothing_function=fn)  # (the metric of these options built)
+    with pytest.raises(TypeError, match=r"hypotheses\[0\]"):
+        sentence_bleu_batch([[1.5, 2]], [[1, 2]], smoothing_function=fn)
+    with pytest.raises(ValueError, match="reference stream 0"):
+        sentence_bleu_batch(h, [[1, 2, 3]], smoothing_function=fn)
+    with pytest.raises(OverflowError):
+        sentence_bleu_batch([[2**64]], [[1]], smoothing_function=fn)
+    with pytest.raises(ValueError, match="hypotheses is empty"):
+        sentence_bleu_batch(np.zeros((0, 3), dtype=np.int64), np.zeros((0, 3), dtype=np.int64), smoothing_function=fn)
+
+
+def test_nltk_metric_float_scoring_is_its_general_scoring():
+    """``NLTKBLEU.float_scoring`` (one plain weight tuple, methods 1-4, plain parameters read
+    now) is where ``kernel_rows_scores`` and ``kernel_row_score`` give the floats of
+    ``scores_of_kernel_rows``."""
+    from fractions import Fraction
+
+    from rapidbleu.ids import IdStreams, stats_of_streams
+    from rapidbleu.nltk_bleu import NLTKBLEU
+
+    h, r = _small_batch(16, 6, 3)
+    stats = stats_of_streams(IdStreams(h, r), 5, 1)
+    for method in range(8):
+        for weights in [(0.25,) * 4, (0.5, 0.5), [(0.25,) * 4, (0.5, 0.5)], (Fraction(1, 2),) * 2]:
+            sf = SmoothingFunction()
+            fn = getattr(sf, f"method{method}")
+            metric = NLTKBLEU(weights, fn, max_ngram_order=5)
+            plain = method in (1, 2, 3, 4) and isinstance(weights, tuple) and type(weights[0]) is float
+            assert metric.float_scoring() is plain
+            if plain:
+                want = metric.scores_of_kernel_rows(stats.copy())
+                assert metric.kernel_rows_scores(stats.copy()).tolist() == want.tolist()
+                assert [metric.kernel_row_score(row) for row in stats.tolist()] == want.tolist()
+                sf.epsilon, sf.k = Fraction(1, 10), Fraction(5)
+                assert metric.float_scoring() is (method in (2, 3))

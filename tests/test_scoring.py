@@ -22,6 +22,7 @@ from conftest import HAVE_CYTHON, REQUIRE_CYTHON
 import rapidbleu
 from rapidbleu._core import backend as _backend
 from rapidbleu._core.bleu import bleu_scores_py as py
+from rapidbleu._core.bleu import bleu_stats_py
 from rapidbleu._core.validate import MAX_ORDER_LIMIT, resolve_workers
 
 needs_cy = pytest.mark.skipif(not HAVE_CYTHON and not REQUIRE_CYTHON, reason="compiled extension not built")
@@ -313,6 +314,57 @@ def test_nltk_twins_agree_on_every_argument(method):
                 want = outcome(lambda: py.nltk_scores(_EDGE_ROWS, 4, weights, method, param, param, reweigh))
                 got = outcome(lambda: cy().nltk_scores(_EDGE_ROWS, 4, weights, method, param, param, reweigh))
                 assert got == want, (method, weights, param, reweigh)
+
+
+@needs_cy
+def test_scoring_twins_take_fortran_ordered_statistics():
+    """A column-major matrix (``stats.T`` of a transposed table, ``np.asfortranarray``) is
+    scored, not refused by the compiled twin's C-contiguous view ("ndarray is not
+    C-contiguous"): ``check_matrix``'s copy is C-ordered."""
+    rows = np.asfortranarray(_EDGE_ROWS[:3])
+    for mod in (py, cy()):
+        assert (
+            mod.sacre_scores(rows, 4, "exp", None, True).tolist()
+            == py.sacre_scores(_EDGE_ROWS[:3], 4, "exp", None, True).tolist()
+        )
+        assert (
+            mod.nltk_scores(rows, 4, (0.25,) * 4, 1, 0.1, 5, False).tolist()
+            == py.nltk_scores(_EDGE_ROWS[:3], 4, (0.25,) * 4, 1, 0.1, 5, False).tolist()
+        )
+    assert py.check_matrix(rows, 4, np.float32).flags.c_contiguous
+
+
+@needs_cy
+@pytest.mark.parametrize("method", [0, 1, 2, 3, 4])
+def test_nltk_kernel_scores_twins_agree(method):
+    """The trusted entry for a counting kernel's own rows: the same floats or error from both
+    twins, equal to ``nltk_scores`` (which checks and copies them first) on every row it could
+    get; other forms (lists, another dtype, a view that is not C-contiguous, a wrong width)
+    are scored by ``nltk_scores``, checks and errors included."""
+    rng = np.random.default_rng(5)
+    hyps = [rng.integers(0, 6, size=rng.integers(0, 12)).tolist() for _ in range(40)]
+    refs = [[rng.integers(0, 6, size=rng.integers(0, 12)).tolist()] for _ in range(40)]
+    kernel_rows = bleu_stats_py.token_stats(hyps, refs, 4)
+    others = [
+        _EDGE_ROWS,
+        _EDGE_ROWS.tolist(),
+        _EDGE_ROWS.astype(np.int32),
+        np.asfortranarray(_EDGE_ROWS),
+        _EDGE_ROWS[:, :8],
+        np.zeros((0, 10), dtype=np.int64),
+    ]
+    for weights in [(0.25,) * 4, (0.5, 0.5), (1.0,), (0.1,) * 5, ()]:
+        for param in [0.1, 5, 0, 1e300, np.float64(0.3), float("nan")]:
+            for reweigh in (False, True):
+                for rows in [kernel_rows, *others]:
+                    want = outcome(lambda rows=rows: py.nltk_scores(rows, 4, weights, method, param, param, reweigh))
+                    for mod in (py, cy()):
+                        got = outcome(
+                            lambda mod=mod, rows=rows: mod.nltk_kernel_scores(
+                                rows, 4, weights, method, param, param, reweigh
+                            )
+                        )
+                        assert got == want, (mod.NAME, method, weights, param, reweigh)
 
 
 # ------------------------------------------------------------------------ one set of twins

@@ -569,6 +569,77 @@ def stats_ids(
         return stats_of_streams(data, order, workers)
 
 
+def plain_id_stats(hypotheses: Any, references: Any, order: int, workers: int) -> np.ndarray | None:
+    """``stats_of_streams(IdStreams(hypotheses, references), order, workers)`` without cleaning,
+    for the two forms a training loop passes every step, packed without the checked path: two
+    2-D int64 numpy arrays with as many rows (the hypotheses and one reference stream), or a
+    list of lists of exact ``int`` and one reference stream in that form (a list of n lists,
+    or a list holding one such list, as ``[[ref]]`` for one row).  ``None`` for any other form
+    or anything unusual (an empty first reference, ``bool`` or numpy scalars, lengths that
+    differ, ...): the caller then takes the checked path, which reads it or names the problem.
+
+    The same ids reach the same counting kernel (``flat_stats``) as through :class:`IdStreams`,
+    so the rows are the same; ``order`` and ``workers`` are checked by the caller."""
+    if type(hypotheses) is np.ndarray:
+        if not (
+            type(references) is np.ndarray
+            and hypotheses.ndim == 2
+            and references.ndim == 2
+            and hypotheses.dtype == np.int64
+            and references.dtype == np.int64
+            and 0 < hypotheses.shape[0] == references.shape[0]
+        ):
+            return None
+        n, T = hypotheses.shape
+        hyp = (hypotheses.reshape(-1), np.full(n, T, dtype=np.int64))
+        ref = (references.reshape(-1), np.full(n, references.shape[1], dtype=np.int64))
+    else:
+        lists = _plain_lists(hypotheses, references)
+        if lists is None:
+            return None
+        hyp, ref, _ = lists
+    out = _backend.bleu_stats.flat_stats(hyp[0], hyp[1], [ref], order, workers)
+    return np.asarray(out, dtype=np.int64).reshape(len(hyp[1]), n_columns(order))
+
+
+def plain_id_row(hypotheses: Any, references: Any, order: int) -> list[int] | None:
+    """:func:`plain_id_stats` of one row of lists (``[hyp]`` and ``[ref]`` or ``[[ref]]``) as
+    the list of ``2 + 2N`` Python ints, counted by the one-segment kernel (``token_row``: no
+    array, no thread runner), for a batch of one row to cost what one segment costs; ``None``
+    for anything else (the ids are checked as :func:`plain_id_stats` checks them)."""
+    if not (type(hypotheses) is list and type(references) is list and len(hypotheses) == len(references) == 1):
+        return None
+    ref = references[0]
+    if type(ref) is not list or not ref:
+        return None
+    if type(ref[0]) is list:  # [[ref]]: one stream of one reference, in a list
+        if len(ref) != 1 or not ref[0]:
+            return None
+        ref = ref[0]
+    if _backend.ids.pack_int_lists([hypotheses[0], ref], False) is None:  # (the ids' check)
+        return None
+    return _backend.bleu_stats.token_row(hypotheses[0], [ref], order)
+
+
+def _plain_lists(
+    hypotheses: Any, references: Any
+) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray], list[Any]] | None:
+    """The packed hypotheses and reference stream of :func:`plain_id_stats`'s list form, and
+    the stream itself; None for any other form."""
+    if not (type(hypotheses) is list and type(references) is list and hypotheses and references):
+        return None
+    first = references[0]
+    if type(first) is not list or not first:
+        return None
+    if type(first[0]) is list and len(references) == 1 and first[0]:
+        references = first  # [stream]: one stream in a list
+    packed_h = _backend.ids.pack_int_lists(hypotheses, False)
+    packed_r = _backend.ids.pack_int_lists(references, False)
+    if packed_h is None or packed_r is None or len(packed_r[1]) != len(packed_h[1]):
+        return None
+    return packed_h, packed_r, references
+
+
 def stats_of_streams(data: IdStreams, order: int, workers: int) -> np.ndarray:
     out = _backend.bleu_stats.flat_stats(data.hyp[0], data.hyp[1], data.ref_streams, order, workers)
     return np.asarray(out, dtype=np.int64).reshape(data.n, n_columns(order))

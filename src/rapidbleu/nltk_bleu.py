@@ -26,7 +26,7 @@ else:
 from ._base.errors import last_segment_error, stream_length_error
 from ._core import backend as _backend
 from ._core.bleu.bleu_row import stats_columns
-from ._core.bleu.bleu_scores_py import DEFAULT_WEIGHTS, Fraction, nltk_from_counts
+from ._core.bleu.bleu_scores_py import DEFAULT_WEIGHTS, Fraction, is_plain_number, nltk_from_counts
 from ._core.inputs import (
     check_statistics_matrix,
     exact_column_sums,
@@ -385,18 +385,24 @@ class NLTKBLEU(Metric):
                 (not an integer array, not statistics of one hypothesis each, a count beyond
                 int64).
         """
-        return self.scores_of_kernel_rows(check_nltk_stats(sums, self.max_ngram_order)[0])
+        return self._scores_of_rows(check_nltk_stats(sums, self.max_ngram_order)[0], False)
 
     def scores_of_kernel_rows(self, stats: np.ndarray) -> np.ndarray:
         """:meth:`scores_from_stats` of rows the statistics kernels just computed for this
-        metric (int64 ``(n, 2 + 2N)``, each row one hypothesis's), which need no check: the
-        batch, set and pairwise doors score their own kernel's rows through it, so a small
-        batch pays no validation of numbers it did not take from the caller.
+        metric (int64 ``(n, 2 + 2N)``, each row one hypothesis's, the caller's own array), which
+        need no check: the batch, set and pairwise doors score their own kernel's rows through
+        it, so a small batch pays no validation of numbers it did not take from the caller (the
+        scoring kernel's ``nltk_kernel_scores`` reads them as they are).
 
         Raises:
             SmoothingError: method 6 on a row without a trigram match; TypeError: a custom
                 smoothing callable (it needs the tokens).
         """
+        return self._scores_of_rows(stats, True)
+
+    def _scores_of_rows(self, stats: np.ndarray, kernel_rows: bool) -> np.ndarray:
+        """The scores of checked rows; ``kernel_rows``: a counting kernel's fresh rows, not
+        copied or checked again by the scoring kernel."""
         stats_smoothing(self.smoothing_function)  # a custom callable needs the tokens
         out = sentence_scores_from_stats(
             stats,
@@ -406,13 +412,62 @@ class NLTKBLEU(Metric):
             self.smoother,
             self.auto_reweigh,
             workers=self.workers,
+            kernel_rows=kernel_rows,
         )
         return out if self.several else out[:, 0]
+
+    def float_scoring(self) -> bool:
+        """Whether :meth:`kernel_row_score` and :meth:`kernel_rows_scores` score with these
+        settings now: one weight tuple, a float method 1-4 and plain parameters (``epsilon``,
+        ``k`` read now: a ``SmoothingFunction``'s may change between calls), where the float
+        kernels alone give the floats :meth:`scores_of_kernel_rows` gives, and nothing warns."""
+        method = self.method
+        return self._float_settings and (
+            (method != 1 or is_plain_number(self.smoother.epsilon))
+            and (method != 4 or is_plain_number(self.smoother.k))
+        )
+
+    @functools.cached_property
+    def _float_settings(self) -> bool:
+        """What :meth:`float_scoring` asks of the settings that do not change."""
+        weight_list = self.weight_list
+        return (
+            not self.several
+            and self.method in (1, 2, 3, 4)
+            and bool(weight_list[0])
+            and all(map(is_plain_number, weight_list[0]))
+        )
+
+    def _float_parameters(self) -> tuple[Sequence[float], int, float, float, bool]:
+        """The float kernels' ``weights, method, epsilon, k, reweigh`` (where
+        :meth:`float_scoring` says they apply), the smoother's read now."""
+        method, smoother, weight = cast(int, self.method), self.smoother, self.weight_list[0]
+        return (
+            weight,
+            method,
+            smoother.epsilon if method == 1 else 0.0,
+            smoother.k if method == 4 else 0.0,
+            self.auto_reweigh and weight == DEFAULT_WEIGHTS,
+        )
+
+    def kernel_row_score(self, row: list[int]) -> float:
+        """:meth:`scores_of_kernel_rows` of one row a counting kernel just computed (a list of
+        ``2 + 2N`` Python ints, ``token_row``'s), as a float, by the one-row scorer
+        (``nltk_of_row``), where :meth:`float_scoring` says it applies."""
+        return _backend.bleu_scores.nltk_of_row(row, self.max_ngram_order, *self._float_parameters())
+
+    def kernel_rows_scores(self, stats: np.ndarray) -> np.ndarray:
+        """:meth:`scores_of_kernel_rows` (the caller's own fresh kernel rows), straight from the
+        float kernel (``nltk_kernel_scores``), where :meth:`float_scoring` says it applies: a
+        small batch pays none of the general scoring's choices."""
+        return _backend.bleu_scores.nltk_kernel_scores(
+            stats, self.max_ngram_order, *self._float_parameters(), self.workers
+        )
 
     def score_of_row(self, row: Sequence[Any]) -> Any:
         """NLTK's ``sentence_bleu`` of one segment's row (:meth:`sentence_row`): a float, or a
         list of floats for several weight tuples (as ``rapidbleu.nltk.sentence_bleu``)."""
-        out = self.scores_of_kernel_rows(np.asarray([row], dtype=np.int64))[0]
+        out = self._scores_of_rows(np.asarray([row], dtype=np.int64), False)[0]
         return [float(x) for x in out] if self.several else float(out)
 
     def value_of_row(self, row: Sequence[Any]) -> float:

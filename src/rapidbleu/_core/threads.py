@@ -60,7 +60,9 @@ def thread_count(workers: int, chunks: int) -> int:
     return max(1, min(threads_of(int(workers)), chunks, MAX_THREADS))
 
 
-def run_chunks(run: Callable[[int, int], None], n: int, workers: int, min_chunk: int = MIN_CHUNK) -> None:
+def run_chunks(
+    run: Callable[[int, int], None], n: int, workers: int, min_chunk: int = MIN_CHUNK, first: int = 1
+) -> None:
     """Call ``run(start, end)`` on contiguous chunks covering ``range(n)``, each chunk in slices.
 
     Args:
@@ -70,9 +72,13 @@ def run_chunks(run: Callable[[int, int], None], n: int, workers: int, min_chunk:
         workers: as everywhere, checked (:func:`~rapidbleu._core.validate.resolve_workers`); at most one
             thread per ``min_chunk`` rows, and at most :data:`MAX_THREADS`, is started
             (:func:`thread_count`).
+        first: rows of each chunk's first slice (default 1): a caller that knows its rows
+            cost far less than a slice together (a small call: a few thousand ids, a few
+            thousand rows to score) gives that many, and a small call runs in one piece,
+            without the slices' timing.
 
     Each chunk is computed in slices of about :data:`SLICE_SECONDS` (the first slice is small,
-    the next sized from the time the last took), so a signal is handled within a slice: in
+    unless ``first`` says otherwise, the next sized from the time the last took), so a signal is handled within a slice: in
     the calling thread Ctrl-C raises ``KeyboardInterrupt`` between two slices; with threads,
     the calling thread waits for the chunks with a timeout, and on ``KeyboardInterrupt`` (or an
     error in any thread) every thread stops after its current slice.  The call returns or
@@ -85,7 +91,10 @@ def run_chunks(run: Callable[[int, int], None], n: int, workers: int, min_chunk:
     if n <= 0:
         return
     if w <= 1:
-        _slices(run, 0, n, None)
+        if first >= n:  # one slice: nothing to time
+            run(0, n)
+            return
+        _slices(run, 0, n, None, first)
         return
     # (here: concurrent.futures costs a run on one thread, the command line's usual, 4 ms of start-up)
     from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
@@ -94,7 +103,7 @@ def run_chunks(run: Callable[[int, int], None], n: int, workers: int, min_chunk:
     stop = threading.Event()
     pool = ThreadPoolExecutor(max_workers=w)
     try:
-        futures = [pool.submit(_slices, run, bounds[k], bounds[k + 1], stop) for k in range(w)]
+        futures = [pool.submit(_slices, run, bounds[k], bounds[k + 1], stop, first) for k in range(w)]
         try:
             pending: set[Future[None]] = set(futures)
             while pending:
@@ -110,10 +119,10 @@ def run_chunks(run: Callable[[int, int], None], n: int, workers: int, min_chunk:
         f.result()
 
 
-def _slices(run: Callable[[int, int], None], lo: int, hi: int, stop: threading.Event | None) -> None:
-    """``run`` over rows ``lo .. hi - 1`` in slices of about :data:`SLICE_SECONDS`, until
-    ``stop`` is set (checked before each slice)."""
-    step = 1
+def _slices(run: Callable[[int, int], None], lo: int, hi: int, stop: threading.Event | None, first: int = 1) -> None:
+    """``run`` over rows ``lo .. hi - 1`` in slices of about :data:`SLICE_SECONDS` (the first
+    of ``first`` rows), until ``stop`` is set (checked before each slice)."""
+    step = max(1, first)
     start = lo
     while start < hi:
         if stop is not None and stop.is_set():

@@ -25,6 +25,7 @@ Benchmarking Platform for Text Generation Models", SIGIR.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from types import MethodType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -39,7 +40,7 @@ from .._core.nltk.nltk_style import method_number, resolve_smoothing
 from .._core.nltk.nltk_style import weights_of as _nltk_weights
 from .._core.validate import check_order, check_ordered, check_style, resolve_workers
 from ..bleu import BLEU
-from ..ids import IdKeywords, IdReferences, IdStream, cleaning_of, stats_of_streams
+from ..ids import IdKeywords, IdReferences, IdStream, cleaning_of, plain_id_row, plain_id_stats, stats_of_streams
 from ..nltk_bleu import NLTKBLEU
 from .forms import first_item, id_data, reference_streams, sentences_flat, text_arrays
 from .protocol import pairwise_matrix
@@ -96,6 +97,35 @@ def _nltk_metric(order: int, weights: Any, smoothing_function: Any, auto_reweigh
     smoothing methods 5 and 7, which read each sentence's 5-gram precision whatever the
     weights: ``NLTKBLEU.max_ngram_order``)."""
     return NLTKBLEU(weights, smoothing_function, auto_reweigh, max_ngram_order=order, workers=workers)
+
+
+#: The NLTK-style metrics :func:`sentence_bleu_batch` built, by :func:`_plain_nltk_key`: a
+#: training loop calls it every step with the same options, which are then read and checked
+#: once (the smoother's ``epsilon`` and ``k`` are still read at each call, by the scoring).
+#: At most ``_MAX_CACHED`` entries (cleared when full); each holds its smoothing function.
+_NLTK_METRICS: dict[tuple[Any, ...], NLTKBLEU] = {}
+_MAX_CACHED = 64
+
+
+def _plain_nltk_key(
+    weights: Any, smoothing_function: Any, auto_reweigh: Any, order: Any, workers: Any
+) -> tuple[Any, ...] | None:
+    """The key of NLTK-style options under which a built metric is reused, or None: only exact
+    types whose equality is identity or value (a bound method of an object hashed by identity,
+    ``None`` or a tuple of ``float`` weights, a ``bool``, ``int`` order and workers), so that
+    equal keys mean the same options (not ``1 == 1.0 == True`` or a ``Fraction`` equal to a
+    float, which score differently)."""
+    if (
+        type(smoothing_function) is not MethodType
+        or type(smoothing_function.__self__).__hash__ is not object.__hash__
+        or type(auto_reweigh) is not bool
+        or type(order) is not int
+        or type(workers) is not int
+    ):
+        return None
+    if weights is not None and (type(weights) is not tuple or not all(type(x) is float for x in weights)):
+        return None
+    return (weights, smoothing_function, auto_reweigh, order, workers)
 
 
 def _style_tokenize(tokenize: str | None, style: str) -> str | None:
@@ -162,6 +192,14 @@ def sentence_bleu_batch(
             a ``SmoothingFunction`` method, a method's name ``"method0"``..``"method7"``, or a
             callable).
 
+    A training loop's call costs little beyond the counting: NLTK style with a
+    ``SmoothingFunction`` method, options seen in an earlier call (the metric built for them is
+    kept, 64 option sets at most; the smoother's ``epsilon`` and ``k`` are read at each call),
+    a padded int64 ``(n, T)`` array or lists of int lists with one reference stream and no
+    cleaning are packed without the checked path and scored by the float kernel alone; a batch
+    of one row costs what one segment of ``rapidbleu.nltk.sentence_bleu`` costs.  Same floats,
+    warnings and errors as any other call.
+
     Warns:
         RuntimeWarning: id cleaning left every hypothesis empty (every score 0).
 
@@ -175,6 +213,35 @@ def sentence_bleu_batch(
         SmoothingError: NLTK method 6 on a sentence without a trigram match (as NLTK),
             naming it (``hypothesis i``).
     """
+    # A training step's call (NLTK style, options seen before, a padded int64 array or lists of
+    # int lists, one reference stream, no cleaning): the metric an earlier call built (its
+    # options checked then, workers among them) and the rows packed without the checked path.
+    plain = (
+        not cleaning
+        and tokenize is None
+        and lowercase is False
+        and reference_layout is None
+        and smooth_method == "exp"
+        and smooth_value is None
+        and effective_order is True
+    )
+    key = _plain_nltk_key(weights, smoothing_function, auto_reweigh, max_ngram_order, workers) if plain else None
+    if key is not None:
+        cached = _NLTK_METRICS.get(key)
+        if cached is not None:
+            floats = cached.float_scoring()
+            if floats and type(hypotheses) is list and len(hypotheses) == 1:
+                row = plain_id_row(hypotheses, references, cached.max_ngram_order)
+                if row is not None:  # one row: what one segment costs (rapidbleu.nltk.sentence_bleu)
+                    resolve_workers(workers)
+                    return np.array([cached.kernel_row_score(row)], dtype=np.float64)
+            stats = plain_id_stats(hypotheses, references, cached.max_ngram_order, workers)
+            if stats is not None:
+                resolve_workers(workers)  # (the call's one check; the same value built the metric)
+                if floats:
+                    return cached.kernel_rows_scores(stats)
+                with rows_named(lambda i: f"hypothesis {i}"):
+                    return cached.scores_of_kernel_rows(stats)
     order = check_order(max_ngram_order)
     rule = cleaning_of(cleaning, "sentence_bleu_batch")
     nltk_style = weights is not None or smoothing_function is not None
@@ -203,6 +270,10 @@ def sentence_bleu_batch(
             metric = None
         else:
             metric = _nltk_metric(len(w), w, smoothing_function, auto_reweigh, workers)
+            if key is not None:
+                if len(_NLTK_METRICS) >= _MAX_CACHED:
+                    _NLTK_METRICS.clear()
+                _NLTK_METRICS[key] = metric
     check_ordered(hypotheses, "hypotheses")
     check_ordered(references, "references")
     hypotheses, references = text_arrays(hypotheses), text_arrays(references)

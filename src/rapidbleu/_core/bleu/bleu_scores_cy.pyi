@@ -44,3 +44,13 @@ def nltk_scores(
     reweigh: bool,
     workers: int = 1,
 ) -> np.ndarray: ...
+def nltk_kernel_scores(
+    stats: np.ndarray,
+    max_ngram_order: int,
+    weights: Sequence[float],
+    method: int,
+    epsilon: float,
+    k: float,
+    reweigh: bool,
+    workers: int = 1,
+) -> np.ndarray: ...

@@ -37,6 +37,11 @@ from ..validate import MAX_ORDER_LIMIT, check_order
 #: with two threads).
 _MIN_SCORE_CHUNK = 1 << 14
 
+#: Rows scored in one piece, without the thread runner's timed slices (``run_chunks``'s
+#: ``first``): a row takes well under a microsecond, so this many take a few milliseconds at
+#: most, far less than a slice.
+_ONE_SLICE_ROWS = 1 << 12
+
 NAME = "cython"
 
 cdef enum:
@@ -256,19 +261,26 @@ def sacre_scores(stats, max_ngram_order, smooth_method, smooth_value, effective_
                 for i in range(lo, hi):
                     o[i] = _sacre_row(&si[i, 0], N, code, sv, floor_num, eff, neu, amode == A_I64)
 
-    run_chunks(run, n, workers, _MIN_SCORE_CHUNK)
+    run_chunks(run, n, workers, _MIN_SCORE_CHUNK, _ONE_SLICE_ROWS)
     _rescore_non_finite(out, lambda rows: _twin.sacre_scores(arr[rows], N, smooth_method, smooth_value,
                                                              effective_order, dtype))
     return out
 
 
-def _rescore_non_finite(out, score_rows):
+def _rescore_non_finite(double[::1] out, score_rows):
     """Score again, with the Python formula ``score_rows(rows)``, every row whose C score is not
     finite: there the formula decides (an ``OverflowError`` from ``math.exp``, an infinity, a
     nan, ``math.fsum``'s ``ValueError``), which C cannot mirror without the GIL."""
-    bad = np.flatnonzero(~np.isfinite(out))
+    cdef Py_ssize_t i, n = out.shape[0]
+    for i in range(n):
+        if not isfinite(out[i]):
+            break
+    else:
+        return  # (every score finite: no numpy call for a small batch)
+    arr = out.base
+    bad = np.flatnonzero(~np.isfinite(arr))
     if bad.size:
-        out[bad] = score_rows(bad)
+        arr[bad] = score_rows(bad)
 
 
 # ------------------------------------------------------------------------------------ NLTK
@@ -367,6 +379,16 @@ cdef double _nltk_row(const int64_t *row, int N, int K, const double *w, int met
     return bp * exp(_fsum(terms, nt))
 
 
+cdef bint _plain_floats(tuple weight) except -1:
+    """``all(map(is_plain_number, weight))`` for ``check_nltk_weights``'s tuple of floats."""
+    cdef double x
+    for w in weight:
+        x = w
+        if not fabs(x) < 4503599627370496.0:  # 2**52 (nan is not plain)
+            return False
+    return True
+
+
 def nltk_of_row(row, max_ngram_order, weights, method, epsilon, k, reweigh):
     cdef int N
     if type(max_ngram_order) is int and 1 <= <long long> max_ngram_order <= MAX_N:
@@ -385,7 +407,7 @@ def nltk_of_row(row, max_ngram_order, weights, method, epsilon, k, reweigh):
             return _twin.nltk_of_row(row, N, weights, method, epsilon, k, reweigh)
         vals[i] = x
     weight = check_nltk_weights(weights, N, method, reweigh)
-    plain = all(map(is_plain_number, weight)) and (method != 1 or is_plain_number(epsilon)) and (
+    plain = _plain_floats(weight) and (method != 1 or is_plain_number(epsilon)) and (
         method != 4 or (is_plain_number(k) and abs(k) >= 2.0**-52))
     if not plain:
         return _twin.nltk_of_row(row, N, weights, method, epsilon, k, reweigh)
@@ -402,9 +424,28 @@ def nltk_of_row(row, max_ngram_order, weights, method, epsilon, k, reweigh):
 def nltk_scores(stats, max_ngram_order, weights, method, epsilon, k, reweigh, workers=1):
     cdef int N = check_order(max_ngram_order)
     arr = check_matrix(stats, N, None)  # the call's own copy: read below without the GIL
+    return _nltk_scores(arr, N, weights, method, epsilon, k, reweigh, workers)
+
+
+def nltk_kernel_scores(stats, max_ngram_order, weights, method, epsilon, k, reweigh, workers=1):
+    cdef int N
+    if type(max_ngram_order) is int and 1 <= <long long> max_ngram_order <= MAX_N:
+        N = <int> max_ngram_order
+    else:
+        N = check_order(max_ngram_order)
+    if not (type(stats) is np.ndarray and stats.dtype == np.int64 and stats.ndim == 2
+            and stats.shape[1] == 2 + 2 * N and stats.flags.c_contiguous):
+        return nltk_scores(stats, N, weights, method, epsilon, k, reweigh, workers)
+    # a counting kernel's own fresh rows (the twin's contract): no copy, no range check
+    return _nltk_scores(stats, N, weights, method, epsilon, k, reweigh, workers)
+
+
+cdef _nltk_scores(arr, int N, weights, method, epsilon, k, reweigh, workers):
+    """``nltk_scores`` of ``arr``, an int64 C-contiguous (n, 2 + 2N) matrix the call owns with
+    counts in 0 .. 2**53 - 1 (``check_matrix``'s copy, or a counting kernel's fresh rows)."""
     weight = check_nltk_weights(weights, N, method, reweigh)
     # parameters C reproduces exactly (see the module docstring); k near 0 would divide by 0
-    plain = all(map(is_plain_number, weight)) and (method != 1 or is_plain_number(epsilon)) and (
+    plain = _plain_floats(weight) and (method != 1 or is_plain_number(epsilon)) and (
         method != 4 or (is_plain_number(k) and abs(k) >= 2.0**-52))
     if not plain:
         return _twin.nltk_scores(arr, N, weights, method, epsilon, k, reweigh, workers)
@@ -427,6 +468,6 @@ def nltk_scores(stats, max_ngram_order, weights, method, epsilon, k, reweigh, wo
             for i in range(lo, hi):
                 o[i] = _nltk_row(&st[i, 0], N, K, &wv[0], meth, eps, kk, rw, tiny)
 
-    run_chunks(run, n, workers, _MIN_SCORE_CHUNK)
+    run_chunks(run, n, workers, _MIN_SCORE_CHUNK, _ONE_SLICE_ROWS)
     _rescore_non_finite(out, lambda rows: _twin.nltk_scores(arr[rows], N, weights, method, epsilon, k, reweigh))
     return out

@@ -225,14 +225,14 @@ def check_matrix(
     if dtype is not None and np.dtype(dtype).name not in ARRAY_DTYPES:
         raise stats_dtype_error(dtype)
     if not arr.size:
-        return np.array(arr, dtype=np.int64 if dtype is None else dtype)
+        return np.array(arr, dtype=np.int64 if dtype is None else dtype, order="C")
     low = np.asarray(arr >= 0, dtype=bool)  # (nan fails both)
     high = np.asarray(arr <= MAX_EXACT_COUNT, dtype=bool)
     if python_ints and dtype is None and low.all() and not high.all() and arr.dtype.kind in "iuO":
         return np.array(arr.tolist(), dtype=object).reshape(arr.shape)
     ok = low & high
     if ok.all():
-        out = np.array(arr, dtype=np.int64 if dtype is None else dtype)  # always a copy
+        out = np.array(arr, dtype=np.int64 if dtype is None else dtype, order="C")  # always a copy, C-ordered
         ok = (out >= 0) & (out <= MAX_EXACT_COUNT)  # (float32 rounds 2**53 - 1 up)
         if ok.all():
             return out
@@ -625,6 +625,8 @@ def is_plain_number(x: object, bound: float = 2.0**52) -> bool:
     compiled formulas reproduce operation for operation (exact as a float64, no overflow on the
     way); anything else (numpy scalars, Fractions, Decimals, huge values) is computed by the
     Python formulas here."""
+    if type(x) is float:  # (the usual case, without the isinstance calls; nan is not plain)
+        return -bound < x < bound
     return isinstance(x, (int, float)) and not isinstance(x, bool) and abs(x) < bound
 
 
@@ -682,7 +684,46 @@ def nltk_scores(
             (``reweigh`` with weights other than NLTK's default included) or workers.
     """
     N = check_order(max_ngram_order)
-    arr = check_matrix(stats, N, None)
+    return _nltk_scores(check_matrix(stats, N, None), N, weights, method, epsilon, k, reweigh)
+
+
+def nltk_kernel_scores(
+    stats: np.ndarray,
+    max_ngram_order: int,
+    weights: Sequence[float],
+    method: int,
+    epsilon: float,
+    k: float,
+    reweigh: bool,
+    workers: int = 1,
+) -> np.ndarray:
+    """:func:`nltk_scores` of rows a counting kernel of this package has just returned
+    (``flat_stats``, ``token_stats``, the set and pairwise kernels): an int64 C-contiguous
+    ``(n, 2 + 2N)`` array that the caller owns and nobody else holds, every row one
+    hypothesis's statistics (counts far below 2**53, ``totals_n = max(0, hyp_len - n + 1)``).
+
+    Those rows need no check, so this entry skips :func:`check_matrix` (its copy and its range
+    check cost more than scoring a small batch): the same floats as :func:`nltk_scores` for
+    such rows.  Anything else (another dtype, shape or layout, a list) is scored by
+    :func:`nltk_scores`, checks included; the compiled twin reads the rows in place without
+    the GIL, which is why they must be the caller's own.  Same other arguments and errors.
+    """
+    N = check_order(max_ngram_order)
+    if not (
+        type(stats) is np.ndarray
+        and stats.dtype == np.int64
+        and stats.ndim == 2
+        and stats.shape[1] == 2 + 2 * N
+        and stats.flags.c_contiguous
+    ):
+        return nltk_scores(stats, N, weights, method, epsilon, k, reweigh, workers)
+    return _nltk_scores(stats, N, weights, method, epsilon, k, reweigh)
+
+
+def _nltk_scores(
+    arr: np.ndarray, N: int, weights: Sequence[float], method: int, epsilon: float, k: float, reweigh: bool
+) -> np.ndarray:
+    """:func:`nltk_scores` of a checked int64 ``(n, 2 + 2N)`` matrix."""
     weight = check_nltk_weights(weights, N, method, reweigh)
     params = _Params(epsilon, k)
     out = np.zeros(len(arr), dtype=np.float64)

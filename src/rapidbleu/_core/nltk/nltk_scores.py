@@ -79,6 +79,7 @@ def sentence_scores_from_stats(
     auto_reweigh: bool,
     tokens: tuple[Sequence[Any], Sequence[Any]] | None = None,
     workers: int = 1,
+    kernel_rows: bool = False,
 ) -> np.ndarray:
     """NLTK ``sentence_bleu`` of every statistics row: float64 (n, W).
 
@@ -86,38 +87,41 @@ def sentence_scores_from_stats(
     longest has K <= N orders); ``method``/``smoother`` from :func:`resolve_smoothing`
     (``method is None`` only with ``tokens = (list_of_references, hypotheses)``).  The float
     methods (0-4) with plain parameters go to ``backend.bleu_scores.nltk_scores`` (compiled, or
-    its Python twin); methods 5-7, Fraction or Decimal parameters and callables are computed
-    by the Python formula itself, ``nltk_from_counts``, once per distinct row (per row with the
-    tokens for a callable).
+    its Python twin), or, with ``kernel_rows`` (``stats`` a counting kernel's fresh rows, the
+    caller's own), to ``nltk_kernel_scores``, which scores them without checking them again;
+    methods 5-7, Fraction or Decimal parameters and callables are computed by the Python
+    formula itself, ``nltk_from_counts``, once per distinct row (per row with the tokens for a
+    callable).
     """
     n, W = len(stats), len(weight_list)
-    out = np.zeros((n, W), dtype=np.float64)
     K = max(len(w) for w in weight_list)
     if n == 0 or K == 0:
-        return out
-    M = stats[:, 2 : 2 + K]
-    rows = np.flatnonzero(M[:, 0] > 0)  # NLTK returns 0 when no unigram matches
+        return np.zeros((n, W), dtype=np.float64)
     params_plain = method in FLOAT_METHODS and (
         (method != 1 or is_plain_number(smoother.epsilon)) and (method != 4 or is_plain_number(smoother.k))
     )
     plain_weights = all(map(_is_plain_float_tuple, weight_list))
     if method == 0 and plain_weights:
-        _warn_method0_rows(M, rows)
+        M = stats[:, 2 : 2 + K]
+        _warn_method0_rows(M, np.flatnonzero(M[:, 0] > 0))  # (NLTK returns 0 when no unigram matches)
     if method is None or not (params_plain and plain_weights):  # (params_plain is False for None)
+        out = np.zeros((n, W), dtype=np.float64)
+        rows = np.flatnonzero(stats[:, 2] > 0)  # NLTK returns 0 when no unigram matches
         _rowwise(out, rows, stats, N, K, weight_list, method, smoother, auto_reweigh, tokens)
         return out
+    score = _backend.bleu_scores.nltk_kernel_scores if kernel_rows else _backend.bleu_scores.nltk_scores
+    epsilon = smoother.epsilon if method == 1 else 0.0
+    k = smoother.k if method == 4 else 0.0
+    if W == 1:  # (one weight tuple, K > 0: the column is the result)
+        weight = weight_list[0]
+        reweigh = bool(auto_reweigh and weight == DEFAULT_WEIGHTS)
+        return score(stats, N, weight, method, epsilon, k, reweigh, workers).reshape(n, 1)
+    out = np.zeros((n, W), dtype=np.float64)
     for j, weight in enumerate(weight_list):
         if len(weight) == 0:
             continue
-        out[:, j] = _backend.bleu_scores.nltk_scores(
-            stats,
-            N,
-            weight,
-            method,
-            smoother.epsilon if method == 1 else 0.0,
-            smoother.k if method == 4 else 0.0,
-            bool(auto_reweigh and weight == DEFAULT_WEIGHTS),
-            workers,
+        out[:, j] = score(
+            stats, N, weight, method, epsilon, k, bool(auto_reweigh and weight == DEFAULT_WEIGHTS), workers
         )
     return out
 
