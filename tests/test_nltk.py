@@ -490,6 +490,25 @@ def test_sentence_bleu_one_segment_a_call_is_nltks():
             )
 
 
+def test_sentence_bleu_options_of_other_types_are_not_mistaken():
+    """Options equal in value but not in type are not one option set: Fraction weights (equal
+    to floats) and Decimal weights (NLTK's ``w * log(p)`` fails on a Decimal) after float
+    weights of the same values give NLTK's own outcome."""
+    from decimal import Decimal
+
+    refs, hyp = [REF1, REF2], HYP1
+    rb.sentence_bleu(refs, hyp, (0.5, 0.5))
+    for weights in [
+        (PyFraction(1, 2), PyFraction(1, 2)),
+        (Decimal("0.5"), Decimal("0.5")),
+        (1, 0, 0, 0),
+        (True, False),
+    ]:
+        assert outcome(lambda w=weights: rb.sentence_bleu(refs, hyp, w)) == outcome(
+            lambda w=weights: nb.sentence_bleu(refs, hyp, w)
+        )
+
+
 def test_warnings_method0():
     with pytest.warns(UserWarning, match="3-gram"):
         rb.sentence_bleu([["a", "b"]], ["a", "b"])

@@ -61,7 +61,6 @@ import warnings  # noqa: F401
 from collections import Counter, deque  # noqa: F401
 from collections.abc import Iterable, Iterator, Sequence, Sized
 from fractions import Fraction as _Fraction  # noqa: F401
-from functools import lru_cache
 from itertools import chain, islice, repeat
 from typing import Any, cast, overload
 
@@ -88,7 +87,7 @@ from ._core.nltk.nltk_style import (
     stats_smoothing,
 )
 from ._core.validate import resolve_workers
-from .nltk_bleu import NLTKBLEU
+from .nltk_bleu import NLTKBLEU, nltk_options_key, shared_nltk_metric
 
 __all__ = [
     "EmptyCorpusError",
@@ -308,18 +307,18 @@ def sentence_bleu(
 
 def _sentence_metric(weights: Any, smoothing_function: Any, auto_reweigh: bool) -> NLTKBLEU | None:
     """The metric of :func:`sentence_bleu`'s scoring options when one segment's row can be
-    scored on its own (a float method 0-4 of a ``SmoothingFunction``, every weight tuple
-    non-empty), built once per option set; None otherwise (the corpus path scores it, and
-    reports bad options)."""
-    try:
-        return _cached_sentence_metric(weights, smoothing_function, auto_reweigh)
-    except (TypeError, ValueError):  # unhashable or refused options
+    scored on its own (a float method 0-4 of a ``SmoothingFunction``, one or more non-empty
+    weight tuples of floats), built once per option set (``nltk_bleu.nltk_options_key``); None
+    otherwise (the corpus path scores it, and reports bad options)."""
+    key = nltk_options_key(weights, smoothing_function, auto_reweigh)
+    if key is None:
         return None
-
-
-@lru_cache(maxsize=64, typed=True)
-def _cached_sentence_metric(weights: Any, smoothing_function: Any, auto_reweigh: bool) -> NLTKBLEU | None:
-    metric = NLTKBLEU(weights, smoothing_function, auto_reweigh)
+    try:
+        metric = shared_nltk_metric(
+            ("sentence_bleu", *key), lambda: NLTKBLEU(weights, smoothing_function, auto_reweigh)
+        )
+    except (TypeError, ValueError):  # refused options: the corpus path says why
+        return None
     if metric.method not in FLOAT_METHODS or metric.order == 0 or not all(metric.weight_list):
         return None
     return metric

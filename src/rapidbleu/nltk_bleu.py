@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping, Sequence
+from types import MethodType
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 if TYPE_CHECKING:
@@ -541,3 +542,53 @@ class NLTKBLEU(Metric):
     def get_signature(self) -> Any:
         """Raises ``TypeError``: NLTK has no signature."""
         raise TypeError("NLTK-style statistics have no sacreBLEU signature")
+
+
+#: NLTK-style metrics built for option sets a loop gives again and again (``rapidbleu.nltk``'s
+#: ``sentence_bleu``, ``batch.sentence_bleu_batch``), by :func:`nltk_options_key`: the options
+#: are read and checked once (the smoother's ``epsilon`` and ``k`` are still read at each
+#: scoring).  At most ``_MAX_SHARED`` entries (cleared when full); each holds its smoothing
+#: function.
+_SHARED: dict[tuple[Any, ...], NLTKBLEU] = {}
+_MAX_SHARED = 64
+
+
+def nltk_options_key(weights: Any, smoothing_function: Any, auto_reweigh: Any, *more: Any) -> tuple[Any, ...] | None:
+    """The key under which a metric built for these NLTK-style options is reused, or None: only
+    exact types whose equality is identity or value (no smoothing, or a bound method of an
+    object hashed by identity; ``None`` or a tuple of ``float`` or ``int`` weights, which score
+    alike (an int weight meets a float log); a ``bool``; ``int`` values in ``more``), so that
+    equal keys mean the same options (not a ``Fraction``, ``Decimal`` or ``bool`` equal to a
+    float, which score differently or fail)."""
+    if smoothing_function is not None and (
+        type(smoothing_function) is not MethodType or type(smoothing_function.__self__).__hash__ is not object.__hash__
+    ):
+        return None
+    if type(auto_reweigh) is not bool or not all(type(x) is int for x in more):
+        return None
+    if weights is not None and (type(weights) is not tuple or not all(type(x) in (float, int) for x in weights)):
+        return None
+    return (weights, smoothing_function, auto_reweigh, *more)
+
+
+def kept_nltk_metric(key: tuple[Any, ...]) -> NLTKBLEU | None:
+    """The metric kept under ``key`` (:func:`nltk_options_key`, prefixed by the caller's name),
+    or None."""
+    return _SHARED.get(key)
+
+
+def keep_nltk_metric(key: tuple[Any, ...], metric: NLTKBLEU) -> None:
+    """Keep ``metric`` under ``key`` (the oldest entries dropped when ``_MAX_SHARED`` are kept)."""
+    if len(_SHARED) >= _MAX_SHARED:
+        _SHARED.clear()
+    _SHARED[key] = metric
+
+
+def shared_nltk_metric(key: tuple[Any, ...], build: Callable[[], NLTKBLEU]) -> NLTKBLEU:
+    """The metric kept under ``key``, built by ``build()`` and kept the first time (its errors
+    raised, nothing kept)."""
+    metric = kept_nltk_metric(key)
+    if metric is None:
+        metric = build()
+        keep_nltk_metric(key, metric)
+    return metric

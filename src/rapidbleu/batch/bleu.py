@@ -25,7 +25,6 @@ Benchmarking Platform for Text Generation Models", SIGIR.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from types import MethodType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -41,7 +40,7 @@ from .._core.nltk.nltk_style import weights_of as _nltk_weights
 from .._core.validate import check_order, check_ordered, check_style, resolve_workers
 from ..bleu import BLEU
 from ..ids import IdKeywords, IdReferences, IdStream, cleaning_of, plain_id_row, plain_id_stats, stats_of_streams
-from ..nltk_bleu import NLTKBLEU
+from ..nltk_bleu import NLTKBLEU, keep_nltk_metric, kept_nltk_metric, nltk_options_key
 from .forms import first_item, id_data, reference_streams, sentences_flat, text_arrays
 from .protocol import pairwise_matrix
 
@@ -97,35 +96,6 @@ def _nltk_metric(order: int, weights: Any, smoothing_function: Any, auto_reweigh
     smoothing methods 5 and 7, which read each sentence's 5-gram precision whatever the
     weights: ``NLTKBLEU.max_ngram_order``)."""
     return NLTKBLEU(weights, smoothing_function, auto_reweigh, max_ngram_order=order, workers=workers)
-
-
-#: The NLTK-style metrics :func:`sentence_bleu_batch` built, by :func:`_plain_nltk_key`: a
-#: training loop calls it every step with the same options, which are then read and checked
-#: once (the smoother's ``epsilon`` and ``k`` are still read at each call, by the scoring).
-#: At most ``_MAX_CACHED`` entries (cleared when full); each holds its smoothing function.
-_NLTK_METRICS: dict[tuple[Any, ...], NLTKBLEU] = {}
-_MAX_CACHED = 64
-
-
-def _plain_nltk_key(
-    weights: Any, smoothing_function: Any, auto_reweigh: Any, order: Any, workers: Any
-) -> tuple[Any, ...] | None:
-    """The key of NLTK-style options under which a built metric is reused, or None: only exact
-    types whose equality is identity or value (a bound method of an object hashed by identity,
-    ``None`` or a tuple of ``float`` weights, a ``bool``, ``int`` order and workers), so that
-    equal keys mean the same options (not ``1 == 1.0 == True`` or a ``Fraction`` equal to a
-    float, which score differently)."""
-    if (
-        type(smoothing_function) is not MethodType
-        or type(smoothing_function.__self__).__hash__ is not object.__hash__
-        or type(auto_reweigh) is not bool
-        or type(order) is not int
-        or type(workers) is not int
-    ):
-        return None
-    if weights is not None and (type(weights) is not tuple or not all(type(x) is float for x in weights)):
-        return None
-    return (weights, smoothing_function, auto_reweigh, order, workers)
 
 
 def _style_tokenize(tokenize: str | None, style: str) -> str | None:
@@ -225,9 +195,10 @@ def sentence_bleu_batch(
         and smooth_value is None
         and effective_order is True
     )
-    key = _plain_nltk_key(weights, smoothing_function, auto_reweigh, max_ngram_order, workers) if plain else None
+    key = nltk_options_key(weights, smoothing_function, auto_reweigh, max_ngram_order, workers) if plain else None
     if key is not None:
-        cached = _NLTK_METRICS.get(key)
+        key = ("sentence_bleu_batch", *key)
+        cached = kept_nltk_metric(key)
         if cached is not None:
             floats = cached.float_scoring()
             if floats and type(hypotheses) is list and len(hypotheses) == 1:
@@ -271,9 +242,7 @@ def sentence_bleu_batch(
         else:
             metric = _nltk_metric(len(w), w, smoothing_function, auto_reweigh, workers)
             if key is not None:
-                if len(_NLTK_METRICS) >= _MAX_CACHED:
-                    _NLTK_METRICS.clear()
-                _NLTK_METRICS[key] = metric
+                keep_nltk_metric(key, metric)
     check_ordered(hypotheses, "hypotheses")
     check_ordered(references, "references")
     hypotheses, references = text_arrays(hypotheses), text_arrays(references)
