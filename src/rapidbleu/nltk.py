@@ -62,13 +62,13 @@ from collections import Counter, deque  # noqa: F401
 from collections.abc import Iterable, Iterator, Sequence, Sized
 from fractions import Fraction as _Fraction  # noqa: F401
 from itertools import chain, islice, repeat
-from typing import Any, cast, overload
+from typing import Any, overload
 
 import numpy as np
 
 from ._base.errors import EmptyCorpusError, LengthMismatchError, NoReferencesError, SmoothingError
 from ._core import backend as _backend
-from ._core.bleu.bleu_scores_py import DEFAULT_WEIGHTS, FLOAT_METHODS, Fraction, brevity_penalty, warn_zero_order
+from ._core.bleu.bleu_scores_py import DEFAULT_WEIGHTS, Fraction, brevity_penalty
 from ._core.nltk.nltk_batch import sentence_bleu_rows
 from ._core.nltk.nltk_inputs import (
     Tokens,
@@ -301,15 +301,15 @@ def sentence_bleu(
             except (TypeError, ValueError):
                 pass  # (corpus_bleu below names the problem)
             else:
-                return _score_of_token_row(metric, row)
+                return metric.sentence_row_score(row)
     return corpus_bleu([references], [hypothesis], weights, smoothing_function, auto_reweigh)
 
 
 def _sentence_metric(weights: Any, smoothing_function: Any, auto_reweigh: bool) -> NLTKBLEU | None:
     """The metric of :func:`sentence_bleu`'s scoring options when one segment's row can be
-    scored on its own (a float method 0-4 of a ``SmoothingFunction``, one or more non-empty
-    weight tuples of floats), built once per option set (``nltk_bleu.nltk_options_key``); None
-    otherwise (the corpus path scores it, and reports bad options)."""
+    scored on its own (``NLTKBLEU.one_row_scoring``), built once per option set
+    (``nltk_bleu.nltk_options_key``); None otherwise (the corpus path scores it, and reports
+    bad options)."""
     key = nltk_options_key(weights, smoothing_function, auto_reweigh)
     if key is None:
         return None
@@ -319,28 +319,7 @@ def _sentence_metric(weights: Any, smoothing_function: Any, auto_reweigh: bool) 
         )
     except (TypeError, ValueError):  # refused options: the corpus path says why
         return None
-    if metric.method not in FLOAT_METHODS or metric.order == 0 or not all(metric.weight_list):
-        return None
-    return metric
-
-
-def _score_of_token_row(metric: NLTKBLEU, row: list[int]) -> float | list[float]:
-    """NLTK's ``sentence_bleu`` of one segment's row (``token_row``) with ``metric``'s scoring, as
-    :func:`corpus_bleu` of the pair gives it: the int 0 without a unigram match, method 0's
-    warning for each order without a match, the smoother's parameters as they are now."""
-    if row[2] == 0:
-        return [0] * len(metric.weight_list) if metric.several else 0
-    method, smoother = cast(int, metric.method), metric.smoother  # (a float method: _sentence_metric)
-    if method == 0:
-        for n in range(metric.order):
-            if row[2 + n] == 0:
-                warn_zero_order(n + 1)
-    epsilon = smoother.epsilon if method == 1 else 0.0
-    k = smoother.k if method == 4 else 0.0
-    N, reweigh = metric.max_ngram_order, metric.auto_reweigh
-    score = _backend.bleu_scores.nltk_of_row
-    scores = [score(row, N, w, method, epsilon, k, reweigh and w == DEFAULT_WEIGHTS) for w in metric.weight_list]
-    return scores if metric.several else scores[0]
+    return metric if metric.one_row_scoring else None
 
 
 def sentence_bleu_from_stats(

@@ -27,7 +27,14 @@ else:
 from ._base.errors import last_segment_error, stream_length_error
 from ._core import backend as _backend
 from ._core.bleu.bleu_row import stats_columns
-from ._core.bleu.bleu_scores_py import DEFAULT_WEIGHTS, Fraction, is_plain_number, nltk_from_counts
+from ._core.bleu.bleu_scores_py import (
+    DEFAULT_WEIGHTS,
+    FLOAT_METHODS,
+    Fraction,
+    is_plain_number,
+    nltk_from_counts,
+    warn_zero_order,
+)
 from ._core.inputs import (
     check_statistics_matrix,
     exact_column_sums,
@@ -451,6 +458,32 @@ class NLTKBLEU(Metric):
             self.auto_reweigh and weight == DEFAULT_WEIGHTS,
         )
 
+    @functools.cached_property
+    def one_row_scoring(self) -> bool:
+        """Whether :meth:`sentence_row_score` scores a segment's row on its own: a float method
+        0-4 of a ``SmoothingFunction`` and non-empty weight tuples."""
+        return self.method in FLOAT_METHODS and self.order > 0 and all(self.weight_list)
+
+    def sentence_row_score(self, row: list[int]) -> float | list[float]:
+        """NLTK's ``sentence_bleu`` of one segment's row (``token_row``'s list of Python ints),
+        as ``rapidbleu.nltk.corpus_bleu`` of the pair gives it, where :attr:`one_row_scoring`:
+        the int 0 without a unigram match, method 0's warning for each order without a match,
+        the smoother's parameters as they are now; a list for several weight tuples."""
+        if row[2] == 0:
+            return [0] * len(self.weight_list) if self.several else 0
+        method, smoother = cast(int, self.method), self.smoother
+        if method == 0:
+            for n in range(self.order):
+                if row[2 + n] == 0:
+                    warn_zero_order(n + 1)
+        epsilon = smoother.epsilon if method == 1 else 0.0
+        k = smoother.k if method == 4 else 0.0
+        N, reweigh, score = self.max_ngram_order, self.auto_reweigh, _backend.bleu_scores.nltk_of_row
+        if not self.several:
+            weight = self.weight_list[0]
+            return score(row, N, weight, method, epsilon, k, reweigh and weight == DEFAULT_WEIGHTS)
+        return [score(row, N, w, method, epsilon, k, reweigh and w == DEFAULT_WEIGHTS) for w in self.weight_list]
+
     def kernel_row_score(self, row: list[int]) -> float:
         """:meth:`scores_of_kernel_rows` of one row a counting kernel just computed (a list of
         ``2 + 2N`` Python ints, ``token_row``'s), as a float, by the one-row scorer
@@ -560,6 +593,8 @@ def nltk_options_key(weights: Any, smoothing_function: Any, auto_reweigh: Any, *
     alike (an int weight meets a float log); a ``bool``; ``int`` values in ``more``), so that
     equal keys mean the same options (not a ``Fraction``, ``Decimal`` or ``bool`` equal to a
     float, which score differently or fail)."""
+    if weights is DEFAULT_WEIGHTS and smoothing_function is None and type(auto_reweigh) is bool and not more:
+        return (weights, None, auto_reweigh)  # (NLTK's defaults, the usual call, without the checks below)
     if smoothing_function is not None and (
         type(smoothing_function) is not MethodType or type(smoothing_function.__self__).__hash__ is not object.__hash__
     ):

@@ -406,14 +406,24 @@ def nltk_of_row(row, max_ngram_order, weights, method, epsilon, k, reweigh):
         if type(x) is not int or not 0 <= x <= 9007199254740991:
             return _twin.nltk_of_row(row, N, weights, method, epsilon, k, reweigh)
         vals[i] = x
-    weight = check_nltk_weights(weights, N, method, reweigh)
-    plain = _plain_floats(weight) and (method != 1 or is_plain_number(epsilon)) and (
-        method != 4 or (is_plain_number(k) and abs(k) >= 2.0**-52))
+    K = len(weights) if type(weights) is tuple else 0
+    plain = 1 <= K <= N and type(method) is int and 0 <= method <= 4 and not reweigh
+    for i in range(K if plain else 0):  # the usual weights, a tuple of plain floats: checked here
+        x = (<tuple> weights)[i]
+        if type(x) is not float or not fabs(<double> x) < 4503599627370496.0:  # (is_plain_number's bound)
+            plain = False
+            break
+        wv[i] = <double> x
     if not plain:
+        weight = check_nltk_weights(weights, N, method, reweigh)
+        if not _plain_floats(weight):
+            return _twin.nltk_of_row(row, N, weights, method, epsilon, k, reweigh)
+        K = len(weight)
+        for i in range(K):
+            wv[i] = weight[i]
+    if not ((method != 1 or is_plain_number(epsilon)) and (
+            method != 4 or (is_plain_number(k) and abs(k) >= 2.0**-52))):
         return _twin.nltk_of_row(row, N, weights, method, epsilon, k, reweigh)
-    K = len(weight)
-    for i in range(K):
-        wv[i] = weight[i]
     score = _nltk_row(vals, N, K, wv, method, float(epsilon) if method == 1 else 0.0,
                       float(k) if method == 4 else 0.0, bool(reweigh), sys.float_info.min)
     if not isfinite(score):
