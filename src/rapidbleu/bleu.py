@@ -704,10 +704,9 @@ def sentence_bleu(
     """Sentence BLEU with sacreBLEU's ``sentence_bleu`` defaults (exp smoothing, effective order
     on); the metric of each option set is built once (``rapidbleu._core.metric.shared_metric``)."""
     return shared_metric(
-        BLEU,
-        lowercase=lowercase,
-        tokenize=tokenize,
-        smooth_method=smooth_method,
-        smooth_value=smooth_value,
-        effective_order=use_effective_order,
+        BLEU, _SENTENCE_OPTIONS, lowercase, tokenize, smooth_method, smooth_value, use_effective_order
     ).sentence_score(hypothesis, references)
+
+
+#: ``BLEU``'s keywords for :func:`sentence_bleu`'s arguments, in that order (``shared_metric``).
+_SENTENCE_OPTIONS = ("lowercase", "tokenize", "smooth_method", "smooth_value", "effective_order")

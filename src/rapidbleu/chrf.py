@@ -444,13 +444,17 @@ def sentence_chrf(
     counts); the metric of each option set is built once (``rapidbleu._core.metric.shared_metric``)."""
     metric = shared_metric(
         CHRF,
-        char_order=char_order,
-        word_order=word_order,
-        beta=beta,
-        whitespace=not check_flag(remove_whitespace, "remove_whitespace"),
-        eps_smoothing=eps_smoothing,
+        _SENTENCE_OPTIONS,
+        char_order,
+        word_order,
+        beta,
+        not check_flag(remove_whitespace, "remove_whitespace"),
+        eps_smoothing,
     )
     return cast(CHRFScore, metric.sentence_score(hypothesis, references))
 
+
+#: ``CHRF``'s keywords for :func:`sentence_chrf`'s arguments, in that order (``shared_metric``).
+_SENTENCE_OPTIONS = ("char_order", "word_order", "beta", "whitespace", "eps_smoothing")
 
 __all__ = ["CHRF", "CHRFOptions", "CHRFScore", "CHRFSignature", "corpus_chrf", "sentence_chrf"]

@@ -376,10 +376,11 @@ def sentence_ter(
 ) -> TERScore:
     """Sentence TER with sacreBLEU's ``sentence_ter`` arguments and defaults; the metric of each
     option set is built once (``rapidbleu._core.metric.shared_metric``)."""
-    metric = shared_metric(
-        TER, normalized=normalized, no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive
-    )
+    metric = shared_metric(TER, _SENTENCE_OPTIONS, normalized, no_punct, asian_support, case_sensitive)
     return cast(TERScore, metric.sentence_score(hypothesis, references))
 
+
+#: ``TER``'s keywords for :func:`sentence_ter`'s arguments, in that order (``shared_metric``).
+_SENTENCE_OPTIONS = ("normalized", "no_punct", "asian_support", "case_sensitive")
 
 __all__ = ["OPTIONS", "TER", "TEROptions", "TERScore", "TERSignature", "corpus_ter", "sentence_ter"]

@@ -541,26 +541,28 @@ _M = TypeVar("_M", bound=Metric)
 
 
 @lru_cache(maxsize=64, typed=True)
-def _shared(cls: type[Metric], **options: Any) -> Metric:
-    return cls(**options)
+def _shared(cls: type[Metric], names: tuple[str, ...], *values: Any) -> Metric:
+    return cls(**dict(zip(names, values, strict=True)))
 
 
-def shared_metric(cls: type[_M], **options: Any) -> _M:
-    """``cls(**options)`` built once per option set and reused, for the module-level sentence
-    functions (``sentence_bleu``, ``sentence_chrf``, ``sentence_ter``) that a loop calls once per
-    segment: options are checked when first seen (an error is raised again on every call; it
-    is not cached), and each later call skips the metric's construction.  Options are told
-    apart by value and type (``1`` and ``1.0`` are two sets); unhashable values build a new
-    metric every call.  At most 64 option sets are kept per process (least recently used
+def shared_metric(cls: type[_M], names: tuple[str, ...], *values: Any) -> _M:
+    """``cls(**dict(zip(names, values)))`` built once per option set and reused, for the
+    module-level sentence functions (``sentence_bleu``, ``sentence_chrf``, ``sentence_ter``) that
+    a loop calls once per segment: options are checked when first seen (an error is raised
+    again on every call; it is not cached), and each later call skips the metric's
+    construction.  ``names``: the constructor's keywords (a constant tuple of the caller's);
+    ``values`` in that order (positional: the cache's key is built without a dict).  Options
+    are told apart by value and type (``1`` and ``1.0`` are two sets); unhashable values build
+    a new metric every call.  At most 64 option sets are kept per process (least recently used
     first out).  Only :meth:`Metric.sentence_score` may be called on the result: it is shared
     by every caller with these options (its ``num_refs`` is the last call's).
     """
     try:
-        return cast("_M", _shared(cls, **options))
+        return cast("_M", _shared(cls, names, *values))
     except TypeError as e:
         if "unhashable" not in str(e):
             raise
-        return cls(**options)
+        return cls(**dict(zip(names, values, strict=True)))
 
 
 def check_metric(metric: object, none_ok: bool = False) -> Metric:
