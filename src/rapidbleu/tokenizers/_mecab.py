@@ -8,13 +8,12 @@ its tagger (a MeCab handle, which cannot be pickled): unpickling loads and check
 """
 
 from abc import ABC, abstractmethod
-from functools import lru_cache
 from typing import Any
 
-from .base import BaseTokenizer
+from .base import CachedTokenizer, cached_tokenize
 
 
-class MecabTokenizer(BaseTokenizer, ABC):
+class MecabTokenizer(CachedTokenizer, ABC):
     """Base class: subclasses set the names below and implement ``_load()``."""
 
     fast_path = None
@@ -38,7 +37,7 @@ class MecabTokenizer(BaseTokenizer, ABC):
                 f"{self._SIG_PREFIX.rstrip('-')}: a user dictionary is loaded; scores would not be "
                 "comparable (check your mecabrc)"
             )
-        self._cached = lru_cache(maxsize=2**16)(self._tokenize)
+        self._cached = cached_tokenize(self._tokenize)
 
     @abstractmethod
     def _load(self) -> Any:
@@ -56,6 +55,3 @@ class MecabTokenizer(BaseTokenizer, ABC):
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         MecabTokenizer.__init__(self)
-
-    def __call__(self, line: str) -> str:
-        return self._cached(line)

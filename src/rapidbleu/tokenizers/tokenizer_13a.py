@@ -21,9 +21,8 @@ Order of operations (each step matters for exactness):
 """
 
 import re
-from functools import lru_cache
 
-from .base import BaseTokenizer
+from .base import CachedTokenizer
 
 #: The four 13a rules (mteval-v13a.pl), written once: ``13a``, ``zh`` (``tokenizer_zh``) and
 #: sacreBLEU's ``TokenizerRegexp`` (``tokenizer_re``) apply them.
@@ -50,7 +49,7 @@ def tokenize_13a(line: str) -> str:
     return " ".join(line.split())
 
 
-class Tokenizer13a(BaseTokenizer):
+class Tokenizer13a(CachedTokenizer):
     """mteval-v13a tokenization (WMT's standard), identical to sacreBLEU's ``13a``."""
 
     fast_path = "13a"
@@ -58,12 +57,4 @@ class Tokenizer13a(BaseTokenizer):
     def signature(self) -> str:
         return "13a"
 
-    # Test sets repeat segments (and hypotheses repeat references); a bounded cache pays off
-    # on the pure-Python path the same way it does in sacreBLEU.
-    @staticmethod
-    @lru_cache(maxsize=2**16)
-    def _cached(line: str) -> str:
-        return tokenize_13a(line)
-
-    def __call__(self, line: str) -> str:
-        return self._cached(line)
+    _tokenize = staticmethod(tokenize_13a)  # (cached by CachedTokenizer, as sacreBLEU caches it)

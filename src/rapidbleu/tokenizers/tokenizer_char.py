@@ -8,9 +8,7 @@ one.  Whitespace characters become tokens of their own in the returned string, w
 included), kept on purpose so tokenized output compares equal.
 """
 
-from functools import lru_cache
-
-from .base import BaseTokenizer
+from .base import CachedTokenizer
 
 
 def tokenize_char(line: str) -> str:
@@ -18,7 +16,7 @@ def tokenize_char(line: str) -> str:
     return " ".join(line)
 
 
-class TokenizerChar(BaseTokenizer):
+class TokenizerChar(CachedTokenizer):
     """Character-level tokenization, identical to sacreBLEU's ``char`` (signature ``char``).
 
     This is what WMT uses for Japanese targets in its official BLEU tables (WMT23 en-ja).
@@ -32,9 +30,5 @@ class TokenizerChar(BaseTokenizer):
         return "char"
 
     @staticmethod
-    @lru_cache(maxsize=2**16)
-    def _cached(line: str) -> str:
+    def _tokenize(line: str) -> str:
         return " ".join(line)
-
-    def __call__(self, line: str) -> str:
-        return self._cached(line)

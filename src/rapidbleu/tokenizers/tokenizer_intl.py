@@ -32,9 +32,8 @@ installed version exactly as these rules do.
 """
 
 import threading
-from functools import lru_cache
 
-from .base import BaseTokenizer
+from .base import CachedTokenizer
 
 try:
     import regex as _regex
@@ -114,7 +113,7 @@ def intl_class_table() -> bytes:
     return _table
 
 
-class TokenizerIntl(BaseTokenizer):
+class TokenizerIntl(CachedTokenizer):
     """mteval-v14 international tokenization, identical to sacreBLEU's ``intl`` (signature
     ``intl``).  Raises ``ImportError`` at construction if ``regex`` is missing."""
 
@@ -128,13 +127,7 @@ class TokenizerIntl(BaseTokenizer):
     def signature(self) -> str:
         return "intl"
 
-    @staticmethod
-    @lru_cache(maxsize=2**16)
-    def _cached(line: str) -> str:
-        return tokenize_intl(line)
-
-    def __call__(self, line: str) -> str:
-        return self._cached(line)
+    _tokenize = staticmethod(tokenize_intl)
 
 
 #: sacreBLEU's class name for the same tokenizer (``sacrebleu.tokenizers.tokenizer_intl``).

@@ -23,12 +23,11 @@ Needs ``sentencepiece``: ``pip install rapidbleu[spm]``.
 """
 
 import os
-from functools import lru_cache
 
 from .._base import fetch
 from .._base.errors import DownloadError, ModelDownloadError
 from .._base.log import logger
-from .base import BaseTokenizer
+from .base import CachedTokenizer, cached_tokenize
 
 _INSTALL = (
     "SentencePiece tokenization (flores101, flores200, spBLEU-1K, spm) needs the sentencepiece "
@@ -91,7 +90,7 @@ def resolve_model_path(name: str, model_path: str | None = None, download: bool 
     return path
 
 
-class TokenizerSPM(BaseTokenizer):
+class TokenizerSPM(CachedTokenizer):
     """SentencePiece tokenization with one of sacreBLEU's models (identical output and
     signature).  ``name`` is ``flores101`` (default), ``flores200``, ``spBLEU-1K`` or the
     deprecated ``spm``.
@@ -118,16 +117,13 @@ class TokenizerSPM(BaseTokenizer):
         self.model_path = resolve_model_path(name, model_path)
         self.sp = sentencepiece.SentencePieceProcessor()
         self.sp.Load(self.model_path)
-        self._cached = lru_cache(maxsize=2**16)(self._tokenize)
+        self._cached = cached_tokenize(self._tokenize)
 
     def _tokenize(self, line: str) -> str:
         return " ".join(self.sp.EncodeAsPieces(line))
 
     def signature(self) -> str:
         return self.name
-
-    def __call__(self, line: str) -> str:
-        return self._cached(line)
 
 
 class TokenizerDeprecatedSPM(TokenizerSPM):

@@ -29,9 +29,8 @@ sacreBLEU's for every code point.
 """
 
 import re
-from functools import lru_cache
 
-from .base import BaseTokenizer
+from .base import CachedTokenizer
 from .tokenizer_13a import RULES_13A
 
 #: Code point ranges (inclusive) that sacreBLEU's ``zh`` splits character by character:
@@ -88,7 +87,7 @@ def tokenize_zh(line: str) -> str:
     return " ".join(line.split())
 
 
-class TokenizerZh(BaseTokenizer):
+class TokenizerZh(CachedTokenizer):
     """Chinese tokenization, identical to sacreBLEU's ``zh`` (signature ``zh``): CJK
     characters split one by one, the rest tokenized with 13a's regular expressions."""
 
@@ -99,10 +98,4 @@ class TokenizerZh(BaseTokenizer):
     def signature(self) -> str:
         return "zh"
 
-    @staticmethod
-    @lru_cache(maxsize=2**16)
-    def _cached(line: str) -> str:
-        return tokenize_zh(line)
-
-    def __call__(self, line: str) -> str:
-        return self._cached(line)
+    _tokenize = staticmethod(tokenize_zh)
