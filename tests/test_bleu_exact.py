@@ -161,6 +161,24 @@ def test_sentence_bleu_options_told_apart_by_type():
         rapidbleu.sentence_bleu(hyp, [ref], smooth_method="floor", smooth_value=[0.1])
 
 
+def test_sentence_bleu_negative_zero_and_str_subclasses():
+    """``-0.0`` equals ``0.0`` (and hashes alike) but sacreBLEU prints it: the metric built for
+    one is not the other's; a ``str`` subclass (``numpy.str_``, from an array of strings) is a
+    string, lowercased by its own ``lower()`` as sacreBLEU does."""
+    np = pytest.importorskip("numpy")
+    for first, second in ((0.0, -0.0), (-0.0, 0.0)):
+        for value in (first, second, np.float64(second)):
+            assert_same(
+                rapidbleu.sentence_bleu("a b c", ["a c d"], smooth_method="floor", smooth_value=value),
+                sacrebleu.sentence_bleu("a b c", ["a c d"], smooth_method="floor", smooth_value=value),
+            )
+    for hyp, refs in ((np.str_("The Cat sat"), ["the cat sat on"]), ("the cat", [np.str_("The CAT")])):
+        for low in (False, True):
+            assert_same(
+                rapidbleu.sentence_bleu(hyp, refs, lowercase=low), sacrebleu.sentence_bleu(hyp, refs, lowercase=low)
+            )
+
+
 def test_sentence_score_text_made_on_first_read():
     """The BLEU result's texts (``prec_str``, the verbose part of ``format``) are made when
     read, equal to sacreBLEU's, and may be set as sacreBLEU's plain attributes can."""

@@ -393,6 +393,20 @@ def test_token_row_equal_oracle_and_batch(hyp, refs, order, form):
 
 
 @needs_cy
+def test_one_segment_rows_after_a_batch_in_the_shared_space():
+    """A small id batch counts in the shared scratch space too (with its own direct id map); a
+    one-segment call after it sets the map up for its own ids (a stale map counted ids outside
+    its range as new: 0 matches for ``[0]`` against ``[0]``)."""
+    flat = np.arange(100, 140, dtype=np.int64)
+    lens = np.full(10, 4, dtype=np.int64)
+    cy.flat_stats(flat, lens, [(flat, lens)], 4)
+    for hyp, refs in (([0], [[0]]), ([1, 2, 3, 4], [[1, 2, 3, 4]]), ([7, 1, "1"], [[1, 7]])):
+        assert cy.token_row(hyp, refs, 4) == py.token_row(hyp, refs, 4)
+        cy.flat_stats(flat, lens, [(flat, lens)], 4)
+    assert cy.sentence_row("a b", ["a b"]) == py.sentence_row("a b", ["a b"])
+
+
+@needs_cy
 def test_token_row_keeps_no_token_and_counts_large_segments():
     """The shared block drops its references to the caller's tokens when a call returns; a
     segment past the shared bound counts in a block of its own."""

@@ -193,6 +193,23 @@ def test_one_completion_equals_the_batch(reward):
         assert got[0] == "error" or type(got[1]) is float
 
 
+def test_verl_options_of_another_type_are_another_option_set():
+    """verl's options are kept per option set by name, type and value: an option refused as a
+    ``bool`` is refused after an equal ``int`` was taken, and ``beta=np.float32(0.5)`` scores in
+    float32 as sacreBLEU does, after ``beta=0.5``."""
+    np = pytest.importorskip("numpy")
+    h, g = HYP_S[0], REFS_S[0]
+    for good, bad in ((1, True), (4, 4.0)):
+        compute_score("d", h, g, None, max_ngram_order=good)
+        with pytest.raises(TypeError, match="max_ngram_order must be an int"):
+            compute_score("d", h, g, None, max_ngram_order=bad)
+    compute_score("d", h, g, None, metric="chrf", beta=0.5)
+    got = compute_score("d", h, g, None, metric="chrf", beta=np.float32(0.5))
+    assert got == CHRFReward(beta=np.float32(0.5)).compute_score("d", h, g)
+    want = _sacre_chrf([h], [g], beta=np.float32(0.5))[0]
+    assert got == want
+
+
 def test_nltk_style_metric_scores_one_sentence():
     """``NLTKBLEU().sentence_score`` (the protocol's one-segment call) is NLTK's ``sentence_bleu``
     on whitespace tokens (it failed on the aggregated row's width)."""

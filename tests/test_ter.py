@@ -984,3 +984,13 @@ def test_sentence_ter_refuses_bad_input_on_every_call(backend):
             rapidbleu.sentence_ter(None, ["a"])
     with pytest.raises(TypeError, match="normalized"):
         rapidbleu.sentence_ter("a", ["a"], normalized=[1])
+
+
+def test_no_reference_is_sacrebleus_zero_division_too():
+    """sacreBLEU's TER divides by zero where every reference of a segment is None: ours says
+    which segment, and is a ``ZeroDivisionError`` too (code that catches sacreBLEU's keeps
+    working)."""
+    with pytest.raises(ZeroDivisionError):
+        sacrebleu.sentence_ter("a b", [None])
+    with pytest.raises(ZeroDivisionError, match="segment 0 has no reference"):
+        rapidbleu.sentence_ter("a b", [None])

@@ -65,7 +65,7 @@ import numpy as np
 from ._base.errors import not_utf8_error
 from ._core import engines as _engines
 from ._core.inputs import streams_of_rows
-from ._core.metric import Metric, RewardTransform, check_metric
+from ._core.metric import Metric, RewardTransform, cacheable_options, check_metric
 from ._core.nltk.nltk_scores import rows_named
 from ._core.nltk.nltk_style import weights_of_order
 from ._core.validate import check_flag, check_keywords, resolve_workers
@@ -744,8 +744,8 @@ def reward_of(metric: str = "bleu", **options: Any) -> SentenceReward:
 
 
 @lru_cache(maxsize=16)
-def _cached(options: tuple[tuple[str, Any], ...]) -> SentenceReward:
-    return reward_of(**dict(options))
+def _cached(options: tuple[tuple[str, type, Any], ...]) -> SentenceReward:
+    return reward_of(**{k: v for k, _, v in options})
 
 
 @lru_cache(maxsize=1)
@@ -755,8 +755,13 @@ def _default_reward() -> SentenceReward:
 
 
 def _reward(options: dict[str, Any]) -> SentenceReward:
-    opts = {k: tuple(v) if isinstance(v, list) else v for k, v in options.items() if k not in _VERL_EXTRAS}
-    return _cached(tuple(sorted(opts.items())))
+    opts: dict[str, Any] = {
+        k: tuple(v) if isinstance(v, list) else v for k, v in options.items() if k not in _VERL_EXTRAS
+    }
+    if not all(cacheable_options(v if type(v) is tuple else (v,)) for v in opts.values()):
+        return reward_of(**opts)  # (values equal to others of another type: no cache, as shared_metric)
+    # keyed by name, type and value: 1, 1.0 and True are three option sets
+    return _cached(tuple((k, type(v), v) for k, v in sorted(opts.items())))
 
 
 def compute_score(

@@ -66,10 +66,11 @@ class TooLargeError(ValueError, OverflowError):
     sacreBLEU: an ``OverflowError`` when it scores)."""
 
 
-class NoReferencesError(ValueError, KeyError, TypeError):
+class NoReferencesError(ValueError, KeyError, TypeError, ZeroDivisionError):
     """A segment without any reference: a ``ValueError``; a ``KeyError`` as NLTK raises for an
-    empty list of references (from deep inside its n-gram counting) and a ``TypeError`` as
-    sacreBLEU raises when every reference of a segment is ``None``."""
+    empty list of references (from deep inside its n-gram counting), a ``TypeError`` as
+    sacreBLEU's BLEU raises when every reference of a segment is ``None``, and a
+    ``ZeroDivisionError`` as its TER raises there."""
 
     # KeyError.__str__ would print the message quoted, as a dictionary key.
     __str__ = BaseException.__str__

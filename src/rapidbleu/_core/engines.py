@@ -17,6 +17,7 @@ import importlib
 import inspect
 from collections.abc import Sequence
 from functools import lru_cache
+from math import copysign
 from typing import Any
 
 import numpy as np
@@ -117,7 +118,10 @@ class ScoreOptions:
         self.metric()  # checks every option now, on the driver
 
     def key(self) -> tuple[Any, ...]:
-        return (self.metric_class, _freeze(self.options))
+        """The per-process cache's key: the class, the options frozen, and their kinds (equal
+        values of other types, ``1``/``1.0``/``True``, and ``0.0``/``-0.0``, are other
+        settings)."""
+        return (self.metric_class, _freeze(self.options), _kinds(self.options))
 
     def metric(self, sentence: bool = False) -> Metric:
         """The metric of these settings (cached per process); ``sentence``: the one sentence
@@ -195,10 +199,22 @@ def _freeze(value: Any) -> Any:
     return value
 
 
+def _kinds(value: Any) -> Any:
+    """The types of an option value's parts (the sign of a float too: ``-0.0 == 0.0``), which
+    :func:`_freeze`'s equality does not see."""
+    if isinstance(value, dict):
+        return tuple(sorted((k, _kinds(v)) for k, v in value.items()))
+    if isinstance(value, (list, tuple)):
+        return tuple(_kinds(v) for v in value)
+    if isinstance(value, float):
+        return (type(value), copysign(1.0, value))
+    return type(value)
+
+
 @lru_cache(maxsize=8)
 def _metric(key: tuple[Any, ...], sentence: bool) -> Metric:
     metric_class: type[Metric]
-    metric_class, options = key
+    metric_class, options, _ = key
     metric = metric_class(**dict(options))  # (lists as tuples: the constructors take either)
     return metric.sentence_metric() if sentence else metric
 

@@ -40,6 +40,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
+from math import copysign
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, TypeVar, cast
 
 from .._base.errors import not_a_metric_error, scoring_options_error
@@ -552,17 +553,30 @@ def shared_metric(cls: type[_M], names: tuple[str, ...], *values: Any) -> _M:
     again on every call; it is not cached), and each later call skips the metric's
     construction.  ``names``: the constructor's keywords (a constant tuple of the caller's);
     ``values`` in that order (positional: the cache's key is built without a dict).  Options
-    are told apart by value and type (``1`` and ``1.0`` are two sets); unhashable values build
-    a new metric every call.  At most 64 option sets are kept per process (least recently used
+    are told apart by value and type (``1`` and ``1.0`` are two sets); values that
+    :func:`cacheable_options` refuses (``-0.0``, numpy scalars, anything unhashable) build a new
+    metric every call.  At most 64 option sets are kept per process (least recently used
     first out).  Only :meth:`Metric.sentence_score` may be called on the result: it is shared
     by every caller with these options (its ``num_refs`` is the last call's).
     """
-    try:
-        return cast("_M", _shared(cls, names, *values))
-    except TypeError as e:
-        if "unhashable" not in str(e):
-            raise
+    if not cacheable_options(values):
         return cls(**dict(zip(names, values, strict=True)))
+    return cast("_M", _shared(cls, names, *values))
+
+
+def cacheable_options(values: Sequence[Any]) -> bool:
+    """Whether option values may key a cache of objects built from them: only ``str``, ``int``,
+    ``bool``, ``None`` and ``float`` other than ``-0.0`` (which equals ``0.0`` and hashes alike,
+    but prints ``-0.0`` in a score's text, as sacreBLEU's own); anything else (numpy scalars,
+    fractions, containers) builds a new object every call."""
+    for v in values:
+        t = type(v)
+        if t is float:
+            if v == 0.0 and copysign(1.0, v) < 0:
+                return False
+        elif t is not str and t is not bool and t is not int and v is not None:
+            return False
+    return True
 
 
 def check_metric(metric: object, none_ok: bool = False) -> Metric:

@@ -68,7 +68,6 @@ cdef extern from "bleu_ngram.h" nogil:
     void rb_scratch_free(rb_scratch *sc)
     int rb_rows_grouped(rb_scratch *sc, const rb_text *texts, const int64_t *off, size_t start,
                         size_t end, int64_t *out)
-    int rb_segment(rb_scratch *sc, const rb_text *hyp, const rb_text *refs, size_t nrefs, int64_t *row)
     ptrdiff_t rb_debug_tokenize(rb_scratch *sc, const rb_text *t, uint32_t *out)
     int rb_is_space(uint32_t c)
     int rb_is_zh(uint32_t c)

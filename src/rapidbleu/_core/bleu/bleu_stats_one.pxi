@@ -55,7 +55,7 @@ cdef list _sentence_row(hypothesis, references, int order, tokenizer, bint lower
     if lowercase or py_tok is not None:
         for i in range(n_texts):
             x = keep[i]
-            if type(x) is not str:
+            if not isinstance(x, str):  # (a str subclass, numpy.str_: its own lower(), as sacreBLEU calls it)
                 raise TypeError(f"expected str, got {type(x).__name__}")
             if lowercase:
                 x = x.lower()  # the method, as sacreBLEU calls it
@@ -69,6 +69,7 @@ cdef list _sentence_row(hypothesis, references, int order, tokenizer, bint lower
         if texts == NULL:
             raise MemoryError()
     cdef int64_t row[_ONE_MAX_COLS]
+    cdef int64_t one_off[2]
     cdef rb_scratch own
     cdef rb_scratch *sc = &_one_sc
     cdef size_t cps = 0
@@ -78,6 +79,8 @@ cdef list _sentence_row(hypothesis, references, int order, tokenizer, bint lower
         for i in range(n_texts):
             _set_str(&texts[i], <PyObject *> keep[i])
             cps += texts[i].len
+        one_off[0] = 0
+        one_off[1] = n_texts
         shared = cps <= _ONE_SHARED_CPS and PyThread_acquire_lock(_one_lock, NOWAIT_LOCK)
         if shared:
             _one_sc.order = order
@@ -87,7 +90,7 @@ cdef list _sentence_row(hypothesis, references, int order, tokenizer, bint lower
             rb_scratch_init(&own, order, tok, mask)
             sc = &own
         with nogil:
-            rc = rb_segment(sc, &texts[0], &texts[1], <size_t> (n_texts - 1), row)
+            rc = rb_rows_grouped(sc, texts, one_off, 0, 1, row)  # (sets up, or drops, the id map too)
             if shared:
                 PyThread_release_lock(_one_lock)
             else:
@@ -113,6 +116,7 @@ cdef list _token_row(hypothesis, references, int order, uint64_t mask):
     cdef rb_scratch own
     cdef rb_scratch *sc = &_one_sc
     cdef int64_t row[_ONE_MAX_COLS]
+    cdef int64_t one_off[2]
     cdef int rc
     cdef Py_ssize_t i
     try:
@@ -121,6 +125,8 @@ cdef list _token_row(hypothesis, references, int order, uint64_t mask):
         blk.reset()
         blk.pack_segment(hypothesis, references, 0)
         blk.point()
+        one_off[0] = 0
+        one_off[1] = <int64_t> blk.n_texts
         if shared:
             _one_sc.order = order
             _one_sc.tokenizer = RB_TOK_NONE
@@ -129,7 +135,7 @@ cdef list _token_row(hypothesis, references, int order, uint64_t mask):
             rb_scratch_init(&own, order, RB_TOK_NONE, mask)
             sc = &own
         with nogil:
-            rc = rb_segment(sc, &blk.texts[0], &blk.texts[1], <size_t> (blk.n_texts - 1), row)
+            rc = rb_rows_grouped(sc, blk.texts, one_off, 0, 1, row)  # (the id map set up for these ids)
             if not shared:
                 rb_scratch_free(&own)
     finally:
