@@ -52,7 +52,12 @@ DIRECTIVES = {
 #: and that it has a .pyi stub.
 EXTENSIONS = {
     "bleu/bleu_stats_cy": [
-        *("bleu/bleu_stats_strings.pxi", "bleu/bleu_stats_one.pxi", "bleu/bleu_stats_tokens.pxi", "bleu/bleu_stats_flat.pxi"),
+        *(
+            "bleu/bleu_stats_strings.pxi",
+            "bleu/bleu_stats_one.pxi",
+            "bleu/bleu_stats_tokens.pxi",
+            "bleu/bleu_stats_flat.pxi",
+        ),
         *("bleu/bleu_stats_intl.pxi", "bleu/bleu_ngram.h", "bleu/bleu_ngram_core.h", "bleu/bleu_ngram_long.h"),
         *("c/strtok.h", "c/tok.h", "c/uni.h", "c/table.h", "c/table.pxd", "c/compiler.h", "c/pyint.h"),
         *("c/pyapi.pxd", "c/text.h", "c/pytext.h", "c/text.pxd"),
