@@ -403,17 +403,31 @@ class CHRF(SacreMetricMethods, Metric):
 
 
 def _compat_metric(
-    char_order: int, word_order: int, beta: int | float, remove_whitespace: bool, eps_smoothing: bool
+    char_order: int,
+    word_order: int,
+    beta: int | float,
+    remove_whitespace: bool,
+    eps_smoothing: bool,
+    shared: bool = False,
 ) -> CHRF:
     """The metric of sacreBLEU's ``corpus_chrf``/``sentence_chrf`` arguments (``remove_whitespace``
-    is the opposite of ``CHRF(whitespace=...)``)."""
-    return CHRF(
-        char_order=char_order,
-        word_order=word_order,
-        beta=beta,
-        whitespace=not check_flag(remove_whitespace, "remove_whitespace"),
-        eps_smoothing=eps_smoothing,
+    is the opposite of ``CHRF(whitespace=...)``); ``shared``: built once per option set
+    (``rapidbleu._core.metric.shared_metric``, for ``sentence_chrf``), else a new one."""
+    values: tuple[Any, ...] = (
+        char_order,
+        word_order,
+        beta,
+        not check_flag(remove_whitespace, "remove_whitespace"),
+        eps_smoothing,
     )
+    if shared:
+        return shared_metric(CHRF, _COMPAT_OPTIONS, *values)
+    options: dict[str, Any] = dict(zip(_COMPAT_OPTIONS, values, strict=True))
+    return CHRF(**options)
+
+
+#: ``CHRF``'s keywords for :func:`_compat_metric`'s values, in that order.
+_COMPAT_OPTIONS = ("char_order", "word_order", "beta", "whitespace", "eps_smoothing")
 
 
 def corpus_chrf(
@@ -442,19 +456,8 @@ def sentence_chrf(
 ) -> CHRFScore:
     """Sentence chrF with sacreBLEU's ``sentence_chrf`` arguments (the best of the references
     counts); the metric of each option set is built once (``rapidbleu._core.metric.shared_metric``)."""
-    metric = shared_metric(
-        CHRF,
-        _SENTENCE_OPTIONS,
-        char_order,
-        word_order,
-        beta,
-        not check_flag(remove_whitespace, "remove_whitespace"),
-        eps_smoothing,
-    )
+    metric = _compat_metric(char_order, word_order, beta, remove_whitespace, eps_smoothing, shared=True)
     return cast(CHRFScore, metric.sentence_score(hypothesis, references))
 
-
-#: ``CHRF``'s keywords for :func:`sentence_chrf`'s arguments, in that order (``shared_metric``).
-_SENTENCE_OPTIONS = ("char_order", "word_order", "beta", "whitespace", "eps_smoothing")
 
 __all__ = ["CHRF", "CHRFOptions", "CHRFScore", "CHRFSignature", "corpus_chrf", "sentence_chrf"]

@@ -449,14 +449,14 @@ class NLTKBLEU(Metric):
     def _float_parameters(self) -> tuple[Sequence[float], int, float, float, bool]:
         """The float kernels' ``weights, method, epsilon, k, reweigh`` (where
         :meth:`float_scoring` says they apply), the smoother's read now."""
-        method, smoother, weight = cast(int, self.method), self.smoother, self.weight_list[0]
-        return (
-            weight,
-            method,
-            smoother.epsilon if method == 1 else 0.0,
-            smoother.k if method == 4 else 0.0,
-            self.auto_reweigh and weight == DEFAULT_WEIGHTS,
-        )
+        weight = self.weight_list[0]
+        return (weight, *self._smoothing_now(), self.auto_reweigh and weight == DEFAULT_WEIGHTS)
+
+    def _smoothing_now(self) -> tuple[int, float, float]:
+        """The float method and its ``epsilon`` (method 1) and ``k`` (method 4), read from the
+        smoother now (a ``SmoothingFunction``'s may change between calls); 0.0 where unused."""
+        method, smoother = cast(int, self.method), self.smoother
+        return method, smoother.epsilon if method == 1 else 0.0, smoother.k if method == 4 else 0.0
 
     @functools.cached_property
     def one_row_scoring(self) -> bool:
@@ -471,13 +471,11 @@ class NLTKBLEU(Metric):
         the smoother's parameters as they are now; a list for several weight tuples."""
         if row[2] == 0:
             return [0] * len(self.weight_list) if self.several else 0
-        method, smoother = cast(int, self.method), self.smoother
+        method, epsilon, k = self._smoothing_now()
         if method == 0:
             for n in range(self.order):
                 if row[2 + n] == 0:
                     warn_zero_order(n + 1)
-        epsilon = smoother.epsilon if method == 1 else 0.0
-        k = smoother.k if method == 4 else 0.0
         N, reweigh, score = self.max_ngram_order, self.auto_reweigh, _backend.bleu_scores.nltk_of_row
         if not self.several:
             weight = self.weight_list[0]
@@ -487,8 +485,8 @@ class NLTKBLEU(Metric):
     def kernel_row_score(self, row: list[int]) -> float:
         """:meth:`scores_of_kernel_rows` of one row a counting kernel just computed (a list of
         ``2 + 2N`` Python ints, ``token_row``'s), as a float, by the one-row scorer
-        (``nltk_of_row``), where :meth:`float_scoring` says it applies."""
-        return _backend.bleu_scores.nltk_of_row(row, self.max_ngram_order, *self._float_parameters())
+        (:meth:`sentence_row_score`), where :meth:`float_scoring` says it applies."""
+        return float(cast(float, self.sentence_row_score(row)))
 
     def kernel_rows_scores(self, stats: np.ndarray) -> np.ndarray:
         """:meth:`scores_of_kernel_rows` (the caller's own fresh kernel rows), straight from the

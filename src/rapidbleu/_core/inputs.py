@@ -254,7 +254,7 @@ def sentence_num_refs(references: list[Any]) -> int:
     """
     if len(references) == 1 and type(references[0]) is str:
         return 1
-    if not references or str not in set(map(type, references)) or len(set(map(type, references))) > 1:
+    if set(map(type, references)) != {str}:  # (None, other types, or none at all)
         return check_references([[r] for r in references], 1)[1]
     return len(references)
 
