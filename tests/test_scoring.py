@@ -384,7 +384,29 @@ def test_twins_have_one_documentation_and_signature(kind):
         assert a.__name__ == b.__name__ == name
         assert a.__doc__ == b.__doc__, name
         assert b.__doc__, name
-        assert list(inspect.signature(a).parameters) == list(inspect.signature(b).parameters), name
+        params = [(p.name, p.kind, p.default) for p in inspect.signature(a).parameters.values()]
+        assert params == [(p.name, p.kind, p.default) for p in inspect.signature(b).parameters.values()], name
+
+
+@pytest.mark.parametrize("kind", sorted(_backend.TWINS))
+def test_compiled_stub_takes_its_twins_signatures(kind):
+    """Each compiled module's stub (``<module>_cy.pyi``) types exactly the twin's functions by
+    importing them from the Python twin: one signature per function, none written twice."""
+    import ast
+    from pathlib import Path
+
+    compiled, python, names = _backend.TWINS[kind]
+    folder = Path(_backend.__file__).parent / compiled.split(".")[0]
+    stub = ast.parse((folder / f"{compiled.split('.')[1]}.pyi").read_text("utf-8"))
+    imported = [
+        (node.module, alias.name, alias.asname)
+        for node in stub.body
+        if isinstance(node, ast.ImportFrom) and node.level == 1
+        for alias in node.names
+    ]
+    assert sorted(imported) == sorted((python.split(".")[1], name, name) for name in names)
+    public = [n.name for n in stub.body if isinstance(n, ast.FunctionDef) and not n.name.startswith("_")]
+    assert public == []
 
 
 @pytest.mark.parametrize(("workers", "want"), [(1, 1), (3, 3), (-1, None), (-2, None)])

@@ -12,7 +12,8 @@ Layout and naming:
   ``chrf/``, ``ter/``, ``ids/`` (token-id streams) and ``aggregate/`` (reference aggregation for
   MBR, chrF and BLEU alike, named by its job).  In each, a kernel is named by its metric, then its
   job: ``<metric>[_<job>]_py.py`` is the pure-Python twin (the oracle, which owns the
-  documentation), ``<metric>[_<job>]_cy.pyx`` the compiled one with its stub ``.pyi`` beside it,
+  documentation), ``<metric>[_<job>]_cy.pyx`` the compiled one with its stub ``.pyi`` beside it
+  (which imports the twin's functions, so that each signature is written once),
   its C in ``<metric>*.h`` (``bleu/``: ``bleu_stats_*`` with its ``.pxi`` files, ``bleu_sets_*``,
   ``bleu_scores_*`` with the ``.pxd`` the sets kernel cimports, ``bleu_ngram*.h``, and
   ``bleu_row``, BLEU's statistics row layout; ``nltk/``: ``nltk_style``, ``nltk_inputs``,

@@ -58,7 +58,7 @@ from .._base.errors import BackendChoiceError, BackendFallbackWarning, BackendUn
 
 if TYPE_CHECKING:
     # What the chosen modules look like: the pure-Python twins own the names and signatures
-    # (the compiled twins' stubs repeat them; tests/test_scoring.py compares the two).  A new
+    # (the compiled twins' stubs import them from here; tests/test_scoring.py compares the two).  A new
     # TWINS entry adds its Python twin here and to __all__.
     from .aggregate import aggregate_py as aggregate
     from .bleu import bleu_scores_py as bleu_scores
@@ -138,8 +138,8 @@ def select_twin(
 
 
 #: The pairs of modules chosen by one rule: the compiled module, its pure-Python twin (each by its
-#: path below ``rapidbleu._core``: ``<metric>.<module>``), and the functions whose documentation
-#: the twin owns.
+#: path below ``rapidbleu._core``: ``<metric>.<module>``), and the functions both have, whose
+#: documentation and signatures the twin owns (the compiled module's stub imports them from it).
 TWINS = {
     "bleu_stats": (
         "bleu.bleu_stats_cy",
@@ -155,7 +155,7 @@ TWINS = {
     "bleu_scores": (
         "bleu.bleu_scores_cy",
         "bleu.bleu_scores_py",
-        ("bleu_of_row", "sacre_scores", "nltk_of_row", "nltk_scores"),
+        ("bleu_of_row", "sacre_scores", "nltk_of_row", "nltk_scores", "nltk_kernel_scores"),
     ),
     "chrf": (
         "chrf.chrf_cy",

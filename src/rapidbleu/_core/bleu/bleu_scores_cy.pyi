@@ -1,56 +1,11 @@
-"""Type stub of ``rapidbleu._core.bleu.bleu_scores_cy`` (built from ``bleu_scores_cy.pyx``): the functions,
-signatures and floats of ``rapidbleu._core.bleu.bleu_scores_py``, whose docstrings document both."""
+"""Stub of the compiled ``bleu_scores_cy``: the functions of its twin ``bleu_scores_py``, typed there."""
 
-from collections.abc import Sequence
-from typing import Any, Final, Literal
+from typing import Final, Literal
 
-import numpy as np
-import numpy.typing as npt
+from .bleu_scores_py import bleu_of_row as bleu_of_row
+from .bleu_scores_py import nltk_kernel_scores as nltk_kernel_scores
+from .bleu_scores_py import nltk_of_row as nltk_of_row
+from .bleu_scores_py import nltk_scores as nltk_scores
+from .bleu_scores_py import sacre_scores as sacre_scores
 
 NAME: Final[Literal["cython"]]
-
-def bleu_of_row(
-    row: Sequence[Any],
-    max_ngram_order: int = 4,
-    smooth_method: str = "none",
-    smooth_value: float | None = None,
-    effective_order: bool = False,
-) -> tuple[float, list[float], list[float], list[float], float]: ...
-def nltk_of_row(
-    row: Sequence[Any],
-    max_ngram_order: int,
-    weights: Sequence[float],
-    method: int,
-    epsilon: float,
-    k: float,
-    reweigh: bool,
-) -> float: ...
-def sacre_scores(
-    stats: npt.ArrayLike,
-    max_ngram_order: int,
-    smooth_method: str,
-    smooth_value: float | None,
-    effective_order: bool,
-    dtype: npt.DTypeLike | None = None,
-    workers: int = 1,
-) -> np.ndarray: ...
-def nltk_scores(
-    stats: npt.ArrayLike,
-    max_ngram_order: int,
-    weights: Sequence[float],
-    method: int,
-    epsilon: float,
-    k: float,
-    reweigh: bool,
-    workers: int = 1,
-) -> np.ndarray: ...
-def nltk_kernel_scores(
-    stats: np.ndarray,
-    max_ngram_order: int,
-    weights: Sequence[float],
-    method: int,
-    epsilon: float,
-    k: float,
-    reweigh: bool,
-    workers: int = 1,
-) -> np.ndarray: ...

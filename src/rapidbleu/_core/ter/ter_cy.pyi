@@ -1,29 +1,13 @@
-"""Type stub of ``rapidbleu._core.ter.ter_cy`` (built from ``ter_cy.pyx``, ``ter.h`` and ``ter_tok.h``): the functions,
-signatures and results of ``rapidbleu._core.ter.ter_py``, whose docstrings document both."""
+"""Stub of the compiled ``ter_cy``: the functions of its twin ``ter_py``, typed there."""
 
-from collections.abc import Hashable, Sequence
-from typing import Any, Final, Literal
+from typing import Final, Literal
 
-import numpy as np
-
-from .ter_py import TEROptions
+from .ter_py import plain_streams as plain_streams
+from .ter_py import ter_of_row as ter_of_row
+from .ter_py import ter_pairwise_scores as ter_pairwise_scores
+from .ter_py import ter_scores as ter_scores
+from .ter_py import ter_sentence_row as ter_sentence_row
+from .ter_py import ter_stats as ter_stats
+from .ter_py import translation_edit_rate as translation_edit_rate
 
 NAME: Final[Literal["cython"]]
-
-def ter_stats(
-    hypotheses: Sequence[str],
-    ref_streams: Sequence[Sequence[str | None]],
-    options: TEROptions,
-    workers: int = 1,
-) -> np.ndarray: ...
-def ter_sentence_row(hypothesis: str, references: Sequence[str | None], options: TEROptions) -> list[float]: ...
-def ter_of_row(row: Sequence[Any]) -> Any: ...
-def plain_streams(hypotheses: Any, ref_streams: Any) -> bool: ...
-def ter_scores(sums: Any, dtype: Any = None) -> np.ndarray: ...
-def ter_pairwise_scores(
-    sentences: Sequence[str],
-    options: TEROptions,
-    workers: int = 1,
-    references: Sequence[str] | None = None,
-) -> np.ndarray: ...
-def translation_edit_rate(words_hyp: Sequence[Hashable], words_ref: Sequence[Hashable]) -> tuple[int, int]: ...
