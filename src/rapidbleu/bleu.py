@@ -661,18 +661,10 @@ def corpus_bleu(
     use_effective_order: bool = False,
 ) -> BLEUScore:
     """Corpus BLEU with sacreBLEU's ``corpus_bleu`` defaults (exp smoothing, 13a, no effective order)."""
+    values = (force, lowercase, tokenize, smooth_method, smooth_value, use_effective_order)
+    metric = BLEU(**dict(zip(_CORPUS_OPTIONS, values, strict=True)))
     # (Metric.corpus_score is typed as returning a Score; BLEU's is a BLEUScore)
-    return cast(
-        BLEUScore,
-        BLEU(
-            lowercase=lowercase,
-            force=force,
-            tokenize=tokenize,
-            smooth_method=smooth_method,
-            smooth_value=smooth_value,
-            effective_order=use_effective_order,
-        ).corpus_score(hypotheses, references),
-    )
+    return cast(BLEUScore, metric.corpus_score(hypotheses, references))
 
 
 def raw_corpus_bleu(
@@ -708,5 +700,8 @@ def sentence_bleu(
     ).sentence_score(hypothesis, references)
 
 
-#: ``BLEU``'s keywords for :func:`sentence_bleu`'s arguments, in that order (``shared_metric``).
+#: ``BLEU``'s keywords for :func:`sentence_bleu`'s arguments, in that order (``shared_metric``):
+#: sacreBLEU's ``use_effective_order`` is ``BLEU(effective_order=...)``.
 _SENTENCE_OPTIONS = ("lowercase", "tokenize", "smooth_method", "smooth_value", "effective_order")
+#: ``BLEU``'s keywords for :func:`corpus_bleu`'s arguments: ``force``, then :func:`sentence_bleu`'s.
+_CORPUS_OPTIONS = ("force", *_SENTENCE_OPTIONS)

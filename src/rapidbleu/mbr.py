@@ -212,14 +212,7 @@ def aggregate_chrf(
     """
     from .chrf import CHRF
 
-    metric = CHRF(
-        char_order=char_order,
-        word_order=word_order,
-        beta=beta,
-        lowercase=lowercase,
-        whitespace=whitespace,
-        eps_smoothing=eps_smoothing,
-    )
+    metric = CHRF(char_order, word_order, beta, lowercase, whitespace, eps_smoothing)  # its parameters' order
     w = resolve_workers(workers)
     hyps = _strings(hypotheses, "hypotheses")
     refs = _strings(pseudo_references, "pseudo_references")

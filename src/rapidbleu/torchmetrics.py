@@ -534,14 +534,8 @@ class CHRFScore(TorchMetric):  # type: ignore[misc]  # (torchmetrics, an optiona
         self.whitespace = whitespace
         self.return_sentence_level_score = return_sentence_level_score
         self.n_order = float(n_char_order + n_word_order)
-        self.scorer = CHRF(
-            char_order=n_char_order,
-            word_order=n_word_order,
-            beta=beta,
-            lowercase=lowercase,
-            whitespace=whitespace,
-            eps_smoothing=True,
-        )
+        # CHRF's parameters in their order; torchmetrics' chrF smooths as sacreBLEU's eps_smoothing
+        self.scorer = CHRF(n_char_order, n_word_order, beta, lowercase, whitespace, eps_smoothing=True)
         self.add_state("stats", torch.zeros(self.scorer.aggregate_width(), dtype=torch.int64), dist_reduce_fx="sum")
         if return_sentence_level_score:
             self.add_state("sentence_chrf_score", [], dist_reduce_fx="cat")
