@@ -70,14 +70,7 @@ from ._base.errors import EmptyCorpusError, LengthMismatchError, NoReferencesErr
 from ._core import backend as _backend
 from ._core.bleu.bleu_scores_py import DEFAULT_WEIGHTS, Fraction, brevity_penalty
 from ._core.nltk.nltk_batch import sentence_bleu_rows
-from ._core.nltk.nltk_inputs import (
-    Tokens,
-    check_corpus_args,
-    check_lengths,
-    check_segments,
-    segments_checked_on_error,
-    token_statistics,
-)
+from ._core.nltk.nltk_inputs import Tokens, check_segments, checked_corpus, token_statistics
 from ._core.nltk.nltk_scores import check_nltk_stats, sentence_scores_from_stats
 from ._core.nltk.nltk_smoothing import SmoothingCallable, SmoothingFunction, modified_precision
 from ._core.nltk.nltk_style import (
@@ -237,9 +230,7 @@ def corpus_bleu(
         TypeError: a ``None`` hypothesis (named by index), a dict or set instead of a list.
         SmoothingError: method 6 on fewer than 3 orders or a zero trigram precision.
     """
-    check_corpus_args(list_of_references, hypotheses)
-    check_lengths(list_of_references, hypotheses)
-    with segments_checked_on_error(list_of_references, hypotheses):
+    with checked_corpus(list_of_references, hypotheses):
         metric = NLTKBLEU(weights, smoothing_function, auto_reweigh, workers=workers)  # checks workers too
         if metric.order == 0:  # NLTK: no precision at all counts as "no unigram match"
             check_segments(list_of_references, hypotheses)

@@ -54,7 +54,7 @@ from ._base.errors import ConfigMismatchError
 from ._base.lazy import is_ndarray
 from ._core.inputs import check_held, check_statistics_matrix
 from ._core.metric import Metric
-from ._core.nltk.nltk_inputs import check_corpus_args, check_lengths, segments_checked_on_error, token_statistics
+from ._core.nltk.nltk_inputs import checked_corpus, token_statistics
 from ._core.nltk.nltk_smoothing import modified_precision
 from ._core.validate import check_order, check_style
 from .nltk_bleu import NLTKBLEU
@@ -429,9 +429,7 @@ def nltk_corpus_stats(
     # (checked at run time whatever the annotation says: callers are not type-checked)
     n = check_order(max_ngram_order)
     nltk = NLTKBLEU.counting(n, workers=workers)  # checks workers
-    check_corpus_args(list_of_references, hypotheses)
-    check_lengths(list_of_references, hypotheses)
-    with segments_checked_on_error(list_of_references, hypotheses):
+    with checked_corpus(list_of_references, hypotheses):
         st = token_statistics(list_of_references, hypotheses, n, workers=workers)
     last5 = None
     if len(hypotheses) and n < 5:  # the last segment's 5-gram precision (methods 5-7), from its tokens

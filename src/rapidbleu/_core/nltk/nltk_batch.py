@@ -11,14 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from .nltk_inputs import (
-    Tokens,
-    check_corpus_args,
-    check_lengths,
-    check_segments,
-    segments_checked_on_error,
-    token_statistics,
-)
+from .nltk_inputs import Tokens, check_segments, checked_corpus, token_statistics
 from .nltk_scores import rows_named, sentence_scores_from_stats
 from .nltk_smoothing import SmoothingCallable
 from .nltk_style import max_order, parse_weights, resolve_smoothing, stats_order
@@ -42,9 +35,7 @@ def sentence_bleu_rows(
         LengthMismatchError, ValueError, TypeError, SmoothingError: as
             ``rapidbleu.nltk.sentence_bleu_batch`` documents.
     """
-    check_corpus_args(list_of_references, hypotheses)
-    check_lengths(list_of_references, hypotheses)
-    with segments_checked_on_error(list_of_references, hypotheses):
+    with checked_corpus(list_of_references, hypotheses):
         weight_list, several = parse_weights(weights)
         n, W = len(hypotheses), len(weight_list)
         shape = (n, W) if several else (n,)

@@ -2,7 +2,7 @@
 checks of that layout, and the token statistics the core computes from it.
 
 Every NLTK-style entry point (``rapidbleu.nltk``, ``rapidbleu.stats.nltk_corpus_stats``,
-``rapidbleu.batch``) reads its segments through these functions, so an input mistake has one
+``rapidbleu.batch``) reads its segments through these functions (:func:`checked_corpus`), so an input mistake has one
 message and one type (``LengthMismatchError`` and the others are in ``rapidbleu._base.errors``).
 """
 
@@ -73,6 +73,22 @@ def check_lengths(list_of_references: Sized, hypotheses: Sized) -> None:
         raise LengthMismatchError(
             f"{n_hyps} hypotheses but {n_refs} lists of references; give one list of references per hypothesis"
         )
+
+
+@contextmanager
+def checked_corpus(list_of_references: Any, hypotheses: Any) -> Iterator[None]:
+    """The checks of an NLTK-style corpus, one rule for every entry point that counts one:
+    :func:`check_corpus_args` and :func:`check_lengths` before the body, and the body under
+    :func:`segments_checked_on_error`.
+
+    Raises:
+        LengthMismatchError: the lengths differ (after the per-segment checks).
+        TypeError, NoReferencesError: as :func:`check_corpus_args` and :func:`check_segments`.
+    """
+    check_corpus_args(list_of_references, hypotheses)
+    check_lengths(list_of_references, hypotheses)
+    with segments_checked_on_error(list_of_references, hypotheses):
+        yield
 
 
 def token_statistics(
