@@ -27,14 +27,7 @@ else:
 from ._base.errors import last_segment_error, stream_length_error
 from ._core import backend as _backend
 from ._core.bleu.bleu_row import stats_columns
-from ._core.bleu.bleu_scores_py import (
-    DEFAULT_WEIGHTS,
-    FLOAT_METHODS,
-    Fraction,
-    is_plain_number,
-    nltk_from_counts,
-    warn_zero_order,
-)
+from ._core.bleu.bleu_scores_py import DEFAULT_WEIGHTS, FLOAT_METHODS, Fraction, nltk_from_counts, warn_zero_order
 from ._core.inputs import (
     check_statistics_matrix,
     exact_column_sums,
@@ -46,7 +39,13 @@ from ._core.inputs import (
 )
 from ._core.metric import Metric, RewardTransform
 from ._core.nltk.nltk_inputs import token_statistics
-from ._core.nltk.nltk_scores import check_nltk_stats, rows_named, sentence_scores_from_stats
+from ._core.nltk.nltk_scores import (
+    check_nltk_stats,
+    plain_parameters,
+    plain_weights,
+    rows_named,
+    sentence_scores_from_stats,
+)
 from ._core.nltk.nltk_smoothing import SmoothingFunction, modified_precision
 from ._core.nltk.nltk_style import (
     check_weights_cover,
@@ -429,21 +428,14 @@ class NLTKBLEU(Metric):
         settings now: one weight tuple, a float method 1-4 and plain parameters (``epsilon``,
         ``k`` read now: a ``SmoothingFunction``'s may change between calls), where the float
         kernels alone give the floats :meth:`scores_of_kernel_rows` gives, and nothing warns."""
-        method = self.method
-        return self._float_settings and (
-            (method != 1 or is_plain_number(self.smoother.epsilon))
-            and (method != 4 or is_plain_number(self.smoother.k))
-        )
+        return self._float_settings and plain_parameters(self.method, self.smoother)
 
     @functools.cached_property
     def _float_settings(self) -> bool:
         """What :meth:`float_scoring` asks of the settings that do not change."""
         weight_list = self.weight_list
         return (
-            not self.several
-            and self.method in (1, 2, 3, 4)
-            and bool(weight_list[0])
-            and all(map(is_plain_number, weight_list[0]))
+            not self.several and self.method in (1, 2, 3, 4) and bool(weight_list[0]) and plain_weights(weight_list[0])
         )
 
     def _float_parameters(self) -> tuple[Sequence[float], int, float, float, bool]:

@@ -66,8 +66,19 @@ def _warn_method0_rows(M: np.ndarray, rows: np.ndarray) -> None:
             warn_zero_order(j + 1, count_=missing, n=len(M))
 
 
-def _is_plain_float_tuple(weight: Iterable[object]) -> bool:
+def plain_weights(weight: Iterable[object]) -> bool:
+    """Whether a weight tuple holds only plain numbers (``is_plain_number``: the float kernels
+    compute with it as NLTK does)."""
     return all(map(is_plain_number, weight))
+
+
+def plain_parameters(method: int | None, smoother: Any) -> bool:
+    """Whether ``method`` (:func:`resolve_smoothing`'s) is a float method (0-4) whose parameters
+    are plain numbers now: method 1's ``epsilon``, method 4's ``k`` (a ``SmoothingFunction``'s
+    may change between calls), so that the float kernels give NLTK's floats."""
+    return method in FLOAT_METHODS and (
+        (method != 1 or is_plain_number(smoother.epsilon)) and (method != 4 or is_plain_number(smoother.k))
+    )
 
 
 def sentence_scores_from_stats(
@@ -97,14 +108,12 @@ def sentence_scores_from_stats(
     K = max(len(w) for w in weight_list)
     if n == 0 or K == 0:
         return np.zeros((n, W), dtype=np.float64)
-    params_plain = method in FLOAT_METHODS and (
-        (method != 1 or is_plain_number(smoother.epsilon)) and (method != 4 or is_plain_number(smoother.k))
-    )
-    plain_weights = all(map(_is_plain_float_tuple, weight_list))
-    if method == 0 and plain_weights:
+    params_plain = plain_parameters(method, smoother)
+    weights_plain = all(map(plain_weights, weight_list))
+    if method == 0 and weights_plain:
         M = stats[:, 2 : 2 + K]
         _warn_method0_rows(M, np.flatnonzero(M[:, 0] > 0))  # (NLTK returns 0 when no unigram matches)
-    if method is None or not (params_plain and plain_weights):  # (params_plain is False for None)
+    if method is None or not (params_plain and weights_plain):  # (params_plain is False for None)
         out = np.zeros((n, W), dtype=np.float64)
         rows = np.flatnonzero(stats[:, 2] > 0)  # NLTK returns 0 when no unigram matches
         _rowwise(out, rows, stats, N, K, weight_list, method, smoother, auto_reweigh, tokens)
