@@ -154,33 +154,16 @@ def print_subset_results(
             print(f"{label}: sentences={n:<6} {score.name:<{name_width}} = {score.score:.{w}f}")
 
 
-#: sacreBLEU's ``utils`` names of the test-set functions, found in ``rapidbleu.dataset`` on first use.
-_FROM_DATASET = frozenset(
-    [
-        "DATASETS",
-        "SUBSETS",
-        "download_test_set",
-        "filter_subset",
-        "get_available_origlangs",
-        "get_available_subsets",
-        "get_available_testsets",
-        "get_available_testsets_for_langpair",
-        "get_files",
-        "get_langpairs_for_testset",
-        "get_reference_files",
-        "get_source_file",
-        "print_test_set",
-    ]
-)
-
-
 def __getattr__(name: str) -> Any:
-    """sacreBLEU's test-set functions (``get_reference_files``, ``download_test_set``, ...), from
-    ``rapidbleu.dataset``, imported at the first such look-up (``import rapidbleu`` stays light)."""
-    if name in _FROM_DATASET:
+    """sacreBLEU's test-set names in ``utils``: ``DATASETS``, ``SUBSETS`` and the functions
+    ``rapidbleu.dataset.functions`` lists (``get_reference_files``, ``download_test_set``, ...),
+    from ``rapidbleu.dataset``, imported at the first look-up of a public name this module lacks
+    (``import rapidbleu`` stays light)."""
+    if not name.startswith("_"):
         from . import dataset
 
-        return getattr(dataset, name)
+        if name in ("DATASETS", "SUBSETS") or name in dataset.functions.__all__:
+            return getattr(dataset, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
