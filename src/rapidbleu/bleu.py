@@ -661,7 +661,7 @@ def corpus_bleu(
     use_effective_order: bool = False,
 ) -> BLEUScore:
     """Corpus BLEU with sacreBLEU's ``corpus_bleu`` defaults (exp smoothing, 13a, no effective order)."""
-    values = (force, lowercase, tokenize, smooth_method, smooth_value, use_effective_order)
+    values: tuple[Any, ...] = (force, lowercase, tokenize, smooth_method, smooth_value, use_effective_order)
     metric = BLEU(**dict(zip(_CORPUS_OPTIONS, values, strict=True)))
     # (Metric.corpus_score is typed as returning a Score; BLEU's is a BLEUScore)
     return cast(BLEUScore, metric.corpus_score(hypotheses, references))

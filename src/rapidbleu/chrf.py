@@ -392,15 +392,6 @@ class CHRF(SacreMetricMethods, Metric):
                 best, best_f = row, f
         return best
 
-    def _cache_references(self, references: Sequence[Sequence[str | None]]) -> list[dict[str, Any]]:
-        """``_extract_reference_info`` of every segment's preprocessed references (``None``
-        left out); sets ``num_refs`` (-1 when it varies), as sacreBLEU does."""
-        streams, self.num_refs = check_references(references, None)
-        return [
-            self._extract_reference_info([self._preprocess_segment(r) for r in seg if r is not None])
-            for seg in zip(*streams, strict=False)
-        ]
-
 
 def _compat_metric(
     char_order: int,

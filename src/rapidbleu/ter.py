@@ -343,15 +343,6 @@ class TER(SacreMetricMethods, Metric):
             best = edits if best is None else min(best, edits)
         return [best, total / len(ref_words)]
 
-    def _cache_references(self, references: Sequence[Sequence[str | None]]) -> list[dict[str, Any]]:
-        """``_extract_reference_info`` of each segment's preprocessed references (``None``
-        left out); sets ``num_refs`` (-1 when it varies), as sacreBLEU does."""
-        streams, self.num_refs = check_references(references, None)
-        return [
-            self._extract_reference_info([self._preprocess_segment(r) for r in seg if r is not None])
-            for seg in zip(*streams, strict=True)
-        ]
-
 
 def corpus_ter(
     hypotheses: Sequence[str],

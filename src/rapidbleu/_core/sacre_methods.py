@@ -110,6 +110,9 @@ class SacreMetricMethods:
 
     corpus_statistics: Callable[..., np.ndarray]
     _compute_score_from_stats: Callable[..., Any]
+    _preprocess_segment: Callable[[str], str]
+    _extract_reference_info: Callable[[Sequence[str]], dict[str, Any]]
+    num_refs: int
 
     # -- argument checks ----------------------------------------------------------------------
     def _check_sentence_score_args(self, hyp: str, refs: Sequence[str | None]) -> None:
@@ -159,6 +162,21 @@ class SacreMetricMethods:
         sacreBLEU sums them."""
         return self._compute_score_from_stats(_sum_rows(stats))
 
+    # -- one segment at a time (Python) -------------------------------------------------------
+    def _cache_references(self, references: Sequence[Sequence[str | None]]) -> list[dict[str, Any]]:
+        """The metric's ``_extract_reference_info`` of every segment's references, each through
+        its ``_preprocess_segment`` (``None`` references left out); sets ``num_refs`` (-1 when it
+        varies), as sacreBLEU does.
+
+        Raises:
+            TypeError, ValueError: malformed references (``rapidbleu._core.inputs.check_references``).
+        """
+        streams, self.num_refs = check_references(references, None)
+        return [
+            self._extract_reference_info([self._preprocess_segment(r) for r in seg if r is not None])
+            for seg in zip(*streams, strict=True)
+        ]
+
 
 class SacreBLEUMethods(SacreMetricMethods):
     """Mixin of ``rapidbleu.BLEU``: sacreBLEU's ``BLEU`` semi-private methods."""
@@ -170,7 +188,6 @@ class SacreBLEUMethods(SacreMetricMethods):
     effective_order: bool
     lowercase: bool
     tokenizer: BaseTokenizer
-    num_refs: int
     _score_of_counts: Callable[..., Any]  # compute_bleu of checked options
 
     def _compute_score_from_stats(self, stats: Sequence[Any] | np.ndarray) -> Any:
@@ -222,12 +239,3 @@ class SacreBLEUMethods(SacreMetricMethods):
             if ref_ngrams and gram in ref_ngrams:
                 matches[k] += min(count, ref_ngrams[gram])
         return [hyp_len, self._get_closest_ref_len(hyp_len, ref_lens), *matches, *totals]
-
-    def _cache_references(self, references: Sequence[Sequence[str]]) -> list[dict[str, Any]]:
-        """``_extract_reference_info`` of every segment (``None`` references left out); sets
-        ``num_refs`` (-1 when it varies), as sacreBLEU does."""
-        streams, self.num_refs = check_references(references, None)
-        return [
-            self._extract_reference_info([self._preprocess_segment(r) for r in seg if r is not None])
-            for seg in zip(*streams, strict=False)
-        ]
