@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 else:
     from ._base.lazy import numpy as np  # imported on first use (see rapidbleu._base.lazy)
 
-from ._base.errors import MAX_EXACT_COUNT, cached_references_error
+from ._base.errors import MAX_EXACT_COUNT
 from ._base.log import logger
 from ._core import backend as _backend
 from ._core.bleu.bleu_row import MAX_NGRAM_ORDER, stats_columns
@@ -480,12 +480,8 @@ class BLEU(SacreBLEUMethods, Metric):
             hyps, tokenized = check_hypotheses_counting(hypotheses, TOKENIZED_END)
         if references is not None:
             streams = self._prepare_references(references, len(hyps))
-        elif self._ref_cache is not None:
-            streams = self._ref_cache
-            if len(streams[0]) != len(hyps):
-                raise cached_references_error(len(hyps), len(streams[0]), len(streams))
         else:
-            raise RuntimeError("no references given and none cached (pass references= to BLEU())")
+            streams = self._cached_streams(len(hyps))
         if not self._force:
             warn_tokenized(tokenized)
         return hyps, streams

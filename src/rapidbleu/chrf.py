@@ -21,7 +21,6 @@ if TYPE_CHECKING:
 else:
     from ._base.lazy import numpy as np  # imported on first use (see rapidbleu._base.lazy)
 
-from ._base.errors import cached_references_error
 from ._core import backend as _backend
 from ._core.chrf.chrf_py import (
     BETA,
@@ -215,11 +214,7 @@ class CHRF(SacreMetricMethods, Metric):
         hyps = check_hypotheses(hypotheses)
         if references is not None:
             return hyps, self._prepare_references(references, len(hyps))
-        if self._ref_cache is None:
-            raise RuntimeError("no references given and none cached (pass references= to CHRF())")
-        if len(self._ref_cache[0]) != len(hyps):
-            raise cached_references_error(len(hyps), len(self._ref_cache[0]), len(self._ref_cache))
-        return hyps, self._ref_cache
+        return hyps, self._cached_streams(len(hyps))
 
     def _kernel_stats(self, hyps: list[str], streams: list[list[str | None]]) -> np.ndarray:
         stats: np.ndarray = _backend.chrf.chrf_stats(hyps, streams, self.options, self.workers)

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 else:
     from ._base.lazy import numpy as np  # imported on first use (see rapidbleu._base.lazy)
 
-from ._base.errors import cached_references_error, no_reference_error
+from ._base.errors import no_reference_error
 from ._base.lazy import is_ndarray
 from ._core import backend as _backend
 from ._core.inputs import check_references, preprocess, sentence_num_refs, stat_value
@@ -182,11 +182,7 @@ class TER(SacreMetricMethods, Metric):
         if references is not None:
             streams, self.num_refs = check_references(references, len(hyps))
             return hyps, streams
-        if self._ref_cache is None:
-            raise RuntimeError("no references given and none cached (pass references= to TER())")
-        if len(self._ref_cache[0]) != len(hyps):
-            raise cached_references_error(len(hyps), len(self._ref_cache[0]), len(self._ref_cache))
-        return hyps, self._ref_cache
+        return hyps, self._cached_streams(len(hyps))
 
     def corpus_statistics(
         self, hypotheses: Sequence[str], references: Sequence[Sequence[str | None]] | None = None

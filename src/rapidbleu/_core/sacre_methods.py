@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 else:
     from .._base.lazy import numpy as np  # imported on first use (see rapidbleu._base.lazy)
 
+from .._base.errors import cached_references_error
 from .._base.lazy import is_ndarray
 from ..tokenizers.base import BaseTokenizer
 from .bleu.bleu_row import closest_ref_len
@@ -113,6 +114,8 @@ class SacreMetricMethods:
     _preprocess_segment: Callable[[str], str]
     _extract_reference_info: Callable[[Sequence[str]], dict[str, Any]]
     num_refs: int
+    #: the reference streams given to the constructor (``references=``), checked; or None
+    _ref_cache: list[list[str | None]] | None
 
     # -- argument checks ----------------------------------------------------------------------
     def _check_sentence_score_args(self, hyp: str, refs: Sequence[str | None]) -> None:
@@ -137,6 +140,21 @@ class SacreMetricMethods:
         hyps = check_hypotheses(hyps)
         if refs is not None:
             check_references(refs, len(hyps))
+
+    def _cached_streams(self, n_hyps: int) -> list[list[str | None]]:
+        """The reference streams given to the constructor, for a corpus call of ``n_hyps``
+        hypotheses without references (sacreBLEU's reference cache).
+
+        Raises:
+            RuntimeError: no references were given to the constructor.
+            ValueError: they have another number of segments (``cached_references_error``).
+        """
+        streams = self._ref_cache
+        if streams is None:
+            raise RuntimeError(f"no references given and none cached (pass references= to {type(self).__name__}())")
+        if len(streams[0]) != n_hyps:
+            raise cached_references_error(n_hyps, len(streams[0]), len(streams))
+        return streams
 
     # -- statistics ---------------------------------------------------------------------------
     def _extract_corpus_statistics(
