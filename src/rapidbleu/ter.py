@@ -23,7 +23,7 @@ from ._core import backend as _backend
 from ._core.inputs import check_references, preprocess, sentence_num_refs, stat_value
 from ._core.metric import CommandLineOption, Metric, shared_metric
 from ._core.sacre_methods import SacreMetricMethods
-from ._core.ter.ter_py import OPTIONS, TEROptions, option_values, ter_from_stats
+from ._core.ter.ter_py import OPTIONS, TEROptions, fewest_edits, option_values, ter_from_stats
 from ._core.validate import check_flag, check_hypotheses
 from .score import TERScore, TERSignature
 from .tokenizers.tokenizer_ter import TercomTokenizer
@@ -330,14 +330,8 @@ class TER(SacreMetricMethods, Metric):
         ref_words = ref_kwargs["ref_words"]
         if not ref_words:
             raise no_reference_error(0)
-        words = hypothesis.split()
-        best = None
-        total = 0
-        for words_ref in ref_words:
-            edits, length = _backend.ter.translation_edit_rate(words, words_ref)
-            total += length
-            best = edits if best is None else min(best, edits)
-        return [best, total / len(ref_words)]
+        best, mean_length = fewest_edits(hypothesis.split(), ref_words, _backend.ter.translation_edit_rate)
+        return [best, mean_length]
 
 
 def corpus_ter(

@@ -27,6 +27,7 @@ very same floats.  The twins trust their arguments (``rapidbleu.mbr`` validates 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -119,16 +120,14 @@ def chrf_row_scores(rows: np.ndarray, beta: float, eps_smoothing: bool, workers:
     Returns:
         float64 (n,).
     """
-    n, width = rows.shape
-    order = width // 3
-    out = np.zeros(n, dtype=np.float64)
-    for i, values in enumerate(rows.tolist()):
-        row: list[Any] = list(values)
+
+    def score(row: list[Any], order: int) -> Any:
         for k in range(order):
             if row[3 * k + 1] == 0:
                 row[3 * k] = 0.0
-        out[i] = f_score(row, order, beta, eps_smoothing)
-    return out
+        return f_score(row, order, beta, eps_smoothing)
+
+    return _row_scores(rows, score)
 
 
 def bleu_row_scores(
@@ -144,13 +143,19 @@ def bleu_row_scores(
     Returns:
         float64 (n,).
     """
-    n, width = rows.shape
-    order = width // 3
-    out = np.zeros(n, dtype=np.float64)
-    for i, row in enumerate(rows.tolist()):
+
+    def score(row: list[Any], order: int) -> float:
         totals = [int(row[3 * k]) for k in range(order)]
         correct = [row[3 * k + 2] for k in range(order)]
-        out[i] = bleu_from_stats(
-            correct, totals, totals[0], row[1], smooth_method, smooth_value, effective_order, order
-        )[0]
-    return out
+        return bleu_from_stats(correct, totals, totals[0], row[1], smooth_method, smooth_value, effective_order, order)[
+            0
+        ]
+
+    return _row_scores(rows, score)
+
+
+def _row_scores(rows: np.ndarray, score: Callable[[list[Any], int], Any]) -> np.ndarray:
+    """float64 ``(n,)``: ``score(row, order)`` of each row of ``rows`` (``(n, 3 * order)``) as a
+    list of Python floats."""
+    order = rows.shape[1] // 3
+    return np.array([score(row, order) for row in rows.tolist()], dtype=np.float64).reshape(len(rows))

@@ -386,6 +386,19 @@ def translation_edit_rate(words_hyp: Sequence[Hashable], words_ref: Sequence[Has
         shifts += 1
 
 
+def fewest_edits(
+    words: Sequence[Hashable],
+    refs: Sequence[Sequence[Hashable]],
+    edit_rate: Callable[[Sequence[Hashable], Sequence[Hashable]], tuple[int, int]] = translation_edit_rate,
+) -> tuple[int, float]:
+    """A segment's TER statistics, sacreBLEU's ``_compute_segment_statistics``: the fewest edits
+    of the hypothesis ``words`` over its references ``refs`` (at least one, each a word list)
+    and the mean of the references' lengths (a Python float).  ``edit_rate``:
+    :func:`translation_edit_rate` or its compiled twin (the same numbers)."""
+    results = [edit_rate(words, ref_words) for ref_words in refs]
+    return min(edits for edits, _ in results), sum(length for _, length in results) / len(refs)
+
+
 def beam_edit_distance(words_hyp: Sequence[Hashable], words_ref: Sequence[Hashable]) -> tuple[int, str]:
     """The beamed edit distance of ``words_hyp`` against ``words_ref`` and its trace (one
     letter per move, see :data:`TRACE_LETTERS`), as sacreBLEU's ``BeamEditDistance``."""
@@ -574,14 +587,7 @@ def ter_stats(
     segments = list(segment_words(hypotheses, ref_streams, options))
     out = np.empty((len(segments), 2), dtype=np.float64)
     for i, (words, seg) in enumerate(segments):
-        best = INF
-        total = 0
-        for ref_words in seg:
-            edits, length = translation_edit_rate(words, ref_words)
-            total += length
-            best = min(best, edits)
-        out[i, 0] = best
-        out[i, 1] = total / len(seg)
+        out[i] = fewest_edits(words, seg)
     return out
 
 
@@ -606,13 +612,8 @@ def ter_sentence_row(hypothesis: str, references: Sequence[str | None], options:
     if hypothesis is None:
         raise TypeError("TER: a segment is a NoneType, expected str")
     ((words, refs),) = segment_words([hypothesis], [[r] for r in references], options)
-    best = INF
-    total = 0
-    for ref_words in refs:
-        edits, length = translation_edit_rate(words, ref_words)
-        total += length
-        best = min(best, edits)
-    return [float(best), total / len(refs)]
+    best, mean_length = fewest_edits(words, refs)
+    return [float(best), mean_length]
 
 
 def ter_of_row(row: Sequence[Any]) -> Any:
