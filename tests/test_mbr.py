@@ -425,6 +425,9 @@ def test_expected_utility_token_ids(backend):
         (lambda: mbr.aggregate_chrf(H, R, weights=[1] * 5, log_probs=[0] * 5), ValueError, "not both"),
         (lambda: mbr.aggregate_chrf(H, R, char_order=70), ValueError, "char_order"),
         (lambda: mbr.aggregate_chrf(H, R, workers=0), ValueError, "workers"),
+        # CHRF's options by name, and no other of its keywords (its references= cache)
+        (lambda: mbr.aggregate_chrf(H, R, references=[R]), TypeError, "unexpected keyword argument 'references'"),
+        (lambda: mbr.aggregate_chrf(H, R, char_ordr=2), TypeError, "unexpected keyword argument 'char_ordr'"),
         (lambda: mbr.aggregate_bleu(H, R, smooth_method="nope"), ValueError, "nope"),
         (lambda: mbr.aggregate_bleu(["a b", [1, 2]], R), TypeError, r"hypotheses\[1\] is ids but an earlier"),
         (lambda: mbr.aggregate_bleu([{"a": 1}], R), TypeError, r"hypotheses\[0\] is a dict"),

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     import numpy as np
+    from typing_extensions import Unpack
 
     from ._core.metric import Metric
 else:
@@ -39,9 +40,9 @@ else:
 from ._base.errors import id_element_error
 from ._core import backend as _backend
 from ._core.aggregate import aggregate_py as _aggregate_py
-from ._core.chrf.chrf_py import is_plain_beta, split_words
+from ._core.chrf.chrf_py import CHRFOptions, is_plain_beta, split_words
 from ._core.inputs import preprocess
-from ._core.validate import as_list, resolve_workers
+from ._core.validate import as_list, check_keywords, resolve_workers
 
 #: Pairs scored per block by :func:`expected_utility` (about 1 MB of scores and strings).
 BLOCK_PAIRS = 1 << 16
@@ -177,13 +178,8 @@ def aggregate_chrf(
     *,
     weights: Any = None,
     log_probs: Any = None,
-    char_order: int = 6,
-    word_order: int = 0,
-    beta: float = 2,
-    lowercase: bool = False,
-    whitespace: bool = False,
-    eps_smoothing: bool = False,
     workers: int = 1,
+    **options: Unpack[CHRFOptions],
 ) -> np.ndarray:
     """Reference-aggregated chrF / chrF++ (0-100) of every hypothesis: float64 ``(n,)``.
 
@@ -200,19 +196,22 @@ def aggregate_chrf(
         hypotheses: n strings; pseudo_references: m >= 1 strings (a list, tuple or numpy
             array of strings; the same list for the usual MBR setting).
         weights, log_probs: the pseudo-references' weights (see the module docstring).
-        char_order, word_order, beta, lowercase, whitespace, eps_smoothing: ``rapidbleu.CHRF``'s
-            options (a ``beta`` that is not a Python int or float is used as ``float(beta)``).
         workers: threads over hypotheses (1 serial, -1 all cores); same results.
+        options: ``rapidbleu.CHRF``'s options by name (``rapidbleu.chrf.CHRFOptions``:
+            ``char_order``, ``word_order``, ``beta``, ``lowercase``, ``whitespace``,
+            ``eps_smoothing``; each missing one has ``CHRF``'s default; a ``beta`` that is not
+            a Python int or float is used as ``float(beta)``).
 
     Raises:
         TypeError: a hypothesis or reference that is not a string (its index named), a bad
-            option type, a weight that is not a number.
+            option type, an unknown keyword, a weight that is not a number.
         ValueError: no pseudo-reference, bad options, bad weights (see
             :func:`reference_weights`).
     """
     from .chrf import CHRF
 
-    metric = CHRF(char_order, word_order, beta, lowercase, whitespace, eps_smoothing)  # its parameters' order
+    check_keywords(options, CHRFOptions, "aggregate_chrf")
+    metric = CHRF(**options)
     w = resolve_workers(workers)
     hyps = _strings(hypotheses, "hypotheses")
     refs = _strings(pseudo_references, "pseudo_references")

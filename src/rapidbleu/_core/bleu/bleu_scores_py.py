@@ -93,10 +93,10 @@ def bleu_from_stats(
     total: Sequence[float] | np.ndarray,
     sys_len: int,
     ref_len: int,
-    smooth_method: str = "none",
-    smooth_value: float | None = None,
-    effective_order: bool = False,
-    max_ngram_order: int = MAX_NGRAM_ORDER,
+    smooth_method: str,
+    smooth_value: float | None,
+    effective_order: bool,
+    max_ngram_order: int,
 ) -> tuple[float, list[float] | np.ndarray, list[float] | np.ndarray, list[float], float]:
     """BLEU (0-100) from aggregated statistics, float for float as sacreBLEU 2.x computes it.
 
@@ -122,8 +122,10 @@ def bleu_from_stats(
     Quirks kept on purpose: no match at all gives exactly 0.0 before any smoothing; a perfect
     match gives 100.00000000000004 (the mean of four logs of 100 is not exactly log 100).
 
-    ``smooth_method`` is trusted: checked (:func:`check_smoothing`) where it entered, by
-    ``BLEU(...)``, ``BLEU.compute_bleu`` or the function that took it.
+    Every option is the caller's (no defaults here: those of sacreBLEU's entry points,
+    ``BLEU.compute_bleu``'s no smoothing among them, are theirs), and ``smooth_method`` is
+    trusted: checked (:func:`check_smoothing`) where it entered, by ``BLEU(...)``,
+    ``BLEU.compute_bleu`` or the function that took it.
     """
     # A copy in the caller's container type: numpy arrays keep their dtype (add-k on int64
     # truncates, float32 stays float32, as in sacreBLEU's significance tests); anything else
