@@ -561,22 +561,11 @@ class BLEU(SacreBLEUMethods, Metric):
         )
 
     @staticmethod
-    def _score_of_counts(
-        correct: Any,
-        total: Any,
-        sys_len: int,
-        ref_len: int,
-        smooth_method: str,
-        smooth_value: float | None,
-        effective_order: bool,
-        max_ngram_order: int,
-    ) -> BLEUScore:
+    def _score_of_counts(correct: Any, total: Any, sys_len: int, ref_len: int, *options: Any) -> BLEUScore:
         """:meth:`compute_bleu` of options checked where they entered (``BLEU(...)`` or
-        :meth:`compute_bleu`)."""
-        score, counts, totals, precisions, bp = bleu_from_stats(
-            correct, total, sys_len, ref_len, smooth_method, smooth_value, effective_order, max_ngram_order
-        )
-        return BLEUScore(score, counts, totals, precisions, bp, sys_len, ref_len)
+        :meth:`compute_bleu`): ``options`` are ``bleu_from_stats``'s ``smooth_method,
+        smooth_value, effective_order, max_ngram_order``."""
+        return BLEUScore(*bleu_from_stats(correct, total, sys_len, ref_len, *options), sys_len, ref_len)
 
     def score_from_stats(self, stats: Any) -> BLEUScore:
         """BLEU from one row of aggregated statistics (a column sum for a corpus).

@@ -132,16 +132,11 @@ def tokenize_tercom(
     return " ".join(sent.split())
 
 
-def tercom_words(
-    sent: str,
-    normalized: bool = False,
-    no_punct: bool = False,
-    asian_support: bool = False,
-    case_sensitive: bool = False,
-) -> list[str]:
+def tercom_words(sent: str, normalized: bool, no_punct: bool, asian_support: bool, case_sensitive: bool) -> list[str]:
     """The words of one segment: ``tokenize_tercom(sent, ...).split()`` (without the cache,
     and without the joining and splitting again, when neither ``normalized`` nor ``no_punct``
-    is on: then the tokenizer only lowercases)."""
+    is on: then the tokenizer only lowercases).  Every switch is the caller's (TER's options,
+    ``rapidbleu._core.ter.ter_py``)."""
     if normalized or no_punct:
         return _tokenize_cached(sent, normalized, no_punct, asian_support, case_sensitive).split()
     return (sent if case_sensitive else sent.lower()).split()

@@ -94,6 +94,14 @@ static inline void rb_ter_work_free(rb_ter_work *w) {
 static inline size_t rb_ter_align8(size_t x) { return (x + 7) & ~(size_t)7; }
 static inline size_t rb_ter_align16(size_t x) { return (x + 15) & ~(size_t)15; }
 
+/* The next array of a layout: `bytes` bytes at *p, which moves past them to the next multiple
+ * of 8 (every array of the work area starts 8-aligned). */
+static inline void *rb_ter_take(char **p, size_t bytes) {
+    void *start = *p;
+    *p += rb_ter_align8(bytes);
+    return start;
+}
+
 /* The beam of an n x m matrix (n >= 1, m >= 1) into lo/hi (n + 1 each): the Python twin's
  * beam(), in the same double arithmetic.  Rows 0 and n hold every column, m + 1. */
 static void rb_ter_beam(int64_t n, int64_t m, int32_t *lo, int32_t *hi) {
@@ -128,12 +136,10 @@ static int rb_ter_grow(rb_ter_work *w, size_t need) {
  * 8-aligned; returns where the rest of the layout starts. */
 static char *rb_ter_lay_head(rb_ter_work *w, int64_t n) {
     char *p = (char *)w->block;
-    w->off = (int64_t *)p;
-    p += rb_ter_align8((size_t)(n + 2) * 8);
-    w->lo = (int32_t *)p;
-    p += rb_ter_align8((size_t)(n + 1) * 4);
-    w->hi = (int32_t *)p;
-    return p + rb_ter_align8((size_t)(n + 1) * 4);
+    w->off = (int64_t *)rb_ter_take(&p, (size_t)(n + 2) * 8);
+    w->lo = (int32_t *)rb_ter_take(&p, (size_t)(n + 1) * 4);
+    w->hi = (int32_t *)rb_ter_take(&p, (size_t)(n + 1) * 4);
+    return p;
 }
 
 /* The arrays of the trace and the shift search, for n hypothesis and m reference words: their
@@ -145,18 +151,13 @@ static size_t rb_ter_trace_bytes(int64_t n, int64_t m) {
 }
 
 static char *rb_ter_lay_trace(rb_ter_work *w, char *p, int64_t n, int64_t m) {
-    w->words = (int32_t *)p;
-    p += rb_ter_align8((size_t)n * 4);
-    w->tmp = (int32_t *)p;
-    p += rb_ter_align8((size_t)n * 4);
-    w->src = (int32_t *)p;
-    p += rb_ter_align8((size_t)n * 4);
-    w->next_h = (int32_t *)p;
-    p += rb_ter_align8((size_t)(n + 1) * 4);
-    w->next_r = (int32_t *)p;
-    p += rb_ter_align8((size_t)(m + 1) * 4);
-    w->align = (int32_t *)p;
-    return p + rb_ter_align8((size_t)(m + 1) * 4);
+    w->words = (int32_t *)rb_ter_take(&p, (size_t)n * 4);
+    w->tmp = (int32_t *)rb_ter_take(&p, (size_t)n * 4);
+    w->src = (int32_t *)rb_ter_take(&p, (size_t)n * 4);
+    w->next_h = (int32_t *)rb_ter_take(&p, (size_t)(n + 1) * 4);
+    w->next_r = (int32_t *)rb_ter_take(&p, (size_t)(m + 1) * 4);
+    w->align = (int32_t *)rb_ter_take(&p, (size_t)(m + 1) * 4);
+    return p;
 }
 
 /* Size the work area for an n x m pair and lay the arrays out in it. */
@@ -180,18 +181,13 @@ static int rb_ter_reserve(rb_ter_work *w, int64_t n, int64_t m) {
     if (rb_ter_grow(w, need) != RB_TER_OK) /* realloc keeps the head (off, lo, hi) */
         return RB_TER_ENOMEM;
     p = rb_ter_lay_head(w, n);
-    w->fwd = (int32_t *)p;
-    p += rb_ter_align8((size_t)cells * 4);
-    w->bwd = (int32_t *)p;
-    p += rb_ter_align8((size_t)cells * 4);
-    w->ops = (uint8_t *)p;
-    p += rb_ter_align8((size_t)cells);
+    w->fwd = (int32_t *)rb_ter_take(&p, (size_t)cells * 4);
+    w->bwd = (int32_t *)rb_ter_take(&p, (size_t)cells * 4);
+    w->ops = (uint8_t *)rb_ter_take(&p, (size_t)cells);
     p = rb_ter_lay_trace(w, p, n, m);
-    w->row_a = (int32_t *)p;
-    p += rb_ter_align8((size_t)(m + 1) * 4);
-    w->row_b = (int32_t *)p;
-    p += rb_ter_align8((size_t)(m + 1) * 4);
-    w->rnext = (int32_t *)p;
+    w->row_a = (int32_t *)rb_ter_take(&p, (size_t)(m + 1) * 4);
+    w->row_b = (int32_t *)rb_ter_take(&p, (size_t)(m + 1) * 4);
+    w->rnext = (int32_t *)rb_ter_take(&p, (size_t)(m + 1) * 4);
     w->fvp = NULL;
     return RB_TER_OK;
 }

@@ -43,9 +43,8 @@ static int RB_TB(rb_ter_reserve_bits)(rb_ter_work *w, int64_t n, int64_t m) {
     w->teq = p + 2 * col;
     p += 3 * col;
     p = rb_ter_lay_trace(w, p, n, m);
-    w->lo = (int32_t *)p;
-    p += rb_ter_align8((size_t)(n + 1) * 4);
-    w->hi = (int32_t *)p;
+    w->lo = (int32_t *)rb_ter_take(&p, (size_t)(n + 1) * 4);
+    w->hi = (int32_t *)rb_ter_take(&p, (size_t)(n + 1) * 4);
     w->full = rb_ter_beam_full(n, m);
     if (!w->full) /* (a beam that holds every cell is read nowhere: lo and hi stay unset) */
         rb_ter_beam(n, m, w->lo, w->hi);
