@@ -96,7 +96,7 @@ def test_sum_of_logs_follows_the_interpreter():
     scores = py.sacre_scores(rows, 4, "exp", None, False)
     differ = 0
     for row, score in zip(rows.tolist(), scores.tolist(), strict=False):
-        _, _, _, prec, bp = py.bleu_from_stats(row[2:6], row[6:], row[0], row[1], "exp")
+        _, _, _, prec, bp = py.bleu_from_stats(row[2:6], row[6:], row[0], row[1], "exp", None, False, 4)
         if not any(row[2:6]):
             continue
         logs = [py.my_log(p) for p in prec]
@@ -237,7 +237,7 @@ def test_scoring_twins_refuse_counts_beyond_exact(mod):
     for method, value in SACRE_METHODS:
         for eff in (False, True):
             rows = [[2**70 + 1, 2**70 + 3, 2**69, 2**68 + 1, 0, 5, 2**70 + 1, 2**70, 2**70 - 1, 2**70 - 2]]
-            want = py.bleu_from_stats(rows[0][2:6], rows[0][6:], rows[0][0], rows[0][1], method, value, eff)[0]
+            want = py.bleu_from_stats(rows[0][2:6], rows[0][6:], rows[0][0], rows[0][1], method, value, eff, 4)[0]
             assert mod.sacre_scores(rows, 4, method, value, eff).tolist() == [want]
     with pytest.raises(ValueError, match="column 0 is nan"):
         mod.sacre_scores(np.full((1, 10), np.nan), 4, "none", None, False, np.float32)
