@@ -50,7 +50,7 @@ GOLDS = ["the cat sat on the mat", "a dog barked at the postman", "it rained all
 SYSTEM = ["the cat sat on the mat", "a dog barked at the postman", "it snowed the whole week"]
 SEGMENT_MAJOR = [[g] for g in GOLDS]
 STREAMS = [GOLDS]  # the same references as one stream
-LAYOUT_WORDS = re.escape("look like one list per segment (segment-major, e.g. [[ref] for ref in golds])")
+LAYOUT_WORDS = re.escape("one list per segment (segment-major, e.g. [[ref] for ref in golds])")
 TRANSPOSE_WORDS = re.escape("one list per reference stream (references[k][i]: the k-th reference of hypothesis i)")
 
 
@@ -237,7 +237,10 @@ def test_segment_major_warning_hook_resets_it(layout_warnings):
 @pytest.mark.parametrize(
     ("refs", "words"),
     [
-        ([[GOLDS[0]], [], [GOLDS[2]]], "reference stream 0 has 1 line but there are 3 hypotheses; the references look"),
+        (
+            [[GOLDS[0]], [], [GOLDS[2]]],
+            "reference stream 0 has 1 line but there are 3 hypotheses; as many reference streams as hypotheses: they may be one list per segment",
+        ),
         ([[g] for g in GOLDS[:2]], "reference stream 0 has 1 line but there are 3 hypotheses$"),
         ([GOLDS[0], [GOLDS[1]], [GOLDS[2]]], r"references\[0\] is a string"),
         ([{GOLDS[0]}, [GOLDS[1]], [GOLDS[2]]], r"references\[0\] must be an ordered sequence .* got a set"),
@@ -354,6 +357,12 @@ def test_no_references_and_no_cache():
 def test_cached_references_length_mismatch():
     with pytest.raises(ValueError, match="2 hypotheses but the cached references have 3 segments"):
         rapidbleu.BLEU(references=REFS).corpus_score(HYPS[:2], None)
+    # two streams of three segments and two hypotheses: either layout could be meant, and the
+    # message offers both readings (it once told the caller to transpose correct streams)
+    metric = rapidbleu.BLEU(references=[["r1", "r2", "r3"], ["q1", None, "q3"]])
+    with pytest.raises(ValueError, match="if they are streams, give 3 hypotheses") as info:
+        metric.corpus_score(["h1", "h2"], None)
+    assert re.search(LAYOUT_WORDS, str(info.value))
 
 
 @pytest.mark.parametrize("metric", [rapidbleu.BLEU, rapidbleu.CHRF, rapidbleu.TER])

@@ -490,11 +490,12 @@ def stream_length_error(
     """A stream whose length differs from the hypotheses' (``what``: e.g. ``"reference stream
     1"``; ``unit``: what it holds, plural).  ``n_streams``: how many reference streams were
     given; as many as there are hypotheses suggests references held segment by segment, and
-    the message then says so and how to transpose them (:data:`SEGMENT_MAJOR`, :data:`TRANSPOSE`)."""
+    the message then says they may be, and how to transpose them if so (:data:`SEGMENT_MAJOR`,
+    :data:`TRANSPOSE`): streams of the wrong length read the same, so it is a question."""
     there = "there is" if n_hyps == 1 else "there are"
     message = f"{what} has {counted(got, unit)} but {there} {counted(n_hyps, 'hypotheses')}"
     if n_streams is not None and n_streams == n_hyps:
-        message += f"; the references look like {SEGMENT_MAJOR}, but {TRANSPOSE}"
+        message += f"; as many reference streams as hypotheses: they may be {SEGMENT_MAJOR}; if so, {TRANSPOSE}"
     return ValueError(message)
 
 
@@ -512,7 +513,10 @@ def cached_references_error(n_hyps: int, n_segments: int, n_streams: int) -> Val
     number of hypotheses than the references have segments."""
     message = f"{counted(n_hyps, 'hypotheses')} but the cached references have {counted(n_segments, 'segments')}"
     if n_streams == n_hyps:
-        message += f"; the cached references look like {SEGMENT_MAJOR}, but {TRANSPOSE}"
+        message += (
+            f"; as many cached reference streams as hypotheses: they may be {SEGMENT_MAJOR}; if so, {TRANSPOSE}; "
+            f"if they are streams, give {counted(n_segments, 'hypotheses')}"
+        )
     return ValueError(message)
 
 
