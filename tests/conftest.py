@@ -14,6 +14,7 @@ import importlib
 import os
 import re
 import site
+import threading
 from pathlib import Path
 
 import pytest
@@ -186,6 +187,22 @@ def clean_ids_plain(seq, pad_id, eos_ids, drop_ids):
 STARTUP_PTH = "rapidbleu-shim.pth"
 #: .ci/run sets it: the hook must be the installed one, in site-packages (a non-editable install).
 REQUIRE_INSTALLED_HOOK = os.environ.get("RAPIDBLEU_REQUIRE_INSTALLED_HOOK") == "1"
+
+
+def differing_in_threads(compute, want, rounds: int, threads: int = 4) -> int:
+    """Run ``compute()`` ``rounds`` times in each of ``threads`` threads at once (a kernel's shared
+    scratch space under contention); the number of results that differ from ``want``."""
+    differ = []
+
+    def work():
+        differ.extend(1 for _ in range(rounds) if compute() != want)
+
+    crew = [threading.Thread(target=work) for _ in range(threads)]
+    for t in crew:
+        t.start()
+    for t in crew:
+        t.join()
+    return len(differ)
 
 
 def installed_startup_hook() -> Path | None:

@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import sacrebleu
-from conftest import HAVE_CYTHON, REQUIRE_CYTHON, SAMPLE_DIR, full_data_dir, read, systems
+from conftest import HAVE_CYTHON, REQUIRE_CYTHON, SAMPLE_DIR, differing_in_threads, full_data_dir, read, systems
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics import CHRF as SacreCHRF
@@ -802,7 +802,6 @@ def test_sentence_row_long_segments_many_references_and_threads():
     """Segments past the shared scratch space's bounds (code points, references) count in a
     space of their own; threads calling at once (the shared space taken by one, the others in
     their own) get every row right."""
-    import threading
 
     rng = random.Random(7)
     long_hyp = " ".join(f"w{rng.randrange(3000)}" for _ in range(20_000))
@@ -815,20 +814,9 @@ def test_sentence_row_long_segments_many_references_and_threads():
     hyps, streams = SAMPLE_HYPS_REFS()
     opts = {"word_order": 2}
     want = [py.chrf_sentence_row(h, [r], opts) for h, r in zip(hyps, streams, strict=True)]
-    errors = []
-
-    def work():
-        for _ in range(10):
-            got = [cy().chrf_sentence_row(h, [r], opts) for h, r in zip(hyps, streams, strict=True)]
-            if got != want:
-                errors.append("differs")
-
-    threads = [threading.Thread(target=work) for _ in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors
+    assert not differing_in_threads(
+        lambda: [cy().chrf_sentence_row(h, [r], opts) for h, r in zip(hyps, streams, strict=True)], want, 10
+    )
 
 
 def SAMPLE_HYPS_REFS():

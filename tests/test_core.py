@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import clean_ids_plain, wmt23_dir
+from conftest import clean_ids_plain, differing_in_threads, wmt23_dir
 
 from rapidbleu._core.bleu import bleu_stats_py as py
 from rapidbleu._core.ids import ids_py
@@ -331,7 +331,6 @@ def test_sentence_row_long_segments_and_threads():
     """Segments past the shared scratch space's bound count in a space of their own; threads
     calling at once (the shared space taken by one, the others in their own) get every row
     right."""
-    import threading
 
     long_hyp = " ".join(f"w{i % 5000}" for i in range(40_000))
     long_ref = " ".join(f"w{(i * 7) % 5000}" for i in range(40_000))
@@ -339,20 +338,9 @@ def test_sentence_row_long_segments_and_threads():
     assert cy.sentence_row(long_hyp, [long_ref]) == py.sentence_row(long_hyp, [long_ref])
     hyps, refs = _random_corpus(200, seed=11)
     want = [py.sentence_row(h, rs) for h, rs in zip(hyps, refs, strict=True)]
-    errors = []
-
-    def work():
-        for _ in range(20):
-            got = [cy.sentence_row(h, rs) for h, rs in zip(hyps, refs, strict=True)]
-            if got != want:
-                errors.append("differs")
-
-    threads = [threading.Thread(target=work) for _ in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors
+    assert not differing_in_threads(
+        lambda: [cy.sentence_row(h, rs) for h, rs in zip(hyps, refs, strict=True)], want, 20
+    )
 
 
 @needs_cy

@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 import sacrebleu
 import ter_reference
-from conftest import HAVE_CYTHON, SAMPLE_DIR, full_data_dir, read, systems, wmt23_dir
+from conftest import HAVE_CYTHON, SAMPLE_DIR, differing_in_threads, full_data_dir, read, systems, wmt23_dir
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics import TER as SacreTER
@@ -900,7 +900,6 @@ def test_sentence_row_long_segments_many_references_and_threads():
     of their own, a pair whose edit distance needs a large work area leaves the shared space
     small again; threads calling at once (the shared space taken by one, the others in their
     own) get every row right; a text past the word limit is refused by name."""
-    import threading
 
     py, cy = TWINS
     rnd = random.Random(5)
@@ -920,19 +919,9 @@ def test_sentence_row_long_segments_many_references_and_threads():
         assert _outcome(lambda refs=refs: cy.ter_sentence_row("a", refs, {})) == want
     rows = [(" ".join(HYPS[i % 5].split()[: 1 + i % 4]) + f" {i}", [REFS[0][i % 5]]) for i in range(100)]
     want = [py.ter_sentence_row(h, rs, {"normalized": True}) for h, rs in rows]
-    errors = []
-
-    def work():
-        for _ in range(10):
-            if [cy.ter_sentence_row(h, rs, {"normalized": True}) for h, rs in rows] != want:
-                errors.append("differs")
-
-    threads = [threading.Thread(target=work) for _ in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors
+    assert not differing_in_threads(
+        lambda: [cy.ter_sentence_row(h, rs, {"normalized": True}) for h, rs in rows], want, 10
+    )
 
 
 def test_sentence_row_refuses_non_str():
